@@ -1,0 +1,40 @@
+#include "app/cli/CommandLine.h"
+
+#include "engine/eval/CompiledModelSource.h"
+#include "engine/model/ModelBuilder.h"
+#include "engine/model/ModelDescription.h"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace sysid::cli {
+
+int runCheck(const Arguments& args)
+{
+    po::options_description options("sysid check MODEL [--equations]");
+    options.add_options()
+        ("help,h", "show this help")
+        ("equations", "also print the derived equations (Lagrange's equations, first-order form, outputs)")
+        ("model", po::value<std::string>(), "the .model file");
+    po::positional_options_description positional;
+    positional.add("model", 1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    if (vm.count("help")) {
+        std::cout << options;
+        return Success;
+    }
+    if (!vm.count("model"))
+        throw UsageError("give a model file: sysid check MODEL");
+    const model::Model m = model::loadModel(vm["model"].as<std::string>());
+    eval::compileModel(m);  // proves the model can be evaluated, not only parsed
+    std::cout << model::describeModel(m);
+    if (vm.count("equations"))
+        std::cout << model::describeEquations(m);
+    return Success;
+}
+
+}  // namespace sysid::cli

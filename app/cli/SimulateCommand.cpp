@@ -1,0 +1,158 @@
+#include "app/cli/CommandLine.h"
+#include "app/cli/ParameterOverrides.h"
+
+#include "engine/data/CsvReader.h"
+#include "engine/data/CsvWriter.h"
+#include "engine/data/Noise.h"
+#include "engine/eval/CompiledModel.h"
+#include "engine/integrate/Simulator.h"
+#include "engine/model/ModelBuilder.h"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace sysid::cli {
+
+namespace {
+
+std::map<std::string, std::string> parseMapping(const std::vector<std::string>& items)
+{
+    std::map<std::string, std::string> mapping;
+    for (const auto& item : items) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+            throw UsageError("--map expects INPUT=COLUMN, got '" + item + "'");
+        mapping[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+    return mapping;
+}
+
+std::string number(double v)
+{
+    std::ostringstream s;
+    s.precision(10);
+    s << v;
+    return s.str();
+}
+
+}  // namespace
+
+int runSimulate(const Arguments& args)
+{
+    po::options_description options(
+        "sysid simulate MODEL --t-end T --dt DT [--set p=v]... [--input DATA.csv] [--noise-rms PCT --seed N] -o OUT.csv");
+    options.add_options()
+        ("help,h", "show this help")
+        ("model", po::value<std::string>(), "the .model file")
+        ("t-end", po::value<double>(), "end time (required)")
+        ("dt", po::value<double>(), "output sample interval (required)")
+        ("t-start", po::value<double>()->default_value(0.0), "start time; the model's initial values apply here")
+        ("set", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE: override a parameter (repeatable)")
+        ("input", po::value<std::string>(), "CSV file with a column for each model input")
+        ("time", po::value<std::string>(), "name of the time column in the input file (default: t, time or the first)")
+        ("map", po::value<std::vector<std::string>>()->composing(), "INPUT=COLUMN: read an input from another column")
+        ("noise-rms", po::value<double>(), "add noise of PCT % of each output's RMS")
+        ("noise-dist", po::value<std::string>()->default_value("uniform"),
+         "uniform: in [-PCT %, +PCT %] x RMS (seed note 004); gaussian: sigma = PCT % x RMS")
+        ("seed", po::value<unsigned long long>()->default_value(0), "random seed for the noise")
+        ("method", po::value<std::string>()->default_value("dopri5"), "dopri5 | rosenbrock4 | rk4 | euler")
+        ("rtol", po::value<double>()->default_value(1e-8), "relative tolerance (adaptive methods)")
+        ("atol", po::value<double>()->default_value(1e-10), "absolute tolerance (adaptive methods)")
+        ("max-step", po::value<double>()->default_value(0.0),
+         "largest step (adaptive) or the step (rk4, euler); 0 = no limit / one step per sample")
+        ("max-steps", po::value<std::size_t>()->default_value(1000000), "give up after this many steps")
+        ("output,o", po::value<std::string>(), "output CSV file (- for standard output)");
+    po::positional_options_description positional;
+    positional.add("model", 1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    if (vm.count("help")) {
+        std::cout << options;
+        return Success;
+    }
+    for (const char* required : {"model", "t-end", "dt", "output"})
+        if (!vm.count(required))
+            throw UsageError(std::string("missing ") + (std::string(required) == "model" ? "the MODEL file" :
+                             std::string(required) == "output" ? "-o OUT.csv" : "--" + std::string(required)));
+    const double t0 = vm["t-start"].as<double>();
+    const double tEnd = vm["t-end"].as<double>();
+    const double dt = vm["dt"].as<double>();
+    if (!(dt > 0))
+        throw UsageError("--dt must be positive");
+    if (!(tEnd > t0))
+        throw UsageError("--t-end must be greater than --t-start");
+    integrate::IntegratorSettings settings;
+    const auto method = integrate::parseIntegrationMethod(vm["method"].as<std::string>());
+    if (!method)
+        throw UsageError("--method must be dopri5, rosenbrock4, rk4 or euler, not '" + vm["method"].as<std::string>() + "'");
+    settings.method = *method;
+    settings.relativeTolerance = vm["rtol"].as<double>();
+    settings.absoluteTolerance = vm["atol"].as<double>();
+    settings.maxStep = vm["max-step"].as<double>();
+    settings.maxSteps = vm["max-steps"].as<std::size_t>();
+    if (!(settings.relativeTolerance > 0) || !(settings.absoluteTolerance > 0) || settings.maxStep < 0)
+        throw UsageError("--rtol and --atol must be positive and --max-step not negative");
+    const auto distribution = data::parseNoiseDistribution(vm["noise-dist"].as<std::string>());
+    if (!distribution)
+        throw UsageError("--noise-dist must be uniform or gaussian");
+    if (vm.count("noise-rms") && !(vm["noise-rms"].as<double>() >= 0))
+        throw UsageError("--noise-rms must be a percentage >= 0");
+
+    const model::Model m = model::loadModel(vm["model"].as<std::string>());
+    const auto values = parameterValues(m, vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{});
+    eval::CompiledModel compiled(eval::compileModel(m));
+    compiled.setParameters(values);
+
+    integrate::SimulationRequest request;
+    request.times = integrate::uniformGrid(t0, tEnd, dt);
+    integrate::InputSignals inputs;
+    if (!m.inputs.empty()) {
+        if (!vm.count("input"))
+            throw UserError("the model " + m.source + " has input(s) " + m.inputs.front().name +
+                            (m.inputs.size() > 1 ? ", ..." : "") + "; give their data with --input DATA.csv");
+        data::CsvOptions csv;
+        if (vm.count("time"))
+            csv.timeColumn = vm["time"].as<std::string>();
+        const data::DataTable table = data::readCsv(vm["input"].as<std::string>(), csv);
+        std::vector<std::string> names;
+        for (const auto& u : m.inputs)
+            names.push_back(u.name);
+        inputs = integrate::InputSignals::fromTable(
+            names, table, parseMapping(vm.count("map") ? vm["map"].as<std::vector<std::string>>() : std::vector<std::string>{}));
+        const auto& time = table.time();
+        if (time.front() > t0 || time.back() < request.times.back())
+            throw UserError(table.source + ": the input data cover t = " + number(time.front()) + " to " +
+                            number(time.back()) + ", but the simulation runs from " + number(t0) + " to " +
+                            number(request.times.back()));
+        request.inputs = &inputs;
+    } else if (vm.count("input")) {
+        std::cerr << "sysid simulate: note: the model has no inputs; " << vm["input"].as<std::string>() << " is not used\n";
+    }
+
+    const integrate::Trajectory trajectory = integrate::simulate(compiled, request, settings);
+
+    std::vector<std::string> header{"t"};
+    std::vector<std::vector<double>> columns{trajectory.times};
+    std::mt19937_64 rng(vm["seed"].as<unsigned long long>());
+    for (std::size_t j = 0; j < compiled.outputCount(); ++j) {
+        header.push_back(compiled.source().outputNames[j]);
+        const auto col = trajectory.outputs.col(static_cast<Eigen::Index>(j));
+        std::vector<double> values(col.data(), col.data() + col.size());
+        if (vm.count("noise-rms"))
+            data::addNoise(values, vm["noise-rms"].as<double>(), *distribution, rng);
+        columns.push_back(std::move(values));
+    }
+    const std::string out = vm["output"].as<std::string>();
+    if (out == "-")
+        data::writeCsv(std::cout, header, columns);
+    else
+        data::writeCsvFile(out, header, columns);
+    return Success;
+}
+
+}  // namespace sysid::cli

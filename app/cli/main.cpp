@@ -1,0 +1,73 @@
+// sysid: the command line over the engine. Every command is a thin layer: parse arguments,
+// call the engine, print or write the result.
+#include "app/cli/CommandLine.h"
+
+#include "engine/data/DataError.h"
+#include "engine/integrate/IntegrationError.h"
+#include "engine/model/ModelError.h"
+
+#include <boost/program_options/errors.hpp>
+
+#include <iostream>
+
+namespace {
+
+const char* usage =
+    "usage: sysid COMMAND [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  check MODEL [--equations]        parse a model, list states, parameters, inputs, outputs\n"
+    "  simulate MODEL --t-end T --dt DT [options] -o OUT.csv\n"
+    "                                   simulate on a time grid and write t,<outputs> as CSV\n"
+    "\n"
+    "Run 'sysid COMMAND --help' for the options of a command.\n";
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace sysid::cli;
+    if (argc < 2) {
+        std::cerr << usage;
+        return UsageErrorExit;
+    }
+    const std::string command = argv[1];
+    const Arguments args(argv + 2, argv + argc);
+    try {
+        if (command == "check")
+            return runCheck(args);
+        if (command == "simulate")
+            return runSimulate(args);
+        if (command == "--help" || command == "-h" || command == "help") {
+            std::cout << usage;
+            return Success;
+        }
+        if (command == "--version") {
+            std::cout << "sysid 0.1.0\n";
+            return Success;
+        }
+        std::cerr << "sysid: unknown command '" << command << "'\n\n" << usage;
+        return UsageErrorExit;
+    } catch (const UsageError& e) {
+        std::cerr << "sysid " << command << ": " << e.what() << "\n(see 'sysid " << command << " --help')\n";
+        return UsageErrorExit;
+    } catch (const boost::program_options::error& e) {
+        std::cerr << "sysid " << command << ": " << e.what() << "\n(see 'sysid " << command << " --help')\n";
+        return UsageErrorExit;
+    } catch (const sysid::model::ModelError& e) {
+        std::cerr << e.what() << "\n";
+        return UserErrorExit;
+    } catch (const sysid::data::DataError& e) {
+        std::cerr << e.what() << "\n";
+        return UserErrorExit;
+    } catch (const sysid::integrate::IntegrationError& e) {
+        std::cerr << "sysid " << command << ": " << e.what() << "\n";
+        return UserErrorExit;
+    } catch (const UserError& e) {
+        std::cerr << "sysid " << command << ": " << e.what() << "\n";
+        return UserErrorExit;
+    } catch (const std::exception& e) {
+        std::cerr << "sysid " << command << ": " << e.what() << "\n";
+        return UserErrorExit;
+    }
+}

@@ -1,0 +1,571 @@
+#include "engine/data/CsvReader.h"
+
+#include "engine/data/DataError.h"
+#include "engine/data/Text.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace sysid::data {
+
+namespace {
+
+constexpr int kMaxLineNumber = std::numeric_limits<int>::max();
+
+int toInt(std::size_t n)
+{
+    return n > static_cast<std::size_t>(kMaxLineNumber) ? kMaxLineNumber : static_cast<int>(n);
+}
+
+std::string separatorName(char sep)
+{
+    switch (sep) {
+    case '\t':
+        return "tab";
+    default:
+        return std::string("'") + sep + "'";
+    }
+}
+
+// Physical lines, ended by \n, \r\n or \r, numbered from 1.
+class LineReader {
+public:
+    explicit LineReader(std::string_view text) : text_(text) {}
+
+    bool next(std::string_view& line, int& number)
+    {
+        if (pos_ >= text_.size())
+            return false;
+        std::size_t end = text_.find_first_of("\r\n", pos_);
+        if (end == std::string_view::npos)
+            end = text_.size();
+        line = text_.substr(pos_, end - pos_);
+        if (end + 1 < text_.size() && text_[end] == '\r' && text_[end + 1] == '\n')
+            pos_ = end + 2;
+        else
+            pos_ = end + 1;
+        if (number_ < kMaxLineNumber)
+            ++number_;
+        number = number_;
+        return true;
+    }
+
+private:
+    std::string_view text_;
+    std::size_t pos_ = 0;
+    int number_ = 0;
+};
+
+// Line number (same rules as LineReader) of the byte at offset.
+int lineOfOffset(std::string_view text, std::size_t offset)
+{
+    std::size_t line = 1;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n')
+            ++line;
+        else if (text[i] == '\r' && !(i + 1 < text.size() && text[i + 1] == '\n'))
+            ++line;
+    }
+    return toInt(line);
+}
+
+bool isSpace(char c, char sep)
+{
+    return (c == ' ' || c == '\t') && c != sep;
+}
+
+std::string_view trim(std::string_view s, char sep)
+{
+    while (!s.empty() && isSpace(s.front(), sep))
+        s.remove_prefix(1);
+    while (!s.empty() && isSpace(s.back(), sep))
+        s.remove_suffix(1);
+    return s;
+}
+
+bool isBlank(std::string_view s)
+{
+    for (char c : s)
+        if (c != ' ' && c != '\t')
+            return false;
+    return true;
+}
+
+// The line up to a '#' that is not inside double quotes.
+std::string_view stripComment(std::string_view line)
+{
+    bool inQuotes = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '"')
+            inQuotes = !inQuotes;
+        else if (line[i] == '#' && !inQuotes)
+            return line.substr(0, i);
+    }
+    return line;
+}
+
+struct Field {
+    std::string_view text;  // trimmed; for a quoted field the text between the quotes, "" not yet undone
+    bool quoted = false;
+};
+
+struct SplitError {
+    std::string message;
+    std::size_t field = 0;  // 0-based
+};
+
+// Splits one line (comment already removed) into fields. Quoted fields may hold
+// the separator and '#'; they cannot span lines.
+bool splitFields(std::string_view s, char sep, std::vector<Field>& out, SplitError& error)
+{
+    out.clear();
+    const std::size_t n = s.size();
+    std::size_t pos = 0;
+    for (;;) {
+        while (pos < n && isSpace(s[pos], sep))
+            ++pos;
+        Field f;
+        if (pos < n && s[pos] == '"') {
+            std::size_t i = pos + 1;
+            while (i < n) {
+                if (s[i] == '"') {
+                    if (i + 1 < n && s[i + 1] == '"') {
+                        i += 2;
+                        continue;
+                    }
+                    break;
+                }
+                ++i;
+            }
+            if (i >= n) {
+                error = {"unterminated quoted field; expected a closing '\"' on the same line", out.size()};
+                return false;
+            }
+            f.text = s.substr(pos + 1, i - pos - 1);
+            f.quoted = true;
+            pos = i + 1;
+            while (pos < n && isSpace(s[pos], sep))
+                ++pos;
+            if (pos < n && s[pos] != sep) {
+                error = {"unexpected text after the closing '\"' of a quoted field; expected the separator " +
+                             separatorName(sep),
+                         out.size()};
+                return false;
+            }
+        } else {
+            std::size_t end = s.find(sep, pos);
+            if (end == std::string_view::npos)
+                end = n;
+            f.text = trim(s.substr(pos, end - pos), sep);
+            if (f.text.find('"') != std::string_view::npos) {
+                error = {"unexpected '\"' inside an unquoted field; expected the whole field in double quotes",
+                         out.size()};
+                return false;
+            }
+            pos = end;
+        }
+        out.push_back(f);
+        if (pos >= n)
+            return true;
+        ++pos;  // the separator
+    }
+}
+
+std::string unescapeQuotes(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        out += s[i];
+        if (s[i] == '"' && i + 1 < s.size() && s[i + 1] == '"')
+            ++i;
+    }
+    return out;
+}
+
+char asciiLower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (asciiLower(a[i]) != asciiLower(b[i]))
+            return false;
+    return true;
+}
+
+// "nan", "inf", "infinity", "nan(...)" with optional sign, any letter case.
+bool isNonFiniteText(std::string_view s)
+{
+    if (!s.empty() && (s.front() == '+' || s.front() == '-'))
+        s.remove_prefix(1);
+    if (equalsIgnoreCase(s, "inf") || equalsIgnoreCase(s, "infinity") || equalsIgnoreCase(s, "nan"))
+        return true;
+    return s.size() >= 5 && equalsIgnoreCase(s.substr(0, 4), "nan(") && s.back() == ')';
+}
+
+// For text from_chars matched but found out of range: true when it is too
+// large (overflow), false when too small (underflow towards zero).
+bool isOverflow(std::string_view s)
+{
+    std::size_t i = 0;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-'))
+        ++i;
+    long long intDigits = 0, firstNonZeroInt = -1, firstNonZeroFrac = -1, fracIndex = 0;
+    bool inFraction = false;
+    for (; i < s.size() && s[i] != 'e' && s[i] != 'E'; ++i) {
+        const char c = s[i];
+        if (c == '.') {
+            inFraction = true;
+        } else if (c >= '0' && c <= '9') {
+            if (!inFraction) {
+                if (firstNonZeroInt < 0 && c != '0')
+                    firstNonZeroInt = intDigits;
+                ++intDigits;
+            } else {
+                if (firstNonZeroInt < 0 && firstNonZeroFrac < 0 && c != '0')
+                    firstNonZeroFrac = fracIndex;
+                ++fracIndex;
+            }
+        }
+    }
+    long long magnitude = 0;  // decimal exponent of the leading digit
+    if (firstNonZeroInt >= 0)
+        magnitude = intDigits - 1 - firstNonZeroInt;
+    else if (firstNonZeroFrac >= 0)
+        magnitude = -(firstNonZeroFrac + 1);
+    else
+        return false;  // zero
+    long long exponent = 0;
+    bool negative = false;
+    if (i < s.size()) {
+        ++i;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-'))
+            negative = s[i++] == '-';
+        for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i)
+            if (exponent < 1'000'000'000)
+                exponent = exponent * 10 + (s[i] - '0');
+    }
+    // Clamp the mantissa's part too, so the sum cannot overflow.
+    if (magnitude > 1'000'000'000)
+        magnitude = 1'000'000'000;
+    if (magnitude < -1'000'000'000)
+        magnitude = -1'000'000'000;
+    return magnitude + (negative ? -exponent : exponent) >= 0;
+}
+
+enum class NumberStatus { Ok, NotANumber, NonFinite, OutOfRange };
+
+NumberStatus parseNumber(std::string_view cell, char decimalPoint, std::string& scratch, double& value)
+{
+    if (isNonFiniteText(cell))
+        return NumberStatus::NonFinite;
+    if (decimalPoint != '.') {
+        if (cell.find('.') != std::string_view::npos)
+            return NumberStatus::NotANumber;
+        scratch.assign(cell);
+        for (char& c : scratch)
+            if (c == decimalPoint)
+                c = '.';
+        cell = scratch;
+    }
+    if (cell.size() >= 2 && cell[0] == '+' && cell[1] != '+' && cell[1] != '-')
+        cell.remove_prefix(1);
+    if (cell.empty())
+        return NumberStatus::NotANumber;
+    double v = 0;
+    const char* first = cell.data();
+    const char* last = cell.data() + cell.size();
+    const auto r = std::from_chars(first, last, v, std::chars_format::general);
+    if (r.ptr != last)
+        return NumberStatus::NotANumber;
+    if (r.ec == std::errc::result_out_of_range) {
+        if (isOverflow(cell))
+            return NumberStatus::OutOfRange;
+        value = cell.front() == '-' ? -0.0 : 0.0;
+        return NumberStatus::Ok;
+    }
+    if (r.ec != std::errc())
+        return NumberStatus::NotANumber;
+    if (!std::isfinite(v))
+        return NumberStatus::NonFinite;
+    value = v;
+    return NumberStatus::Ok;
+}
+
+// Picks the separator from the header line: the most frequent of ',' ';' tab
+// outside quotes, ties going to tab, then ';', then ','.
+char detectSeparator(std::string_view header, char decimalPoint, const std::string& source, int line)
+{
+    const char candidates[3] = {'\t', ';', ','};
+    std::size_t counts[3] = {0, 0, 0};
+    bool inQuotes = false;
+    for (char c : header) {
+        if (c == '"')
+            inQuotes = !inQuotes;
+        else if (!inQuotes)
+            for (int k = 0; k < 3; ++k)
+                if (c == candidates[k])
+                    ++counts[k];
+    }
+    int best = -1;
+    for (int k = 0; k < 3; ++k)
+        if (candidates[k] != decimalPoint && counts[k] > 0 && (best < 0 || counts[k] > counts[best]))
+            best = k;
+    if (best >= 0)
+        return candidates[best];
+    if (decimalPoint == ',' && counts[2] > 0)
+        throw DataError("the header is separated by ',' but the decimal point is ','; expected ';' or tab as the "
+                        "separator when the decimal point is ','",
+                        source, line);
+    return decimalPoint == ',' ? ';' : ',';  // a single column
+}
+
+std::string listNames(const std::vector<std::string>& names)
+{
+    std::string list;
+    for (const auto& n : names)
+        list += (list.empty() ? "'" : ", '") + printableExcerpt(n, 80) + "'";
+    return list;
+}
+
+std::string numberError(NumberStatus status, std::string_view cell, char decimalPoint)
+{
+    const std::string quoted = "'" + printableExcerpt(cell, 32) + "'";
+    switch (status) {
+    case NumberStatus::NonFinite:
+        return "found " + quoted + "; expected a finite number (NaN, Inf and missing values are not allowed)";
+    case NumberStatus::OutOfRange:
+        return "the number " + quoted + " is too large; expected a magnitude below 1.8e308";
+    default:
+        if (decimalPoint == ',')
+            return "found " + quoted + "; expected a number with ',' as the decimal point (like 1,5 or -2,5e-3)";
+        if (cell.find(',') != std::string_view::npos) {
+            std::string scratch;
+            double v = 0;
+            if (parseNumber(cell, ',', scratch, v) == NumberStatus::Ok)
+                return "found " + quoted + "; expected a number with '.' as the decimal point (like 1.5), or set "
+                       "the decimal point to ','";
+        }
+        return "found " + quoted + "; expected a number (like 1.5 or -2.5e-3)";
+    }
+}
+
+}  // namespace
+
+DataTable parseCsv(std::string_view text, const std::string& sourceName, const CsvOptions& options)
+{
+    const char decimalPoint = options.decimalPoint;
+    if (decimalPoint != '.' && decimalPoint != ',')
+        throw DataError("decimal point '" + printableExcerpt(std::string_view(&decimalPoint, 1)) +
+                            "' is not supported; expected '.' or ','",
+                        sourceName);
+    if (options.separator != 0 && options.separator != ',' && options.separator != ';' && options.separator != '\t')
+        throw DataError("separator '" + printableExcerpt(std::string_view(&options.separator, 1)) +
+                            "' is not supported; expected ',', ';' or tab",
+                        sourceName);
+    if (options.separator == decimalPoint)
+        throw DataError("the separator and the decimal point are both ','; expected ';' or tab as the separator "
+                        "when the decimal point is ','",
+                        sourceName);
+
+    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
+        text.remove_prefix(3);  // UTF-8 byte order mark
+    if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+        throw DataError("is not a text file: it contains a NUL byte; expected a CSV text file (UTF-8 or ASCII)",
+                        sourceName, lineOfOffset(text, nul));
+
+    LineReader lines(text);
+    std::string_view line;
+    int lineNo = 0;
+
+    // Header: the first line that is not blank or a comment.
+    std::string_view headerText;
+    int headerLine = 0;
+    while (lines.next(line, lineNo)) {
+        const std::string_view content = stripComment(line);
+        if (!isBlank(content)) {
+            headerText = content;
+            headerLine = lineNo;
+            break;
+        }
+    }
+    if (headerLine == 0)
+        throw DataError("no header line: the file is empty or holds only comments; expected a first line of "
+                        "column names such as 't,x'",
+                        sourceName);
+    if (!isValidUtf8(headerText))
+        throw DataError("is not a text file: the header line is not valid UTF-8; expected a CSV text file in "
+                        "UTF-8 or ASCII",
+                        sourceName, headerLine);
+    for (char c : headerText)
+        if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7F)
+            throw DataError("is not a text file: the header line holds the control byte \\x" +
+                                printableExcerpt(std::string_view(&c, 1)).substr(2) +
+                                "; expected a CSV text file",
+                            sourceName, headerLine);
+
+    const char sep =
+        options.separator != 0 ? options.separator : detectSeparator(headerText, decimalPoint, sourceName, headerLine);
+
+    std::vector<Field> fields;
+    SplitError splitError;
+    if (!splitFields(headerText, sep, fields, splitError))
+        throw DataError(splitError.message, sourceName, headerLine, toInt(splitError.field + 1));
+
+    DataTable table;
+    table.source = sourceName;
+    for (std::size_t c = 0; c < fields.size(); ++c) {
+        std::string name = fields[c].quoted ? unescapeQuotes(fields[c].text) : std::string(fields[c].text);
+        name = std::string(trim(name, 0));
+        if (name.empty())
+            throw DataError("column " + std::to_string(c + 1) + " has an empty name; expected a name for every column "
+                            "(separator " + separatorName(sep) + ")",
+                            sourceName, headerLine, toInt(c + 1));
+        for (std::size_t k = 0; k < c; ++k)
+            if (table.columnNames[k] == name)
+                throw DataError("duplicate column name (also column " + std::to_string(k + 1) +
+                                    "); expected distinct names",
+                                sourceName, headerLine, toInt(c + 1), name);
+        table.columnNames.push_back(std::move(name));
+    }
+    const std::size_t columnCount = table.columnNames.size();
+    table.columns.assign(columnCount, {});
+
+    {  // A header made of numbers means the file has no header.
+        std::string scratch;
+        bool allNumbers = true;
+        for (const auto& f : fields) {
+            double v = 0;
+            if (f.quoted || parseNumber(f.text, decimalPoint, scratch, v) != NumberStatus::Ok) {
+                allNumbers = false;
+                break;
+            }
+        }
+        if (allNumbers)
+            throw DataError("the header line holds only numbers; expected a header line of column names such as 't" +
+                                (sep == '\t' ? std::string("<tab>") : std::string(1, sep)) + "x'",
+                            sourceName, headerLine);
+    }
+
+    if (options.timeColumn) {
+        const auto c = table.findColumn(*options.timeColumn);
+        if (!c)
+            throw DataError("no such column for the time; expected one of: " + listNames(table.columnNames),
+                            sourceName, headerLine, 0, *options.timeColumn);
+        table.timeColumn = *c;
+    } else {
+        table.timeColumn = 0;
+        for (std::size_t c = 0; c < columnCount; ++c)
+            if (equalsIgnoreCase(table.columnNames[c], "t") || equalsIgnoreCase(table.columnNames[c], "time")) {
+                table.timeColumn = c;
+                break;
+            }
+    }
+    const std::size_t tc = table.timeColumn;
+
+    std::string scratch;
+    double previousTime = 0;
+    int previousLine = 0;
+    while (lines.next(line, lineNo)) {
+        const std::string_view content = stripComment(line);
+        if (isBlank(content))
+            continue;
+        if (!splitFields(content, sep, fields, splitError)) {
+            const std::size_t c = splitError.field;
+            throw DataError(splitError.message, sourceName, lineNo, toInt(c + 1),
+                            c < columnCount ? table.columnNames[c] : std::string());
+        }
+        if (fields.size() != columnCount)
+            throw DataError("expected " + std::to_string(columnCount) + " fields as in the header (line " +
+                                std::to_string(headerLine) + "), found " + std::to_string(fields.size()) +
+                                " (separator " + separatorName(sep) + ")",
+                            sourceName, lineNo);
+        for (std::size_t c = 0; c < columnCount; ++c) {
+            const std::string_view cell = fields[c].text;
+            if (cell.empty())
+                throw DataError("empty cell; expected a number", sourceName, lineNo, toInt(c + 1),
+                                table.columnNames[c]);
+            double v = 0;
+            const NumberStatus status = parseNumber(cell, decimalPoint, scratch, v);
+            if (status != NumberStatus::Ok)
+                throw DataError(numberError(status, cell, decimalPoint), sourceName, lineNo, toInt(c + 1),
+                                table.columnNames[c]);
+            table.columns[c].push_back(v);
+        }
+        const double t = table.columns[tc].back();
+        if (previousLine > 0) {
+            if (t == previousTime)
+                throw DataError("the time " + formatDouble(t) + " repeats the time on line " +
+                                    std::to_string(previousLine) + "; expected strictly increasing time",
+                                sourceName, lineNo, toInt(tc + 1), table.columnNames[tc]);
+            if (t < previousTime)
+                throw DataError("the time decreases from " + formatDouble(previousTime) + " (line " +
+                                    std::to_string(previousLine) + ") to " + formatDouble(t) +
+                                    "; expected strictly increasing time",
+                                sourceName, lineNo, toInt(tc + 1), table.columnNames[tc]);
+        }
+        previousTime = t;
+        previousLine = lineNo;
+    }
+    if (previousLine == 0)
+        throw DataError("no data rows after the header (line " + std::to_string(headerLine) +
+                            "); expected at least one row of numbers",
+                        sourceName, headerLine);
+    return table;
+}
+
+DataTable readCsv(const std::string& path, const CsvOptions& options)
+{
+    if (path.empty())
+        throw DataError("no file name given; expected the path of a CSV file");
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::status(fs::path(path), ec);
+    if (st.type() == fs::file_type::not_found)
+        throw DataError("file not found; expected an existing CSV file", path);
+    if (st.type() == fs::file_type::directory)
+        throw DataError("is a directory; expected a CSV file", path);
+    if (ec)
+        throw DataError("cannot be accessed: " + ec.message(), path);
+
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in.is_open()) {
+        const int err = errno;
+        throw DataError("cannot be opened: " +
+                            (err != 0 ? std::generic_category().message(err) : std::string("unknown error")),
+                        path);
+    }
+    std::string text;
+    std::vector<char> buffer(1 << 16);
+    for (;;) {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        const std::streamsize got = in.gcount();
+        if (got > 0)
+            text.append(buffer.data(), static_cast<std::size_t>(got));
+        if (!in)
+            break;
+    }
+    if (in.bad()) {
+        const int err = errno;
+        throw DataError("cannot be read: " +
+                            (err != 0 ? std::generic_category().message(err) : std::string("read error")),
+                        path);
+    }
+    return parseCsv(text, path, options);
+}
+
+}  // namespace sysid::data

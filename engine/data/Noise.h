@@ -1,0 +1,32 @@
+#pragma once
+
+#include <optional>
+#include <random>
+#include <string_view>
+#include <vector>
+
+namespace sysid::data {
+
+// Measurement noise as in seed note 004 (Normann 1989): values added to each
+// sample, scaled by the RMS of the clean signal.
+enum class NoiseDistribution { Uniform, Gaussian };
+
+// Root mean square sqrt(sum x^2 / n); 0 for an empty signal. Scaled so that
+// large values do not overflow.
+double rms(const std::vector<double>& signal);
+
+// Adds independent noise to every sample, with a = percent/100 * rms(clean signal):
+//  Uniform:  uniform in [-a, +a) (sample RMS a/sqrt(3));
+//  Gaussian: normal with mean 0 and standard deviation a.
+// The variates are computed here from the raw 64-bit draws (not with the
+// <random> distributions, whose algorithms differ between standard libraries),
+// so a seed gives the same noise everywhere. Throws std::invalid_argument for
+// a negative or non-finite percent or a signal with non-finite values.
+void addNoise(std::vector<double>& signal, double percent, NoiseDistribution distribution, std::mt19937_64& rng);
+
+// "uniform" or "gaussian" (any letter case); nullopt otherwise.
+std::optional<NoiseDistribution> parseNoiseDistribution(std::string_view name);
+// "uniform" or "gaussian".
+std::string_view noiseDistributionName(NoiseDistribution distribution);
+
+}  // namespace sysid::data

@@ -1,0 +1,29 @@
+#include "engine/integrate/InputSignals.h"
+
+namespace sysid::integrate {
+
+InputSignals InputSignals::fromTable(const std::vector<std::string>& inputNames, const data::DataTable& table,
+                                     const std::map<std::string, std::string>& mapping)
+{
+    std::vector<data::Signal> signals;
+    for (const auto& name : inputNames) {
+        const auto it = mapping.find(name);
+        const std::string& column = it == mapping.end() ? name : it->second;
+        signals.emplace_back(table.time(), table.column(column));
+    }
+    return InputSignals(std::move(signals));
+}
+
+void InputSignals::values(double t, double* u) const
+{
+    for (std::size_t i = 0; i < signals_.size(); ++i)
+        u[i] = signals_[i].at(t);
+}
+
+void InputSignals::slopes(double t, double* du) const
+{
+    for (std::size_t i = 0; i < signals_.size(); ++i)
+        du[i] = signals_[i].slope(t);
+}
+
+}  // namespace sysid::integrate

@@ -1,0 +1,30 @@
+#include "engine/integrate/IntegratorSettings.h"
+
+namespace sysid::integrate {
+
+std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name)
+{
+    if (name == "dopri5") return IntegrationMethod::Dopri5;
+    if (name == "rosenbrock4") return IntegrationMethod::Rosenbrock4;
+    if (name == "rk4") return IntegrationMethod::RK4;
+    if (name == "euler") return IntegrationMethod::Euler;
+    return std::nullopt;
+}
+
+std::string methodName(IntegrationMethod method)
+{
+    switch (method) {
+    case IntegrationMethod::Dopri5: return "dopri5";
+    case IntegrationMethod::Rosenbrock4: return "rosenbrock4";
+    case IntegrationMethod::RK4: return "rk4";
+    case IntegrationMethod::Euler: return "euler";
+    }
+    return "unknown";
+}
+
+bool isAdaptive(IntegrationMethod method)
+{
+    return method == IntegrationMethod::Dopri5 || method == IntegrationMethod::Rosenbrock4;
+}
+
+}  // namespace sysid::integrate

@@ -1,0 +1,68 @@
+#include "engine/integrate/RosenbrockIntegration.h"
+
+#include <boost/numeric/odeint.hpp>
+
+#include <algorithm>
+#include <exception>
+
+namespace sysid::integrate {
+
+namespace odeint = boost::numeric::odeint;
+using UblasVector = boost::numeric::ublas::vector<double>;
+using UblasMatrix = boost::numeric::ublas::matrix<double>;
+
+namespace {
+
+template <class Stepper>
+void run(Stepper& stepper, const RosenbrockProblem& problem, const std::vector<double>& z0,
+         const std::vector<double>& times, double initialStep)
+{
+    const std::size_t N = problem.size;
+    std::vector<double> J(N * N), dFdt(N);
+    auto f = [&problem](const UblasVector& x, UblasVector& dx, double t) { problem.rhs(t, &x.data()[0], &dx.data()[0]); };
+    auto jac = [&](const UblasVector& x, UblasMatrix& M, double t, UblasVector& dfdt) {
+        problem.jacobian(t, &x.data()[0], J.data(), dFdt.data());
+        for (std::size_t i = 0; i < N; ++i) {
+            dfdt(i) = dFdt[i];
+            for (std::size_t j = 0; j < N; ++j)
+                M(i, j) = J[i * N + j];
+        }
+    };
+    UblasVector z(N), sample(N);
+    std::copy(z0.begin(), z0.end(), z.begin());
+    stepper.initialize(z, times.front(), initialStep);
+    problem.record(0, &z.data()[0]);
+    std::size_t k = 1;
+    while (k < times.size()) {
+        std::pair<double, double> step;
+        try {
+            step = stepper.do_step(std::make_pair(f, jac));
+        } catch (const odeint::odeint_error& e) {
+            problem.onFailure(stepper.current_time(), e.what());
+            throw;
+        }
+        problem.afterStep(step.second, &stepper.current_state().data()[0], step.second - step.first);
+        while (k < times.size() && times[k] <= step.second) {
+            stepper.calc_state(times[k], sample);
+            problem.record(k, &sample.data()[0]);
+            ++k;
+        }
+    }
+}
+
+}  // namespace
+
+void integrateRosenbrock(const RosenbrockProblem& problem, const std::vector<double>& z0,
+                         const std::vector<double>& times, double absoluteTolerance, double relativeTolerance,
+                         double maxStep, double initialStep)
+{
+    if (maxStep > 0) {
+        auto stepper = odeint::make_dense_output(absoluteTolerance, relativeTolerance, maxStep, odeint::rosenbrock4<double>());
+        run(stepper, problem, z0, times, initialStep);
+    } else {
+        auto stepper = odeint::make_dense_output(absoluteTolerance, relativeTolerance, odeint::rosenbrock4<double>());
+        run(stepper, problem, z0, times, initialStep);
+    }
+}
+
+}  // namespace sysid::integrate

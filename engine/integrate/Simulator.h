@@ -1,0 +1,33 @@
+#pragma once
+
+#include "engine/eval/CompiledModel.h"
+#include "engine/integrate/InputSignals.h"
+#include "engine/integrate/IntegrationError.h"
+#include "engine/integrate/IntegratorSettings.h"
+#include "engine/integrate/Trajectory.h"
+
+#include <optional>
+#include <stop_token>
+#include <vector>
+
+namespace sysid::integrate {
+
+struct SimulationRequest {
+    // Output grid, strictly increasing; the integration starts at times.front(), where the
+    // model's initial values (its "x(0)") apply.
+    std::vector<double> times;
+    std::optional<std::vector<double>> initialState;  // replaces the model's x0(p)
+    std::vector<std::size_t> sensitivityParameters;   // model parameter indices for dx/dp
+    bool initialStateSensitivity = false;             // also dx/dx0
+    const InputSignals* inputs = nullptr;             // required when the model has inputs
+    std::stop_token stop;
+};
+
+// Integrates the model with its current parameters. Throws IntegrationError (with the time
+// reached) when the integration cannot finish, std::invalid_argument for a bad request.
+Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request, const IntegratorSettings& settings);
+
+// Grid t0, t0 + dt, ..., up to and including tEnd (within rounding).
+std::vector<double> uniformGrid(double t0, double tEnd, double dt);
+
+}  // namespace sysid::integrate

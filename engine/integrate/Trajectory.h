@@ -1,0 +1,22 @@
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <cstddef>
+#include <vector>
+
+namespace sysid::integrate {
+
+// A simulation sampled on the requested grid. Sensitivity matrices are per sample.
+struct Trajectory {
+    std::vector<double> times;
+    Eigen::MatrixXd states;   // samples x states
+    Eigen::MatrixXd outputs;  // samples x outputs
+    std::vector<std::size_t> sensitivityParameters;            // model parameter index of each column
+    std::vector<Eigen::MatrixXd> stateParameterSensitivity;    // dx/dp: states x columns
+    std::vector<Eigen::MatrixXd> outputParameterSensitivity;   // dy/dp: outputs x columns
+    std::vector<Eigen::MatrixXd> stateInitialSensitivity;      // dx/dx0: states x states
+    std::size_t steps = 0;
+};
+
+}  // namespace sysid::integrate

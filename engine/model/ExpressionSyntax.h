@@ -1,0 +1,24 @@
+#pragma once
+
+#include "engine/model/SourceLocation.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sysid::model {
+
+// Expression as written, before names are resolved; kept so errors can point at each name.
+struct ExpressionSyntax {
+    enum class Kind { Number, Name, Negate, Add, Subtract, Multiply, Divide, Power, Call };
+    Kind kind = Kind::Number;
+    double number = 0.0;
+    std::string name;  // Name and Call
+    int primes = 0;    // Name: x' or x''
+    std::vector<std::shared_ptr<const ExpressionSyntax>> operands;
+    SourceLocation where;
+};
+
+using ExpressionPtr = std::shared_ptr<const ExpressionSyntax>;
+
+}  // namespace sysid::model

@@ -1,0 +1,144 @@
+#include "engine/model/Lexer.h"
+
+#include <cctype>
+#include <charconv>
+
+namespace sysid::model {
+
+std::string describe(const Token& token)
+{
+    switch (token.kind) {
+    case TokenKind::Identifier: return "'" + token.text + std::string(static_cast<std::size_t>(token.primes), '\'') + "'";
+    case TokenKind::Number: return "number " + token.text;
+    case TokenKind::Separator: return token.text == ";" ? "';'" : "end of line";
+    case TokenKind::End: return "end of file";
+    default: return "'" + token.text + "'";
+    }
+}
+
+namespace {
+
+bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+}  // namespace
+
+std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>& errors)
+{
+    std::vector<Token> tokens;
+    int line = 1;
+    int column = 1;
+    std::size_t i = 0;
+    auto push = [&](TokenKind kind, std::string spelling, SourceLocation where) {
+        Token t;
+        t.kind = kind;
+        t.text = std::move(spelling);
+        t.where = where;
+        tokens.push_back(std::move(t));
+    };
+    while (i < text.size()) {
+        const char c = text[i];
+        const SourceLocation here{line, column};
+        if (c == '\n') {
+            push(TokenKind::Separator, "\n", here);
+            ++i;
+            ++line;
+            column = 1;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r') {
+            ++i;
+            ++column;
+            continue;
+        }
+        if (c == '#') {
+            while (i < text.size() && text[i] != '\n') {
+                ++i;
+                ++column;
+            }
+            continue;
+        }
+        if (isNameStart(c)) {
+            std::size_t j = i;
+            while (j < text.size() && isNameChar(text[j]))
+                ++j;
+            Token t;
+            t.kind = TokenKind::Identifier;
+            t.text = std::string(text.substr(i, j - i));
+            t.where = here;
+            while (j < text.size() && text[j] == '\'') {
+                ++t.primes;
+                ++j;
+            }
+            if (t.primes > 2)
+                errors.push_back({here, "'" + t.text + "' has " + std::to_string(t.primes) +
+                                            " primes; at most two (" + t.text + "'') are allowed"});
+            column += static_cast<int>(j - i);
+            i = j;
+            tokens.push_back(std::move(t));
+            continue;
+        }
+        if (isDigit(c) || (c == '.' && i + 1 < text.size() && isDigit(text[i + 1]))) {
+            std::size_t j = i;
+            while (j < text.size() && (isDigit(text[j]) || text[j] == '.'))
+                ++j;
+            if (j < text.size() && (text[j] == 'e' || text[j] == 'E')) {
+                std::size_t k = j + 1;
+                if (k < text.size() && (text[k] == '+' || text[k] == '-'))
+                    ++k;
+                if (k < text.size() && isDigit(text[k])) {
+                    while (k < text.size() && isDigit(text[k]))
+                        ++k;
+                    j = k;
+                }
+            }
+            Token t;
+            t.kind = TokenKind::Number;
+            t.text = std::string(text.substr(i, j - i));
+            t.where = here;
+            const auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), t.number);
+            if (ec != std::errc() || end != t.text.data() + t.text.size())
+                errors.push_back({here, "'" + t.text + "' is not a valid number"});
+            else if (j < text.size() && isNameStart(text[j]))
+                errors.push_back({here, "number '" + t.text + "' runs into a name; write an operator between them (e.g. 2*x)"});
+            column += static_cast<int>(j - i);
+            i = j;
+            tokens.push_back(std::move(t));
+            continue;
+        }
+        TokenKind kind = TokenKind::End;
+        switch (c) {
+        case '+': kind = TokenKind::Plus; break;
+        case '-': kind = TokenKind::Minus; break;
+        case '*': kind = TokenKind::Star; break;
+        case '/': kind = TokenKind::Slash; break;
+        case '^': kind = TokenKind::Caret; break;
+        case '(': kind = TokenKind::LeftParen; break;
+        case ')': kind = TokenKind::RightParen; break;
+        case '[': kind = TokenKind::LeftBracket; break;
+        case ']': kind = TokenKind::RightBracket; break;
+        case ',': kind = TokenKind::Comma; break;
+        case '=': kind = TokenKind::Equals; break;
+        case ';': kind = TokenKind::Separator; break;
+        default: break;
+        }
+        if (kind == TokenKind::End) {
+            const unsigned char uc = static_cast<unsigned char>(c);
+            std::string shown = (uc >= 32 && uc < 127) ? std::string("'") + c + "'" : "non-ASCII character";
+            errors.push_back({here, "unexpected " + shown + " (expected a name, a number or one of + - * / ^ ( ) [ ] , = ;)"});
+            // A multi-byte UTF-8 character is one column and one error, not one per byte.
+            while (i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xC0) == 0x80)
+                ++i;
+        } else {
+            push(kind, std::string(1, c), here);
+        }
+        ++i;
+        ++column;
+    }
+    push(TokenKind::Separator, "\n", {line, column});
+    push(TokenKind::End, "", {line, column});
+    return tokens;
+}
+
+}  // namespace sysid::model

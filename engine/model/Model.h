@@ -1,0 +1,73 @@
+#pragma once
+
+#include "engine/model/SourceLocation.h"
+
+#include <ginac/ginac.h>
+
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sysid::model {
+
+struct Parameter {
+    std::string name;  // an estimated initial value is named like x(0) or x'(0)
+    double value = 0.0;
+    double lower = -std::numeric_limits<double>::infinity();
+    double upper = std::numeric_limits<double>::infinity();
+    bool fixed = false;
+    bool isInitialValue = false;
+    SourceLocation where;
+};
+
+struct State {
+    std::string name;  // x, or x' for the velocity of a second-order coordinate
+    GiNaC::symbol symbol;
+    GiNaC::ex rhs;      // d/dt of this state
+    GiNaC::ex initial;  // in terms of parameters
+    SourceLocation where;
+};
+
+struct Input {
+    std::string name;
+    GiNaC::symbol symbol;
+    SourceLocation where;
+};
+
+struct Output {
+    std::string name;
+    GiNaC::ex expression;
+    SourceLocation where;
+};
+
+// One of Lagrange's equations as derived, before it is solved for the accelerations:
+// lhs = generalizedForce, with lhs = d/dt(dL/dq') - dL/dq + dD/dq'.
+struct LagrangeEquation {
+    std::string coordinate;
+    GiNaC::ex lhs;
+    GiNaC::ex generalizedForce;
+};
+
+// A model with all names resolved and the right-hand side in first-order form
+// dx/dt = f(x, p, u, t), outputs y = g(x, p, u, t). GiNaC objects are not thread-safe:
+// a Model stays on the thread that built it; CompiledModelSource carries it to others.
+struct Model {
+    std::string source;  // file name or "<model>", for messages
+    GiNaC::symbol time{"t"};
+    std::vector<Parameter> parameters;
+    std::vector<GiNaC::symbol> parameterSymbols;  // same order as parameters
+    std::vector<State> states;
+    std::vector<Input> inputs;
+    std::vector<Output> outputs;
+    bool outputsDeclared = false;  // false: every state is an output
+    std::vector<LagrangeEquation> lagrangeEquations;
+    std::vector<GiNaC::symbol> accelerationSymbols;  // q'' of each coordinate, for printing lhs
+
+    std::size_t parameterIndex(std::string_view name) const;  // npos when absent
+    std::size_t stateIndex(std::string_view name) const;
+    std::size_t inputIndex(std::string_view name) const;
+    bool dependsOnTime() const;  // explicitly (forcing); inputs count as time-dependent too
+};
+
+}  // namespace sysid::model

@@ -1,0 +1,754 @@
+#include "engine/model/ModelBuilder.h"
+
+#include "engine/model/LagrangeDerivation.h"
+#include "engine/model/ModelParser.h"
+#include "engine/model/SymbolicFunctions.h"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+namespace sysid::model {
+
+namespace {
+
+using GiNaC::ex;
+
+struct BuildFailure {
+    ModelDiagnostic diagnostic;
+};
+
+[[noreturn]] void fail(SourceLocation where, std::string message)
+{
+    throw BuildFailure{{where, std::move(message)}};
+}
+
+// A decimal literal as the exact rational it denotes (0.1 -> 1/10), so symbolic work stays exact.
+GiNaC::ex exactNumber(const std::string& spelling)
+{
+    std::string digits;
+    long exponent = 0;
+    bool afterPoint = false;
+    std::size_t i = 0;
+    for (; i < spelling.size() && spelling[i] != 'e' && spelling[i] != 'E'; ++i) {
+        if (spelling[i] == '.')
+            afterPoint = true;
+        else {
+            digits += spelling[i];
+            if (afterPoint)
+                --exponent;
+        }
+    }
+    if (i < spelling.size())
+        exponent += std::stol(spelling.substr(i + 1));
+    const std::size_t firstNonZero = digits.find_first_not_of('0');
+    if (firstNonZero == std::string::npos)
+        return 0;
+    const GiNaC::numeric mantissa(digits.substr(firstNonZero).c_str());
+    return mantissa * GiNaC::numeric(10).power(GiNaC::numeric(exponent));
+}
+
+std::string at(SourceLocation where) { return "line " + std::to_string(where.line); }
+
+const std::set<std::string>& reservedWords()
+{
+    static const std::set<std::string> words{"param", "state", "input", "let", "output", "coord", "kinetic",
+                                             "potential", "dissipation", "force", "fixed", "estimate", "t", "pi"};
+    return words;
+}
+
+struct FunctionInfo {
+    int arity;  // -1: two or more (min, max)
+    ex (*make)(const std::vector<ex>&);
+};
+
+const std::map<std::string, FunctionInfo>& functions()
+{
+    static const std::map<std::string, FunctionInfo> table{
+        {"sin", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::sin(a[0]); }}},
+        {"cos", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::cos(a[0]); }}},
+        {"tan", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::tan(a[0]); }}},
+        {"asin", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::asin(a[0]); }}},
+        {"acos", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::acos(a[0]); }}},
+        {"atan", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::atan(a[0]); }}},
+        {"atan2", {2, [](const std::vector<ex>& a) -> ex { return GiNaC::atan2(a[0], a[1]); }}},
+        {"sinh", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::sinh(a[0]); }}},
+        {"cosh", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::cosh(a[0]); }}},
+        {"tanh", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::tanh(a[0]); }}},
+        {"exp", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::exp(a[0]); }}},
+        {"log", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::log(a[0]); }}},
+        {"sqrt", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::sqrt(a[0]); }}},
+        {"abs", {1, [](const std::vector<ex>& a) -> ex { return ex(sysid_abs(a[0])); }}},
+        {"sign", {1, [](const std::vector<ex>& a) -> ex { return ex(sysid_sign(a[0])); }}},
+        {"min", {-1, [](const std::vector<ex>& a) -> ex {
+                     ex r = a[0];
+                     for (std::size_t i = 1; i < a.size(); ++i) r = sysid_min(r, a[i]);
+                     return r;
+                 }}},
+        {"max", {-1, [](const std::vector<ex>& a) -> ex {
+                     ex r = a[0];
+                     for (std::size_t i = 1; i < a.size(); ++i) r = sysid_max(r, a[i]);
+                     return r;
+                 }}},
+    };
+    return table;
+}
+
+std::string functionList()
+{
+    std::string s;
+    for (const auto& [name, info] : functions())
+        s += (s.empty() ? "" : " ") + name;
+    return s;
+}
+
+enum class NameKind { Parameter, FirstOrderState, SecondOrderCoordinate, LagrangeCoordinate, Input, Let, Output };
+
+std::string kindWord(NameKind k)
+{
+    switch (k) {
+    case NameKind::Parameter: return "a parameter";
+    case NameKind::FirstOrderState: return "a state";
+    case NameKind::SecondOrderCoordinate: return "a second-order coordinate";
+    case NameKind::LagrangeCoordinate: return "a Lagrangian coordinate";
+    case NameKind::Input: return "an input";
+    case NameKind::Let: return "an intermediate (let)";
+    case NameKind::Output: return "an output";
+    }
+    return "a name";
+}
+
+struct Declaration {
+    NameKind kind;
+    SourceLocation where;
+    std::size_t index = 0;  // into parameters / inputs / coordinates / states
+};
+
+// Where an expression stands decides which names it may use.
+enum class Context { Constant, InitialValue, Dynamics, Output };
+
+struct Coordinate {
+    std::string name;
+    SourceLocation where;
+    bool lagrangian = false;
+    GiNaC::symbol position, velocity, acceleration;
+    std::optional<ex> acceleration_rhs;  // x'' = ..., or solved from Lagrange
+    SourceLocation equationWhere;
+    std::vector<InitialValue> initial;
+    SourceLocation initialWhere;
+};
+
+struct FirstOrder {
+    std::string name;
+    SourceLocation where;
+    GiNaC::symbol symbol;
+    std::optional<ex> rhs;
+    SourceLocation equationWhere;
+    std::optional<InitialValue> initial;
+    SourceLocation initialWhere;
+};
+
+class Builder {
+public:
+    Builder(std::string source, std::vector<ModelDiagnostic>& errors) : errors_(errors) { model_.source = std::move(source); }
+
+    Model build(const ModelSyntax& syntax)
+    {
+        declare(syntax);
+        if (!errors_.empty())
+            return {};
+        defineParameters(syntax);
+        defineLets(syntax);
+        defineEquations(syntax);
+        defineInitialValues(syntax);
+        if (!errors_.empty())
+            return {};
+        assembleStates();
+        defineOutputs(syntax);
+        return std::move(model_);
+    }
+
+private:
+    template <class F>
+    void guarded(F&& f)
+    {
+        try {
+            f();
+        } catch (const BuildFailure& e) {
+            errors_.push_back(e.diagnostic);
+        }
+    }
+
+    void declareName(const NamedPlace& n, NameKind kind, std::size_t index)
+    {
+        if (reservedWords().count(n.name))
+            fail(n.where, "'" + n.name + "' is a reserved word and cannot be used as a name");
+        if (functions().count(n.name))
+            fail(n.where, "'" + n.name + "' is the name of a function and cannot be used as a name");
+        if (auto it = names_.find(n.name); it != names_.end())
+            fail(n.where, "'" + n.name + "' is already declared as " + kindWord(it->second.kind) + " on " +
+                              at(it->second.where));
+        names_[n.name] = {kind, n.where, index};
+    }
+
+    Coordinate& addCoordinate(const NamedPlace& n, bool lagrangian)
+    {
+        declareName(n, lagrangian ? NameKind::LagrangeCoordinate : NameKind::SecondOrderCoordinate, coordinates_.size());
+        Coordinate c{n.name, n.where, lagrangian, GiNaC::symbol(n.name), GiNaC::symbol(n.name + "'"),
+                     GiNaC::symbol(n.name + "''"), std::nullopt, {}, {}, {}};
+        coordinates_.push_back(std::move(c));
+        order_.push_back({true, coordinates_.size() - 1});
+        return coordinates_.back();
+    }
+
+    void declare(const ModelSyntax& syntax)
+    {
+        for (const auto& st : syntax.statements) {
+            guarded([&] {
+                if (auto* p = std::get_if<ParamStatement>(&st)) {
+                    declareName(p->name, NameKind::Parameter, paramStatements_.size());
+                    paramStatements_.push_back(p);
+                } else if (auto* s = std::get_if<StateStatement>(&st)) {
+                    declareName(s->name, NameKind::FirstOrderState, firstOrder_.size());
+                    FirstOrder f{s->name.name, s->name.where, GiNaC::symbol(s->name.name), std::nullopt, {}, std::nullopt, {}};
+                    if (s->initial)
+                        f.initial = InitialValue{s->initial, s->estimate, s->initial->where};
+                    f.initialWhere = s->name.where;
+                    firstOrder_.push_back(std::move(f));
+                    order_.push_back({false, firstOrder_.size() - 1});
+                } else if (auto* in = std::get_if<InputStatement>(&st)) {
+                    for (const auto& n : in->names) {
+                        declareName(n, NameKind::Input, model_.inputs.size());
+                        model_.inputs.push_back({n.name, GiNaC::symbol(n.name), n.where});
+                    }
+                } else if (auto* c = std::get_if<CoordStatement>(&st)) {
+                    for (const auto& n : c->names)
+                        addCoordinate(n, true);
+                } else if (auto* l = std::get_if<LetStatement>(&st)) {
+                    declareName(l->name, NameKind::Let, 0);
+                } else if (auto* e = std::get_if<EnergyStatement>(&st)) {
+                    declareName(e->name, NameKind::Let, 0);
+                    const EnergyStatement*& slot = e->kind == EnergyKind::Kinetic ? kinetic_
+                                                 : e->kind == EnergyKind::Potential ? potential_ : dissipation_;
+                    if (slot)
+                        fail(e->keyword, "a second " + energyWord(e->kind) + " (the first is on " +
+                                             at(slot->keyword) + "); combine them into one expression");
+                    slot = e;
+                } else if (auto* d = std::get_if<DerivativeStatement>(&st)) {
+                    if (d->order == 2 && !names_.count(d->name.name))
+                        addCoordinate(d->name, false);
+                }
+            });
+        }
+    }
+
+    static std::string energyWord(EnergyKind k)
+    {
+        return k == EnergyKind::Kinetic ? "kinetic energy" : k == EnergyKind::Potential ? "potential energy"
+                                                                                         : "dissipation function";
+    }
+
+    double constantValue(const ExpressionPtr& e, const std::string& what)
+    {
+        const ex v = resolve(e, Context::Constant).evalf();
+        if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real())
+            fail(e->where, what + " must be a real number");
+        const double d = GiNaC::ex_to<GiNaC::numeric>(v).to_double();
+        if (!std::isfinite(d))
+            fail(e->where, what + " is not finite");
+        return d;
+    }
+
+    void defineParameters(const ModelSyntax&)
+    {
+        for (const ParamStatement* p : paramStatements_) {
+            Parameter param;
+            param.name = p->name.name;
+            param.where = p->name.where;
+            param.fixed = p->fixed;
+            guarded([&] {
+                param.value = constantValue(p->value, "the value of parameter " + param.name);
+                if (p->lower) {
+                    param.lower = constantValue(p->lower, "the lower bound of " + param.name);
+                    param.upper = constantValue(p->upper, "the upper bound of " + param.name);
+                    if (!(param.lower < param.upper))
+                        fail(p->lower->where, "the bounds of " + param.name + " must satisfy lower < upper");
+                    if (param.value < param.lower || param.value > param.upper)
+                        fail(p->value->where, "the initial value of " + param.name + " lies outside its bounds [" +
+                                                  formatNumber(param.lower) + ", " + formatNumber(param.upper) + "]");
+                }
+            });
+            model_.parameters.push_back(param);
+            model_.parameterSymbols.emplace_back(param.name);
+        }
+    }
+
+    static std::string formatNumber(double v)
+    {
+        std::ostringstream s;
+        s << v;
+        return s.str();
+    }
+
+    void defineLets(const ModelSyntax& syntax)
+    {
+        for (const auto& st : syntax.statements) {
+            const NamedPlace* name = nullptr;
+            ExpressionPtr value;
+            if (auto* l = std::get_if<LetStatement>(&st)) {
+                name = &l->name;
+                value = l->value;
+            } else if (auto* e = std::get_if<EnergyStatement>(&st)) {
+                name = &e->name;
+                value = e->value;
+            } else {
+                continue;
+            }
+            guarded([&] { lets_[name->name] = resolve(value, Context::Dynamics); });
+            if (!lets_.count(name->name))
+                lets_[name->name] = 0;  // already reported; keep later uses from piling up errors
+        }
+    }
+
+    void defineEquations(const ModelSyntax& syntax)
+    {
+        std::map<std::string, const ForceStatement*> forces;
+        for (const auto& st : syntax.statements) {
+            guarded([&] {
+                if (auto* d = std::get_if<DerivativeStatement>(&st))
+                    defineEquation(*d);
+                else if (auto* f = std::get_if<ForceStatement>(&st)) {
+                    auto it = names_.find(f->coordinate.name);
+                    if (it == names_.end() || it->second.kind != NameKind::LagrangeCoordinate)
+                        fail(f->coordinate.where, "'force " + f->coordinate.name + "' needs a Lagrangian coordinate "
+                                                  "declared with 'coord " + f->coordinate.name + "'");
+                    if (forces.count(f->coordinate.name))
+                        fail(f->coordinate.where, "a second force on " + f->coordinate.name +
+                                                      "; add the terms into one 'force' statement");
+                    forces[f->coordinate.name] = f;
+                }
+            });
+        }
+        for (const auto& f : firstOrder_)
+            if (!f.rhs)
+                errors_.push_back({f.where, "state " + f.name + " has no equation; add " + f.name + "' = ..."});
+        deriveLagrangeEquations(forces);
+    }
+
+    void defineEquation(const DerivativeStatement& d)
+    {
+        auto it = names_.find(d.name.name);
+        const std::string written = d.name.name + std::string(static_cast<std::size_t>(d.order), '\'');
+        if (it == names_.end())
+            fail(d.name.where, "equation for undeclared state " + d.name.name + "; declare it with 'state " +
+                                   d.name.name + " = VALUE' (or write " + d.name.name + "'' = ... for a second-order coordinate)");
+        const Declaration& decl = it->second;
+        if (decl.kind == NameKind::FirstOrderState) {
+            if (d.order != 1)
+                fail(d.name.where, d.name.name + " is a first-order state; write " + d.name.name + "' = ...");
+            FirstOrder& f = firstOrder_[decl.index];
+            if (f.rhs)
+                fail(d.name.where, "a second equation for " + written + " (the first is on " + at(f.equationWhere) + ")");
+            f.rhs = resolve(d.value, Context::Dynamics);
+            f.equationWhere = d.name.where;
+        } else if (decl.kind == NameKind::SecondOrderCoordinate) {
+            if (d.order != 2)
+                fail(d.name.where, d.name.name + " is a second-order coordinate (it has " + d.name.name +
+                                       "'' = ...); its velocity " + d.name.name + "' is a state, not an equation");
+            Coordinate& c = coordinates_[decl.index];
+            if (c.acceleration_rhs)
+                fail(d.name.where, "a second equation for " + written + " (the first is on " + at(c.equationWhere) + ")");
+            c.acceleration_rhs = resolve(d.value, Context::Dynamics);
+            c.equationWhere = d.name.where;
+        } else if (decl.kind == NameKind::LagrangeCoordinate) {
+            fail(d.name.where, d.name.name + " is a Lagrangian coordinate; its equation is derived from the energies");
+        } else {
+            fail(d.name.where, "equation for " + d.name.name + ", which is " + kindWord(decl.kind) + ", not a state");
+        }
+    }
+
+    void deriveLagrangeEquations(const std::map<std::string, const ForceStatement*>& forces)
+    {
+        std::vector<Coordinate*> coords;
+        for (auto& c : coordinates_)
+            if (c.lagrangian)
+                coords.push_back(&c);
+        if (coords.empty()) {
+            for (const EnergyStatement* e : {kinetic_, potential_, dissipation_})
+                if (e)
+                    errors_.push_back({e->keyword, "'" + energyWord(e->kind) +
+                                                       "' needs Lagrangian coordinates: declare them with 'coord q'"});
+            return;
+        }
+        if (!kinetic_) {
+            errors_.push_back({coords.front()->where, "Lagrangian coordinate " + coords.front()->name +
+                                                          " needs a kinetic energy: add 'kinetic T = ...'"});
+            return;
+        }
+        if (!errors_.empty())
+            return;
+        LagrangeSystem system;
+        system.time = model_.time;
+        system.kinetic = lets_.at(kinetic_->name.name);
+        system.potential = potential_ ? lets_.at(potential_->name.name) : ex(0);
+        system.dissipation = dissipation_ ? lets_.at(dissipation_->name.name) : ex(0);
+        for (Coordinate* c : coords) {
+            LagrangeCoordinate lc{c->name, c->position, c->velocity, c->acceleration, 0};
+            if (auto it = forces.find(c->name); it != forces.end())
+                guarded([&] { lc.force = resolve(it->second->value, Context::Dynamics); });
+            system.coordinates.push_back(lc);
+        }
+        for (const auto& in : model_.inputs)
+            system.inputs.push_back(in.symbol);
+        try {
+            const LagrangeResult result = deriveLagrange(system);
+            for (std::size_t i = 0; i < coords.size(); ++i)
+                coords[i]->acceleration_rhs = result.accelerations[i];
+            model_.lagrangeEquations = result.equations;
+            for (const Coordinate* c : coords)
+                model_.accelerationSymbols.push_back(c->acceleration);
+        } catch (const LagrangeError& e) {
+            errors_.push_back({kinetic_->keyword, e.what()});
+        }
+    }
+
+    void defineInitialValues(const ModelSyntax& syntax)
+    {
+        for (const auto& st : syntax.statements) {
+            const auto* s = std::get_if<InitialStatement>(&st);
+            if (!s)
+                continue;
+            guarded([&] {
+                auto it = names_.find(s->name.name);
+                if (it == names_.end())
+                    fail(s->name.where, "initial value for unknown state " + s->name.name);
+                const Declaration& decl = it->second;
+                if (decl.kind == NameKind::FirstOrderState) {
+                    FirstOrder& f = firstOrder_[decl.index];
+                    if (f.initial)
+                        fail(s->name.where, "the initial value of " + f.name + " is already given on " + at(f.initialWhere));
+                    if (s->values.size() != 1)
+                        fail(s->values[1].where, f.name + " is a first-order state: give one initial value");
+                    f.initial = s->values[0];
+                    f.initialWhere = s->name.where;
+                } else if (decl.kind == NameKind::SecondOrderCoordinate || decl.kind == NameKind::LagrangeCoordinate) {
+                    Coordinate& c = coordinates_[decl.index];
+                    if (!c.initial.empty())
+                        fail(s->name.where, "the initial values of " + c.name + " are already given on " + at(c.initialWhere));
+                    if (s->values.size() > 2)
+                        fail(s->values[2].where, c.name + "(0) takes a position and a velocity, not more");
+                    c.initial = s->values;
+                    c.initialWhere = s->name.where;
+                } else {
+                    fail(s->name.where, s->name.name + " is " + kindWord(decl.kind) + "; initial values belong to states");
+                }
+            });
+        }
+    }
+
+    ex initialExpression(const std::optional<InitialValue>& v, const std::string& parameterName)
+    {
+        if (!v)
+            return 0;
+        if (!v->estimate)
+            return resolve(v->value, Context::InitialValue);
+        Parameter p;
+        p.name = parameterName;
+        p.value = constantValue(v->value, "an estimated initial value (" + parameterName + ")");
+        p.isInitialValue = true;
+        p.where = v->where;
+        model_.parameters.push_back(p);
+        model_.parameterSymbols.emplace_back(parameterName);
+        return model_.parameterSymbols.back();
+    }
+
+    void assembleStates()
+    {
+        for (const auto& [isCoordinate, index] : order_) {
+            guarded([&] {
+                if (isCoordinate) {
+                    Coordinate& c = coordinates_[index];
+                    const std::optional<InitialValue> pos = c.initial.size() > 0 ? std::optional(c.initial[0]) : std::nullopt;
+                    const std::optional<InitialValue> vel = c.initial.size() > 1 ? std::optional(c.initial[1]) : std::nullopt;
+                    model_.states.push_back({c.name, c.position, c.velocity, initialExpression(pos, c.name + "(0)"), c.where});
+                    model_.states.push_back({c.name + "'", c.velocity, *c.acceleration_rhs,
+                                             initialExpression(vel, c.name + "'(0)"), c.where});
+                } else {
+                    FirstOrder& f = firstOrder_[index];
+                    model_.states.push_back({f.name, f.symbol, *f.rhs, initialExpression(f.initial, f.name + "(0)"), f.where});
+                }
+            });
+        }
+        if (model_.states.empty() && errors_.empty())
+            errors_.push_back({{1, 1}, "the model has no states: declare 'state y = VALUE' with y' = ..., or write x'' = ..."});
+    }
+
+    void defineOutputs(const ModelSyntax& syntax)
+    {
+        std::map<std::string, SourceLocation> seen;
+        for (const auto& st : syntax.statements) {
+            const auto* o = std::get_if<OutputStatement>(&st);
+            if (!o)
+                continue;
+            guarded([&] {
+                const std::string name = o->name.name + std::string(static_cast<std::size_t>(o->primes), '\'');
+                if (auto it = seen.find(name); it != seen.end())
+                    fail(o->name.where, "output " + name + " is already declared on " + at(it->second));
+                ex value;
+                if (o->value) {
+                    if (names_.count(o->name.name))
+                        fail(o->name.where, "output name " + o->name.name + " is already " +
+                                                kindWord(names_.at(o->name.name).kind) + "; choose another name");
+                    value = resolve(o->value, Context::Output);
+                } else {
+                    auto e = std::make_shared<ExpressionSyntax>();
+                    e->kind = ExpressionSyntax::Kind::Name;
+                    e->name = o->name.name;
+                    e->primes = o->primes;
+                    e->where = o->name.where;
+                    value = resolve(e, Context::Output);
+                }
+                seen[name] = o->name.where;
+                model_.outputs.push_back({name, value, o->name.where});
+            });
+        }
+        model_.outputsDeclared = !seen.empty();
+        if (!model_.outputsDeclared)
+            for (const auto& s : model_.states)
+                model_.outputs.push_back({s.name, s.symbol, s.where});
+    }
+
+    ex stateRhs(const std::string& name, int primes, SourceLocation where)
+    {
+        const Declaration& d = names_.at(name);
+        if (d.kind == NameKind::FirstOrderState && primes == 1)
+            return *firstOrder_[d.index].rhs;
+        if (primes == 2)
+            return *coordinates_[d.index].acceleration_rhs;
+        fail(where, "internal: no derivative for " + name);
+    }
+
+    ex resolveName(const ExpressionSyntax& e, Context ctx)
+    {
+        const std::string written = e.name + std::string(static_cast<std::size_t>(e.primes), '\'');
+        if (e.primes == 0 && e.name == "pi")
+            return GiNaC::Pi;
+        if (e.primes == 0 && e.name == "t") {
+            if (ctx == Context::Constant || ctx == Context::InitialValue)
+                fail(e.where, "time t cannot appear in " + contextWord(ctx));
+            return model_.time;
+        }
+        if (functions().count(e.name))
+            fail(e.where, "'" + e.name + "' is a function; write " + e.name + "(...)");
+        auto it = names_.find(e.name);
+        if (it == names_.end())
+            fail(e.where, "unknown symbol '" + written + "'" + suggestion(e.name));
+        const Declaration& d = it->second;
+        if (ctx == Context::Constant)
+            fail(e.where, "'" + written + "' cannot appear in " + contextWord(ctx) + "; use numbers (and pi) only");
+        if (d.kind == NameKind::Parameter) {
+            if (e.primes)
+                fail(e.where, "parameter " + e.name + " has no time derivative");
+            return model_.parameterSymbols[d.index];
+        }
+        if (ctx == Context::InitialValue)
+            fail(e.where, "'" + written + "' cannot appear in an initial value; use numbers and parameters");
+        switch (d.kind) {
+        case NameKind::Input:
+            if (e.primes)
+                fail(e.where, "input " + e.name + " has no time derivative in the model; measure it as its own input");
+            return model_.inputs[d.index].symbol;
+        case NameKind::Let:
+            if (e.primes)
+                fail(e.where, "intermediate " + e.name + " has no time derivative");
+            if (!lets_.count(e.name))
+                fail(e.where, "'" + e.name + "' is used before its definition on " + at(d.where));
+            return lets_.at(e.name);
+        case NameKind::FirstOrderState:
+            if (e.primes == 0)
+                return firstOrder_[d.index].symbol;
+            if (ctx == Context::Output && e.primes == 1)
+                return stateRhs(e.name, 1, e.where);
+            fail(e.where, written + " is the derivative of state " + e.name +
+                              "; it may only stand on the left of its equation or in an output");
+        case NameKind::SecondOrderCoordinate:
+        case NameKind::LagrangeCoordinate:
+            if (e.primes == 0)
+                return coordinates_[d.index].position;
+            if (e.primes == 1)
+                return coordinates_[d.index].velocity;
+            if (ctx == Context::Output)
+                return stateRhs(e.name, 2, e.where);
+            fail(e.where, written + " (an acceleration) may only stand on the left of its equation or in an output");
+        default:
+            fail(e.where, "'" + written + "' cannot be used in an expression");
+        }
+    }
+
+    std::string suggestion(const std::string& name) const
+    {
+        std::string best;
+        std::size_t bestDistance = 3;
+        for (const auto& [candidate, decl] : names_) {
+            const std::size_t dist = editDistance(name, candidate);
+            if (dist < bestDistance) {
+                bestDistance = dist;
+                best = candidate;
+            }
+        }
+        return best.empty() ? "; declare it with param, state, input or let" : "; did you mean '" + best + "'?";
+    }
+
+    static std::size_t editDistance(const std::string& a, const std::string& b)
+    {
+        std::vector<std::size_t> row(b.size() + 1);
+        for (std::size_t j = 0; j <= b.size(); ++j)
+            row[j] = j;
+        for (std::size_t i = 1; i <= a.size(); ++i) {
+            std::size_t diagonal = row[0];
+            row[0] = i;
+            for (std::size_t j = 1; j <= b.size(); ++j) {
+                const std::size_t up = row[j];
+                row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                diagonal = up;
+            }
+        }
+        return row[b.size()];
+    }
+
+    static std::string contextWord(Context ctx)
+    {
+        switch (ctx) {
+        case Context::Constant: return "a parameter value or bound";
+        case Context::InitialValue: return "an initial value";
+        case Context::Dynamics: return "an equation";
+        case Context::Output: return "an output";
+        }
+        return "an expression";
+    }
+
+    ex resolve(const ExpressionPtr& e, Context ctx)
+    {
+        using K = ExpressionSyntax::Kind;
+        switch (e->kind) {
+        case K::Number: return exactNumber(e->name);
+        case K::Name: return resolveName(*e, ctx);
+        case K::Negate: return -resolve(e->operands[0], ctx);
+        case K::Add: return resolve(e->operands[0], ctx) + resolve(e->operands[1], ctx);
+        case K::Subtract: return resolve(e->operands[0], ctx) - resolve(e->operands[1], ctx);
+        case K::Multiply: return resolve(e->operands[0], ctx) * resolve(e->operands[1], ctx);
+        case K::Divide: {
+            const ex denominator = resolve(e->operands[1], ctx);
+            if (denominator.is_zero())
+                fail(e->where, "division by zero");
+            return resolve(e->operands[0], ctx) / denominator;
+        }
+        case K::Power: {
+            const ex base = resolve(e->operands[0], ctx);
+            const ex exponent = resolve(e->operands[1], ctx);
+            if (base.is_zero() && GiNaC::is_a<GiNaC::numeric>(exponent) && !GiNaC::ex_to<GiNaC::numeric>(exponent).is_positive())
+                fail(e->where, "0 raised to a non-positive power");
+            return GiNaC::pow(base, exponent);
+        }
+        case K::Call: {
+            auto it = functions().find(e->name);
+            if (it == functions().end()) {
+                if (names_.count(e->name))
+                    fail(e->where, "'" + e->name + "' is " + kindWord(names_.at(e->name).kind) + ", not a function");
+                fail(e->where, "unknown function '" + e->name + "' (known: " + functionList() + ")");
+            }
+            const int arity = it->second.arity;
+            const int given = static_cast<int>(e->operands.size());
+            if (arity >= 0 && given != arity)
+                fail(e->where, e->name + "() takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") +
+                                   ", " + std::to_string(given) + " given");
+            if (arity < 0 && given < 2)
+                fail(e->where, e->name + "() takes two or more arguments, " + std::to_string(given) + " given");
+            std::vector<ex> args;
+            for (const auto& operand : e->operands)
+                args.push_back(resolve(operand, ctx));
+            return it->second.make(args);
+        }
+        }
+        fail(e->where, "internal: unknown expression");
+    }
+
+    std::vector<ModelDiagnostic>& errors_;
+    Model model_;
+    std::map<std::string, Declaration> names_;
+    std::vector<const ParamStatement*> paramStatements_;
+    std::vector<FirstOrder> firstOrder_;
+    std::vector<Coordinate> coordinates_;
+    std::vector<std::pair<bool, std::size_t>> order_;  // states in declaration order: (isCoordinate, index)
+    std::map<std::string, ex> lets_;
+    const EnergyStatement* kinetic_ = nullptr;
+    const EnergyStatement* potential_ = nullptr;
+    const EnergyStatement* dissipation_ = nullptr;
+};
+
+}  // namespace
+
+Model parseModel(std::string_view text, const std::string& source)
+{
+    std::vector<ModelDiagnostic> errors;
+    const ModelSyntax syntax = parseModelSyntax(text, errors);
+    Model model;
+    if (errors.empty())
+        model = Builder(source, errors).build(syntax);
+    if (!errors.empty()) {
+        std::stable_sort(errors.begin(), errors.end(), [](const ModelDiagnostic& a, const ModelDiagnostic& b) {
+            return a.where.line != b.where.line ? a.where.line < b.where.line : a.where.column < b.where.column;
+        });
+        throw ModelError(source, std::move(errors));
+    }
+    return model;
+}
+
+Model loadModel(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ModelError(path, {{{}, "cannot open the model file (does it exist and is it readable?)"}});
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseModel(text.str(), path);
+}
+
+std::size_t Model::parameterIndex(std::string_view name) const
+{
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        if (parameters[i].name == name)
+            return i;
+    return std::string::npos;
+}
+
+std::size_t Model::stateIndex(std::string_view name) const
+{
+    for (std::size_t i = 0; i < states.size(); ++i)
+        if (states[i].name == name)
+            return i;
+    return std::string::npos;
+}
+
+std::size_t Model::inputIndex(std::string_view name) const
+{
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        if (inputs[i].name == name)
+            return i;
+    return std::string::npos;
+}
+
+bool Model::dependsOnTime() const
+{
+    if (!inputs.empty())
+        return true;
+    for (const auto& s : states)
+        if (s.rhs.has(time))
+            return true;
+    return false;
+}
+
+}  // namespace sysid::model

@@ -1,0 +1,77 @@
+#include "engine/model/ModelDescription.h"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace sysid::model {
+
+namespace {
+
+std::string text(const GiNaC::ex& e)
+{
+    std::ostringstream s;
+    s << e;
+    return s.str();
+}
+
+std::string number(double v)
+{
+    std::ostringstream s;
+    s << std::setprecision(12) << v;
+    return s.str();
+}
+
+}  // namespace
+
+std::string describeModel(const Model& model)
+{
+    std::ostringstream out;
+    out << "model " << model.source << "\n";
+    out << "states (" << model.states.size() << "):\n";
+    for (const auto& s : model.states)
+        out << "  " << std::left << std::setw(12) << s.name << " initial " << text(s.initial) << "\n";
+    out << "parameters (" << model.parameters.size() << "):\n";
+    for (const auto& p : model.parameters) {
+        out << "  " << std::left << std::setw(12) << p.name << " = " << std::setw(12) << number(p.value);
+        if (p.fixed)
+            out << " fixed";
+        else {
+            out << " estimated";
+            if (std::isfinite(p.lower) || std::isfinite(p.upper))
+                out << " in [" << number(p.lower) << ", " << number(p.upper) << "]";
+        }
+        if (p.isInitialValue)
+            out << " (initial value)";
+        out << "\n";
+    }
+    out << "inputs (" << model.inputs.size() << "):";
+    for (const auto& u : model.inputs)
+        out << " " << u.name;
+    out << "\noutputs (" << model.outputs.size() << "):";
+    for (const auto& o : model.outputs)
+        out << " " << o.name;
+    if (!model.outputsDeclared)
+        out << "  (no 'output' declared: every state)";
+    out << "\n";
+    return out.str();
+}
+
+std::string describeEquations(const Model& model)
+{
+    std::ostringstream out;
+    if (!model.lagrangeEquations.empty()) {
+        out << "Lagrange's equations, d/dt(dL/dq') - dL/dq + dD/dq' = Q, with L = T - V:\n";
+        for (const auto& e : model.lagrangeEquations)
+            out << "  " << text(e.lhs) << " = " << text(e.generalizedForce) << "\n";
+    }
+    out << "first-order system:\n";
+    for (const auto& s : model.states)
+        out << "  d/dt " << s.name << " = " << text(s.rhs) << "\n";
+    out << "outputs:\n";
+    for (const auto& o : model.outputs)
+        out << "  " << o.name << " = " << text(o.expression) << "\n";
+    return out.str();
+}
+
+}  // namespace sysid::model

@@ -1,0 +1,312 @@
+#include "engine/model/ModelParser.h"
+
+#include "engine/model/Lexer.h"
+
+namespace sysid::model {
+
+namespace {
+
+struct SyntaxError {
+    ModelDiagnostic diagnostic;
+};
+
+class Parser {
+public:
+    explicit Parser(std::vector<Token> tokens) : tokens_(std::move(tokens)) {}
+
+    ModelSyntax parse(std::vector<ModelDiagnostic>& errors)
+    {
+        ModelSyntax model;
+        while (peek().kind != TokenKind::End) {
+            if (peek().kind == TokenKind::Separator) {
+                ++pos_;
+                continue;
+            }
+            try {
+                model.statements.push_back(statement());
+                if (peek().kind != TokenKind::Separator && peek().kind != TokenKind::End)
+                    fail(peek(), "unexpected " + describe(peek()) + " after the end of the statement");
+            } catch (const SyntaxError& e) {
+                errors.push_back(e.diagnostic);
+                while (peek().kind != TokenKind::Separator && peek().kind != TokenKind::End)
+                    ++pos_;
+            }
+        }
+        return model;
+    }
+
+private:
+    const Token& peek(std::size_t ahead = 0) const
+    {
+        const std::size_t i = std::min(pos_ + ahead, tokens_.size() - 1);
+        return tokens_[i];
+    }
+    const Token& next() { return tokens_[std::min(pos_++, tokens_.size() - 1)]; }
+
+    [[noreturn]] static void fail(const Token& at, std::string message)
+    {
+        throw SyntaxError{{at.where, std::move(message)}};
+    }
+
+    const Token& expect(TokenKind kind, const std::string& what)
+    {
+        if (peek().kind != kind)
+            fail(peek(), "expected " + what + ", found " + describe(peek()));
+        return next();
+    }
+
+    bool accept(TokenKind kind)
+    {
+        if (peek().kind != kind)
+            return false;
+        ++pos_;
+        return true;
+    }
+
+    bool isKeyword(const Token& t, std::string_view word) const
+    {
+        return t.kind == TokenKind::Identifier && t.primes == 0 && t.text == word;
+    }
+
+    NamedPlace plainName(const std::string& what)
+    {
+        const Token& t = expect(TokenKind::Identifier, what);
+        if (t.primes != 0)
+            fail(t, "expected " + what + " without primes, found " + describe(t));
+        return {t.text, t.where};
+    }
+
+    std::vector<NamedPlace> nameList(const std::string& what)
+    {
+        std::vector<NamedPlace> names{plainName(what)};
+        while (accept(TokenKind::Comma))
+            names.push_back(plainName(what));
+        return names;
+    }
+
+    Statement statement()
+    {
+        const Token& first = peek();
+        if (first.kind != TokenKind::Identifier)
+            fail(first, "expected a statement (param, state, input, let, output, coord, kinetic, potential, "
+                        "dissipation, force, an equation like x' = ... or an initial value like x(0) = ...), found " +
+                            describe(first));
+        if (first.primes > 0) {
+            next();
+            expect(TokenKind::Equals, "'=' after " + describe(first));
+            return DerivativeStatement{{first.text, first.where}, first.primes, expression()};
+        }
+        if (peek(1).kind == TokenKind::LeftParen)
+            return initialStatement();
+        const std::string& word = first.text;
+        if (word == "param") return paramStatement();
+        if (word == "state") return stateStatement();
+        if (word == "input") { next(); return InputStatement{nameList("an input name")}; }
+        if (word == "coord") { next(); return CoordStatement{nameList("a coordinate name")}; }
+        if (word == "let") {
+            next();
+            NamedPlace name = plainName("a name after 'let'");
+            expect(TokenKind::Equals, "'=' after the name");
+            return LetStatement{name, expression()};
+        }
+        if (word == "output") return outputStatement();
+        if (word == "kinetic" || word == "potential" || word == "dissipation") {
+            next();
+            const EnergyKind kind = word == "kinetic" ? EnergyKind::Kinetic
+                                  : word == "potential" ? EnergyKind::Potential : EnergyKind::Dissipation;
+            NamedPlace name = plainName("a name after '" + word + "' (e.g. " + word + " T = ...)");
+            expect(TokenKind::Equals, "'=' after the name");
+            return EnergyStatement{kind, first.where, name, expression()};
+        }
+        if (word == "force") {
+            next();
+            NamedPlace coordinate = plainName("the coordinate the force acts on (force q = ...)");
+            expect(TokenKind::Equals, "'=' after the coordinate");
+            return ForceStatement{coordinate, expression()};
+        }
+        if (peek(1).kind == TokenKind::Equals)
+            fail(first, "'" + word + " = ...' is not a statement; write " + word + "' = ... for an equation, "
+                        "let " + word + " = ... for an intermediate or param " + word + " = ... for a parameter");
+        fail(first, "unknown statement '" + word + "' (expected param, state, input, let, output, coord, kinetic, "
+                    "potential, dissipation, force or an equation)");
+    }
+
+    Statement paramStatement()
+    {
+        next();
+        ParamStatement p;
+        p.name = plainName("a parameter name");
+        expect(TokenKind::Equals, "'=' and an initial value after the parameter name");
+        p.value = expression();
+        if (accept(TokenKind::LeftBracket)) {
+            p.lower = expression();
+            expect(TokenKind::Comma, "',' between the lower and upper bound");
+            p.upper = expression();
+            expect(TokenKind::RightBracket, "']' after the upper bound");
+        }
+        if (isKeyword(peek(), "fixed")) {
+            next();
+            p.fixed = true;
+        }
+        return p;
+    }
+
+    Statement stateStatement()
+    {
+        next();
+        StateStatement s;
+        s.name = plainName("a state name");
+        if (accept(TokenKind::Equals)) {
+            s.initial = expression();
+            if (isKeyword(peek(), "estimate")) {
+                next();
+                s.estimate = true;
+            }
+        }
+        return s;
+    }
+
+    Statement outputStatement()
+    {
+        next();
+        const Token& t = expect(TokenKind::Identifier, "an output name");
+        OutputStatement o{{t.text, t.where}, t.primes, nullptr};
+        if (accept(TokenKind::Equals)) {
+            if (t.primes != 0)
+                fail(t, "an output defined by an expression needs a plain name (output NAME = ...)");
+            o.value = expression();
+        }
+        return o;
+    }
+
+    Statement initialStatement()
+    {
+        const Token& nameToken = next();
+        if (nameToken.primes != 0)
+            fail(nameToken, "initial values are written for the coordinate itself: " + nameToken.text + "(0) = ...");
+        next();  // (
+        const Token& zero = peek();
+        if (zero.kind != TokenKind::Number || zero.number != 0.0)
+            fail(zero, "expected 0 in " + nameToken.text + "(0) = ...; initial values are given at t = 0");
+        next();
+        expect(TokenKind::RightParen, "')' after " + nameToken.text + "(0");
+        expect(TokenKind::Equals, "'=' after " + nameToken.text + "(0)");
+        InitialStatement s{{nameToken.text, nameToken.where}, {}};
+        do {
+            InitialValue v;
+            v.where = peek().where;
+            v.value = expression();
+            if (isKeyword(peek(), "estimate")) {
+                next();
+                v.estimate = true;
+            }
+            s.values.push_back(std::move(v));
+        } while (accept(TokenKind::Comma));
+        return s;
+    }
+
+    static ExpressionPtr make(ExpressionSyntax::Kind kind, SourceLocation where, std::vector<ExpressionPtr> operands)
+    {
+        auto e = std::make_shared<ExpressionSyntax>();
+        e->kind = kind;
+        e->where = where;
+        e->operands = std::move(operands);
+        return e;
+    }
+
+    ExpressionPtr expression()
+    {
+        ExpressionPtr left = term();
+        while (peek().kind == TokenKind::Plus || peek().kind == TokenKind::Minus) {
+            const Token& op = next();
+            const auto kind = op.kind == TokenKind::Plus ? ExpressionSyntax::Kind::Add : ExpressionSyntax::Kind::Subtract;
+            left = make(kind, op.where, {left, term()});
+        }
+        return left;
+    }
+
+    ExpressionPtr term()
+    {
+        ExpressionPtr left = unary();
+        while (peek().kind == TokenKind::Star || peek().kind == TokenKind::Slash) {
+            const Token& op = next();
+            const auto kind = op.kind == TokenKind::Star ? ExpressionSyntax::Kind::Multiply : ExpressionSyntax::Kind::Divide;
+            left = make(kind, op.where, {left, unary()});
+        }
+        return left;
+    }
+
+    ExpressionPtr unary()
+    {
+        if (peek().kind == TokenKind::Minus) {
+            const Token& op = next();
+            return make(ExpressionSyntax::Kind::Negate, op.where, {unary()});
+        }
+        if (accept(TokenKind::Plus))
+            return unary();
+        return power();
+    }
+
+    ExpressionPtr power()
+    {
+        ExpressionPtr base = primary();
+        if (peek().kind == TokenKind::Caret) {
+            const Token& op = next();
+            return make(ExpressionSyntax::Kind::Power, op.where, {base, unary()});
+        }
+        return base;
+    }
+
+    ExpressionPtr primary()
+    {
+        const Token& t = peek();
+        if (t.kind == TokenKind::Number) {
+            next();
+            auto e = std::make_shared<ExpressionSyntax>();
+            e->kind = ExpressionSyntax::Kind::Number;
+            e->number = t.number;
+            e->name = t.text;  // the spelling, so the literal can be turned into an exact rational
+            e->where = t.where;
+            return e;
+        }
+        if (t.kind == TokenKind::Identifier) {
+            next();
+            auto e = std::make_shared<ExpressionSyntax>();
+            e->name = t.text;
+            e->primes = t.primes;
+            e->where = t.where;
+            if (peek().kind == TokenKind::LeftParen && t.primes == 0) {
+                next();
+                e->kind = ExpressionSyntax::Kind::Call;
+                if (peek().kind != TokenKind::RightParen) {
+                    do {
+                        e->operands.push_back(expression());
+                    } while (accept(TokenKind::Comma));
+                }
+                expect(TokenKind::RightParen, "')' or ',' in the arguments of " + t.text + "(...)");
+                return e;
+            }
+            e->kind = ExpressionSyntax::Kind::Name;
+            return e;
+        }
+        if (t.kind == TokenKind::LeftParen) {
+            next();
+            ExpressionPtr inner = expression();
+            expect(TokenKind::RightParen, "')'");
+            return inner;
+        }
+        fail(t, "expected a number, a name or '(' in an expression, found " + describe(t));
+    }
+
+    std::vector<Token> tokens_;
+    std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+ModelSyntax parseModelSyntax(std::string_view text, std::vector<ModelDiagnostic>& errors)
+{
+    return Parser(tokenize(text, errors)).parse(errors);
+}
+
+}  // namespace sysid::model

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "engine/model/SourceLocation.h"
+
+#include <string>
+#include <vector>
+
+namespace sysid::model {
+
+enum class TokenKind {
+    Identifier,  // name, possibly followed by ' or '' (see primes)
+    Number,
+    Plus, Minus, Star, Slash, Caret,
+    LeftParen, RightParen, LeftBracket, RightBracket,
+    Comma, Equals, Separator,  // Separator: end of line or ';'
+    End,
+};
+
+struct Token {
+    TokenKind kind = TokenKind::End;
+    std::string text;  // identifier name without primes, or the number's spelling
+    int primes = 0;    // x' -> 1, x'' -> 2
+    double number = 0.0;
+    SourceLocation where;
+};
+
+std::string describe(const Token& token);
+
+}  // namespace sysid::model
