@@ -13,23 +13,35 @@ using UblasMatrix = boost::numeric::ublas::matrix<double>;
 
 namespace {
 
+// The system is integrated in autonomous form, with time as the last state (tau' = 1) and
+// dF/dt as the last Jacobian column: odeint's non-autonomous path (dfdt) gave errors far
+// above tolerance on forced problems (e.g. y' = -1000(y - cos t) - sin t), the autonomous
+// one does not.
 template <class Stepper>
 void run(Stepper& stepper, const RosenbrockProblem& problem, const std::vector<double>& z0,
          const std::vector<double>& times, double initialStep)
 {
     const std::size_t N = problem.size;
     std::vector<double> J(N * N), dFdt(N);
-    auto f = [&problem](const UblasVector& x, UblasVector& dx, double t) { problem.rhs(t, &x.data()[0], &dx.data()[0]); };
-    auto jac = [&](const UblasVector& x, UblasMatrix& M, double t, UblasVector& dfdt) {
-        problem.jacobian(t, &x.data()[0], J.data(), dFdt.data());
+    auto f = [&problem, N](const UblasVector& x, UblasVector& dx, double) {
+        problem.rhs(x(N), &x.data()[0], &dx.data()[0]);
+        dx(N) = 1.0;
+    };
+    auto jac = [&](const UblasVector& x, UblasMatrix& M, double, UblasVector& dfdt) {
+        problem.jacobian(x(N), &x.data()[0], J.data(), dFdt.data());
         for (std::size_t i = 0; i < N; ++i) {
-            dfdt(i) = dFdt[i];
             for (std::size_t j = 0; j < N; ++j)
                 M(i, j) = J[i * N + j];
+            M(i, N) = dFdt[i];
+            M(N, i) = 0.0;
+            dfdt(i) = 0.0;
         }
+        M(N, N) = 0.0;
+        dfdt(N) = 0.0;
     };
-    UblasVector z(N), sample(N);
+    UblasVector z(N + 1), sample(N + 1);
     std::copy(z0.begin(), z0.end(), z.begin());
+    z(N) = times.front();
     stepper.initialize(z, times.front(), initialStep);
     problem.record(0, &z.data()[0]);
     std::size_t k = 1;

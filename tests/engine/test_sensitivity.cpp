@@ -1,0 +1,155 @@
+// Forward sensitivities against the analytic solution of a damped oscillator (differentiated by
+// complex step, exact to rounding) and against central finite differences of the integrator.
+#include "IntegrationTestSupport.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <complex>
+
+using namespace sysid;
+using integrate::IntegrationMethod;
+
+namespace {
+
+// x'' + c x' + k x = 0, underdamped: x = e^{-a t}(x0 cos(w t) + (v0 + a x0)/w sin(w t)), a = c/2, w = sqrt(k - a^2).
+template <class T>
+T dampedOscillator(T c, T k, T x0, T v0, double t)
+{
+    const T a = c / 2.0;
+    const T w = std::sqrt(k - a * a);
+    return std::exp(-a * t) * (x0 * std::cos(w * t) + (v0 + a * x0) / w * std::sin(w * t));
+}
+
+// Complex-step derivative (Squire & Trapp, SIAM Review 40(1), 1998): f'(p) = Im f(p + ih)/h.
+double complexStep(int which, double c, double k, double x0, double v0, double t)
+{
+    const double h = 1e-30;
+    std::complex<double> args[4] = {c, k, x0, v0};
+    args[which] += std::complex<double>(0, h);
+    return dampedOscillator(args[0], args[1], args[2], args[3], t).imag() / h;
+}
+
+double relativeError(double a, double b, double scale) { return std::abs(a - b) / std::max(std::abs(b), scale); }
+
+}  // namespace
+
+class TestSensitivity : public QObject {
+    Q_OBJECT
+
+private slots:
+    void linearOscillatorAgainstAnalytic_data()
+    {
+        QTest::addColumn<int>("method");
+        QTest::newRow("dopri5") << int(IntegrationMethod::Dopri5);
+        QTest::newRow("rosenbrock4") << int(IntegrationMethod::Rosenbrock4);
+    }
+
+    void linearOscillatorAgainstAnalytic()
+    {
+        QFETCH(int, method);
+        const double c = 0.4, k = 4.0, x0 = 1.0, v0 = 0.5;
+        auto m = test::compiled("param c = 0.4\nparam k = 4\nx'' = -c*x' - k*x\nx(0) = 1 estimate, 0.5 estimate\n");
+        integrate::SimulationRequest r;
+        r.times = integrate::uniformGrid(0, 8, 0.25);
+        r.sensitivityParameters = {test::parameter(*m, "c"), test::parameter(*m, "k"), test::parameter(*m, "x(0)"),
+                                   test::parameter(*m, "x'(0)")};
+        r.initialStateSensitivity = true;
+        const auto tr = integrate::simulate(*m, r, test::tight(IntegrationMethod(method), 1e-12, 1e-14));
+        double worst = 0;
+        for (std::size_t s = 0; s < r.times.size(); ++s) {
+            const double t = r.times[s];
+            QVERIFY(std::abs(tr.states(static_cast<Eigen::Index>(s), 0) - dampedOscillator(c, k, x0, v0, t)) < 1e-9);
+            for (int p = 0; p < 4; ++p) {
+                const double analytic = complexStep(p, c, k, x0, v0, t);
+                worst = std::max(worst, relativeError(tr.stateParameterSensitivity[s](0, p), analytic, 1e-2));
+                // The output is x itself, so dy/dp must equal dx/dp.
+                QCOMPARE(tr.outputParameterSensitivity[s](0, p), tr.stateParameterSensitivity[s](0, p));
+            }
+            // dx/dx0 columns equal the sensitivities to the estimated initial values.
+            QVERIFY(std::abs(tr.stateInitialSensitivity[s](0, 0) - tr.stateParameterSensitivity[s](0, 2)) < 1e-9);
+            QVERIFY(std::abs(tr.stateInitialSensitivity[s](0, 1) - tr.stateParameterSensitivity[s](0, 3)) < 1e-9);
+        }
+        QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));
+    }
+
+    void nonlinearForcedAgainstFiniteDifferences_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("method");
+        const QString duffing = "param k = 0.05\nparam B = 7.5\nparam a = 1\nx'' = -k*x' - a*x^3 + B*cos(t)\n"
+                                "x(0) = 3, 0\noutput x\noutput e = x*x' + B\n";
+        const QString drag = "param c = 0.3\nparam w2 = 25\nparam Q = 5\n"
+                             "u'' = -c*u'*abs(u') - w2*u - 0.5*sin(u)\nu(0) = 0, Q\n";
+        QTest::newRow("duffing dopri5") << duffing << int(IntegrationMethod::Dopri5);
+        QTest::newRow("duffing rosenbrock4") << duffing << int(IntegrationMethod::Rosenbrock4);
+        QTest::newRow("drag dopri5") << drag << int(IntegrationMethod::Dopri5);
+        QTest::newRow("drag rosenbrock4") << drag << int(IntegrationMethod::Rosenbrock4);
+    }
+
+    void nonlinearForcedAgainstFiniteDifferences()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, method);
+        auto m = test::compiled(model.toStdString());
+        const auto settings = test::tight(IntegrationMethod(method), 1e-12, 1e-14);
+        integrate::SimulationRequest r;
+        r.times = integrate::uniformGrid(0, 3, 0.1);
+        for (std::size_t p = 0; p < m->parameterCount(); ++p)
+            r.sensitivityParameters.push_back(p);
+        const auto tr = integrate::simulate(*m, r, settings);
+        const std::vector<double> nominal(m->parameters().begin(), m->parameters().end());
+        integrate::SimulationRequest plain = r;
+        plain.sensitivityParameters.clear();
+        double worst = 0;
+        // Five-point central difference, truncation error O(h^4) (Abramowitz & Stegun 25.3.6).
+        auto simulateWith = [&](std::size_t p, double value) {
+            auto shifted = nominal;
+            shifted[p] = value;
+            m->setParameters(shifted);
+            auto result = integrate::simulate(*m, plain, settings);
+            m->setParameters(nominal);
+            return result.outputs;
+        };
+        for (std::size_t p = 0; p < nominal.size(); ++p) {
+            const double h = 1e-3 * std::max(1.0, std::abs(nominal[p]));
+            const Eigen::MatrixXd fd = (-simulateWith(p, nominal[p] + 2 * h) + 8 * simulateWith(p, nominal[p] + h) -
+                                        8 * simulateWith(p, nominal[p] - h) + simulateWith(p, nominal[p] - 2 * h)) /
+                                       (12 * h);
+            for (std::size_t s = 0; s < r.times.size(); ++s)
+                for (Eigen::Index y = 0; y < tr.outputs.cols(); ++y) {
+                    const double scale = 1e-3 * fd.col(y).cwiseAbs().maxCoeff();
+                    worst = std::max(worst, relativeError(tr.outputParameterSensitivity[s](y, static_cast<Eigen::Index>(p)),
+                                                          fd(static_cast<Eigen::Index>(s), y), std::max(scale, 1e-8)));
+                }
+        }
+        QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));
+    }
+
+    void inputDrivenSensitivityWithRosenbrockMatchesDopri5()
+    {
+        // The Rosenbrock Jacobian uses du/dt of the input and second derivatives in (x, t, u).
+        auto m = test::compiled("input f\nparam c = 0.2\nparam k = 3\nparam g = 0.5\n"
+                                "x'' = -c*x' - k*x - g*x^3 + f*(1 + 0.1*x)\nx(0) = 0.1, 0\n");
+        std::vector<double> ts, fs;
+        for (int i = 0; i <= 200; ++i) {
+            ts.push_back(i * 0.025);
+            fs.push_back(std::sin(2.0 * ts.back()) + 0.3 * std::cos(7.0 * ts.back()));
+        }
+        integrate::InputSignals inputs({data::Signal(ts, fs)});
+        integrate::SimulationRequest r;
+        r.times = integrate::uniformGrid(0, 5, 0.25);
+        r.inputs = &inputs;
+        r.sensitivityParameters = {0, 1, 2};
+        r.initialStateSensitivity = true;
+        const auto a = integrate::simulate(*m, r, test::tight(IntegrationMethod::Dopri5, 1e-12, 1e-14));
+        const auto b = integrate::simulate(*m, r, test::tight(IntegrationMethod::Rosenbrock4, 1e-12, 1e-14));
+        for (std::size_t s = 0; s < r.times.size(); ++s) {
+            QVERIFY((a.stateParameterSensitivity[s] - b.stateParameterSensitivity[s]).cwiseAbs().maxCoeff() < 1e-7);
+            QVERIFY((a.stateInitialSensitivity[s] - b.stateInitialSensitivity[s]).cwiseAbs().maxCoeff() < 1e-7);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSensitivity)
+#include "test_sensitivity.moc"
