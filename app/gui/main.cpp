@@ -28,7 +28,7 @@ int main(int argc, char* argv[]) {
   if (!parser.parse(QApplication::arguments())) {
     return usageError(parser.errorText());
   }
-  if (parser.isSet(helpOption)) {
+  if (parser.isSet(helpOption) || parser.isSet(QStringLiteral("help-all"))) {
     parser.showHelp(0);
   }
   if (parser.isSet(versionOption)) {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <limits>
 #include <system_error>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -427,6 +428,7 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
 
     DataTable table;
     table.source = sourceName;
+    std::unordered_map<std::string, std::size_t> seen;  // name -> column, to find duplicates in linear time
     for (std::size_t c = 0; c < fields.size(); ++c) {
         std::string name = fields[c].quoted ? unescapeQuotes(fields[c].text) : std::string(fields[c].text);
         name = std::string(trim(name, 0));
@@ -434,11 +436,11 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
             throw DataError("column " + std::to_string(c + 1) + " has an empty name; expected a name for every column "
                             "(separator " + separatorName(sep) + ")",
                             sourceName, headerLine, toInt(c + 1));
-        for (std::size_t k = 0; k < c; ++k)
-            if (table.columnNames[k] == name)
-                throw DataError("duplicate column name (also column " + std::to_string(k + 1) +
-                                    "); expected distinct names",
-                                sourceName, headerLine, toInt(c + 1), name);
+        const auto [previous, isNew] = seen.emplace(name, c);
+        if (!isNew)
+            throw DataError("duplicate column name (also column " + std::to_string(previous->second + 1) +
+                                "); expected distinct names",
+                            sourceName, headerLine, toInt(c + 1), name);
         table.columnNames.push_back(std::move(name));
     }
     const std::size_t columnCount = table.columnNames.size();

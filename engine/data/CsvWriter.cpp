@@ -10,6 +10,7 @@
 #include <limits>
 #include <string_view>
 #include <system_error>
+#include <unordered_map>
 
 namespace sysid::data {
 
@@ -30,6 +31,7 @@ void validate(const std::string& source, const std::vector<std::string>& header,
         throw DataError("the header has " + std::to_string(header.size()) + " names but there are " +
                             std::to_string(columns.size()) + " columns; expected one name per column",
                         source);
+    std::unordered_map<std::string, std::size_t> seen;  // name -> column
     for (std::size_t c = 0; c < header.size(); ++c) {
         const std::string& name = header[c];
         if (name.empty())
@@ -44,11 +46,11 @@ void validate(const std::string& source, const std::vector<std::string>& header,
                                 toInt(c + 1), name);
         if (!isValidUtf8(name))
             throw DataError("the name is not valid UTF-8; expected a UTF-8 name", source, 0, toInt(c + 1), name);
-        for (std::size_t k = 0; k < c; ++k)
-            if (header[k] == name)
-                throw DataError("duplicate column name (also column " + std::to_string(k + 1) +
-                                    "); expected distinct names",
-                                source, 0, toInt(c + 1), name);
+        const auto [previous, isNew] = seen.emplace(name, c);
+        if (!isNew)
+            throw DataError("duplicate column name (also column " + std::to_string(previous->second + 1) +
+                                "); expected distinct names",
+                            source, 0, toInt(c + 1), name);
         if (columns[c].size() != columns[0].size())
             throw DataError("the column has " + std::to_string(columns[c].size()) + " values but column '" +
                                 printableExcerpt(header[0], 80) + "' has " + std::to_string(columns[0].size()) +

@@ -2,7 +2,10 @@
 
 #include "engine/model/SymbolicFunctions.h"
 
+#include <algorithm>
 #include <charconv>
+#include <sstream>
+#include <vector>
 #include <stdexcept>
 
 namespace sysid::eval {
@@ -72,13 +75,20 @@ private:
         return s.str();
     }
 
+    // GiNaC orders the terms of sums and products by hash values that change with address-space
+    // layout, so the operands are sorted by their text: the same model then evaluates with the
+    // same rounding in every run.
     std::string joined(const ex& e, const char* separator) const
     {
+        std::vector<std::string> operands;
+        for (std::size_t i = 0; i < e.nops(); ++i)
+            operands.push_back(print(e.op(i)));
+        std::sort(operands.begin(), operands.end());
         std::string s = "(";
-        for (std::size_t i = 0; i < e.nops(); ++i) {
+        for (std::size_t i = 0; i < operands.size(); ++i) {
             if (i)
                 s += separator;
-            s += print(e.op(i));
+            s += operands[i];
         }
         return s + ")";
     }

@@ -333,7 +333,7 @@ private:
             });
         }
         for (const auto& f : firstOrder_)
-            if (!f.rhs)
+            if (f.equationWhere.line == 0)
                 errors_.push_back({f.where, "state " + f.name + " has no equation; add " + f.name + "' = ..."});
         deriveLagrangeEquations(forces);
     }
@@ -350,19 +350,19 @@ private:
             if (d.order != 1)
                 fail(d.name.where, d.name.name + " is a first-order state; write " + d.name.name + "' = ...");
             FirstOrder& f = firstOrder_[decl.index];
-            if (f.rhs)
+            if (f.equationWhere.line > 0)
                 fail(d.name.where, "a second equation for " + written + " (the first is on " + at(f.equationWhere) + ")");
+            f.equationWhere = d.name.where;  // before resolving: an equation with an error is not also "missing"
             f.rhs = resolve(d.value, Context::Dynamics);
-            f.equationWhere = d.name.where;
         } else if (decl.kind == NameKind::SecondOrderCoordinate) {
             if (d.order != 2)
                 fail(d.name.where, d.name.name + " is a second-order coordinate (it has " + d.name.name +
                                        "'' = ...); its velocity " + d.name.name + "' is a state, not an equation");
             Coordinate& c = coordinates_[decl.index];
-            if (c.acceleration_rhs)
+            if (c.equationWhere.line > 0)
                 fail(d.name.where, "a second equation for " + written + " (the first is on " + at(c.equationWhere) + ")");
-            c.acceleration_rhs = resolve(d.value, Context::Dynamics);
             c.equationWhere = d.name.where;
+            c.acceleration_rhs = resolve(d.value, Context::Dynamics);
         } else if (decl.kind == NameKind::LagrangeCoordinate) {
             fail(d.name.where, d.name.name + " is a Lagrangian coordinate; its equation is derived from the energies");
         } else {

@@ -1,7 +1,3 @@
-// GCC 12 reports a false -Wrestrict inside std::string when GiNaC's REGISTER_FUNCTION is
-// inlined here (GCC bug 105329); nothing in this file copies overlapping memory.
-#pragma GCC diagnostic ignored "-Wrestrict"
-
 #include "engine/model/SymbolicFunctions.h"
 
 namespace sysid::model {

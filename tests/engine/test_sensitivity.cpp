@@ -83,8 +83,10 @@ private slots:
                              "u'' = -c*u'*abs(u') - w2*u - 0.5*sin(u)\nu(0) = 0, Q\n";
         QTest::newRow("duffing dopri5") << duffing << int(IntegrationMethod::Dopri5);
         QTest::newRow("duffing rosenbrock4") << duffing << int(IntegrationMethod::Rosenbrock4);
-        QTest::newRow("drag dopri5") << drag << int(IntegrationMethod::Dopri5);
-        QTest::newRow("drag rosenbrock4") << drag << int(IntegrationMethod::Rosenbrock4);
+        // u'|u'| is not smooth where the velocity reverses: adaptive step sequences then shift
+        // between the perturbed runs and blur the finite differences; a fixed-step method
+        // differentiates exactly.
+        QTest::newRow("drag rk4") << drag << int(IntegrationMethod::RK4);
     }
 
     void nonlinearForcedAgainstFiniteDifferences()
@@ -92,7 +94,8 @@ private slots:
         QFETCH(QString, model);
         QFETCH(int, method);
         auto m = test::compiled(model.toStdString());
-        const auto settings = test::tight(IntegrationMethod(method), 1e-12, 1e-14);
+        auto settings = test::tight(IntegrationMethod(method), 1e-12, 1e-14);
+        settings.maxStep = IntegrationMethod(method) == IntegrationMethod::RK4 ? 1e-3 : 0.0;
         integrate::SimulationRequest r;
         r.times = integrate::uniformGrid(0, 3, 0.1);
         for (std::size_t p = 0; p < m->parameterCount(); ++p)

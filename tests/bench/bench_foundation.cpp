@@ -1,0 +1,435 @@
+// Foundation benchmark (run by hand, never by CTest):
+//  (a) cost of one evaluation of f (and of its Jacobians) for the Duffing model through
+//      CompiledModel (muParser bytecode) against the same f written by hand in C++;
+//  (b) cost of simulating Duffing over many forcing periods with dopri5 (and, for
+//      information, rosenbrock4), without and with forward sensitivities.
+// Plain std::chrono; every figure is the median of several repetitions.
+//
+// Usage: bench_foundation [model-file]   (default: resources/examples/duffing.model)
+
+#include "engine/eval/CompiledModel.h"
+#include "engine/eval/CompiledModelSource.h"
+#include "engine/integrate/Simulator.h"
+#include "engine/model/ModelBuilder.h"
+
+#include <boost/version.hpp>
+#include <muParserDef.h>
+
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <numbers>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifndef SYSID_SOURCE_DIR
+#define SYSID_SOURCE_DIR "."
+#endif
+#ifndef SYSID_BENCH_BUILD_TYPE
+#define SYSID_BENCH_BUILD_TYPE "unknown"
+#endif
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using sysid::eval::CompiledModel;
+namespace integrate = sysid::integrate;
+
+// Every timed loop's result ends up here, so no loop can be optimised away.
+volatile double g_sink = 0.0;
+
+void consume(double value) { g_sink = g_sink + value; }
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Machine description
+
+std::string firstLineWith(const char* file, const std::string& key)
+{
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(key, 0) == 0) {
+            const auto colon = line.find(':');
+            return colon == std::string::npos ? line : line.substr(colon + 2);
+        }
+    return "?";
+}
+
+std::string loadAverage()
+{
+    std::ifstream in("/proc/loadavg");
+    std::string one, five, fifteen;
+    in >> one >> five >> fifteen;
+    return in ? one + " " + five + " " + fifteen : "?";
+}
+
+int usableCpus()  // what `nproc` prints: the CPUs this process may run on
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return -1;
+    return CPU_COUNT(&set);
+}
+
+void printMachine()
+{
+    std::printf("sysid bench_foundation\n");
+    std::printf("  CPU            : %s\n", firstLineWith("/proc/cpuinfo", "model name").c_str());
+    std::printf("  nproc          : %d (hardware_concurrency %u)\n", usableCpus(), std::thread::hardware_concurrency());
+    std::printf("  load average   : %s (at start; other jobs on the machine distort timings)\n", loadAverage().c_str());
+#if defined(__clang__)
+    std::printf("  compiler       : clang %s\n", __VERSION__);
+#elif defined(__GNUC__)
+    std::printf("  compiler       : GCC %s\n", __VERSION__);
+#else
+    std::printf("  compiler       : %s\n", __VERSION__);
+#endif
+    std::printf("  build type     : %s", SYSID_BENCH_BUILD_TYPE);
+#ifdef __OPTIMIZE__
+    std::printf(", optimised");
+#else
+    std::printf(", NOT optimised");
+#endif
+#ifdef NDEBUG
+    std::printf(", NDEBUG\n");
+#else
+    std::printf(", assertions on\n");
+#endif
+    std::printf("  libraries      : muParser %s, Boost %s, Eigen %d.%d.%d\n", mu::ParserVersion.c_str(), BOOST_LIB_VERSION,
+                EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION);
+}
+
+// ---------------------------------------------------------------------------------------------
+// (a) one evaluation of f
+
+struct DuffingParameters {
+    double k, B;
+};
+
+// The same f and Jacobians as the model file, by hand. Out of line, like a right-hand side
+// handed to an integrator; parameters are run-time values, not constants.
+[[gnu::noinline]] void handRhs(double t, const double* x, const DuffingParameters& p, double* dx)
+{
+    dx[0] = x[1];
+    dx[1] = -p.k * x[1] - x[0] * x[0] * x[0] + p.B * std::cos(t);
+}
+
+[[gnu::noinline]] void handStateJacobian(const double* x, const DuffingParameters& p, double* J)  // column-major 2x2
+{
+    J[0] = 0.0;
+    J[1] = -3.0 * x[0] * x[0];
+    J[2] = 1.0;
+    J[3] = -p.k;
+}
+
+// Distinct evaluation points, cycled through, so nothing can be hoisted out of the loops.
+struct Points {
+    static constexpr std::size_t count = 1024;  // power of two
+    std::vector<double> t, x;                   // x: two states per point
+};
+
+Points makePoints()
+{
+    Points p;
+    std::mt19937_64 random(20240601);
+    std::uniform_real_distribution<double> time(0.0, 2000.0 * std::numbers::pi), position(-4.0, 4.0),
+        velocity(-8.0, 8.0);
+    for (std::size_t i = 0; i < Points::count; ++i) {
+        p.t.push_back(time(random));
+        p.x.push_back(position(random));
+        p.x.push_back(velocity(random));
+    }
+    return p;
+}
+
+// Runs body(calls) `repeats` times after a warm-up; median nanoseconds per call.
+template <class Body>
+double nsPerCall(Body body, std::size_t calls, int repeats)
+{
+    consume(body(calls / 10));
+    std::vector<double> samples;
+    for (int r = 0; r < repeats; ++r) {
+        const auto start = Clock::now();
+        const double result = body(calls);
+        const double seconds = secondsSince(start);
+        consume(result);
+        samples.push_back(seconds * 1e9 / static_cast<double>(calls));
+    }
+    return median(samples);
+}
+
+bool checkAgreement(CompiledModel& model, const Points& points, const DuffingParameters& p)
+{
+    double worst = 0.0;
+    for (std::size_t i = 0; i < Points::count; ++i) {
+        double a[2], b[2], Ja[4], Jb[4];
+        model.setPoint(points.t[i], &points.x[2 * i], nullptr);
+        model.rhs(a);
+        model.stateJacobian(Ja);
+        handRhs(points.t[i], &points.x[2 * i], p, b);
+        handStateJacobian(&points.x[2 * i], p, Jb);
+        for (int j = 0; j < 2; ++j)
+            worst = std::max(worst, std::abs(a[j] - b[j]) / (1.0 + std::abs(b[j])));
+        for (int j = 0; j < 4; ++j)
+            worst = std::max(worst, std::abs(Ja[j] - Jb[j]) / (1.0 + std::abs(Jb[j])));
+    }
+    std::printf("  check: CompiledModel and hand-written f, df/dx agree to %.1e (relative) at %zu points\n", worst,
+                Points::count);
+    return worst < 1e-12;
+}
+
+bool benchmarkEvaluation(CompiledModel& model, const DuffingParameters& p)
+{
+    constexpr std::size_t calls = 2000000;
+    constexpr int repeats = 9;
+    const Points points = makePoints();
+    const double* ts = points.t.data();
+    const double* xs = points.x.data();
+    constexpr std::size_t mask = Points::count - 1;
+
+    std::printf("\n(a) One evaluation of f for Duffing (n = 2 states), %zu calls per run, median of %d runs\n", calls,
+                repeats);
+    const auto& source = model.source();
+    std::printf("  f as compiled for muParser: dx0 = %s ; dx1 = %s\n", source.rhs[0].c_str(), source.rhs[1].c_str());
+    const bool agree = checkAgreement(model, points, p);
+
+    const double compiledRhs = nsPerCall(
+        [&](std::size_t n) {
+            double acc = 0.0, dx[2];
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t j = i & mask;
+                model.setPoint(ts[j], xs + 2 * j, nullptr);
+                model.rhs(dx);
+                acc += dx[0] + dx[1];
+            }
+            return acc;
+        },
+        calls, repeats);
+    const double handRhsNs = nsPerCall(
+        [&](std::size_t n) {
+            double acc = 0.0, dx[2];
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t j = i & mask;
+                handRhs(ts[j], xs + 2 * j, p, dx);
+                acc += dx[0] + dx[1];
+            }
+            return acc;
+        },
+        calls, repeats);
+    const double setPointOnly = nsPerCall(
+        [&](std::size_t n) {
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t j = i & mask;
+                model.setPoint(ts[j], xs + 2 * j, nullptr);
+            }
+            return model.parameters()[0];
+        },
+        calls, repeats);
+    const double compiledJx = nsPerCall(
+        [&](std::size_t n) {
+            double acc = 0.0, J[4];
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t j = i & mask;
+                model.setPoint(ts[j], xs + 2 * j, nullptr);
+                model.stateJacobian(J);
+                acc += J[1] + J[3];
+            }
+            return acc;
+        },
+        calls, repeats);
+    const double handJx = nsPerCall(
+        [&](std::size_t n) {
+            double acc = 0.0, J[4];
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t j = i & mask;
+                handStateJacobian(xs + 2 * j, p, J);
+                acc += J[1] + J[3];
+            }
+            return acc;
+        },
+        calls, repeats);
+    const std::size_t np = model.parameterCount();
+    const double compiledJp = nsPerCall(
+        [&](std::size_t n) {
+            double acc = 0.0;
+            std::vector<double> J(2 * np);
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t j = i & mask;
+                model.setPoint(ts[j], xs + 2 * j, nullptr);
+                model.parameterJacobian(J.data());
+                acc += J[1];
+            }
+            return acc;
+        },
+        calls, repeats);
+
+    const double ratio = compiledRhs / handRhsNs;
+    std::printf("\n  %-52s %12s\n", "evaluation", "ns / call");
+    std::printf("  %-52s %12.1f\n", "f  CompiledModel (setPoint + rhs)", compiledRhs);
+    std::printf("  %-52s %12.1f\n", "f  hand-written C++ (out of line)", handRhsNs);
+    std::printf("  %-52s %12.1f\n", "   of which setPoint alone", setPointOnly);
+    std::printf("  %-52s %12.1f\n", "df/dx  CompiledModel (setPoint + stateJacobian)", compiledJx);
+    std::printf("  %-52s %12.1f\n", "df/dx  hand-written C++", handJx);
+    std::printf("  %-52s %12.1f\n", "df/dp  CompiledModel (setPoint + parameterJacobian)", compiledJp);
+    std::printf("\n  ratio f: CompiledModel / hand-written = %.2fx (target <= 5x): %s\n", ratio,
+                ratio <= 5.0 ? "MET" : "NOT MET");
+    std::printf("  ratio df/dx: CompiledModel / hand-written = %.2fx (for information)\n", compiledJx / handJx);
+    return agree;
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b) simulation
+
+struct SimulationCase {
+    const char* label;
+    integrate::IntegrationMethod method;
+    double periods;
+    std::vector<std::size_t> parameters;
+    bool initialState;
+};
+
+struct SimulationFigures {
+    double seconds = 0.0;
+    std::size_t steps = 0;
+    std::size_t samples = 0;
+    double largestSensitivity = -1.0;  // max |dx/dp|, |dx/dx0| at the last sample; -1 without
+    std::string failure;
+};
+
+SimulationFigures runSimulation(CompiledModel& model, const SimulationCase& c, int repeats)
+{
+    constexpr double period = 2.0 * std::numbers::pi;
+    integrate::SimulationRequest request;
+    request.times = integrate::uniformGrid(0.0, c.periods * period, period / 100.0);
+    request.sensitivityParameters = c.parameters;
+    request.initialStateSensitivity = c.initialState;
+    integrate::IntegratorSettings settings;
+    settings.method = c.method;
+    settings.relativeTolerance = 1e-8;
+    settings.absoluteTolerance = 1e-10;
+
+    SimulationFigures figures;
+    figures.samples = request.times.size();
+    std::vector<double> seconds;
+    for (int r = 0; r < repeats; ++r) {
+        const auto start = Clock::now();
+        try {
+            const integrate::Trajectory trajectory = integrate::simulate(model, request, settings);
+            seconds.push_back(secondsSince(start));
+            figures.steps = trajectory.steps;
+            consume(trajectory.states(trajectory.states.rows() - 1, 0));
+            figures.largestSensitivity = -1.0;
+            if (!trajectory.stateParameterSensitivity.empty())
+                figures.largestSensitivity = trajectory.stateParameterSensitivity.back().cwiseAbs().maxCoeff();
+            if (!trajectory.stateInitialSensitivity.empty())
+                figures.largestSensitivity = std::max(figures.largestSensitivity,
+                                                      trajectory.stateInitialSensitivity.back().cwiseAbs().maxCoeff());
+        } catch (const integrate::IntegrationError& e) {
+            figures.failure = e.what();
+            seconds.push_back(secondsSince(start));
+            break;
+        }
+    }
+    figures.seconds = median(seconds);
+    return figures;
+}
+
+void benchmarkSimulation(CompiledModel& model)
+{
+    const auto& names = model.source().parameterNames;
+    const auto index = [&](const char* name) {
+        return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    };
+    const std::size_t k = index("k"), B = index("B");
+    if (k >= names.size() || B >= names.size()) {
+        std::printf("\n(b) skipped: the model has no parameters k and B\n");
+        return;
+    }
+    using M = integrate::IntegrationMethod;
+    const std::vector<SimulationCase> cases{
+        {"dopri5      x", M::Dopri5, 1000, {}, false},
+        {"dopri5      x, dx/d(k,B)", M::Dopri5, 1000, {k, B}, false},
+        {"dopri5      x, dx/d(k,B), dx/dx0", M::Dopri5, 1000, {k, B}, true},
+        {"rosenbrock4 x", M::Rosenbrock4, 10, {}, false},
+        {"rosenbrock4 x, dx/d(k,B)", M::Rosenbrock4, 10, {k, B}, false},
+        {"rosenbrock4 x, dx/d(k,B), dx/dx0", M::Rosenbrock4, 10, {k, B}, true},
+    };
+    constexpr int repeats = 5;
+    std::printf("\n(b) Simulating Duffing, t from 0 to periods*2pi, output every period/100, rtol 1e-8, atol 1e-10,\n"
+                "    median of %d runs (wall time includes recording every sample)\n\n",
+                repeats);
+    std::printf("  %-34s %7s %8s %9s %10s %10s %12s\n", "method / integrated", "periods", "samples", "steps",
+                "wall [ms]", "us / step", "max|S| end");
+    for (const auto& c : cases) {
+        const SimulationFigures f = runSimulation(model, c, repeats);
+        if (!f.failure.empty()) {
+            std::printf("  %-34s %7.0f %8zu  FAILED after %.1f ms: %s\n", c.label, c.periods, f.samples, f.seconds * 1e3,
+                        f.failure.c_str());
+            continue;
+        }
+        char sensitivity[32] = "-";
+        if (f.largestSensitivity >= 0)
+            std::snprintf(sensitivity, sizeof sensitivity, "%.2e", f.largestSensitivity);
+        std::printf("  %-34s %7.0f %8zu %9zu %10.1f %10.3f %12s\n", c.label, c.periods, f.samples, f.steps,
+                    f.seconds * 1e3, f.seconds * 1e6 / static_cast<double>(std::max<std::size_t>(f.steps, 1)),
+                    sensitivity);
+    }
+    std::printf("\n  steps = accepted steps (rejected attempts are not counted but their cost is in the wall time);\n"
+                "  dopri5 costs 6 evaluations of the (sensitivity) right-hand side per accepted step;\n"
+                "  max|S| end = largest |dx/dp| or |dx/dx0| entry at t_end (growth along the trajectory).\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string path = argc > 1 ? argv[1] : SYSID_SOURCE_DIR "/resources/examples/duffing.model";
+    try {
+        printMachine();
+        std::printf("  model          : %s\n", path.c_str());
+        const sysid::model::Model parsed = sysid::model::loadModel(path);
+        CompiledModel model(sysid::eval::compileModel(parsed));
+        if (model.stateCount() != 2 || model.inputCount() != 0) {
+            std::fprintf(stderr, "bench_foundation: expected the Duffing model (2 states, no inputs)\n");
+            return 2;
+        }
+        const auto& names = model.source().parameterNames;
+        const auto value = [&](const char* name) {
+            const auto it = std::find(names.begin(), names.end(), name);
+            return it == names.end() ? std::nan("") : model.parameters()[static_cast<std::size_t>(it - names.begin())];
+        };
+        const DuffingParameters p{value("k"), value("B")};
+        std::printf("  parameters     : k = %g, B = %g\n", p.k, p.B);
+
+        const bool agree = benchmarkEvaluation(model, p);
+        benchmarkSimulation(model);
+        if (!agree) {
+            std::fprintf(stderr, "bench_foundation: CompiledModel and the hand-written f disagree\n");
+            return 1;
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_foundation: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,593 @@
+// The command line `sysid` (app/cli) run as a process: exit codes (0 ok, 1 user error,
+// 2 bad arguments), messages naming the file and place, and the CSV that `simulate` writes.
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <ginac/ginac.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+const QString kSysid = QStringLiteral(SYSID_BINARY_DIR "/app/sysid");
+const QString kExamples = QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/");
+
+struct Run {
+    int exitCode = -1;
+    QString out, err;
+    QByteArray rawOut;
+};
+
+Run runSysid(const QStringList& args)
+{
+    QProcess p;
+    p.start(kSysid, args);
+    Run r;
+    if (!p.waitForStarted(30000)) {
+        r.err = "could not start " + kSysid;
+        return r;
+    }
+    p.closeWriteChannel();
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "timed out";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.rawOut = p.readAllStandardOutput();
+    r.out = QString::fromUtf8(r.rawOut);
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString describe(const Run& r)
+{
+    return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out.left(2000), r.err.left(2000));
+}
+
+struct Csv {
+    QStringList header;
+    std::vector<std::vector<double>> rows;
+    QString problem;  // empty when the text was a well-formed numeric CSV
+};
+
+Csv parseCsv(const QString& text)
+{
+    Csv csv;
+    QStringList lines = text.split('\n');
+    if (!lines.isEmpty() && lines.back().isEmpty())
+        lines.pop_back();
+    if (lines.isEmpty()) {
+        csv.problem = "empty";
+        return csv;
+    }
+    csv.header = lines.front().split(',');
+    for (int i = 1; i < lines.size(); ++i) {
+        const QStringList cells = lines[i].split(',');
+        if (cells.size() != csv.header.size()) {
+            csv.problem = QString("line %1 has %2 cells").arg(i + 1).arg(cells.size());
+            return csv;
+        }
+        std::vector<double> row;
+        for (const auto& c : cells) {
+            bool ok = false;
+            row.push_back(c.toDouble(&ok));
+            if (!ok) {
+                csv.problem = QString("line %1: '%2' is not a number").arg(i + 1).arg(c);
+                return csv;
+            }
+        }
+        csv.rows.push_back(std::move(row));
+    }
+    return csv;
+}
+
+QString readText(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll());
+}
+
+bool writeText(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    return f.write(text) == text.size();
+}
+
+// The number printed after the first "t = " in text, if any.
+std::optional<double> timeIn(const QString& text)
+{
+    const int at = text.indexOf("t = ");
+    if (at < 0)
+        return std::nullopt;
+    int end = at + 4;
+    while (end < text.size() && (text[end].isDigit() || text[end] == '.' || text[end] == 'e' || text[end] == '-' ||
+                                 text[end] == '+'))
+        ++end;
+    bool ok = false;
+    const double v = text.mid(at + 4, end - at - 4).toDouble(&ok);
+    if (!ok)
+        return std::nullopt;
+    return v;
+}
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    QString path(const QString& name) const { return dir_.filePath(name); }
+
+    QString writeModel(const QString& name, const QByteArray& text)
+    {
+        const QString p = path(name);
+        if (!writeText(p, text))
+            qFatal("cannot write %s", qPrintable(p));
+        return p;
+    }
+
+    QString decayModel() { return writeModel("decay.model", "param a = 0.5\nstate x = 1\nx' = -a*x\noutput x\n"); }
+
+    // Runs simulate and parses the CSV it wrote to stdout.
+    Csv simulateToCsv(const QStringList& args, Run* runOut = nullptr)
+    {
+        const Run r = runSysid(QStringList{"simulate"} + args + QStringList{"-o", "-"});
+        if (runOut)
+            *runOut = r;
+        if (r.exitCode != 0) {
+            Csv bad;
+            bad.problem = describe(r);
+            return bad;
+        }
+        return parseCsv(r.out);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(dir_.isValid());
+        QVERIFY2(QFile::exists(kSysid), qPrintable(kSysid + " is not built"));
+    }
+
+    // ---- check --------------------------------------------------------------------------
+
+    void checkListsDuffing()
+    {
+        const Run r = runSysid({"check", kExamples + "duffing.model"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.err.isEmpty(), qPrintable(describe(r)));
+        const QStringList lines = r.out.split('\n');
+        const int states = lines.indexOf("states (2):");
+        QVERIFY2(states >= 0, qPrintable(r.out));
+        QVERIFY2(lines.value(states + 1).simplified().startsWith("x initial 3"), qPrintable(r.out));
+        QVERIFY2(lines.value(states + 2).simplified().startsWith("x' initial 0"), qPrintable(r.out));
+        const int params = lines.indexOf("parameters (2):");
+        QVERIFY2(params >= 0, qPrintable(r.out));
+        QVERIFY2(lines.value(params + 1).simplified().startsWith("k = 0.05 estimated in [0, 1]"), qPrintable(r.out));
+        QVERIFY2(lines.value(params + 2).simplified().startsWith("B = 7.5 fixed"), qPrintable(r.out));
+        QVERIFY2(lines.contains("inputs (0):"), qPrintable(r.out));
+        QVERIFY2(lines.contains("outputs (1): x"), qPrintable(r.out));
+        QVERIFY2(!r.out.contains("Lagrange"), qPrintable(r.out));
+    }
+
+    void checkEquationsPrintsLagrangeEquation()
+    {
+        const Run r = runSysid({"check", kExamples + "pendulum_lagrange.model", "--equations"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        const QStringList lines = r.out.split('\n');
+        int header = -1;
+        for (int i = 0; i < lines.size(); ++i)
+            if (lines[i].startsWith("Lagrange's equations"))
+                header = i;
+        QVERIFY2(header >= 0, qPrintable(r.out));
+        QString equation = lines.value(header + 1).trimmed();
+        QVERIFY2(equation.endsWith(" = 0"), qPrintable(equation));
+        // Read the printed left-hand side back with GiNaC: it is m*l^2*q'' + c*q' + m*g*l*sin(q).
+        QString lhs = equation.left(equation.size() - 4);
+        lhs.replace("q''", "qdd").replace("q'", "qd");
+        GiNaC::symbol m("m"), l("l"), g("g"), c("c"), q("q"), qd("qd"), qdd("qdd");
+        GiNaC::symtab table{{"m", m}, {"l", l}, {"g", g}, {"c", c}, {"q", q}, {"qd", qd}, {"qdd", qdd}};
+        GiNaC::parser reader(table, true);
+        GiNaC::ex parsed;
+        try {
+            parsed = reader(lhs.toStdString());
+        } catch (const std::exception& e) {
+            QFAIL(qPrintable("cannot read back '" + lhs + "': " + e.what()));
+        }
+        const GiNaC::ex expected = m * GiNaC::pow(l, 2) * qdd + c * qd + m * g * l * GiNaC::sin(q);
+        QVERIFY2((parsed - expected).expand().is_zero(), qPrintable(equation));
+        // and the first-order form and outputs follow
+        QVERIFY2(r.out.contains("first-order system:"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("d/dt q = q'"), qPrintable(r.out));
+        // without --equations, none of it
+        const Run plain = runSysid({"check", kExamples + "pendulum_lagrange.model"});
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY(!plain.out.contains("Lagrange's equations"));
+    }
+
+    void checkReportsFileLineColumn()
+    {
+        const QString model = writeModel("broken.model", "param k = 1\nstate y = 1\ny' = 2*zz\n");
+        const Run r = runSysid({"check", model});
+        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(model + ":3:8: unknown symbol 'zz'"), qPrintable(describe(r)));
+        QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+        // simulate reports the same
+        const Run s = runSysid({"simulate", model, "--t-end", "1", "--dt", "0.1", "-o", path("never.csv")});
+        QVERIFY2(s.exitCode == 1, qPrintable(describe(s)));
+        QVERIFY2(s.err.contains(model + ":3:8:"), qPrintable(describe(s)));
+        QVERIFY(!QFile::exists(path("never.csv")));
+    }
+
+    void checkMissingFile()
+    {
+        const QString missing = path("does_not_exist.model");
+        const Run r = runSysid({"check", missing});
+        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(missing), qPrintable(describe(r)));
+    }
+
+    // ---- bad arguments: exit 2 ---------------------------------------------------------
+
+    void badArguments_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        const QString duffing = kExamples + "duffing.model";
+        QTest::newRow("no command") << QStringList{} << "usage";
+        QTest::newRow("unknown command") << QStringList{"frobnicate", duffing} << "frobnicate";
+        QTest::newRow("check without model") << QStringList{"check"} << "MODEL";
+        QTest::newRow("check unknown option") << QStringList{"check", duffing, "--bogus"} << "bogus";
+        QTest::newRow("missing --t-end") << QStringList{"simulate", duffing, "--dt", "0.1", "-o", "-"} << "--t-end";
+        QTest::newRow("missing --dt") << QStringList{"simulate", duffing, "--t-end", "1", "-o", "-"} << "--dt";
+        QTest::newRow("missing -o") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1"} << "-o";
+        QTest::newRow("missing model") << QStringList{"simulate", "--t-end", "1", "--dt", "0.1", "-o", "-"} << "MODEL";
+        QTest::newRow("bad --method") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--method", "leapfrog", "-o", "-"}
+                                      << "leapfrog";
+        QTest::newRow("--set without =") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--set", "k", "-o", "-"}
+                                         << "--set";
+        QTest::newRow("--set not a number") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--set", "k=abc", "-o", "-"}
+                                            << "abc";
+        QTest::newRow("--t-end not a number") << QStringList{"simulate", duffing, "--t-end", "soon", "--dt", "0.1", "-o", "-"}
+                                              << "t-end";
+        QTest::newRow("--dt zero") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0", "-o", "-"} << "--dt";
+        QTest::newRow("--t-end before start") << QStringList{"simulate", duffing, "--t-end", "-1", "--dt", "0.1", "-o", "-"}
+                                              << "--t-end";
+        QTest::newRow("bad --noise-dist") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--noise-rms", "1",
+                                                         "--noise-dist", "cauchy", "-o", "-"}
+                                          << "--noise-dist";
+        QTest::newRow("negative --noise-rms") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--noise-rms", "-1",
+                                                             "-o", "-"}
+                                              << "--noise-rms";
+        QTest::newRow("bad --map") << QStringList{"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1",
+                                                  "--input", kExamples + "forced_input_sdof_force.csv", "--map", "f", "-o", "-"}
+                                   << "--map";
+        QTest::newRow("unknown option") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--bogus", "-o", "-"}
+                                        << "bogus";
+    }
+
+    void badArguments()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const Run r = runSysid(args);
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(mentions), qPrintable(describe(r)));
+        QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+    }
+
+    void helpAndVersion()
+    {
+        const Run h = runSysid({"--help"});
+        QCOMPARE(h.exitCode, 0);
+        QVERIFY(h.out.contains("simulate"));
+        const Run sh = runSysid({"simulate", "--help"});
+        QCOMPARE(sh.exitCode, 0);
+        QVERIFY2(sh.out.contains("--t-end"), qPrintable(describe(sh)));
+    }
+
+    void setUnknownParameterIsAUserError()
+    {
+        const Run r = runSysid({"simulate", kExamples + "duffing.model", "--t-end", "1", "--dt", "0.1", "--set", "nosuch=1", "-o", "-"});
+        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains("nosuch"), qPrintable(describe(r)));
+        QVERIFY2(r.err.contains("k, B"), qPrintable(describe(r)));  // lists the parameters there are
+        QVERIFY(r.out.isEmpty());
+    }
+
+    // ---- simulate ------------------------------------------------------------------------
+
+    void simulateWritesTheGrid()
+    {
+        const QString model = decayModel();
+        const QString out = path("decay.csv");
+        const Run r = runSysid({"simulate", model, "--t-end", "2", "--dt", "0.1", "-o", out});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+        const QString text = readText(out);
+        QVERIFY2(text.startsWith("t,x\n"), qPrintable(text.left(200)));
+        const Csv csv = parseCsv(text);
+        QVERIFY2(csv.problem.isEmpty(), qPrintable(csv.problem));
+        QCOMPARE(csv.header, (QStringList{"t", "x"}));
+        QCOMPARE(csv.rows.size(), std::size_t(21));  // t-end/dt + 1
+        for (std::size_t k = 0; k < csv.rows.size(); ++k) {
+            const double t = csv.rows[k][0];
+            QVERIFY2(std::abs(t - 0.1 * static_cast<double>(k)) < 1e-12, qPrintable(QString("t[%1] = %2").arg(k).arg(t, 0, 'g', 17)));
+            QVERIFY2(std::abs(csv.rows[k][1] - std::exp(-0.5 * t)) < 1e-7,
+                     qPrintable(QString("x(%1) = %2").arg(t).arg(csv.rows[k][1], 0, 'g', 17)));
+        }
+        QCOMPARE(csv.rows.back()[0], 2.0);
+        QDir(dir_.path()).remove("decay.csv");
+    }
+
+    void rowCountOnOtherGrids_data()
+    {
+        QTest::addColumn<QString>("tEnd");
+        QTest::addColumn<QString>("dt");
+        QTest::addColumn<int>("rows");
+        QTest::newRow("10/0.01") << "10" << "0.01" << 1001;
+        QTest::newRow("1/0.25") << "1" << "0.25" << 5;
+        QTest::newRow("3/0.3") << "3" << "0.3" << 11;
+        QTest::newRow("0.7/0.1") << "0.7" << "0.1" << 8;
+    }
+
+    void rowCountOnOtherGrids()
+    {
+        QFETCH(QString, tEnd);
+        QFETCH(QString, dt);
+        QFETCH(int, rows);
+        const Csv csv = simulateToCsv({kExamples + "duffing.model", "--t-end", tEnd, "--dt", dt});
+        QVERIFY2(csv.problem.isEmpty(), qPrintable(csv.problem));
+        QCOMPARE(csv.header, (QStringList{"t", "x"}));
+        QCOMPARE(static_cast<int>(csv.rows.size()), rows);
+        const double step = dt.toDouble();
+        for (std::size_t k = 0; k < csv.rows.size(); ++k)
+            QVERIFY2(std::abs(csv.rows[k][0] - step * static_cast<double>(k)) < 1e-12,
+                     qPrintable(QString("t[%1] = %2").arg(k).arg(csv.rows[k][0], 0, 'g', 17)));
+        QVERIFY(std::abs(csv.rows.back()[0] - tEnd.toDouble()) < 1e-12);
+        QCOMPARE(csv.rows.front()[1], 3.0);  // x(0) = 3
+    }
+
+    void setOverridesAParameter()
+    {
+        const QString model = decayModel();
+        const Csv csv = simulateToCsv({model, "--t-end", "2", "--dt", "0.5", "--set", "a=1.5"});
+        QVERIFY2(csv.problem.isEmpty(), qPrintable(csv.problem));
+        for (const auto& row : csv.rows)
+            QVERIFY2(std::abs(row[1] - std::exp(-1.5 * row[0])) < 1e-7, qPrintable(QString::number(row[1])));
+        // repeated --set, last of each applies to its own parameter
+        const QString two = writeModel("two.model", "param a = 1\nparam b = 1\nstate x = 1\nx' = -a*x + b\n");
+        const Csv c2 = simulateToCsv({two, "--t-end", "1", "--dt", "1", "--set", "a=2", "--set", "b=0"});
+        QVERIFY2(c2.problem.isEmpty(), qPrintable(c2.problem));
+        QVERIFY(std::abs(c2.rows.back()[1] - std::exp(-2.0)) < 1e-7);
+    }
+
+    void everyMethodRuns_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<double>("tolerance");
+        QTest::newRow("dopri5") << "dopri5" << 1e-7;
+        QTest::newRow("rosenbrock4") << "rosenbrock4" << 1e-6;
+        QTest::newRow("rk4") << "rk4" << 1e-5;
+        QTest::newRow("euler") << "euler" << 5e-2;
+    }
+
+    void everyMethodRuns()
+    {
+        QFETCH(QString, method);
+        QFETCH(double, tolerance);
+        const Csv csv = simulateToCsv({decayModel(), "--t-end", "2", "--dt", "0.01", "--method", method});
+        QVERIFY2(csv.problem.isEmpty(), qPrintable(csv.problem));
+        QCOMPARE(csv.rows.size(), std::size_t(201));
+        for (const auto& row : csv.rows)
+            QVERIFY2(std::abs(row[1] - std::exp(-0.5 * row[0])) < tolerance,
+                     qPrintable(QString("%1 at t = %2").arg(row[1], 0, 'g', 17).arg(row[0])));
+    }
+
+    void identicalRunsGiveIdenticalValues()
+    {
+        const QStringList args{kExamples + "duffing.model", "--t-end", "5", "--dt", "0.05"};
+        const Csv a = simulateToCsv(args);
+        const Csv b = simulateToCsv(args);
+        QVERIFY2(a.problem.isEmpty() && b.problem.isEmpty(), qPrintable(a.problem + b.problem));
+        QCOMPARE(a.rows.size(), b.rows.size());
+        QCOMPARE(a.rows.size(), std::size_t(101));
+        for (std::size_t k = 0; k < a.rows.size(); ++k)
+            for (std::size_t j = 0; j < a.rows[k].size(); ++j)
+                QVERIFY(std::abs(a.rows[k][j] - b.rows[k][j]) <= 1e-12);
+    }
+
+    void noiseFollowsTheSeed()
+    {
+        const QStringList base{kExamples + "duffing.model", "--t-end", "5", "--dt", "0.05"};
+        const Csv clean = simulateToCsv(base);
+        const Csv s1 = simulateToCsv(base + QStringList{"--noise-rms", "5", "--seed", "1"});
+        const Csv s1again = simulateToCsv(base + QStringList{"--noise-rms", "5", "--seed", "1"});
+        const Csv s2 = simulateToCsv(base + QStringList{"--noise-rms", "5", "--seed", "2"});
+        const Csv g1 = simulateToCsv(base + QStringList{"--noise-rms", "5", "--seed", "1", "--noise-dist", "gaussian"});
+        for (const Csv* c : {&clean, &s1, &s1again, &s2, &g1}) {
+            QVERIFY2(c->problem.isEmpty(), qPrintable(c->problem));
+            QCOMPARE(c->rows.size(), std::size_t(101));
+        }
+        double rms = 0;
+        for (const auto& row : clean.rows)
+            rms += row[1] * row[1];
+        rms = std::sqrt(rms / static_cast<double>(clean.rows.size()));
+        std::size_t differentSeeds = 0, differentFromClean = 0, differentDistributions = 0;
+        for (std::size_t k = 0; k < clean.rows.size(); ++k) {
+            QCOMPARE(s1.rows[k][0], clean.rows[k][0]);  // time is never noisy
+            QCOMPARE(s2.rows[k][0], clean.rows[k][0]);
+            QVERIFY(std::abs(s1.rows[k][1] - s1again.rows[k][1]) <= 1e-12);  // same seed, same noise
+            if (std::abs(s1.rows[k][1] - s2.rows[k][1]) > 1e-12)
+                ++differentSeeds;
+            if (std::abs(s1.rows[k][1] - clean.rows[k][1]) > 1e-12)
+                ++differentFromClean;
+            if (std::abs(s1.rows[k][1] - g1.rows[k][1]) > 1e-12)
+                ++differentDistributions;
+            // uniform noise of 5 % of the RMS stays within +-5 % of the RMS
+            QVERIFY2(std::abs(s1.rows[k][1] - clean.rows[k][1]) <= 0.05 * rms * (1 + 1e-9),
+                     qPrintable(QString("noise %1 > 5 %% of rms %2").arg(s1.rows[k][1] - clean.rows[k][1]).arg(rms)));
+        }
+        QVERIFY2(differentSeeds > 90, qPrintable(QString::number(differentSeeds)));
+        QVERIFY2(differentFromClean > 90, qPrintable(QString::number(differentFromClean)));
+        QVERIFY2(differentDistributions > 90, qPrintable(QString::number(differentDistributions)));
+        // without --noise-rms the seed changes nothing
+        const Csv seeded = simulateToCsv(base + QStringList{"--seed", "7"});
+        QVERIFY(seeded.problem.isEmpty());
+        for (std::size_t k = 0; k < clean.rows.size(); ++k)
+            QCOMPARE(seeded.rows[k][1], clean.rows[k][1]);
+    }
+
+    void dashWritesToStandardOutput()
+    {
+        const QStringList args{"simulate", kExamples + "duffing.model", "--t-end", "2", "--dt", "0.1"};
+        const QString file = path("duffing.csv");
+        const Run toFile = runSysid(args + QStringList{"-o", file});
+        QVERIFY2(toFile.exitCode == 0, qPrintable(describe(toFile)));
+        QVERIFY(toFile.out.isEmpty());
+        const Run toStdout = runSysid(args + QStringList{"-o", "-"});
+        QVERIFY2(toStdout.exitCode == 0, qPrintable(describe(toStdout)));
+        QVERIFY(toStdout.out.startsWith("t,x\n"));
+        QCOMPARE(toStdout.out, readText(file));
+        QVERIFY(!QFile::exists("-"));
+        QVERIFY(!QFile::exists(path("-")));
+    }
+
+    void unwritableOutputIsAUserError()
+    {
+        const QString out = path("no/such/dir/out.csv");
+        const Run r = runSysid({"simulate", kExamples + "duffing.model", "--t-end", "1", "--dt", "0.1", "-o", out});
+        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(out), qPrintable(describe(r)));
+    }
+
+    // ---- inputs -------------------------------------------------------------------------
+
+    void modelWithInputNeedsInputData()
+    {
+        const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "-o", "-"});
+        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains("input(s) f"), qPrintable(describe(r)));
+        QVERIFY2(r.err.contains("--input"), qPrintable(describe(r)));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void forcedInputExampleRuns()
+    {
+        const QString model = kExamples + "forced_input_sdof.model";
+        const QString force = kExamples + "forced_input_sdof_force.csv";
+        const Csv csv = simulateToCsv({model, "--t-end", "10", "--dt", "0.01", "--input", force});
+        QVERIFY2(csv.problem.isEmpty(), qPrintable(csv.problem));
+        QCOMPARE(csv.header, (QStringList{"t", "x", "a"}));
+        QCOMPARE(csv.rows.size(), std::size_t(1001));
+        double largest = 0, largestA = 0;
+        for (const auto& row : csv.rows) {
+            QVERIFY(std::isfinite(row[1]) && std::isfinite(row[2]));
+            largest = std::max(largest, std::abs(row[1]));
+            largestA = std::max(largestA, std::abs(row[2]));
+        }
+        QVERIFY2(largest > 1e-3 && largest < 10, qPrintable(QString::number(largest)));  // the force moves the mass
+        // a = x'': compare with the second difference of x
+        for (std::size_t k = 1; k + 1 < csv.rows.size(); ++k) {
+            const double dd = (csv.rows[k + 1][1] - 2 * csv.rows[k][1] + csv.rows[k - 1][1]) / (0.01 * 0.01);
+            QVERIFY2(std::abs(dd - csv.rows[k][2]) < 1e-2 * largestA,
+                     qPrintable(QString("t = %1: a = %2, second difference %3").arg(csv.rows[k][0]).arg(csv.rows[k][2]).arg(dd)));
+        }
+
+        // With zero force the mass stays at rest: the input is really read.
+        const QString zero = path("zero_force.csv");
+        QVERIFY(writeText(zero, "t,f\n0,0\n5,0\n10,0\n"));
+        const Csv rest = simulateToCsv({model, "--t-end", "10", "--dt", "0.5", "--input", zero});
+        QVERIFY2(rest.problem.isEmpty(), qPrintable(rest.problem));
+        for (const auto& row : rest.rows)
+            QCOMPARE(row[1], 0.0);
+
+        // Another column name with --map and a time column that is not first with --time.
+        QString renamed = "force;time_s\n";
+        const QStringList lines = readText(force).split('\n');
+        for (const QString& line : lines) {
+            if (line.startsWith('#') || line.startsWith("t,") || line.isEmpty())
+                continue;
+            const QStringList cells = line.split(',');
+            renamed += cells[1] + ";" + cells[0] + "\n";
+        }
+        const QString mapped = path("mapped.csv");
+        QVERIFY(writeText(mapped, renamed.toUtf8()));
+        const Csv viaMap = simulateToCsv(
+            {model, "--t-end", "10", "--dt", "0.01", "--input", mapped, "--map", "f=force", "--time", "time_s"});
+        QVERIFY2(viaMap.problem.isEmpty(), qPrintable(viaMap.problem));
+        QCOMPARE(viaMap.rows.size(), csv.rows.size());
+        for (std::size_t k = 0; k < csv.rows.size(); ++k)
+            QVERIFY(std::abs(viaMap.rows[k][1] - csv.rows[k][1]) <= 1e-12);
+        // without --map, the column f is missing
+        Run noMap;
+        const Csv missing = simulateToCsv({model, "--t-end", "10", "--dt", "0.01", "--input", mapped, "--time", "time_s"}, &noMap);
+        QVERIFY2(noMap.exitCode == 1, qPrintable(describe(noMap)));
+        QVERIFY2(noMap.err.contains("f"), qPrintable(describe(noMap)));
+    }
+
+    void badCellInInputNamesFileAndLine()
+    {
+        const QString bad = path("bad_force.csv");
+        QVERIFY(writeText(bad, "t,f\n0,1\n0.5,abc\n1,2\n"));
+        const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "--input", bad,
+                                "-o", "-"});
+        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(bad + ":3:"), qPrintable(describe(r)));
+        QVERIFY2(r.err.contains("abc"), qPrintable(describe(r)));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void inputDataTooShortIsAUserError()
+    {
+        const QString shortCsv = path("short_force.csv");
+        QVERIFY(writeText(shortCsv, "t,f\n0,1\n0.5,1\n"));
+        const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "--input",
+                                shortCsv, "-o", "-"});
+        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(shortCsv), qPrintable(describe(r)));
+        const Run missing = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "--input",
+                                      path("nope.csv"), "-o", "-"});
+        QVERIFY2(missing.exitCode == 1, qPrintable(describe(missing)));
+        QVERIFY2(missing.err.contains(path("nope.csv")), qPrintable(describe(missing)));
+    }
+
+    // ---- integration failures ----------------------------------------------------------
+
+    void blowUpReportsTheTimeReached_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::newRow("dopri5") << "dopri5";
+        QTest::newRow("rosenbrock4") << "rosenbrock4";
+    }
+
+    void blowUpReportsTheTimeReached()
+    {
+        QFETCH(QString, method);
+        // y' = y^2, y(0) = 1 has the solution 1/(1 - t), which blows up at t = 1.
+        const QString model = writeModel("blowup.model", "state y = 1\ny' = y^2\n");
+        const Run r = runSysid({"simulate", model, "--t-end", "2", "--dt", "0.1", "--method", method, "-o", path("blowup.csv")});
+        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+        const auto t = timeIn(r.err);
+        QVERIFY2(t.has_value(), qPrintable(describe(r)));
+        QVERIFY2(*t > 0.9 && *t <= 1.0 + 1e-6, qPrintable(describe(r)));
+        QVERIFY(!QFile::exists(path("blowup.csv")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

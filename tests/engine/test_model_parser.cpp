@@ -1,0 +1,754 @@
+// The model language (engine/model): every construct parses into the right Model, every
+// function evaluates like its std:: counterpart through CompiledModel, and every error is
+// reported with its exact line and column, in text order.
+
+#include "engine/eval/CompiledModel.h"
+#include "engine/eval/CompiledModelSource.h"
+#include "engine/model/Model.h"
+#include "engine/model/ModelBuilder.h"
+#include "engine/model/ModelError.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace sysid;
+using model::Model;
+using model::ModelDiagnostic;
+using model::ModelError;
+
+namespace {
+
+bool contains(const std::string& haystack, const std::string& needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
+
+std::string show(const GiNaC::ex& e)
+{
+    std::ostringstream s;
+    s << e;
+    return s.str();
+}
+
+// True when a and b are the same expression (the expanded difference is zero).
+bool same(const GiNaC::ex& a, const GiNaC::ex& b)
+{
+    return (a - b).expand().is_zero() || (a - b).normal().is_zero();
+}
+
+std::optional<ModelError> errorOf(const std::string& text)
+{
+    try {
+        model::parseModel(text, "m.model");
+    } catch (const ModelError& e) {
+        return e;
+    }
+    return std::nullopt;
+}
+
+const GiNaC::symbol& param(const Model& m, const std::string& name)
+{
+    const std::size_t i = m.parameterIndex(name);
+    if (i == std::string::npos)
+        throw std::runtime_error("no parameter " + name);
+    return m.parameterSymbols[i];
+}
+
+const model::State& state(const Model& m, const std::string& name)
+{
+    const std::size_t i = m.stateIndex(name);
+    if (i == std::string::npos)
+        throw std::runtime_error("no state " + name);
+    return m.states[i];
+}
+
+const model::Output* output(const Model& m, const std::string& name)
+{
+    for (const auto& o : m.outputs)
+        if (o.name == name)
+            return &o;
+    return nullptr;
+}
+
+std::vector<std::string> stateNames(const Model& m)
+{
+    std::vector<std::string> names;
+    for (const auto& s : m.states)
+        names.push_back(s.name);
+    return names;
+}
+
+std::vector<std::string> outputNames(const Model& m)
+{
+    std::vector<std::string> names;
+    for (const auto& o : m.outputs)
+        names.push_back(o.name);
+    return names;
+}
+
+std::string join(const std::vector<std::string>& v)
+{
+    std::string s;
+    for (const auto& x : v)
+        s += (s.empty() ? "" : " ") + x;
+    return s;
+}
+
+std::string describe(const std::vector<ModelDiagnostic>& ds)
+{
+    std::string s;
+    for (const auto& d : ds)
+        s += "\n  " + model::formatDiagnostic("m.model", d);
+    return s;
+}
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+// Empty when `text` fails with a diagnostic at line:column whose message holds `needle` (and,
+// with `only`, no other diagnostic); otherwise what went wrong.
+std::string checkError(const std::string& text, int line, int column, const std::string& needle, bool only)
+{
+    const auto err = errorOf(text);
+    if (!err)
+        return "the model parsed although it is wrong:\n" + text;
+    const auto& ds = err->diagnostics();
+    if (only && ds.size() != 1)
+        return "expected one diagnostic, got:" + describe(ds);
+    for (const auto& d : ds) {
+        if (d.where.line != line || d.where.column != column || !contains(d.message, needle))
+            continue;
+        const std::string place = "m.model:" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+        if (!contains(err->what(), place))
+            return "what() lacks '" + place + "': " + err->what();
+        return {};
+    }
+    return "expected " + std::to_string(line) + ":" + std::to_string(column) + " '" + needle + "', got:" + describe(ds);
+}
+
+#define EXPECT_ONE_ERROR(text, line, column, needle)                           \
+    do {                                                                       \
+        const std::string problem_ = checkError(text, line, column, needle, true); \
+        QVERIFY2(problem_.empty(), problem_.c_str());                          \
+    } while (false)
+
+#define EXPECT_ERROR(text, line, column, needle)                                \
+    do {                                                                        \
+        const std::string problem_ = checkError(text, line, column, needle, false); \
+        QVERIFY2(problem_.empty(), problem_.c_str());                           \
+    } while (false)
+
+class TestModelParser : public QObject {
+    Q_OBJECT
+
+private slots:
+    // ---- constructs ----------------------------------------------------------------------
+
+    void secondOrderCoordinateMakesPositionThenVelocity()
+    {
+        const Model m = model::parseModel("state y = 2\ny' = -y\nx'' = -x + y\nz'' = x'\n");
+        QCOMPARE(join(stateNames(m)), std::string("y x x' z z'"));
+        const GiNaC::ex x = state(m, "x").symbol, xd = state(m, "x'").symbol, y = state(m, "y").symbol;
+        const GiNaC::ex zd = state(m, "z'").symbol;
+        QVERIFY(same(state(m, "x").rhs, xd));
+        QVERIFY(same(state(m, "x'").rhs, -x + y));
+        QVERIFY(same(state(m, "y").rhs, -y));
+        QVERIFY(same(state(m, "z").rhs, zd));
+        QVERIFY(same(state(m, "z'").rhs, xd));
+        QVERIFY(same(state(m, "y").initial, 2));
+        QVERIFY(same(state(m, "x").initial, 0));
+        QVERIFY(same(state(m, "x'").initial, 0));
+        QVERIFY(!m.dependsOnTime());
+        QVERIFY(m.lagrangeEquations.empty());
+        QCOMPARE(m.source, std::string("<model>"));
+    }
+
+    void stateWithoutInitialValueStartsAtZero()
+    {
+        const Model m = model::parseModel("state y\ny' = 1 - y\n");
+        QCOMPARE(m.states.size(), std::size_t(1));
+        QVERIFY(same(m.states[0].initial, 0));
+    }
+
+    void initialValuesOfCoordinate()
+    {
+        const Model m = model::parseModel("x'' = -x\nx(0) = 1.5, -2\n");
+        QVERIFY(same(state(m, "x").initial, GiNaC::numeric(3, 2)));
+        QVERIFY(same(state(m, "x'").initial, -2));
+        const Model only = model::parseModel("x'' = -x\nx(0) = 4\n");
+        QVERIFY(same(state(only, "x").initial, 4));
+        QVERIFY(same(state(only, "x'").initial, 0));
+        const Model first = model::parseModel("state y\ny' = -y\ny(0) = 3\n");
+        QVERIFY(same(state(first, "y").initial, 3));
+    }
+
+    void parameterValuesBoundsAndFixed()
+    {
+        const Model m = model::parseModel(
+            "param a = 0.1 [0, 10]\n"
+            "param b = 2 fixed\n"
+            "param c = 1e-3\n"
+            "param d = .5 [-1, 1] fixed\n"
+            "param e = 2*pi\n"
+            "param f = -(3 + 1)/8 [-2*pi, pi^2]\n"
+            "param g = 1.5E+2\n"
+            "state y = 0\ny' = a + b + c + d + e + f + g\n");
+        QCOMPARE(m.parameters.size(), std::size_t(7));
+        QCOMPARE(m.parameterSymbols.size(), std::size_t(7));
+        const char* names[] = {"a", "b", "c", "d", "e", "f", "g"};
+        for (std::size_t i = 0; i < 7; ++i) {
+            QCOMPARE(m.parameters[i].name, std::string(names[i]));
+            QCOMPARE(m.parameterSymbols[i].get_name(), std::string(names[i]));
+            QVERIFY(!m.parameters[i].isInitialValue);
+        }
+        QCOMPARE(m.parameters[0].value, 0.1);
+        QCOMPARE(m.parameters[0].lower, 0.0);
+        QCOMPARE(m.parameters[0].upper, 10.0);
+        QVERIFY(!m.parameters[0].fixed);
+        QCOMPARE(m.parameters[1].value, 2.0);
+        QVERIFY(m.parameters[1].fixed);
+        QCOMPARE(m.parameters[1].lower, -inf);
+        QCOMPARE(m.parameters[1].upper, inf);
+        QCOMPARE(m.parameters[2].value, 1e-3);
+        QVERIFY(!m.parameters[2].fixed);
+        QCOMPARE(m.parameters[3].value, 0.5);
+        QCOMPARE(m.parameters[3].lower, -1.0);
+        QCOMPARE(m.parameters[3].upper, 1.0);
+        QVERIFY(m.parameters[3].fixed);
+        QVERIFY(std::abs(m.parameters[4].value - 2 * M_PI) < 1e-14);
+        QCOMPARE(m.parameters[5].value, -0.5);
+        QVERIFY(std::abs(m.parameters[5].lower + 2 * M_PI) < 1e-14);
+        QVERIFY(std::abs(m.parameters[5].upper - M_PI * M_PI) < 1e-13);
+        QCOMPARE(m.parameters[6].value, 150.0);
+        QCOMPARE(m.parameters[0].where.line, 1);
+        QCOMPARE(m.parameters[0].where.column, 7);
+        QCOMPARE(m.parameterIndex("e"), std::size_t(4));
+        QCOMPARE(m.parameterIndex("nosuch"), std::string::npos);
+    }
+
+    void decimalLiteralsAreExact()
+    {
+        // 0.1 must be the rational 1/10 so that symbolic work (cancellation) stays exact.
+        const Model m = model::parseModel("state y\ny' = 0.1*y - y/10 + 1e-3 - 1/1000 + .5 - 1/2 + 2.5e-1*y - y/4\n");
+        QVERIFY2(m.states[0].rhs.expand().is_zero(), show(m.states[0].rhs).c_str());
+    }
+
+    void estimatedInitialValuesBecomeParameters()
+    {
+        const Model m = model::parseModel(
+            "param k = 3\n"
+            "state y = 1 estimate\n"
+            "y' = -k*y\n"
+            "x'' = -x\n"
+            "x(0) = 2 estimate, 0.5 estimate\n"
+            "z'' = -z\n"
+            "z(0) = 7, 8 estimate\n");
+        QCOMPARE(m.parameters.size(), std::size_t(5));
+        QCOMPARE(m.parameters[0].name, std::string("k"));
+        QVERIFY(!m.parameters[0].isInitialValue);
+        struct Expect {
+            const char* name;
+            double value;
+        } expected[] = {{"y(0)", 1.0}, {"x(0)", 2.0}, {"x'(0)", 0.5}, {"z'(0)", 8.0}};
+        for (const auto& e : expected) {
+            const std::size_t i = m.parameterIndex(e.name);
+            QVERIFY2(i != std::string::npos, e.name);
+            QVERIFY(m.parameters[i].isInitialValue);
+            QVERIFY(!m.parameters[i].fixed);
+            QCOMPARE(m.parameters[i].value, e.value);
+            QCOMPARE(m.parameterSymbols[i].get_name(), std::string(e.name));
+        }
+        QCOMPARE(m.parameterIndex("z(0)"), std::string::npos);
+        QVERIFY(same(state(m, "y").initial, param(m, "y(0)")));
+        QVERIFY(same(state(m, "x").initial, param(m, "x(0)")));
+        QVERIFY(same(state(m, "x'").initial, param(m, "x'(0)")));
+        QVERIFY(same(state(m, "z").initial, 7));
+        QVERIFY(same(state(m, "z'").initial, param(m, "z'(0)")));
+
+        // Through the compiled model: x0 follows the initial-value parameters.
+        eval::CompiledModel cm(eval::compileModel(m));
+        QCOMPARE(cm.parameterCount(), std::size_t(5));
+        std::vector<double> p(cm.parameters().begin(), cm.parameters().end());
+        p[m.parameterIndex("y(0)")] = -4;
+        cm.setParameters(p);
+        std::vector<double> x0(cm.stateCount());
+        cm.initialState(x0.data());
+        QCOMPARE(x0[m.stateIndex("y")], -4.0);
+        QCOMPARE(x0[m.stateIndex("x")], 2.0);
+        QCOMPARE(x0[m.stateIndex("x'")], 0.5);
+        QCOMPARE(x0[m.stateIndex("z")], 7.0);
+        QCOMPARE(x0[m.stateIndex("z'")], 8.0);
+    }
+
+    void initialValuesMayBeExpressionsOfParameters()
+    {
+        const Model m = model::parseModel(
+            "param a = 2\nparam b = 3\n"
+            "state y = a*b + 1\ny' = -y\n"
+            "x'' = -x\nx(0) = a/b, -sqrt(b)\n");
+        const GiNaC::symbol &a = param(m, "a"), &b = param(m, "b");
+        QVERIFY(same(state(m, "y").initial, a * b + 1));
+        QVERIFY(same(state(m, "x").initial, a / b));
+        QVERIFY(same(state(m, "x'").initial, -GiNaC::sqrt(b)));
+        eval::CompiledModel cm(eval::compileModel(m));
+        std::vector<double> x0(cm.stateCount());
+        cm.initialState(x0.data());
+        QCOMPARE(x0[0], 7.0);
+        QVERIFY(std::abs(x0[1] - 2.0 / 3.0) < 1e-15);
+        QVERIFY(std::abs(x0[2] + std::sqrt(3.0)) < 1e-15);
+        std::vector<double> J(cm.stateCount() * cm.parameterCount());
+        cm.initialStateJacobian(J.data());  // column-major n x np
+        QCOMPARE(J[0 + 3 * 0], 3.0);         // d(a*b+1)/da = b
+        QCOMPARE(J[0 + 3 * 1], 2.0);         // d/db = a
+        QVERIFY(std::abs(J[1 + 3 * 1] + 2.0 / 9.0) < 1e-15);  // d(a/b)/db = -a/b^2
+    }
+
+    void letsAreSubstituted()
+    {
+        const Model m = model::parseModel(
+            "param k3 = 2\nparam c = 0.5\n"
+            "let fs = k3*x^3\n"
+            "let fd = c*x'\n"
+            "let total = fs + fd\n"
+            "x'' = -total + sin(t)\n");
+        const GiNaC::symbol &k3 = param(m, "k3"), &c = param(m, "c");
+        const GiNaC::ex x = state(m, "x").symbol, xd = state(m, "x'").symbol;
+        QVERIFY2(same(state(m, "x'").rhs, -k3 * GiNaC::pow(x, 3) - c * xd + GiNaC::sin(m.time)),
+                 show(state(m, "x'").rhs).c_str());
+        QVERIFY(m.dependsOnTime());
+        QCOMPARE(m.parameters.size(), std::size_t(2));
+        QCOMPARE(m.states.size(), std::size_t(2));
+    }
+
+    void inputsAreSymbols()
+    {
+        const Model m = model::parseModel("input u, w\ninput v\nstate y\ny' = u - 2*w + v\n");
+        QCOMPARE(m.inputs.size(), std::size_t(3));
+        QCOMPARE(m.inputs[0].name, std::string("u"));
+        QCOMPARE(m.inputs[1].name, std::string("w"));
+        QCOMPARE(m.inputs[2].name, std::string("v"));
+        QCOMPARE(m.inputIndex("v"), std::size_t(2));
+        QVERIFY(same(m.states[0].rhs, m.inputs[0].symbol - 2 * m.inputs[1].symbol + m.inputs[2].symbol));
+        QVERIFY(m.dependsOnTime());
+    }
+
+    void outputsByNameVelocityAccelerationAndExpression()
+    {
+        const Model m = model::parseModel(
+            "param c = 0.3\n"
+            "state y = 1\ny' = -c*y\n"
+            "x'' = -c*x' - x + y\n"
+            "output x\n"
+            "output x'\n"
+            "output x''\n"
+            "output y'\n"
+            "output e = x - y\n");
+        QVERIFY(m.outputsDeclared);
+        QCOMPARE(join(outputNames(m)), std::string("x x' x'' y' e"));
+        const GiNaC::symbol& c = param(m, "c");
+        const GiNaC::ex x = state(m, "x").symbol, xd = state(m, "x'").symbol, y = state(m, "y").symbol;
+        QVERIFY(same(output(m, "x")->expression, x));
+        QVERIFY(same(output(m, "x'")->expression, xd));
+        QVERIFY2(same(output(m, "x''")->expression, -c * xd - x + y), show(output(m, "x''")->expression).c_str());
+        QVERIFY(same(output(m, "y'")->expression, -c * y));
+        QVERIFY(same(output(m, "e")->expression, x - y));
+        QCOMPARE(output(m, "e")->where.line, 9);
+        QCOMPARE(output(m, "e")->where.column, 8);
+    }
+
+    void withoutOutputEveryStateIsAnOutput()
+    {
+        const Model m = model::parseModel("x'' = -x\nstate y = 1\ny' = -y\n");
+        QVERIFY(!m.outputsDeclared);
+        QCOMPARE(join(outputNames(m)), std::string("x x' y"));
+        for (std::size_t i = 0; i < m.states.size(); ++i)
+            QVERIFY(same(m.outputs[i].expression, m.states[i].symbol));
+        const auto src = eval::compileModel(m);
+        QCOMPARE(src->outputNames, (std::vector<std::string>{"x", "x'", "y"}));
+    }
+
+    void commentsAndSemicolons()
+    {
+        const Model m = model::parseModel(
+            "# a comment line\n"
+            "param a = 1; param b = 2 # trailing comment; not a statement\n"
+            "   # indented comment\n"
+            "\n"
+            "state y = 1; y' = -a*y + b ;; output y\r\n"
+            "#last line without newline");
+        QCOMPARE(m.parameters.size(), std::size_t(2));
+        QCOMPARE(m.states.size(), std::size_t(1));
+        QCOMPARE(join(outputNames(m)), std::string("y"));
+        QVERIFY(same(m.states[0].rhs, -param(m, "a") * m.states[0].symbol + param(m, "b")));
+        QCOMPARE(m.parameters[1].where.line, 2);
+        QCOMPARE(m.parameters[1].where.column, 20);
+    }
+
+    void operatorPrecedence()
+    {
+        const Model m = model::parseModel("param a = 2\nstate y\ny' = -a^2 + 2^3^2/4*a - (a - 1)*-a + 2^-1\n");
+        const GiNaC::symbol& a = param(m, "a");
+        // -a^2 is -(a^2); ^ is right-associative: 2^3^2 = 2^9; unary minus after '*'.
+        const GiNaC::ex expected = -GiNaC::pow(a, 2) + GiNaC::numeric(512) / 4 * a + (a - 1) * a + GiNaC::numeric(1, 2);
+        QVERIFY2(same(m.states[0].rhs, expected), show(m.states[0].rhs).c_str());
+    }
+
+    void everyFunctionEvaluatesLikeStd()
+    {
+        const Model m = model::parseModel(
+            "state a\na' = 0\nstate b\nb' = 0\n"
+            "output o_sin = sin(a)\n"
+            "output o_cos = cos(a)\n"
+            "output o_tan = tan(a)\n"
+            "output o_asin = asin(a)\n"
+            "output o_acos = acos(a)\n"
+            "output o_atan = atan(b)\n"
+            "output o_atan2 = atan2(b, a - 0.5)\n"
+            "output o_sinh = sinh(b)\n"
+            "output o_cosh = cosh(b)\n"
+            "output o_tanh = tanh(b)\n"
+            "output o_exp = exp(b)\n"
+            "output o_log = log(a)\n"
+            "output o_sqrt = sqrt(a)\n"
+            "output o_abs = abs(b)\n"
+            "output o_sign = sign(b)\n"
+            "output o_min = min(a, b)\n"
+            "output o_max = max(a, b)\n"
+            "output o_min3 = min(a, b, 0.25)\n"
+            "output o_max3 = max(b, a, 0.75)\n"
+            "output o_pow = a^b\n"
+            "output o_pi = pi*a\n");
+        eval::CompiledModel cm(eval::compileModel(m));
+        QCOMPARE(cm.outputCount(), std::size_t(21));
+        const double points[][2] = {{0.3, -0.7}, {0.8, 1.2}, {0.5, 0.0}, {0.1, 0.1}, {0.95, -2.5}};
+        for (const auto& pt : points) {
+            const double a = pt[0], b = pt[1];
+            const double sign = b > 0 ? 1.0 : b < 0 ? -1.0 : 0.0;
+            const double expected[] = {std::sin(a),  std::cos(a),  std::tan(a),  std::asin(a),
+                                       std::acos(a), std::atan(b), std::atan2(b, a - 0.5),
+                                       std::sinh(b), std::cosh(b), std::tanh(b), std::exp(b),
+                                       std::log(a),  std::sqrt(a), std::abs(b),  sign,
+                                       std::min(a, b), std::max(a, b), std::min({a, b, 0.25}),
+                                       std::max({b, a, 0.75}), std::pow(a, b), M_PI * a};
+            const double x[] = {a, b};
+            cm.setPoint(0.0, x, nullptr);
+            std::vector<double> y(cm.outputCount());
+            cm.outputs(y.data());
+            for (std::size_t i = 0; i < y.size(); ++i) {
+                const double tol = 1e-14 * std::max(1.0, std::abs(expected[i]));
+                QVERIFY2(std::abs(y[i] - expected[i]) <= tol,
+                         qPrintable(QString("%1 at a=%2 b=%3: got %4, expected %5")
+                                        .arg(QString::fromStdString(m.outputs[i].name))
+                                        .arg(a)
+                                        .arg(b)
+                                        .arg(y[i], 0, 'g', 17)
+                                        .arg(expected[i], 0, 'g', 17)));
+            }
+        }
+    }
+
+    void functionsOfNumbersFoldToConstants()
+    {
+        // Constant arguments are evaluated when the model is built (and give the same numbers).
+        const Model m = model::parseModel(
+            "param p1 = abs(-3) + sign(-2) + min(4, 1, 2) + max(-1, -5)\n"
+            "param p2 = sqrt(16) + exp(0) + log(1) + atan2(1, 1)*4/pi + cos(pi) + sign(0)\n"
+            "state y\ny' = abs(-2)*y + sign(0) + max(3, 1)\n");
+        QCOMPARE(m.parameters[0].value, 3.0 - 1.0 + 1.0 - 1.0);
+        QVERIFY(std::abs(m.parameters[1].value - (4.0 + 1.0 + 0.0 + 1.0 - 1.0 + 0.0)) < 1e-14);
+        QVERIFY2(same(m.states[0].rhs, 2 * m.states[0].symbol + 3), show(m.states[0].rhs).c_str());
+    }
+
+    void namesMayContainDigitsAndUnderscores()
+    {
+        const Model m = model::parseModel("param k_1 = 1\nparam _k2 = 2\nstate y_3\ny_3' = -k_1*y_3 + _k2\n");
+        QCOMPARE(m.states[0].name, std::string("y_3"));
+        QCOMPARE(m.parameters[1].name, std::string("_k2"));
+    }
+
+    void loadModelReadsAnExampleFile()
+    {
+        const Model m = model::loadModel(SYSID_SOURCE_DIR "/resources/examples/duffing.model");
+        QCOMPARE(join(stateNames(m)), std::string("x x'"));
+        QCOMPARE(m.parameters.size(), std::size_t(2));
+        QCOMPARE(m.parameters[0].name, std::string("k"));
+        QCOMPARE(m.parameters[1].name, std::string("B"));
+        QVERIFY(m.parameters[1].fixed);
+        QVERIFY(m.dependsOnTime());
+        QVERIFY(contains(m.source, "duffing.model"));
+    }
+
+    void unreadableFileIsAModelError()
+    {
+        try {
+            model::loadModel("/nonexistent/dir/none.model");
+            QFAIL("loadModel did not throw");
+        } catch (const ModelError& e) {
+            QCOMPARE(e.diagnostics().size(), std::size_t(1));
+            QVERIFY(contains(e.what(), "/nonexistent/dir/none.model"));
+        }
+    }
+
+    // ---- errors ------------------------------------------------------------------------
+
+    void unknownSymbolSuggestsAName()
+    {
+        EXPECT_ERROR("param damping = 1\nstate y = 1\ny' = -dampng*y\n", 3, 7, "unknown symbol 'dampng'");
+        EXPECT_ERROR("param damping = 1\nstate y = 1\ny' = -dampng*y\n", 3, 7, "did you mean 'damping'?");
+        // Nothing close: no suggestion, but a hint how to declare it.
+        const auto e = errorOf("state y = 1\ny' = -zzzzzz*y\n");
+        QVERIFY(e);
+        QVERIFY(!contains(e->diagnostics()[0].message, "did you mean"));
+        EXPECT_ERROR("state y = 1\ny' = -zzzzzz*y\n", 2, 7, "unknown symbol 'zzzzzz'");
+        // In an output, in an initial value, in a let.
+        EXPECT_ERROR("state y = 1\ny' = -y\noutput e = y - q\n", 3, 16, "unknown symbol 'q'");
+        EXPECT_ERROR("param a = 1\nstate y = 2*b\ny' = -y\n", 2, 13, "unknown symbol 'b'");
+        EXPECT_ERROR("state y = 1\nlet f = yy\ny' = -f\n", 2, 9, "did you mean 'y'?");
+    }
+
+    void namesNotAllowedWhereTheyStand()
+    {
+        EXPECT_ERROR("param a = 1\nparam b = 2*a\nstate y\ny' = -y\n", 2, 13, "'a' cannot appear in a parameter value");
+        EXPECT_ERROR("param a = t\nstate y\ny' = -y\n", 1, 11, "time t cannot appear");
+        EXPECT_ERROR("state z = 1\nz' = -z\nstate y = z\ny' = -y\n", 3, 11, "cannot appear in an initial value");
+        EXPECT_ERROR("param a = 1\nstate y\ny' = a'\n", 3, 6, "parameter a has no time derivative");
+    }
+
+    void unknownFunction()
+    {
+        EXPECT_ERROR("state y = 1\ny' = foo(y)\n", 2, 6, "unknown function 'foo'");
+        EXPECT_ERROR("state y = 1\ny' = -y + ln(y)\n", 2, 11, "unknown function 'ln'");
+    }
+
+    void wrongArgumentCount()
+    {
+        EXPECT_ERROR("state y = 1\ny' = sin(y, 1)\n", 2, 6, "sin() takes 1 argument, 2 given");
+        EXPECT_ERROR("state y = 1\ny' = 2*atan2(y)\n", 2, 8, "atan2() takes 2 arguments, 1 given");
+        EXPECT_ERROR("state y = 1\ny' = exp()\n", 2, 6, "exp() takes 1 argument, 0 given");
+        EXPECT_ERROR("state y = 1\ny' = min(y)\n", 2, 6, "min() takes two or more arguments, 1 given");
+        EXPECT_ERROR("state y = 1\ny' = y + max()\n", 2, 10, "max() takes two or more arguments, 0 given");
+    }
+
+    void redeclaration()
+    {
+        EXPECT_ONE_ERROR("param a = 1\nparam a = 2\nstate y\ny' = -a*y\n", 2, 7,
+                         "'a' is already declared as a parameter on line 1");
+        EXPECT_ONE_ERROR("param y = 1\nstate y = 1\ny' = -y\n", 2, 7, "'y' is already declared as a parameter on line 1");
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y\ninput y\n", 3, 7, "'y' is already declared as a state on line 1");
+        EXPECT_ONE_ERROR("x'' = -x\nparam x = 1\n", 2, 7, "'x' is already declared as a second-order coordinate on line 1");
+        EXPECT_ONE_ERROR("param sin = 1\nstate y\ny' = -y\n", 1, 7, "is the name of a function");
+        EXPECT_ONE_ERROR("param t = 1\nstate y\ny' = -y\n", 1, 7, "reserved word");
+        EXPECT_ONE_ERROR("state y\ny' = -y\noutput y\noutput y\n", 4, 8, "output y is already declared on line 3");
+        EXPECT_ONE_ERROR("param a = 1\nstate y\ny' = -y\noutput a = 2*y\n", 4, 8, "already a parameter");
+    }
+
+    void equationWithAnErrorIsNotAlsoReportedMissing()
+    {
+        // The equation y' = ... is there; only its right-hand side is wrong. A second message
+        // "state y has no equation" would send the user looking for something that exists.
+        EXPECT_ONE_ERROR("state y = 1\ny' = -foo*y\n", 2, 7, "unknown symbol 'foo'");
+        EXPECT_ONE_ERROR("x'' = -x\nstate y = 0\ny' = x''\n", 3, 6, "(an acceleration)");
+        EXPECT_ONE_ERROR("state y = 1\ny' = sin(y, 1)\n", 2, 6, "sin() takes 1 argument, 2 given");
+    }
+
+    void missingEquationForDeclaredState()
+    {
+        EXPECT_ONE_ERROR("state y = 1\nstate z = 0\ny' = -y\n", 2, 7, "state z has no equation");
+    }
+
+    void equationForUndeclaredState()
+    {
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y\nz' = y\n", 3, 1, "equation for undeclared state z");
+        EXPECT_ONE_ERROR("param a = 1\nstate y\ny' = -y\na' = y\n", 4, 1, "which is a parameter, not a state");
+    }
+
+    void secondEquationForTheSameState()
+    {
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y\ny' = y\n", 3, 1, "a second equation for y' (the first is on line 2)");
+        EXPECT_ONE_ERROR("x'' = -x\nstate y\ny' = 0\nx'' = x\n", 4, 1, "a second equation for x'' (the first is on line 1)");
+        EXPECT_ERROR("state y\ny'' = -y\n", 2, 1, "y is a first-order state; write y' = ...");
+        EXPECT_ONE_ERROR("x'' = -x\nx' = 1\n", 2, 1, "x is a second-order coordinate");
+    }
+
+    void accelerationInRightHandSide()
+    {
+        EXPECT_ERROR("x'' = -x\nstate y = 0\ny' = x''\n", 3, 6, "x'' (an acceleration) may only stand on the left");
+        EXPECT_ERROR("x'' = -x - 0.1*x''\n", 1, 16, "(an acceleration)");
+        EXPECT_ERROR("x'' = -x\nlet f = x''\nstate y\ny' = f\n", 2, 9, "(an acceleration)");
+    }
+
+    void derivativeOfFirstOrderStateInRightHandSide()
+    {
+        EXPECT_ERROR("state y = 1\ny' = -y\nstate z = 0\nz' = y'\n", 4, 6, "y' is the derivative of state y");
+    }
+
+    void syntaxErrors()
+    {
+        // missing '='
+        EXPECT_ONE_ERROR("state y = 1\ny' -y\n", 2, 4, "expected '=' after 'y'', found '-'");
+        EXPECT_ONE_ERROR("param a 1\nstate y\ny' = -y\n", 1, 9, "expected '=' and an initial value after the parameter name");
+        EXPECT_ONE_ERROR("state y\nlet f y\ny' = -y\n", 2, 7, "expected '=' after the name");
+        EXPECT_ONE_ERROR("state y\ny = -y\n", 2, 1, "'y = ...' is not a statement");
+        // dangling operator
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y *\n", 2, 10, "expected a number, a name or '(' in an expression, found end of line");
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y *", 2, 10, "expected a number, a name or '(' in an expression");
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y + ; output y\n", 2, 11, "found ';'");
+        // unbalanced parentheses
+        EXPECT_ONE_ERROR("state y = 1\ny' = (y + 1\n", 2, 12, "expected ')', found end of line");
+        EXPECT_ONE_ERROR("state y = 1\ny' = y + 1)\n", 2, 11, "unexpected ')' after the end of the statement");
+        EXPECT_ONE_ERROR("state y = 1\ny' = sin(y\n", 2, 11, "expected ')' or ',' in the arguments of sin(...)");
+        // unexpected characters
+        EXPECT_ONE_ERROR("state y = 1\ny' = $y\n", 2, 6, "unexpected '$'");
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y \xC3\xA9\n", 2, 9, "unexpected non-ASCII character");
+        EXPECT_ERROR("state y = 1\ny' = \xC3\xA9*y\n", 2, 6, "unexpected non-ASCII character");
+        // a multi-byte character is one column: the '$' after "é " is in column 11
+        {
+            const auto e = errorOf("state y = 1\ny' = -y \xC3\xA9 $\n");
+            QVERIFY(e);
+            QCOMPARE(e->diagnostics().size(), std::size_t(2));
+            QCOMPARE(e->diagnostics()[0].where.column, 9);
+            QCOMPARE(e->diagnostics()[1].where.line, 2);
+            QCOMPARE(e->diagnostics()[1].where.column, 11);
+            QVERIFY(contains(e->diagnostics()[1].message, "'$'"));
+        }
+        // non-ASCII text in a comment is fine
+        QVERIFY(!errorOf("# \xC3\x9Cnicode \xE2\x80\x94 comment\nstate y\ny' = -y # \xCE\xB1\n"));
+        // three primes
+        EXPECT_ONE_ERROR("state y = 1\ny''' = y\n", 2, 1, "'y' has 3 primes; at most two");
+        // unknown statement word, numbers running into names, bad numbers
+        EXPECT_ONE_ERROR("parm a = 1\nstate y\ny' = -y\n", 1, 1, "unknown statement 'parm'");
+        EXPECT_ONE_ERROR("state y\nk = 1\ny' = -y\n", 2, 1, "'k = ...' is not a statement");
+        EXPECT_ERROR("state y\ny' = 2y\n", 2, 6, "number '2' runs into a name");
+        EXPECT_ONE_ERROR("state y\ny' = 1.2.3*y\n", 2, 6, "'1.2.3' is not a valid number");
+        EXPECT_ONE_ERROR("state y\ny' = -y\nx(1) = 2\n", 3, 3, "expected 0 in x(0)");
+        EXPECT_ONE_ERROR("param a = 1 [0 1]\nstate y\ny' = -y\n", 1, 16, "',' between the lower and upper bound");
+    }
+
+    void letUsedBeforeItsDefinition()
+    {
+        EXPECT_ONE_ERROR("state y = 1\nlet g = 2*f\nlet f = y\ny' = -g\n", 2, 11, "'f' is used before its definition on line 3");
+        EXPECT_ONE_ERROR("state y = 1\nlet g = 2*g\ny' = -g\n", 2, 11, "'g' is used before its definition on line 2");
+    }
+
+    void bounds()
+    {
+        EXPECT_ONE_ERROR("param a = 1 [2, 2]\nstate y\ny' = -a*y\n", 1, 14, "the bounds of a must satisfy lower < upper");
+        EXPECT_ONE_ERROR("param a = 1 [3, 2]\nstate y\ny' = -a*y\n", 1, 14, "lower < upper");
+        EXPECT_ONE_ERROR("param a = 5 [0, 1]\nstate y\ny' = -a*y\n", 1, 11, "the initial value of a lies outside its bounds [0, 1]");
+        EXPECT_ONE_ERROR("param a = -0.5 [0, 1]\nstate y\ny' = -a*y\n", 1, 11, "outside its bounds");
+        // a value on a bound is inside
+        QVERIFY(!errorOf("param a = 1 [0, 1]\nparam b = 0 [0, 1]\nstate y\ny' = -a*b*y\n"));
+    }
+
+    void nonRealOrInfiniteParameterValues()
+    {
+        EXPECT_ONE_ERROR("param a = sqrt(-1)\nstate y\ny' = -y\n", 1, 11, "must be a real number");
+        EXPECT_ONE_ERROR("param a = 1/0\nstate y\ny' = -y\n", 1, 12, "division by zero");
+    }
+
+    void initialValueForUnknownState()
+    {
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y\nw(0) = 1\n", 3, 1, "initial value for unknown state w");
+        EXPECT_ONE_ERROR("param a = 1\nstate y\ny' = -y\na(0) = 1\n", 4, 1, "a is a parameter; initial values belong to states");
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y\ny(0) = 2\n", 3, 1, "the initial value of y is already given on line 1");
+        EXPECT_ONE_ERROR("state y\ny' = -y\ny(0) = 2, 3\n", 3, 11, "y is a first-order state: give one initial value");
+        EXPECT_ONE_ERROR("x'' = -x\nx(0) = 1, 2, 3\n", 2, 14, "x(0) takes a position and a velocity, not more");
+        EXPECT_ONE_ERROR("x'' = -x\nx(0) = 1\nx(0) = 2\n", 3, 1, "the initial values of x are already given on line 2");
+    }
+
+    void lagrangianStatementsOutOfPlace()
+    {
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y\nkinetic T = y^2\n", 3, 1, "needs Lagrangian coordinates");
+        EXPECT_ONE_ERROR("coord q\nq(0) = 1, 0\n", 1, 7, "Lagrangian coordinate q needs a kinetic energy");
+        EXPECT_ONE_ERROR("x'' = -x\nforce x = 1\n", 2, 7, "'force x' needs a Lagrangian coordinate");
+        EXPECT_ONE_ERROR("coord q\nkinetic T = q'^2/2\nforce p = 1\n", 3, 7, "'force p' needs a Lagrangian coordinate");
+        EXPECT_ONE_ERROR("coord q\nkinetic T = q'^2/2\nq'' = -q\n", 3, 1, "q is a Lagrangian coordinate");
+        EXPECT_ONE_ERROR("coord q\nkinetic T = q'^2/2\nkinetic U = q'^2\n", 3, 1, "a second kinetic energy");
+        EXPECT_ONE_ERROR("coord q\nkinetic T = q'^2/2\nforce q = 1\nforce q = 2\n", 4, 7, "a second force on q");
+    }
+
+    void modelWithoutStates()
+    {
+        EXPECT_ONE_ERROR("param a = 1\n", 1, 1, "the model has no states");
+        EXPECT_ONE_ERROR("", 1, 1, "the model has no states");
+        EXPECT_ONE_ERROR("# only a comment\n\n", 1, 1, "the model has no states");
+    }
+
+    void severalErrorsReportedInLineOrder()
+    {
+        // Errors found in different phases (parameters, equations, declarations) come out sorted.
+        const auto e = errorOf(
+            "state y = 1\n"            // 1
+            "let f = -foo\n"           // 2 unknown symbol
+            "param a = 5 [0, 1]\n"     // 3 outside bounds
+            "z' = sin(y, y)\n"         // 4 undeclared state
+            "state w\n"                // 5 no equation
+            "y' = f\n");               // 6 fine
+        QVERIFY(e);
+        const auto& ds = e->diagnostics();
+        QVERIFY2(ds.size() == 4, describe(ds).c_str());
+        const int lines[] = {2, 3, 4, 5};
+        const int columns[] = {10, 11, 1, 7};
+        for (std::size_t i = 0; i < 4; ++i) {
+            QVERIFY2(ds[i].where.line == lines[i] && ds[i].where.column == columns[i], describe(ds).c_str());
+        }
+        QVERIFY(contains(ds[0].message, "foo"));
+        QVERIFY(contains(ds[1].message, "outside its bounds"));
+        QVERIFY(contains(ds[2].message, "undeclared state z"));
+        QVERIFY(contains(ds[3].message, "state w has no equation"));
+        // what() lists them one per line, in the same order
+        const std::string what = e->what();
+        QVERIFY(what.find("m.model:2:10:") < what.find("m.model:3:11:"));
+        QVERIFY(what.find("m.model:3:11:") < what.find("m.model:4:1:"));
+        QVERIFY(what.find("m.model:4:1:") < what.find("m.model:5:7:"));
+
+        // Lexer errors (found first) and parser errors are merged into line order too.
+        const auto s = errorOf("param a 1\nstate y = $1\ny' = (y\nx''' = 1\n");
+        QVERIFY(s);
+        const auto& sd = s->diagnostics();
+        QVERIFY2(sd.size() == 4, describe(sd).c_str());
+        for (std::size_t i = 0; i < sd.size(); ++i)
+            QVERIFY2(sd[i].where.line == static_cast<int>(i) + 1, describe(sd).c_str());
+        // two problems on one line, a lexer error after a parser error: by column
+        const auto c = errorOf("state y\ny' = ) + $\n");
+        QVERIFY(c);
+        QVERIFY2(c->diagnostics().size() == 2, describe(c->diagnostics()).c_str());
+        QCOMPARE(c->diagnostics()[0].where.column, 6);
+        QVERIFY(contains(c->diagnostics()[0].message, "found ')'"));
+        QCOMPARE(c->diagnostics()[1].where.column, 10);
+        QVERIFY(contains(c->diagnostics()[1].message, "'$'"));
+    }
+
+    void everyBrokenModelThrows()
+    {
+        // A model with an error never gets as far as a Model (and so never compiles).
+        const char* broken[] = {
+            "state y\ny' = -y\n$",
+            "state y\ny' = -y\noutput nosuch\n",
+            "state y\ny' = -y\noutput x'\n",
+            "state y = 1 estimate estimate\ny' = -y\n",
+            "input u\nstate y\ny' = u'\n",
+            "x'' = -x\noutput x'''\n",
+        };
+        for (const char* text : broken)
+            QVERIFY2(errorOf(text).has_value(), text);
+    }
+
+    void formatDiagnosticConvention()
+    {
+        QCOMPARE(model::formatDiagnostic("a.model", {{3, 8}, "msg"}), std::string("a.model:3:8: msg"));
+        QCOMPARE(model::formatDiagnostic("a.model", {{3, 0}, "msg"}), std::string("a.model:3: msg"));
+        QCOMPARE(model::formatDiagnostic("a.model", {{0, 0}, "msg"}), std::string("a.model: msg"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestModelParser)
+#include "test_model_parser.moc"
