@@ -142,7 +142,8 @@ private:
 
 std::string toMuParser(const GiNaC::ex& e, const SymbolNames& names)
 {
-    return Printer(names).print(e);
+    // Expanded, the same expression has one tree shape whatever order GiNaC built it in.
+    return Printer(names).print(e.expand(GiNaC::expand_options::expand_function_args));
 }
 
 }  // namespace sysid::eval

@@ -499,6 +499,10 @@ private:
                     fail(o->name.where, "output " + name + " is already declared on " + at(it->second));
                 ex value;
                 if (o->value) {
+                    if (reservedWords().count(o->name.name))
+                        fail(o->name.where, "'" + o->name.name + "' is a reserved word and cannot name an output");
+                    if (functions().count(o->name.name))
+                        fail(o->name.where, "'" + o->name.name + "' is the name of a function and cannot name an output");
                     if (names_.count(o->name.name))
                         fail(o->name.where, "output name " + o->name.name + " is already " +
                                                 kindWord(names_.at(o->name.name).kind) + "; choose another name");

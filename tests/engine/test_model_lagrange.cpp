@@ -163,6 +163,24 @@ private slots:
         QVERIFY(m.lagrangeEquations[0].generalizedForce.is_zero());
     }
 
+    void outputsOfALagrangianModel()
+    {
+        // q'' in an output is the solved acceleration; the energies are named expressions.
+        const std::string text = std::string(pendulumText) + "output q\noutput acc = q''\noutput E = T + V\n";
+        const Model m = model::parseModel(text);
+        QCOMPARE(m.outputs.size(), std::size_t(3));
+        eval::CompiledModel cm(eval::compileModel(m));
+        const std::vector<double> x{0.7, -0.4};
+        cm.setPoint(0.0, x.data(), nullptr);
+        std::vector<double> y(3);
+        cm.outputs(y.data());
+        QCOMPARE(y[0], 0.7);
+        const double acc = (0.5 - 2 * 9.81 * 3 * std::sin(0.7)) / (2 * 9.0);
+        QVERIFY2(std::abs(y[1] - acc) < 1e-13, qPrintable(QString::number(y[1], 'g', 17)));
+        const double energy = 0.5 * 2 * 9 * 0.16 - 2 * 9.81 * 3 * std::cos(0.7);
+        QVERIFY2(std::abs(y[2] - energy) < 1e-12, qPrintable(QString::number(y[2], 'g', 17)));
+    }
+
     void timeDependentKineticEnergy()
     {
         // A mass growing in time: d/dt((1 + t) q') = (1 + t) q'' + q'.

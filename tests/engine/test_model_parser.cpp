@@ -559,6 +559,15 @@ private slots:
         EXPECT_ONE_ERROR("state y = 1\ny' = sin(y, 1)\n", 2, 6, "sin() takes 1 argument, 2 given");
     }
 
+    void outputNamesFollowTheNamingRules()
+    {
+        // An output named like time would give the CSV two columns called t; like a function or
+        // pi, a name that means something else in every expression.
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y\noutput t = 2*y\n", 3, 8, "reserved word");
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y\noutput pi = 2*y\n", 3, 8, "reserved word");
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y\noutput sin = 2*y\n", 3, 8, "is the name of a function");
+    }
+
     void missingEquationForDeclaredState()
     {
         EXPECT_ONE_ERROR("state y = 1\nstate z = 0\ny' = -y\n", 2, 7, "state z has no equation");
