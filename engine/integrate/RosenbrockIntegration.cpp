@@ -1,5 +1,7 @@
 #include "engine/integrate/RosenbrockIntegration.h"
 
+#include "engine/integrate/DenseSegmentLoop.h"
+
 #include <boost/numeric/odeint.hpp>
 
 #include <algorithm>
@@ -39,26 +41,16 @@ void run(Stepper& stepper, const RosenbrockProblem& problem, const std::vector<d
         M(N, N) = 0.0;
         dfdt(N) = 0.0;
     };
-    UblasVector z(N + 1), sample(N + 1);
+    UblasVector z(N + 1);
     std::copy(z0.begin(), z0.end(), z.begin());
     z(N) = times.front();
-    stepper.initialize(z, times.front(), initialStep);
-    problem.record(0, &z.data()[0]);
-    std::size_t k = 1;
-    while (k < times.size()) {
-        std::pair<double, double> step;
-        try {
-            step = stepper.do_step(std::make_pair(f, jac));
-        } catch (const odeint::odeint_error& e) {
-            problem.onFailure(stepper.current_time(), e.what());
-            throw;
-        }
-        problem.afterStep(step.second, &stepper.current_state().data()[0], step.second - step.first);
-        while (k < times.size() && times[k] <= step.second) {
-            stepper.calc_state(times[k], sample);
-            problem.record(k, &sample.data()[0]);
-            ++k;
-        }
+    try {
+        integrateOverSegments(
+            stepper, std::make_pair(f, jac), z, times, problem.boundaries, initialStep,
+            [](const UblasVector& v) { return &v.data()[0]; }, problem.beginSegment, problem.record, problem.afterStep);
+    } catch (const odeint::odeint_error& e) {
+        problem.onFailure(stepper.current_time(), e.what());
+        throw;
     }
 }
 

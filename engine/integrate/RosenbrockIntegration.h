@@ -18,6 +18,9 @@ struct RosenbrockProblem {
     std::function<void(double t, const double* z, double dt)> afterStep;
     // Turns a solver exception into the caller's error type.
     std::function<void(double t, const char* what)> onFailure;
+    // Segment boundaries, from the first to the last sample time; the stepper restarts at each.
+    std::vector<double> boundaries;
+    std::function<void(double start, double end)> beginSegment;
 };
 
 void integrateRosenbrock(const RosenbrockProblem& problem, const std::vector<double>& z0,

@@ -24,10 +24,52 @@ SensitivitySystem::SensitivitySystem(eval::CompiledModel& model, const InputSign
         columnOfParameter_.at(parameters_[c]) = static_cast<int>(offset + c);
 }
 
+void SensitivitySystem::holdInputsOnSegment(double start, double end)
+{
+    if (!inputs_)
+        return;
+    heldAt_ = 0.5 * (start + end);
+    heldValue_.resize(inputs_->size());
+    heldSlope_.resize(inputs_->size());
+    inputs_->values(heldAt_, heldValue_.data());
+    inputs_->slopes(heldAt_, heldSlope_.data());
+    inputsHeld_ = true;
+}
+
+std::vector<double> SensitivitySystem::inputBreakpoints(double t0, double tEnd) const
+{
+    std::vector<double> breakpoints;
+    if (!inputs_)
+        return breakpoints;
+    for (std::size_t i = 0; i < inputs_->size(); ++i)
+        for (double t : inputs_->signal(i).time())
+            if (t > t0 && t < tEnd)
+                breakpoints.push_back(t);
+    std::sort(breakpoints.begin(), breakpoints.end());
+    breakpoints.erase(std::unique(breakpoints.begin(), breakpoints.end()), breakpoints.end());
+    return breakpoints;
+}
+
+void SensitivitySystem::inputValues(double t, double* u, double* du) const
+{
+    if (!inputs_)
+        return;
+    if (inputsHeld_) {
+        for (std::size_t i = 0; i < heldValue_.size(); ++i) {
+            u[i] = heldValue_[i] + heldSlope_[i] * (t - heldAt_);
+            if (du)
+                du[i] = heldSlope_[i];
+        }
+        return;
+    }
+    inputs_->values(t, u);
+    if (du)
+        inputs_->slopes(t, du);
+}
+
 void SensitivitySystem::setPointFor(double t, const double* x)
 {
-    if (inputs_)
-        inputs_->values(t, u_.data());
+    inputValues(t, u_.data(), nullptr);
     model_.setPoint(t, x, u_.data());
 }
 
@@ -73,9 +115,8 @@ void SensitivitySystem::jacobian(double t, const double* z, double* J, double* d
     const std::size_t N = size();
     std::fill(J, J + N * N, 0.0);
     std::fill(dFdt, dFdt + N, 0.0);
-    setPointFor(t, z);
-    if (inputs_)
-        inputs_->slopes(t, du_.data());
+    inputValues(t, u_.data(), du_.data());
+    model_.setPoint(t, z, u_.data());
     model_.stateJacobian(jx_.data());
     model_.timeInputJacobian(jtu_.data());
     const std::size_t nu = u_.size();

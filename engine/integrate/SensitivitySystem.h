@@ -30,6 +30,12 @@ public:
     void jacobian(double t, const double* z, double* J, double* dFdt);
     void setPointFor(double t, const double* x);  // sets the model at (t, x, u(t)) for output evaluation
 
+    // Between two input samples each input is one linear piece; holding it to that piece
+    // (also beyond the segment, where an adaptive step may overshoot) keeps f smooth.
+    void holdInputsOnSegment(double start, double end);
+    // Sample times of all inputs strictly inside (t0, tEnd): where f may kink.
+    std::vector<double> inputBreakpoints(double t0, double tEnd) const;
+
 private:
     eval::CompiledModel& model_;
     const InputSignals* inputs_;
@@ -37,7 +43,12 @@ private:
     bool initialStateColumns_;
     std::size_t n_, columns_;
     std::vector<int> columnOfParameter_;  // model parameter -> column, or -1
+    void inputValues(double t, double* u, double* du) const;
+
     std::vector<double> u_, du_, hessian_, mixed_;
+    bool inputsHeld_ = false;
+    double heldAt_ = 0.0;
+    std::vector<double> heldValue_, heldSlope_;  // each input's piece: value at heldAt_ and slope
     Eigen::MatrixXd jx_, jp_, jtu_;
 };
 

@@ -1,5 +1,6 @@
 #include "engine/integrate/Simulator.h"
 
+#include "engine/integrate/DenseSegmentLoop.h"
 #include "engine/integrate/RosenbrockIntegration.h"
 #include "engine/integrate/SensitivitySystem.h"
 
@@ -140,35 +141,6 @@ double initialStep(const std::vector<double>& times, const IntegratorSettings& s
     return dt > 0 ? dt : 1e-6;
 }
 
-template <class DenseStepper, class System, class StateType>
-void runDense(DenseStepper& stepper, System system, StateType& z, const SimulationRequest& request, Recorder& recorder,
-              StepGuard& guard, const double* (*data)(const StateType&), const IntegratorSettings& settings)
-{
-    const auto& times = request.times;
-    stepper.initialize(z, times.front(), initialStep(times, settings));
-    recorder.record(0, data(z));
-    std::size_t k = 1;
-    StateType sample = z;
-    while (k < times.size()) {
-        std::pair<double, double> step;
-        try {
-            step = stepper.do_step(system);
-        } catch (const IntegrationError&) {
-            throw;
-        } catch (const std::exception& e) {
-            const double t = stepper.current_time();
-            throw IntegrationError(IntegrationError::Reason::SolverFailure, t,
-                                   "integration failed at t = " + timeText(t) + ": " + e.what());
-        }
-        guard.afterStep(step.second, data(stepper.current_state()), step.second - step.first);
-        while (k < times.size() && times[k] <= step.second) {
-            stepper.calc_state(times[k], sample);
-            recorder.record(k, data(sample));
-            ++k;
-        }
-    }
-}
-
 const double* vectorData(const std::vector<double>& v) { return v.data(); }
 
 }  // namespace
@@ -219,6 +191,11 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
             throw IntegrationError(IntegrationError::Reason::NonFiniteState, times.front(),
                                    "the initial value of state " + model.source().stateNames[i] + " is not finite");
 
+    std::vector<double> boundaries{times.front()};
+    for (double b : system.inputBreakpoints(times.front(), times.back()))
+        boundaries.push_back(b);
+    boundaries.push_back(times.back());
+
     Recorder recorder(model, system, request);
     StepGuard guard(system, model.source().stateNames, settings, request);
     auto rhs = [&system](const std::vector<double>& x, std::vector<double>& dx, double t) {
@@ -232,7 +209,19 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
                            ? odeint::make_dense_output(settings.absoluteTolerance, settings.relativeTolerance,
                                                        settings.maxStep, Stepper())
                            : odeint::make_dense_output(settings.absoluteTolerance, settings.relativeTolerance, Stepper());
-        runDense(stepper, rhs, z, request, recorder, guard, &vectorData, settings);
+        try {
+            integrateOverSegments(
+                stepper, rhs, z, times, boundaries, initialStep(times, settings), &vectorData,
+                [&system](double start, double end) { system.holdInputsOnSegment(start, end); },
+                [&recorder](std::size_t k, const double* x) { recorder.record(k, x); },
+                [&guard](double t, const double* x, double dt) { guard.afterStep(t, x, dt); });
+        } catch (const IntegrationError&) {
+            throw;
+        } catch (const std::exception& e) {
+            const double t = stepper.current_time();
+            throw IntegrationError(IntegrationError::Reason::SolverFailure, t,
+                                   "integration failed at t = " + timeText(t) + ": " + e.what());
+        }
         break;
     }
     case IntegrationMethod::Rosenbrock4: {
@@ -246,6 +235,8 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
             throw IntegrationError(IntegrationError::Reason::SolverFailure, t,
                                    "integration failed at t = " + timeText(t) + ": " + what);
         };
+        problem.boundaries = boundaries;
+        problem.beginSegment = [&system](double start, double end) { system.holdInputsOnSegment(start, end); };
         integrateRosenbrock(problem, z, times, settings.absoluteTolerance, settings.relativeTolerance, settings.maxStep,
                             initialStep(times, settings));
         break;
