@@ -1,4 +1,5 @@
 #include "app/cli/CommandLine.h"
+#include "app/cli/CommonOptions.h"
 
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/model/ModelBuilder.h"
@@ -19,14 +20,10 @@ int runCheck(const Arguments& args)
         ("help,h", "show this help")
         ("equations", "also print the derived equations (Lagrange's equations, first-order form, outputs)")
         ("model", po::value<std::string>(), "the .model file");
-    po::positional_options_description positional;
-    positional.add("model", 1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
-    if (vm.count("help")) {
-        std::cout << options;
+    const auto parsed = parseArguments(args, options, "model");
+    if (!parsed)
         return Success;
-    }
+    const po::variables_map& vm = *parsed;
     if (!vm.count("model"))
         throw UsageError("give a model file: sysid check MODEL");
     const model::Model m = model::loadModel(vm["model"].as<std::string>());

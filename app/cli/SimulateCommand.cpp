@@ -1,4 +1,5 @@
 #include "app/cli/CommandLine.h"
+#include "app/cli/CommonOptions.h"
 #include "app/cli/ParameterOverrides.h"
 
 #include "engine/data/CsvReader.h"
@@ -60,21 +61,12 @@ int runSimulate(const Arguments& args)
         ("noise-dist", po::value<std::string>()->default_value("uniform"),
          "uniform: in [-PCT %, +PCT %] x RMS (seed note 004); gaussian: sigma = PCT % x RMS")
         ("seed", po::value<unsigned long long>()->default_value(0), "random seed for the noise")
-        ("method", po::value<std::string>()->default_value("dopri5"), "dopri5 | rosenbrock4 | rk4 | euler")
-        ("rtol", po::value<double>()->default_value(1e-8), "relative tolerance (adaptive methods)")
-        ("atol", po::value<double>()->default_value(1e-10), "absolute tolerance (adaptive methods)")
-        ("max-step", po::value<double>()->default_value(0.0),
-         "largest step (adaptive) or the step (rk4, euler); 0 = no limit / one step per sample")
-        ("max-steps", po::value<std::size_t>()->default_value(1000000), "give up after this many steps")
         ("output,o", po::value<std::string>(), "output CSV file (- for standard output)");
-    po::positional_options_description positional;
-    positional.add("model", 1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
-    if (vm.count("help")) {
-        std::cout << options;
+    addIntegratorOptions(options);
+    const auto parsed = parseArguments(args, options, "model");
+    if (!parsed)
         return Success;
-    }
+    const po::variables_map& vm = *parsed;
     for (const char* required : {"model", "t-end", "dt", "output"})
         if (!vm.count(required))
             throw UsageError(std::string("missing ") + (std::string(required) == "model" ? "the MODEL file" :
@@ -86,17 +78,7 @@ int runSimulate(const Arguments& args)
         throw UsageError("--dt must be positive");
     if (!(tEnd > t0))
         throw UsageError("--t-end must be greater than --t-start");
-    integrate::IntegratorSettings settings;
-    const auto method = integrate::parseIntegrationMethod(vm["method"].as<std::string>());
-    if (!method)
-        throw UsageError("--method must be dopri5, rosenbrock4, rk4 or euler, not '" + vm["method"].as<std::string>() + "'");
-    settings.method = *method;
-    settings.relativeTolerance = vm["rtol"].as<double>();
-    settings.absoluteTolerance = vm["atol"].as<double>();
-    settings.maxStep = vm["max-step"].as<double>();
-    settings.maxSteps = vm["max-steps"].as<std::size_t>();
-    if (!(settings.relativeTolerance > 0) || !(settings.absoluteTolerance > 0) || settings.maxStep < 0)
-        throw UsageError("--rtol and --atol must be positive and --max-step not negative");
+    const integrate::IntegratorSettings settings = integratorSettings(vm);
     const auto distribution = data::parseNoiseDistribution(vm["noise-dist"].as<std::string>());
     if (!distribution)
         throw UsageError("--noise-dist must be uniform or gaussian");
