@@ -70,6 +70,7 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
         params.push_back(model.parameterSymbols[i]);
         source->parameterNames.push_back(model.parameters[i].name);
         source->parameterValues.push_back(model.parameters[i].value);
+        source->parameters.push_back(model.parameters[i]);
     }
     for (const auto& u : model.inputs) {
         names[u.symbol] = "v" + std::to_string(next++);

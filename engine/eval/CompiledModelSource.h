@@ -23,6 +23,7 @@ struct SparseExpressions {
 struct CompiledModelSource {
     std::vector<std::string> stateNames, parameterNames, inputNames, outputNames;
     std::vector<double> parameterValues;
+    std::vector<model::Parameter> parameters;  // names, values, bounds, fixed, initial-value flags
     std::vector<std::string> rhs;         // f, n entries
     SparseExpressions rhsStateJacobian;   // df/dx (row i, column j)
     SparseExpressions rhsParamJacobian;   // df/dp

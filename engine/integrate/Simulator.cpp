@@ -57,16 +57,17 @@ public:
             return;
         const auto nn = static_cast<Eigen::Index>(n);
         Eigen::Map<const Eigen::MatrixXd> S(z + n, nn, static_cast<Eigen::Index>(system_.columnCount()));
+        model_.outputStateJacobian(gx_.data());
         Eigen::Index c = 0;
         if (system_.initialStateColumns()) {
             trajectory_.stateInitialSensitivity.push_back(S.leftCols(nn));
+            trajectory_.outputInitialSensitivity.push_back(gx_ * S.leftCols(nn));
             c = nn;
         }
         const auto m = static_cast<Eigen::Index>(request_.sensitivityParameters.size());
         if (m == 0)
             return;
         trajectory_.stateParameterSensitivity.push_back(S.middleCols(c, m));
-        model_.outputStateJacobian(gx_.data());
         model_.outputParameterJacobian(gp_.data());
         Eigen::MatrixXd dy = gx_ * S.middleCols(c, m);
         for (Eigen::Index l = 0; l < m; ++l)

@@ -16,6 +16,7 @@ struct Trajectory {
     std::vector<Eigen::MatrixXd> stateParameterSensitivity;    // dx/dp: states x columns
     std::vector<Eigen::MatrixXd> outputParameterSensitivity;   // dy/dp: outputs x columns
     std::vector<Eigen::MatrixXd> stateInitialSensitivity;      // dx/dx0: states x states
+    std::vector<Eigen::MatrixXd> outputInitialSensitivity;     // dy/dx0: outputs x states
     std::size_t steps = 0;
 };
 

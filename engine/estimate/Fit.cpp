@@ -1,0 +1,152 @@
+#include "engine/estimate/Fit.h"
+
+#include "engine/estimate/LevenbergMarquardt.h"
+#include "engine/estimate/MultipleShootingProblem.h"
+#include "engine/estimate/OutputErrorProblem.h"
+#include "engine/estimate/OutputWeights.h"
+#include "engine/estimate/ParameterLayout.h"
+#include "engine/estimate/Uncertainty.h"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace sysid::estimate {
+
+namespace {
+
+std::string number(double v)
+{
+    std::ostringstream s;
+    s.precision(6);
+    s << v;
+    return s.str();
+}
+
+std::vector<std::optional<Prior>> priorsFor(const ParameterLayout& layout, const FitSettings& settings)
+{
+    std::vector<std::optional<Prior>> priors(layout.size());
+    for (const auto& [name, prior] : settings.priors) {
+        if (!(prior.sd > 0) || !std::isfinite(prior.sd) || !std::isfinite(prior.mean))
+            throw FitError("the prior of " + name + " needs a finite mean and a standard deviation > 0");
+        bool found = false;
+        for (std::size_t u = 0; u < layout.size(); ++u)
+            if (layout.unknowns()[u].name == name) {
+                priors[u] = prior;
+                found = true;
+            }
+        if (!found)
+            throw FitError("a prior is given for '" + name + "', which is not an estimated parameter");
+    }
+    return priors;
+}
+
+std::vector<double> residualRms(const eval::CompiledModelSource& model, const std::vector<Experiment>& experiments,
+                                const std::vector<Eigen::MatrixXd>& outputs)
+{
+    std::vector<double> rms(model.outputCount(), std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t j = 0; j < model.outputCount(); ++j) {
+        double squares = 0.0;
+        std::size_t count = 0;
+        for (std::size_t e = 0; e < experiments.size(); ++e) {
+            if (!experiments[e].outputMeasured[j] || outputs[e].rows() == 0)
+                continue;
+            const auto jj = static_cast<Eigen::Index>(j);
+            squares += (experiments[e].measured.col(jj) - outputs[e].col(jj)).squaredNorm();
+            count += static_cast<std::size_t>(outputs[e].rows());
+        }
+        if (count > 0)
+            rms[j] = std::sqrt(squares / static_cast<double>(count));
+    }
+    return rms;
+}
+
+}  // namespace
+
+FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std::vector<double>& initialValues,
+              const std::vector<Experiment>& experiments, const FitSettings& settings, FitObserver* observer,
+              std::stop_token stop)
+{
+    if (experiments.empty())
+        throw FitError("no data to fit: give at least one experiment");
+    const ParameterLayout layout(*model, initialValues, experiments.size());
+    if (layout.size() == 0)
+        throw FitError("every parameter is fixed: there is nothing to estimate");
+    for (const auto& u : layout.unknowns())
+        if (u.initial < u.lower || u.initial > u.upper)
+            throw FitError("the starting value " + number(u.initial) + " of " + u.name + " lies outside its bounds [" +
+                           number(u.lower) + ", " + number(u.upper) + "]");
+    std::vector<double> weights;
+    try {
+        weights = outputWeights(*model, experiments, settings);
+    } catch (const std::invalid_argument& e) {
+        throw FitError(e.what());
+    }
+    const auto priors = settings.method == EstimationMethod::Bayes ? priorsFor(layout, settings)
+                                                                   : std::vector<std::optional<Prior>>(layout.size());
+    if (settings.method != EstimationMethod::Bayes && !settings.priors.empty() && observer)
+        observer->log("note: priors are used by the bayes method only; " + methodName(settings.method) + " ignores them");
+
+    std::unique_ptr<FitProblem> problem;
+    if (settings.method == EstimationMethod::MultipleShooting)
+        problem = std::make_unique<MultipleShootingProblem>(model, layout, experiments, weights, settings.integrator,
+                                                            settings.shootingIntervals, stop);
+    else
+        problem = std::make_unique<OutputErrorProblem>(model, layout, experiments, weights, priors, settings.integrator);
+
+    auto onAccepted = [&](const IterationRecord& record) {
+        if (!observer)
+            return;
+        observer->iteration(record);
+        for (std::size_t e = 0; e < experiments.size(); ++e)
+            observer->trace(e, experiments[e].times, problem->outputs()[e]);
+    };
+    LevenbergMarquardtOutcome outcome;
+    try {
+        outcome = levenbergMarquardt(*problem, settings, stop, onAccepted);
+    } catch (const std::runtime_error& e) {
+        if (stop.stop_requested())
+            throw FitError("the fit was cancelled before its first evaluation finished");
+        throw FitError(e.what());
+    }
+
+    FitResult result;
+    const auto dataRows = static_cast<Eigen::Index>(problem->dataResidualCount());
+    Eigen::VectorXd precision = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(layout.size()));
+    for (std::size_t u = 0; u < layout.size(); ++u)
+        if (priors[u])
+            precision(static_cast<Eigen::Index>(u)) = 1.0 / (priors[u]->sd * priors[u]->sd);
+    const Uncertainty unc = uncertainty(outcome.final.jacobian.topRows(dataRows),
+                                        outcome.final.residuals.head(dataRows), precision);
+    const Eigen::VectorXd theta = problem->parameters();
+    for (std::size_t u = 0; u < layout.size(); ++u) {
+        const auto uu = static_cast<Eigen::Index>(u);
+        const auto& unknown = layout.unknowns()[u];
+        ParameterEstimate estimate;
+        estimate.name = unknown.name;
+        estimate.initial = unknown.initial;
+        estimate.value = theta(uu);
+        estimate.sd = unc.sd(uu);
+        estimate.lower95 = estimate.value - unc.halfWidthFactor * estimate.sd;
+        estimate.upper95 = estimate.value + unc.halfWidthFactor * estimate.sd;
+        estimate.atBound = estimate.value <= unknown.lower || estimate.value >= unknown.upper;
+        result.parameters.push_back(estimate);
+        if (!std::isfinite(estimate.sd) && observer)
+            observer->log("parameter " + unknown.name + " cannot be determined from these data "
+                          "(the information matrix is singular in its direction)");
+    }
+    result.covariance = unc.covariance;
+    result.correlation = unc.correlation;
+    result.cost = outcome.final.merit;
+    result.outputNames = model->outputNames;
+    result.residualRms = residualRms(*model, experiments, problem->outputs());
+    result.residualCount = problem->dataResidualCount();
+    result.iterations = outcome.iterations;
+    result.converged = outcome.converged;
+    result.cancelled = outcome.cancelled;
+    result.stopReason = outcome.stopReason;
+    result.history = std::move(outcome.history);
+    return result;
+}
+
+}  // namespace sysid::estimate

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "engine/estimate/Experiment.h"
+#include "engine/estimate/FitObserver.h"
+#include "engine/estimate/FitResult.h"
+#include "engine/estimate/FitSettings.h"
+
+#include <memory>
+#include <stop_token>
+#include <vector>
+
+namespace sysid::estimate {
+
+class FitError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Estimates the free parameters of the model (not `fixed`) from the experiments, starting
+// from `initialValues` (all model parameters, model order). Estimated initial values
+// (`estimate`) are separate unknowns per experiment. A stop request ends the fit within an
+// integration step and returns the best estimate so far, marked cancelled. Throws FitError
+// for a problem that cannot start (no data, nothing to estimate, integration failing at the
+// starting point).
+FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std::vector<double>& initialValues,
+              const std::vector<Experiment>& experiments, const FitSettings& settings, FitObserver* observer = nullptr,
+              std::stop_token stop = {});
+
+}  // namespace sysid::estimate

@@ -1,0 +1,92 @@
+#include "engine/estimate/OutputErrorProblem.h"
+
+#include "engine/integrate/Simulator.h"
+
+#include <cmath>
+
+namespace sysid::estimate {
+
+OutputErrorProblem::OutputErrorProblem(std::shared_ptr<const eval::CompiledModelSource> model,
+                                       const ParameterLayout& layout, const std::vector<Experiment>& experiments,
+                                       std::vector<double> weights, std::vector<std::optional<Prior>> priors,
+                                       const integrate::IntegratorSettings& integrator)
+    : model_(std::move(model)),
+      layout_(layout),
+      experiments_(experiments),
+      priors_(std::move(priors)),
+      integrator_(integrator),
+      theta_(layout.initial())
+{
+    for (double w : weights)
+        sqrtWeights_.push_back(std::sqrt(w));
+    for (const auto& e : experiments_)
+        for (std::size_t j = 0; j < e.outputMeasured.size(); ++j)
+            if (e.outputMeasured[j] && sqrtWeights_[j] > 0)
+                dataRows_ += e.times.size();
+    for (const auto& prior : priors_)
+        priorRows_ += prior ? 1 : 0;
+    outputs_.resize(experiments_.size());
+}
+
+bool OutputErrorProblem::evaluate(const Eigen::VectorXd& step, Linearization& out, std::string& failure,
+                                  std::stop_token stop)
+{
+    pendingTheta_ = theta_ + step;
+    const auto p = static_cast<Eigen::Index>(layout_.size());
+    out.residuals.resize(static_cast<Eigen::Index>(dataRows_ + priorRows_));
+    out.jacobian = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(dataRows_ + priorRows_), p);
+    pendingOutputs_.resize(experiments_.size());
+    Eigen::Index row = 0;
+    for (std::size_t e = 0; e < experiments_.size(); ++e) {
+        const Experiment& ex = experiments_[e];
+        model_.setParameters(layout_.modelValues(pendingTheta_, e));
+        integrate::SimulationRequest request;
+        request.times = ex.times;
+        request.inputs = &ex.inputs;
+        request.sensitivityParameters = layout_.modelIndicesOf(e);
+        request.stop = stop;
+        integrate::Trajectory tr;
+        try {
+            tr = integrate::simulate(model_, request, integrator_);
+        } catch (const integrate::IntegrationError& error) {
+            failure = (experiments_.size() > 1 ? "experiment " + ex.name + ": " : std::string()) + error.what();
+            return false;
+        }
+        const auto& columns = layout_.unknownsOf(e);
+        for (std::size_t j = 0; j < ex.outputMeasured.size(); ++j) {
+            if (!ex.outputMeasured[j] || sqrtWeights_[j] == 0)
+                continue;
+            const auto jj = static_cast<Eigen::Index>(j);
+            for (std::size_t s = 0; s < ex.times.size(); ++s, ++row) {
+                const auto ss = static_cast<Eigen::Index>(s);
+                out.residuals(row) = sqrtWeights_[j] * (ex.measured(ss, jj) - tr.outputs(ss, jj));
+                for (std::size_t c = 0; c < columns.size(); ++c)
+                    out.jacobian(row, static_cast<Eigen::Index>(columns[c])) =
+                        -sqrtWeights_[j] * tr.outputParameterSensitivity[s](jj, static_cast<Eigen::Index>(c));
+            }
+        }
+        pendingOutputs_[e] = std::move(tr.outputs);
+    }
+    for (std::size_t k = 0; k < priors_.size(); ++k) {
+        if (!priors_[k])
+            continue;
+        const auto kk = static_cast<Eigen::Index>(k);
+        out.residuals(row) = (pendingTheta_(kk) - priors_[k]->mean) / priors_[k]->sd;
+        out.jacobian(row, kk) = 1.0 / priors_[k]->sd;
+        ++row;
+    }
+    out.merit = 0.5 * out.residuals.squaredNorm();
+    if (!std::isfinite(out.merit)) {
+        failure = "the cost is not finite";
+        return false;
+    }
+    return true;
+}
+
+void OutputErrorProblem::accept()
+{
+    theta_ = pendingTheta_;
+    outputs_ = pendingOutputs_;
+}
+
+}  // namespace sysid::estimate

@@ -1,0 +1,49 @@
+#include "engine/estimate/OutputWeights.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace sysid::estimate {
+
+std::vector<double> outputWeights(const eval::CompiledModelSource& model, const std::vector<Experiment>& experiments,
+                                  const FitSettings& settings)
+{
+    for (const auto& [name, w] : settings.outputWeights) {
+        bool known = false;
+        for (const auto& o : model.outputNames)
+            known = known || o == name;
+        if (!known)
+            throw std::invalid_argument("a weight is given for '" + name + "', which is not an output of the model");
+        if (!(w >= 0) || !std::isfinite(w))
+            throw std::invalid_argument("the weight of output " + name + " must be a finite number >= 0");
+    }
+    std::vector<double> weights(model.outputCount(), 0.0);
+    for (std::size_t j = 0; j < model.outputCount(); ++j) {
+        double noiseVariance = 0.0, signalSquares = 0.0;
+        std::size_t experimentsWithOutput = 0, samples = 0;
+        for (const auto& e : experiments) {
+            if (!e.outputMeasured[j])
+                continue;
+            const Eigen::VectorXd column = e.measured.col(static_cast<Eigen::Index>(j));
+            const double sd = estimateNoiseSd(e.times, column);
+            noiseVariance += sd * sd;
+            signalSquares += column.squaredNorm();
+            samples += static_cast<std::size_t>(column.size());
+            ++experimentsWithOutput;
+        }
+        if (experimentsWithOutput == 0)
+            continue;
+        const auto given = settings.outputWeights.find(model.outputNames[j]);
+        if (given != settings.outputWeights.end()) {
+            weights[j] = given->second;
+            continue;
+        }
+        // Noise-free data would give sigma ~ 0: keep sigma above 1e-6 of the signal's RMS.
+        const double rmsSquared = signalSquares / static_cast<double>(std::max<std::size_t>(samples, 1));
+        const double variance = std::max(noiseVariance / static_cast<double>(experimentsWithOutput), 1e-12 * rmsSquared);
+        weights[j] = variance > 0 ? 1.0 / variance : 1.0;
+    }
+    return weights;
+}
+
+}  // namespace sysid::estimate

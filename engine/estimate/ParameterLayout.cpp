@@ -1,0 +1,74 @@
+#include "engine/estimate/ParameterLayout.h"
+
+#include <stdexcept>
+
+namespace sysid::estimate {
+
+ParameterLayout::ParameterLayout(const eval::CompiledModelSource& model, const std::vector<double>& initialValues,
+                                 std::size_t experimentCount)
+    : base_(initialValues), unknownsOf_(experimentCount)
+{
+    if (initialValues.size() != model.parameterCount())
+        throw std::invalid_argument("expected a starting value for each of the " +
+                                    std::to_string(model.parameterCount()) + " parameters");
+    for (std::size_t i = 0; i < model.parameterCount(); ++i) {
+        const auto& p = model.parameters[i];
+        if (p.fixed || p.isInitialValue)
+            continue;
+        unknowns_.push_back({p.name, i, -1, initialValues[i], p.lower, p.upper});
+    }
+    for (std::size_t e = 0; e < experimentCount; ++e)
+        for (std::size_t i = 0; i < model.parameterCount(); ++i) {
+            const auto& p = model.parameters[i];
+            if (!p.isInitialValue || p.fixed)
+                continue;
+            const std::string name = experimentCount > 1 && e > 0 ? p.name + "#" + std::to_string(e + 1) : p.name;
+            unknowns_.push_back({name, i, static_cast<int>(e), initialValues[i], p.lower, p.upper});
+        }
+    for (std::size_t u = 0; u < unknowns_.size(); ++u)
+        for (std::size_t e = 0; e < experimentCount; ++e)
+            if (unknowns_[u].experiment < 0 || unknowns_[u].experiment == static_cast<int>(e))
+                unknownsOf_[e].push_back(u);
+}
+
+Eigen::VectorXd ParameterLayout::initial() const
+{
+    Eigen::VectorXd v(static_cast<Eigen::Index>(unknowns_.size()));
+    for (std::size_t u = 0; u < unknowns_.size(); ++u)
+        v(static_cast<Eigen::Index>(u)) = unknowns_[u].initial;
+    return v;
+}
+
+Eigen::VectorXd ParameterLayout::lower() const
+{
+    Eigen::VectorXd v(static_cast<Eigen::Index>(unknowns_.size()));
+    for (std::size_t u = 0; u < unknowns_.size(); ++u)
+        v(static_cast<Eigen::Index>(u)) = unknowns_[u].lower;
+    return v;
+}
+
+Eigen::VectorXd ParameterLayout::upper() const
+{
+    Eigen::VectorXd v(static_cast<Eigen::Index>(unknowns_.size()));
+    for (std::size_t u = 0; u < unknowns_.size(); ++u)
+        v(static_cast<Eigen::Index>(u)) = unknowns_[u].upper;
+    return v;
+}
+
+std::vector<double> ParameterLayout::modelValues(const Eigen::VectorXd& theta, std::size_t experiment) const
+{
+    std::vector<double> values = base_;
+    for (std::size_t u : unknownsOf_[experiment])
+        values[unknowns_[u].modelIndex] = theta(static_cast<Eigen::Index>(u));
+    return values;
+}
+
+std::vector<std::size_t> ParameterLayout::modelIndicesOf(std::size_t experiment) const
+{
+    std::vector<std::size_t> indices;
+    for (std::size_t u : unknownsOf_[experiment])
+        indices.push_back(unknowns_[u].modelIndex);
+    return indices;
+}
+
+}  // namespace sysid::estimate

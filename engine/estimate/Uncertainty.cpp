@@ -1,0 +1,48 @@
+#include "engine/estimate/Uncertainty.h"
+
+#include <boost/math/distributions/students_t.hpp>
+
+#include <cmath>
+#include <limits>
+
+namespace sysid::estimate {
+
+Uncertainty uncertainty(const Eigen::MatrixXd& dataJacobian, const Eigen::VectorXd& dataResiduals,
+                        const Eigen::VectorXd& priorPrecision)
+{
+    const Eigen::Index p = dataJacobian.cols();
+    const Eigen::Index m = dataJacobian.rows();
+    const Eigen::Index dof = std::max<Eigen::Index>(m - p, 1);
+    const double s2 = dataResiduals.squaredNorm() / static_cast<double>(dof);
+    Eigen::MatrixXd information = dataJacobian.transpose() * dataJacobian;
+    if (s2 > 0)
+        information /= s2;
+    information.diagonal() += priorPrecision;
+    Uncertainty u;
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(information);
+    const Eigen::VectorXd values = eigen.eigenvalues();
+    const double largest = values.size() ? values.cwiseAbs().maxCoeff() : 0.0;
+    Eigen::VectorXd inverse = Eigen::VectorXd::Zero(p);
+    u.sd = Eigen::VectorXd::Zero(p);
+    for (Eigen::Index i = 0; i < p; ++i)
+        if (values(i) > 1e-13 * largest && values(i) > 0)
+            inverse(i) = 1.0 / values(i);
+    u.covariance = eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose();
+    for (Eigen::Index i = 0; i < p; ++i) {
+        u.sd(i) = std::sqrt(std::max(u.covariance(i, i), 0.0));
+        // A parameter with a component along a null direction of the information is not determined.
+        for (Eigen::Index k = 0; k < p; ++k)
+            if (inverse(k) == 0.0 && std::abs(eigen.eigenvectors()(i, k)) > 1e-8)
+                u.sd(i) = std::numeric_limits<double>::infinity();
+    }
+    u.correlation = Eigen::MatrixXd::Zero(p, p);
+    for (Eigen::Index i = 0; i < p; ++i)
+        for (Eigen::Index k = 0; k < p; ++k)
+            u.correlation(i, k) = std::isfinite(u.sd(i)) && std::isfinite(u.sd(k)) && u.sd(i) > 0 && u.sd(k) > 0
+                                      ? u.covariance(i, k) / (u.sd(i) * u.sd(k))
+                                      : std::numeric_limits<double>::quiet_NaN();
+    u.halfWidthFactor = boost::math::quantile(boost::math::students_t(static_cast<double>(dof)), 0.975);
+    return u;
+}
+
+}  // namespace sysid::estimate

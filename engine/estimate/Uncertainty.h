@@ -1,0 +1,23 @@
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <cstddef>
+
+namespace sysid::estimate {
+
+struct Uncertainty {
+    Eigen::MatrixXd covariance;
+    Eigen::VectorXd sd;           // +inf for a parameter the data cannot determine
+    Eigen::MatrixXd correlation;  // NaN where an sd is infinite
+    double halfWidthFactor = 0.0; // 95 % interval = value +- factor * sd (Student t)
+};
+
+// Covariance of the estimates from the weighted data Jacobian J at the optimum:
+// s^2 (J'J)^-1 with s^2 = |r|^2 / (m - p), the residual variance (Seber & Wild, Nonlinear
+// Regression, 1989, sec. 2.1). With priors (precision P) the posterior (J'J/s^2 + P)^-1.
+// A singular J'J is inverted on its range; directions it cannot see get infinite sd.
+Uncertainty uncertainty(const Eigen::MatrixXd& dataJacobian, const Eigen::VectorXd& dataResiduals,
+                        const Eigen::VectorXd& priorPrecision);
+
+}  // namespace sysid::estimate
