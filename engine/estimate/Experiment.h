@@ -19,6 +19,9 @@ struct Experiment {
     Eigen::MatrixXd measured;        // samples x model outputs; columns not measured are unused
     std::vector<bool> outputMeasured;  // per model output
     integrate::InputSignals inputs;
+    // Values of fixed parameters for this record only (its own initial state written as
+    // x(0) = x0 with x0 fixed, a forcing amplitude, ...).
+    std::map<std::string, double> fixedValues;
 };
 
 // Builds an experiment from a data table: each model output and input is read from the

@@ -61,6 +61,24 @@ std::vector<double> residualRms(const eval::CompiledModelSource& model, const st
     return rms;
 }
 
+// Cancelled before the starting point was evaluated: the best estimate is the start.
+FitResult cancelledAtStart(const ParameterLayout& layout, const eval::CompiledModelSource& model)
+{
+    FitResult result;
+    const double unknown = std::numeric_limits<double>::quiet_NaN();
+    for (const auto& u : layout.unknowns())
+        result.parameters.push_back({u.name, u.initial, u.initial, unknown, unknown, unknown, false});
+    const auto p = static_cast<Eigen::Index>(layout.size());
+    result.covariance = Eigen::MatrixXd::Constant(p, p, unknown);
+    result.correlation = Eigen::MatrixXd::Constant(p, p, unknown);
+    result.cost = unknown;
+    result.outputNames = model.outputNames;
+    result.residualRms.assign(model.outputCount(), unknown);
+    result.cancelled = true;
+    result.stopReason = "cancelled before the first evaluation finished";
+    return result;
+}
+
 }  // namespace
 
 FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std::vector<double>& initialValues,
@@ -69,7 +87,16 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
 {
     if (experiments.empty())
         throw FitError("no data to fit: give at least one experiment");
-    const ParameterLayout layout(*model, initialValues, experiments.size());
+    std::vector<std::map<std::string, double>> fixedValues;
+    for (const auto& e : experiments)
+        fixedValues.push_back(e.fixedValues);
+    std::optional<ParameterLayout> built;
+    try {
+        built.emplace(*model, initialValues, fixedValues);
+    } catch (const std::invalid_argument& e) {
+        throw FitError(e.what());
+    }
+    const ParameterLayout& layout = *built;
     if (layout.size() == 0)
         throw FitError("every parameter is fixed: there is nothing to estimate");
     for (const auto& u : layout.unknowns())
@@ -106,7 +133,7 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
         outcome = levenbergMarquardt(*problem, settings, stop, onAccepted);
     } catch (const std::runtime_error& e) {
         if (stop.stop_requested())
-            throw FitError("the fit was cancelled before its first evaluation finished");
+            return cancelledAtStart(layout, *model);
         throw FitError(e.what());
     }
 

@@ -19,7 +19,8 @@ public:
 // Estimates the free parameters of the model (not `fixed`) from the experiments, starting
 // from `initialValues` (all model parameters, model order). Estimated initial values
 // (`estimate`) are separate unknowns per experiment. A stop request ends the fit within an
-// integration step and returns the best estimate so far, marked cancelled. Throws FitError
+// integration step and returns the best estimate so far, marked cancelled (the starting
+// values, with NaN uncertainty, if it came before the first evaluation). Throws FitError
 // for a problem that cannot start (no data, nothing to estimate, integration failing at the
 // starting point).
 FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std::vector<double>& initialValues,

@@ -5,12 +5,27 @@
 namespace sysid::estimate {
 
 ParameterLayout::ParameterLayout(const eval::CompiledModelSource& model, const std::vector<double>& initialValues,
-                                 std::size_t experimentCount)
-    : base_(initialValues), unknownsOf_(experimentCount)
+                                 const std::vector<std::map<std::string, double>>& fixedValues)
+    : base_(fixedValues.size(), initialValues), unknownsOf_(fixedValues.size())
 {
+    const std::size_t experimentCount = fixedValues.size();
     if (initialValues.size() != model.parameterCount())
         throw std::invalid_argument("expected a starting value for each of the " +
                                     std::to_string(model.parameterCount()) + " parameters");
+    for (std::size_t e = 0; e < experimentCount; ++e)
+        for (const auto& [name, value] : fixedValues[e]) {
+            std::size_t index = model.parameterCount();
+            for (std::size_t i = 0; i < model.parameterCount(); ++i)
+                if (model.parameterNames[i] == name)
+                    index = i;
+            if (index == model.parameterCount())
+                throw std::invalid_argument("experiment " + std::to_string(e + 1) + " sets '" + name +
+                                            "', which is not a parameter of the model");
+            if (!model.parameters[index].fixed)
+                throw std::invalid_argument("experiment " + std::to_string(e + 1) + " sets " + name +
+                                            ", which is estimated; only fixed parameters can differ between experiments");
+            base_[e][index] = value;
+        }
     for (std::size_t i = 0; i < model.parameterCount(); ++i) {
         const auto& p = model.parameters[i];
         if (p.fixed || p.isInitialValue)
@@ -57,7 +72,7 @@ Eigen::VectorXd ParameterLayout::upper() const
 
 std::vector<double> ParameterLayout::modelValues(const Eigen::VectorXd& theta, std::size_t experiment) const
 {
-    std::vector<double> values = base_;
+    std::vector<double> values = base_[experiment];
     for (std::size_t u : unknownsOf_[experiment])
         values[unknowns_[u].modelIndex] = theta(static_cast<Eigen::Index>(u));
     return values;

@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,10 @@ public:
         double initial, lower, upper;
     };
 
+    // `fixedValues[e]` overrides fixed parameters for experiment e; naming an estimated or
+    // unknown parameter there is an std::invalid_argument.
     ParameterLayout(const eval::CompiledModelSource& model, const std::vector<double>& initialValues,
-                    std::size_t experimentCount);
+                    const std::vector<std::map<std::string, double>>& fixedValues);
 
     const std::vector<Unknown>& unknowns() const { return unknowns_; }
     std::size_t size() const { return unknowns_.size(); }
@@ -36,7 +39,7 @@ public:
     std::vector<std::size_t> modelIndicesOf(std::size_t experiment) const;
 
 private:
-    std::vector<double> base_;
+    std::vector<std::vector<double>> base_;  // per experiment: all model parameter values
     std::vector<Unknown> unknowns_;
     std::vector<std::vector<std::size_t>> unknownsOf_;
 };

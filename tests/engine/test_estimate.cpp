@@ -77,6 +77,19 @@ private slots:
         QVERIFY(test::relativeError(find(r, "k").value, 4.0) < 1e-6);
     }
 
+    void experimentsWithTheirOwnKnownInitialState()
+    {
+        const auto src = source("param c = 0.3\nparam k = 3\nparam x0 = 1 fixed\nx'' = -c*x' - k*x\nx(0) = x0, 0\n");
+        auto a = test::simulatedExperiment(src, {0.4, 4.0, 1.0}, integrate::uniformGrid(0, 6, 0.05));
+        auto b = test::simulatedExperiment(src, {0.4, 4.0, -2.0}, integrate::uniformGrid(0, 6, 0.05));
+        b.fixedValues["x0"] = -2.0;
+        const auto r = estimate::fit(src, {0.3, 3.0, 1.0}, {a, b}, settingsFor(EstimationMethod::OutputError));
+        QVERIFY2(r.converged, r.stopReason.c_str());
+        QVERIFY(test::relativeError(find(r, "k").value, 4.0) < 1e-6);
+        b.fixedValues["k"] = 1.0;  // estimated: cannot differ per experiment
+        QVERIFY_THROWS_EXCEPTION(estimate::FitError, estimate::fit(src, {0.3, 3.0, 1.0}, {a, b}, settingsFor(EstimationMethod::OutputError)));
+    }
+
     void bayesPosteriorOfALinearModel()
     {
         // y = a t with Gaussian noise and a Gaussian prior on a: the posterior mean and sd are
@@ -137,17 +150,20 @@ private slots:
             stop.request_stop();
         });
         const auto begin = std::chrono::steady_clock::now();
-        estimate::FitResult r;
-        try {
-            r = estimate::fit(src, {0.1, 2.0}, {data}, s, nullptr, stop.get_token());
-        } catch (const estimate::FitError&) {
-            // cancelled before the first evaluation finished: acceptable too
-            r.cancelled = true;
-        }
+        const estimate::FitResult r = estimate::fit(src, {0.1, 2.0}, {data}, s, nullptr, stop.get_token());
         canceller.join();
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         QVERIFY(r.cancelled);
         QVERIFY2(seconds < 1.3, qPrintable(QString::number(seconds)));
+        QCOMPARE(r.parameters.size(), std::size_t(2));
+        QVERIFY(std::isfinite(r.parameters[0].value));
+
+        // Cancelled before anything ran: the starting values come back, marked cancelled.
+        std::stop_source early;
+        early.request_stop();
+        const auto atStart = estimate::fit(src, {0.1, 2.0}, {data}, s, nullptr, early.get_token());
+        QVERIFY(atStart.cancelled);
+        QCOMPARE(atStart.parameters[0].value, 0.1);
     }
 
     void badProblemsAreRejectedWithMessages()
