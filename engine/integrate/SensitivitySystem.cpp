@@ -41,12 +41,18 @@ std::vector<double> SensitivitySystem::inputBreakpoints(double t0, double tEnd) 
     std::vector<double> breakpoints;
     if (!inputs_)
         return breakpoints;
+    // Kinks within rounding of an end or of each other would make segments of a few ulps,
+    // shorter than any step an integrator can take: they are merged away.
+    const double rounding = 1e-12 * std::max({1.0, std::abs(t0), std::abs(tEnd)});
+    std::vector<double> all;
     for (std::size_t i = 0; i < inputs_->size(); ++i)
         for (double t : inputs_->signal(i).time())
-            if (t > t0 && t < tEnd)
-                breakpoints.push_back(t);
-    std::sort(breakpoints.begin(), breakpoints.end());
-    breakpoints.erase(std::unique(breakpoints.begin(), breakpoints.end()), breakpoints.end());
+            if (t > t0 + rounding && t < tEnd - rounding)
+                all.push_back(t);
+    std::sort(all.begin(), all.end());
+    for (double t : all)
+        if (breakpoints.empty() || t - breakpoints.back() > rounding)
+            breakpoints.push_back(t);
     return breakpoints;
 }
 

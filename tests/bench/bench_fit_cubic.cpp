@@ -1,0 +1,349 @@
+// Fit benchmark for issue 3 (run by hand, never by CTest; run_fit_benchmark.sh runs it together
+// with the SciPy reference fit_cubic_scipy.py on the same data and compares the two).
+//
+// Model: resources/examples/sdof_cubic.model, u'' + 2 gamma u' + Omega2 u + k3 u^3 = 0, with the
+// initial velocity made known (the line "u(0) = 0, 5 estimate" becomes "u(0) = 0, 5"), so exactly
+// the three parameters gamma, Omega2, k3 are estimated.
+// Data: 2000 samples on [0, 5] s (dt = 5/1999) of the true response, integrated with rtol 1e-12,
+// plus 5 % uniform noise as in seed note 004 (data::addNoise: uniform in [-a, a), a = 5 % of the
+// RMS of the clean signal), written to a CSV file (t, u, u_true) that the Python script reads.
+// Fit: output error, dopri5 with rtol 1e-8 / atol 1e-10, start 30 % off the truth (the starting
+// values of resources/examples/sdof_cubic.sysid), output weight 1 (plain sum of squares), cost,
+// step and gradient tolerances 1e-10 (SciPy's ftol, xtol, gtol), timed with std::chrono around
+// estimate::fit() only (model compilation and data generation are not timed).
+//
+// Usage: bench_fit_cubic [--data FILE] [--json FILE] [--runs N] [--seed S]
+//                        [--ftol X] [--xtol X] [--gtol X] [--rtol X] [--atol X]
+//   --data  where to write the noisy data (default fit_cubic_data.csv)
+//   --json  where to write the results for the comparison (default: not written)
+
+#include "engine/data/CsvWriter.h"
+#include "engine/data/Noise.h"
+#include "engine/estimate/Experiment.h"
+#include "engine/estimate/Fit.h"
+#include "engine/estimate/FitSettings.h"
+#include "engine/eval/CompiledModel.h"
+#include "engine/eval/CompiledModelSource.h"
+#include "engine/integrate/Simulator.h"
+#include "engine/model/ModelBuilder.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifndef SYSID_SOURCE_DIR
+#define SYSID_SOURCE_DIR "."
+#endif
+#ifndef SYSID_BENCH_BUILD_TYPE
+#define SYSID_BENCH_BUILD_TYPE "unknown"
+#endif
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace estimate = sysid::estimate;
+namespace integrate = sysid::integrate;
+
+constexpr std::size_t sampleCount = 2000;
+constexpr double tEnd = 5.0;
+constexpr double noisePercent = 5.0;
+
+struct Options {
+    std::string dataPath = "fit_cubic_data.csv";
+    std::string jsonPath;
+    int runs = 5;
+    unsigned long long seed = 3;  // issue 3
+    double ftol = 1e-10, xtol = 1e-10, gtol = 1e-10;
+    double rtol = 1e-8, atol = 1e-10;
+};
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string loadAverage()
+{
+    std::ifstream in("/proc/loadavg");
+    std::string one, five, fifteen;
+    in >> one >> five >> fifteen;
+    return in ? one + " " + five + " " + fifteen : "?";
+}
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw std::runtime_error("cannot read " + path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// The model file with its initial velocity made known: the "estimate" on the x(0) line removed.
+std::string knownInitialVelocity(const std::string& text)
+{
+    std::istringstream in(text);
+    std::ostringstream out;
+    std::string line;
+    int changed = 0;
+    while (std::getline(in, line)) {
+        const std::string suffix = " estimate";
+        if (line.rfind("u(0)", 0) == 0 && line.size() > suffix.size() &&
+            line.compare(line.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            line.erase(line.size() - suffix.size());
+            ++changed;
+        }
+        out << line << '\n';
+    }
+    if (changed != 1)
+        throw std::runtime_error("expected exactly one line 'u(0) = ..., ... estimate' in the model file");
+    return out.str();
+}
+
+double parseNumber(const char* text, const char* option)
+{
+    char* end = nullptr;
+    const double v = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !std::isfinite(v))
+        throw std::invalid_argument(std::string("bad number for ") + option + ": " + text);
+    return v;
+}
+
+Options parseOptions(int argc, char** argv)
+{
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (i + 1 >= argc)
+            throw std::invalid_argument("option " + a + " needs a value (or is unknown)");
+        const char* v = argv[++i];
+        if (a == "--data")
+            o.dataPath = v;
+        else if (a == "--json")
+            o.jsonPath = v;
+        else if (a == "--runs")
+            o.runs = std::max(1, static_cast<int>(parseNumber(v, "--runs")));
+        else if (a == "--seed")
+            o.seed = static_cast<unsigned long long>(parseNumber(v, "--seed"));
+        else if (a == "--ftol")
+            o.ftol = parseNumber(v, "--ftol");
+        else if (a == "--xtol")
+            o.xtol = parseNumber(v, "--xtol");
+        else if (a == "--gtol")
+            o.gtol = parseNumber(v, "--gtol");
+        else if (a == "--rtol")
+            o.rtol = parseNumber(v, "--rtol");
+        else if (a == "--atol")
+            o.atol = parseNumber(v, "--atol");
+        else
+            throw std::invalid_argument("unknown option " + a);
+    }
+    return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    try {
+        const Options opt = parseOptions(argc, argv);
+        const std::string modelPath = SYSID_SOURCE_DIR "/resources/examples/sdof_cubic.model";
+        std::printf("sysid bench_fit_cubic\n");
+        std::printf("  load average   : %s (at start), nproc %u\n", loadAverage().c_str(),
+                    std::thread::hardware_concurrency());
+        std::printf("  build type     : %s", SYSID_BENCH_BUILD_TYPE);
+#ifdef __OPTIMIZE__
+        std::printf(", optimised");
+#else
+        std::printf(", NOT optimised");
+#endif
+#ifdef NDEBUG
+        std::printf(", NDEBUG\n");
+#else
+        std::printf(", assertions on\n");
+#endif
+        std::printf("  model          : %s, with u(0) = 0, 5 (initial velocity known)\n", modelPath.c_str());
+
+        const std::string modelText = knownInitialVelocity(readFile(modelPath));
+        const auto source = sysid::eval::compileModel(sysid::model::parseModel(modelText, "sdof_cubic (u'(0) known)"));
+        if (source->parameterCount() != 3 || source->outputCount() != 1 || source->outputNames[0] != "u" ||
+            source->inputCount() != 0)
+            throw std::runtime_error("expected 3 parameters, the single output u and no inputs");
+        const std::vector<double> truth = source->parameterValues;
+        std::vector<double> start(3);
+        for (std::size_t i = 0; i < 3; ++i)  // 30 % off: gamma and k3 low, Omega2 high (as sdof_cubic.sysid)
+            start[i] = truth[i] * (source->parameterNames[i] == "Omega2" ? 1.3 : 0.7);
+
+        // Data: the true response (tight tolerances) plus seed-004 noise.
+        const double dt = tEnd / static_cast<double>(sampleCount - 1);
+        const std::vector<double> times = integrate::uniformGrid(0.0, tEnd, dt);
+        if (times.size() != sampleCount)
+            throw std::runtime_error("the grid has " + std::to_string(times.size()) + " samples, not 2000");
+        sysid::eval::CompiledModel truthModel(source);
+        truthModel.setParameters(truth);
+        integrate::SimulationRequest request;
+        request.times = times;
+        integrate::IntegratorSettings tight;
+        tight.relativeTolerance = 1e-12;
+        tight.absoluteTolerance = 1e-14;
+        const integrate::Trajectory clean = integrate::simulate(truthModel, request, tight);
+        std::vector<double> uTrue(times.size()), u(times.size());
+        for (std::size_t s = 0; s < times.size(); ++s)
+            uTrue[s] = clean.outputs(static_cast<Eigen::Index>(s), 0);
+        u = uTrue;
+        std::mt19937_64 rng(opt.seed);
+        sysid::data::addNoise(u, noisePercent, sysid::data::NoiseDistribution::Uniform, rng);
+        sysid::data::writeCsvFile(opt.dataPath, {"t", "u", "u_true"}, {times, u, uTrue});
+        std::printf("  data           : %zu samples, t = 0..%g s (dt = 5/1999), %g %% uniform noise "
+                    "(a = %.6g, seed %llu), RMS(u_true) = %.6g\n",
+                    times.size(), tEnd, noisePercent, noisePercent / 100 * sysid::data::rms(uTrue), opt.seed,
+                    sysid::data::rms(uTrue));
+        std::printf("                   written to %s\n", opt.dataPath.c_str());
+
+        estimate::Experiment experiment;
+        experiment.name = "sdof_cubic, 5 % uniform noise";
+        experiment.times = times;
+        experiment.measured = Eigen::Map<const Eigen::VectorXd>(u.data(), static_cast<Eigen::Index>(u.size()));
+        experiment.outputMeasured = {true};
+
+        estimate::FitSettings settings;
+        settings.method = estimate::EstimationMethod::OutputError;
+        settings.integrator.method = integrate::IntegrationMethod::Dopri5;
+        settings.integrator.relativeTolerance = opt.rtol;
+        settings.integrator.absoluteTolerance = opt.atol;
+        settings.maxIterations = 200;
+        settings.costTolerance = opt.ftol;
+        settings.stepTolerance = opt.xtol;
+        settings.gradientTolerance = opt.gtol;
+        settings.outputWeights = {{"u", 1.0}};
+        std::printf("  fit            : output error, dopri5 rtol %g atol %g, cost/step/gradient tolerance %g/%g/%g,\n"
+                    "                   weight 1 on u, start",
+                    opt.rtol, opt.atol, opt.ftol, opt.xtol, opt.gtol);
+        for (std::size_t i = 0; i < 3; ++i)
+            std::printf(" %s = %g", source->parameterNames[i].c_str(), start[i]);
+        std::printf("\n");
+
+        // Accuracy of the fit's integrator: at the truth, against the tight-tolerance response.
+        double integrationError = 0.0;
+        {
+            const integrate::Trajectory tr = integrate::simulate(truthModel, request, settings.integrator);
+            for (std::size_t s = 0; s < times.size(); ++s)
+                integrationError =
+                    std::max(integrationError, std::abs(tr.outputs(static_cast<Eigen::Index>(s), 0) - uTrue[s]));
+            std::printf("  integration    : at the truth, max |u - u_true| on the grid %.2e (%zu steps)\n",
+                        integrationError, tr.steps);
+        }
+
+        // One simulation with the three sensitivities at the start (for the per-evaluation cost).
+        std::vector<double> simSeconds;
+        std::size_t simSteps = 0;
+        {
+            sysid::eval::CompiledModel m(source);
+            m.setParameters(start);
+            integrate::SimulationRequest r;
+            r.times = times;
+            r.sensitivityParameters = {0, 1, 2};
+            for (int k = 0; k < 5; ++k) {
+                const auto t0 = Clock::now();
+                const auto tr = integrate::simulate(m, r, settings.integrator);
+                simSeconds.push_back(secondsSince(t0));
+                simSteps = tr.steps;
+            }
+        }
+
+        std::vector<estimate::Experiment> experiments{experiment};
+        std::vector<double> seconds;
+        estimate::FitResult result;
+        bool identical = true;
+        for (int run = 0; run < opt.runs; ++run) {
+            const auto t0 = Clock::now();
+            estimate::FitResult r = estimate::fit(source, start, experiments, settings);
+            seconds.push_back(secondsSince(t0));
+            if (run > 0)
+                for (std::size_t i = 0; i < r.parameters.size(); ++i)
+                    identical = identical && r.parameters[i].value == result.parameters[i].value;
+            result = std::move(r);
+        }
+        const double fitSeconds = median(seconds);
+
+        std::printf("\n  sysid fit, %d runs: wall [ms]", opt.runs);
+        for (double s : seconds)
+            std::printf(" %.2f", s * 1e3);
+        std::printf("; median %.2f ms, min %.2f ms\n", fitSeconds * 1e3,
+                    *std::min_element(seconds.begin(), seconds.end()) * 1e3);
+        std::printf("  iterations (accepted LM steps) %zu, converged %s: %s\n", result.iterations,
+                    result.converged ? "yes" : "NO", result.stopReason.c_str());
+        std::printf("  cost 1/2 sum r^2 = %.12g, residual RMS %.6g (noise RMS a/sqrt(3) = %.6g)\n", result.cost,
+                    result.residualRms[0], noisePercent / 100 * sysid::data::rms(uTrue) / std::sqrt(3.0));
+        std::printf("  one simulation with 3 sensitivities at the start: %.3f ms, %zu steps (fit = %.1f such)\n",
+                    median(simSeconds) * 1e3, simSteps, fitSeconds / median(simSeconds));
+        std::printf("  runs bit-identical: %s\n", identical ? "yes" : "NO");
+        std::printf("  %-8s %12s %22s %12s %12s\n", "param", "true", "estimate", "sd", "est/true-1");
+        for (std::size_t i = 0; i < result.parameters.size(); ++i) {
+            const auto& p = result.parameters[i];
+            std::printf("  %-8s %12g %22.15g %12.4g %12.3e\n", p.name.c_str(), truth[i], p.value, p.sd,
+                        p.value / truth[i] - 1);
+        }
+
+        if (!opt.jsonPath.empty()) {
+            std::ofstream json(opt.jsonPath);
+            char buffer[64];
+            auto num = [&](double v) {
+                std::snprintf(buffer, sizeof buffer, "%.17g", v);
+                return std::string(buffer);
+            };
+            json << "{\n  \"seconds\": [";
+            for (std::size_t k = 0; k < seconds.size(); ++k)
+                json << (k ? ", " : "") << num(seconds[k]);
+            json << "],\n  \"median_seconds\": " << num(fitSeconds) << ",\n  \"iterations\": " << result.iterations
+                 << ",\n  \"converged\": " << (result.converged ? "true" : "false") << ",\n  \"stop_reason\": \""
+                 << result.stopReason << "\",\n  \"cost\": " << num(result.cost)
+                 << ",\n  \"integration_error\": " << num(integrationError)
+                 << ",\n  \"simulation_seconds\": " << num(median(simSeconds))
+                 << ",\n  \"simulation_steps\": " << simSteps
+                 << ",\n  \"load_average\": \"" << loadAverage() << "\",\n  \"names\": [";
+            for (std::size_t i = 0; i < 3; ++i)
+                json << (i ? ", " : "") << '"' << result.parameters[i].name << '"';
+            json << "],\n  \"truth\": [" << num(truth[0]) << ", " << num(truth[1]) << ", " << num(truth[2])
+                 << "],\n  \"start\": [" << num(start[0]) << ", " << num(start[1]) << ", " << num(start[2])
+                 << "],\n  \"lower\": [";
+            for (std::size_t i = 0; i < 3; ++i)
+                json << (i ? ", " : "") << num(source->parameters[i].lower);
+            json << "],\n  \"upper\": [";
+            for (std::size_t i = 0; i < 3; ++i)
+                json << (i ? ", " : "") << num(source->parameters[i].upper);
+            json << "],\n  \"estimate\": [";
+            for (std::size_t i = 0; i < 3; ++i)
+                json << (i ? ", " : "") << num(result.parameters[i].value);
+            json << "],\n  \"sd\": [";
+            for (std::size_t i = 0; i < 3; ++i)
+                json << (i ? ", " : "") << num(result.parameters[i].sd);
+            json << "],\n  \"rtol\": " << num(opt.rtol) << ", \"atol\": " << num(opt.atol) << ", \"ftol\": "
+                 << num(opt.ftol) << ", \"xtol\": " << num(opt.xtol) << ", \"gtol\": " << num(opt.gtol) << "\n}\n";
+            if (!json)
+                throw std::runtime_error("cannot write " + opt.jsonPath);
+        }
+        return result.converged ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_fit_cubic: %s\n", e.what());
+        return 2;
+    }
+}
