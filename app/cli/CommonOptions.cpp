@@ -20,31 +20,45 @@ std::optional<po::variables_map> parseArguments(const Arguments& args, const po:
     return vm;
 }
 
-void addIntegratorOptions(po::options_description& options)
+void addIntegratorOptions(po::options_description& options, const char* methodOption)
 {
     options.add_options()
-        ("method", po::value<std::string>()->default_value("dopri5"), "integrator: dopri5 | rosenbrock4 | rk4 | euler")
-        ("rtol", po::value<double>()->default_value(1e-8), "relative tolerance (adaptive methods)")
-        ("atol", po::value<double>()->default_value(1e-10), "absolute tolerance (adaptive methods)")
-        ("max-step", po::value<double>()->default_value(0.0),
-         "largest step (adaptive) or the step (rk4, euler); 0 = no limit / one step per sample")
-        ("max-steps", po::value<std::size_t>()->default_value(1000000), "give up after this many steps");
+        (methodOption, po::value<std::string>(), "integrator: dopri5 (default) | rosenbrock4 | rk4 | euler")
+        ("rtol", po::value<double>(), "relative tolerance (adaptive methods; default 1e-8)")
+        ("atol", po::value<double>(), "absolute tolerance (adaptive methods; default 1e-10)")
+        ("max-step", po::value<double>(),
+         "largest step (adaptive) or the step (rk4, euler); 0 = no limit / one step per sample (default 0)")
+        ("max-steps", po::value<long long>(), "give up an integration after this many steps (default 1000000)");
 }
 
-integrate::IntegratorSettings integratorSettings(const po::variables_map& vm)
+std::size_t countOption(const po::variables_map& vm, const char* name, long long least)
 {
-    integrate::IntegratorSettings settings;
-    const auto method = integrate::parseIntegrationMethod(vm["method"].as<std::string>());
-    if (!method)
-        throw UsageError("--method must be dopri5, rosenbrock4, rk4 or euler, not '" + vm["method"].as<std::string>() + "'");
-    settings.method = *method;
-    settings.relativeTolerance = vm["rtol"].as<double>();
-    settings.absoluteTolerance = vm["atol"].as<double>();
-    settings.maxStep = vm["max-step"].as<double>();
-    settings.maxSteps = vm["max-steps"].as<std::size_t>();
+    const long long value = vm[name].as<long long>();
+    if (value < least)
+        throw UsageError(std::string("--") + name + " must be at least " + std::to_string(least));
+    return static_cast<std::size_t>(value);
+}
+
+void applyIntegratorOptions(const po::variables_map& vm, const char* methodOption, integrate::IntegratorSettings& settings)
+{
+    if (vm.count(methodOption)) {
+        const std::string name = vm[methodOption].as<std::string>();
+        const auto method = integrate::parseIntegrationMethod(name);
+        if (!method)
+            throw UsageError(std::string("--") + methodOption + " must be dopri5, rosenbrock4, rk4 or euler, not '" +
+                             name + "'");
+        settings.method = *method;
+    }
+    if (vm.count("rtol"))
+        settings.relativeTolerance = vm["rtol"].as<double>();
+    if (vm.count("atol"))
+        settings.absoluteTolerance = vm["atol"].as<double>();
+    if (vm.count("max-step"))
+        settings.maxStep = vm["max-step"].as<double>();
+    if (vm.count("max-steps"))
+        settings.maxSteps = countOption(vm, "max-steps", 1);
     if (!(settings.relativeTolerance > 0) || !(settings.absoluteTolerance > 0) || !(settings.maxStep >= 0))
         throw UsageError("--rtol and --atol must be positive and --max-step not negative");
-    return settings;
 }
 
 }  // namespace sysid::cli

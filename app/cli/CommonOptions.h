@@ -15,8 +15,15 @@ namespace sysid::cli {
 std::optional<boost::program_options::variables_map> parseArguments(
     const Arguments& args, const boost::program_options::options_description& options, const char* positional);
 
-// --method, --rtol, --atol, --max-step, --max-steps: the same for every command that integrates.
-void addIntegratorOptions(boost::program_options::options_description& options);
-integrate::IntegratorSettings integratorSettings(const boost::program_options::variables_map& vm);
+// The integrator options of every command that integrates: --METHOD_OPTION (named "method"
+// by simulate, "integrator" by fit, where --method is the estimator), --rtol, --atol,
+// --max-step, --max-steps. Options not given leave `settings` as they are (the defaults, or
+// a project's), so they can override.
+void addIntegratorOptions(boost::program_options::options_description& options, const char* methodOption);
+void applyIntegratorOptions(const boost::program_options::variables_map& vm, const char* methodOption,
+                            integrate::IntegratorSettings& settings);
+
+// A whole-number option, read as signed so that "-3" is refused rather than wrapped around.
+std::size_t countOption(const boost::program_options::variables_map& vm, const char* name, long long least);
 
 }  // namespace sysid::cli

@@ -62,7 +62,7 @@ int runSimulate(const Arguments& args)
          "uniform: in [-PCT %, +PCT %] x RMS (seed note 004); gaussian: sigma = PCT % x RMS")
         ("seed", po::value<unsigned long long>()->default_value(0), "random seed for the noise")
         ("output,o", po::value<std::string>(), "output CSV file (- for standard output)");
-    addIntegratorOptions(options);
+    addIntegratorOptions(options, "method");
     const auto parsed = parseArguments(args, options, "model");
     if (!parsed)
         return Success;
@@ -78,7 +78,8 @@ int runSimulate(const Arguments& args)
         throw UsageError("--dt must be positive");
     if (!(tEnd > t0))
         throw UsageError("--t-end must be greater than --t-start");
-    const integrate::IntegratorSettings settings = integratorSettings(vm);
+    integrate::IntegratorSettings settings;
+    applyIntegratorOptions(vm, "method", settings);
     const auto distribution = data::parseNoiseDistribution(vm["noise-dist"].as<std::string>());
     if (!distribution)
         throw UsageError("--noise-dist must be uniform or gaussian");

@@ -19,6 +19,9 @@ const char* usage =
     "  check MODEL [--equations]        parse a model, list states, parameters, inputs, outputs\n"
     "  simulate MODEL --t-end T --dt DT [options] -o OUT.csv\n"
     "                                   simulate on a time grid and write t,<outputs> as CSV\n"
+    "  fit PROJECT.sysid [-o RESULT.json] [--quiet]\n"
+    "  fit MODEL --data DATA.csv [--data MORE.csv]... [--method NAME] [options] -o RESULT.json\n"
+    "                                   estimate parameters from data; progress on stderr\n"
     "\n"
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
@@ -38,6 +41,8 @@ int main(int argc, char** argv)
             return runCheck(args);
         if (command == "simulate")
             return runSimulate(args);
+        if (command == "fit")
+            return runFit(args);
         if (command == "--help" || command == "-h" || command == "help") {
             std::cout << usage;
             return Success;

@@ -81,6 +81,23 @@ FitResult cancelledAtStart(const ParameterLayout& layout, const eval::CompiledMo
 
 }  // namespace
 
+std::vector<std::string> estimatedParameterNames(const eval::CompiledModelSource& model,
+                                                 const std::vector<Experiment>& experiments)
+{
+    std::vector<std::map<std::string, double>> fixedValues;
+    for (const auto& e : experiments)
+        fixedValues.push_back(e.fixedValues);
+    std::vector<std::string> names;
+    try {
+        const ParameterLayout layout(model, model.parameterValues, fixedValues);
+        for (const auto& u : layout.unknowns())
+            names.push_back(u.name);
+    } catch (const std::invalid_argument& e) {
+        throw FitError(e.what());
+    }
+    return names;
+}
+
 FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std::vector<double>& initialValues,
               const std::vector<Experiment>& experiments, const FitSettings& settings, FitObserver* observer,
               std::stop_token stop)

@@ -16,6 +16,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Names of the unknowns a fit of these experiments estimates, in FitResult order.
+std::vector<std::string> estimatedParameterNames(const eval::CompiledModelSource& model,
+                                                 const std::vector<Experiment>& experiments);
+
 // Estimates the free parameters of the model (not `fixed`) from the experiments, starting
 // from `initialValues` (all model parameters, model order). Estimated initial values
 // (`estimate`) are separate unknowns per experiment. A stop request ends the fit within an

@@ -41,6 +41,9 @@ Uncertainty uncertainty(const Eigen::MatrixXd& dataJacobian, const Eigen::Vector
             u.correlation(i, k) = std::isfinite(u.sd(i)) && std::isfinite(u.sd(k)) && u.sd(i) > 0 && u.sd(k) > 0
                                       ? u.covariance(i, k) / (u.sd(i) * u.sd(k))
                                       : std::numeric_limits<double>::quiet_NaN();
+    for (Eigen::Index i = 0; i < p; ++i)
+        if (std::isfinite(u.correlation(i, i)))
+            u.correlation(i, i) = 1.0;  // exactly, not 1 - 1 ulp from the division
     u.halfWidthFactor = boost::math::quantile(boost::math::students_t(static_cast<double>(dof)), 0.975);
     return u;
 }

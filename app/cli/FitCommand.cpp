@@ -1,0 +1,248 @@
+// sysid fit: estimate a model's parameters from data, from a project file or from a model
+// and CSV files given on the command line. Progress on stderr, RESULT.json written atomically.
+#include "app/cli/CommandLine.h"
+#include "app/cli/CommonOptions.h"
+#include "app/cli/ParameterOverrides.h"
+
+#include "engine/data/CsvReader.h"
+#include "engine/data/DataError.h"
+#include "engine/job/FitJob.h"
+#include "engine/project/AtomicFile.h"
+#include "engine/project/Project.h"
+#include "engine/project/ProjectJob.h"
+#include "engine/project/ResultJson.h"
+
+#include <boost/program_options.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace sysid::cli {
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+Strings strings(const po::variables_map& vm, const char* name)
+{
+    return vm.count(name) ? vm[name].as<Strings>() : Strings{};
+}
+
+// NAME=VALUE
+std::pair<std::string, std::string> splitAssignment(const std::string& item, const std::string& option, const char* form)
+{
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+        throw UsageError(option + " expects " + form + ", got '" + item + "'");
+    return {item.substr(0, eq), item.substr(eq + 1)};
+}
+
+// Applies the options given on the command line to settings (a project's or the defaults).
+void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
+{
+    if (vm.count("method")) {
+        const std::string name = vm["method"].as<std::string>();
+        const auto method = estimate::parseEstimationMethod(name);
+        if (!method)
+            throw UsageError("--method must be output-error, multiple-shooting or bayes, not '" + name + "'");
+        settings.method = *method;
+    }
+    if (vm.count("intervals"))
+        settings.shootingIntervals = countOption(vm, "intervals", 1);
+    if (vm.count("max-iterations"))
+        settings.maxIterations = countOption(vm, "max-iterations", 0);
+    for (const auto& item : strings(vm, "weight")) {
+        const auto [output, text] = splitAssignment(item, "--weight", "OUTPUT=WEIGHT");
+        const double w = parseNumber(text, "--weight " + output);
+        if (!(w > 0))
+            throw UsageError("--weight " + output + ": the weight must be > 0");
+        settings.outputWeights[output] = w;
+    }
+    for (const auto& item : strings(vm, "prior")) {
+        const auto [name, text] = splitAssignment(item, "--prior", "NAME=MEAN,SD");
+        const auto comma = text.find(',');
+        if (comma == std::string::npos)
+            throw UsageError("--prior expects NAME=MEAN,SD, got '" + item + "'");
+        const double mean = parseNumber(text.substr(0, comma), "--prior " + name + " (mean)");
+        const double sd = parseNumber(text.substr(comma + 1), "--prior " + name + " (sd)");
+        if (!(sd > 0))
+            throw UsageError("--prior " + name + ": the standard deviation must be > 0");
+        settings.priors[name] = estimate::Prior{mean, sd};
+    }
+    applyIntegratorOptions(vm, "integrator", settings.integrator);
+}
+
+std::map<std::string, double> startingValues(const po::variables_map& vm)
+{
+    std::map<std::string, double> values;
+    for (const auto& item : strings(vm, "set")) {
+        const auto [name, text] = splitAssignment(item, "--set", "NAME=VALUE");
+        values[name] = parseNumber(text, "--set " + name);
+    }
+    return values;
+}
+
+std::string readModelText(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw UserError(path + ": is a directory, not a model file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw UserError(path + ": cannot open the model file (missing or unreadable)");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string format(const char* spec, double value)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, spec, value);
+    return buffer;
+}
+
+// Writes one line per event on stderr, or nothing at all when quiet.
+class StderrProgress final : public job::ProgressSink {
+public:
+    explicit StderrProgress(bool quiet) : quiet_(quiet) {}
+
+    void started(const std::vector<std::string>& names) override { names_ = names; }
+
+    void iteration(const estimate::IterationRecord& record) override
+    {
+        if (quiet_)
+            return;
+        std::string line = "iteration " + std::to_string(record.iteration) + "  cost " + format("%.4e", record.cost) + " ";
+        for (std::size_t k = 0; k < record.parameters.size(); ++k)
+            line += " " + (k < names_.size() ? names_[k] : "p" + std::to_string(k)) + "=" +
+                    format("%.6g", record.parameters[k]);
+        std::cerr << line << '\n' << std::flush;
+    }
+
+    void trace(std::size_t, const std::vector<double>&, const Eigen::MatrixXd&) override {}
+
+    void log(const std::string& line) override
+    {
+        if (!quiet_)
+            std::cerr << line << '\n' << std::flush;
+    }
+
+    void finished(job::JobStatus status, const std::string& message) override
+    {
+        if (quiet_ || status == job::JobStatus::Failed)  // a failure is printed once, by the caller
+            return;
+        std::cerr << (status == job::JobStatus::Cancelled ? "cancelled: " : "stopped: ") << message << '\n' << std::flush;
+    }
+
+private:
+    bool quiet_;
+    std::vector<std::string> names_;
+};
+
+void checkOutputPlace(const std::string& path)
+{
+    if (path == "-")
+        return;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw UserError(path + ": is a directory; -o needs a file name");
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+        throw UserError(path + ": the folder " + parent.string() + " does not exist");
+}
+
+}  // namespace
+
+int runFit(const Arguments& args)
+{
+    po::options_description options(
+        "sysid fit PROJECT.sysid [-o RESULT.json] [--quiet] [options]\n"
+        "sysid fit MODEL --data DATA.csv [--data MORE.csv]... [options] -o RESULT.json\n"
+        "A PROJECT (.sysid) names its data and settings; options given here override its settings");
+    options.add_options()
+        ("help,h", "show this help")
+        ("input", po::value<std::string>(), "the .sysid project or the .model file")
+        ("data", po::value<Strings>()->composing(), "CSV file of one experiment (repeatable; MODEL form)")
+        ("time", po::value<std::string>(), "name of the time column (default: t, time or the first; MODEL form)")
+        ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column "
+                                                   "(repeatable; MODEL form)")
+        ("method", po::value<std::string>(), "output-error (default) | multiple-shooting | bayes")
+        ("intervals", po::value<long long>(), "shooting intervals per experiment (multiple-shooting; default 10)")
+        ("set", po::value<Strings>()->composing(), "NAME=VALUE: starting value of a parameter (repeatable)")
+        ("prior", po::value<Strings>()->composing(), "NAME=MEAN,SD: Gaussian prior of a parameter (bayes; repeatable)")
+        ("max-iterations", po::value<long long>(), "at most this many iterations (default 100)")
+        ("weight", po::value<Strings>()->composing(),
+         "OUTPUT=W: weight of an output's squared residuals (default 1/sigma^2, sigma estimated from the data)")
+        ("quiet,q", "no progress lines on stderr")
+        ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
+    addIntegratorOptions(options, "integrator");
+    const auto parsed = parseArguments(args, options, "input");
+    if (!parsed)
+        return Success;
+    const po::variables_map& vm = *parsed;
+    if (!vm.count("input"))
+        throw UsageError("missing the PROJECT.sysid or MODEL file");
+    const std::string input = vm["input"].as<std::string>();
+    const bool isProject = std::filesystem::path(input).extension() == ".sysid";
+    const bool quiet = vm.count("quiet") > 0;
+
+    job::FitJob fit;
+    if (isProject) {
+        for (const char* modelOnly : {"data", "time", "map"})
+            if (vm.count(modelOnly))
+                throw UsageError(std::string("--") + modelOnly + " is for the MODEL form; the project " + input +
+                                 " names its data");
+        estimate::FitSettings settings;  // checked before anything is read
+        applySettings(vm, settings);
+        checkOutputPlace(vm.count("output") ? vm["output"].as<std::string>() : "-");
+        project::Project project = project::loadProject(input);
+        applySettings(vm, project.settings);
+        for (const auto& [name, value] : startingValues(vm))
+            project.parameterValues[name] = value;
+        fit = project::makeFitJob(project);
+    } else {
+        if (!vm.count("data"))
+            throw UsageError("missing --data DATA.csv (a MODEL needs data; or give a PROJECT.sysid)");
+        if (!vm.count("output"))
+            throw UsageError("missing -o RESULT.json (- for standard output)");
+        applySettings(vm, fit.settings);
+        fit.parameterValues = startingValues(vm);
+        std::map<std::string, std::string> mapping;
+        for (const auto& item : strings(vm, "map")) {
+            const auto [name, column] = splitAssignment(item, "--map", "NAME=COLUMN");
+            mapping[name] = column;
+        }
+        checkOutputPlace(vm["output"].as<std::string>());
+        fit.modelText = readModelText(input);
+        fit.modelSource = input;
+        data::CsvOptions csv;
+        if (vm.count("time"))
+            csv.timeColumn = vm["time"].as<std::string>();
+        for (const auto& path : strings(vm, "data")) {
+            job::ExperimentData experiment;
+            experiment.name = path;
+            experiment.table = data::readCsv(path, csv);
+            experiment.mapping = mapping;
+            fit.experiments.push_back(std::move(experiment));
+        }
+    }
+
+    StderrProgress progress(quiet);
+    const estimate::FitResult result = fit.run(progress);
+    const std::string text = project::resultToJson(result).dump(2) + "\n";
+    const std::string out = vm.count("output") ? vm["output"].as<std::string>() : "-";
+    if (out == "-")
+        std::cout << text << std::flush;
+    else
+        project::writeFileAtomically(out, text);
+    return Success;
+}
+
+}  // namespace sysid::cli

@@ -1,0 +1,132 @@
+#include "engine/job/FitJob.h"
+
+#include "engine/data/DataError.h"
+#include "engine/estimate/Experiment.h"
+#include "engine/estimate/Fit.h"
+#include "engine/integrate/IntegrationError.h"
+#include "engine/job/ModelText.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace sysid::job {
+
+namespace {
+
+// Forwards the estimator's events to the sink, in the order they come (the fit's thread).
+class Forwarder final : public estimate::FitObserver {
+public:
+    explicit Forwarder(ProgressSink& sink) : sink_(sink) {}
+
+    void iteration(const estimate::IterationRecord& record) override { sink_.iteration(record); }
+    void trace(std::size_t experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) override
+    {
+        sink_.trace(experiment, times, outputs);
+    }
+    void log(const std::string& line) override { sink_.log(line); }
+
+private:
+    ProgressSink& sink_;
+};
+
+std::string names(const std::vector<std::string>& list)
+{
+    std::string text;
+    for (const auto& n : list)
+        text += (text.empty() ? "" : ", ") + n;
+    return text.empty() ? "none" : text;
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& name)
+{
+    for (const auto& n : list)
+        if (n == name)
+            return true;
+    return false;
+}
+
+void checkSettings(const eval::CompiledModelSource& model, const estimate::FitSettings& settings)
+{
+    for (const auto& [output, weight] : settings.outputWeights) {
+        if (!contains(model.outputNames, output))
+            throw JobError(JobError::Kind::Settings, "weight for '" + output + "': the model has no output '" + output +
+                                                         "' (outputs: " + names(model.outputNames) + ")");
+        if (!(weight > 0) || !std::isfinite(weight))
+            throw JobError(JobError::Kind::Settings, "weight for '" + output + "' must be a finite number > 0");
+    }
+    if (settings.method == estimate::EstimationMethod::MultipleShooting && settings.shootingIntervals < 1)
+        throw JobError(JobError::Kind::Settings, "multiple shooting needs at least one interval");
+}
+
+estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_token stop)
+{
+    const auto model = compileModelText(job.modelText, job.modelSource);
+    const std::vector<double> start = startingValues(*model, job.parameterValues);
+    checkSettings(*model, job.settings);
+    if (job.experiments.empty())
+        throw JobError(JobError::Kind::Data, "no data to fit: give at least one data set");
+
+    std::vector<estimate::Experiment> experiments;
+    try {
+        data::validatePreprocessing(job.preprocessing);
+        for (std::size_t k = 0; k < job.experiments.size(); ++k) {
+            const auto& data = job.experiments[k];
+            // Added noise must differ between records: each gets the next seed.
+            data::Preprocessing preprocessing = job.preprocessing;
+            if (preprocessing.noise)
+                preprocessing.noise->seed += k;
+            const data::DataTable table = data::preprocess(data.table, preprocessing);
+            experiments.push_back(estimate::makeExperiment(*model, table, data.mapping,
+                                                           data.name.empty() ? data.table.source : data.name));
+            experiments.back().fixedValues = data.fixedValues;
+        }
+    } catch (const data::DataError& e) {
+        throw JobError(JobError::Kind::Data, e.what());
+    } catch (const std::invalid_argument& e) {
+        throw JobError(JobError::Kind::Data, e.what());
+    }
+
+    std::vector<std::string> parameterNames;
+    try {
+        parameterNames = estimate::estimatedParameterNames(*model, experiments);
+    } catch (const estimate::FitError& e) {
+        throw JobError(JobError::Kind::Settings, e.what());
+    }
+    sink.started(parameterNames);
+    sink.log("fitting " + std::to_string(parameterNames.size()) + " parameter(s) (" + names(parameterNames) + ") to " +
+             std::to_string(experiments.size()) + " data set(s) by " + estimate::methodName(job.settings.method));
+
+    Forwarder forwarder(sink);
+    try {
+        return estimate::fit(model, start, experiments, job.settings, &forwarder, stop);
+    } catch (const estimate::FitError& e) {
+        throw JobError(JobError::Kind::Fit, e.what());
+    } catch (const integrate::IntegrationError& e) {
+        throw JobError(JobError::Kind::Integration, job.modelSource + ": " + e.what());
+    } catch (const data::DataError& e) {
+        throw JobError(JobError::Kind::Data, e.what());
+    } catch (const std::invalid_argument& e) {
+        throw JobError(JobError::Kind::Fit, e.what());
+    }
+}
+
+}  // namespace
+
+estimate::FitResult FitJob::run(ProgressSink& sink, std::stop_token stop) const
+{
+    estimate::FitResult result;
+    try {
+        result = runFit(*this, sink, stop);
+    } catch (const JobError& e) {
+        sink.finished(JobStatus::Failed, e.what());
+        throw;
+    } catch (const std::exception& e) {  // anything else the engine throws is still reported as the job's failure
+        const JobError error(JobError::Kind::Fit, e.what());
+        sink.finished(JobStatus::Failed, error.what());
+        throw error;
+    }
+    sink.finished(result.cancelled ? JobStatus::Cancelled : JobStatus::Succeeded, result.stopReason);
+    return result;
+}
+
+}  // namespace sysid::job

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "engine/data/DataTable.h"
+#include "engine/data/Preprocessing.h"
+#include "engine/estimate/FitResult.h"
+#include "engine/estimate/FitSettings.h"
+#include "engine/job/JobError.h"
+#include "engine/job/ProgressSink.h"
+
+#include <map>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace sysid::job {
+
+// One measured record of a fit: a data table and how its columns map onto the model.
+struct ExperimentData {
+    std::string name;                           // for messages and plots; the table's source if empty
+    data::DataTable table;
+    std::map<std::string, std::string> mapping;  // model output/input name -> column; same name if absent
+    std::map<std::string, double> fixedValues;   // fixed parameters with other values in this record only
+};
+
+// A parameter fit with everything it needs, copied in, so it can run on any thread while the
+// caller goes on editing its own copies. Run it on a worker thread; the sink receives the
+// events on that thread.
+struct FitJob {
+    std::string modelText;
+    std::string modelSource = "<model>";  // the name model errors are reported under
+    std::vector<ExperimentData> experiments;
+    data::Preprocessing preprocessing;     // applied to every table before it is used
+    estimate::FitSettings settings;
+    std::map<std::string, double> parameterValues;  // starting values, overriding the model text
+
+    // Parses and compiles the model, preprocesses the tables, builds the experiments and
+    // fits. Returns the result (converged or not; `cancelled` when `stop` ended it, with the
+    // best estimate so far). Throws JobError with the user-facing message when the fit cannot
+    // run; the sink's finished() has then been called with JobStatus::Failed and that message.
+    estimate::FitResult run(ProgressSink& sink, std::stop_token stop = {}) const;
+};
+
+}  // namespace sysid::job

@@ -1,0 +1,58 @@
+#include "engine/job/ModelText.h"
+
+#include "engine/job/JobError.h"
+#include "engine/model/ModelBuilder.h"
+#include "engine/model/SymbolicLock.h"
+
+#include <cmath>
+#include <mutex>
+
+namespace sysid::job {
+
+namespace {
+
+std::string knownNames(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (const auto& n : names)
+        text += (text.empty() ? "" : ", ") + n;
+    return text.empty() ? "none" : text;
+}
+
+}  // namespace
+
+std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::string& text, const std::string& source)
+{
+    const std::lock_guard lock(model::symbolicMutex());
+    try {
+        const model::Model model = model::parseModel(text, source);
+        return eval::compileModel(model);
+    } catch (const model::ModelError& e) {
+        throw JobError(JobError::Kind::Model, e.what());
+    } catch (const JobError&) {
+        throw;
+    } catch (const std::exception& e) {
+        // GiNaC can fail while deriving (e.g. a pole found when differentiating).
+        throw JobError(JobError::Kind::Model, source + ": the model cannot be compiled: " + e.what());
+    }
+}
+
+std::vector<double> startingValues(const eval::CompiledModelSource& model, const std::map<std::string, double>& overrides)
+{
+    std::vector<double> values = model.parameterValues;
+    for (const auto& [name, value] : overrides) {
+        std::size_t index = model.parameterNames.size();
+        for (std::size_t i = 0; i < model.parameterNames.size(); ++i)
+            if (model.parameterNames[i] == name)
+                index = i;
+        if (index == model.parameterNames.size())
+            throw JobError(JobError::Kind::Settings, "starting value for '" + name + "': the model has no parameter '" +
+                                                         name + "' (parameters: " + knownNames(model.parameterNames) + ")");
+        if (!std::isfinite(value))
+            throw JobError(JobError::Kind::Settings, "starting value for '" + name + "' is not a finite number");
+        values[index] = value;
+    }
+    return values;
+}
+
+}  // namespace sysid::job

@@ -1,0 +1,90 @@
+#include "engine/job/SimulationJob.h"
+
+#include "engine/data/DataError.h"
+#include "engine/eval/CompiledModel.h"
+#include "engine/integrate/InputSignals.h"
+#include "engine/integrate/Simulator.h"
+#include "engine/job/ModelText.h"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace sysid::job {
+
+namespace {
+
+std::string number(double v)
+{
+    std::ostringstream s;
+    s.precision(10);
+    s << v;
+    return s.str();
+}
+
+integrate::Trajectory simulateJob(const SimulationJob& job, std::stop_token stop)
+{
+    const auto source = compileModelText(job.modelText, job.modelSource);
+    const std::vector<double> values = startingValues(*source, job.parameterValues);
+    if (job.times.empty())
+        throw JobError(JobError::Kind::Settings, "the simulation needs a time grid");
+    for (std::size_t i = 1; i < job.times.size(); ++i)
+        if (!(job.times[i] > job.times[i - 1]))
+            throw JobError(JobError::Kind::Settings, "the simulation's time grid must be strictly increasing");
+
+    integrate::InputSignals inputs;
+    integrate::SimulationRequest request;
+    request.times = job.times;
+    request.stop = stop;
+    if (source->inputCount() > 0) {
+        if (!job.inputs)
+            throw JobError(JobError::Kind::Data, "the model " + job.modelSource + " has input(s) " +
+                                                     source->inputNames.front() +
+                                                     (source->inputCount() > 1 ? ", ..." : "") + "; give their data");
+        try {
+            inputs = integrate::InputSignals::fromTable(source->inputNames, *job.inputs, job.inputMapping);
+            const auto& time = job.inputs->time();
+            if (time.front() > job.times.front() || time.back() < job.times.back())
+                throw JobError(JobError::Kind::Data, job.inputs->source + ": the input data cover t = " +
+                                                         number(time.front()) + " to " + number(time.back()) +
+                                                         ", but the simulation runs from " + number(job.times.front()) +
+                                                         " to " + number(job.times.back()));
+        } catch (const data::DataError& e) {
+            throw JobError(JobError::Kind::Data, e.what());
+        } catch (const std::invalid_argument& e) {
+            throw JobError(JobError::Kind::Data, job.inputs->source + ": " + e.what());
+        }
+        request.inputs = &inputs;
+    }
+    eval::CompiledModel model(source);
+    model.setParameters(values);
+    try {
+        return integrate::simulate(model, request, job.settings);
+    } catch (const integrate::IntegrationError& e) {
+        throw JobError(JobError::Kind::Integration, job.modelSource + ": " + e.what());
+    } catch (const std::invalid_argument& e) {
+        throw JobError(JobError::Kind::Settings, e.what());
+    }
+}
+
+}  // namespace
+
+integrate::Trajectory SimulationJob::run(ProgressSink& sink, std::stop_token stop) const
+{
+    integrate::Trajectory trajectory;
+    try {
+        trajectory = simulateJob(*this, stop);
+    } catch (const JobError& e) {
+        sink.finished(stop.stop_requested() ? JobStatus::Cancelled : JobStatus::Failed, e.what());
+        throw;
+    } catch (const std::exception& e) {
+        const JobError error(JobError::Kind::Integration, e.what());
+        sink.finished(JobStatus::Failed, error.what());
+        throw error;
+    }
+    sink.trace(0, trajectory.times, trajectory.outputs);
+    sink.finished(JobStatus::Succeeded, "simulated " + std::to_string(trajectory.times.size()) + " samples in " +
+                                            std::to_string(trajectory.steps) + " steps");
+    return trajectory;
+}
+
+}  // namespace sysid::job

@@ -1,0 +1,425 @@
+#include "engine/project/Project.h"
+
+#include "engine/data/DataError.h"
+#include "engine/data/Preprocessing.h"
+#include "engine/project/AtomicFile.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace sysid::project {
+
+namespace {
+
+// Reads typed values out of the project JSON; every error names the file and the key path.
+class Reader {
+public:
+    explicit Reader(std::string file) : file_(std::move(file)) {}
+
+    [[noreturn]] void fail(const std::string& key, const std::string& message) const
+    {
+        throw ProjectError(file_, key, message);
+    }
+
+    static std::string describe(const json& value)
+    {
+        std::string text = value.dump();
+        if (text.size() > 40)
+            text = text.substr(0, 37) + "...";
+        return text + " (" + value.type_name() + ")";
+    }
+
+    void requireObject(const json& value, const std::string& key, std::initializer_list<const char*> known) const
+    {
+        if (!value.is_object())
+            fail(key, "expected an object, got " + describe(value));
+        for (const auto& item : value.items()) {
+            bool found = false;
+            std::string list;
+            for (const char* k : known) {
+                found = found || item.key() == k;
+                list += (list.empty() ? "" : ", ") + std::string(k);
+            }
+            if (!found)
+                fail(join(key, item.key()), "unknown key (known here: " + list + ")");
+        }
+    }
+
+    // The member, or nullptr when it is absent or null.
+    static const json* member(const json& object, const char* name)
+    {
+        const auto it = object.find(name);
+        return it == object.end() || it->is_null() ? nullptr : &*it;
+    }
+
+    std::string string(const json& value, const std::string& key) const
+    {
+        if (!value.is_string())
+            fail(key, "expected a string, got " + describe(value));
+        return value.get<std::string>();
+    }
+
+    double number(const json& value, const std::string& key) const
+    {
+        if (!value.is_number())
+            fail(key, "expected a number, got " + describe(value));
+        const double v = value.get<double>();
+        if (!std::isfinite(v))
+            fail(key, "expected a finite number");
+        return v;
+    }
+
+    double positive(const json& value, const std::string& key) const
+    {
+        const double v = number(value, key);
+        if (!(v > 0))
+            fail(key, "expected a number > 0, got " + value.dump());
+        return v;
+    }
+
+    std::size_t count(const json& value, const std::string& key) const
+    {
+        if (value.is_number_unsigned())
+            return value.get<std::size_t>();
+        if (value.is_number_float()) {
+            const double v = value.get<double>();
+            if (v >= 0 && v == std::floor(v) && v < 1e15)
+                return static_cast<std::size_t>(v);
+        }
+        fail(key, "expected a whole number >= 0, got " + describe(value));
+    }
+
+    static std::string join(const std::string& key, const std::string& child)
+    {
+        return key.empty() ? child : key + "." + child;
+    }
+
+private:
+    std::string file_;
+};
+
+std::string modelTextFrom(const Reader& r, const json& value, const std::string& key)
+{
+    if (value.is_string())
+        return value.get<std::string>();
+    if (!value.is_array())
+        r.fail(key, "expected the model text as a string or an array of lines, got " + Reader::describe(value));
+    std::string text;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        if (i > 0)
+            text += '\n';
+        text += r.string(value[i], key + "[" + std::to_string(i) + "]");
+    }
+    return text;
+}
+
+// "a\nb\n" -> ["a", "b", ""]: one array element per line, so the file reads like the model.
+json modelTextToJson(const std::string& text)
+{
+    json lines = json::array();
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) {
+            lines.push_back(text.substr(start));
+            break;
+        }
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
+void readIntegrator(const Reader& r, const json& value, const std::string& key, integrate::IntegratorSettings& s)
+{
+    r.requireObject(value, key, {"method", "rtol", "atol", "max_step", "max_steps"});
+    if (const json* m = Reader::member(value, "method")) {
+        const std::string name = r.string(*m, key + ".method");
+        const auto method = integrate::parseIntegrationMethod(name);
+        if (!method)
+            r.fail(key + ".method", "unknown integrator '" + name + "' (known: dopri5, rosenbrock4, rk4, euler)");
+        s.method = *method;
+    }
+    if (const json* v = Reader::member(value, "rtol"))
+        s.relativeTolerance = r.positive(*v, key + ".rtol");
+    if (const json* v = Reader::member(value, "atol"))
+        s.absoluteTolerance = r.positive(*v, key + ".atol");
+    if (const json* v = Reader::member(value, "max_step")) {
+        s.maxStep = r.number(*v, key + ".max_step");
+        if (s.maxStep < 0)
+            r.fail(key + ".max_step", "must not be negative");
+    }
+    if (const json* v = Reader::member(value, "max_steps"))
+        s.maxSteps = r.count(*v, key + ".max_steps");
+}
+
+void readSettings(const Reader& r, const json& value, const std::string& key, estimate::FitSettings& s)
+{
+    r.requireObject(value, key,
+                    {"integrator", "max_iterations", "cost_tolerance", "step_tolerance", "gradient_tolerance",
+                     "shooting_intervals", "output_weights", "priors"});
+    if (const json* v = Reader::member(value, "integrator"))
+        readIntegrator(r, *v, key + ".integrator", s.integrator);
+    if (const json* v = Reader::member(value, "max_iterations"))
+        s.maxIterations = r.count(*v, key + ".max_iterations");
+    if (const json* v = Reader::member(value, "cost_tolerance"))
+        s.costTolerance = r.number(*v, key + ".cost_tolerance");
+    if (const json* v = Reader::member(value, "step_tolerance"))
+        s.stepTolerance = r.number(*v, key + ".step_tolerance");
+    if (const json* v = Reader::member(value, "gradient_tolerance"))
+        s.gradientTolerance = r.number(*v, key + ".gradient_tolerance");
+    if (const json* v = Reader::member(value, "shooting_intervals")) {
+        s.shootingIntervals = r.count(*v, key + ".shooting_intervals");
+        if (s.shootingIntervals < 1)
+            r.fail(key + ".shooting_intervals", "must be at least 1");
+    }
+    if (const json* v = Reader::member(value, "output_weights")) {
+        const std::string k = key + ".output_weights";
+        if (!v->is_object())
+            r.fail(k, "expected an object {\"OUTPUT\": weight}, got " + Reader::describe(*v));
+        for (const auto& item : v->items())
+            s.outputWeights[item.key()] = r.positive(item.value(), k + "." + item.key());
+    }
+    if (const json* v = Reader::member(value, "priors")) {
+        const std::string k = key + ".priors";
+        if (!v->is_object())
+            r.fail(k, "expected an object {\"PARAMETER\": {\"mean\": m, \"sd\": s}}, got " + Reader::describe(*v));
+        for (const auto& item : v->items()) {
+            const std::string pk = k + "." + item.key();
+            r.requireObject(item.value(), pk, {"mean", "sd"});
+            const json* mean = Reader::member(item.value(), "mean");
+            const json* sd = Reader::member(item.value(), "sd");
+            if (!mean || !sd)
+                r.fail(pk, "a prior needs both \"mean\" and \"sd\"");
+            s.priors[item.key()] = estimate::Prior{r.number(*mean, pk + ".mean"), r.positive(*sd, pk + ".sd")};
+        }
+    }
+}
+
+std::pair<int, int> lineAndColumn(const std::string& text, std::size_t byte)
+{
+    // nlohmann reports the 1-based index of the last character read.
+    const std::size_t end = std::min(byte == 0 ? 0 : byte - 1, text.size());
+    int line = 1;
+    std::size_t lineStart = 0;
+    for (std::size_t i = 0; i < end; ++i)
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    return {line, static_cast<int>(end - lineStart) + 1};
+}
+
+// nlohmann's what() is "[json.exception.parse_error.101] parse error at line L, column C: REASON".
+std::string parseReason(const std::string& what)
+{
+    const std::size_t at = what.find("column ");
+    const std::size_t colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
+    return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+}  // namespace
+
+Project projectFromJson(const json& root, const std::string& file, const std::string& directory)
+{
+    const Reader r(file);
+    r.requireObject(root, "", {"version", "model", "data", "preprocessing", "method", "settings", "parameters",
+                               "last_result"});
+    Project project;
+
+    const json* version = Reader::member(root, "version");
+    if (!version)
+        r.fail("version", "missing; a project file starts with \"version\": " + std::to_string(kProjectVersion));
+    if (!version->is_number_integer() || version->get<long long>() < 1)
+        r.fail("version", "expected a whole number >= 1, got " + Reader::describe(*version));
+    if (version->get<long long>() > kProjectVersion)
+        r.fail("version", "the project has version " + version->dump() + ", but this sysid reads versions up to " +
+                              std::to_string(kProjectVersion) + "; it was written by a newer sysid");
+    project.version = static_cast<int>(version->get<long long>());
+
+    const json* model = Reader::member(root, "model");
+    if (!model)
+        r.fail("model", "missing; a project holds the model as {\"source\": NAME, \"text\": [lines]}");
+    r.requireObject(*model, "model", {"source", "text"});
+    const json* text = Reader::member(*model, "text");
+    if (!text)
+        r.fail("model.text", "missing; a project holds the model text");
+    project.modelText = modelTextFrom(r, *text, "model.text");
+    if (project.modelText.find_first_not_of(" \t\r\n") == std::string::npos)
+        r.fail("model.text", "the model text is empty");
+    if (const json* source = Reader::member(*model, "source"))
+        project.modelSource = r.string(*source, "model.source");
+    if (project.modelSource.empty())
+        project.modelSource = file + ":model";
+
+    if (const json* data = Reader::member(root, "data")) {
+        if (!data->is_array())
+            r.fail("data", "expected an array of data sets, got " + Reader::describe(*data));
+        for (std::size_t i = 0; i < data->size(); ++i) {
+            const std::string key = "data[" + std::to_string(i) + "]";
+            const json& item = (*data)[i];
+            r.requireObject(item, key, {"name", "path", "time_column", "mapping", "fixed_values"});
+            Project::DataSet set;
+            if (const json* name = Reader::member(item, "name"))
+                set.name = r.string(*name, key + ".name");
+            const json* path = Reader::member(item, "path");
+            if (!path)
+                r.fail(key + ".path", "missing; every data set names its CSV file");
+            const std::string given = r.string(*path, key + ".path");
+            if (given.empty())
+                r.fail(key + ".path", "the file name is empty");
+            const fs::path resolved = fs::path(given).is_absolute() ? fs::path(given) : fs::path(directory) / given;
+            set.path = resolved.lexically_normal().string();
+            std::error_code ec;
+            if (!fs::is_regular_file(set.path, ec))
+                r.fail(key + ".path", "data file '" + given + "' not found (looked for " + set.path + ")");
+            if (const json* time = Reader::member(item, "time_column"))
+                set.timeColumn = r.string(*time, key + ".time_column");
+            if (const json* mapping = Reader::member(item, "mapping")) {
+                if (!mapping->is_object())
+                    r.fail(key + ".mapping", "expected an object {\"MODEL NAME\": \"COLUMN\"}, got " +
+                                                 Reader::describe(*mapping));
+                for (const auto& m : mapping->items())
+                    set.mapping[m.key()] = r.string(m.value(), key + ".mapping." + m.key());
+            }
+            if (const json* fixed = Reader::member(item, "fixed_values")) {
+                if (!fixed->is_object())
+                    r.fail(key + ".fixed_values", "expected an object {\"PARAMETER\": value}, got " +
+                                                      Reader::describe(*fixed));
+                for (const auto& f : fixed->items())
+                    set.fixedValues[f.key()] = r.number(f.value(), key + ".fixed_values." + f.key());
+            }
+            project.data.push_back(std::move(set));
+        }
+    }
+
+    if (const json* pre = Reader::member(root, "preprocessing")) {
+        try {
+            (void)data::preprocessingFromJson(*pre);
+        } catch (const data::DataError& e) {
+            std::string message = e.message.empty() ? e.what() : e.message;
+            const std::string prefix = "preprocessing: ";
+            if (message.compare(0, prefix.size(), prefix) == 0)
+                message.erase(0, prefix.size());
+            r.fail("preprocessing", message);
+        }
+        project.preprocessing = *pre;
+    }
+
+    if (const json* method = Reader::member(root, "method")) {
+        const std::string name = r.string(*method, "method");
+        const auto parsed = estimate::parseEstimationMethod(name);
+        if (!parsed)
+            r.fail("method", "unknown method '" + name + "' (known: output-error, multiple-shooting, bayes)");
+        project.settings.method = *parsed;
+    }
+    if (const json* settings = Reader::member(root, "settings"))
+        readSettings(r, *settings, "settings", project.settings);
+
+    if (const json* parameters = Reader::member(root, "parameters")) {
+        if (!parameters->is_object())
+            r.fail("parameters", "expected an object {\"NAME\": starting value}, got " + Reader::describe(*parameters));
+        for (const auto& item : parameters->items())
+            project.parameterValues[item.key()] = r.number(item.value(), "parameters." + item.key());
+    }
+
+    if (const json* last = Reader::member(root, "last_result")) {
+        if (!last->is_object())
+            r.fail("last_result", "expected an object, got " + Reader::describe(*last));
+        project.lastResult = *last;
+    }
+    return project;
+}
+
+Project loadProject(const std::string& path)
+{
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw ProjectError(path, "", "is a directory, not a project file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ProjectError(path, "", "cannot open the project file (missing or unreadable)");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad())
+        throw ProjectError(path, "", "cannot read the project file");
+    const std::string text = buffer.str();
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::parse_error& e) {
+        const auto [line, column] = lineAndColumn(text, e.byte);
+        throw ProjectError(path, "", "not a JSON project file: " + parseReason(e.what()), line, column);
+    }
+    return projectFromJson(root, path, fs::path(path).parent_path().string());
+}
+
+json projectToJson(const Project& project, const std::string& directory)
+{
+    json root;
+    root["version"] = project.version;
+    root["model"] = {{"source", project.modelSource}, {"text", modelTextToJson(project.modelText)}};
+
+    std::error_code ec;
+    const fs::path base = fs::absolute(directory.empty() ? fs::path(".") : fs::path(directory), ec).lexically_normal();
+    json data = json::array();
+    for (const auto& set : project.data) {
+        json item;
+        if (!set.name.empty())
+            item["name"] = set.name;
+        const fs::path absolute = fs::absolute(set.path, ec).lexically_normal();
+        const fs::path relative = absolute.lexically_relative(base);
+        item["path"] = relative.empty() ? absolute.string() : relative.string();
+        if (set.timeColumn)
+            item["time_column"] = *set.timeColumn;
+        if (!set.mapping.empty())
+            item["mapping"] = set.mapping;
+        if (!set.fixedValues.empty())
+            item["fixed_values"] = set.fixedValues;
+        data.push_back(std::move(item));
+    }
+    root["data"] = std::move(data);
+    if (!project.preprocessing.is_null())
+        root["preprocessing"] = project.preprocessing;
+
+    const estimate::FitSettings& s = project.settings;
+    root["method"] = estimate::methodName(s.method);
+    json settings;
+    settings["integrator"] = {{"method", integrate::methodName(s.integrator.method)},
+                              {"rtol", s.integrator.relativeTolerance},
+                              {"atol", s.integrator.absoluteTolerance},
+                              {"max_step", s.integrator.maxStep},
+                              {"max_steps", s.integrator.maxSteps}};
+    settings["max_iterations"] = s.maxIterations;
+    settings["cost_tolerance"] = s.costTolerance;
+    settings["step_tolerance"] = s.stepTolerance;
+    settings["gradient_tolerance"] = s.gradientTolerance;
+    settings["shooting_intervals"] = s.shootingIntervals;
+    settings["output_weights"] = json::object();
+    for (const auto& [output, weight] : s.outputWeights)
+        settings["output_weights"][output] = weight;
+    settings["priors"] = json::object();
+    for (const auto& [name, prior] : s.priors)
+        settings["priors"][name] = {{"mean", prior.mean}, {"sd", prior.sd}};
+    root["settings"] = std::move(settings);
+    root["parameters"] = json::object();
+    for (const auto& [name, value] : project.parameterValues)
+        root["parameters"][name] = value;
+    if (project.lastResult)
+        root["last_result"] = *project.lastResult;
+    return root;
+}
+
+void saveProject(const Project& project, const std::string& path)
+{
+    const json root = projectToJson(project, fs::path(path).parent_path().string());
+    writeFileAtomically(path, root.dump(2) + "\n");
+}
+
+}  // namespace sysid::project

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "engine/estimate/FitSettings.h"
+#include "engine/project/ProjectError.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sysid::project {
+
+// The newest project format this build reads and writes.
+inline constexpr int kProjectVersion = 1;
+
+// A .sysid project (DESIGN.md, "Projects"). In memory, data paths are usable from the
+// current directory (loadProject makes them absolute); in the file they are relative to it.
+struct Project {
+    int version = kProjectVersion;
+    std::string modelText;
+    std::string modelSource;  // name model errors are reported under, e.g. "sdof_cubic.model"
+
+    struct DataSet {
+        std::string name;  // shown in plots and messages; may be empty
+        std::string path;
+        std::optional<std::string> timeColumn;       // default: t, time, else the first column
+        std::map<std::string, std::string> mapping;  // model output/input -> column
+        std::map<std::string, double> fixedValues;   // fixed parameters with other values in this record only
+    };
+    std::vector<DataSet> data;
+
+    nlohmann::json preprocessing = nlohmann::json::object();  // data::Preprocessing as its JSON (toJson)
+    // method, integrator, iterations, tolerances, shooting intervals, output weights, priors
+    estimate::FitSettings settings;
+    std::map<std::string, double> parameterValues;  // starting values overriding the model text
+    std::optional<nlohmann::json> lastResult;       // resultToJson of the last fit
+};
+
+// Reads a project. Never writes anything. Throws ProjectError naming the file and the JSON
+// key: not JSON (with line:column), a wrong type or value, an unknown key or method, a
+// version newer than kProjectVersion, no model text, a data file that does not exist.
+Project loadProject(const std::string& path);
+
+// The JSON of a project whose relative data paths are resolved against `directory`
+// (the project file's folder), and the inverse. Used by loadProject / saveProject.
+Project projectFromJson(const nlohmann::json& json, const std::string& file, const std::string& directory);
+nlohmann::json projectToJson(const Project& project, const std::string& directory);
+
+// Writes the project to PATH.tmp and renames it to PATH, so PATH is either the old or the
+// new file, never a half-written one; on failure PATH.tmp is removed and ProjectError thrown.
+// Data paths are written relative to PATH's folder.
+void saveProject(const Project& project, const std::string& path);
+
+}  // namespace sysid::project

@@ -1,0 +1,453 @@
+// `sysid fit` run as a process: the example projects and the MODEL --data form fit to the
+// true values, RESULT.json has the keys of DESIGN.md, progress lines on stderr (none with
+// --quiet), exit 1 with the file and place for user errors, exit 2 for bad arguments.
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+
+namespace {
+
+const QString kSysid = QStringLiteral(SYSID_BINARY_DIR "/app/sysid");
+const QString kExamples = QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/");
+
+struct Run {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Run runSysid(const QStringList& args)
+{
+    QProcess p;
+    p.start(kSysid, args);
+    Run r;
+    if (!p.waitForStarted(30000)) {
+        r.err = "could not start " + kSysid;
+        return r;
+    }
+    p.closeWriteChannel();
+    if (!p.waitForFinished(240000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "timed out";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QByteArray describe(const Run& r)
+{
+    return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out.left(3000), r.err.left(3000)).toUtf8();
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeFile(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
+}
+
+QJsonObject parseObject(const QByteArray& text)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
+    return error.error == QJsonParseError::NoError && doc.isObject() ? doc.object() : QJsonObject();
+}
+
+// The keys of RESULT.json (DESIGN.md, "The command line").
+QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameters, const QStringList& outputs)
+{
+    QStringList problems;
+    const QStringList top{"cancelled", "converged", "correlation", "cost", "history", "iterations", "parameters",
+                          "residual_rms", "stop_reason"};
+    if (r.keys() != top)
+        problems << "top-level keys " + r.keys().join(',');
+    const QJsonObject ps = r["parameters"].toObject();
+    if (ps.keys() != parameters)  // QJsonObject keys are sorted, like the file
+        problems << "parameters " + ps.keys().join(',');
+    for (const auto& name : ps.keys())
+        if (ps[name].toObject().keys() != QStringList{"initial", "lower95", "std", "upper95", "value"})
+            problems << name + " has keys " + ps[name].toObject().keys().join(',');
+    if (!r["cost"].isDouble() || !r["iterations"].isDouble() || !r["converged"].isBool() || !r["cancelled"].isBool() ||
+        !r["stop_reason"].isString())
+        problems << "cost/iterations/converged/cancelled/stop_reason of the wrong type";
+    if (r["residual_rms"].toObject().keys() != outputs)
+        problems << "residual_rms " + r["residual_rms"].toObject().keys().join(',');
+    const QJsonArray corr = r["correlation"].toArray();
+    if (corr.size() != parameters.size())
+        problems << "correlation has " + QString::number(corr.size()) + " rows";
+    for (int i = 0; i < corr.size(); ++i)
+        if (corr[i].toArray().size() != parameters.size() || std::abs(corr[i].toArray()[i].toDouble() - 1) > 1e-9)
+            problems << "correlation row " + QString::number(i);
+    const QJsonArray history = r["history"].toArray();
+    if (history.isEmpty())
+        problems << "empty history";
+    for (const auto& h : history) {
+        const QJsonObject o = h.toObject();
+        if (o.keys() != QStringList{"cost", "iteration", "parameters"} || o["parameters"].toObject().keys() != parameters)
+            problems << "history entry keys " + o.keys().join(',');
+    }
+    if (!history.isEmpty() && history.last().toObject()["iteration"].toInt() != r["iterations"].toInt())
+        problems << "the last history entry is not the last iteration";
+    return problems;
+}
+
+struct Truth {
+    double value;
+    double maxSd;  // the standard deviation the data support, with a margin of ~2
+};
+
+// Each estimate within 4 of its reported standard deviations of the true value, and each
+// standard deviation no larger than the data support (so 4 sd cannot be a vacuous bound).
+QStringList estimateProblems(const QJsonObject& r, const std::map<QString, Truth>& truth)
+{
+    QStringList problems;
+    for (const auto& [name, t] : truth) {
+        const QJsonObject p = r["parameters"].toObject()[name].toObject();
+        const double value = p["value"].toDouble(), sd = p["std"].toDouble();
+        if (!(std::abs(value - t.value) <= 4 * sd) || !(sd > 0 && sd <= t.maxSd))
+            problems << QString("%1 = %2 +- %3, true %4 (sd at most %5)").arg(name).arg(value).arg(sd).arg(t.value).arg(t.maxSd);
+    }
+    return problems;
+}
+
+// The "iteration N  cost C  name=value ..." lines on stderr: their iteration numbers.
+QList<int> iterationLines(const QString& err, const QStringList& names, QStringList* problems)
+{
+    static const QRegularExpression line(R"(^iteration (\d+)  cost (\S+)  (.*)$)");
+    QList<int> numbers;
+    for (const auto& text : err.split('\n')) {
+        if (!text.startsWith("iteration"))
+            continue;
+        const auto m = line.match(text);
+        if (!m.hasMatch()) {
+            *problems << "malformed: " + text;
+            continue;
+        }
+        numbers << m.captured(1).toInt();
+        bool ok = false;
+        m.captured(2).toDouble(&ok);
+        QStringList assigned;
+        for (const auto& item : m.captured(3).split(' ')) {
+            const int eq = item.lastIndexOf('=');
+            bool numeric = false;
+            item.mid(eq + 1).toDouble(&numeric);
+            assigned << item.left(eq);
+            ok = ok && eq > 0 && numeric;
+        }
+        if (!ok || assigned != names)
+            *problems << "malformed: " + text;
+    }
+    return numbers;
+}
+
+// Sample standard deviation of uniform noise within +-percent % of the signal's RMS.
+double uniformNoiseSd(double percent, double rms)
+{
+    return percent / 100 * rms / std::sqrt(3.0);
+}
+
+}  // namespace
+
+class TestCliFit : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFile::exists(kSysid), qPrintable(kSysid + " is not built"));
+    }
+
+    void exampleSdofCubic()
+    {
+        // Data: sdof_cubic.model (gamma 0.5, Omega2 25, k3 2.5, Q = u'(0) = 5), 335 samples over
+        // 5 s, uniform noise within +-5 % of RMS(u) = 0.31: noise sd 0.0089. Started 30 % off.
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("RESULT.json");
+        const Run r = runSysid({"fit", kExamples + "sdof_cubic.sysid", "-o", out});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY(!QFile::exists(out + ".tmp"));
+        const QJsonObject result = parseObject(readFile(out));
+        const QStringList names{"Omega2", "gamma", "k3", "u'(0)"};
+        const QStringList keys = resultKeyProblems(result, names, {"u"});
+        QVERIFY2(keys.isEmpty(), qPrintable(keys.join('\n')));
+        QVERIFY2(result["converged"].toBool(), describe(r));
+        QVERIFY(!result["cancelled"].toBool());
+        QCOMPARE(result["parameters"].toObject()["gamma"].toObject()["initial"].toDouble(), 0.35);
+        // The sd the data support (linearised, from the Fisher information at the truth) is about
+        // 0.0017, 0.033, 0.11 and 0.012: the caps allow twice that.
+        const QStringList estimates = estimateProblems(
+            result, {{"gamma", {0.5, 0.004}}, {"Omega2", {25, 0.08}}, {"k3", {2.5, 0.25}}, {"u'(0)", {5, 0.03}}});
+        QVERIFY2(estimates.isEmpty(), qPrintable(estimates.join('\n')));
+        // At the optimum the residuals are the noise: RMS within 15 % of its sd (335 samples).
+        const double noise = uniformNoiseSd(5, 0.309);
+        QVERIFY2(std::abs(result["residual_rms"].toObject()["u"].toDouble() / noise - 1) < 0.15, describe(r));
+
+        // A progress line per reported iteration, numbered as in the history.
+        QStringList problems;
+        const QList<int> lines = iterationLines(r.err, {"gamma", "Omega2", "k3", "u'(0)"}, &problems);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+        const QJsonArray history = result["history"].toArray();
+        QCOMPARE(lines.size(), history.size());
+        for (int i = 0; i < lines.size(); ++i)
+            QCOMPARE(lines[i], history[i].toObject()["iteration"].toInt());
+    }
+
+    void exampleMassSpringDamper()
+    {
+        // Data: m = b = k = 1 driven by the sum-of-sines force, 1001 samples over 10 s, uniform
+        // noise within +-2 % of RMS(s) = 0.67: noise sd 0.0077. Started at 10, 10, 10 (seed 001).
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("r.json");
+        const Run r = runSysid({"fit", kExamples + "mass_spring_damper.sysid", "-o", out, "--quiet"});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.err.isEmpty(), describe(r));
+        const QJsonObject result = parseObject(readFile(out));
+        const QStringList keys = resultKeyProblems(result, {"b", "k", "m"}, {"s"});
+        QVERIFY2(keys.isEmpty(), qPrintable(keys.join('\n')));
+        QVERIFY(result["converged"].toBool());
+        // Fisher sd about 0.0009, 0.0005, 0.0009 (b, k, m).
+        const QStringList estimates =
+            estimateProblems(result, {{"m", {1, 0.002}}, {"b", {1, 0.002}}, {"k", {1, 0.001}}});
+        QVERIFY2(estimates.isEmpty(), qPrintable(estimates.join('\n')));
+        const double noise = uniformNoiseSd(2, 0.669);
+        QVERIFY2(std::abs(result["residual_rms"].toObject()["s"].toDouble() / noise - 1) < 0.1, describe(r));
+    }
+
+    void modelAndDataForm()
+    {
+        // The same fit as the project, from the command line: the same numbers.
+        QTemporaryDir tmp;
+        const QString fromProject = tmp.filePath("p.json"), fromModel = tmp.filePath("m.json");
+        const Run p = runSysid({"fit", kExamples + "sdof_cubic.sysid", "-o", fromProject, "-q"});
+        QVERIFY2(p.exitCode == 0, describe(p));
+        const Run m = runSysid({"fit", kExamples + "sdof_cubic.model", "--data", kExamples + "data/sdof_cubic_5pct.csv",
+                                "--set", "gamma=0.35", "--set", "Omega2=32.5", "--set", "k3=1.75", "--set", "u'(0)=3.5",
+                                "--method", "output-error", "--max-iterations", "100", "--integrator", "dopri5",
+                                "--rtol", "1e-8", "--atol", "1e-10", "-o", fromModel});
+        QVERIFY2(m.exitCode == 0, describe(m));
+        const QJsonObject a = parseObject(readFile(fromProject)), b = parseObject(readFile(fromModel));
+        QVERIFY(!a.isEmpty());
+        QCOMPARE(b["parameters"].toObject(), a["parameters"].toObject());
+        QCOMPARE(b["cost"].toDouble(), a["cost"].toDouble());
+        QVERIFY(m.err.contains("iteration 0  cost "));
+    }
+
+    void modelFormWithMappingAndTwoDataSets()
+    {
+        // mass_spring_damper with renamed columns (--time, --map for the input and the output),
+        // first the first 6 s of the record alone, then twice as two experiments sharing m, b, k.
+        QTemporaryDir tmp;
+        const QStringList lines = QString::fromUtf8(readFile(kExamples + "data/mass_spring_damper_measured.csv")).split('\n');
+        QByteArray csv = "time,force,disp\n";
+        int row = 0;
+        for (const auto& line : lines) {
+            if (line.isEmpty() || line.startsWith('#') || line.startsWith("t,"))
+                continue;
+            if (row++ < 600)
+                csv += line.toUtf8() + "\n";
+        }
+        QVERIFY(writeFile(tmp.filePath("a.csv"), csv));
+        QVERIFY(writeFile(tmp.filePath("b.csv"), csv));
+        const QStringList mapping{"--time", "time", "--map", "u=force", "--map", "s=disp",
+                                  "--set", "m=10", "--set", "b=10", "--set", "k=10"};
+        const QString out = tmp.filePath("r.json");
+        const Run r = runSysid(QStringList{"fit", kExamples + "mass_spring_damper.model", "--data", tmp.filePath("a.csv"),
+                                           "-o", out} + mapping);
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY(r.err.contains("to 1 data set(s)"));
+        const QJsonObject one = parseObject(readFile(out));
+        // 600 samples instead of 1001: the sd grow to ~0.002; the caps allow twice that.
+        QStringList estimates = estimateProblems(one, {{"m", {1, 0.004}}, {"b", {1, 0.004}}, {"k", {1, 0.004}}});
+        QVERIFY2(estimates.isEmpty(), qPrintable(estimates.join('\n')));
+
+        const Run two = runSysid(QStringList{"fit", kExamples + "mass_spring_damper.model", "--data", tmp.filePath("a.csv"),
+                                             "--data", tmp.filePath("b.csv"), "-o", out} + mapping);
+        QVERIFY2(two.exitCode == 0, describe(two));
+        QVERIFY2(two.err.contains("to 2 data set(s)"), describe(two));
+        const QJsonObject both = parseObject(readFile(out));
+        // The same record twice: the same estimates (to the fit's tolerance) and sd / sqrt(2), up to
+        // the residual variance's degrees of freedom: sqrt(2 (600 - 3) / (1200 - 3)) = 0.99875.
+        for (const QString name : {"m", "b", "k"}) {
+            const QJsonObject a = one["parameters"].toObject()[name].toObject(), b = both["parameters"].toObject()[name].toObject();
+            QVERIFY2(std::abs(a["value"].toDouble() - b["value"].toDouble()) < 1e-3 * a["std"].toDouble(), describe(two));
+            QVERIFY2(std::abs(b["std"].toDouble() * std::sqrt(2.0) / a["std"].toDouble() - 1) < 3e-3, describe(two));
+        }
+    }
+
+    void quietPrintsNothing()
+    {
+        QTemporaryDir tmp;
+        const Run r = runSysid({"fit", kExamples + "sdof_cubic.sysid", "--quiet", "-o", tmp.filePath("r.json")});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.err.isEmpty(), describe(r));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void resultOnStandardOutput()
+    {
+        for (const QStringList& args : {QStringList{"fit", kExamples + "sdof_cubic.sysid", "-q", "-o", "-"},
+                                        QStringList{"fit", kExamples + "sdof_cubic.sysid", "-q"}}) {
+            const Run r = runSysid(args);
+            QVERIFY2(r.exitCode == 0, describe(r));
+            const QJsonObject result = parseObject(r.out.toUtf8());
+            QVERIFY2(resultKeyProblems(result, {"Omega2", "gamma", "k3", "u'(0)"}, {"u"}).isEmpty(), describe(r));
+        }
+    }
+
+    void badArgumentsExit2_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString model = kExamples + "sdof_cubic.model", data = kExamples + "data/sdof_cubic_5pct.csv";
+        const QString project = kExamples + "sdof_cubic.sysid";
+        QTest::newRow("nothing") << QStringList{"fit"} << "missing the PROJECT.sysid or MODEL file";
+        QTest::newRow("model without data") << QStringList{"fit", model, "-o", "r.json"} << "missing --data";
+        QTest::newRow("model without -o") << QStringList{"fit", model, "--data", data} << "missing -o";
+        QTest::newRow("unknown method") << QStringList{"fit", project, "--method", "newton"} << "--method must be";
+        QTest::newRow("unknown integrator") << QStringList{"fit", project, "--integrator", "rk45"} << "--integrator must be";
+        QTest::newRow("set without value") << QStringList{"fit", project, "--set", "gamma"} << "--set expects NAME=VALUE";
+        QTest::newRow("set not a number") << QStringList{"fit", project, "--set", "gamma=fast"} << "not a finite number";
+        QTest::newRow("prior without sd") << QStringList{"fit", project, "--prior", "gamma=0.5"} << "--prior expects";
+        QTest::newRow("prior sd zero") << QStringList{"fit", project, "--prior", "gamma=0.5,0"} << "must be > 0";
+        QTest::newRow("weight not a number") << QStringList{"fit", project, "--weight", "u=heavy"} << "not a finite number";
+        QTest::newRow("negative iterations") << QStringList{"fit", project, "--max-iterations", "-3"} << "max-iterations";
+        QTest::newRow("zero intervals") << QStringList{"fit", project, "--intervals", "0"} << "--intervals";
+        QTest::newRow("unknown option") << QStringList{"fit", project, "--fast"} << "fast";
+        QTest::newRow("data with a project") << QStringList{"fit", project, "--data", data} << "--data is for the MODEL form";
+        QTest::newRow("map without column") << QStringList{"fit", model, "--data", data, "--map", "u", "-o", "r.json"}
+                                            << "--map expects";
+    }
+
+    void badArgumentsExit2()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = runSysid(args);
+        QVERIFY2(r.exitCode == 2, describe(r));
+        QVERIFY2(r.err.contains(message), describe(r));
+        QVERIFY(!QFile::exists("r.json"));
+    }
+
+    void brokenDataFileExits1()
+    {
+        QTemporaryDir tmp;
+        const QString broken = tmp.filePath("broken.csv");
+        QVERIFY(writeFile(broken, "t,u\n0,0\n0.1,0.2\n# comment\n0.2,oops\n0.3,0.1\n"));
+        const Run r = runSysid({"fit", kExamples + "sdof_cubic.model", "--data", broken, "-o", tmp.filePath("r.json")});
+        QVERIFY2(r.exitCode == 1, describe(r));
+        QVERIFY2(r.err.contains(broken + ":5"), describe(r));  // the file and the line
+        QVERIFY(!QFile::exists(tmp.filePath("r.json")));
+
+        // The same through a project that names the file.
+        QJsonObject project = parseObject(readFile(kExamples + "sdof_cubic.sysid"));
+        QJsonArray data = project["data"].toArray();
+        QJsonObject set = data[0].toObject();
+        set["path"] = "broken.csv";
+        data[0] = set;
+        project["data"] = data;
+        QVERIFY(writeFile(tmp.filePath("p.sysid"), QJsonDocument(project).toJson()));
+        const Run p = runSysid({"fit", tmp.filePath("p.sysid"), "-o", tmp.filePath("r.json")});
+        QVERIFY2(p.exitCode == 1, describe(p));
+        QVERIFY2(p.err.contains(broken + ":5"), describe(p));
+    }
+
+    void userErrorsExit1_data()
+    {
+        QTest::addColumn<QString>("file");  // written into the temporary folder
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("message");  // expected on stderr; FILE stands for the file's path
+        QTest::newRow("damaged project") << "p.sysid" << QByteArray("{\n  \"version\": 1,\n  \"model\": {\n")
+                                         << QStringList{} << "FILE:4:1: not a JSON project file";
+        QTest::newRow("unknown method in project")
+            << "p.sysid"
+            << QByteArray("{\"version\": 1, \"model\": {\"text\": \"param a = 1\\nstate y = 1\\ny' = -a*y\\noutput y\\n\"}, "
+                          "\"method\": \"newton\"}")
+            << QStringList{} << "FILE: method: unknown method 'newton'";
+        QTest::newRow("model error") << "bad.model" << QByteArray("param a = 1\nstate y = 1\ny' = -a*\noutput y\n")
+                                     << QStringList{"--data", kExamples + "data/sdof_cubic_5pct.csv", "-o", "-"}
+                                     << "FILE:3:";
+        QTest::newRow("unknown parameter") << "ok.model" << QByteArray("param a = 1\nstate u = 1\nu' = -a*u\noutput u\n")
+                                           << QStringList{"--data", kExamples + "data/sdof_cubic_5pct.csv", "--set",
+                                                          "b=2", "-o", "-"}
+                                           << "no parameter 'b'";
+        QTest::newRow("no matching column") << "ok.model" << QByteArray("param a = 1\nstate y = 1\ny' = -a*y\noutput y\n")
+                                            << QStringList{"--data", kExamples + "data/sdof_cubic_5pct.csv", "-o", "-"}
+                                            << "sdof_cubic_5pct.csv";
+    }
+
+    void userErrorsExit1()
+    {
+        QFETCH(QString, file);
+        QFETCH(QByteArray, text);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, message);
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(file);
+        QVERIFY(writeFile(path, text));
+        const Run r = runSysid(QStringList{"fit", path} + extra);
+        QVERIFY2(r.exitCode == 1, describe(r));
+        QVERIFY2(r.err.contains(QString(message).replace("FILE", path)), describe(r));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void missingFilesExit1()
+    {
+        QTemporaryDir tmp;
+        Run r = runSysid({"fit", tmp.filePath("none.sysid")});
+        QVERIFY2(r.exitCode == 1 && r.err.contains(tmp.filePath("none.sysid")), describe(r));
+        r = runSysid({"fit", tmp.filePath("none.model"), "--data", kExamples + "data/sdof_cubic_5pct.csv", "-o", "-"});
+        QVERIFY2(r.exitCode == 1 && r.err.contains(tmp.filePath("none.model")), describe(r));
+        r = runSysid({"fit", kExamples + "sdof_cubic.model", "--data", tmp.filePath("none.csv"), "-o", "-"});
+        QVERIFY2(r.exitCode == 1 && r.err.contains(tmp.filePath("none.csv")), describe(r));
+        // The result's folder is checked before the fit runs.
+        r = runSysid({"fit", kExamples + "sdof_cubic.sysid", "-o", tmp.filePath("no/such/r.json")});
+        QVERIFY2(r.exitCode == 1 && r.err.contains(tmp.filePath("no/such/r.json")), describe(r));
+        QVERIFY2(!r.err.contains("iteration"), describe(r));
+    }
+
+    void resultWrittenAtomically()
+    {
+        // An existing result is replaced whole; a result path that is a directory is an error
+        // that leaves it alone.
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("r.json");
+        QVERIFY(writeFile(out, "old"));
+        Run r = runSysid({"fit", kExamples + "sdof_cubic.sysid", "-q", "-o", out});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY(!parseObject(readFile(out)).isEmpty());
+        QVERIFY(QDir(tmp.path()).mkdir("dir.json"));
+        r = runSysid({"fit", kExamples + "sdof_cubic.sysid", "-q", "-o", tmp.filePath("dir.json")});
+        QVERIFY2(r.exitCode == 1 && r.err.contains(tmp.filePath("dir.json")), describe(r));
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), (QStringList{"dir.json", "r.json"}));
+    }
+
+    void helpAndUsage()
+    {
+        const Run help = runSysid({"fit", "--help"});
+        QVERIFY2(help.exitCode == 0 && help.out.contains("--data") && help.out.contains("--prior"), describe(help));
+        const Run usage = runSysid({"--help"});
+        QVERIFY2(usage.out.contains("fit PROJECT.sysid"), describe(usage));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliFit)
+#include "test_cli_fit.moc"

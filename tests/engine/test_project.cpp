@@ -1,0 +1,488 @@
+// Project files (engine/project): the .sysid JSON format, its round trip, every load error
+// with the file and the JSON key, atomic saving, and RESULT.json from a FitResult.
+
+#include "engine/project/AtomicFile.h"
+#include "engine/project/Project.h"
+#include "engine/project/ProjectJob.h"
+#include "engine/project/ResultJson.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace sysid;
+
+namespace {
+
+const std::string kExamples = SYSID_SOURCE_DIR "/resources/examples/";
+
+std::string slurp(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void write(const fs::path& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+// Every file below `root` with its bytes (directories as "<dir>").
+std::map<std::string, std::string> snapshot(const fs::path& root)
+{
+    std::map<std::string, std::string> files;
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+        files[entry.path().string()] = entry.is_directory() ? "<dir>" : slurp(entry.path());
+    return files;
+}
+
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+// A fresh empty directory under the system's temporary folder.
+class TempDir {
+public:
+    TempDir()
+    {
+        std::string pattern = (fs::temp_directory_path() / "sysid_test_project_XXXXXX").string();
+        path_ = ::mkdtemp(pattern.data()) ? fs::path(pattern) : fs::path();
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
+        fs::remove_all(path_, ec);
+    }
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+// A valid project file's JSON with one data file data/run1.csv next to it.
+json minimalProject()
+{
+    return json{{"version", 1},
+                {"model", {{"source", "osc.model"}, {"text", {"param c = 0.1", "x'' = -c*x' - x", "x(0) = 1, 0", "output x"}}}},
+                {"data", json::array({{{"path", "data/run1.csv"}}})}};
+}
+
+void writeData(const fs::path& dir)
+{
+    fs::create_directories(dir / "data");
+    write(dir / "data/run1.csv", "t,x\n0,1\n0.1,0.99\n0.2,0.98\n0.3,0.96\n");
+}
+
+// loadProject's error for a project file with this JSON text.
+std::string loadError(const fs::path& dir, const std::string& text, std::string* key = nullptr)
+{
+    const fs::path file = dir / "p.sysid";
+    write(file, text);
+    try {
+        project::loadProject(file.string());
+    } catch (const project::ProjectError& e) {
+        if (key)
+            *key = e.key;
+        return e.what();
+    }
+    return "(no error)";
+}
+
+}  // namespace
+
+class TestProject : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTrip()
+    {
+        TempDir tmp;
+        writeData(tmp.path());
+        project::Project p;
+        p.modelText = "# oscillator\nparam c = 0.1 [0, 10]\nx'' = -c*x' - x\nx(0) = 1, 0\noutput x\n";
+        p.modelSource = "osc.model";
+        project::Project::DataSet set;
+        set.name = "first run";
+        set.path = (tmp.path() / "data/run1.csv").string();
+        set.timeColumn = "t";
+        set.mapping = {{"x", "x"}};
+        set.fixedValues = {{"k", 2.0}};
+        p.data.push_back(set);
+        p.preprocessing = json{{"decimation", 2}, {"window", {{"start", 0.0}, {"end", 0.25}}}};
+        p.settings.method = estimate::EstimationMethod::Bayes;
+        p.settings.integrator.method = integrate::IntegrationMethod::Rosenbrock4;
+        p.settings.integrator.relativeTolerance = 1e-7;
+        p.settings.integrator.absoluteTolerance = 1e-9;
+        p.settings.integrator.maxStep = 0.05;
+        p.settings.integrator.maxSteps = 5000;
+        p.settings.maxIterations = 42;
+        p.settings.costTolerance = 1e-9;
+        p.settings.stepTolerance = 1e-8;
+        p.settings.gradientTolerance = 1e-7;
+        p.settings.shootingIntervals = 7;
+        p.settings.outputWeights = {{"x", 2.5}};
+        p.settings.priors = {{"c", {0.2, 0.05}}};
+        p.parameterValues = {{"c", 0.3}, {"x'(0)", 0.5}};
+        p.lastResult = json{{"cost", 1.5}, {"converged", true}};
+
+        const fs::path file = tmp.path() / "osc.sysid";
+        project::saveProject(p, file.string());
+        QVERIFY(!fs::exists(file.string() + ".tmp"));
+        const json written = json::parse(slurp(file));
+        QCOMPARE(written["data"][0]["path"].get<std::string>(), std::string("data/run1.csv"));  // relative
+
+        const project::Project q = project::loadProject(file.string());
+        QCOMPARE(q.version, 1);
+        QCOMPARE(q.modelText, p.modelText);
+        QCOMPARE(q.modelSource, p.modelSource);
+        QCOMPARE_EQ(q.data.size(), std::size_t{1});
+        QCOMPARE(q.data[0].name, p.data[0].name);
+        QVERIFY(fs::equivalent(q.data[0].path, p.data[0].path));
+        QCOMPARE(q.data[0].timeColumn, p.data[0].timeColumn);
+        QCOMPARE(q.data[0].mapping, p.data[0].mapping);
+        QCOMPARE(q.data[0].fixedValues, p.data[0].fixedValues);
+        QCOMPARE(q.preprocessing, p.preprocessing);
+        QVERIFY(q.settings.method == p.settings.method);
+        QVERIFY(q.settings.integrator.method == p.settings.integrator.method);
+        QCOMPARE(q.settings.integrator.relativeTolerance, 1e-7);
+        QCOMPARE(q.settings.integrator.absoluteTolerance, 1e-9);
+        QCOMPARE(q.settings.integrator.maxStep, 0.05);
+        QCOMPARE_EQ(q.settings.integrator.maxSteps, std::size_t{5000});
+        QCOMPARE_EQ(q.settings.maxIterations, std::size_t{42});
+        QCOMPARE(q.settings.costTolerance, 1e-9);
+        QCOMPARE(q.settings.stepTolerance, 1e-8);
+        QCOMPARE(q.settings.gradientTolerance, 1e-7);
+        QCOMPARE_EQ(q.settings.shootingIntervals, std::size_t{7});
+        QCOMPARE(q.settings.outputWeights, p.settings.outputWeights);
+        QCOMPARE_EQ(q.settings.priors.size(), std::size_t{1});
+        QCOMPARE(q.settings.priors.at("c").mean, 0.2);
+        QCOMPARE(q.settings.priors.at("c").sd, 0.05);
+        QCOMPARE(q.parameterValues, p.parameterValues);
+        QVERIFY(q.lastResult);
+        QCOMPARE(*q.lastResult, *p.lastResult);
+
+        // Saved again unchanged: the same bytes.
+        const fs::path again = tmp.path() / "again.sysid";
+        project::saveProject(q, again.string());
+        QCOMPARE(slurp(again), slurp(file));
+
+        // Saved elsewhere: the data path is rewritten relative to the new place.
+        fs::create_directories(tmp.path() / "elsewhere/deeper");
+        const fs::path moved = tmp.path() / "elsewhere/deeper/moved.sysid";
+        project::saveProject(q, moved.string());
+        QCOMPARE(json::parse(slurp(moved))["data"][0]["path"].get<std::string>(), std::string("../../data/run1.csv"));
+        const project::Project r = project::loadProject(moved.string());
+        QVERIFY(fs::equivalent(r.data[0].path, p.data[0].path));
+    }
+
+    void modelTextMayBeOneString()
+    {
+        TempDir tmp;
+        writeData(tmp.path());
+        json j = minimalProject();
+        j["model"]["text"] = "param c = 0.1\nx'' = -c*x' - x\nx(0) = 1, 0\noutput x\n";
+        write(tmp.path() / "p.sysid", j.dump());
+        const project::Project p = project::loadProject((tmp.path() / "p.sysid").string());
+        QCOMPARE(p.modelText, j["model"]["text"].get<std::string>());
+        QVERIFY(p.settings.method == estimate::EstimationMethod::OutputError);  // defaults when absent
+        QCOMPARE_EQ(p.settings.maxIterations, estimate::FitSettings{}.maxIterations);
+    }
+
+    void examplesLoad_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<QString>("parameter");
+        QTest::addColumn<double>("start");
+        QTest::newRow("sdof_cubic") << "sdof_cubic.sysid" << 335 << "gamma" << 0.35;
+        QTest::newRow("mass_spring_damper") << "mass_spring_damper.sysid" << 1001 << "m" << 10.0;
+    }
+
+    void examplesLoad()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, rows);
+        QFETCH(QString, parameter);
+        QFETCH(double, start);
+        const project::Project p = project::loadProject(kExamples + file.toStdString());
+        QCOMPARE_EQ(p.data.size(), std::size_t{1});
+        QCOMPARE(p.parameterValues.at(parameter.toStdString()), start);
+        const job::FitJob fit = project::makeFitJob(p);
+        QCOMPARE_EQ(fit.experiments.size(), std::size_t{1});
+        QCOMPARE_EQ(fit.experiments[0].table.rowCount(), static_cast<std::size_t>(rows));
+        QCOMPARE(fit.modelSource, p.modelSource);
+    }
+
+    void loadErrors_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("message");  // the whole what() after "FILE"
+
+        const auto with = [](const std::function<void(json&)>& change) {
+            json j = minimalProject();
+            change(j);
+            return QString::fromStdString(j.dump(2));
+        };
+        QTest::newRow("not JSON") << "{\n  \"version\": 1,\n  \"model\": }\n" << ""
+                                  << ":3:12: not a JSON project file: syntax error while parsing value - unexpected '}'; "
+                                     "expected '[', '{', or a literal";
+        QTest::newRow("empty file") << "" << "" << ":1:1: not a JSON project file";
+        QTest::newRow("not an object") << "[1, 2]" << "" << ": expected an object, got [1,2] (array)";
+        QTest::newRow("version missing") << with([](json& j) { j.erase("version"); }) << "version" << ": version: missing";
+        QTest::newRow("version newer") << with([](json& j) { j["version"] = 2; }) << "version"
+                                       << ": version: the project has version 2, but this sysid reads versions up to 1; "
+                                          "it was written by a newer sysid";
+        QTest::newRow("version wrong type") << with([](json& j) { j["version"] = "1"; }) << "version"
+                                            << ": version: expected a whole number >= 1, got \"1\" (string)";
+        QTest::newRow("model missing") << with([](json& j) { j.erase("model"); }) << "model" << ": model: missing";
+        QTest::newRow("model text missing") << with([](json& j) { j["model"].erase("text"); }) << "model.text"
+                                            << ": model.text: missing";
+        QTest::newRow("model text empty") << with([](json& j) { j["model"]["text"] = json::array(); }) << "model.text"
+                                          << ": model.text: the model text is empty";
+        QTest::newRow("model line wrong type") << with([](json& j) { j["model"]["text"][1] = 5; }) << "model.text[1]"
+                                               << ": model.text[1]: expected a string, got 5 (number)";
+        QTest::newRow("unknown method") << with([](json& j) { j["method"] = "newton"; }) << "method"
+                                        << ": method: unknown method 'newton' (known: output-error, multiple-shooting, bayes)";
+        QTest::newRow("method wrong type") << with([](json& j) { j["method"] = 3; }) << "method"
+                                           << ": method: expected a string, got 3 (number)";
+        QTest::newRow("unknown integrator") << with([](json& j) { j["settings"]["integrator"]["method"] = "rk45"; })
+                                            << "settings.integrator.method"
+                                            << ": settings.integrator.method: unknown integrator 'rk45' (known: dopri5, "
+                                               "rosenbrock4, rk4, euler)";
+        QTest::newRow("iterations wrong type") << with([](json& j) { j["settings"]["max_iterations"] = "many"; })
+                                               << "settings.max_iterations"
+                                               << ": settings.max_iterations: expected a whole number >= 0, got \"many\" (string)";
+        QTest::newRow("negative iterations") << with([](json& j) { j["settings"]["max_iterations"] = -1; })
+                                             << "settings.max_iterations"
+                                             << ": settings.max_iterations: expected a whole number >= 0, got -1 (number)";
+        QTest::newRow("rtol not positive") << with([](json& j) { j["settings"]["integrator"]["rtol"] = 0; })
+                                           << "settings.integrator.rtol" << ": settings.integrator.rtol: expected a number > 0, got 0";
+        QTest::newRow("prior without sd") << with([](json& j) { j["settings"]["priors"]["c"] = {{"mean", 1}}; })
+                                          << "settings.priors.c" << ": settings.priors.c: a prior needs both \"mean\" and \"sd\"";
+        QTest::newRow("weight wrong type") << with([](json& j) { j["settings"]["output_weights"]["x"] = "high"; })
+                                           << "settings.output_weights.x"
+                                           << ": settings.output_weights.x: expected a number, got \"high\" (string)";
+        QTest::newRow("unknown key") << with([](json& j) { j["settings"]["max_iteration"] = 5; })
+                                     << "settings.max_iteration" << ": settings.max_iteration: unknown key (known here: ";
+        QTest::newRow("data not an array") << with([](json& j) { j["data"] = "run1.csv"; }) << "data"
+                                           << ": data: expected an array of data sets, got \"run1.csv\" (string)";
+        QTest::newRow("data path missing") << with([](json& j) { j["data"][0].erase("path"); }) << "data[0].path"
+                                           << ": data[0].path: missing";
+        QTest::newRow("data file not found") << with([](json& j) { j["data"].push_back({{"path", "data/run2.csv"}}); })
+                                             << "data[1].path"
+                                             << ": data[1].path: data file 'data/run2.csv' not found (looked for ";
+        QTest::newRow("mapping wrong type") << with([](json& j) { j["data"][0]["mapping"] = {{"x", 1}}; })
+                                            << "data[0].mapping.x" << ": data[0].mapping.x: expected a string, got 1 (number)";
+        QTest::newRow("fixed value wrong type") << with([](json& j) { j["data"][0]["fixed_values"] = {{"k", true}}; })
+                                                << "data[0].fixed_values.k"
+                                                << ": data[0].fixed_values.k: expected a number, got true (boolean)";
+        QTest::newRow("starting value wrong type") << with([](json& j) { j["parameters"] = {{"c", "0.2"}}; })
+                                                   << "parameters.c" << ": parameters.c: expected a number, got \"0.2\" (string)";
+        QTest::newRow("bad preprocessing") << with([](json& j) { j["preprocessing"] = {{"decimation", 0}}; })
+                                           << "preprocessing" << ": preprocessing: ";
+        QTest::newRow("unknown preprocessing") << with([](json& j) { j["preprocessing"] = {{"smooth", true}}; })
+                                               << "preprocessing" << ": preprocessing: unknown member 'smooth'";
+    }
+
+    void loadErrors()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, key);
+        QFETCH(QString, message);
+        TempDir tmp;
+        writeData(tmp.path());
+        const fs::path file = tmp.path() / "p.sysid";
+        write(file, text.toStdString());
+        const auto before = snapshot(tmp.path());
+        std::string gotKey = "(none)";
+        const std::string what = loadError(tmp.path(), text.toStdString(), &gotKey);
+        const std::string expected = file.string() + message.toStdString();
+        QVERIFY2(what.compare(0, expected.size(), expected) == 0, ("got:      " + what + "\nexpected: " + expected).c_str());
+        QCOMPARE(gotKey, key.toStdString());
+        QCOMPARE(snapshot(tmp.path()), before);  // loading never writes
+    }
+
+    void missingAndUnreadableFiles()
+    {
+        TempDir tmp;
+        const std::string missing = (tmp.path() / "none.sysid").string();
+        QVERIFY_THROWS_EXCEPTION(project::ProjectError, project::loadProject(missing));
+        try {
+            project::loadProject(tmp.path().string());
+            QFAIL("a directory loaded");
+        } catch (const project::ProjectError& e) {
+            QVERIFY2(contains(e.what(), "is a directory"), e.what());
+        }
+        QVERIFY(fs::is_empty(tmp.path()));
+    }
+
+    void saveIsAtomicWhenTheTargetIsADirectory()
+    {
+        TempDir tmp;
+        writeData(tmp.path());
+        write(tmp.path() / "p.sysid", minimalProject().dump());
+        const project::Project p = project::loadProject((tmp.path() / "p.sysid").string());
+        const fs::path target = tmp.path() / "target.sysid";
+        fs::create_directories(target / "inside");
+        write(target / "inside/keep.txt", "keep");
+        const auto before = snapshot(tmp.path());
+        try {
+            project::saveProject(p, target.string());
+            QFAIL("saved over a directory");
+        } catch (const project::ProjectError& e) {
+            QVERIFY2(contains(e.what(), target.string()), e.what());
+        }
+        QCOMPARE(snapshot(tmp.path()), before);  // the directory is intact and no .tmp is left
+    }
+
+    void saveLeavesTheOldFileWhenTheTemporaryCannotBeWritten()
+    {
+        // PATH.tmp is a directory, so the temporary file cannot be created (this bites as root too).
+        TempDir tmp;
+        writeData(tmp.path());
+        const fs::path file = tmp.path() / "p.sysid";
+        write(file, minimalProject().dump(2));
+        const project::Project p = project::loadProject(file.string());
+        fs::create_directories(tmp.path() / "p.sysid.tmp");
+        const auto before = snapshot(tmp.path());
+        QVERIFY_THROWS_EXCEPTION(project::ProjectError, project::saveProject(p, file.string()));
+        QCOMPARE(snapshot(tmp.path()), before);
+    }
+
+    void saveLeavesTheOldFileInAReadOnlyDirectory()
+    {
+        TempDir tmp;
+        writeData(tmp.path());
+        const fs::path dir = tmp.path() / "ro";
+        fs::create_directories(dir);
+        const fs::path file = dir / "p.sysid";
+        json j = minimalProject();
+        j["data"][0]["path"] = "../data/run1.csv";
+        write(file, j.dump(2));
+        project::Project p = project::loadProject(file.string());
+        p.settings.maxIterations = 7;  // a different file would be written
+        fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
+        if (::access(dir.c_str(), W_OK) == 0) {
+            fs::permissions(dir, fs::perms::owner_all);
+            QSKIP("the directory stays writable (running as root); covered by the two tests above");
+        }
+        const auto before = snapshot(tmp.path());
+        try {
+            project::saveProject(p, file.string());
+            fs::permissions(dir, fs::perms::owner_all);
+            QFAIL("saved into a read-only directory");
+        } catch (const project::ProjectError& e) {
+            QVERIFY2(contains(e.what(), file.string()), e.what());
+        }
+        QCOMPARE(snapshot(tmp.path()), before);
+        fs::permissions(dir, fs::perms::owner_all);
+    }
+
+    void damagedFileChangesNothing()
+    {
+        TempDir tmp;
+        writeData(tmp.path());
+        const fs::path file = tmp.path() / "p.sysid";
+        std::string text = minimalProject().dump(2);
+        text.resize(text.size() / 2);  // cut off half-way, as a crash of another program might
+        write(file, text);
+        const auto before = snapshot(tmp.path());
+        try {
+            project::loadProject(file.string());
+            QFAIL("a damaged file loaded");
+        } catch (const project::ProjectError& e) {
+            QVERIFY2(contains(e.what(), file.string() + ":"), e.what());
+            QVERIFY2(contains(e.what(), "not a JSON project file"), e.what());
+            QVERIFY(e.line > 1);
+        }
+        QCOMPARE(snapshot(tmp.path()), before);
+    }
+
+    void writeFileAtomically()
+    {
+        TempDir tmp;
+        const fs::path file = tmp.path() / "r.json";
+        project::writeFileAtomically(file.string(), "one");
+        project::writeFileAtomically(file.string(), "two");
+        QCOMPARE(slurp(file), std::string("two"));
+        QVERIFY(!fs::exists(file.string() + ".tmp"));
+        QVERIFY_THROWS_EXCEPTION(project::ProjectError,
+                                 project::writeFileAtomically((tmp.path() / "no/such/dir/r.json").string(), "x"));
+    }
+
+    void resultJson()
+    {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        estimate::FitResult r;
+        r.parameters.push_back({"k", 1.0, 2.0, 0.1, 1.8, 2.2, false});
+        r.parameters.push_back({"c", 0.5, 0.4, nan, nan, nan, true});
+        r.correlation.resize(2, 2);
+        r.correlation << 1.0, 0.25, 0.25, 1.0;
+        r.cost = 3.5;
+        r.outputNames = {"x", "v"};
+        r.residualRms = {0.01, nan};
+        r.iterations = 2;
+        r.converged = true;
+        r.stopReason = "small step";
+        r.history.push_back({0, {1.0, 0.5}, 10.0, 0.0, 0.0});
+        r.history.push_back({2, {2.0, 0.4}, 3.5, 0.1, 0.0});
+        const json j = project::resultToJson(r);
+
+        std::vector<std::string> keys;
+        for (const auto& item : j.items())
+            keys.push_back(item.key());
+        QCOMPARE(keys, (std::vector<std::string>{"cancelled", "converged", "correlation", "cost", "history", "iterations",
+                                                 "parameters", "residual_rms", "stop_reason"}));
+        QCOMPARE(j["parameters"]["k"], (json{{"value", 2.0}, {"std", 0.1}, {"initial", 1.0}, {"lower95", 1.8}, {"upper95", 2.2}}));
+        QVERIFY(j["parameters"]["c"]["std"].is_null());
+        QCOMPARE(j["parameters"]["c"]["value"].get<double>(), 0.4);
+        QCOMPARE(j["cost"].get<double>(), 3.5);
+        QCOMPARE(j["iterations"].get<int>(), 2);
+        QCOMPARE(j["converged"].get<bool>(), true);
+        QCOMPARE(j["cancelled"].get<bool>(), false);
+        QCOMPARE(j["stop_reason"].get<std::string>(), std::string("small step"));
+        QCOMPARE(j["residual_rms"]["x"].get<double>(), 0.01);
+        QVERIFY(j["residual_rms"]["v"].is_null());
+        // Rows in the order "parameters" is written (c, k), the matrix is symmetric anyway; check the diagonal layout.
+        QCOMPARE(j["correlation"], (json{{1.0, 0.25}, {0.25, 1.0}}));
+        QCOMPARE_EQ(j["history"].size(), std::size_t{2});
+        QCOMPARE(j["history"][1], (json{{"iteration", 2}, {"cost", 3.5}, {"parameters", {{"k", 2.0}, {"c", 0.4}}}}));
+        // Survives dump and parse (NaN would not).
+        QCOMPARE(json::parse(j.dump()), j);
+    }
+
+    void resultJsonCorrelationFollowsTheNameOrder()
+    {
+        estimate::FitResult r;
+        r.parameters.push_back({"z", 0, 0, 0, 0, 0, false});
+        r.parameters.push_back({"a", 0, 0, 0, 0, 0, false});
+        r.parameters.push_back({"m", 0, 0, 0, 0, 0, false});
+        r.correlation.resize(3, 3);
+        r.correlation << 1, 0.1, 0.2,  //
+            0.1, 1, 0.3,               //
+            0.2, 0.3, 1;
+        const json j = project::resultToJson(r);
+        // Written order a, m, z: corr(a, m) = 0.3, corr(a, z) = 0.1, corr(m, z) = 0.2.
+        QCOMPARE(j["correlation"], (json{{1.0, 0.3, 0.1}, {0.3, 1.0, 0.2}, {0.1, 0.2, 1.0}}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestProject)
+#include "test_project.moc"
