@@ -5,6 +5,7 @@
 #include "engine/data/CsvReader.h"
 #include "engine/data/CsvWriter.h"
 #include "engine/data/Noise.h"
+#include "engine/data/Text.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/model/ModelBuilder.h"
@@ -31,14 +32,6 @@ std::map<std::string, std::string> parseMapping(const std::vector<std::string>& 
         mapping[item.substr(0, eq)] = item.substr(eq + 1);
     }
     return mapping;
-}
-
-std::string number(double v)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << v;
-    return s.str();
 }
 
 }  // namespace
@@ -109,9 +102,9 @@ int runSimulate(const Arguments& args)
             names, table, parseMapping(vm.count("map") ? vm["map"].as<std::vector<std::string>>() : std::vector<std::string>{}));
         const auto& time = table.time();
         if (time.front() > t0 || time.back() < request.times.back())
-            throw UserError(table.source + ": the input data cover t = " + number(time.front()) + " to " +
-                            number(time.back()) + ", but the simulation runs from " + number(t0) + " to " +
-                            number(request.times.back()));
+            throw UserError(table.source + ": the input data cover t = " + data::formatNumber(time.front(), 10) + " to " +
+                            data::formatNumber(time.back(), 10) + ", but the simulation runs from " + data::formatNumber(t0, 10) + " to " +
+                            data::formatNumber(request.times.back(), 10));
         request.inputs = &inputs;
     } else if (vm.count("input")) {
         std::cerr << "sysid simulate: note: the model has no inputs; " << vm["input"].as<std::string>() << " is not used\n";

@@ -192,21 +192,6 @@ std::string unescapeQuotes(std::string_view s)
     return out;
 }
 
-char asciiLower(char c)
-{
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (asciiLower(a[i]) != asciiLower(b[i]))
-            return false;
-    return true;
-}
-
 // "nan", "inf", "infinity", "nan(...)" with optional sign, any letter case.
 bool isNonFiniteText(std::string_view s)
 {

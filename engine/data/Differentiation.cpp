@@ -116,20 +116,6 @@ std::vector<double> savitzkyGolay(const std::vector<double>& t, const std::vecto
     return d;
 }
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        char c = a[i];
-        if (c >= 'A' && c <= 'Z')
-            c = static_cast<char>(c - 'A' + 'a');
-        if (c != b[i])
-            return false;
-    }
-    return true;
-}
-
 }  // namespace
 
 std::vector<double> differentiate(const std::vector<double>& time, const std::vector<double>& values,

@@ -1,3 +1,4 @@
+#include "engine/data/Text.h"
 #include "engine/data/Noise.h"
 
 #include <algorithm>
@@ -21,20 +22,6 @@ double unit(std::mt19937_64& rng)
 double unitOpenAtZero(std::mt19937_64& rng)
 {
     return static_cast<double>((rng() >> 11) + 1) * 0x1.0p-53;
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        char c = a[i];
-        if (c >= 'A' && c <= 'Z')
-            c = static_cast<char>(c - 'A' + 'a');
-        if (c != b[i])
-            return false;
-    }
-    return true;
 }
 
 }  // namespace

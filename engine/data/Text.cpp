@@ -1,5 +1,7 @@
 #include "engine/data/Text.h"
 
+#include <sstream>
+
 #include <charconv>
 
 namespace sysid::data {
@@ -83,6 +85,25 @@ std::string formatDouble(double value)
     char buf[64];
     const auto r = std::to_chars(buf, buf + sizeof buf, value);
     return std::string(buf, r.ptr);
+}
+
+std::string formatNumber(double value, int significantDigits)
+{
+    std::ostringstream s;
+    s.precision(significantDigits);
+    s << value;
+    return s.str();
+}
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b)
+{
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (lower(a[i]) != lower(b[i]))
+            return false;
+    return true;
 }
 
 }  // namespace sysid::data

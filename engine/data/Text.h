@@ -20,4 +20,10 @@ std::string printableExcerpt(std::string_view text, std::size_t maxChars = 40);
 // Shortest text that reads back as exactly the same double ("0.1", "-0", "1e+300").
 std::string formatDouble(double value);
 
+// A number for a message, with at most `significantDigits` digits.
+std::string formatNumber(double value, int significantDigits = 6);
+
+// ASCII case-insensitive comparison.
+bool equalsIgnoreCase(std::string_view a, std::string_view b);
+
 }  // namespace sysid::data

@@ -1,3 +1,4 @@
+#include "engine/data/Text.h"
 #include "engine/estimate/Fit.h"
 
 #include "engine/estimate/LevenbergMarquardt.h"
@@ -14,14 +15,6 @@
 namespace sysid::estimate {
 
 namespace {
-
-std::string number(double v)
-{
-    std::ostringstream s;
-    s.precision(6);
-    s << v;
-    return s.str();
-}
 
 std::vector<std::optional<Prior>> priorsFor(const ParameterLayout& layout, const FitSettings& settings)
 {
@@ -118,8 +111,8 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
         throw FitError("every parameter is fixed: there is nothing to estimate");
     for (const auto& u : layout.unknowns())
         if (u.initial < u.lower || u.initial > u.upper)
-            throw FitError("the starting value " + number(u.initial) + " of " + u.name + " lies outside its bounds [" +
-                           number(u.lower) + ", " + number(u.upper) + "]");
+            throw FitError("the starting value " + data::formatNumber(u.initial, 6) + " of " + u.name + " lies outside its bounds [" +
+                           data::formatNumber(u.lower, 6) + ", " + data::formatNumber(u.upper, 6) + "]");
     std::vector<double> weights;
     try {
         weights = outputWeights(*model, experiments, settings);

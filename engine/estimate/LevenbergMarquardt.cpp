@@ -1,3 +1,4 @@
+#include "engine/data/Text.h"
 #include "engine/estimate/LevenbergMarquardt.h"
 
 #include <cmath>
@@ -7,14 +8,6 @@
 namespace sysid::estimate {
 
 namespace {
-
-std::string number(double v)
-{
-    std::ostringstream s;
-    s.precision(3);
-    s << v;
-    return s.str();
-}
 
 IterationRecord record(std::size_t iteration, const Eigen::VectorXd& theta, double cost, double step, double lambda)
 {
@@ -173,7 +166,7 @@ LevenbergMarquardtOutcome levenbergMarquardt(LeastSquaresProblem& problem, const
             lambda *= nu;
             nu *= 2.0;
             if (lambda > 1e20)
-                return finish(false, ok ? "no step reduces the cost further (damping limit " + number(lambda) + ")"
+                return finish(false, ok ? "no step reduces the cost further (damping limit " + data::formatNumber(lambda, 3) + ")"
                                         : "the model cannot be evaluated near the current estimate: " + failure);
         }
     }

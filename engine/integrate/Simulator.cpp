@@ -1,3 +1,4 @@
+#include "engine/data/Text.h"
 #include "engine/integrate/Simulator.h"
 
 #include "engine/integrate/DenseSegmentLoop.h"
@@ -18,14 +19,6 @@ namespace sysid::integrate {
 namespace odeint = boost::numeric::odeint;
 
 namespace {
-
-std::string timeText(double t)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << t;
-    return s.str();
-}
 
 class Recorder {
 public:
@@ -98,19 +91,19 @@ public:
     void afterStep(double t, const double* z, double dt)
     {
         if (request_.stop.stop_requested())
-            throw IntegrationError(IntegrationError::Reason::Cancelled, t, "integration cancelled at t = " + timeText(t));
+            throw IntegrationError(IntegrationError::Reason::Cancelled, t, "integration cancelled at t = " + data::formatNumber(t, 10));
         for (std::size_t i = 0; i < system_.size(); ++i)
             if (!std::isfinite(z[i]))
                 throw IntegrationError(IntegrationError::Reason::NonFiniteState, t, nonFiniteMessage(t, i));
         if (++steps_ > settings_.maxSteps)
             throw IntegrationError(IntegrationError::Reason::TooManySteps, t,
-                                   "integration stopped at t = " + timeText(t) + " after the maximum of " +
+                                   "integration stopped at t = " + data::formatNumber(t, 10) + " after the maximum of " +
                                        std::to_string(settings_.maxSteps) + " steps; the system may be stiff "
                                        "(try rosenbrock4) or the tolerances too tight");
         if (isAdaptive(settings_.method) && std::abs(dt) < 1e-14 * std::max(1.0, std::abs(t)))
             throw IntegrationError(IntegrationError::Reason::StepSizeUnderflow, t,
-                                   "integration failed at t = " + timeText(t) + ": the step size fell to " +
-                                       timeText(dt) + " (step size underflow); the solution may blow up or have "
+                                   "integration failed at t = " + data::formatNumber(t, 10) + ": the step size fell to " +
+                                       data::formatNumber(dt, 10) + " (step size underflow); the solution may blow up or have "
                                        "a discontinuity here");
     }
 
@@ -121,7 +114,7 @@ private:
     {
         const std::size_t n = system_.stateCount();
         const std::string what = (i < n ? "state " : "a sensitivity of state ") + stateNames_[i % n];
-        return "integration failed at t = " + timeText(t) + ": " + what +
+        return "integration failed at t = " + data::formatNumber(t, 10) + ": " + what +
                " became infinite or NaN (the solution blows up, or an expression such as log, sqrt or a division "
                "left its domain)";
     }
@@ -221,7 +214,7 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
         } catch (const std::exception& e) {
             const double t = stepper.current_time();
             throw IntegrationError(IntegrationError::Reason::SolverFailure, t,
-                                   "integration failed at t = " + timeText(t) + ": " + e.what());
+                                   "integration failed at t = " + data::formatNumber(t, 10) + ": " + e.what());
         }
         break;
     }
@@ -234,7 +227,7 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
         problem.afterStep = [&guard](double t, const double* x, double dt) { guard.afterStep(t, x, dt); };
         problem.onFailure = [](double t, const char* what) {
             throw IntegrationError(IntegrationError::Reason::SolverFailure, t,
-                                   "integration failed at t = " + timeText(t) + ": " + what);
+                                   "integration failed at t = " + data::formatNumber(t, 10) + ": " + what);
         };
         problem.boundaries = boundaries;
         problem.beginSegment = [&system](double start, double end) { system.holdInputsOnSegment(start, end); };

@@ -1,3 +1,4 @@
+#include "engine/data/Text.h"
 #include "engine/job/SimulationJob.h"
 
 #include "engine/data/DataError.h"
@@ -12,14 +13,6 @@
 namespace sysid::job {
 
 namespace {
-
-std::string number(double v)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << v;
-    return s.str();
-}
 
 integrate::Trajectory simulateJob(const SimulationJob& job, std::stop_token stop)
 {
@@ -45,9 +38,9 @@ integrate::Trajectory simulateJob(const SimulationJob& job, std::stop_token stop
             const auto& time = job.inputs->time();
             if (time.front() > job.times.front() || time.back() < job.times.back())
                 throw JobError(JobError::Kind::Data, job.inputs->source + ": the input data cover t = " +
-                                                         number(time.front()) + " to " + number(time.back()) +
-                                                         ", but the simulation runs from " + number(job.times.front()) +
-                                                         " to " + number(job.times.back()));
+                                                         data::formatNumber(time.front(), 10) + " to " + data::formatNumber(time.back(), 10) +
+                                                         ", but the simulation runs from " + data::formatNumber(job.times.front(), 10) +
+                                                         " to " + data::formatNumber(job.times.back(), 10));
         } catch (const data::DataError& e) {
             throw JobError(JobError::Kind::Data, e.what());
         } catch (const std::invalid_argument& e) {
