@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <stdexcept>
 #include <numeric>
 
 using nlohmann::json;
@@ -15,7 +17,61 @@ json finite(double v)
     return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
+double number(const json& j)
+{
+    return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+
 }  // namespace
+
+estimate::FitResult resultFromJson(const json& in)
+{
+    try {
+        estimate::FitResult result;
+        std::vector<std::string> names;
+        for (const auto& [name, p] : in.at("parameters").items()) {
+            estimate::ParameterEstimate e;
+            e.name = name;
+            e.value = number(p.at("value"));
+            e.sd = number(p.at("std"));
+            e.initial = number(p.value("initial", json(nullptr)));
+            e.lower95 = number(p.value("lower95", json(nullptr)));
+            e.upper95 = number(p.value("upper95", json(nullptr)));
+            result.parameters.push_back(e);
+            names.push_back(name);
+        }
+        result.cost = number(in.at("cost"));
+        result.iterations = in.at("iterations").get<std::size_t>();
+        result.converged = in.at("converged").get<bool>();
+        result.cancelled = in.value("cancelled", false);
+        result.stopReason = in.at("stop_reason").get<std::string>();
+        const json rmsByOutput = in.value("residual_rms", json::object());
+        for (const auto& [output, rms] : rmsByOutput.items()) {
+            result.outputNames.push_back(output);
+            result.residualRms.push_back(number(rms));
+        }
+        const json correlation = in.value("correlation", json::array());
+        const auto n = static_cast<Eigen::Index>(names.size());
+        if (correlation.size() == names.size()) {
+            result.correlation.resize(n, n);
+            for (Eigen::Index i = 0; i < n; ++i)
+                for (Eigen::Index k = 0; k < n; ++k)
+                    result.correlation(i, k) = number(correlation.at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(k)));
+        }
+        const json history = in.value("history", json::array());
+        for (const auto& h : history) {
+            estimate::IterationRecord record;
+            record.iteration = h.at("iteration").get<std::size_t>();
+            record.cost = number(h.at("cost"));
+            for (const auto& name : names)
+                record.parameters.push_back(number(h.at("parameters").value(name, json(nullptr))));
+            result.history.push_back(std::move(record));
+        }
+        return result;
+    } catch (const json::exception& e) {
+        throw std::invalid_argument(std::string("the stored result is damaged: ") + e.what());
+    }
+}
 
 json resultToJson(const estimate::FitResult& result)
 {

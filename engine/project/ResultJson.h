@@ -17,4 +17,9 @@ namespace sysid::project {
 // not measured, an undeterminable sd) are written as null.
 nlohmann::json resultToJson(const estimate::FitResult& result);
 
+// The inverse, for a project's stored last result: parameters come back in the file's order
+// (by name), with the correlation and history in that order; null numbers become NaN; the
+// covariance is not stored and stays empty. Throws std::invalid_argument for a damaged result.
+estimate::FitResult resultFromJson(const nlohmann::json& json);
+
 }  // namespace sysid::project

@@ -482,6 +482,33 @@ private slots:
         // Written order a, m, z: corr(a, m) = 0.3, corr(a, z) = 0.1, corr(m, z) = 0.2.
         QCOMPARE(j["correlation"], (json{{1.0, 0.3, 0.1}, {0.3, 1.0, 0.2}, {0.1, 0.2, 1.0}}));
     }
+
+    void resultJsonReadsBack()
+    {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        estimate::FitResult r;
+        r.parameters.push_back({"k", 1.0, 2.0, 0.1, 1.8, 2.2, false});
+        r.parameters.push_back({"c", 0.5, 0.4, nan, nan, nan, false});
+        r.correlation.resize(2, 2);
+        r.correlation << 1.0, -0.25, -0.25, 1.0;
+        r.cost = 3.5;
+        r.outputNames = {"x"};
+        r.residualRms = {0.01};
+        r.iterations = 2;
+        r.converged = true;
+        r.stopReason = "small step";
+        r.history.push_back({0, {1.0, 0.5}, 10.0, 0.0, 0.0});
+        const estimate::FitResult back = project::resultFromJson(json::parse(project::resultToJson(r).dump()));
+        QCOMPARE(back.parameters.size(), std::size_t(2));
+        QCOMPARE(back.parameters[0].name, std::string("c"));  // the file's (name) order
+        QCOMPARE(back.parameters[1].value, 2.0);
+        QVERIFY(std::isnan(back.parameters[0].sd));
+        QCOMPARE(back.correlation(0, 1), -0.25);
+        QCOMPARE(back.history[0].parameters, (std::vector<double>{0.5, 1.0}));
+        QCOMPARE(back.stopReason, r.stopReason);
+        QVERIFY(back.converged);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, project::resultFromJson(json{{"parameters", 3}}));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestProject)

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "engine/model/Model.h"
+#include "engine/model/ModelError.h"
+
+#include <string>
+#include <vector>
+
+namespace sysid::ui {
+
+// What the panels need to know about the model text: its errors, or its names. Made by the
+// engine's parser (under the symbolic lock); holds no GiNaC objects.
+struct ModelSummary {
+    bool valid = false;
+    std::vector<model::ModelDiagnostic> errors;  // line/column as the parser reports them
+    std::vector<std::string> states, inputs, outputs;
+    std::vector<model::Parameter> parameters;    // names, values, bounds, fixed, initial-value flags
+    std::string description;                     // model::describeModel
+    std::string equations;                       // model::describeEquations (Lagrange's equations too)
+    bool lagrangian = false;
+};
+
+ModelSummary summarizeModel(const std::string& text, const std::string& source);
+
+}  // namespace sysid::ui
