@@ -1,45 +1,77 @@
-// sysid-gui: the desktop application. Usage: sysid-gui [MODEL]
+// sysid-gui: the desktop application.
+//   sysid-gui [PROJECT.sysid | MODEL.model]      open it (default: a bundled example project)
+//   sysid-gui --screenshot FILE.png [PROJECT] [--run]
+//                                                render the window to a PNG (after a fit with --run) and exit
+#include "ui/main/MainWindow.h"
+#include "ui/run/FitRunner.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTextStream>
+#include <QTimer>
 
-#include "ui/main/MainWindow.h"
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("sysid"));
+    QApplication::setOrganizationName(QStringLiteral("sysid"));
+    QApplication::setApplicationVersion(QStringLiteral(SYSID_VERSION));
 
-int main(int argc, char* argv[]) {
-  QApplication app(argc, argv);
-  QApplication::setApplicationName(QStringLiteral("sysid"));
-  QApplication::setApplicationVersion(QStringLiteral(SYSID_VERSION));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Interactive identification of nonlinear dynamic systems."));
+    const QCommandLineOption helpOption = parser.addHelpOption();
+    const QCommandLineOption versionOption = parser.addVersionOption();
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+                                              QStringLiteral("Render the window to FILE (PNG) and exit."),
+                                              QStringLiteral("FILE"));
+    const QCommandLineOption runOption(QStringLiteral("run"), QStringLiteral("With --screenshot: run the fit first."));
+    parser.addOption(screenshotOption);
+    parser.addOption(runOption);
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("Project (.sysid) or model (.model) to open (default: a bundled example)."),
+                                 QStringLiteral("[file]"));
+    const auto usageError = [&parser](const QString& message) {
+        QTextStream(stderr) << "sysid-gui: " << message << "\n\n" << parser.helpText();
+        return 2;
+    };
+    if (!parser.parse(QApplication::arguments()))
+        return usageError(parser.errorText());
+    if (parser.isSet(helpOption) || parser.isSet(QStringLiteral("help-all")))
+        parser.showHelp(0);
+    if (parser.isSet(versionOption))
+        parser.showVersion();
+    const QStringList args = parser.positionalArguments();
+    if (args.size() > 1)
+        return usageError(QStringLiteral("expected at most one file, got %1").arg(args.size()));
+    if (parser.isSet(runOption) && !parser.isSet(screenshotOption))
+        return usageError(QStringLiteral("--run is only used with --screenshot"));
 
-  QCommandLineParser parser;
-  parser.setApplicationDescription(
-      QStringLiteral("Interactive identification of nonlinear dynamic systems."));
-  const QCommandLineOption helpOption = parser.addHelpOption();
-  const QCommandLineOption versionOption = parser.addVersionOption();
-  parser.addPositionalArgument(
-      QStringLiteral("model"),
-      QStringLiteral("Model file to open (default: the bundled Duffing example)."),
-      QStringLiteral("[model]"));
-
-  // Bad arguments exit with status 2, as for the command line tool.
-  const auto usageError = [&parser](const QString& message) {
-    QTextStream(stderr) << "sysid-gui: " << message << "\n\n" << parser.helpText();
-    return 2;
-  };
-  if (!parser.parse(QApplication::arguments())) {
-    return usageError(parser.errorText());
-  }
-  if (parser.isSet(helpOption) || parser.isSet(QStringLiteral("help-all"))) {
-    parser.showHelp(0);
-  }
-  if (parser.isSet(versionOption)) {
-    parser.showVersion();
-  }
-  const QStringList args = parser.positionalArguments();
-  if (args.size() > 1) {
-    return usageError(QStringLiteral("expected at most one model file, got %1").arg(args.size()));
-  }
-
-  sysid::ui::MainWindow window(args.isEmpty() ? QString() : args.front());
-  window.show();
-  return QApplication::exec();
+    sysid::ui::MainWindow window(args.isEmpty() ? QString() : args.front());
+    window.resize(1400, 900);
+    window.show();
+    if (!parser.isSet(screenshotOption)) {
+        window.offerAutosaveRestore();
+        return QApplication::exec();
+    }
+    const QString file = parser.value(screenshotOption);
+    int status = 0;
+    auto shoot = [&] {
+        QApplication::processEvents();
+        if (!window.saveScreenshot(file)) {
+            QTextStream(stderr) << "sysid-gui: cannot write " << file << "\n";
+            status = 1;
+        }
+        QApplication::quit();
+    };
+    if (parser.isSet(runOption)) {
+        QObject::connect(window.runner(), &sysid::ui::FitRunner::finished, &window,
+                         [&](bool, const QString&, const std::optional<sysid::estimate::FitResult>&) {
+                             QTimer::singleShot(200, &window, shoot);
+                         });
+        QTimer::singleShot(100, &window, [&] { window.runFit(); });
+    } else {
+        QTimer::singleShot(300, &window, shoot);
+    }
+    QApplication::exec();
+    return status;
 }

@@ -5,13 +5,13 @@ namespace sysid::integrate {
 InputSignals InputSignals::fromTable(const std::vector<std::string>& inputNames, const data::DataTable& table,
                                      const std::map<std::string, std::string>& mapping)
 {
-    std::vector<data::Signal> signals;
+    std::vector<data::Signal> perInput;
     for (const auto& name : inputNames) {
         const auto it = mapping.find(name);
         const std::string& column = it == mapping.end() ? name : it->second;
-        signals.emplace_back(table.time(), table.column(column));
+        perInput.emplace_back(table.time(), table.column(column));
     }
-    return InputSignals(std::move(signals));
+    return InputSignals(std::move(perInput));
 }
 
 void InputSignals::values(double t, double* u) const

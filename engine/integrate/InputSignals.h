@@ -15,7 +15,7 @@ namespace sysid::integrate {
 class InputSignals {
 public:
     InputSignals() = default;
-    explicit InputSignals(std::vector<data::Signal> signals) : signals_(std::move(signals)) {}
+    explicit InputSignals(std::vector<data::Signal> perInput) : signals_(std::move(perInput)) {}
 
     // One signal per model input from the table's columns: by the input's name unless
     // `mapping` (input -> column) says otherwise. Throws data::DataError naming a missing column.

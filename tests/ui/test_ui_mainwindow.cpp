@@ -1,228 +1,161 @@
-// MainWindow: loads and shows model text, title, menus, and errors that keep it open.
-#include <QAction>
-#include <QApplication>
+// The main window driven as a user would: open the example project, fit, export; and the
+// event loop kept turning during a long fit, which Cancel ends within a second.
+#include "engine/data/DataTable.h"
+#include "engine/eval/CompiledModel.h"
+#include "engine/integrate/Simulator.h"
+#include "engine/job/ProgressSink.h"
+#include "engine/model/ModelBuilder.h"
+#include "ui/main/MainWindow.h"
+#include "ui/plots/TimeSeriesPlot.h"
+#include "ui/project/ProjectDocument.h"
+#include "ui/results/ResultsPanel.h"
+#include "ui/run/FitRunner.h"
+
+#include <QElapsedTimer>
+#include <QTableWidget>
 #include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QFontInfo>
-#include <QMenu>
-#include <QMessageBox>
-#include <QPlainTextEdit>
-#include <QPointer>
-#include <QStatusBar>
+#include <QImage>
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <memory>
+#include <cmath>
+#include <fstream>
 
-#include "ui/main/MainWindow.h"
+using namespace sysid;
 
-using sysid::ui::MainWindow;
-
-namespace {
-
-QString readAll(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) {
-    return {};
-  }
-  return QString::fromUtf8(f.readAll());
-}
-
-bool writeFile(const QString& path, const QByteArray& bytes) {
-  QFile f(path);
-  return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-QPlainTextEdit* modelView(MainWindow& w) {
-  return w.findChild<QPlainTextEdit*>(QStringLiteral("modelView"));
-}
-
-QString statusText(MainWindow& w) { return w.statusBar()->currentMessage(); }
-
-QString titleFor(const QString& fileName) {
-  return QStringLiteral("sysid \u2014 ") + fileName;
-}
-
-const QByteArray kModel =
-    "# two-mass test model, Dämpfer\n"
-    "param k = 2 [0, 10]\n"
-    "state y = 1\n"
-    "y' = -k*y\n"
-    "output y\n";
-
-}  // namespace
-
-class TestMainWindow : public QObject {
-  Q_OBJECT
+class TestUiMainWindow : public QObject {
+    Q_OBJECT
 
 private slots:
-  void constructsWithDefaultExample() {
-    const QString path = MainWindow::defaultModelPath();
-    QVERIFY2(QFileInfo::exists(path), qPrintable(path));
-    const QString expected = readAll(path);
-    QVERIFY(!expected.isEmpty());
-
-    MainWindow w;
-    QCOMPARE(w.currentFile(), QFileInfo(path).absoluteFilePath());
-    QVERIFY(modelView(w) != nullptr);
-    QCOMPARE(modelView(w)->toPlainText(), expected);
-    QCOMPARE(w.windowTitle(), titleFor(QStringLiteral("duffing.model")));
-    QVERIFY2(statusText(w).startsWith(QStringLiteral("Loaded")), qPrintable(statusText(w)));
-  }
-
-  void constructsWithGivenPath() {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("my_system.model"));
-    QVERIFY(writeFile(path, kModel));
-
-    MainWindow w(path);
-    QCOMPARE(modelView(w)->toPlainText(), QString::fromUtf8(kModel));
-    QCOMPARE(w.windowTitle(), titleFor(QStringLiteral("my_system.model")));
-    QCOMPARE(w.currentFile(), QFileInfo(path).absoluteFilePath());
-    QVERIFY2(statusText(w).contains(QStringLiteral("my_system.model")), qPrintable(statusText(w)));
-  }
-
-  void missingFileShowsErrorAndStaysOpen() {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("does_not_exist.model"));
-
-    bool threw = false;
-    MainWindow* w = nullptr;
-    try {
-      w = new MainWindow(path);
-    } catch (...) {
-      threw = true;
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);  // keeps QSettings and the autosave out of the user's files
+        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("sysid-test"));
     }
-    QVERIFY(!threw);
-    QVERIFY(w != nullptr);
-    std::unique_ptr<MainWindow> owner(w);
 
-    QVERIFY2(statusText(*w).startsWith(QStringLiteral("Cannot open")), qPrintable(statusText(*w)));
-    QVERIFY2(statusText(*w).contains(QStringLiteral("does_not_exist.model")),
-             qPrintable(statusText(*w)));
-    QCOMPARE(w->windowTitle(), QStringLiteral("sysid"));
-    QVERIFY(w->currentFile().isEmpty());
-    QVERIFY(modelView(*w)->toPlainText().isEmpty());
+    void opensTheBundledExampleReadyToRun()
+    {
+        ui::MainWindow w;
+        QVERIFY(w.windowTitle().contains(QStringLiteral("sdof_cubic")));
+        QVERIFY(w.document()->dataSetCount() >= 1);
+        QVERIFY(w.document()->modelSummary().valid);
+        QVERIFY(w.outputPlot(0) != nullptr);
+    }
 
-    w->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w));
-    QVERIFY(w->isVisible());
-  }
+    void fitExportWorkflow()
+    {
+        const QString project = QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/sdof_cubic.sysid");
+        ui::MainWindow w(project);
+        w.show();
+        w.runFit();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isRunning() && w.document()->result().has_value(), 60000);
+        const estimate::FitResult& shown = *w.document()->result();
+        QVERIFY2(shown.converged, shown.stopReason.c_str());
 
-  void failedLoadKeepsShownModel() {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString good = dir.filePath(QStringLiteral("good.model"));
-    QVERIFY(writeFile(good, kModel));
-    const QString notUtf8 = dir.filePath(QStringLiteral("binary.model"));
-    QVERIFY(writeFile(notUtf8, QByteArray("\xff\xfe\x00\x01 not text", 14)));
+        // The same job straight through the engine gives the same numbers.
+        job::NullProgressSink sink;
+        const estimate::FitResult direct = w.document()->makeFitJob().run(sink);
+        QCOMPARE(shown.parameters.size(), direct.parameters.size());
+        for (std::size_t i = 0; i < direct.parameters.size(); ++i) {
+            QCOMPARE(shown.parameters[i].name, direct.parameters[i].name);
+            QCOMPARE(shown.parameters[i].value, direct.parameters[i].value);
+        }
+        const QTableWidget* table = w.resultsPanel()->parameterTable();
+        QVERIFY(table->rowCount() >= static_cast<int>(direct.parameters.size()));
+        bool found = false;
+        for (int r = 0; r < table->rowCount(); ++r)
+            found = found || (table->item(r, 0) && table->item(r, 0)->text() == QString::fromStdString(direct.parameters[0].name));
+        QVERIFY(found);
 
-    MainWindow w(good);
-    QCOMPARE(modelView(w)->toPlainText(), QString::fromUtf8(kModel));
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(ui::ResultsPanel::exportJson(shown, dir.filePath(QStringLiteral("p.json")), &error), qPrintable(error));
+        QVERIFY2(ui::ResultsPanel::exportCsv(shown, dir.filePath(QStringLiteral("p.csv")), &error), qPrintable(error));
+        QVERIFY(QFile(dir.filePath(QStringLiteral("p.json"))).size() > 10);
+        QVERIFY2(w.outputPlot(0)->exportTo(dir.filePath(QStringLiteral("f.png")), 800, 600, &error), qPrintable(error));
+        QVERIFY2(w.outputPlot(0)->exportTo(dir.filePath(QStringLiteral("f.pdf")), 800, 600, &error), qPrintable(error));
+        QImage image(dir.filePath(QStringLiteral("f.png")));
+        QCOMPARE(image.width(), 800);
+        QFile pdf(dir.filePath(QStringLiteral("f.pdf")));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(4) == "%PDF");
 
-    QVERIFY(!w.loadModelFile(dir.filePath(QStringLiteral("gone.model"))));
-    QVERIFY2(statusText(w).contains(QStringLiteral("gone.model")), qPrintable(statusText(w)));
+        // Saved and reopened, the project still has its result.
+        QVERIFY(w.saveTo(dir.filePath(QStringLiteral("copy.sysid"))));
+        ui::MainWindow reopened(dir.filePath(QStringLiteral("copy.sysid")));
+        QVERIFY(reopened.document()->result().has_value());
+        QVERIFY(!reopened.document()->isModified());
+    }
 
-    QVERIFY(!w.loadModelFile(dir.path()));
-    QVERIFY2(statusText(w).contains(QStringLiteral("folder")), qPrintable(statusText(w)));
+    void staysResponsiveAndCancelsWithinASecond()
+    {
+        ui::MainWindow w;
+        w.show();
+        // A long fit: a lightly damped oscillator over many samples, started far off.
+        const char* model = "param c = 0.01 [0, 10]\nparam k = 1 [0.1, 100]\nx'' = -c*x' - k*x\nx(0) = 1, 0\noutput x\n";
+        w.document()->newFromModel(QString::fromLatin1(model), QStringLiteral("long.model"));
+        eval::CompiledModel truth(eval::compileModel(model::parseModel(model)));
+        truth.setParameters(std::vector<double>{0.02, 4.0});
+        integrate::SimulationRequest request;
+        request.times = integrate::uniformGrid(0, 3000, 0.01);
+        const auto tr = integrate::simulate(truth, request, {});
+        data::DataTable table;
+        table.source = "long.csv";
+        table.columnNames = {"t", "x"};
+        table.columns = {tr.times, std::vector<double>(tr.outputs.data(), tr.outputs.data() + tr.outputs.rows())};
+        QTemporaryDir dir;
+        project::Project::DataSet set;
+        set.name = "long";
+        set.path = dir.filePath(QStringLiteral("long.csv")).toStdString();
+        {
+            std::ofstream out(set.path);
+            out << "t,x\n";
+            for (std::size_t i = 0; i < tr.times.size(); ++i)
+                out << tr.times[i] << ',' << tr.outputs(static_cast<Eigen::Index>(i), 0) << '\n';
+        }
+        w.document()->addDataSet(set, table);
+        QElapsedTimer clock;
+        qint64 last = 0, longestGap = 0;
+        QTimer ticker;
+        ticker.setInterval(10);
+        QObject::connect(&ticker, &QTimer::timeout, [&] {
+            const qint64 now = clock.elapsed();
+            longestGap = std::max(longestGap, now - last);
+            last = now;
+        });
+        w.runFit();
+        QVERIFY(w.runner()->isRunning());
+        clock.start();
+        ticker.start();
+        QTest::qWait(1500);
+        QVERIFY2(w.runner()->isRunning(), "the fit should still be running after 1.5 s");
+        QElapsedTimer cancelClock;
+        cancelClock.start();
+        w.cancelFit();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isRunning(), 5000);
+        const qint64 cancelMs = cancelClock.elapsed();
+        ticker.stop();
+        QVERIFY2(cancelMs < 1000, qPrintable(QStringLiteral("cancel took %1 ms").arg(cancelMs)));
+        QVERIFY2(longestGap < 100, qPrintable(QStringLiteral("longest event-loop gap %1 ms").arg(longestGap)));
+        QVERIFY(w.document()->result().has_value());
+        QVERIFY(w.document()->result()->cancelled);
+        w.document()->newFromModel(QString::fromLatin1(model), QStringLiteral("long.model"));  // nothing left to save
+    }
 
-    QVERIFY(!w.loadModelFile(notUtf8));
-    QVERIFY2(statusText(w).contains(QStringLiteral("UTF-8")), qPrintable(statusText(w)));
-
-    QCOMPARE(modelView(w)->toPlainText(), QString::fromUtf8(kModel));
-    QCOMPARE(w.windowTitle(), titleFor(QStringLiteral("good.model")));
-    QCOMPARE(w.currentFile(), QFileInfo(good).absoluteFilePath());
-  }
-
-  void viewIsReadOnlyAndMonospace() {
-    MainWindow w;
-    QPlainTextEdit* view = modelView(w);
-    QCOMPARE(w.centralWidget(), view);
-    QVERIFY(view->isReadOnly());
-    QVERIFY(QFontInfo(view->font()).fixedPitch());
-  }
-
-  void menusHaveWorkingActions() {
-    MainWindow w;
-    auto* open = w.findChild<QAction*>(QStringLiteral("openAction"));
-    auto* quit = w.findChild<QAction*>(QStringLiteral("quitAction"));
-    auto* about = w.findChild<QAction*>(QStringLiteral("aboutAction"));
-    QVERIFY(open && quit && about);
-    auto* fileMenu = w.findChild<QMenu*>(QStringLiteral("fileMenu"));
-    auto* helpMenu = w.findChild<QMenu*>(QStringLiteral("helpMenu"));
-    QVERIFY(fileMenu && helpMenu);
-    QVERIFY(fileMenu->actions().contains(open));
-    QVERIFY(fileMenu->actions().contains(quit));
-    QVERIFY(helpMenu->actions().contains(about));
-    QCOMPARE(open->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_O));
-    QCOMPARE(quit->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));
-
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    quit->trigger();
-    QVERIFY(!w.isVisible());
-  }
-
-  void openActionLoadsChosenFile() {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("chosen.model"));
-    QVERIFY(writeFile(path, kModel));
-
-    MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.findChild<QAction*>(QStringLiteral("openAction"))->trigger();
-    QPointer<QFileDialog> dialog = w.findChild<QFileDialog*>(QStringLiteral("openDialog"));
-    QVERIFY(dialog != nullptr);
-    QVERIFY(dialog->isVisible());
-    QVERIFY2(dialog->nameFilters().join(QLatin1Char(';')).contains(QStringLiteral("*.model")),
-             qPrintable(dialog->nameFilters().join(QLatin1Char(';'))));
-    QCOMPARE(dialog->directory().canonicalPath(),
-             QFileInfo(MainWindow::defaultModelPath()).absoluteDir().canonicalPath());
-
-    dialog->selectFile(path);
-    QVERIFY(QMetaObject::invokeMethod(dialog, "accept"));
-    QCOMPARE(w.currentFile(), QFileInfo(path).absoluteFilePath());
-    QCOMPARE(modelView(w)->toPlainText(), QString::fromUtf8(kModel));
-    QCOMPARE(w.windowTitle(), titleFor(QStringLiteral("chosen.model")));
-    QTRY_VERIFY(dialog.isNull());  // deleted on close
-  }
-
-  void cancelledOpenChangesNothing() {
-    MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    const QString before = modelView(w)->toPlainText();
-    w.findChild<QAction*>(QStringLiteral("openAction"))->trigger();
-    QPointer<QFileDialog> dialog = w.findChild<QFileDialog*>(QStringLiteral("openDialog"));
-    QVERIFY(dialog != nullptr);
-    dialog->reject();
-    QCOMPARE(modelView(w)->toPlainText(), before);
-    QCOMPARE(w.windowTitle(), titleFor(QStringLiteral("duffing.model")));
-    QTRY_VERIFY(dialog.isNull());
-  }
-
-  void aboutListsVersions() {
-    const QString text = MainWindow::aboutText();
-    QVERIFY2(text.contains(QString::fromLatin1(qVersion())), qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral("sysid " SYSID_VERSION)), qPrintable(text));
-
-    MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.findChild<QAction*>(QStringLiteral("aboutAction"))->trigger();
-    QPointer<QMessageBox> box = w.findChild<QMessageBox*>(QStringLiteral("aboutBox"));
-    QVERIFY(box != nullptr);
-    QVERIFY(box->isVisible());
-    QCOMPARE(box->text(), text);
-    box->accept();
-    QTRY_VERIFY(box.isNull());
-  }
+    void screenshotRendersTheWindow()
+    {
+        ui::MainWindow w;
+        w.resize(1000, 700);
+        w.show();
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("shot.png"));
+        QVERIFY(w.saveScreenshot(file));
+        QImage image(file);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 100);
+    }
 };
 
-QTEST_MAIN(TestMainWindow)
+QTEST_MAIN(TestUiMainWindow)
 #include "test_ui_mainwindow.moc"

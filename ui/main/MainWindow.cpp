@@ -1,132 +1,792 @@
 #include "ui/main/MainWindow.h"
 
+#include "ui/data/ExperimentList.h"
+#include "ui/data/ImportDialog.h"
+#include "ui/data/SyntheticDataDialog.h"
+#include "ui/editor/EquationsDialog.h"
+#include "ui/editor/ModelEditor.h"
+#include "ui/editor/ParameterTable.h"
+#include "ui/editor/SymbolList.h"
+#include "ui/plots/CostPlot.h"
+#include "ui/plots/ParameterHistoryPlot.h"
+#include "ui/plots/PhasePortraitPlot.h"
+#include "ui/plots/PlotWidget.h"
+#include "ui/plots/TimeSeriesPlot.h"
+#include "ui/project/ProjectDocument.h"
+#include "ui/results/ResultsPanel.h"
+#include "ui/run/FitRunner.h"
+#include "ui/settings/EstimatorPanel.h"
+#include "ui/settings/FilterPanel.h"
+
 #include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
 #include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
-#include <QMenu>
+#include <QInputDialog>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QStandardPaths>
 #include <QStatusBar>
-#include <QStringDecoder>
-#include <QtGlobal>
+#include <QTabWidget>
+#include <QTextStream>
+#include <QVBoxLayout>
+
+#include <ginac/version.h>
+#include <muParserDef.h>
+
+#include <boost/version.hpp>
+
+#include <Eigen/Core>
+
+#include <fstream>
 
 namespace sysid::ui {
 
 namespace {
-// Model files are a few kilobytes; anything far larger is not a model.
-constexpr qint64 kMaxModelBytes = 16 * 1024 * 1024;
+
+QString examplesDir()
+{
+    return QStringLiteral(SYSID_EXAMPLES_DIR);
+}
+
+QString readText(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return {};
+    }
+    return QString::fromUtf8(file.readAll());
+}
+
+// Plots show at most a few thousand points of a record; measured and model data are thinned
+// with the same stride so their sample times (and the residuals) still line up.
+std::size_t displayStride(std::size_t samples)
+{
+    return std::max<std::size_t>(1, samples / 4000);
+}
+
+std::vector<double> thinned(const double* values, std::size_t count, std::size_t stride)
+{
+    std::vector<double> out;
+    out.reserve(count / stride + 1);
+    for (std::size_t i = 0; i < count; i += stride)
+        out.push_back(values[i]);
+    return out;
+}
+
+// Velocity for the phase portrait by central differences: drawing support, not identification.
+std::vector<double> slopes(const std::vector<double>& t, const std::vector<double>& x)
+{
+    std::vector<double> d(x.size(), 0.0);
+    for (std::size_t i = 1; i + 1 < x.size(); ++i)
+        d[i] = (x[i + 1] - x[i - 1]) / (t[i + 1] - t[i - 1]);
+    return d;
+}
+
+QStringList toList(const std::vector<std::string>& names)
+{
+    QStringList list;
+    for (const auto& n : names)
+        list << QString::fromStdString(n);
+    return list;
+}
+
 }  // namespace
 
-MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(parent) {
-  setWindowTitle(QStringLiteral("sysid"));
-  resize(900, 640);
+MainWindow::MainWindow(const QString& path, QWidget* parent)
+    : QMainWindow(parent), document_(new ProjectDocument(this)), runner_(new FitRunner(this))
+{
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    buildPlots();
+    buildDocks();
+    buildMenus();
+    connectDocument();
+    connectRunner();
+    statusIteration_ = new QLabel(this);
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(160);
+    progress_->setRange(0, 0);
+    progress_->setVisible(false);
+    statusBar()->addPermanentWidget(statusIteration_);
+    statusBar()->addPermanentWidget(progress_);
 
-  modelView_ = new QPlainTextEdit(this);
-  modelView_->setObjectName(QStringLiteral("modelView"));
-  modelView_->setReadOnly(true);
-  modelView_->setLineWrapMode(QPlainTextEdit::NoWrap);
-  QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-  mono.setStyleHint(QFont::TypeWriter);
-  modelView_->setFont(mono);
-  setCentralWidget(modelView_);
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    rebuildRecentMenu();
 
-  QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
-  fileMenu->setObjectName(QStringLiteral("fileMenu"));
-  openAction_ = fileMenu->addAction(tr("&Open…"), this, &MainWindow::openModel);
-  openAction_->setObjectName(QStringLiteral("openAction"));
-  openAction_->setShortcut(QKeySequence::Open);
-  fileMenu->addSeparator();
-  quitAction_ = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
-  quitAction_->setObjectName(QStringLiteral("quitAction"));
-  quitAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));  // no standard key off KDE/GNOME
-
-  QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
-  helpMenu->setObjectName(QStringLiteral("helpMenu"));
-  aboutAction_ = helpMenu->addAction(tr("&About sysid"), this, &MainWindow::showAbout);
-  aboutAction_->setObjectName(QStringLiteral("aboutAction"));
-
-  statusBar()->showMessage(tr("Ready"));
-  loadModelFile(modelPath.isEmpty() ? defaultModelPath() : modelPath);
+    const QString start = path.isEmpty() ? examplesDir() + QStringLiteral("/sdof_cubic.sysid") : path;
+    if (!openPath(start)) {
+        document_->newFromModel(QStringLiteral("# a new model\nparam a = 1\nstate y = 1\ny' = -a*y\noutput y\n"),
+                                QStringLiteral("untitled.model"));
+    }
+    autosaveTimer_.setInterval(30000);
+    connect(&autosaveTimer_, &QTimer::timeout, this, &MainWindow::writeAutosave);
+    autosaveTimer_.start();
+    refreshTitle();
 }
 
-QString MainWindow::defaultModelPath() {
-  return QDir::cleanPath(QStringLiteral(SYSID_EXAMPLES_DIR "/duffing.model"));
+MainWindow::~MainWindow() = default;
+
+TimeSeriesPlot* MainWindow::outputPlot(int output) const
+{
+    return output >= 0 && output < static_cast<int>(outputPlots_.size()) ? outputPlots_[static_cast<std::size_t>(output)]
+                                                                        : nullptr;
 }
 
-QString MainWindow::aboutText() {
-  return tr("<h3>sysid %1</h3>"
-            "<p>Interactive identification of nonlinear dynamic systems.</p>"
-            "<p>Qt %2 (built with Qt %3)</p>")
-      .arg(QStringLiteral(SYSID_VERSION), QString::fromLatin1(qVersion()),
-           QStringLiteral(QT_VERSION_STR));
+void MainWindow::buildPlots()
+{
+    plots_ = new QTabWidget(this);
+    outputPage_ = new QWidget(plots_);
+    outputLayout_ = new QVBoxLayout(outputPage_);
+    outputLayout_->setContentsMargins(0, 0, 0, 0);
+    plots_->addTab(outputPage_, tr("Outputs"));
+    parameterPlot_ = new ParameterHistoryPlot(plots_);
+    plots_->addTab(parameterPlot_, tr("Parameters"));
+    costPlot_ = new CostPlot(plots_);
+    plots_->addTab(costPlot_, tr("Cost"));
+    phasePlot_ = new PhasePortraitPlot(plots_);
+    plots_->addTab(phasePlot_, tr("Phase portrait"));
+    setCentralWidget(plots_);
 }
 
-bool MainWindow::loadModelFile(const QString& path) {
-  const QFileInfo info(path);
-  const QString shown = QDir::toNativeSeparators(info.absoluteFilePath());
-  if (info.isDir()) {
-    showError(tr("Cannot open %1: it is a folder, not a model file").arg(shown));
-    return false;
-  }
-  QFile file(info.absoluteFilePath());
-  if (!file.open(QIODevice::ReadOnly)) {
-    showError(tr("Cannot open %1: %2").arg(shown, file.errorString()));
-    return false;
-  }
-  if (file.size() > kMaxModelBytes) {
-    showError(tr("Cannot open %1: %2 bytes is too large for a model file")
-                  .arg(shown)
-                  .arg(file.size()));
-    return false;
-  }
-  const QByteArray bytes = file.readAll();
-  if (file.error() != QFileDevice::NoError) {
-    showError(tr("Cannot read %1: %2").arg(shown, file.errorString()));
-    return false;
-  }
-  auto decode = QStringDecoder(QStringDecoder::Utf8);
-  const QString text = decode(bytes);
-  if (decode.hasError()) {
-    showError(tr("Cannot open %1: the file is not UTF-8 text").arg(shown));
-    return false;
-  }
+void MainWindow::buildDocks()
+{
+    auto dock = [this](const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
+    auto* modelBox = new QWidget(this);
+    auto* modelLayout = new QVBoxLayout(modelBox);
+    modelLayout->setContentsMargins(0, 0, 0, 0);
+    editor_ = new ModelEditor(modelBox);
+    symbols_ = new SymbolList(modelBox);
+    symbols_->setMaximumHeight(160);
+    modelLayout->addWidget(editor_, 3);
+    modelLayout->addWidget(symbols_, 1);
+    auto* modelDock = dock(tr("Model"), QStringLiteral("modelDock"), modelBox, Qt::LeftDockWidgetArea);
 
-  modelView_->setPlainText(text);
-  currentFile_ = info.absoluteFilePath();
-  setWindowTitle(QStringLiteral("sysid \u2014 %1").arg(info.fileName()));
-  statusBar()->showMessage(
-      tr("Loaded %1 (%n line(s))", nullptr, modelView_->blockCount()).arg(shown));
-  return true;
+    parameterTable_ = new ParameterTable(this);
+    parameterTable_->setEditor(editor_);
+    auto* parameterDock = dock(tr("Parameters"), QStringLiteral("parameterDock"), parameterTable_, Qt::LeftDockWidgetArea);
+    tabifyDockWidget(modelDock, parameterDock);
+    modelDock->raise();
+
+    auto* dataBox = new QWidget(this);
+    auto* dataLayout = new QVBoxLayout(dataBox);
+    experiments_ = new ExperimentList(dataBox);
+    auto* importButton = new QPushButton(tr("Import data…"), dataBox);
+    auto* syntheticButton = new QPushButton(tr("Generate synthetic data…"), dataBox);
+    connect(importButton, &QPushButton::clicked, this, [this] { importData(); });
+    connect(syntheticButton, &QPushButton::clicked, this, &MainWindow::generateSyntheticData);
+    dataLayout->addWidget(experiments_);
+    dataLayout->addWidget(importButton);
+    dataLayout->addWidget(syntheticButton);
+    auto* dataDock = dock(tr("Data"), QStringLiteral("dataDock"), dataBox, Qt::RightDockWidgetArea);
+
+    filter_ = new FilterPanel(this);
+    auto* filterDock = dock(tr("Filter and noise"), QStringLiteral("filterDock"), filter_, Qt::RightDockWidgetArea);
+    tabifyDockWidget(dataDock, filterDock);
+    dataDock->raise();
+
+    estimator_ = new EstimatorPanel(this);
+    dock(tr("Estimator"), QStringLiteral("estimatorDock"), estimator_, Qt::RightDockWidgetArea);
+
+    results_ = new ResultsPanel(this);
+    auto* resultsDock = dock(tr("Results"), QStringLiteral("resultsDock"), results_, Qt::BottomDockWidgetArea);
+    log_ = new QPlainTextEdit(this);
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(5000);
+    auto* logDock = dock(tr("Log"), QStringLiteral("logDock"), log_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(resultsDock, logDock);
+    resultsDock->raise();
 }
 
-void MainWindow::openModel() {
-  const QString startDir = currentFile_.isEmpty() ? QFileInfo(defaultModelPath()).absolutePath()
-                                                  : QFileInfo(currentFile_).absolutePath();
-  // Window-modal and asynchronous: no nested event loop while the dialog is up.
-  auto* dialog = new QFileDialog(this, tr("Open model"), startDir,
-                                 tr("Models (*.model);;All files (*)"));
-  dialog->setObjectName(QStringLiteral("openDialog"));
-  dialog->setAttribute(Qt::WA_DeleteOnClose);
-  dialog->setAcceptMode(QFileDialog::AcceptOpen);
-  dialog->setFileMode(QFileDialog::ExistingFile);
-  connect(dialog, &QFileDialog::fileSelected, this,
-          [this](const QString& path) { loadModelFile(path); });
-  dialog->open();
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New"), QKeySequence::New, this, [this] {
+        if (maybeSave())
+            newProject();
+    });
+    QMenu* templates = file->addMenu(tr("New from &template"));
+    const QStringList examples = QDir(examplesDir()).entryList({QStringLiteral("*.model")}, QDir::Files, QDir::Name);
+    for (const QString& example : examples)
+        templates->addAction(example, this, [this, example] {
+            if (maybeSave())
+                newFromTemplate(examplesDir() + QLatin1Char('/') + example);
+        });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
+    file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
+    file->addSeparator();
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(tr("Parameters as JSON…"), this, &MainWindow::exportParametersJson);
+    exportMenu->addAction(tr("Parameters as CSV…"), this, &MainWindow::exportParametersCsv);
+    exportMenu->addAction(tr("Current figure…"), this, &MainWindow::exportFigure);
+    exportMenu->addAction(tr("Report (parameters and all plots)…"), this, &MainWindow::exportReport);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = edit->addAction(tr("&Undo"), QKeySequence::Undo, editor_, &QPlainTextEdit::undo);
+    QAction* redo = edit->addAction(tr("&Redo"), QKeySequence::Redo, editor_, &QPlainTextEdit::redo);
+    undo->setEnabled(false);
+    redo->setEnabled(false);
+    connect(editor_, &QPlainTextEdit::undoAvailable, undo, &QAction::setEnabled);
+    connect(editor_, &QPlainTextEdit::redoAvailable, redo, &QAction::setEnabled);
+
+    QMenu* modelMenu = menuBar()->addMenu(tr("&Model"));
+    modelMenu->addAction(tr("Show derived &equations…"), this, &MainWindow::showEquations);
+    modelMenu->addAction(tr("&Import data…"), this, [this] { importData(); });
+    modelMenu->addAction(tr("&Generate synthetic data…"), this, &MainWindow::generateSyntheticData);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runFit);
+    run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelFit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        view->addAction(d->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About sysid"), this, &MainWindow::about);
 }
 
-void MainWindow::showAbout() {
-  auto* box = new QMessageBox(QMessageBox::NoIcon, tr("About sysid"), aboutText(),
-                              QMessageBox::Ok, this);
-  box->setObjectName(QStringLiteral("aboutBox"));
-  box->setAttribute(Qt::WA_DeleteOnClose);
-  box->setTextFormat(Qt::RichText);
-  box->open();
+void MainWindow::connectDocument()
+{
+    connect(document_, &ProjectDocument::modelTextChanged, this, &MainWindow::refreshModel);
+    connect(document_, &ProjectDocument::dataChanged, this, &MainWindow::refreshData);
+    connect(document_, &ProjectDocument::currentDataSetChanged, this, [this](int) {
+        refreshData();
+    });
+    // Panels shown from the document must not write back what they were just given.
+    connect(document_, &ProjectDocument::preprocessingChanged, this, [this] {
+        const QSignalBlocker block(filter_);
+        filter_->setPreprocessing(document_->preprocessing());
+    });
+    connect(document_, &ProjectDocument::settingsChanged, this, [this] {
+        const QSignalBlocker block(estimator_);
+        estimator_->setSettings(document_->settings());
+    });
+    connect(document_, &ProjectDocument::resultChanged, this, [this] {
+        if (document_->result())
+            results_->setResult(*document_->result());
+        else
+            results_->clear();
+    });
+    connect(document_, &ProjectDocument::modifiedChanged, this, &MainWindow::refreshTitle);
+    connect(document_, &ProjectDocument::filePathChanged, this, &MainWindow::refreshTitle);
+
+    connect(editor_, &QPlainTextEdit::textChanged, this, [this] {
+        if (!updatingEditor_)
+            document_->setModelText(editor_->toPlainText());
+    });
+    connect(filter_, &FilterPanel::preprocessingChanged, this, [this] {
+        document_->setPreprocessing(filter_->preprocessing());
+    });
+    connect(estimator_, &EstimatorPanel::settingsChanged, this, [this] {
+        document_->setSettings(estimator_->settings());
+    });
+    connect(estimator_, &EstimatorPanel::runRequested, this, &MainWindow::runFit);
+    connect(estimator_, &EstimatorPanel::cancelRequested, this, &MainWindow::cancelFit);
+    connect(experiments_, &ExperimentList::currentExperimentChanged, document_, &ProjectDocument::setCurrentDataSet);
+    connect(experiments_, &ExperimentList::removeRequested, document_, &ProjectDocument::removeDataSet);
+    connect(parameterTable_, &ParameterTable::priorChanged, this,
+            [this](const QString& name, std::optional<std::pair<double, double>> prior) {
+                estimate::FitSettings s = document_->settings();
+                if (prior)
+                    s.priors[name.toStdString()] = {prior->first, prior->second};
+                else
+                    s.priors.erase(name.toStdString());
+                document_->setSettings(s);
+            });
 }
 
-void MainWindow::showError(const QString& message) { statusBar()->showMessage(message); }
+void MainWindow::connectRunner()
+{
+    connect(runner_, &FitRunner::started, this, [this](const QStringList& names) {
+        parameterPlot_->clear();
+        parameterPlot_->setParameterNames(names);
+        costPlot_->clear();
+        log_->appendPlainText(tr("fit started: %1").arg(names.join(QStringLiteral(", "))));
+    });
+    connect(runner_, &FitRunner::iteration, this, [this](const estimate::IterationRecord& r) {
+        parameterPlot_->addIteration(static_cast<int>(r.iteration), r.parameters);
+        costPlot_->addIteration(static_cast<int>(r.iteration), r.cost);
+        statusIteration_->setText(tr("iteration %1   cost %2").arg(r.iteration).arg(r.cost, 0, 'g', 6));
+    });
+    connect(runner_, &FitRunner::trace, this, [this](int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
+        if (experiment != std::max(document_->currentDataSet(), 0) || times.empty())
+            return;
+        const std::size_t stride = displayStride(times.size());
+        const std::vector<double> t = thinned(times.data(), times.size(), stride);
+        for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size()); ++j) {
+            const Eigen::VectorXd column = outputs.col(j);
+            const std::vector<double> y = thinned(column.data(), static_cast<std::size_t>(column.size()), stride);
+            outputPlots_[static_cast<std::size_t>(j)]->setModel(t, y);
+            if (j == 0)
+                phasePlot_->setModel(y, slopes(t, y));
+        }
+    });
+    connect(runner_, &FitRunner::logLine, log_, &QPlainTextEdit::appendPlainText);
+    connect(runner_, &FitRunner::finished, this,
+            [this](bool cancelled, const QString& message, const std::optional<estimate::FitResult>& result) {
+                estimator_->setRunning(false);
+                progress_->setVisible(false);
+                if (result) {
+                    document_->setResult(*result);
+                    statusBar()->showMessage(cancelled ? tr("fit cancelled: best estimate kept") : tr("fit finished: %1").arg(message), 10000);
+                    log_->appendPlainText(tr("fit %1: %2").arg(cancelled ? tr("cancelled") : tr("finished"), message));
+                } else {
+                    statusBar()->showMessage(tr("fit failed: %1").arg(message), 15000);
+                    log_->appendPlainText(tr("fit failed: %1").arg(message));
+                    QMessageBox::warning(this, tr("Fit failed"), message);
+                }
+            });
+}
+
+void MainWindow::runFit()
+{
+    if (runner_->isRunning())
+        return;
+    job::FitJob job;
+    try {
+        job = document_->makeFitJob();
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Cannot fit"), QString::fromStdString(e.what()));
+        return;
+    }
+    estimator_->setRunning(true);
+    progress_->setVisible(true);
+    statusIteration_->clear();
+    runner_->start(std::move(job));
+}
+
+void MainWindow::cancelFit()
+{
+    runner_->cancel();
+}
+
+bool MainWindow::openPath(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    QString error;
+    if (suffix == QLatin1String("csv")) {
+        importData(path);
+        return true;
+    }
+    if (suffix == QLatin1String("model")) {
+        const QString text = readText(path, &error);
+        if (!error.isEmpty()) {
+            statusBar()->showMessage(error, 15000);
+            return false;
+        }
+        document_->newFromModel(text, QFileInfo(path).fileName());
+        return true;
+    }
+    if (!document_->load(path, &error)) {
+        statusBar()->showMessage(error, 15000);
+        if (isVisible())
+            QMessageBox::warning(this, tr("Cannot open project"), error);
+        return false;
+    }
+    addRecent(document_->filePath());
+    return true;
+}
+
+bool MainWindow::saveTo(const QString& path)
+{
+    QString error;
+    if (!document_->save(path, &error)) {
+        QMessageBox::warning(this, tr("Cannot save"), error);
+        return false;
+    }
+    addRecent(document_->filePath());
+    removeAutosave();
+    statusBar()->showMessage(tr("saved %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::save()
+{
+    if (document_->filePath().isEmpty())
+        return saveAs();
+    return saveTo(document_->filePath());
+}
+
+bool MainWindow::saveAs()
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("dirs/project"), QDir::homePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), dir, tr("sysid projects (*.sysid)"));
+    if (path.isEmpty())
+        return false;
+    settings.setValue(QStringLiteral("dirs/project"), QFileInfo(path).absolutePath());
+    return saveTo(path.endsWith(QLatin1String(".sysid")) ? path : path + QStringLiteral(".sysid"));
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!document_->isModified())
+        return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
+                                              tr("The project has unsaved changes. Save them?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::newProject()
+{
+    newFromTemplate(examplesDir() + QStringLiteral("/mass_spring_damper.model"));
+}
+
+void MainWindow::newFromTemplate(const QString& modelFile)
+{
+    QString error;
+    const QString text = readText(modelFile, &error);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot read template"), error);
+        return;
+    }
+    document_->newFromModel(text, QFileInfo(modelFile).fileName());
+}
+
+void MainWindow::openDialog()
+{
+    if (!maybeSave())
+        return;
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("dirs/project"), examplesDir()).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open"), dir,
+                                                      tr("sysid projects and models (*.sysid *.model);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("dirs/project"), QFileInfo(path).absolutePath());
+    openPath(path);
+}
+
+void MainWindow::importData(const QString& path)
+{
+    ImportDialog dialog(this);
+    const ModelSummary& summary = document_->modelSummary();
+    dialog.setModelNames(summary.outputs, summary.inputs);
+    QSettings settings;
+    if (!path.isEmpty())
+        dialog.loadFile(path);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    project::Project::DataSet set;
+    set.path = dialog.filePath().toStdString();
+    set.name = QFileInfo(dialog.filePath()).completeBaseName().toStdString();
+    set.timeColumn = dialog.timeColumn();
+    set.mapping = dialog.mapping();
+    settings.setValue(QStringLiteral("dirs/data"), QFileInfo(dialog.filePath()).absolutePath());
+    document_->addDataSet(set, dialog.table());
+}
+
+void MainWindow::generateSyntheticData()
+{
+    SyntheticDataDialog dialog(this);
+    dialog.setModel(document_->modelText(), document_->modelSource());
+    dialog.setParameters(document_->modelSummary().parameters);
+    if (dialog.exec() != QDialog::Accepted || dialog.writtenPath().isEmpty())
+        return;
+    importData(dialog.writtenPath());
+}
+
+void MainWindow::exportParametersJson()
+{
+    if (!document_->result())
+        return statusBar()->showMessage(tr("no result to export yet: run a fit first"), 5000);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export parameters"), QString(), tr("JSON (*.json)"));
+    QString error;
+    if (!path.isEmpty() && !ResultsPanel::exportJson(*document_->result(), path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void MainWindow::exportParametersCsv()
+{
+    if (!document_->result())
+        return statusBar()->showMessage(tr("no result to export yet: run a fit first"), 5000);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export parameters"), QString(), tr("CSV (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !ResultsPanel::exportCsv(*document_->result(), path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void MainWindow::exportFigure()
+{
+    auto* plot = qobject_cast<PlotWidget*>(plots_->currentWidget());
+    if (!plot && !outputPlots_.empty())
+        plot = outputPlots_.front();
+    if (!plot)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export figure"), QString(),
+                                                      tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+    QString error;
+    if (!path.isEmpty() && !plot->exportTo(path, 1200, 800, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void MainWindow::exportReport()
+{
+    if (!document_->result())
+        return statusBar()->showMessage(tr("no result to export yet: run a fit first"), 5000);
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Report folder"));
+    if (folder.isEmpty())
+        return;
+    std::vector<std::pair<QString, std::function<bool(const QString&, QString*)>>> figures;
+    for (std::size_t j = 0; j < outputPlots_.size(); ++j) {
+        TimeSeriesPlot* plot = outputPlots_[j];
+        figures.push_back({QStringLiteral("output_%1.png").arg(j + 1),
+                           [plot](const QString& p, QString* e) { return plot->exportTo(p, 1200, 800, e); }});
+    }
+    figures.push_back({QStringLiteral("parameters.png"), [this](const QString& p, QString* e) { return parameterPlot_->exportTo(p, 1200, 800, e); }});
+    figures.push_back({QStringLiteral("cost.png"), [this](const QString& p, QString* e) { return costPlot_->exportTo(p, 1200, 800, e); }});
+    figures.push_back({QStringLiteral("phase_portrait.png"), [this](const QString& p, QString* e) { return phasePlot_->exportTo(p, 1200, 800, e); }});
+    QString error;
+    if (!ResultsPanel::exportReport(*document_->result(), folder, figures, &error))
+        QMessageBox::warning(this, tr("Report failed"), error);
+    else
+        statusBar()->showMessage(tr("report written to %1").arg(folder), 8000);
+}
+
+void MainWindow::showEquations()
+{
+    EquationsDialog dialog(document_->modelSummary(), this);
+    dialog.exec();
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(this, tr("About sysid"),
+                       tr("<b>sysid %1</b><br>Identification of nonlinear dynamic systems.<br><br>"
+                          "Qt %2, Eigen %3.%4.%5, Boost %6, GiNaC %7.%8.%9, muParser %10, QCustomPlot 2.1")
+                           .arg(QStringLiteral(SYSID_VERSION), QString::fromLatin1(qVersion()))
+                           .arg(EIGEN_WORLD_VERSION)
+                           .arg(EIGEN_MAJOR_VERSION)
+                           .arg(EIGEN_MINOR_VERSION)
+                           .arg(QStringLiteral(BOOST_LIB_VERSION))
+                           .arg(GINACLIB_MAJOR_VERSION)
+                           .arg(GINACLIB_MINOR_VERSION)
+                           .arg(GINACLIB_MICRO_VERSION)
+                           .arg(QString::fromStdString(mu::ParserVersion)));
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recent")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 10)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("recent"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
+    for (const QString& path : recent)
+        recentMenu_->addAction(path, this, [this, path] {
+            if (maybeSave())
+                openPath(path);
+        });
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::refreshTitle()
+{
+    const QString name = document_->filePath().isEmpty() ? document_->modelSource() : QFileInfo(document_->filePath()).fileName();
+    setWindowTitle(QStringLiteral("sysid — %1%2").arg(name, document_->isModified() ? QStringLiteral(" *") : QString()));
+}
+
+void MainWindow::refreshModel()
+{
+    if (editor_->toPlainText() != document_->modelText()) {
+        updatingEditor_ = true;
+        editor_->setSource(document_->modelSource());
+        editor_->setPlainText(document_->modelText());
+        updatingEditor_ = false;
+    }
+    const ModelSummary& summary = document_->modelSummary();
+    symbols_->setSummary(summary);
+    parameterTable_->setSummary(summary);
+    std::map<std::string, std::pair<double, double>> priors;
+    for (const auto& [name, prior] : document_->settings().priors)
+        priors[name] = {prior.mean, prior.sd};
+    parameterTable_->setPriors(priors);
+    {
+        const QSignalBlocker block(estimator_);
+        estimator_->setOutputs(toList(summary.outputs));
+        estimator_->setSettings(document_->settings());
+    }
+    if (summary.valid && summary.outputs.size() != outputPlots_.size()) {
+        for (TimeSeriesPlot* p : outputPlots_)
+            delete p;
+        outputPlots_.clear();
+        for (std::size_t j = 0; j < summary.outputs.size(); ++j) {
+            auto* plot = new TimeSeriesPlot(outputPage_);
+            outputLayout_->addWidget(plot);
+            outputPlots_.push_back(plot);
+        }
+        refreshMeasuredPlots();
+    }
+}
+
+void MainWindow::refreshData()
+{
+    QStringList names, paths;
+    for (int i = 0; i < document_->dataSetCount(); ++i) {
+        const auto& set = document_->dataSet(i);
+        names << QString::fromStdString(set.name.empty() ? QFileInfo(QString::fromStdString(set.path)).fileName().toStdString() : set.name);
+        paths << QString::fromStdString(set.path);
+        if (!document_->table(i))
+            log_->appendPlainText(document_->tableError(i));
+    }
+    experiments_->setExperiments(names, paths, document_->currentDataSet());
+    {
+        const QSignalBlocker block(filter_);
+        filter_->setTable(document_->table(document_->currentDataSet()));
+        filter_->setPreprocessing(document_->preprocessing());
+    }
+    refreshMeasuredPlots();
+}
+
+void MainWindow::refreshMeasuredPlots()
+{
+    const data::DataTable* table = document_->table(document_->currentDataSet());
+    const ModelSummary& summary = document_->modelSummary();
+    if (!table)
+        return;
+    const auto& set = document_->dataSet(document_->currentDataSet());
+    for (std::size_t j = 0; j < outputPlots_.size() && j < summary.outputs.size(); ++j) {
+        const std::string& output = summary.outputs[j];
+        const auto mapped = set.mapping.find(output);
+        const std::string column = mapped == set.mapping.end() ? output : mapped->second;
+        if (!table->findColumn(column))
+            continue;
+        const std::size_t stride = displayStride(table->rowCount());
+        const std::vector<double> t = thinned(table->time().data(), table->rowCount(), stride);
+        const std::vector<double> y = thinned(table->column(column).data(), table->rowCount(), stride);
+        outputPlots_[j]->setMeasured(t, y, QString::fromStdString(output));
+        if (j == 0) {
+            phasePlot_->setMeasured(y, slopes(t, y));
+            phasePlot_->setAxisNames(QString::fromStdString(output), QString::fromStdString(output) + QStringLiteral("'"));
+        }
+    }
+}
+
+bool MainWindow::saveScreenshot(const QString& path)
+{
+    return grab().save(path, "PNG");
+}
+
+QString MainWindow::autosavePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/autosave.sysid");
+}
+
+void MainWindow::writeAutosave()
+{
+    if (!document_->isModified())
+        return;
+    QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
+    QFile file(autosavePath() + QStringLiteral(".tmp"));
+    nlohmann::json j;
+    j["file"] = document_->filePath().toStdString();
+    j["project"] = document_->toJson();
+    if (!file.open(QIODevice::WriteOnly))
+        return;
+    file.write(QByteArray::fromStdString(j.dump()));
+    file.close();
+    QFile::remove(autosavePath());
+    QFile::rename(autosavePath() + QStringLiteral(".tmp"), autosavePath());
+}
+
+void MainWindow::removeAutosave()
+{
+    QFile::remove(autosavePath());
+}
+
+void MainWindow::offerAutosaveRestore()
+{
+    QFile file(autosavePath());
+    if (!file.exists() || !file.open(QIODevice::ReadOnly))
+        return;
+    const QByteArray bytes = file.readAll();
+    file.close();
+    const auto answer = QMessageBox::question(this, tr("Restore unsaved work?"),
+                                              tr("sysid did not close normally last time. Restore the unsaved project?"));
+    if (answer != QMessageBox::Yes) {
+        removeAutosave();
+        return;
+    }
+    try {
+        const nlohmann::json j = nlohmann::json::parse(bytes.toStdString());
+        QString error;
+        if (!document_->restoreJson(j.at("project"), QString::fromStdString(j.value("file", std::string())), &error))
+            QMessageBox::warning(this, tr("Cannot restore"), error);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Cannot restore"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    runner_->cancel();
+    removeAutosave();
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty())
+        return;
+    const QString path = urls.front().toLocalFile();
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("csv") && !maybeSave())
+        return;
+    openPath(path);
+    event->acceptProposedAction();
+}
 
 }  // namespace sysid::ui

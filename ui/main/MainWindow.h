@@ -2,46 +2,116 @@
 
 #include <QMainWindow>
 #include <QString>
+#include <QTimer>
 
-class QAction;
+class QLabel;
 class QPlainTextEdit;
+class QProgressBar;
+class QTabWidget;
+class QMenu;
+class QVBoxLayout;
 
 namespace sysid::ui {
 
-// The main window of sysid-gui. For now it shows the text of one model file;
-// the panels for data, estimation and plots are added beside it later.
+class ProjectDocument;
+class FitRunner;
+class ModelEditor;
+class SymbolList;
+class ParameterTable;
+class ExperimentList;
+class FilterPanel;
+class EstimatorPanel;
+class ResultsPanel;
+class TimeSeriesPlot;
+class ParameterHistoryPlot;
+class CostPlot;
+class PhasePortraitPlot;
+
+// The sysid-gui window: dockable panels (model, parameters, data, filters, estimator,
+// results, log) around the live plots. Everything numerical runs in engine jobs through
+// FitRunner; this class only wires the panels to the ProjectDocument.
 class MainWindow : public QMainWindow {
-  Q_OBJECT
+    Q_OBJECT
 
 public:
-  // Shows the model at modelPath, or the bundled Duffing example when
-  // modelPath is empty. A file that cannot be read leaves the window open with
-  // the error in the status bar.
-  explicit MainWindow(const QString& modelPath = QString(), QWidget* parent = nullptr);
+    // `path`: a .sysid project or a .model file; empty opens the bundled example project.
+    explicit MainWindow(const QString& path = QString(), QWidget* parent = nullptr);
+    ~MainWindow() override;
 
-  // Reads the model text at path and shows it. On failure the shown text and
-  // title are kept, the error goes to the status bar and false is returned.
-  bool loadModelFile(const QString& path);
+    ProjectDocument* document() const { return document_; }
+    FitRunner* runner() const { return runner_; }
+    ResultsPanel* resultsPanel() const { return results_; }
+    ModelEditor* modelEditor() const { return editor_; }
+    EstimatorPanel* estimatorPanel() const { return estimator_; }
+    ParameterHistoryPlot* parameterPlot() const { return parameterPlot_; }
+    CostPlot* costPlot() const { return costPlot_; }
+    TimeSeriesPlot* outputPlot(int output) const;
 
-  // Absolute path of the file shown, empty if none was loaded.
-  QString currentFile() const { return currentFile_; }
+    bool openPath(const QString& path);          // .sysid, .model or .csv (import)
+    bool saveTo(const QString& path);
+    void runFit();
+    void cancelFit();
+    bool saveScreenshot(const QString& path);    // renders the window to a PNG
+    // Offers to restore an autosave left by a crash; call once after show().
+    void offerAutosaveRestore();
+    static QString autosavePath();
 
-  // resources/examples/duffing.model of the source tree this was built from.
-  static QString defaultModelPath();
-
-  // The text of Help → About: the sysid version and the Qt versions.
-  static QString aboutText();
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
-  void openModel();
-  void showAbout();
-  void showError(const QString& message);
+    void buildPlots();
+    void buildDocks();
+    void buildMenus();
+    void connectDocument();
+    void connectRunner();
+    bool maybeSave();                            // false: the user cancelled
+    void newProject();
+    void newFromTemplate(const QString& modelFile);
+    void openDialog();
+    bool save();
+    bool saveAs();
+    void importData(const QString& path = QString());
+    void generateSyntheticData();
+    void exportParametersJson();
+    void exportParametersCsv();
+    void exportReport();
+    void exportFigure();
+    void showEquations();
+    void about();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void refreshTitle();
+    void refreshModel();
+    void refreshData();
+    void refreshMeasuredPlots();
+    void writeAutosave();
+    void removeAutosave();
 
-  QPlainTextEdit* modelView_ = nullptr;
-  QAction* openAction_ = nullptr;
-  QAction* quitAction_ = nullptr;
-  QAction* aboutAction_ = nullptr;
-  QString currentFile_;
+    ProjectDocument* document_;
+    FitRunner* runner_;
+    ModelEditor* editor_ = nullptr;
+    SymbolList* symbols_ = nullptr;
+    ParameterTable* parameterTable_ = nullptr;
+    ExperimentList* experiments_ = nullptr;
+    FilterPanel* filter_ = nullptr;
+    EstimatorPanel* estimator_ = nullptr;
+    ResultsPanel* results_ = nullptr;
+    QPlainTextEdit* log_ = nullptr;
+    QTabWidget* plots_ = nullptr;
+    QWidget* outputPage_ = nullptr;
+    QVBoxLayout* outputLayout_ = nullptr;
+    std::vector<TimeSeriesPlot*> outputPlots_;
+    ParameterHistoryPlot* parameterPlot_ = nullptr;
+    CostPlot* costPlot_ = nullptr;
+    PhasePortraitPlot* phasePlot_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QLabel* statusIteration_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QTimer autosaveTimer_;
+    bool updatingEditor_ = false;
 };
 
 }  // namespace sysid::ui

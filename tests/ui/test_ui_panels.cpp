@@ -1,0 +1,384 @@
+// ResultsPanel, EstimatorPanel and FilterPanel: contents, exports, round trips, inline errors.
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "ui/results/ResultsPanel.h"
+#include "ui/settings/EstimatorPanel.h"
+#include "ui/settings/FilterPanel.h"
+
+using sysid::ui::EstimatorPanel;
+using sysid::ui::FilterPanel;
+using sysid::ui::ResultsPanel;
+namespace estimate = sysid::estimate;
+namespace data = sysid::data;
+
+namespace {
+
+estimate::FitResult twoParameterResult() {
+  estimate::FitResult r;
+  estimate::ParameterEstimate c;
+  c.name = "c";
+  c.initial = 0.5;
+  c.value = 0.1;
+  c.sd = 0.01;
+  c.lower95 = 0.08;
+  c.upper95 = 0.12;
+  estimate::ParameterEstimate k;
+  k.name = "k3";
+  k.initial = 2.0;
+  k.value = 1.0;
+  k.sd = std::numeric_limits<double>::infinity();
+  k.lower95 = -std::numeric_limits<double>::infinity();
+  k.upper95 = std::numeric_limits<double>::infinity();
+  k.atBound = true;
+  r.parameters = {c, k};
+  r.correlation = Eigen::MatrixXd(2, 2);
+  r.correlation << 1.0, -0.8, -0.8, 1.0;
+  r.covariance = Eigen::MatrixXd::Identity(2, 2);
+  r.cost = 1.25;
+  r.outputNames = {"x"};
+  r.residualRms = {0.03};
+  r.residualCount = 100;
+  r.iterations = 7;
+  r.converged = true;
+  r.stopReason = "cost decrease below tolerance";
+  return r;
+}
+
+QByteArray readAll(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+data::DataTable sineTable() {
+  data::DataTable t;
+  t.source = "sine";
+  t.columnNames = {"t", "y"};
+  t.columns.resize(2);
+  const double fs = 100.0;
+  for (int i = 0; i < 1000; ++i) {
+    const double time = i / fs;
+    t.columns[0].push_back(time);
+    t.columns[1].push_back(std::sin(2 * std::numbers::pi * 1.0 * time) +
+                           0.3 * std::sin(2 * std::numbers::pi * 30.0 * time));
+  }
+  t.timeColumn = 0;
+  return t;
+}
+
+}  // namespace
+
+class TestUiPanels : public QObject {
+  Q_OBJECT
+
+private slots:
+  void resultsTableShowsParameters() {
+    ResultsPanel panel;
+    panel.setResult(twoParameterResult(), {{"c", 0.125}});
+    QTableWidget* t = panel.parameterTable();
+    QCOMPARE(t->rowCount(), 2);
+    QCOMPARE(t->item(0, ResultsPanel::ColName)->text(), QStringLiteral("c"));
+    QCOMPARE(t->item(0, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.1"));
+    QCOMPARE(t->item(0, ResultsPanel::ColSd)->text(), QStringLiteral("0.01"));
+    QCOMPARE(t->item(0, ResultsPanel::ColInterval)->text(), QStringLiteral("[0.08, 0.12]"));
+    QCOMPARE(t->item(0, ResultsPanel::ColRelError)->text(), QStringLiteral("-20 %"));
+    QVERIFY(t->item(0, ResultsPanel::ColBound)->text().isEmpty());
+    QCOMPARE(t->item(1, ResultsPanel::ColName)->text(), QStringLiteral("k3"));
+    QCOMPARE(t->item(1, ResultsPanel::ColSd)->text(), QStringLiteral("∞"));
+    QCOMPARE(t->item(1, ResultsPanel::ColInterval)->text(), QStringLiteral("[−∞, ∞]"));
+    QVERIFY(t->item(1, ResultsPanel::ColRelError)->text().isEmpty());
+    QVERIFY(!t->item(1, ResultsPanel::ColBound)->text().isEmpty());
+    QCOMPARE(ResultsPanel::formatNumber(std::nan("")), QStringLiteral("—"));
+
+    const QString summary = panel.summaryLabel()->text();
+    QVERIFY2(summary.contains(QStringLiteral("1.25")), qPrintable(summary));
+    QVERIFY(summary.contains(QStringLiteral("x 0.03")));
+    QVERIFY(summary.contains(QStringLiteral("7 iterations")));
+    QVERIFY(summary.contains(QStringLiteral("cost decrease below tolerance")));
+    QVERIFY(summary.contains(QStringLiteral("converged")));
+
+    panel.clear();
+    QCOMPARE(panel.parameterTable()->rowCount(), 0);
+    QCOMPARE(panel.correlationTable()->rowCount(), 0);
+    QVERIFY(!panel.hasResult());
+  }
+
+  void correlationCellsColouredBySign() {
+    ResultsPanel panel;
+    panel.setResult(twoParameterResult());
+    QTableWidget* c = panel.correlationTable();
+    QCOMPARE(c->rowCount(), 2);
+    QCOMPARE(c->columnCount(), 2);
+    QCOMPARE(c->item(0, 1)->text(), QStringLiteral("-0.800"));
+    QCOMPARE(c->item(0, 0)->text(), QStringLiteral("1.000"));
+    const QColor negative = c->item(0, 1)->background().color();
+    const QColor positive = c->item(0, 0)->background().color();
+    QVERIFY(negative.blue() > negative.red());
+    QVERIFY(positive.red() > positive.blue());
+    QCOMPARE(ResultsPanel::correlationColor(0.0), QColor(255, 255, 255));
+    QCOMPARE(ResultsPanel::correlationColor(-1.0), QColor(0, 0, 255));
+    QCOMPARE(ResultsPanel::correlationColor(1.0), QColor(255, 0, 0));
+  }
+
+  void exportsJsonAndCsv() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const estimate::FitResult r = twoParameterResult();
+    QString error;
+    const QString jsonPath = dir.filePath(QStringLiteral("result.json"));
+    QVERIFY2(ResultsPanel::exportJson(r, jsonPath, &error), qPrintable(error));
+    const auto json = nlohmann::json::parse(readAll(jsonPath).toStdString());
+    QCOMPARE(json["parameters"]["c"]["value"].get<double>(), 0.1);
+    QCOMPARE(json["iterations"].get<int>(), 7);
+    QVERIFY(json["converged"].get<bool>());
+
+    const QString csvPath = dir.filePath(QStringLiteral("parameters.csv"));
+    QVERIFY2(ResultsPanel::exportCsv(r, csvPath, &error), qPrintable(error));
+    const QStringList lines = QString::fromUtf8(readAll(csvPath)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QCOMPARE(lines[0], QStringLiteral("name,value,sd,lower95,upper95"));
+    const QStringList first = lines[1].split(QLatin1Char(','));
+    QCOMPARE(first.size(), 5);
+    QCOMPARE(first[0], QStringLiteral("c"));
+    QCOMPARE(first[1].toDouble(), 0.1);  // 17 digits read back exactly
+    QCOMPARE(first[4].toDouble(), 0.12);
+    QCOMPARE(lines[2], QStringLiteral("k3,1,inf,-inf,inf"));
+
+    const QString bad = dir.filePath(QStringLiteral("no/such/folder/result.json"));
+    error.clear();
+    QVERIFY(!ResultsPanel::exportJson(r, bad, &error));
+    QVERIFY(!error.isEmpty());
+    error.clear();
+    QVERIFY(!ResultsPanel::exportCsv(r, dir.filePath(QStringLiteral("no/such/p.csv")), &error));
+    QVERIFY(!error.isEmpty());
+    QVERIFY(!QFileInfo::exists(bad));
+  }
+
+  void exportsReportFolder() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString folder = dir.filePath(QStringLiteral("report/run1"));
+    int calls = 0;
+    const ResultsPanel::FigureExporter figure = [&calls](const QString& path, QString*) {
+      ++calls;
+      QFile f(path);
+      return f.open(QIODevice::WriteOnly) && f.write("png") == 3;
+    };
+    QString error;
+    QVERIFY2(ResultsPanel::exportReport(twoParameterResult(), folder,
+                                        {{QStringLiteral("fit.png"), figure}, {QStringLiteral("cost.png"), figure}},
+                                        &error),
+             qPrintable(error));
+    QCOMPARE(calls, 2);
+    for (const char* name : {"parameters.json", "parameters.csv", "fit.png", "cost.png"}) {
+      QVERIFY2(QFileInfo::exists(QDir(folder).filePath(QString::fromLatin1(name))), name);
+    }
+    const ResultsPanel::FigureExporter failing = [](const QString&, QString* e) {
+      *e = QStringLiteral("plot failed");
+      return false;
+    };
+    QVERIFY(!ResultsPanel::exportReport(twoParameterResult(), folder, {{QStringLiteral("x.png"), failing}}, &error));
+    QCOMPARE(error, QStringLiteral("plot failed"));
+  }
+
+  void estimatorRoundTripsSettings() {
+    EstimatorPanel panel;
+    panel.setOutputs({QStringLiteral("x"), QStringLiteral("v")});
+    estimate::FitSettings s;
+    s.method = estimate::EstimationMethod::MultipleShooting;
+    s.shootingIntervals = 17;
+    s.integrator.method = sysid::integrate::IntegrationMethod::Rosenbrock4;
+    s.integrator.relativeTolerance = 1e-7;
+    s.integrator.absoluteTolerance = 3e-11;
+    s.integrator.maxStep = 0.05;
+    s.maxIterations = 42;
+    s.costTolerance = 1e-9;
+    s.stepTolerance = 2e-8;
+    s.gradientTolerance = 5e-7;
+    s.outputWeights = {{"x", 2.5}};
+    s.priors = {{"c", estimate::Prior{0.1, 0.2}}};
+    QSignalSpy changed(&panel, &EstimatorPanel::settingsChanged);
+    panel.setSettings(s);
+    QVERIFY(changed.count() >= 1);
+    QVERIFY(panel.shootingIntervalsSpin()->isEnabled());
+
+    const estimate::FitSettings back = panel.settings();
+    QCOMPARE(back.method, s.method);
+    QCOMPARE(back.shootingIntervals, s.shootingIntervals);
+    QCOMPARE(back.integrator.method, s.integrator.method);
+    QCOMPARE(back.integrator.relativeTolerance, s.integrator.relativeTolerance);
+    QCOMPARE(back.integrator.absoluteTolerance, s.integrator.absoluteTolerance);
+    QCOMPARE(back.integrator.maxStep, s.integrator.maxStep);
+    QCOMPARE(back.maxIterations, s.maxIterations);
+    QCOMPARE(back.costTolerance, s.costTolerance);
+    QCOMPARE(back.stepTolerance, s.stepTolerance);
+    QCOMPARE(back.gradientTolerance, s.gradientTolerance);
+    QCOMPARE(back.outputWeights.size(), std::size_t{1});
+    QCOMPARE(back.outputWeights.at("x"), 2.5);
+    QCOMPARE(back.priors.size(), std::size_t{1});
+    QCOMPARE(panel.weightTable()->rowCount(), 2);
+    QCOMPARE(panel.weightTable()->item(0, 1)->text(), QStringLiteral("2.5"));
+    QVERIFY(panel.weightTable()->item(1, 1)->text().isEmpty());
+
+    // A weight typed into the table; an empty cell is automatic.
+    panel.weightTable()->item(1, 1)->setText(QStringLiteral("4"));
+    QCOMPARE(panel.settings().outputWeights.at("v"), 4.0);
+    panel.weightTable()->item(0, 1)->setText(QString());
+    QCOMPARE(panel.settings().outputWeights.count("x"), std::size_t{0});
+
+    // Output error disables the shooting intervals.
+    panel.methodCombo()->setCurrentIndex(0);
+    QVERIFY(!panel.shootingIntervalsSpin()->isEnabled());
+    QCOMPARE(panel.settings().method, estimate::EstimationMethod::OutputError);
+  }
+
+  void estimatorRejectsInvalidEntries() {
+    EstimatorPanel panel;
+    estimate::FitSettings s;
+    s.integrator.relativeTolerance = 1e-6;
+    panel.setSettings(s);
+    QLineEdit* rtol = panel.relativeToleranceEdit();
+    rtol->clear();
+    QTest::keyClicks(rtol, QStringLiteral("-1"));
+    QVERIFY(!panel.isValid());
+    QVERIFY(rtol->styleSheet().contains(QStringLiteral("border")));
+    QVERIFY(!rtol->toolTip().isEmpty());
+    QCOMPARE(panel.settings().integrator.relativeTolerance, 1e-6);
+    rtol->clear();
+    QTest::keyClicks(rtol, QStringLiteral("1e-5"));
+    QVERIFY(panel.isValid());
+    QVERIFY(rtol->styleSheet().isEmpty());
+    QCOMPARE(panel.settings().integrator.relativeTolerance, 1e-5);
+  }
+
+  void estimatorRunCancel() {
+    EstimatorPanel panel;
+    QSignalSpy run(&panel, &EstimatorPanel::runRequested);
+    QSignalSpy cancel(&panel, &EstimatorPanel::cancelRequested);
+    QVERIFY(panel.runButton()->isEnabled());
+    QVERIFY(!panel.cancelButton()->isEnabled());
+    panel.runButton()->click();
+    QCOMPARE(run.count(), 1);
+    panel.setRunning(true);
+    QVERIFY(!panel.runButton()->isEnabled());
+    QVERIFY(panel.cancelButton()->isEnabled());
+    QCOMPARE(panel.progressBar()->maximum(), 0);  // busy
+    panel.cancelButton()->click();
+    QCOMPARE(cancel.count(), 1);
+    panel.setRunning(false);
+    QVERIFY(panel.runButton()->isEnabled());
+    QVERIFY(!panel.cancelButton()->isEnabled());
+  }
+
+  void filterAppliesLowPass() {
+    const data::DataTable table = sineTable();
+    FilterPanel panel;
+    panel.setTable(&table);
+    QCOMPARE(panel.currentColumn(), QStringLiteral("y"));
+    QVERIFY(panel.spectrumPlot()->graph(0)->dataCount() > 0);
+
+    QSignalSpy changed(&panel, &FilterPanel::preprocessingChanged);
+    data::Preprocessing p;
+    p.lowPass = data::Preprocessing::LowPass{4, 5.0};
+    panel.setPreprocessing(p);
+    QVERIFY(changed.count() >= 1);
+    QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
+    QVERIFY(panel.processedTable().has_value());
+    const data::Preprocessing back = panel.preprocessing();
+    QVERIFY(back.lowPass.has_value());
+    QCOMPARE(back.lowPass->order, 4);
+    QCOMPARE(back.lowPass->cutoffHz, 5.0);
+    QVERIFY(!back.window.has_value());
+    QVERIFY(!back.noise.has_value());
+    QCOMPARE(back.decimation, 1);
+    QVERIFY(panel.signalPlot()->graph(1)->dataCount() > 0);
+    QVERIFY(panel.spectrumPlot()->graph(0)->dataCount() > 0);
+    QVERIFY(panel.spectrumPlot()->graph(1)->dataCount() > 0);
+    QVERIFY(panel.cutoffLine()->visible());
+    QCOMPARE(panel.cutoffLine()->point1->coords().x(), 5.0);
+
+    // The 30 Hz component is gone: processed power at 30 Hz far below the raw.
+    const auto powerNear = [](QCPGraph* g, double f) {
+      double best = 0;
+      double distance = 1e300;
+      for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+        if (std::abs(it->key - f) < distance) {
+          distance = std::abs(it->key - f);
+          best = it->value;
+        }
+      }
+      return best;
+    };
+    QVERIFY(powerNear(panel.spectrumPlot()->graph(1), 30.0) < 1e-3 * powerNear(panel.spectrumPlot()->graph(0), 30.0));
+
+    // Window, noise and decimation round trip.
+    data::Preprocessing full;
+    full.window = std::make_pair(1.0, 8.0);
+    full.decimation = 2;
+    full.lowPass = data::Preprocessing::LowPass{3, 10.0};
+    full.noise = data::Preprocessing::AddedNoise{5.0, data::NoiseDistribution::Gaussian, 1234567890123ULL};
+    panel.setPreprocessing(full);
+    QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
+    const data::Preprocessing got = panel.preprocessing();
+    QVERIFY(got.window.has_value());
+    QCOMPARE(got.window->first, 1.0);
+    QCOMPARE(got.window->second, 8.0);
+    QCOMPARE(got.decimation, 2);
+    QVERIFY(got.noise.has_value());
+    QCOMPARE(got.noise->percent, 5.0);
+    QCOMPARE(got.noise->distribution, data::NoiseDistribution::Gaussian);
+    QCOMPARE(got.noise->seed, std::uint64_t{1234567890123ULL});
+
+    panel.setDifferentiation(data::DerivativeMethod::SavitzkyGolay, 9, 2);
+    QCOMPARE(panel.differentiation().first, data::DerivativeMethod::SavitzkyGolay);
+    QCOMPARE(panel.differentiation().second, 9);
+    QCOMPARE(panel.differentiationOrder(), 2);
+  }
+
+  void filterInvalidCutoffShowsError() {
+    const data::DataTable table = sineTable();
+    FilterPanel panel;
+    panel.setTable(&table);
+    data::Preprocessing p;
+    p.lowPass = data::Preprocessing::LowPass{4, 80.0};  // above the Nyquist frequency (50 Hz)
+    panel.setPreprocessing(p);
+    QVERIFY(!panel.errorText().isEmpty());
+    QVERIFY(!panel.errorLabel()->isHidden());
+    QVERIFY(!panel.processedTable().has_value());
+    QVERIFY(panel.spectrumPlot()->graph(0)->dataCount() > 0);
+
+    // Editing the cutoff back into range clears the error.
+    panel.cutoffSpin()->setValue(5.0);
+    QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
+    QVERIFY(panel.errorLabel()->isHidden());
+
+    // No table: settings alone are still checked.
+    FilterPanel empty;
+    data::Preprocessing zero;
+    zero.lowPass = data::Preprocessing::LowPass{4, 0.0};
+    empty.setPreprocessing(zero);
+    QVERIFY(!empty.errorText().isEmpty());
+  }
+};
+
+QTEST_MAIN(TestUiPanels)
+#include "test_ui_panels.moc"

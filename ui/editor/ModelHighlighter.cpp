@@ -1,0 +1,56 @@
+#include "ui/editor/ModelHighlighter.h"
+
+#include <QColor>
+#include <QFont>
+#include <QTextDocument>
+
+namespace sysid::ui {
+
+ModelHighlighter::ModelHighlighter(QTextDocument* document) : QSyntaxHighlighter(document)
+{
+    keyword_.setForeground(QColor(0x00, 0x33, 0x99));
+    keyword_.setFontWeight(QFont::Bold);
+    function_.setForeground(QColor(0x80, 0x00, 0x80));
+    number_.setForeground(QColor(0x00, 0x80, 0x80));
+    prime_.setForeground(QColor(0xa0, 0x50, 0x00));
+    prime_.setFontItalic(true);
+    comment_.setForeground(QColor(0x70, 0x70, 0x70));
+    comment_.setFontItalic(true);
+
+    const QString keywords = QStringLiteral(
+        "param|state|input|let|output|coord|kinetic|potential|dissipation|force|fixed|estimate");
+    const QString functions = QStringLiteral(
+        "sin|cos|tan|asin|acos|atan2|atan|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max");
+    // Later rules win where they overlap; comments come last so nothing is coloured inside them.
+    rules_.push_back({QRegularExpression(QStringLiteral("\\b(?:%1)\\b").arg(keywords)), Kind::Keyword});
+    rules_.push_back({QRegularExpression(QStringLiteral("\\b(?:%1)\\b").arg(functions)), Kind::Function});
+    rules_.push_back({QRegularExpression(QStringLiteral("(?<![A-Za-z0-9_.])(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?")),
+                      Kind::Number});
+    rules_.push_back({QRegularExpression(QStringLiteral("\\b[A-Za-z_][A-Za-z0-9_]*'{1,2}")), Kind::Prime});
+    rules_.push_back({QRegularExpression(QStringLiteral("#.*$")), Kind::Comment});
+}
+
+QTextCharFormat ModelHighlighter::format(Kind kind) const
+{
+    switch (kind) {
+    case Kind::Keyword: return keyword_;
+    case Kind::Function: return function_;
+    case Kind::Number: return number_;
+    case Kind::Prime: return prime_;
+    case Kind::Comment: return comment_;
+    }
+    return {};
+}
+
+void ModelHighlighter::highlightBlock(const QString& text)
+{
+    for (const Rule& rule : rules_) {
+        auto it = rule.pattern.globalMatch(text);
+        while (it.hasNext()) {
+            const QRegularExpressionMatch m = it.next();
+            setFormat(static_cast<int>(m.capturedStart()), static_cast<int>(m.capturedLength()), format(rule.kind));
+        }
+    }
+}
+
+}  // namespace sysid::ui

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "ui/project/ModelSummary.h"
+
+#include <QPointer>
+#include <QString>
+#include <QTableWidget>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sysid::ui {
+
+class ModelEditor;
+
+// The model's parameters (and estimated initial values) as a table. The model text stays the
+// single source of truth: editing a value, a bound or "fixed" rewrites the parameter's `param`
+// line in the editor, and the table is refilled from the editor's next check. Priors are not
+// part of the model language: their edits are announced with priorChanged for the project.
+class ParameterTable : public QTableWidget {
+    Q_OBJECT
+public:
+    enum Column { NameColumn, ValueColumn, LowerColumn, UpperColumn, FixedColumn, PriorMeanColumn, PriorSdColumn,
+                  ColumnCount };
+
+    explicit ParameterTable(QWidget* parent = nullptr);
+
+    // The editor whose text the edits rewrite; also follows its summaryChanged (and takes its
+    // current summary). nullptr detaches: the table then shows values read-only.
+    void setEditor(ModelEditor* editor);
+    // Fills the rows from a valid summary; an invalid one keeps the rows shown.
+    void setSummary(const ModelSummary& summary);
+    // Prior mean and standard deviation by parameter name, shown in the prior columns.
+    void setPriors(const std::map<std::string, std::pair<double, double>>& priors);
+    const std::map<std::string, std::pair<double, double>>& priors() const { return priors_; }
+
+    int rowOf(const std::string& name) const;  // -1 when the name has no row
+
+    // Shortest text that reads back as exactly v ("0.1", "1e-07", "-2.5").
+    static QString formatNumber(double v);
+    // The model text with the statement `param NAME = ...` replaced by
+    // `param NAME = VALUE [LOW, HIGH] fixed` (bounds and "fixed" only when given), keeping what
+    // else is on the line (a trailing comment stays at its column when it fits). Bounds that are
+    // not both finite are left out. Unchanged text when there is no such statement.
+    static QString rewriteParameterLine(const QString& modelText, const std::string& name, double value,
+                                        std::optional<std::pair<double, double>> bounds, bool fixed);
+    // The model text with the estimated initial value at `where` (a parameter's location with
+    // isInitialValue) replaced by value, when that place holds a plain number followed by
+    // `estimate`; nullopt otherwise (e.g. an expression).
+    static std::optional<QString> rewriteInitialValue(const QString& modelText, model::SourceLocation where,
+                                                      double value);
+
+signals:
+    // A prior was set (mean, sd > 0) or cleared (nullopt: both cells emptied).
+    void priorChanged(const QString& name, std::optional<std::pair<double, double>> meanSd);
+
+private:
+    void onItemChanged(QTableWidgetItem* item);
+    void fillRow(int row);
+    void fillPriorCells(int row);
+    void setToolTipQuietly(QTableWidgetItem* item, const QString& tip);  // without itemChanged
+    void replaceEditorText(const QString& newText);
+    QString editorText() const;
+
+    QPointer<ModelEditor> editor_;
+    QMetaObject::Connection summaryConnection_;
+    std::vector<model::Parameter> parameters_;  // one per row
+    std::map<std::string, std::pair<double, double>> priors_;
+    bool filling_ = false;
+};
+
+}  // namespace sysid::ui

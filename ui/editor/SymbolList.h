@@ -1,0 +1,32 @@
+#pragma once
+
+#include "ui/project/ModelSummary.h"
+
+#include <QStringList>
+#include <QTreeWidget>
+
+namespace sysid::ui {
+
+// The model's names in four groups: States, Parameters, Inputs, Outputs. An invalid model keeps
+// the last good lists and adds a line "model has errors" at the top.
+class SymbolList : public QTreeWidget {
+    Q_OBJECT
+public:
+    enum class Group { States, Parameters, Inputs, Outputs };
+
+    explicit SymbolList(QWidget* parent = nullptr);
+
+    void setSummary(const ModelSummary& summary);
+
+    QStringList names(Group group) const;  // as shown, in model order
+    bool showsErrors() const;              // the "model has errors" line is shown
+
+private:
+    QTreeWidgetItem* groupItem(Group group) const;
+    void fill(Group group, const QStringList& names);
+
+    QTreeWidgetItem* errorItem_ = nullptr;
+    QTreeWidgetItem* groups_[4] = {};
+};
+
+}  // namespace sysid::ui

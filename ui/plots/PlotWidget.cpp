@@ -1,0 +1,226 @@
+#include "ui/plots/PlotWidget.h"
+
+#include "ui/plots/ExportDialog.h"
+
+#include <QAction>
+#include <QFile>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMouseEvent>
+#include <QSvgGenerator>
+#include <QVBoxLayout>
+
+#include <array>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace sysid::ui {
+
+namespace {
+
+// Size used when the caller asks for "the current size" of a plot that was never laid out.
+constexpr int kFallbackWidth = 800;
+constexpr int kFallbackHeight = 600;
+
+void setError(QString* error, const QString& message) {
+    if (error != nullptr) {
+        *error = message;
+    }
+}
+
+}  // namespace
+
+PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+    plot_->setObjectName(QStringLiteral("customPlot"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
+    plot_->legend->setVisible(true);
+    plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(plot_, &QWidget::customContextMenuRequested, this, &PlotWidget::showContextMenu);
+
+    // Zooming or panning stops the view from following the data.
+    connect(plot_, &QCustomPlot::mouseWheel, this, [this](QWheelEvent*) { followData_ = false; });
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        if ((event->buttons() & Qt::LeftButton) != 0) {
+            followData_ = false;
+        }
+    });
+
+    resetViewAction_ = new QAction(tr("Reset view"), this);
+    resetViewAction_->setObjectName(QStringLiteral("resetViewAction"));
+    resetViewAction_->setToolTip(tr("Rescale the axes to show all data"));
+    connect(resetViewAction_, &QAction::triggered, this, &PlotWidget::resetView);
+
+    legendAction_ = new QAction(tr("Show legend"), this);
+    legendAction_->setObjectName(QStringLiteral("legendAction"));
+    legendAction_->setCheckable(true);
+    legendAction_->setChecked(true);
+    connect(legendAction_, &QAction::toggled, this, &PlotWidget::setLegendVisible);
+
+    exportAction_ = new QAction(tr("Export…"), this);
+    exportAction_->setObjectName(QStringLiteral("exportAction"));
+    exportAction_->setToolTip(tr("Save the plot as PNG, PDF or SVG"));
+    connect(exportAction_, &QAction::triggered, this, &PlotWidget::exportInteractively);
+
+    addAction(resetViewAction_);
+    addAction(legendAction_);
+    addAction(exportAction_);
+}
+
+PlotWidget::~PlotWidget() = default;
+
+void PlotWidget::setAxisLabels(const QString& x, const QString& y) {
+    xLabel_ = x;
+    yLabel_ = y;
+    plot_->xAxis->setLabel(x);
+    plot_->yAxis->setLabel(y);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotWidget::setLegendVisible(bool visible) {
+    if (plot_->legend->visible() != visible) {
+        plot_->legend->setVisible(visible);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+    if (legendAction_->isChecked() != visible) {
+        legendAction_->setChecked(visible);
+    }
+}
+
+bool PlotWidget::isLegendVisible() const { return plot_->legend->visible(); }
+
+QMenu* PlotWidget::createContextMenu(QWidget* parent) {
+    auto* menu = new QMenu(parent);
+    menu->addAction(resetViewAction_);
+    menu->addAction(legendAction_);
+    menu->addSeparator();
+    menu->addAction(exportAction_);
+    return menu;
+}
+
+void PlotWidget::showContextMenu(const QPoint& pos) {
+    QMenu* menu = createContextMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(plot_->mapToGlobal(pos));
+}
+
+void PlotWidget::resetView() {
+    followData_ = true;
+    rescaleToData();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotWidget::rescaleToData() {
+    plot_->rescaleAxes();
+    for (QCPAxisRect* rect : plot_->axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
+            padAxis(axis);
+        }
+    }
+}
+
+void PlotWidget::padAxis(QCPAxis* axis, double fraction) {
+    const QCPRange r = axis->range();
+    if (axis->scaleType() == QCPAxis::stLogarithmic) {
+        if (r.lower > 0.0 && r.upper > r.lower) {
+            const double factor = std::pow(r.upper / r.lower, fraction);
+            axis->setRange(r.lower / factor, r.upper * factor);
+        }
+    } else if (r.upper > r.lower) {
+        const double margin = (r.upper - r.lower) * fraction;
+        axis->setRange(r.lower - margin, r.upper + margin);
+    }
+}
+
+void PlotWidget::dataChanged() {
+    if (followData_) {
+        rescaleToData();
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QColor PlotWidget::seriesColor(int index) {
+    // Okabe–Ito palette without its yellow, which is unreadable on white.
+    static const std::array<QColor, 7> colors{
+        QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),
+        QColor(0xCC, 0x79, 0xA7), QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
+        QColor(0x00, 0x00, 0x00)};
+    const auto n = static_cast<int>(colors.size());
+    return colors[static_cast<std::size_t>(((index % n) + n) % n)];
+}
+
+bool PlotWidget::exportTo(const QString& path, int width, int height, QString* error) {
+    const QString format = ExportDialog::formatOf(path);
+    if (format.isEmpty()) {
+        const QString suffix = QFileInfo(path).suffix();
+        setError(error, suffix.isEmpty()
+                            ? tr("Cannot export to \"%1\": the file name needs the extension .png, .pdf or .svg.")
+                                  .arg(path)
+                            : tr("Cannot export to \"%1\": unknown format \".%2\" (use .png, .pdf or .svg).")
+                                  .arg(path, suffix));
+        return false;
+    }
+    if (width <= 0 || height <= 0) {
+        width = plot_->width();
+        height = plot_->height();
+        if (width < 16 || height < 16) {
+            width = kFallbackWidth;
+            height = kFallbackHeight;
+        }
+    }
+
+    // Opening the file first gives the reason when it cannot be written.
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        setError(error, tr("Cannot write \"%1\": %2").arg(path, file.errorString()));
+        return false;
+    }
+
+    bool ok = false;
+    if (format == QLatin1String("svg")) {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&file);
+        generator.setSize(QSize(width, height));
+        generator.setViewBox(QRect(0, 0, width, height));
+        generator.setTitle(windowTitle());
+        generator.setDescription(tr("Plot exported by sysid"));
+        QCPPainter painter;
+        if (painter.begin(&generator)) {
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            plot_->toPainter(&painter, width, height);
+            ok = painter.end();
+        }
+        file.close();
+        ok = ok && file.error() == QFileDevice::NoError;
+    } else {
+        file.close();
+        ok = format == QLatin1String("png") ? plot_->savePng(path, width, height)
+                                            : plot_->savePdf(path, width, height);
+    }
+    if (!ok) {
+        QFile::remove(path);
+        setError(error, tr("Cannot write \"%1\": the %2 export failed.").arg(path, format.toUpper()));
+        return false;
+    }
+    return true;
+}
+
+void PlotWidget::exportInteractively() {
+    const int w = plot_->width() >= 16 ? plot_->width() : kFallbackWidth;
+    const int h = plot_->height() >= 16 ? plot_->height() : kFallbackHeight;
+    ExportDialog dialog(w, h, this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    QString error;
+    if (!exportTo(dialog.path(), dialog.imageWidth(), dialog.imageHeight(), &error)) {
+        QMessageBox::warning(this, tr("Export failed"), error);
+    }
+}
+
+}  // namespace sysid::ui

@@ -1,0 +1,87 @@
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <QWidget>
+
+class QAction;
+class QCPAxis;
+class QCustomPlot;
+class QMenu;
+class QPoint;
+
+namespace sysid::ui {
+
+// Base of every plot in sysid-gui: a QWidget around a QCustomPlot (the only place the plotting
+// library shows through, so it can be swapped). Mouse wheel zooms, dragging pans, clicking
+// selects a curve. The context menu has "Reset view" (rescale to the data), "Show legend" and
+// "Export…" (PNG, PDF or SVG at a chosen size in pixels).
+//
+// The view follows the data (rescaled on every update) until the user zooms or pans; resetView()
+// rescales and makes it follow the data again.
+class PlotWidget : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit PlotWidget(QWidget* parent = nullptr);
+    ~PlotWidget() override;
+
+    // Writes the plot to path at width x height pixels; the format comes from the extension
+    // (.png, .pdf, .svg, case-insensitive). A width or height <= 0 means the current size.
+    // Returns false and sets *error (when not null) for an unknown extension or a file that
+    // cannot be written.
+    bool exportTo(const QString& path, int width, int height, QString* error = nullptr);
+
+    // Labels of the bottom and left axis.
+    virtual void setAxisLabels(const QString& x, const QString& y);
+    QString xAxisLabel() const { return xLabel_; }
+    QString yAxisLabel() const { return yLabel_; }
+
+    void setLegendVisible(bool visible);
+    bool isLegendVisible() const;
+
+    // True while the view follows the data (no zoom or pan since the last resetView()).
+    bool followsData() const { return followData_; }
+
+    // The context-menu actions (also added to the widget with actions()).
+    QAction* resetViewAction() const { return resetViewAction_; }
+    QAction* legendAction() const { return legendAction_; }
+    QAction* exportAction() const { return exportAction_; }
+
+    // The context menu as shown on a right click; the caller owns it.
+    QMenu* createContextMenu(QWidget* parent = nullptr);
+
+public slots:
+    // Rescales the axes to the data and follows the data again.
+    void resetView();
+    // Asks for a file and a size (ExportDialog) and exports; errors go to a message box.
+    void exportInteractively();
+
+protected:
+    QCustomPlot* customPlot() const { return plot_; }
+
+    // Rescales all axes to the data with a small margin; subclasses with linked axes override it.
+    virtual void rescaleToData();
+    // Widens the axis range by fraction of its size on each side (by the same ratio on a log axis),
+    // so points at the ends of the data are not drawn on the frame.
+    static void padAxis(QCPAxis* axis, double fraction = 0.03);
+    // Call after changing data: rescales while following the data, then queues one replot
+    // (several updates before the next event-loop turn cost one replot).
+    void dataChanged();
+
+    // Colour of the index-th curve of a plot (a fixed, colour-blind friendly palette).
+    static QColor seriesColor(int index);
+
+private:
+    void showContextMenu(const QPoint& pos);
+
+    QCustomPlot* plot_ = nullptr;
+    QAction* resetViewAction_ = nullptr;
+    QAction* legendAction_ = nullptr;
+    QAction* exportAction_ = nullptr;
+    QString xLabel_;
+    QString yLabel_;
+    bool followData_ = true;
+};
+
+}  // namespace sysid::ui

@@ -1,0 +1,170 @@
+#include "ui/plots/TimeSeriesPlot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace sysid::ui {
+
+namespace {
+
+QVector<double> toQVector(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
+
+void setGraphData(QCPGraph* graph, const QVector<double>& keys, const QVector<double>& values) {
+    const qsizetype n = std::min(keys.size(), values.size());
+    const QVector<double> k = keys.size() == n ? keys : keys.first(n);
+    const QVector<double> v = values.size() == n ? values : values.first(n);
+    graph->setData(k, v, std::is_sorted(k.cbegin(), k.cend()));
+}
+
+}  // namespace
+
+TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : PlotWidget(parent) {
+    QCustomPlot* plot = customPlot();
+    QCPAxisRect* mainRect = plot->axisRect();
+
+    residualRect_ = new QCPAxisRect(plot);
+    plot->plotLayout()->addElement(1, 0, residualRect_);
+    plot->plotLayout()->setRowStretchFactor(0, 3.0);
+    plot->plotLayout()->setRowStretchFactor(1, 1.0);
+    plot->plotLayout()->setRowSpacing(0);
+    auto* margins = new QCPMarginGroup(plot);
+    mainRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    residualRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    residualRect_->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    residualRect_->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    // The time axis is shown once, under the residuals.
+    mainRect->axis(QCPAxis::atBottom)->setTickLabels(false);
+
+    QCPAxis* timeTop = mainRect->axis(QCPAxis::atBottom);
+    QCPAxis* timeBottom = residualRect_->axis(QCPAxis::atBottom);
+    connect(timeTop, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), timeBottom,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(timeBottom, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), timeTop,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+
+    measured_ = plot->addGraph(timeTop, mainRect->axis(QCPAxis::atLeft));
+    measured_->setName(tr("measured"));
+    QPen measuredPen(seriesColor(0));
+    measuredPen.setWidthF(0.5);
+    measured_->setPen(measuredPen);
+    measured_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.0));
+
+    model_ = plot->addGraph(timeTop, mainRect->axis(QCPAxis::atLeft));
+    model_->setName(tr("model"));
+    QPen modelPen(seriesColor(1));
+    modelPen.setWidthF(2.0);
+    model_->setPen(modelPen);
+
+    residual_ = plot->addGraph(timeBottom, residualRect_->axis(QCPAxis::atLeft));
+    residual_->setName(tr("residual"));
+    residual_->removeFromLegend();
+    QPen residualPen(seriesColor(2));
+    residualPen.setWidthF(0.5);
+    residual_->setPen(residualPen);
+    residual_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 2.5));
+    residualRect_->axis(QCPAxis::atLeft)->setLabel(tr("residual"));
+
+    plot->legend->setFont(font());
+    setAxisLabels(QStringLiteral("t"), QString());
+}
+
+void TimeSeriesPlot::setAxisLabels(const QString& x, const QString& y) {
+    PlotWidget::setAxisLabels(x, y);
+    customPlot()->xAxis->setLabel(QString());
+    residualRect_->axis(QCPAxis::atBottom)->setLabel(x);
+}
+
+void TimeSeriesPlot::setMeasured(const std::vector<double>& times, const std::vector<double>& values,
+                                 const QString& name) {
+    setMeasured(toQVector(times), toQVector(values), name);
+}
+
+void TimeSeriesPlot::setMeasured(const QVector<double>& times, const QVector<double>& values, const QString& name) {
+    outputName_ = name;
+    measured_->setName(name.isEmpty() ? tr("measured") : tr("%1 measured").arg(name));
+    model_->setName(name.isEmpty() ? tr("model") : tr("%1 model").arg(name));
+    setAxisLabels(xAxisLabel(), name);
+    setGraphData(measured_, times, values);
+    updateResiduals();
+    dataChanged();
+}
+
+void TimeSeriesPlot::setModel(const std::vector<double>& times, const std::vector<double>& values) {
+    setModel(toQVector(times), toQVector(values));
+}
+
+void TimeSeriesPlot::setModel(const QVector<double>& times, const QVector<double>& values) {
+    setGraphData(model_, times, values);
+    updateResiduals();
+    dataChanged();
+}
+
+void TimeSeriesPlot::setResiduals(const std::vector<double>& times, const std::vector<double>& values) {
+    setGraphData(residual_, toQVector(times), toQVector(values));
+    dataChanged();
+}
+
+void TimeSeriesPlot::clearModel() {
+    model_->data()->clear();
+    residual_->data()->clear();
+    dataChanged();
+}
+
+void TimeSeriesPlot::clear() {
+    measured_->data()->clear();
+    clearModel();
+}
+
+int TimeSeriesPlot::measuredCount() const { return measured_->dataCount(); }
+int TimeSeriesPlot::modelCount() const { return model_->dataCount(); }
+int TimeSeriesPlot::residualCount() const { return residual_->dataCount(); }
+
+void TimeSeriesPlot::updateResiduals() {
+    // Pairs each measured sample with the model sample at the same time (both sorted by time);
+    // samples the model trace does not have get no residual. No interpolation: that is numerics.
+    QVector<double> keys;
+    QVector<double> values;
+    const QSharedPointer<QCPGraphDataContainer> m = measured_->data();
+    const QSharedPointer<QCPGraphDataContainer> y = model_->data();
+    keys.reserve(m->size());
+    values.reserve(m->size());
+    auto mi = m->constBegin();
+    auto yi = y->constBegin();
+    while (mi != m->constEnd() && yi != y->constEnd()) {
+        const double tolerance = 1e-9 * std::max({1.0, std::abs(mi->key), std::abs(yi->key)});
+        if (std::abs(mi->key - yi->key) <= tolerance) {
+            keys.push_back(mi->key);
+            values.push_back(mi->value - yi->value);
+            ++mi;
+            ++yi;
+        } else if (mi->key < yi->key) {
+            ++mi;
+        } else {
+            ++yi;
+        }
+    }
+    residual_->setData(keys, values, true);
+}
+
+void TimeSeriesPlot::rescaleToData() {
+    QCustomPlot* plot = customPlot();
+    PlotWidget::rescaleToData();
+    // The time axes are linked: show the union of what both parts need.
+    QCPAxis* timeTop = plot->axisRect()->axis(QCPAxis::atBottom);
+    bool found = false;
+    QCPRange range;
+    for (QCPGraph* g : {measured_, model_, residual_}) {
+        bool ok = false;
+        const QCPRange r = g->getKeyRange(ok);
+        if (ok) {
+            range = found ? QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper)) : r;
+            found = true;
+        }
+    }
+    if (found) {
+        timeTop->setRange(range);  // tight in time; the linked axis below follows
+    }
+}
+
+}  // namespace sysid::ui

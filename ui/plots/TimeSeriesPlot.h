@@ -1,0 +1,58 @@
+#pragma once
+
+#include "ui/plots/PlotWidget.h"
+
+#include <QString>
+#include <QVector>
+
+#include <vector>
+
+class QCPAxisRect;
+class QCPGraph;
+
+namespace sysid::ui {
+
+// One output over time: the measured samples (dots joined by a thin line) and the model
+// (a line) in the upper axis rect, and the residual measured − model in a smaller axis rect
+// below that shares the time axis. Residuals are drawn at the samples whose time the model
+// trace also has (the engine evaluates the model at the data's sample times); setResiduals()
+// replaces them with values computed elsewhere.
+class TimeSeriesPlot : public PlotWidget {
+    Q_OBJECT
+
+public:
+    explicit TimeSeriesPlot(QWidget* parent = nullptr);
+
+    // The measured samples; name is the output's name (left axis label and legend).
+    void setMeasured(const std::vector<double>& times, const std::vector<double>& values, const QString& name);
+    void setMeasured(const QVector<double>& times, const QVector<double>& values, const QString& name);
+    // The model trace; cheap enough to call on every progress event (one queued replot).
+    void setModel(const std::vector<double>& times, const std::vector<double>& values);
+    void setModel(const QVector<double>& times, const QVector<double>& values);
+    // Residuals to draw instead of measured − model (until the next setMeasured/setModel).
+    void setResiduals(const std::vector<double>& times, const std::vector<double>& values);
+    void clearModel();
+    void clear();
+
+    QString outputName() const { return outputName_; }
+    // Points drawn in each part (for tests and status lines).
+    int measuredCount() const;
+    int modelCount() const;
+    int residualCount() const;
+
+    void setAxisLabels(const QString& x, const QString& y) override;
+
+protected:
+    void rescaleToData() override;
+
+private:
+    void updateResiduals();
+
+    QCPAxisRect* residualRect_ = nullptr;
+    QCPGraph* measured_ = nullptr;
+    QCPGraph* model_ = nullptr;
+    QCPGraph* residual_ = nullptr;
+    QString outputName_;
+};
+
+}  // namespace sysid::ui

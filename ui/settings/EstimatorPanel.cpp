@@ -1,0 +1,325 @@
+#include "ui/settings/EstimatorPanel.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTableWidgetItem>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace sysid::ui {
+
+namespace {
+
+const char* const kInvalidStyle = "QLineEdit { border: 2px solid #d00000; }";
+
+QString formatValue(double value) { return QString::number(value, 'g', QLocale::FloatingPointShortest); }
+
+// The reason text is invalid, empty when it is valid; *value receives the number.
+QString checkNumber(const QString& text, bool positive, double* value) {
+  bool ok = false;
+  const double v = text.trimmed().toDouble(&ok);
+  if (!ok || !std::isfinite(v)) {
+    return QObject::tr("Not a finite number.");
+  }
+  if (positive && !(v > 0)) {
+    return QObject::tr("Must be greater than 0.");
+  }
+  if (!positive && !(v >= 0)) {
+    return QObject::tr("Must be 0 or greater.");
+  }
+  *value = v;
+  return {};
+}
+
+}  // namespace
+
+EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
+  const estimate::FitSettings defaults;
+
+  method_ = new QComboBox(this);
+  method_->setObjectName(QStringLiteral("methodCombo"));
+  method_->addItem(tr("Output error"), static_cast<int>(estimate::EstimationMethod::OutputError));
+  method_->addItem(tr("Multiple shooting"), static_cast<int>(estimate::EstimationMethod::MultipleShooting));
+  method_->addItem(tr("Bayes"), static_cast<int>(estimate::EstimationMethod::Bayes));
+
+  shootingIntervals_ = new QSpinBox(this);
+  shootingIntervals_->setObjectName(QStringLiteral("shootingIntervalsSpin"));
+  shootingIntervals_->setRange(1, 100000);
+
+  integrator_ = new QComboBox(this);
+  integrator_->setObjectName(QStringLiteral("integratorCombo"));
+  integrator_->addItem(QStringLiteral("dopri5"), static_cast<int>(integrate::IntegrationMethod::Dopri5));
+  integrator_->addItem(QStringLiteral("rosenbrock4"), static_cast<int>(integrate::IntegrationMethod::Rosenbrock4));
+  integrator_->addItem(QStringLiteral("rk4"), static_cast<int>(integrate::IntegrationMethod::RK4));
+  integrator_->addItem(QStringLiteral("euler"), static_cast<int>(integrate::IntegrationMethod::Euler));
+
+  rtol_ = addNumberField(Rule::Positive, defaults.integrator.relativeTolerance, QStringLiteral("rtolEdit"));
+  atol_ = addNumberField(Rule::Positive, defaults.integrator.absoluteTolerance, QStringLiteral("atolEdit"));
+  maxStep_ = addNumberField(Rule::NonNegative, defaults.integrator.maxStep, QStringLiteral("maxStepEdit"));
+  maxStep_->setPlaceholderText(tr("0 = no limit"));
+
+  maxIterations_ = new QSpinBox(this);
+  maxIterations_->setObjectName(QStringLiteral("maxIterationsSpin"));
+  maxIterations_->setRange(0, 1000000);
+  costTol_ = addNumberField(Rule::NonNegative, defaults.costTolerance, QStringLiteral("costToleranceEdit"));
+  stepTol_ = addNumberField(Rule::NonNegative, defaults.stepTolerance, QStringLiteral("stepToleranceEdit"));
+  gradTol_ = addNumberField(Rule::NonNegative, defaults.gradientTolerance, QStringLiteral("gradientToleranceEdit"));
+
+  weights_ = new QTableWidget(0, 2, this);
+  weights_->setObjectName(QStringLiteral("weightTable"));
+  weights_->setHorizontalHeaderLabels({tr("Output"), tr("Weight")});
+  weights_->verticalHeader()->setVisible(false);
+  weights_->horizontalHeader()->setStretchLastSection(true);
+  weights_->setToolTip(tr("Empty = automatic weight 1/σ² with σ estimated from the data."));
+
+  run_ = new QPushButton(tr("Run"), this);
+  run_->setObjectName(QStringLiteral("runButton"));
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_->setObjectName(QStringLiteral("cancelButton"));
+  progress_ = new QProgressBar(this);
+  progress_->setObjectName(QStringLiteral("progressBar"));
+  progress_->setTextVisible(false);
+
+  auto* methodBox = new QGroupBox(tr("Method"), this);
+  auto* methodForm = new QFormLayout(methodBox);
+  methodForm->addRow(tr("Estimator"), method_);
+  methodForm->addRow(tr("Shooting intervals"), shootingIntervals_);
+
+  auto* integratorBox = new QGroupBox(tr("Integrator"), this);
+  auto* integratorForm = new QFormLayout(integratorBox);
+  integratorForm->addRow(tr("Method"), integrator_);
+  integratorForm->addRow(tr("Relative tolerance"), rtol_);
+  integratorForm->addRow(tr("Absolute tolerance"), atol_);
+  integratorForm->addRow(tr("Max step"), maxStep_);
+
+  auto* stopBox = new QGroupBox(tr("Stopping"), this);
+  auto* stopForm = new QFormLayout(stopBox);
+  stopForm->addRow(tr("Max iterations"), maxIterations_);
+  stopForm->addRow(tr("Cost tolerance"), costTol_);
+  stopForm->addRow(tr("Step tolerance"), stepTol_);
+  stopForm->addRow(tr("Gradient tolerance"), gradTol_);
+
+  auto* weightBox = new QGroupBox(tr("Output weights"), this);
+  auto* weightLayout = new QVBoxLayout(weightBox);
+  weightLayout->addWidget(weights_);
+
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(run_);
+  buttons->addWidget(cancel_);
+  buttons->addWidget(progress_, 1);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(methodBox);
+  layout->addWidget(integratorBox);
+  layout->addWidget(stopBox);
+  layout->addWidget(weightBox, 1);
+  layout->addLayout(buttons);
+
+  connect(method_, &QComboBox::currentIndexChanged, this, [this] {
+    updateEnabled();
+    emitChanged();
+  });
+  connect(integrator_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
+  connect(shootingIntervals_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
+  connect(maxIterations_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
+  connect(weights_, &QTableWidget::itemChanged, this, &EstimatorPanel::weightEdited);
+  connect(run_, &QPushButton::clicked, this, &EstimatorPanel::runRequested);
+  connect(cancel_, &QPushButton::clicked, this, &EstimatorPanel::cancelRequested);
+
+  setSettings(defaults);
+  setRunning(false);
+}
+
+QLineEdit* EstimatorPanel::addNumberField(Rule rule, double value, const QString& objectName) {
+  auto* edit = new QLineEdit(this);
+  edit->setObjectName(objectName);
+  fields_[edit] = NumberField{edit, rule, value, true};
+  edit->setText(formatValue(value));
+  connect(edit, &QLineEdit::textEdited, this, [this, edit] { numberEdited(edit); });
+  return edit;
+}
+
+void EstimatorPanel::numberEdited(QLineEdit* edit) {
+  NumberField& field = fields_.at(edit);
+  double value = field.value;
+  const QString problem = checkNumber(edit->text(), field.rule == Rule::Positive, &value);
+  field.valid = problem.isEmpty();
+  if (field.valid) {
+    field.value = value;
+    edit->setStyleSheet(QString());
+    edit->setToolTip(QString());
+  } else {
+    edit->setStyleSheet(QString::fromLatin1(kInvalidStyle));
+    edit->setToolTip(tr("%1 The last valid value %2 is used.").arg(problem, formatValue(field.value)));
+  }
+  emitChanged();
+}
+
+void EstimatorPanel::setNumber(QLineEdit* edit, double value) {
+  NumberField& field = fields_.at(edit);
+  double checked = field.value;
+  if (checkNumber(formatValue(value), field.rule == Rule::Positive, &checked).isEmpty()) {
+    field.value = checked;
+  }
+  field.valid = true;
+  edit->setText(formatValue(field.value));
+  edit->setStyleSheet(QString());
+  edit->setToolTip(QString());
+}
+
+double EstimatorPanel::number(QLineEdit* edit) const { return fields_.at(edit).value; }
+
+bool EstimatorPanel::isValid() const {
+  for (const auto& [edit, field] : fields_) {
+    if (!field.valid) {
+      return false;
+    }
+  }
+  for (const auto& [name, invalid] : weightInvalid_) {
+    if (invalid && (outputs_.isEmpty() || outputs_.contains(QString::fromStdString(name)))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void EstimatorPanel::setOutputs(const QStringList& outputs) {
+  outputs_ = outputs;
+  rebuildWeightTable();
+  emitChanged();
+}
+
+void EstimatorPanel::rebuildWeightTable() {
+  const QSignalBlocker blocker(weights_);
+  weights_->setRowCount(static_cast<int>(outputs_.size()));
+  for (int row = 0; row < static_cast<int>(outputs_.size()); ++row) {
+    const QString& name = outputs_[row];
+    auto* nameItem = new QTableWidgetItem(name);
+    nameItem->setFlags(nameItem->flags() & ~Qt::ItemIsEditable);
+    weights_->setItem(row, 0, nameItem);
+    const auto it = weightValues_.find(name.toStdString());
+    auto* weightItem = new QTableWidgetItem(it == weightValues_.end() ? QString() : formatValue(it->second));
+    weightInvalid_[name.toStdString()] = false;
+    weights_->setItem(row, 1, weightItem);
+  }
+}
+
+void EstimatorPanel::weightEdited(QTableWidgetItem* item) {
+  if (!item || item->column() != 1) {
+    return;
+  }
+  const QTableWidgetItem* nameItem = weights_->item(item->row(), 0);
+  if (!nameItem) {
+    return;
+  }
+  const std::string name = nameItem->text().toStdString();
+  const QSignalBlocker blocker(weights_);
+  const QString text = item->text().trimmed();
+  if (text.isEmpty()) {
+    weightValues_.erase(name);
+    weightInvalid_[name] = false;
+    item->setBackground(QBrush());
+    item->setToolTip(QString());
+  } else {
+    double value = 0.0;
+    const QString problem = checkNumber(text, false, &value);
+    if (problem.isEmpty()) {
+      weightValues_[name] = value;
+      weightInvalid_[name] = false;
+      item->setBackground(QBrush());
+      item->setToolTip(QString());
+    } else {
+      weightInvalid_[name] = true;
+      item->setBackground(QBrush(QColor(255, 200, 200)));
+      const auto it = weightValues_.find(name);
+      item->setToolTip(tr("%1 The last valid weight (%2) is used.")
+                           .arg(problem, it == weightValues_.end() ? tr("automatic") : formatValue(it->second)));
+    }
+  }
+  emitChanged();
+}
+
+void EstimatorPanel::setSettings(const estimate::FitSettings& settings) {
+  updating_ = true;
+  base_ = settings;
+  method_->setCurrentIndex(std::max(0, method_->findData(static_cast<int>(settings.method))));
+  shootingIntervals_->setValue(static_cast<int>(
+      std::min<std::size_t>(settings.shootingIntervals, static_cast<std::size_t>(shootingIntervals_->maximum()))));
+  integrator_->setCurrentIndex(std::max(0, integrator_->findData(static_cast<int>(settings.integrator.method))));
+  setNumber(rtol_, settings.integrator.relativeTolerance);
+  setNumber(atol_, settings.integrator.absoluteTolerance);
+  setNumber(maxStep_, settings.integrator.maxStep);
+  maxIterations_->setValue(static_cast<int>(
+      std::min<std::size_t>(settings.maxIterations, static_cast<std::size_t>(maxIterations_->maximum()))));
+  setNumber(costTol_, settings.costTolerance);
+  setNumber(stepTol_, settings.stepTolerance);
+  setNumber(gradTol_, settings.gradientTolerance);
+  weightValues_ = settings.outputWeights;
+  weightInvalid_.clear();
+  rebuildWeightTable();
+  updateEnabled();
+  updating_ = false;
+  emit settingsChanged();
+}
+
+estimate::FitSettings EstimatorPanel::settings() const {
+  estimate::FitSettings s = base_;
+  s.method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
+  s.shootingIntervals = static_cast<std::size_t>(shootingIntervals_->value());
+  s.integrator.method = static_cast<integrate::IntegrationMethod>(integrator_->currentData().toInt());
+  s.integrator.relativeTolerance = number(rtol_);
+  s.integrator.absoluteTolerance = number(atol_);
+  s.integrator.maxStep = number(maxStep_);
+  s.maxIterations = static_cast<std::size_t>(maxIterations_->value());
+  s.costTolerance = number(costTol_);
+  s.stepTolerance = number(stepTol_);
+  s.gradientTolerance = number(gradTol_);
+  s.outputWeights.clear();
+  for (const auto& [name, weight] : weightValues_) {
+    if (outputs_.isEmpty() || outputs_.contains(QString::fromStdString(name))) {
+      s.outputWeights[name] = weight;
+    }
+  }
+  return s;
+}
+
+void EstimatorPanel::setRunning(bool running) {
+  running_ = running;
+  run_->setEnabled(!running);
+  cancel_->setEnabled(running);
+  if (running) {
+    progress_->setRange(0, 0);  // busy indicator
+  } else {
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+  }
+}
+
+void EstimatorPanel::updateEnabled() {
+  const bool shooting =
+      static_cast<estimate::EstimationMethod>(method_->currentData().toInt()) ==
+      estimate::EstimationMethod::MultipleShooting;
+  shootingIntervals_->setEnabled(shooting);
+}
+
+void EstimatorPanel::emitChanged() {
+  if (!updating_) {
+    emit settingsChanged();
+  }
+}
+
+}  // namespace sysid::ui

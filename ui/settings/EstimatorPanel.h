@@ -1,0 +1,108 @@
+#pragma once
+
+#include "engine/estimate/FitSettings.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <map>
+#include <string>
+
+class QComboBox;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTableWidgetItem;
+
+namespace sysid::ui {
+
+// Settings of the estimator: method, shooting intervals, integrator and its tolerances,
+// stopping rules, per-output weights; Run and Cancel with a busy indicator.
+// A number field holding an invalid entry (rtol <= 0, text that is not a number, ...)
+// gets a red border and a tooltip saying why, and settings() keeps its last valid value.
+// Settings the panel does not show (priors, maxSteps) are kept from setSettings().
+class EstimatorPanel : public QWidget {
+  Q_OBJECT
+
+public:
+  explicit EstimatorPanel(QWidget* parent = nullptr);
+
+  // The model's outputs: one row each in the weight table. Weights already given for
+  // names that stay are kept.
+  void setOutputs(const QStringList& outputs);
+  QStringList outputs() const { return outputs_; }
+
+  void setSettings(const estimate::FitSettings& settings);
+  // The settings shown. Weights are returned only for outputs in outputs() (all
+  // weights set when no outputs were given); an empty weight cell means automatic.
+  estimate::FitSettings settings() const;
+
+  bool isRunning() const { return running_; }
+  // True when every field holds a valid entry.
+  bool isValid() const;
+
+  QComboBox* methodCombo() const { return method_; }
+  QComboBox* integratorCombo() const { return integrator_; }
+  QSpinBox* shootingIntervalsSpin() const { return shootingIntervals_; }
+  QLineEdit* relativeToleranceEdit() const { return rtol_; }
+  QLineEdit* absoluteToleranceEdit() const { return atol_; }
+  QLineEdit* maxStepEdit() const { return maxStep_; }
+  QTableWidget* weightTable() const { return weights_; }
+  QPushButton* runButton() const { return run_; }
+  QPushButton* cancelButton() const { return cancel_; }
+  QProgressBar* progressBar() const { return progress_; }
+
+public slots:
+  // Run disabled, Cancel enabled and the progress bar busy while running.
+  void setRunning(bool running);
+
+signals:
+  void settingsChanged();
+  void runRequested();
+  void cancelRequested();
+
+private:
+  enum class Rule { Positive, NonNegative };
+  struct NumberField {
+    QLineEdit* edit = nullptr;
+    Rule rule = Rule::Positive;
+    double value = 0.0;  // last valid value
+    bool valid = true;
+  };
+
+  QLineEdit* addNumberField(Rule rule, double value, const QString& objectName);
+  void numberEdited(QLineEdit* edit);
+  void setNumber(QLineEdit* edit, double value);
+  double number(QLineEdit* edit) const;
+  void weightEdited(QTableWidgetItem* item);
+  void rebuildWeightTable();
+  void updateEnabled();
+  void emitChanged();
+
+  QComboBox* method_ = nullptr;
+  QSpinBox* shootingIntervals_ = nullptr;
+  QComboBox* integrator_ = nullptr;
+  QLineEdit* rtol_ = nullptr;
+  QLineEdit* atol_ = nullptr;
+  QLineEdit* maxStep_ = nullptr;
+  QSpinBox* maxIterations_ = nullptr;
+  QLineEdit* costTol_ = nullptr;
+  QLineEdit* stepTol_ = nullptr;
+  QLineEdit* gradTol_ = nullptr;
+  QTableWidget* weights_ = nullptr;
+  QPushButton* run_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+
+  std::map<QLineEdit*, NumberField> fields_;
+  QStringList outputs_;
+  std::map<std::string, double> weightValues_;  // last valid weight per output
+  std::map<std::string, bool> weightInvalid_;
+  estimate::FitSettings base_;  // members the panel does not show
+  bool running_ = false;
+  bool updating_ = false;  // suppresses settingsChanged while the panel fills itself
+};
+
+}  // namespace sysid::ui

@@ -1,0 +1,107 @@
+#pragma once
+
+#include "engine/data/DataTable.h"
+#include "engine/data/Differentiation.h"
+#include "engine/data/Preprocessing.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <optional>
+#include <utility>
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QCPItemStraightLine;
+class QDoubleSpinBox;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace sysid::ui {
+
+// Preprocessing of the data (data::Preprocessing: time window, added noise, low-pass,
+// decimation) and the differentiation method, with a preview of one column: the raw and
+// the processed signal over time, and their spectra (Welch power spectral density, log y)
+// with a vertical line at the low-pass cutoff so the cutoff can be placed by eye.
+// Everything numerical is done by the engine (data::preprocess, data::welch); its errors
+// (a cutoff above the Nyquist frequency, ...) are shown in a red line, never thrown.
+class FilterPanel : public QWidget {
+  Q_OBJECT
+
+public:
+  explicit FilterPanel(QWidget* parent = nullptr);
+
+  // The table previewed; not owned and must outlive the panel or be replaced
+  // (nullptr clears the preview). The column chooser lists its non-time columns.
+  void setTable(const data::DataTable* table);
+
+  void setPreprocessing(const data::Preprocessing& settings);
+  data::Preprocessing preprocessing() const;
+
+  // The differentiation method and its Savitzky–Golay window (samples, odd);
+  // the polynomial order is differentiationOrder().
+  std::pair<data::DerivativeMethod, int> differentiation() const;
+  int differentiationOrder() const;
+  void setDifferentiation(data::DerivativeMethod method, int window = 7, int polynomialOrder = 3);
+
+  // The column previewed, empty when there is none.
+  QString currentColumn() const;
+  void setCurrentColumn(const QString& name);
+
+  // The engine's message for the current settings, empty when they apply cleanly.
+  QString errorText() const { return error_; }
+  // The table after preprocessing, if the settings applied cleanly.
+  const std::optional<data::DataTable>& processedTable() const { return processed_; }
+
+  // graph(0) raw, graph(1) processed, in both plots.
+  QCustomPlot* signalPlot() const { return signalPlot_; }
+  QCustomPlot* spectrumPlot() const { return spectrumPlot_; }
+  QCPItemStraightLine* cutoffLine() const { return cutoffLine_; }
+  QLabel* errorLabel() const { return errorLabel_; }
+
+  QGroupBox* lowPassBox() const { return lowPassBox_; }
+  QSpinBox* lowPassOrderSpin() const { return order_; }
+  QDoubleSpinBox* cutoffSpin() const { return cutoff_; }
+
+signals:
+  void preprocessingChanged();
+
+private:
+  void buildUi();
+  void settingChanged();
+  void differentiationChanged();
+  void refresh();
+  void plotSignals();
+  void plotSpectra();
+  void showError(const QString& message);
+
+  const data::DataTable* table_ = nullptr;
+  std::optional<data::DataTable> processed_;
+  QString error_;
+  bool updating_ = false;
+
+  QComboBox* column_ = nullptr;
+  QGroupBox* lowPassBox_ = nullptr;
+  QSpinBox* order_ = nullptr;
+  QDoubleSpinBox* cutoff_ = nullptr;
+  QGroupBox* windowBox_ = nullptr;
+  QDoubleSpinBox* windowStart_ = nullptr;
+  QDoubleSpinBox* windowEnd_ = nullptr;
+  QSpinBox* decimation_ = nullptr;
+  QGroupBox* noiseBox_ = nullptr;
+  QDoubleSpinBox* noisePercent_ = nullptr;
+  QComboBox* noiseDistribution_ = nullptr;
+  QLineEdit* noiseSeed_ = nullptr;
+  QComboBox* derivativeMethod_ = nullptr;
+  QSpinBox* derivativeWindow_ = nullptr;
+  QSpinBox* derivativeOrder_ = nullptr;
+  QLabel* errorLabel_ = nullptr;
+  QCustomPlot* signalPlot_ = nullptr;
+  QCustomPlot* spectrumPlot_ = nullptr;
+  QCPItemStraightLine* cutoffLine_ = nullptr;
+};
+
+}  // namespace sysid::ui
