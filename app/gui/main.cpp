@@ -61,7 +61,7 @@ int main(int argc, char* argv[])
             QTextStream(stderr) << "sysid-gui: cannot write " << file << "\n";
             status = 1;
         }
-        QApplication::quit();
+        QCoreApplication::exit(status);  // not quit(): that closes the window, which would ask to save
     };
     if (parser.isSet(runOption)) {
         QObject::connect(window.runner(), &sysid::ui::FitRunner::finished, &window,
@@ -72,6 +72,5 @@ int main(int argc, char* argv[])
     } else {
         QTimer::singleShot(300, &window, shoot);
     }
-    QApplication::exec();
-    return status;
+    return QApplication::exec();
 }
