@@ -41,6 +41,13 @@ private slots:
         QVERIFY(w.document()->dataSetCount() >= 1);
         QVERIFY(w.document()->modelSummary().valid);
         QVERIFY(w.outputPlot(0) != nullptr);
+        // The project's starting values are in the text the parameter table edits, and nothing overrides it.
+        QVERIFY(w.document()->parameterValues().empty());
+        QVERIFY(w.document()->modelText().contains(QStringLiteral("param gamma = 0.35")));
+        QVERIFY(!w.document()->isModified());
+        const job::FitJob job = w.document()->makeFitJob();
+        QVERIFY(job.parameterValues.empty());
+        QVERIFY(job.modelText.find("param gamma = 0.35") != std::string::npos);
     }
 
     void fitExportWorkflow()

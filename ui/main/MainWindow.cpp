@@ -50,6 +50,7 @@
 
 #include <Eigen/Core>
 
+#include <cmath>
 #include <fstream>
 
 namespace sysid::ui {
@@ -410,8 +411,34 @@ bool MainWindow::openPath(const QString& path)
             QMessageBox::warning(this, tr("Cannot open project"), error);
         return false;
     }
+    foldStartingValuesIntoText();
     addRecent(document_->filePath());
     return true;
+}
+
+void MainWindow::foldStartingValuesIntoText()
+{
+    const auto& values = document_->parameterValues();
+    if (values.empty() || !document_->modelSummary().valid)
+        return;
+    QString text = document_->modelText();
+    for (const auto& p : document_->modelSummary().parameters) {
+        const auto it = values.find(p.name);
+        if (it == values.end())
+            continue;
+        if (p.isInitialValue) {
+            if (const auto rewritten = ParameterTable::rewriteInitialValue(text, p.where, it->second))
+                text = *rewritten;
+            else
+                return;  // an initial value written as an expression: keep the project's override
+            continue;
+        }
+        std::optional<std::pair<double, double>> bounds;
+        if (std::isfinite(p.lower) && std::isfinite(p.upper))
+            bounds = std::make_pair(p.lower, p.upper);
+        text = ParameterTable::rewriteParameterLine(text, p.name, it->second, bounds, p.fixed);
+    }
+    document_->foldStartingValues(text);
 }
 
 bool MainWindow::saveTo(const QString& path)

@@ -68,6 +68,7 @@ private:
     void connectDocument();
     void connectRunner();
     bool maybeSave();                            // false: the user cancelled
+    void foldStartingValuesIntoText();
     void newProject();
     void newFromTemplate(const QString& modelFile);
     void openDialog();

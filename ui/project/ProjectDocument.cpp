@@ -234,6 +234,15 @@ void ProjectDocument::setParameterValues(const std::map<std::string, double>& va
     emit settingsChanged();
 }
 
+void ProjectDocument::foldStartingValues(const QString& textWithValues)
+{
+    project_.modelText = textWithValues.toStdString();
+    project_.parameterValues.clear();
+    summarize();
+    emit modelTextChanged();
+    emit settingsChanged();
+}
+
 void ProjectDocument::setResult(const estimate::FitResult& result)
 {
     result_ = result;

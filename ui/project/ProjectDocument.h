@@ -56,6 +56,10 @@ public:
     void setSettings(const estimate::FitSettings& settings);
     const std::map<std::string, double>& parameterValues() const { return project_.parameterValues; }
     void setParameterValues(const std::map<std::string, double>& values);
+    // The GUI keeps starting values in the model text (the parameter table edits the text):
+    // replaces the text by one with the project's starting values written in and clears them.
+    // The project means the same afterwards, so this does not mark it modified.
+    void foldStartingValues(const QString& textWithValues);
 
     // --- results
     const std::optional<estimate::FitResult>& result() const { return result_; }
