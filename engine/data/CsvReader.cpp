@@ -291,32 +291,25 @@ NumberStatus parseNumber(std::string_view cell, char decimalPoint, std::string& 
     return NumberStatus::Ok;
 }
 
-// Picks the separator from the header line: the most frequent of ',' ';' tab
-// outside quotes, ties going to tab, then ';', then ','.
+// As guessSeparator, but a header separated only by ',' with ',' as the decimal point is an error.
 char detectSeparator(std::string_view header, char decimalPoint, const std::string& source, int line)
 {
-    const char candidates[3] = {'\t', ';', ','};
-    std::size_t counts[3] = {0, 0, 0};
+    const char separator = guessSeparator(header, decimalPoint);
+    std::size_t commas = 0, semicolons = 0;
     bool inQuotes = false;
     for (char c : header) {
         if (c == '"')
             inQuotes = !inQuotes;
-        else if (!inQuotes)
-            for (int k = 0; k < 3; ++k)
-                if (c == candidates[k])
-                    ++counts[k];
+        else if (!inQuotes && c == ',')
+            ++commas;
+        else if (!inQuotes && c == ';')
+            ++semicolons;
     }
-    int best = -1;
-    for (int k = 0; k < 3; ++k)
-        if (candidates[k] != decimalPoint && counts[k] > 0 && (best < 0 || counts[k] > counts[best]))
-            best = k;
-    if (best >= 0)
-        return candidates[best];
-    if (decimalPoint == ',' && counts[2] > 0)
+    if (separator == ';' && decimalPoint == ',' && semicolons == 0 && commas > 0)
         throw DataError("the header is separated by ',' but the decimal point is ','; expected ';' or tab as the "
                         "separator when the decimal point is ','",
                         source, line);
-    return decimalPoint == ',' ? ';' : ',';  // a single column
+    return separator;
 }
 
 std::string listNames(const std::vector<std::string>& names)
@@ -553,6 +546,28 @@ DataTable readCsv(const std::string& path, const CsvOptions& options)
                         path);
     }
     return parseCsv(text, path, options);
+}
+
+char guessSeparator(std::string_view header, char decimalPoint)
+{
+    const char candidates[3] = {'\t', ';', ','};
+    std::size_t counts[3] = {0, 0, 0};
+    bool inQuotes = false;
+    for (char c : header) {
+        if (c == '"')
+            inQuotes = !inQuotes;
+        else if (!inQuotes)
+            for (int k = 0; k < 3; ++k)
+                if (c == candidates[k])
+                    ++counts[k];
+    }
+    int best = -1;
+    for (int k = 0; k < 3; ++k)
+        if (candidates[k] != decimalPoint && counts[k] > 0 && (best < 0 || counts[k] > counts[best]))
+            best = k;
+    if (best >= 0)
+        return candidates[best];
+    return decimalPoint == ',' ? ';' : ',';  // a single column
 }
 
 }  // namespace sysid::data

@@ -34,4 +34,8 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
 // Reads the file and parses it with parseCsv; a missing or unreadable file is a DataError.
 DataTable readCsv(const std::string& path, const CsvOptions& options = {});
 
+// The separator a header line uses: the most frequent of tab ; , outside quotes, ties going to
+// tab, then ';', then ','; never the decimal point ("," for a single column, ";" with a decimal comma).
+char guessSeparator(std::string_view header, char decimalPoint);
+
 }  // namespace sysid::data

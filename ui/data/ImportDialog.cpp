@@ -94,28 +94,6 @@ QStringList splitFields(const QString& line, QChar separator) {
   return fields;
 }
 
-// The engine's rule (CsvReader): the most frequent of tab ; , outside quotes in the header,
-// ties going to tab, then ';', then ','; never the decimal point.
-char detectSeparator(const QString& header, char decimalPoint) {
-  const char candidates[3] = {'\t', ';', ','};
-  int counts[3] = {0, 0, 0};
-  bool inQuotes = false;
-  for (const QChar c : header) {
-    if (c == QLatin1Char('"'))
-      inQuotes = !inQuotes;
-    else if (!inQuotes)
-      for (int k = 0; k < 3; ++k)
-        if (c == QLatin1Char(candidates[k]))
-          ++counts[k];
-  }
-  int best = -1;
-  for (int k = 0; k < 3; ++k)
-    if (candidates[k] != decimalPoint && counts[k] > 0 && (best < 0 || counts[k] > counts[best]))
-      best = k;
-  if (best >= 0)
-    return candidates[best];
-  return decimalPoint == ',' ? ';' : ',';
-}
 
 QString guessTimeColumn(const QStringList& names) {
   for (const QString& n : names)
@@ -387,7 +365,7 @@ void ImportDialog::buildPreview() {
   }
   const QString header = withoutComment(lines_[i]);
   headerLine_ = static_cast<int>(i) + 1;
-  previewSeparator_ = separator() != 0 ? separator() : detectSeparator(header, decimalPoint());
+  previewSeparator_ = separator() != 0 ? separator() : data::guessSeparator(header.toStdString(), decimalPoint());
   headerFields_ = splitFields(header, QLatin1Char(previewSeparator_));
   const QString separatorText = previewSeparator_ == '\t' ? tr("tab")
                                 : QStringLiteral("'") + QLatin1Char(previewSeparator_) + QStringLiteral("'");

@@ -37,15 +37,7 @@ bool ProjectDocument::load(const QString& path, QString* error)
     reloadTables();
     summarize();
     current_ = project_.data.empty() ? -1 : 0;
-    modified_ = false;
-    emit filePathChanged(filePath_);
-    emit modelTextChanged();
-    emit dataChanged();
-    emit currentDataSetChanged(current_);
-    emit preprocessingChanged();
-    emit settingsChanged();
-    emit resultChanged();
-    emit modifiedChanged(false);
+    announceEverything(false);
     return true;
 }
 
@@ -95,15 +87,7 @@ bool ProjectDocument::restoreJson(const nlohmann::json& json, const QString& fil
     reloadTables();
     summarize();
     current_ = project_.data.empty() ? -1 : 0;
-    modified_ = true;  // restored work is unsaved until the user saves it
-    emit filePathChanged(filePath_);
-    emit modelTextChanged();
-    emit dataChanged();
-    emit currentDataSetChanged(current_);
-    emit preprocessingChanged();
-    emit settingsChanged();
-    emit resultChanged();
-    emit modifiedChanged(true);
+    announceEverything(true);  // restored work is unsaved until the user saves it
     return true;
 }
 
@@ -118,7 +102,12 @@ void ProjectDocument::newFromModel(const QString& modelText, const QString& mode
     result_.reset();
     current_ = -1;
     summarize();
-    modified_ = false;
+    announceEverything(false);
+}
+
+void ProjectDocument::announceEverything(bool modified)
+{
+    modified_ = modified;
     emit filePathChanged(filePath_);
     emit modelTextChanged();
     emit dataChanged();
@@ -126,7 +115,7 @@ void ProjectDocument::newFromModel(const QString& modelText, const QString& mode
     emit preprocessingChanged();
     emit settingsChanged();
     emit resultChanged();
-    emit modifiedChanged(false);
+    emit modifiedChanged(modified_);
 }
 
 QString ProjectDocument::modelText() const { return QString::fromStdString(project_.modelText); }

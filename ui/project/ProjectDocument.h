@@ -80,6 +80,7 @@ signals:
 
 private:
     void markModified();
+    void announceEverything(bool modified);  // after the whole project was replaced
     void reloadTables();
     void summarize();
 
