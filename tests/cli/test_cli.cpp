@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "SysidProcess.h"
+
 #include <ginac/ginac.h>
 
 #include <cmath>
@@ -16,37 +18,10 @@
 
 namespace {
 
-const QString kSysid = QStringLiteral(SYSID_BINARY_DIR "/app/sysid");
-const QString kExamples = QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/");
-
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-    QByteArray rawOut;
-};
-
-Run runSysid(const QStringList& args)
-{
-    QProcess p;
-    p.start(kSysid, args);
-    Run r;
-    if (!p.waitForStarted(30000)) {
-        r.err = "could not start " + kSysid;
-        return r;
-    }
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.rawOut = p.readAllStandardOutput();
-    r.out = QString::fromUtf8(r.rawOut);
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using sysid::test::kExamples;
+using sysid::test::kSysid;
+using sysid::test::Run;
+using sysid::test::runSysid;
 
 QString describe(const Run& r)
 {
