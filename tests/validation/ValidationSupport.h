@@ -3,6 +3,8 @@
 // example models, simulating "measured" records with seed 004's noise model, looking up
 // estimates by name and printing result tables into the ctest log.
 
+#include "../engine/EstimateTestSupport.h"
+
 #include "engine/data/CsvReader.h"
 #include "engine/data/Noise.h"
 #include "engine/estimate/Fit.h"
@@ -101,27 +103,7 @@ inline estimate::Experiment simulatedRecord(const std::shared_ptr<const eval::Co
                                             double percent, std::uint64_t seed, data::NoiseDistribution distribution,
                                             const integrate::InputSignals* inputs = nullptr)
 {
-    eval::CompiledModel model(source);
-    model.setParameters(truth);
-    integrate::SimulationRequest request;
-    request.times = times;
-    request.inputs = inputs;
-    const auto trajectory = integrate::simulate(model, request, referenceIntegrator());
-    estimate::Experiment e;
-    e.name = "simulated";
-    e.times = times;
-    e.measured = trajectory.outputs;
-    e.outputMeasured.assign(model.outputCount(), true);
-    if (inputs)
-        e.inputs = *inputs;
-    std::mt19937_64 rng(seed);
-    for (Eigen::Index j = 0; j < e.measured.cols(); ++j) {
-        std::vector<double> column(e.measured.col(j).data(), e.measured.col(j).data() + e.measured.rows());
-        if (percent > 0)
-            data::addNoise(column, percent, distribution, rng);
-        e.measured.col(j) = Eigen::Map<const Eigen::VectorXd>(column.data(), e.measured.rows());
-    }
-    return e;
+    return test::simulatedExperiment(source, truth, times, percent, seed, distribution, inputs);
 }
 
 // estimate::fit, with an exception turned into a result that is not converged and says why,
