@@ -447,12 +447,7 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
                             sourceName, headerLine, 0, *options.timeColumn);
         table.timeColumn = *c;
     } else {
-        table.timeColumn = 0;
-        for (std::size_t c = 0; c < columnCount; ++c)
-            if (equalsIgnoreCase(table.columnNames[c], "t") || equalsIgnoreCase(table.columnNames[c], "time")) {
-                table.timeColumn = c;
-                break;
-            }
+        table.timeColumn = defaultTimeColumn(table.columnNames);
     }
     const std::size_t tc = table.timeColumn;
 
@@ -568,6 +563,14 @@ char guessSeparator(std::string_view header, char decimalPoint)
     if (best >= 0)
         return candidates[best];
     return decimalPoint == ',' ? ';' : ',';  // a single column
+}
+
+std::size_t defaultTimeColumn(const std::vector<std::string>& columnNames)
+{
+    for (std::size_t c = 0; c < columnNames.size(); ++c)
+        if (equalsIgnoreCase(columnNames[c], "t") || equalsIgnoreCase(columnNames[c], "time"))
+            return c;
+    return 0;
 }
 
 }  // namespace sysid::data

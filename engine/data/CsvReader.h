@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sysid::data {
 
@@ -37,5 +38,8 @@ DataTable readCsv(const std::string& path, const CsvOptions& options = {});
 // The separator a header line uses: the most frequent of tab ; , outside quotes, ties going to
 // tab, then ';', then ','; never the decimal point ("," for a single column, ";" with a decimal comma).
 char guessSeparator(std::string_view header, char decimalPoint);
+
+// The time column when none is chosen: the first named t or time (any case), else the first.
+std::size_t defaultTimeColumn(const std::vector<std::string>& columnNames);
 
 }  // namespace sysid::data

@@ -95,12 +95,14 @@ QStringList splitFields(const QString& line, QChar separator) {
 }
 
 
+// The engine's rule (data::defaultTimeColumn), applied to the header as previewed.
 QString guessTimeColumn(const QStringList& names) {
+  if (names.isEmpty())
+    return {};
+  std::vector<std::string> columns;
   for (const QString& n : names)
-    if (n.compare(QLatin1String("t"), Qt::CaseInsensitive) == 0 ||
-        n.compare(QLatin1String("time"), Qt::CaseInsensitive) == 0)
-      return n;
-  return names.isEmpty() ? QString() : names.front();
+    columns.push_back(n.toStdString());
+  return names.at(static_cast<int>(data::defaultTimeColumn(columns)));
 }
 
 QTableWidgetItem* readOnlyItem(const QString& text) {
