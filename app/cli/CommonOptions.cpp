@@ -31,6 +31,19 @@ void addIntegratorOptions(po::options_description& options, const char* methodOp
         ("max-steps", po::value<long long>(), "give up an integration after this many steps (default 1000000)");
 }
 
+std::vector<std::string> repeated(const po::variables_map& vm, const char* name)
+{
+    return vm.count(name) ? vm[name].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+std::pair<std::string, std::string> splitAssignment(const std::string& item, const std::string& option, const char* form)
+{
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+        throw UsageError(option + " expects " + form + ", got '" + item + "'");
+    return {item.substr(0, eq), item.substr(eq + 1)};
+}
+
 std::size_t countOption(const po::variables_map& vm, const char* name, long long least)
 {
     const long long value = vm[name].as<long long>();

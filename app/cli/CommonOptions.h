@@ -7,6 +7,9 @@
 #include <boost/program_options.hpp>
 
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace sysid::cli {
 
@@ -22,6 +25,12 @@ std::optional<boost::program_options::variables_map> parseArguments(
 void addIntegratorOptions(boost::program_options::options_description& options, const char* methodOption);
 void applyIntegratorOptions(const boost::program_options::variables_map& vm, const char* methodOption,
                             integrate::IntegratorSettings& settings);
+
+// The values of a repeatable string option (none when it was not given).
+std::vector<std::string> repeated(const boost::program_options::variables_map& vm, const char* name);
+
+// Splits "NAME=VALUE" as given to `option`; a missing name or value is a UsageError naming `form`.
+std::pair<std::string, std::string> splitAssignment(const std::string& item, const std::string& option, const char* form);
 
 // A whole-number option, read as signed so that "-3" is refused rather than wrapped around.
 std::size_t countOption(const boost::program_options::variables_map& vm, const char* name, long long least);

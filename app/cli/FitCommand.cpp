@@ -29,20 +29,6 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-Strings strings(const po::variables_map& vm, const char* name)
-{
-    return vm.count(name) ? vm[name].as<Strings>() : Strings{};
-}
-
-// NAME=VALUE
-std::pair<std::string, std::string> splitAssignment(const std::string& item, const std::string& option, const char* form)
-{
-    const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
-        throw UsageError(option + " expects " + form + ", got '" + item + "'");
-    return {item.substr(0, eq), item.substr(eq + 1)};
-}
-
 // Applies the options given on the command line to settings (a project's or the defaults).
 void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
 {
@@ -57,14 +43,14 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
         settings.shootingIntervals = countOption(vm, "intervals", 1);
     if (vm.count("max-iterations"))
         settings.maxIterations = countOption(vm, "max-iterations", 0);
-    for (const auto& item : strings(vm, "weight")) {
+    for (const auto& item : repeated(vm, "weight")) {
         const auto [output, text] = splitAssignment(item, "--weight", "OUTPUT=WEIGHT");
         const double w = parseNumber(text, "--weight " + output);
         if (!(w > 0))
             throw UsageError("--weight " + output + ": the weight must be > 0");
         settings.outputWeights[output] = w;
     }
-    for (const auto& item : strings(vm, "prior")) {
+    for (const auto& item : repeated(vm, "prior")) {
         const auto [name, text] = splitAssignment(item, "--prior", "NAME=MEAN,SD");
         const auto comma = text.find(',');
         if (comma == std::string::npos)
@@ -81,7 +67,7 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
 std::map<std::string, double> startingValues(const po::variables_map& vm)
 {
     std::map<std::string, double> values;
-    for (const auto& item : strings(vm, "set")) {
+    for (const auto& item : repeated(vm, "set")) {
         const auto [name, text] = splitAssignment(item, "--set", "NAME=VALUE");
         values[name] = parseNumber(text, "--set " + name);
     }
@@ -215,7 +201,7 @@ int runFit(const Arguments& args)
         applySettings(vm, fit.settings);
         fit.parameterValues = startingValues(vm);
         std::map<std::string, std::string> mapping;
-        for (const auto& item : strings(vm, "map")) {
+        for (const auto& item : repeated(vm, "map")) {
             const auto [name, column] = splitAssignment(item, "--map", "NAME=COLUMN");
             mapping[name] = column;
         }
@@ -225,7 +211,7 @@ int runFit(const Arguments& args)
         data::CsvOptions csv;
         if (vm.count("time"))
             csv.timeColumn = vm["time"].as<std::string>();
-        for (const auto& path : strings(vm, "data")) {
+        for (const auto& path : repeated(vm, "data")) {
             job::ExperimentData experiment;
             experiment.name = path;
             experiment.table = data::readCsv(path, csv);

@@ -1,6 +1,7 @@
 #include "app/cli/ParameterOverrides.h"
 
 #include "app/cli/CommandLine.h"
+#include "app/cli/CommonOptions.h"
 
 #include <charconv>
 #include <cmath>
@@ -26,10 +27,7 @@ std::vector<double> parameterValues(const model::Model& model, const std::vector
     for (const auto& p : model.parameters)
         values.push_back(p.value);
     for (const auto& a : assignments) {
-        const auto eq = a.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw UsageError("--set expects NAME=VALUE, got '" + a + "'");
-        const std::string name = a.substr(0, eq);
+        const auto [name, text] = splitAssignment(a, "--set", "NAME=VALUE");
         const std::size_t index = model.parameterIndex(name);
         if (index == std::string::npos) {
             std::string known;
@@ -38,7 +36,7 @@ std::vector<double> parameterValues(const model::Model& model, const std::vector
             throw UserError("--set " + a + ": the model " + model.source + " has no parameter '" + name +
                             "' (parameters: " + (known.empty() ? "none" : known) + ")");
         }
-        values[index] = parseNumber(a.substr(eq + 1), "--set " + name);
+        values[index] = parseNumber(text, "--set " + name);
     }
     return values;
 }

@@ -26,10 +26,8 @@ std::map<std::string, std::string> parseMapping(const std::vector<std::string>& 
 {
     std::map<std::string, std::string> mapping;
     for (const auto& item : items) {
-        const auto eq = item.find('=');
-        if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
-            throw UsageError("--map expects INPUT=COLUMN, got '" + item + "'");
-        mapping[item.substr(0, eq)] = item.substr(eq + 1);
+        const auto [input, column] = splitAssignment(item, "--map", "INPUT=COLUMN");
+        mapping[input] = column;
     }
     return mapping;
 }
@@ -80,7 +78,7 @@ int runSimulate(const Arguments& args)
         throw UsageError("--noise-rms must be a percentage >= 0");
 
     const model::Model m = model::loadModel(vm["model"].as<std::string>());
-    const auto values = parameterValues(m, vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{});
+    const auto values = parameterValues(m, repeated(vm, "set"));
     eval::CompiledModel compiled(eval::compileModel(m));
     compiled.setParameters(values);
 
@@ -99,7 +97,7 @@ int runSimulate(const Arguments& args)
         for (const auto& u : m.inputs)
             names.push_back(u.name);
         inputs = integrate::InputSignals::fromTable(
-            names, table, parseMapping(vm.count("map") ? vm["map"].as<std::vector<std::string>>() : std::vector<std::string>{}));
+            names, table, parseMapping(repeated(vm, "map")));
         const auto& time = table.time();
         if (time.front() > t0 || time.back() < request.times.back())
             throw UserError(table.source + ": the input data cover t = " + data::formatNumber(time.front(), 10) + " to " +
