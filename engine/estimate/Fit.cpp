@@ -74,20 +74,27 @@ FitResult cancelledAtStart(const ParameterLayout& layout, const eval::CompiledMo
 
 }  // namespace
 
-std::vector<std::string> estimatedParameterNames(const eval::CompiledModelSource& model,
-                                                 const std::vector<Experiment>& experiments)
+// The unknowns of a fit of these experiments; a bad per-experiment value is a FitError.
+ParameterLayout layoutFor(const eval::CompiledModelSource& model, const std::vector<double>& values,
+                          const std::vector<Experiment>& experiments)
 {
     std::vector<std::map<std::string, double>> fixedValues;
     for (const auto& e : experiments)
         fixedValues.push_back(e.fixedValues);
-    std::vector<std::string> names;
     try {
-        const ParameterLayout layout(model, model.parameterValues, fixedValues);
-        for (const auto& u : layout.unknowns())
-            names.push_back(u.name);
+        return ParameterLayout(model, values, fixedValues);
     } catch (const std::invalid_argument& e) {
         throw FitError(e.what());
     }
+}
+
+std::vector<std::string> estimatedParameterNames(const eval::CompiledModelSource& model,
+                                                 const std::vector<Experiment>& experiments)
+{
+    const ParameterLayout layout = layoutFor(model, model.parameterValues, experiments);
+    std::vector<std::string> names;
+    for (const auto& u : layout.unknowns())
+        names.push_back(u.name);
     return names;
 }
 
@@ -97,16 +104,7 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
 {
     if (experiments.empty())
         throw FitError("no data to fit: give at least one experiment");
-    std::vector<std::map<std::string, double>> fixedValues;
-    for (const auto& e : experiments)
-        fixedValues.push_back(e.fixedValues);
-    std::optional<ParameterLayout> built;
-    try {
-        built.emplace(*model, initialValues, fixedValues);
-    } catch (const std::invalid_argument& e) {
-        throw FitError(e.what());
-    }
-    const ParameterLayout& layout = *built;
+    const ParameterLayout layout = layoutFor(*model, initialValues, experiments);
     if (layout.size() == 0)
         throw FitError("every parameter is fixed: there is nothing to estimate");
     for (const auto& u : layout.unknowns())
