@@ -1,0 +1,88 @@
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <cstddef>
+#include <functional>
+#include <stop_token>
+#include <string>
+
+namespace sysid::shooting {
+
+// A square nonlinear system F(x) = 0. The system owns its Jacobian and its factorisation,
+// so a block-banded or sparse structure never has to be expanded into a dense matrix.
+class NewtonSystem {
+public:
+    virtual ~NewtonSystem() = default;
+    // F(x). Throws (for example IntegrationError) when F cannot be evaluated at x; the
+    // solver then shortens the step.
+    virtual Eigen::VectorXd residual(const Eigen::VectorXd& x) = 0;
+    // Builds and factorises J(x); x is the point of the last residual() call. Throws
+    // std::runtime_error when J is singular.
+    virtual void linearise(const Eigen::VectorXd& x) = 0;
+    // Solves J·dx = rhs with the last factorisation.
+    virtual Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const = 0;
+};
+
+struct NewtonSettings {
+    std::size_t maxIterations = 50;
+    double residualTolerance = 1e-10;  // converged when max|F_i| <= this
+    double stepTolerance = 1e-12;      // or when a full step changes x by <= this·(1 + |x|) (max norms)
+    double armijo = 1e-4;              // sufficient-decrease constant alpha
+    double minDamping = 1e-6;          // give up when the line search needs a smaller damping factor
+    // Fixed-Jacobian (chord) mode: after a full Newton step the old factorisation is reused
+    // while each step contracts ||F|| by at least this factor (0 disables the mode).
+    double chordContraction = 0.0;
+};
+
+struct NewtonIteration {
+    std::size_t iteration = 0;
+    double residualNorm = 0.0;  // ||F||_2 after the step
+    double damping = 1.0;       // line-search factor of the accepted step
+    bool jacobianReused = false;
+};
+
+enum class NewtonStop { Converged, MaxIterations, DampingTooSmall, SingularJacobian, Cancelled, EvaluationFailed };
+std::string describe(NewtonStop stop);
+
+struct NewtonResult {
+    Eigen::VectorXd x;
+    Eigen::VectorXd residual;
+    double residualNorm = 0.0;  // ||F||_2
+    std::size_t iterations = 0;
+    std::size_t jacobianEvaluations = 0;
+    std::size_t residualEvaluations = 0;
+    NewtonStop stop = NewtonStop::MaxIterations;
+    std::string message;  // why it stopped, for the user
+    bool converged() const { return stop == NewtonStop::Converged; }
+};
+
+using NewtonObserver = std::function<void(const NewtonIteration&)>;
+
+// Globally convergent Newton: full step first, then quadratic and cubic backtracking on
+// 1/2||F||^2 with an Armijo test (Press et al., Numerical Recipes 3rd ed., §9.7 `lnsrch`),
+// plus the fixed-Jacobian mode of RMUSN (seed 001, §3.3).
+NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const NewtonSettings& settings,
+                               const NewtonObserver& observer = {}, std::stop_token stop = {});
+
+// A dense system given as two functions; J is factorised by partial-pivoting LU.
+class DenseNewtonSystem : public NewtonSystem {
+public:
+    using Residual = std::function<Eigen::VectorXd(const Eigen::VectorXd&)>;
+    using Jacobian = std::function<Eigen::MatrixXd(const Eigen::VectorXd&)>;
+    DenseNewtonSystem(Residual residual, Jacobian jacobian);
+    Eigen::VectorXd residual(const Eigen::VectorXd& x) override;
+    void linearise(const Eigen::VectorXd& x) override;
+    Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const override;
+
+private:
+    Residual residual_;
+    Jacobian jacobian_;
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+};
+
+// Throws std::runtime_error when the LU factors of a dense matrix show it to be singular
+// to working precision (smallest |U_ii| below 1e-14 of the largest).
+void checkRegular(const Eigen::PartialPivLU<Eigen::MatrixXd>& lu, const std::string& what);
+
+}  // namespace sysid::shooting
