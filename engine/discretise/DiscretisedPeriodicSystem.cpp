@@ -47,9 +47,14 @@ std::size_t DiscretisedPeriodicSystem::wrap(std::size_t j, int offset) const
     return static_cast<std::size_t>(shifted) % M_;
 }
 
+// Nodes are stored folded, 0, M-1, 1, M-2, ..., so the periodic wrap lies inside a band of twice
+// the width instead of in the corners: LU with the natural ordering then fills only inside the band
+// and costs O(M).
 Index DiscretisedPeriodicSystem::col(std::size_t node, std::size_t column) const
 {
-    return static_cast<Index>(node * freeStates_.size() + column);
+    const std::size_t half = (M_ + 1) / 2;
+    const std::size_t position = node < half ? 2 * node : 2 * (M_ - 1 - node) + 1;
+    return static_cast<Index>(position * freeStates_.size() + column);
 }
 
 double DiscretisedPeriodicSystem::period(const VectorXd& X) const
@@ -262,12 +267,12 @@ void DiscretisedPeriodicSystem::assembleJacobian(const VectorXd& X, std::vector<
 void DiscretisedPeriodicSystem::linearise(const VectorXd& X)
 {
     evaluate(X, true);
-    std::vector<Eigen::Triplet<double>> triplets;
-    assembleJacobian(X, triplets);
+    triplets_.clear();  // keeps its capacity: no fresh pages per iteration
+    assembleJacobian(X, triplets_);
     const auto size = static_cast<Index>(unknownCount());
     // Explicit zeros are kept, so the pattern is the same at every X and is analysed once.
     jacobian_.resize(size, size);
-    jacobian_.setFromTriplets(triplets.begin(), triplets.end());
+    jacobian_.setFromTriplets(triplets_.begin(), triplets_.end());
     if (!Eigen::Map<const VectorXd>(jacobian_.valuePtr(), jacobian_.nonZeros()).allFinite())
         throw std::runtime_error("the discretised Jacobian is not finite");
     if (!analysed_) {

@@ -74,8 +74,9 @@ private:
     std::vector<std::size_t> freeStates_;           // state index of each column
     std::vector<std::optional<std::size_t>> velocityOf_;  // per column: the paired velocity state
     std::vector<NodeValues> nodes_, midpoints_;
+    std::vector<Eigen::Triplet<double>> triplets_;
     Eigen::SparseMatrix<double> jacobian_;
-    Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
+    Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::NaturalOrdering<int>> lu_;
     bool analysed_ = false;
 };
 
