@@ -210,7 +210,8 @@ void DiscretisedPeriodicSystem::assembleJacobian(const VectorXd& X, std::vector<
         const std::size_t jp = wrap(j, 1);
         const auto& a = nodes_[j];
         const auto& b = nodes_[jp];
-        const double ja = static_cast<double>(j), jb = static_cast<double>(j + 1);
+        // Node jp is evaluated at its own time t0 + jp·h (the wrap at t0, as in the residual).
+        const double ja = static_cast<double>(j), jb = static_cast<double>(jp);
         if (scheme_ == PeriodicScheme::HermiteSimpson) {
             const auto& m = midpoints_[j];
             const MatrixXd I = MatrixXd::Identity(n, n);

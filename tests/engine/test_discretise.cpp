@@ -1,5 +1,6 @@
 // Periodic solutions by time discretisation (seed 000, ch. 3) against analytic orbits, shooting
 // references and published periods.
+#include "engine/discretise/DiscretisedPeriodicSystem.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
 
 #include "IntegrationTestSupport.h"
@@ -323,6 +324,59 @@ private slots:
         }
     }
 
+    // The analytic sparse Jacobian (through eliminated velocities, the wrap, the period column and
+    // the anchor row) against central differences of the residual: solve(dF) must give back dX.
+    void jacobianMatchesFiniteDifferences()
+    {
+        // A second-order pair, a first-order state coupled to it, explicit time dependence.
+        auto m = test::compiled("param c = 0.3\nstate z = 0.1\nx'' = -c*x' - x^3 + z + 0.5*cos(t)\n"
+                                "z' = -z + x*x' + 0.2*sin(t)\nx(0) = 0.2, 0\n");
+        for (auto scheme : {PeriodicScheme::CentralDifference, PeriodicScheme::HermiteSimpson}) {
+            for (bool autonomous : {false, true}) {
+                const std::size_t M = 13;
+                const double P = 6.0;
+                std::optional<discretise::DiscretisedPeriodicSystem::Anchor> anchor;
+                if (autonomous) {
+                    discretise::DiscretisedPeriodicSystem::Anchor a;
+                    a.point = VectorXd::Constant(3, 0.1);
+                    a.direction = VectorXd::LinSpaced(3, 0.3, 0.9).normalized();
+                    anchor = a;
+                }
+                discretise::DiscretisedPeriodicSystem system(*m, scheme, M, 0.4, P, anchor);
+                MatrixXd states(static_cast<Eigen::Index>(M), 3);
+                for (Eigen::Index j = 0; j < states.rows(); ++j)
+                    states.row(j) << std::sin(0.5 * double(j)), 0.3 * std::cos(double(j)), 0.2 + 0.1 * std::sin(double(j));
+                const VectorXd X = system.pack(states, P);
+                const VectorXd v = VectorXd::LinSpaced(X.size(), -1.0, 1.0).array().sin();
+                const double eps = 1e-6;
+                const VectorXd dF = (system.residual(X + eps * v) - system.residual(X - eps * v)) / (2.0 * eps);
+                system.residual(X);
+                system.linearise(X);
+                const double err = (system.solve(dF) - v).cwiseAbs().maxCoeff();
+                QVERIFY2(err < 1e-6, qPrintable(QString("scheme %1 autonomous %2: %3")
+                                                    .arg(int(scheme)).arg(autonomous).arg(err)));
+            }
+        }
+    }
+
+    // A subharmonic request (periods = 2) of a linear oscillator returns its T-periodic orbit over 2T.
+    void subharmonicRequestCoversSeveralPeriods()
+    {
+        auto m = test::compiled("param c = 0.3\nparam k = 2\nx'' = -c*x' - k*x + cos(t)\nx(0) = 0, 0\n");
+        DiscretisationSettings s;
+        s.period = 2.0 * pi;
+        s.periods = 2;
+        s.nodes = 100;
+        s.scheme = PeriodicScheme::HermiteSimpson;
+        const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Zero(1, 2), s);
+        QVERIFY2(r.converged(), r.newton.message.c_str());
+        QCOMPARE(r.times.size(), std::size_t{201});
+        QVERIFY(std::abs(r.period - 4.0 * pi) < 1e-12);
+        QVERIFY((r.states.row(100) - r.states.row(0)).cwiseAbs().maxCoeff() < 1e-6);
+        const double D = 1.0 + 0.09;  // (k - 1)^2 + c^2 for w = 1
+        QVERIFY(std::abs(r.states(0, 0) - 1.0 / D) < 1e-5);
+    }
+
     void badRequestsAreReported()
     {
         auto m = test::compiled("param k = 0.2\nparam B = 0.3\nx'' = -k*x' - x^3 + B*cos(t)\nx(0) = 0, 0\n");
@@ -344,6 +398,10 @@ private slots:
         r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Zero(1, 2), s);
         QVERIFY2(r.newton.message.find("period must be positive") != std::string::npos, r.newton.message.c_str());
 
+        auto withInput = test::compiled("input u\nx'' = -x + u\nx(0) = 0, 0\n");
+        r = discretise::findPeriodicSolutionByDiscretisation(*withInput, {}, MatrixXd::Zero(1, 2), s);
+        QVERIFY2(r.newton.message.find("inputs (u)") != std::string::npos, r.newton.message.c_str());
+
         // An autonomous guess sitting on an equilibrium fixes no phase.
         auto vdp = test::compiled("param mu = 1\nx'' = mu*(1 - x^2)*x' - x\nx(0) = 2, 0\n");
         s.period = 6.0;
@@ -363,6 +421,19 @@ private slots:
         const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Zero(1, 2), s);
         QCOMPARE(r.newton.stop, shooting::NewtonStop::SingularJacobian);
         QVERIFY2(r.newton.message.find("singular") != std::string::npos, r.newton.message.c_str());
+    }
+
+    void cancelledBeforeIterating()
+    {
+        auto m = test::compiled("param k = 0.2\nparam B = 0.3\nx'' = -k*x' - x^3 + B*cos(t)\nx(0) = 0, 0\n");
+        DiscretisationSettings s;
+        s.period = 2.0 * pi;
+        std::stop_source source;
+        source.request_stop();
+        const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Constant(1, 2, 0.5), s, {},
+                                                                        source.get_token());
+        QCOMPARE(r.newton.stop, shooting::NewtonStop::Cancelled);
+        QVERIFY(r.floquet.multipliers.empty());
     }
 
     void nonConvergenceIsReported()
