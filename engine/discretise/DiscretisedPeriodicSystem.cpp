@@ -158,8 +158,8 @@ VectorXd DiscretisedPeriodicSystem::assembleResidual(const VectorXd& X) const
         const auto& a = nodes_[j];
         const auto& b = nodes_[wrap(j, 1)];
         if (scheme_ == PeriodicScheme::HermiteSimpson) {
-            // Hermite-Simpson in compressed form = 3-stage Lobatto IIIA (Betts, Practical Methods for
-            // Optimal Control, 2nd ed., §4.6.6; Hairer-Wanner II, §IV.5), fourth order.
+            // Hermite-Simpson in compressed form, fourth order (Betts, Practical Methods for Optimal Control
+            // Using Nonlinear Programming, 2nd ed.); it is the 3-stage Lobatto IIIA method (Hairer-Wanner II).
             F.segment(col(j, 0), static_cast<Index>(n_)) = b.x - a.x - h / 6.0 * (a.f + 4.0 * midpoints_[j].f + b.f);
             continue;
         }
@@ -170,7 +170,7 @@ VectorXd DiscretisedPeriodicSystem::assembleResidual(const VectorXd& X) const
                 F(col(j, c)) = X(col(wrap(j, -1), c)) - 2.0 * X(col(j, c)) + X(col(wrap(j, 1), c)) -
                                h * h * a.f(static_cast<Index>(*velocityOf_[c]));
             } else {
-                // Trapezoidal rule (Ascher & Petzold, Computer Methods for ODEs and DAEs, §5.1), second order.
+                // Trapezoidal rule, second order (Ascher & Petzold, Computer Methods for ODEs and DAEs, 1998).
                 F(col(j, c)) = b.x(s) - a.x(s) - 0.5 * h * (a.f(s) + b.f(s));
             }
         }

@@ -146,7 +146,9 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(eval::CompiledMo
     std::optional<DiscretisedPeriodicSystem::Anchor> anchor;
     if (autonomous) {
         // Poincaré anchor: node 0 stays on the hyperplane through the guess's node 0 normal to the
-        // flow there (Seydel, Practical Bifurcation and Stability Analysis, 3rd ed., §7.1).
+        // flow there (Cvitanović et al., ChaosBook, ch. "Fixed points, and how to get them": Newton on
+        // (x, T) with a Poincaré-section constraint). Chosen over AUTO's integral phase condition
+        // because it is one sparse row instead of a dense one.
         DiscretisedPeriodicSystem::Anchor a;
         a.point = guess.row(0).transpose();
         a.direction.resize(a.point.size());
