@@ -1,0 +1,210 @@
+#include "engine/shooting/PeriodicShooting.h"
+
+#include "engine/data/Text.h"
+#include "engine/integrate/Simulator.h"
+#include "engine/shooting/ShootingEquations.h"
+
+#include <cmath>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+namespace sysid::shooting {
+
+bool isAutonomous(const eval::CompiledModel& model)
+{
+    for (const auto& entry : model.source().rhsTimeInputJacobian.entries)
+        if (entry.column == 0)
+            return false;
+    return true;
+}
+
+PeriodKind resolvedKind(const eval::CompiledModel& model, PeriodKind kind)
+{
+    if (kind != PeriodKind::Automatic)
+        return kind;
+    return isAutonomous(model) ? PeriodKind::Autonomous : PeriodKind::Forced;
+}
+
+namespace {
+
+// The Newton view of the shooting equations; linearise() reuses the trajectory integrated
+// by the residual() call at the same point.
+class ShootingNewtonSystem : public NewtonSystem {
+public:
+    explicit ShootingNewtonSystem(detail::ShootingEquations& equations) : equations_(equations) {}
+    Eigen::VectorXd residual(const Eigen::VectorXd& z) override { return equations_.residual(z); }
+    void linearise(const Eigen::VectorXd& z) override
+    {
+        if (equations_.cachedPoint().size() != z.size() || equations_.cachedPoint() != z)
+            equations_.residual(z);
+        std::vector<Eigen::Triplet<double>> triplets;
+        equations_.jacobian(triplets);
+        factorisation_.factorise(z.size(), triplets);
+    }
+    Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const override { return factorisation_.solve(rhs); }
+
+private:
+    detail::ShootingEquations& equations_;
+    detail::ShootingFactorisation factorisation_;
+};
+
+std::string checkInput(const eval::CompiledModel& model, const Eigen::VectorXd& guess, const PeriodicSettings& s)
+{
+    if (model.inputCount() > 0)
+        return "periodic solutions need a model without measured inputs (write the forcing as a function of t)";
+    if (static_cast<std::size_t>(guess.size()) != model.stateCount())
+        return "the start guess has " + std::to_string(guess.size()) + " values; the model has " +
+               std::to_string(model.stateCount()) + " states";
+    if (!guess.allFinite())
+        return "the start guess is not finite";
+    if (!(s.period > 0) || !std::isfinite(s.period))
+        return "the period must be positive and finite (got " + data::formatNumber(s.period, 6) + ")";
+    if (s.periods == 0)
+        return "the number of periods must be at least 1";
+    if (s.intervals == 0)
+        return "the number of shooting intervals must be at least 1";
+    if (s.samples < 2)
+        return "at least 2 orbit samples are needed";
+    return {};
+}
+
+PeriodicSolution failed(PeriodicSolution solution, NewtonStop stop, const std::string& message)
+{
+    solution.newton.stop = stop;
+    solution.newton.message = message;
+    solution.floquet.verdict = "unknown (no periodic solution)";
+    return solution;
+}
+
+// The orbit sampled on a uniform grid over one period, each sample integrated from the node of
+// its own shooting interval (so an unstable orbit is not followed over the whole period).
+void sampleOrbit(eval::CompiledModel& model, detail::ShootingEquations& equations, const Eigen::VectorXd& z,
+                 std::size_t samples, const integrate::IntegratorSettings& integrator, PeriodicSolution& solution)
+{
+    const auto n = static_cast<Eigen::Index>(model.stateCount());
+    const double P = equations.period(z);
+    const std::size_t N = equations.intervals();
+    std::vector<double> nodes(N + 1);
+    for (std::size_t i = 0; i <= N; ++i)
+        nodes[i] = equations.shootingTime(i, P);
+    solution.times.resize(samples);
+    for (std::size_t k = 0; k < samples; ++k) {
+        double t = k + 1 == samples ? nodes[N]
+                                    : nodes[0] + static_cast<double>(k) * P / static_cast<double>(samples - 1);
+        for (double node : nodes)
+            if (std::abs(t - node) <= 1e-12 * (1.0 + std::abs(node)))
+                t = node;
+        solution.times[k] = t;
+    }
+    solution.states.resize(static_cast<Eigen::Index>(samples), n);
+    solution.outputs.resize(static_cast<Eigen::Index>(samples), static_cast<Eigen::Index>(model.outputCount()));
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < N && k < samples; ++i) {
+        integrate::SimulationRequest request;
+        request.times = {nodes[i]};
+        std::vector<std::size_t> rows;
+        if (i == 0) {
+            rows.push_back(k++);  // the first sample is the node itself
+        }
+        while (k < samples && solution.times[k] <= nodes[i + 1]) {
+            if (solution.times[k] > request.times.back()) {
+                request.times.push_back(solution.times[k]);
+                rows.push_back(k);
+            }
+            ++k;
+        }
+        if (request.times.size() == 1 && rows.empty())
+            continue;
+        const auto row = static_cast<Eigen::Index>(i) * n;
+        request.initialState = std::vector<double>(z.data() + row, z.data() + row + n);
+        const auto trajectory = integrate::simulate(model, request, integrator);
+        // rows[j] is sample j of the request when the node is a sample (i == 0), else j + 1.
+        const Eigen::Index offset = i == 0 ? 0 : 1;
+        for (std::size_t j = 0; j < rows.size(); ++j) {
+            const auto r = static_cast<Eigen::Index>(rows[j]);
+            solution.states.row(r) = trajectory.states.row(static_cast<Eigen::Index>(j) + offset);
+            solution.outputs.row(r) = trajectory.outputs.row(static_cast<Eigen::Index>(j) + offset);
+        }
+    }
+}
+
+}  // namespace
+
+PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::VectorXd& guess,
+                                      const PeriodicSettings& settings, const NewtonObserver& observer,
+                                      std::stop_token stop)
+{
+    PeriodicSolution solution;
+    if (const auto problem = checkInput(model, guess, settings); !problem.empty())
+        return failed(std::move(solution), NewtonStop::EvaluationFailed, problem);
+    const bool autonomous = resolvedKind(model, settings.kind) == PeriodKind::Autonomous;
+    const double P0 = settings.period * static_cast<double>(settings.periods);
+    const auto n = static_cast<Eigen::Index>(model.stateCount());
+
+    detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator);
+    equations.setStop(stop);
+    equations.setPeriod(P0);
+    Eigen::VectorXd z0;
+    try {
+        if (autonomous)
+            equations.setPhaseReference(guess);
+        z0 = equations.initialUnknowns(guess, P0);
+    } catch (const std::exception& e) {
+        return failed(std::move(solution), NewtonStop::EvaluationFailed,
+                      std::string("the start guess cannot be integrated over one period: ") + e.what());
+    }
+
+    ShootingNewtonSystem system(equations);
+    solution.newton = solveDampedNewton(system, z0, settings.newton, observer, stop);
+    const Eigen::VectorXd& z = solution.newton.x;
+    solution.period = equations.period(z);
+    solution.initialState = z.head(n);
+    if (!solution.converged()) {
+        solution.floquet.verdict = "unknown (no periodic solution)";
+        return solution;
+    }
+    try {
+        if (equations.cachedPoint().size() != z.size() || equations.cachedPoint() != z)
+            equations.residual(z);
+        solution.monodromy = equations.monodromy();
+        solution.floquet = analyseFloquet(solution.monodromy, autonomous);
+        sampleOrbit(model, equations, z, settings.samples, settings.integrator, solution);
+    } catch (const std::exception& e) {
+        solution.newton.stop = NewtonStop::EvaluationFailed;
+        solution.newton.message = std::string("the converged orbit could not be re-integrated: ") + e.what();
+    }
+    return solution;
+}
+
+PeriodicSensitivity periodicParameterSensitivity(eval::CompiledModel& model, const PeriodicSolution& solution,
+                                                 const std::vector<std::size_t>& parameters,
+                                                 const PeriodicSettings& settings)
+{
+    if (!solution.converged())
+        throw std::runtime_error("parameter sensitivities need a converged periodic solution");
+    for (std::size_t p : parameters)
+        if (p >= model.parameterCount())
+            throw std::invalid_argument("sensitivity requested for a parameter that does not exist");
+    const bool autonomous = resolvedKind(model, settings.kind) == PeriodKind::Autonomous;
+    const auto n = static_cast<Eigen::Index>(model.stateCount());
+    detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator);
+    equations.setPeriod(solution.period);
+    if (autonomous)
+        equations.setPhaseReference(solution.initialState);
+    const Eigen::VectorXd z = equations.initialUnknowns(solution.initialState, solution.period);
+    equations.residual(z);
+    std::vector<Eigen::Triplet<double>> triplets;
+    equations.jacobian(triplets);
+    detail::ShootingFactorisation factorisation;
+    factorisation.factorise(z.size(), triplets);
+    const Eigen::MatrixXd D = equations.parameterDerivative(z, parameters, {});
+    const Eigen::MatrixXd S = -factorisation.solve(D);
+    PeriodicSensitivity result;
+    result.initialState = S.topRows(n);
+    result.period = autonomous ? Eigen::RowVectorXd(S.row(S.rows() - 1))
+                               : Eigen::RowVectorXd::Zero(static_cast<Eigen::Index>(parameters.size()));
+    return result;
+}
+
+}  // namespace sysid::shooting

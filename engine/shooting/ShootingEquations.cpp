@@ -1,0 +1,211 @@
+#include "engine/shooting/ShootingEquations.h"
+
+#include "engine/integrate/Simulator.h"
+#include "engine/shooting/DampedNewton.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace sysid::shooting::detail {
+
+ShootingEquations::ShootingEquations(eval::CompiledModel& model, std::size_t intervals, bool autonomous,
+                                     double startTime, const integrate::IntegratorSettings& integrator)
+    : model_(model), n_(model.stateCount()), N_(intervals), autonomous_(autonomous), t0_(startTime),
+      integrator_(integrator), ends_(intervals), blocks_(intervals)
+{
+    if (N_ == 0)
+        throw std::invalid_argument("at least one shooting interval is needed");
+}
+
+double ShootingEquations::period(const Eigen::VectorXd& z) const
+{
+    return autonomous_ ? z(static_cast<Eigen::Index>(N_ * n_)) : period_;
+}
+
+void ShootingEquations::setPhaseReference(const Eigen::VectorXd& xstar)
+{
+    xstar_ = xstar;
+    fstar_ = rhs(t0_, xstar);
+    if (!(fstar_.norm() > 0))
+        throw std::runtime_error("the vector field vanishes at the start point (an equilibrium), so it defines no "
+                                 "phase condition; start away from the equilibrium");
+}
+
+double ShootingEquations::shootingTime(std::size_t i, double period) const
+{
+    if (i == N_)
+        return t0_ + period;
+    return t0_ + static_cast<double>(i) * period / static_cast<double>(N_);
+}
+
+Eigen::VectorXd ShootingEquations::rhs(double t, const Eigen::VectorXd& x) const
+{
+    Eigen::VectorXd f(static_cast<Eigen::Index>(n_));
+    model_.setPoint(t, x.data(), nullptr);
+    model_.rhs(f.data());
+    return f;
+}
+
+Eigen::VectorXd ShootingEquations::initialUnknowns(const Eigen::VectorXd& x0, double period)
+{
+    const auto n = static_cast<Eigen::Index>(n_);
+    Eigen::VectorXd z(static_cast<Eigen::Index>(unknowns()));
+    z.head(n) = x0;
+    if (N_ > 1) {
+        integrate::SimulationRequest request;
+        for (std::size_t i = 0; i < N_; ++i)
+            request.times.push_back(shootingTime(i, period));
+        request.initialState = std::vector<double>(x0.data(), x0.data() + n);
+        request.stop = stop_;
+        const auto trajectory = integrate::simulate(model_, request, integrator_);
+        for (std::size_t i = 1; i < N_; ++i)
+            z.segment(static_cast<Eigen::Index>(i) * n, n) = trajectory.states.row(static_cast<Eigen::Index>(i)).transpose();
+    }
+    if (autonomous_)
+        z(z.size() - 1) = period;
+    return z;
+}
+
+Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
+{
+    const auto n = static_cast<Eigen::Index>(n_);
+    const double P = period(z);
+    if (!(P > 0) || !std::isfinite(P))
+        throw std::runtime_error("the period became " + std::to_string(P) + " (it must stay positive)");
+    Eigen::VectorXd F(static_cast<Eigen::Index>(unknowns()));
+    cachedZ_.resize(0);
+    for (std::size_t i = 0; i < N_; ++i) {
+        const auto row = static_cast<Eigen::Index>(i) * n;
+        integrate::SimulationRequest request;
+        request.times = {shootingTime(i, P), shootingTime(i + 1, P)};
+        request.initialState = std::vector<double>(z.data() + row, z.data() + row + n);
+        request.initialStateSensitivity = true;
+        request.stop = stop_;
+        const auto trajectory = integrate::simulate(model_, request, integrator_);
+        ends_[i] = trajectory.states.row(1).transpose();
+        blocks_[i] = trajectory.stateInitialSensitivity.back();
+        const auto next = static_cast<Eigen::Index>((i + 1) % N_) * n;
+        F.segment(row, n) = ends_[i] - z.segment(next, n);
+    }
+    if (autonomous_) {
+        if (fstar_.size() != n)
+            setPhaseReference(z.head(n));
+        F(F.size() - 1) = fstar_.dot(z.head(n) - xstar_);
+    }
+    cachedZ_ = z;
+    return F;
+}
+
+void ShootingEquations::jacobian(std::vector<Eigen::Triplet<double>>& triplets) const
+{
+    if (cachedZ_.size() != static_cast<Eigen::Index>(unknowns()))
+        throw std::logic_error("ShootingEquations::jacobian before a successful residual()");
+    const auto n = static_cast<Eigen::Index>(n_);
+    const double P = period(cachedZ_);
+    triplets.reserve(triplets.size() + N_ * static_cast<std::size_t>(n * n + n) + 2 * n_ + 2);
+    for (std::size_t i = 0; i < N_; ++i) {
+        const auto row = static_cast<Eigen::Index>(i) * n;
+        const auto next = static_cast<Eigen::Index>((i + 1) % N_) * n;
+        for (Eigen::Index c = 0; c < n; ++c)
+            for (Eigen::Index r = 0; r < n; ++r)
+                if (blocks_[i](r, c) != 0.0)
+                    triplets.emplace_back(static_cast<int>(row + r), static_cast<int>(row + c), blocks_[i](r, c));
+        for (Eigen::Index k = 0; k < n; ++k)
+            triplets.emplace_back(static_cast<int>(row + k), static_cast<int>(next + k), -1.0);
+    }
+    if (autonomous_) {
+        // dy_i(t_{i+1})/dP with t_i = t0 + i·P/N: f at the end times (i+1)/N minus the flow of
+        // f at the start times i/N.
+        const auto col = static_cast<int>(N_ * n_);
+        for (std::size_t i = 0; i < N_; ++i) {
+            const auto row = static_cast<Eigen::Index>(i) * n;
+            const double N = static_cast<double>(N_);
+            Eigen::VectorXd d = rhs(shootingTime(i + 1, P), ends_[i]) * (static_cast<double>(i + 1) / N);
+            if (i > 0)
+                d -= blocks_[i] * rhs(shootingTime(i, P), cachedZ_.segment(row, n)) * (static_cast<double>(i) / N);
+            for (Eigen::Index k = 0; k < n; ++k)
+                triplets.emplace_back(static_cast<int>(row + k), col, d(k));
+        }
+        for (Eigen::Index k = 0; k < n; ++k)
+            triplets.emplace_back(col, static_cast<int>(k), fstar_(k));
+    }
+}
+
+Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z, const std::vector<std::size_t>& parameters,
+                                                       const std::vector<double>& periodDerivative)
+{
+    const auto n = static_cast<Eigen::Index>(n_);
+    const auto m = static_cast<Eigen::Index>(parameters.size());
+    const double P = period(z);
+    Eigen::MatrixXd D = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(unknowns()), m);
+    for (std::size_t i = 0; i < N_; ++i) {
+        const auto row = static_cast<Eigen::Index>(i) * n;
+        integrate::SimulationRequest request;
+        request.times = {shootingTime(i, P), shootingTime(i + 1, P)};
+        request.initialState = std::vector<double>(z.data() + row, z.data() + row + n);
+        request.sensitivityParameters = parameters;
+        request.initialStateSensitivity = true;
+        request.stop = stop_;
+        const auto trajectory = integrate::simulate(model_, request, integrator_);
+        D.block(row, 0, n, m) = trajectory.stateParameterSensitivity.back();
+        if (!autonomous_) {
+            const Eigen::VectorXd end = trajectory.states.row(1).transpose();
+            const double N = static_cast<double>(N_);
+            Eigen::VectorXd dP = rhs(request.times[1], end) * (static_cast<double>(i + 1) / N);
+            if (i > 0)
+                dP -= trajectory.stateInitialSensitivity.back() * rhs(request.times[0], z.segment(row, n)) *
+                      (static_cast<double>(i) / N);
+            for (Eigen::Index j = 0; j < m; ++j)
+                if (static_cast<std::size_t>(j) < periodDerivative.size() && periodDerivative[static_cast<std::size_t>(j)] != 0.0)
+                    D.block(row, j, n, 1) += periodDerivative[static_cast<std::size_t>(j)] * dP;
+        }
+    }
+    return D;
+}
+
+Eigen::MatrixXd ShootingEquations::monodromy() const
+{
+    Eigen::MatrixXd M = blocks_.front();
+    for (std::size_t i = 1; i < N_; ++i)
+        M = blocks_[i] * M;
+    return M;
+}
+
+void ShootingFactorisation::factorise(Eigen::Index size, const std::vector<Eigen::Triplet<double>>& triplets)
+{
+    dense_ = size <= 48;
+    if (dense_) {
+        Eigen::MatrixXd J = Eigen::MatrixXd::Zero(size, size);
+        for (const auto& t : triplets)
+            J(t.row(), t.col()) += t.value();
+        if (!J.allFinite())
+            throw std::runtime_error("the shooting Jacobian is not finite");
+        lu_.compute(J);
+        checkRegular(lu_, "shooting Jacobian");
+        return;
+    }
+    matrix_.resize(size, size);
+    matrix_.setFromTriplets(triplets.begin(), triplets.end());
+    matrix_.makeCompressed();
+    sparse_.analyzePattern(matrix_);
+    sparse_.factorize(matrix_);
+    if (sparse_.info() != Eigen::Success)
+        throw std::runtime_error("the shooting Jacobian is singular (sparse LU: " + sparse_.lastErrorMessage() + ")");
+}
+
+Eigen::VectorXd ShootingFactorisation::solve(const Eigen::VectorXd& rhs) const
+{
+    if (dense_)
+        return lu_.solve(rhs);
+    return const_cast<Eigen::SparseLU<Eigen::SparseMatrix<double>>&>(sparse_).solve(rhs);
+}
+
+Eigen::MatrixXd ShootingFactorisation::solve(const Eigen::MatrixXd& rhs) const
+{
+    if (dense_)
+        return lu_.solve(rhs);
+    return const_cast<Eigen::SparseLU<Eigen::SparseMatrix<double>>&>(sparse_).solve(rhs);
+}
+
+}  // namespace sysid::shooting::detail
