@@ -26,6 +26,16 @@ PeriodKind resolvedKind(const eval::CompiledModel& model, PeriodKind kind)
     return isAutonomous(model) ? PeriodKind::Autonomous : PeriodKind::Forced;
 }
 
+bool usesFiniteDifferenceJacobian(const eval::CompiledModel& model, ShootingJacobian jacobian)
+{
+    if (jacobian != ShootingJacobian::Automatic)
+        return jacobian == ShootingJacobian::FiniteDifferences;
+    for (const auto& f : model.source().rhs)
+        if (f.find("sign(") != std::string::npos)
+            return true;
+    return false;
+}
+
 namespace {
 
 // The Newton view of the shooting equations; linearise() reuses the trajectory integrated
@@ -142,7 +152,8 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
     const double P0 = settings.period * static_cast<double>(settings.periods);
     const auto n = static_cast<Eigen::Index>(model.stateCount());
 
-    detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator);
+    detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator,
+                                        usesFiniteDifferenceJacobian(model, settings.jacobian));
     equations.setStop(stop);
     equations.setPeriod(P0);
     Eigen::VectorXd z0;
@@ -188,7 +199,8 @@ PeriodicSensitivity periodicParameterSensitivity(eval::CompiledModel& model, con
             throw std::invalid_argument("sensitivity requested for a parameter that does not exist");
     const bool autonomous = resolvedKind(model, settings.kind) == PeriodKind::Autonomous;
     const auto n = static_cast<Eigen::Index>(model.stateCount());
-    detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator);
+    detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator,
+                                        usesFiniteDifferenceJacobian(model, settings.jacobian));
     equations.setPeriod(solution.period);
     if (autonomous)
         equations.setPhaseReference(solution.initialState);

@@ -13,6 +13,13 @@
 
 namespace sysid::shooting {
 
+// How the shooting Jacobian (and the monodromy matrix) is computed.
+enum class ShootingJacobian {
+    Automatic,          // FiniteDifferences when the right-hand side contains sign() (a jump), else Variational
+    Variational,        // the variational equations along the orbit (exact for continuous f)
+    FiniteDifferences,  // central differences of the integrated flow
+};
+
 struct PeriodicSettings {
     double period = 0.0;           // forcing period T (Forced) or first guess (Autonomous)
     std::size_t periods = 1;       // n for n·T-periodic (subharmonic) solutions
@@ -22,7 +29,16 @@ struct PeriodicSettings {
     std::size_t samples = 200;     // orbit samples returned over one period
     integrate::IntegratorSettings integrator;   // default dopri5 1e-8/1e-10 is fine
     NewtonSettings newton;
+    // A right-hand side that jumps across a switching surface (for example a damping
+    // b*(1 + sign(abs(x) - 1))/2 that is switched on at a wall) makes the flow's true Jacobian
+    // contain a saltation matrix at every crossing (Leine and Nijmeijer, "Dynamics and
+    // Bifurcations of Non-Smooth Mechanical Systems", 2004, §3.4) that the variational
+    // equations miss; Newton then stalls. Finite differences of the flow include it.
+    ShootingJacobian jacobian = ShootingJacobian::Automatic;
 };
+
+// Whether the settings' Jacobian for this model is FiniteDifferences (resolves Automatic).
+bool usesFiniteDifferenceJacobian(const eval::CompiledModel& model, ShootingJacobian jacobian);
 
 // True when the model's right-hand side does not contain t (df/dt structurally zero).
 bool isAutonomous(const eval::CompiledModel& model);
@@ -36,7 +52,7 @@ PeriodKind resolvedKind(const eval::CompiledModel& model, PeriodKind kind);
 // periodicity condition y_N(t0 + P; s_N) - s_1. The Jacobian blocks dy_i/ds_i come from the
 // variational equations (integrate::simulate with initialStateSensitivity), never from finite
 // differences; the (block-cyclic, corner-coupled) matrix is factorised by Eigen::SparseLU for
-// N > 1 and by dense LU for N = 1. Autonomous orbits add the Poincaré phase condition
+// N > 1 and by dense LU for N = 1 (finite differences instead when f jumps, see ShootingJacobian). Autonomous orbits add the Poincaré phase condition
 // f(x*)·(s_1 - x*) = 0 with x* the guess (Seydel, "Practical Bifurcation and Stability
 // Analysis", 3rd ed., §7.3), and the column dF/dP = f(y_i(t_{i+1}))/N of each block row.
 // Never throws for bad input or a failing integration: the result's newton.message says why.

@@ -10,9 +10,10 @@
 namespace sysid::shooting::detail {
 
 ShootingEquations::ShootingEquations(eval::CompiledModel& model, std::size_t intervals, bool autonomous,
-                                     double startTime, const integrate::IntegratorSettings& integrator)
+                                     double startTime, const integrate::IntegratorSettings& integrator,
+                                     bool finiteDifferences)
     : model_(model), n_(model.stateCount()), N_(intervals), autonomous_(autonomous), t0_(startTime),
-      integrator_(integrator), ends_(intervals), blocks_(intervals)
+      finiteDifferences_(finiteDifferences), integrator_(integrator), ends_(intervals), blocks_(intervals)
 {
     if (N_ == 0)
         throw std::invalid_argument("at least one shooting interval is needed");
@@ -75,16 +76,21 @@ Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
         throw std::runtime_error("the period became " + std::to_string(P) + " (it must stay positive)");
     Eigen::VectorXd F(static_cast<Eigen::Index>(unknowns()));
     cachedZ_.resize(0);
+    blocksValid_ = false;
     for (std::size_t i = 0; i < N_; ++i) {
         const auto row = static_cast<Eigen::Index>(i) * n;
-        integrate::SimulationRequest request;
-        request.times = {shootingTime(i, P), shootingTime(i + 1, P)};
-        request.initialState = std::vector<double>(z.data() + row, z.data() + row + n);
-        request.initialStateSensitivity = true;
-        request.stop = stop_;
-        const auto trajectory = integrate::simulate(model_, request, integrator_);
-        ends_[i] = trajectory.states.row(1).transpose();
-        blocks_[i] = trajectory.stateInitialSensitivity.back();
+        if (finiteDifferences_) {
+            ends_[i] = flowEnd(i, P, z.segment(row, n));
+        } else {
+            integrate::SimulationRequest request;
+            request.times = {shootingTime(i, P), shootingTime(i + 1, P)};
+            request.initialState = std::vector<double>(z.data() + row, z.data() + row + n);
+            request.initialStateSensitivity = true;
+            request.stop = stop_;
+            const auto trajectory = integrate::simulate(model_, request, integrator_);
+            ends_[i] = trajectory.states.row(1).transpose();
+            blocks_[i] = trajectory.stateInitialSensitivity.back();
+        }
         const auto next = static_cast<Eigen::Index>((i + 1) % N_) * n;
         F.segment(row, n) = ends_[i] - z.segment(next, n);
     }
@@ -94,13 +100,47 @@ Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
         F(F.size() - 1) = fstar_.dot(z.head(n) - xstar_);
     }
     cachedZ_ = z;
+    blocksValid_ = !finiteDifferences_;
     return F;
 }
 
-void ShootingEquations::jacobian(std::vector<Eigen::Triplet<double>>& triplets) const
+Eigen::VectorXd ShootingEquations::flowEnd(std::size_t i, double P, const Eigen::VectorXd& start)
 {
+    integrate::SimulationRequest request;
+    request.times = {shootingTime(i, P), shootingTime(i + 1, P)};
+    request.initialState = std::vector<double>(start.data(), start.data() + start.size());
+    request.stop = stop_;
+    return integrate::simulate(model_, request, integrator_).states.row(1).transpose();
+}
+
+// Central differences of the flow; the step balances truncation against the integration
+// error (about the relative tolerance): h ~ tol^(1/3) (Dennis and Schnabel, §5.6).
+void ShootingEquations::ensureBlocks()
+{
+    if (blocksValid_)
+        return;
     if (cachedZ_.size() != static_cast<Eigen::Index>(unknowns()))
-        throw std::logic_error("ShootingEquations::jacobian before a successful residual()");
+        throw std::logic_error("ShootingEquations: Jacobian before a successful residual()");
+    const auto n = static_cast<Eigen::Index>(n_);
+    const double P = period(cachedZ_);
+    const double relative = std::cbrt(std::max(integrator_.relativeTolerance, 1e-15));
+    for (std::size_t i = 0; i < N_; ++i) {
+        const Eigen::VectorXd s = cachedZ_.segment(static_cast<Eigen::Index>(i) * n, n);
+        blocks_[i].resize(n, n);
+        for (Eigen::Index j = 0; j < n; ++j) {
+            const double h = relative * std::max(1.0, std::abs(s(j)));
+            Eigen::VectorXd plus = s, minus = s;
+            plus(j) += h;
+            minus(j) -= h;
+            blocks_[i].col(j) = (flowEnd(i, P, plus) - flowEnd(i, P, minus)) / (2 * h);
+        }
+    }
+    blocksValid_ = true;
+}
+
+void ShootingEquations::jacobian(std::vector<Eigen::Triplet<double>>& triplets)
+{
+    ensureBlocks();
     const auto n = static_cast<Eigen::Index>(n_);
     const double P = period(cachedZ_);
     triplets.reserve(triplets.size() + N_ * static_cast<std::size_t>(n * n + n) + 2 * n_ + 2);
@@ -139,6 +179,35 @@ Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
     const auto m = static_cast<Eigen::Index>(parameters.size());
     const double P = period(z);
     Eigen::MatrixXd D = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(unknowns()), m);
+    if (finiteDifferences_) {
+        const std::vector<double> base(model_.parameters().begin(), model_.parameters().end());
+        const double relative = std::cbrt(std::max(integrator_.relativeTolerance, 1e-15));
+        for (Eigen::Index j = 0; j < m; ++j) {
+            const std::size_t p = parameters[static_cast<std::size_t>(j)];
+            const double dP = !autonomous_ && static_cast<std::size_t>(j) < periodDerivative.size()
+                                  ? periodDerivative[static_cast<std::size_t>(j)]
+                                  : 0.0;
+            const double h = relative * std::max(1.0, std::abs(base[p]));
+            std::vector<Eigen::VectorXd> ends[2];
+            for (int side = 0; side < 2; ++side) {
+                const double sign = side == 0 ? 1.0 : -1.0;
+                auto values = base;
+                values[p] += sign * h;
+                model_.setParameters(values);
+                try {
+                    for (std::size_t i = 0; i < N_; ++i)
+                        ends[side].push_back(flowEnd(i, P + sign * h * dP, z.segment(static_cast<Eigen::Index>(i) * n, n)));
+                } catch (...) {
+                    model_.setParameters(base);
+                    throw;
+                }
+            }
+            model_.setParameters(base);
+            for (std::size_t i = 0; i < N_; ++i)
+                D.block(static_cast<Eigen::Index>(i) * n, j, n, 1) = (ends[0][i] - ends[1][i]) / (2 * h);
+        }
+        return D;
+    }
     for (std::size_t i = 0; i < N_; ++i) {
         const auto row = static_cast<Eigen::Index>(i) * n;
         integrate::SimulationRequest request;
@@ -164,8 +233,9 @@ Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
     return D;
 }
 
-Eigen::MatrixXd ShootingEquations::monodromy() const
+Eigen::MatrixXd ShootingEquations::monodromy()
 {
+    ensureBlocks();
     Eigen::MatrixXd M = blocks_.front();
     for (std::size_t i = 1; i < N_; ++i)
         M = blocks_[i] * M;

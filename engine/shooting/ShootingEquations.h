@@ -21,8 +21,10 @@ namespace sysid::shooting::detail {
 // caches the interval ends and their Jacobians, so the Jacobian needs no new integration.
 class ShootingEquations {
 public:
+    // finiteDifferences: interval Jacobians (and parameter derivatives) by central differences of
+    // the integrated flow instead of the variational equations (for right-hand sides with jumps).
     ShootingEquations(eval::CompiledModel& model, std::size_t intervals, bool autonomous, double startTime,
-                      const integrate::IntegratorSettings& integrator);
+                      const integrate::IntegratorSettings& integrator, bool finiteDifferences = false);
 
     std::size_t states() const { return n_; }
     std::size_t intervals() const { return N_; }
@@ -40,13 +42,13 @@ public:
 
     Eigen::VectorXd residual(const Eigen::VectorXd& z);
     // dF/dz at the last residual() point, as triplets (row, column, value).
-    void jacobian(std::vector<Eigen::Triplet<double>>& triplets) const;
+    void jacobian(std::vector<Eigen::Triplet<double>>& triplets);
     // dF/dp (unknowns x parameters) at z for model parameters, where the orbit period of a
     // forced orbit depends on each parameter with derivative periodDerivative[j] (0 = fixed).
     Eigen::MatrixXd parameterDerivative(const Eigen::VectorXd& z, const std::vector<std::size_t>& parameters,
                                         const std::vector<double>& periodDerivative);
     // Product of the interval Jacobians at the last residual() point.
-    Eigen::MatrixXd monodromy() const;
+    Eigen::MatrixXd monodromy();
     // f(t, x) of the model.
     Eigen::VectorXd rhs(double t, const Eigen::VectorXd& x) const;
     double shootingTime(std::size_t i, double period) const;
@@ -54,10 +56,15 @@ public:
     const Eigen::VectorXd& cachedPoint() const { return cachedZ_; }
 
 private:
+    Eigen::VectorXd flowEnd(std::size_t i, double P, const Eigen::VectorXd& start);
+    void ensureBlocks();
+
     eval::CompiledModel& model_;
     std::size_t n_, N_;
     bool autonomous_;
     double t0_;
+    bool finiteDifferences_;
+    bool blocksValid_ = false;
     integrate::IntegratorSettings integrator_;
     double period_ = 0.0;
     Eigen::VectorXd xstar_, fstar_;
