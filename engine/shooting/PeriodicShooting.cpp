@@ -87,58 +87,6 @@ PeriodicSolution failed(PeriodicSolution solution, NewtonStop stop, const std::s
     return solution;
 }
 
-// The orbit sampled on a uniform grid over one period, each sample integrated from the node of
-// its own shooting interval (so an unstable orbit is not followed over the whole period).
-void sampleOrbit(eval::CompiledModel& model, detail::ShootingEquations& equations, const Eigen::VectorXd& z,
-                 std::size_t samples, const integrate::IntegratorSettings& integrator, PeriodicSolution& solution)
-{
-    const auto n = static_cast<Eigen::Index>(model.stateCount());
-    const double P = equations.period(z);
-    const std::size_t N = equations.intervals();
-    std::vector<double> nodes(N + 1);
-    for (std::size_t i = 0; i <= N; ++i)
-        nodes[i] = equations.shootingTime(i, P);
-    solution.times.resize(samples);
-    for (std::size_t k = 0; k < samples; ++k) {
-        double t = k + 1 == samples ? nodes[N]
-                                    : nodes[0] + static_cast<double>(k) * P / static_cast<double>(samples - 1);
-        for (double node : nodes)
-            if (std::abs(t - node) <= 1e-12 * (1.0 + std::abs(node)))
-                t = node;
-        solution.times[k] = t;
-    }
-    solution.states.resize(static_cast<Eigen::Index>(samples), n);
-    solution.outputs.resize(static_cast<Eigen::Index>(samples), static_cast<Eigen::Index>(model.outputCount()));
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < N && k < samples; ++i) {
-        integrate::SimulationRequest request;
-        request.times = {nodes[i]};
-        std::vector<std::size_t> rows;
-        if (i == 0) {
-            rows.push_back(k++);  // the first sample is the node itself
-        }
-        while (k < samples && solution.times[k] <= nodes[i + 1]) {
-            if (solution.times[k] > request.times.back()) {
-                request.times.push_back(solution.times[k]);
-                rows.push_back(k);
-            }
-            ++k;
-        }
-        if (request.times.size() == 1 && rows.empty())
-            continue;
-        const auto row = static_cast<Eigen::Index>(i) * n;
-        request.initialState = std::vector<double>(z.data() + row, z.data() + row + n);
-        const auto trajectory = integrate::simulate(model, request, integrator);
-        // rows[j] is sample j of the request when the node is a sample (i == 0), else j + 1.
-        const Eigen::Index offset = i == 0 ? 0 : 1;
-        for (std::size_t j = 0; j < rows.size(); ++j) {
-            const auto r = static_cast<Eigen::Index>(rows[j]);
-            solution.states.row(r) = trajectory.states.row(static_cast<Eigen::Index>(j) + offset);
-            solution.outputs.row(r) = trajectory.outputs.row(static_cast<Eigen::Index>(j) + offset);
-        }
-    }
-}
-
 }  // namespace
 
 PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::VectorXd& guess,
@@ -180,7 +128,7 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
             equations.residual(z);
         solution.monodromy = equations.monodromy();
         solution.floquet = analyseFloquet(solution.monodromy, autonomous);
-        sampleOrbit(model, equations, z, settings.samples, settings.integrator, solution);
+        equations.sample(z, settings.samples, solution.times, solution.states, solution.outputs);
     } catch (const std::exception& e) {
         solution.newton.stop = NewtonStop::EvaluationFailed;
         solution.newton.message = std::string("the converged orbit could not be re-integrated: ") + e.what();

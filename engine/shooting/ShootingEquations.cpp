@@ -233,6 +233,61 @@ Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
     return D;
 }
 
+// The orbit sampled on a uniform grid over one period, each sample integrated from the node of
+// its own shooting interval (so an unstable orbit is not followed over the whole period).
+void ShootingEquations::sample(const Eigen::VectorXd& z, std::size_t samples, std::vector<double>& times,
+                               Eigen::MatrixXd& states, Eigen::MatrixXd& outputs)
+{
+    auto& model = model_;
+    auto& equations = *this;
+    const auto& integrator = integrator_;
+    const auto n = static_cast<Eigen::Index>(model.stateCount());
+    const double P = equations.period(z);
+    const std::size_t N = equations.intervals();
+    std::vector<double> nodes(N + 1);
+    for (std::size_t i = 0; i <= N; ++i)
+        nodes[i] = equations.shootingTime(i, P);
+    times.resize(samples);
+    for (std::size_t k = 0; k < samples; ++k) {
+        double t = k + 1 == samples ? nodes[N]
+                                    : nodes[0] + static_cast<double>(k) * P / static_cast<double>(samples - 1);
+        for (double node : nodes)
+            if (std::abs(t - node) <= 1e-12 * (1.0 + std::abs(node)))
+                t = node;
+        times[k] = t;
+    }
+    states.resize(static_cast<Eigen::Index>(samples), n);
+    outputs.resize(static_cast<Eigen::Index>(samples), static_cast<Eigen::Index>(model.outputCount()));
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < N && k < samples; ++i) {
+        integrate::SimulationRequest request;
+        request.times = {nodes[i]};
+        std::vector<std::size_t> rows;
+        if (i == 0) {
+            rows.push_back(k++);  // the first sample is the node itself
+        }
+        while (k < samples && times[k] <= nodes[i + 1]) {
+            if (times[k] > request.times.back()) {
+                request.times.push_back(times[k]);
+                rows.push_back(k);
+            }
+            ++k;
+        }
+        if (request.times.size() == 1 && rows.empty())
+            continue;
+        const auto row = static_cast<Eigen::Index>(i) * n;
+        request.initialState = std::vector<double>(z.data() + row, z.data() + row + n);
+        const auto trajectory = integrate::simulate(model, request, integrator);
+        // rows[j] is sample j of the request when the node is a sample (i == 0), else j + 1.
+        const Eigen::Index offset = i == 0 ? 0 : 1;
+        for (std::size_t j = 0; j < rows.size(); ++j) {
+            const auto r = static_cast<Eigen::Index>(rows[j]);
+            states.row(r) = trajectory.states.row(static_cast<Eigen::Index>(j) + offset);
+            outputs.row(r) = trajectory.outputs.row(static_cast<Eigen::Index>(j) + offset);
+        }
+    }
+}
+
 Eigen::MatrixXd ShootingEquations::monodromy()
 {
     ensureBlocks();

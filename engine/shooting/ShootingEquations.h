@@ -47,6 +47,11 @@ public:
     // forced orbit depends on each parameter with derivative periodDerivative[j] (0 = fixed).
     Eigen::MatrixXd parameterDerivative(const Eigen::VectorXd& z, const std::vector<std::size_t>& parameters,
                                         const std::vector<double>& periodDerivative);
+    // The orbit at z on a uniform grid of `samples` times over one period (first at t0, last
+    // at t0 + P), each sample integrated from the node of its own shooting interval (so an
+    // unstable orbit is not followed over the whole period).
+    void sample(const Eigen::VectorXd& z, std::size_t samples, std::vector<double>& times, Eigen::MatrixXd& states,
+                Eigen::MatrixXd& outputs);
     // Product of the interval Jacobians at the last residual() point.
     Eigen::MatrixXd monodromy();
     // f(t, x) of the model.
