@@ -276,6 +276,7 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
 
     Branch branch(model, settings, autonomous);
     branch.equations.setStop(stop);
+    branch.equations.setThreads(ps.threads);
     const auto m = static_cast<Eigen::Index>(branch.unknowns());
     const auto n = static_cast<Eigen::Index>(branch.states());
     NewtonSettings corrector = ps.newton;

@@ -102,6 +102,7 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
 
     detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator,
                                         usesFiniteDifferenceJacobian(model, settings.jacobian));
+    equations.setThreads(settings.threads);
     equations.setStop(stop);
     equations.setPeriod(P0);
     Eigen::VectorXd z0;
@@ -149,6 +150,7 @@ PeriodicSensitivity periodicParameterSensitivity(eval::CompiledModel& model, con
     const auto n = static_cast<Eigen::Index>(model.stateCount());
     detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator,
                                         usesFiniteDifferenceJacobian(model, settings.jacobian));
+    equations.setThreads(settings.threads);
     equations.setPeriod(solution.period);
     if (autonomous)
         equations.setPhaseReference(solution.initialState);

@@ -24,6 +24,8 @@ struct PeriodicSettings {
     double period = 0.0;           // forcing period T (Forced) or first guess (Autonomous)
     std::size_t periods = 1;       // n for n·T-periodic (subharmonic) solutions
     std::size_t intervals = 1;     // shooting intervals: 1 = single shooting, N = multiple shooting
+    std::size_t threads = 1;       // intervals integrated in parallel (0 = hardware concurrency); each extra
+                                   // thread compiles its own model copy once per solve
     PeriodKind kind = PeriodKind::Automatic;
     double startTime = 0.0;        // t0
     std::size_t samples = 200;     // orbit samples returned over one period

@@ -3,7 +3,10 @@
 #include "engine/integrate/Simulator.h"
 #include "engine/shooting/DampedNewton.h"
 
+#include <algorithm>
 #include <cmath>
+#include <exception>
+#include <thread>
 #include <stdexcept>
 #include <string>
 
@@ -40,12 +43,53 @@ double ShootingEquations::shootingTime(std::size_t i, double period) const
     return t0_ + static_cast<double>(i) * period / static_cast<double>(N_);
 }
 
-Eigen::VectorXd ShootingEquations::rhs(double t, const Eigen::VectorXd& x) const
+Eigen::VectorXd ShootingEquations::rhs(double t, const Eigen::VectorXd& x) const { return rhsOf(model_, t, x); }
+
+Eigen::VectorXd ShootingEquations::rhsOf(eval::CompiledModel& model, double t, const Eigen::VectorXd& x)
 {
-    Eigen::VectorXd f(static_cast<Eigen::Index>(n_));
-    model_.setPoint(t, x.data(), nullptr);
-    model_.rhs(f.data());
+    Eigen::VectorXd f(x.size());
+    model.setPoint(t, x.data(), nullptr);
+    model.rhs(f.data());
     return f;
+}
+
+void ShootingEquations::setThreads(std::size_t threads)
+{
+    threads_ = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
+}
+
+void ShootingEquations::forIntervals(const std::function<void(std::size_t, eval::CompiledModel&)>& fn)
+{
+    const std::size_t T = std::min(threads_, N_);
+    if (T <= 1) {
+        for (std::size_t i = 0; i < N_; ++i)
+            fn(i, model_);
+        return;
+    }
+    while (workers_.size() + 1 < T)
+        workers_.push_back(std::make_unique<eval::CompiledModel>(model_));
+    for (std::size_t w = 0; w + 1 < T; ++w)
+        workers_[w]->setParameters(model_.parameters());
+    std::vector<std::exception_ptr> errors(N_);
+    auto work = [&](std::size_t w) {
+        eval::CompiledModel& model = w == 0 ? model_ : *workers_[w - 1];
+        for (std::size_t i = w; i < N_; i += T) {
+            try {
+                fn(i, model);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (std::size_t w = 1; w < T; ++w)
+            pool.emplace_back(work, w);
+        work(0);
+    }
+    for (const auto& e : errors)
+        if (e)
+            std::rethrow_exception(e);
 }
 
 Eigen::VectorXd ShootingEquations::initialUnknowns(const Eigen::VectorXd& x0, double period)
@@ -77,20 +121,23 @@ Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
     Eigen::VectorXd F(static_cast<Eigen::Index>(unknowns()));
     cachedZ_.resize(0);
     blocksValid_ = false;
-    for (std::size_t i = 0; i < N_; ++i) {
+    forIntervals([&](std::size_t i, eval::CompiledModel& model) {
         const auto row = static_cast<Eigen::Index>(i) * n;
         if (finiteDifferences_) {
-            ends_[i] = flowEnd(i, P, z.segment(row, n));
+            ends_[i] = flowEnd(model, i, P, z.segment(row, n));
         } else {
             integrate::SimulationRequest request;
             request.times = {shootingTime(i, P), shootingTime(i + 1, P)};
             request.initialState = std::vector<double>(z.data() + row, z.data() + row + n);
             request.initialStateSensitivity = true;
             request.stop = stop_;
-            const auto trajectory = integrate::simulate(model_, request, integrator_);
+            const auto trajectory = integrate::simulate(model, request, integrator_);
             ends_[i] = trajectory.states.row(1).transpose();
             blocks_[i] = trajectory.stateInitialSensitivity.back();
         }
+    });
+    for (std::size_t i = 0; i < N_; ++i) {
+        const auto row = static_cast<Eigen::Index>(i) * n;
         const auto next = static_cast<Eigen::Index>((i + 1) % N_) * n;
         F.segment(row, n) = ends_[i] - z.segment(next, n);
     }
@@ -104,13 +151,14 @@ Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
     return F;
 }
 
-Eigen::VectorXd ShootingEquations::flowEnd(std::size_t i, double P, const Eigen::VectorXd& start)
+Eigen::VectorXd ShootingEquations::flowEnd(eval::CompiledModel& model, std::size_t i, double P,
+                                           const Eigen::VectorXd& start)
 {
     integrate::SimulationRequest request;
     request.times = {shootingTime(i, P), shootingTime(i + 1, P)};
     request.initialState = std::vector<double>(start.data(), start.data() + start.size());
     request.stop = stop_;
-    return integrate::simulate(model_, request, integrator_).states.row(1).transpose();
+    return integrate::simulate(model, request, integrator_).states.row(1).transpose();
 }
 
 // Central differences of the flow; the step balances truncation against the integration
@@ -124,17 +172,18 @@ void ShootingEquations::ensureBlocks()
     const auto n = static_cast<Eigen::Index>(n_);
     const double P = period(cachedZ_);
     const double relative = std::cbrt(std::max(integrator_.relativeTolerance, 1e-15));
-    for (std::size_t i = 0; i < N_; ++i) {
+    forIntervals([&](std::size_t i, eval::CompiledModel& model) {
         const Eigen::VectorXd s = cachedZ_.segment(static_cast<Eigen::Index>(i) * n, n);
-        blocks_[i].resize(n, n);
+        Eigen::MatrixXd block(n, n);
         for (Eigen::Index j = 0; j < n; ++j) {
             const double h = relative * std::max(1.0, std::abs(s(j)));
             Eigen::VectorXd plus = s, minus = s;
             plus(j) += h;
             minus(j) -= h;
-            blocks_[i].col(j) = (flowEnd(i, P, plus) - flowEnd(i, P, minus)) / (2 * h);
+            block.col(j) = (flowEnd(model, i, P, plus) - flowEnd(model, i, P, minus)) / (2 * h);
         }
-    }
+        blocks_[i] = std::move(block);
+    });
     blocksValid_ = true;
 }
 
@@ -188,15 +237,16 @@ Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
                                   ? periodDerivative[static_cast<std::size_t>(j)]
                                   : 0.0;
             const double h = relative * std::max(1.0, std::abs(base[p]));
-            std::vector<Eigen::VectorXd> ends[2];
+            std::vector<Eigen::VectorXd> ends[2] = {std::vector<Eigen::VectorXd>(N_), std::vector<Eigen::VectorXd>(N_)};
             for (int side = 0; side < 2; ++side) {
                 const double sign = side == 0 ? 1.0 : -1.0;
                 auto values = base;
                 values[p] += sign * h;
                 model_.setParameters(values);
                 try {
-                    for (std::size_t i = 0; i < N_; ++i)
-                        ends[side].push_back(flowEnd(i, P + sign * h * dP, z.segment(static_cast<Eigen::Index>(i) * n, n)));
+                    forIntervals([&](std::size_t i, eval::CompiledModel& model) {
+                        ends[side][i] = flowEnd(model, i, P + sign * h * dP, z.segment(static_cast<Eigen::Index>(i) * n, n));
+                    });
                 } catch (...) {
                     model_.setParameters(base);
                     throw;
@@ -208,7 +258,7 @@ Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
         }
         return D;
     }
-    for (std::size_t i = 0; i < N_; ++i) {
+    forIntervals([&](std::size_t i, eval::CompiledModel& model) {
         const auto row = static_cast<Eigen::Index>(i) * n;
         integrate::SimulationRequest request;
         request.times = {shootingTime(i, P), shootingTime(i + 1, P)};
@@ -216,20 +266,20 @@ Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
         request.sensitivityParameters = parameters;
         request.initialStateSensitivity = true;
         request.stop = stop_;
-        const auto trajectory = integrate::simulate(model_, request, integrator_);
+        const auto trajectory = integrate::simulate(model, request, integrator_);
         D.block(row, 0, n, m) = trajectory.stateParameterSensitivity.back();
         if (!autonomous_) {
             const Eigen::VectorXd end = trajectory.states.row(1).transpose();
             const double N = static_cast<double>(N_);
-            Eigen::VectorXd dP = rhs(request.times[1], end) * (static_cast<double>(i + 1) / N);
+            Eigen::VectorXd dP = rhsOf(model, request.times[1], end) * (static_cast<double>(i + 1) / N);
             if (i > 0)
-                dP -= trajectory.stateInitialSensitivity.back() * rhs(request.times[0], z.segment(row, n)) *
+                dP -= trajectory.stateInitialSensitivity.back() * rhsOf(model, request.times[0], z.segment(row, n)) *
                       (static_cast<double>(i) / N);
             for (Eigen::Index j = 0; j < m; ++j)
                 if (static_cast<std::size_t>(j) < periodDerivative.size() && periodDerivative[static_cast<std::size_t>(j)] != 0.0)
                     D.block(row, j, n, 1) += periodDerivative[static_cast<std::size_t>(j)] * dP;
         }
-    }
+    });
     return D;
 }
 

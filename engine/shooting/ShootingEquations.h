@@ -10,6 +10,8 @@
 #include <Eigen/Sparse>
 
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <vector>
@@ -36,6 +38,10 @@ public:
     // The Poincaré section of an autonomous orbit: f(x*)·(s_1 - x*) = 0.
     void setPhaseReference(const Eigen::VectorXd& xstar);
     void setStop(std::stop_token stop) { stop_ = stop; }
+    // Intervals integrated in parallel by this many threads (0 = hardware concurrency, 1 =
+    // serial). Each extra thread has its own CompiledModel copy (a copy recompiles, so the
+    // copies are made once and kept; their parameters follow the model's before every use).
+    void setThreads(std::size_t threads);
 
     // z from x(t0) by integrating one orbit period through the shooting points.
     Eigen::VectorXd initialUnknowns(const Eigen::VectorXd& x0, double period);
@@ -61,7 +67,11 @@ public:
     const Eigen::VectorXd& cachedPoint() const { return cachedZ_; }
 
 private:
-    Eigen::VectorXd flowEnd(std::size_t i, double P, const Eigen::VectorXd& start);
+    Eigen::VectorXd flowEnd(eval::CompiledModel& model, std::size_t i, double P, const Eigen::VectorXd& start);
+    static Eigen::VectorXd rhsOf(eval::CompiledModel& model, double t, const Eigen::VectorXd& x);
+    // fn(i, model) for every interval i, spread over the worker threads; rethrows the first
+    // exception of an interval after all threads finished.
+    void forIntervals(const std::function<void(std::size_t, eval::CompiledModel&)>& fn);
     void ensureBlocks();
 
     eval::CompiledModel& model_;
@@ -74,6 +84,8 @@ private:
     double period_ = 0.0;
     Eigen::VectorXd xstar_, fstar_;
     std::stop_token stop_;
+    std::size_t threads_ = 1;
+    std::vector<std::unique_ptr<eval::CompiledModel>> workers_;
     Eigen::VectorXd cachedZ_;
     std::vector<Eigen::VectorXd> ends_;
     std::vector<Eigen::MatrixXd> blocks_;

@@ -5,7 +5,7 @@
 //   x'' + 0.1 x' + x + 0.5 x^3 = 0.5 cos(w t).
 // Cases (dopri5 rtol 1e-8 / atol 1e-10, Newton residual tolerance 1e-8, start x(0) = (0, 0)):
 //   single    the periodic solution at w = 1 by single shooting
-//   multiple  the same by multiple shooting with 8 intervals
+//   multiple  the same by multiple shooting with 8 intervals (serial, and on 2 threads)
 //   sweep     200 points of the frequency response, w = 0.5 ... 1.3 evenly (below the fold
 //             region, so a warm-started sweep without arclength, as solve_bvp does, is fair),
 //             natural continuation with a fixed step
@@ -127,12 +127,15 @@ int main(int argc, char** argv)
         std::size_t intervals;
         double seconds = 0, error = 0;
         std::size_t iterations = 0;
-    } cases[] = {{"single shooting", 1}, {"multiple shooting (8)", 8}};
+        std::size_t threads = 1;
+    } cases[] = {{"single shooting", 1}, {"multiple shooting (8)", 8}, {"multiple (8), 2 threads", 8, 0, 0, 0, 2}};
     for (auto& c : cases) {
         std::vector<double> times;
         for (int r = 0; r < runs; ++r) {
             const auto t0 = Clock::now();
-            const auto s = shooting::findPeriodicSolution(model, start, periodicSettings(1.0, c.intervals, false));
+            auto settings = periodicSettings(1.0, c.intervals, false);
+            settings.threads = c.threads;
+            const auto s = shooting::findPeriodicSolution(model, start, settings);
             times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
             if (!s.converged()) {
                 std::fprintf(stderr, "%s did not converge: %s\n", c.name, s.newton.message.c_str());

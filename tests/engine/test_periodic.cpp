@@ -112,6 +112,37 @@ private slots:
         QCOMPARE(single.floquet.stable, multiple.floquet.stable);
     }
 
+    // Intervals integrated on several threads (each with its own model copy) give exactly the
+    // serial result, also for the finite-difference Jacobian and the sensitivities.
+    void parallelIntervalsMatchSerial()
+    {
+        auto model = test::compiled(duffingModel);
+        auto settings = tightSettings(2 * pi, 6);
+        const auto serial = findPeriodicSolution(*model, vec2(0.5, 0), settings);
+        settings.threads = 3;
+        const auto parallel = findPeriodicSolution(*model, vec2(0.5, 0), settings);
+        QVERIFY(serial.converged() && parallel.converged());
+        QCOMPARE(serial.newton.iterations, parallel.newton.iterations);
+        QVERIFY((serial.initialState - parallel.initialState).cwiseAbs().maxCoeff() == 0.0);
+        QVERIFY((serial.monodromy - parallel.monodromy).cwiseAbs().maxCoeff() == 0.0);
+        const auto ss = periodicParameterSensitivity(*model, serial, {0, 1}, tightSettings(2 * pi, 6));
+        const auto ps = periodicParameterSensitivity(*model, parallel, {0, 1}, settings);
+        QVERIFY((ss.initialState - ps.initialState).cwiseAbs().maxCoeff() == 0.0);
+
+        settings.jacobian = ShootingJacobian::FiniteDifferences;
+        const auto fdParallel = findPeriodicSolution(*model, vec2(0.5, 0), settings);
+        settings.threads = 1;
+        const auto fdSerial = findPeriodicSolution(*model, vec2(0.5, 0), settings);
+        QVERIFY(fdSerial.converged() && fdParallel.converged());
+        QVERIFY((fdSerial.initialState - fdParallel.initialState).cwiseAbs().maxCoeff() == 0.0);
+        // Finite differences and variational equations agree on the multipliers.
+        for (auto mu : serial.floquet.multipliers)
+            QVERIFY(closestDistance(mu, fdSerial.floquet.multipliers) < 1e-5);
+        QVERIFY(!usesFiniteDifferenceJacobian(*model, ShootingJacobian::Automatic));
+        QVERIFY(usesFiniteDifferenceJacobian(*test::compiled("param b = 1\nx'' = -b*sign(x') - x + cos(t)\nx(0) = 0, 0\noutput x\n"),
+                                             ShootingJacobian::Automatic));
+    }
+
     // Lindstedt-Poincaré: T = 2 pi (1 + mu^2/16 - 5 mu^4/3072 + ...).
     void vanDerPolSmallMuPeriod()
     {
