@@ -130,6 +130,37 @@ private slots:
         QVERIFY(r.points.back().parameter > 1.8);
     }
 
+    // An autonomous orbit: the period is an unknown of the branch (Van der Pol in mu).
+    void autonomousBranchFollowsThePeriod()
+    {
+        auto model = test::compiled("param mu = 1\nx'' = mu*(1 - x^2)*x' - x\nx(0) = 2, 0\noutput x\n");
+        ContinuationSettings s;
+        s.parameter = 0;
+        s.start = 0.5;
+        s.end = 1.5;
+        s.initialStep = 0.05;
+        s.maxStep = 0.2;
+        s.periodic.period = 6.3;
+        s.periodic.integrator = test::tight();
+        s.periodic.newton.residualTolerance = 1e-11;
+        const auto r = continuePeriodicSolutions(*model, Eigen::Vector2d(2, 0), s);
+        QVERIFY2(r.completed, r.message.c_str());
+        QVERIFY(r.points.size() >= 5);
+        for (const auto& p : r.points) {
+            QVERIFY(p.stable);
+            QCOMPARE(p.type, BranchPointType::Regular);
+            // Each point's period against a direct solve at its mu.
+            model->setParameters(std::vector<double>{p.parameter});
+            PeriodicSettings direct = s.periodic;
+            direct.period = p.period;
+            const auto d = findPeriodicSolution(*model, p.initialState, direct);
+            QVERIFY(d.converged());
+            QVERIFY(std::abs(d.period - p.period) < 1e-7);
+            QVERIFY(std::abs(p.amplitude - 2.0) < 0.02);  // the limit cycle's amplitude stays near 2
+        }
+        QVERIFY(r.points.back().period > r.points.front().period);  // the period grows with mu
+    }
+
     void progressAndCancellation()
     {
         auto model = test::compiled(linear);
