@@ -6,10 +6,12 @@
 //     the gamma values 1.8 / 2.2 / 2.5 give stable 1-, 2- and 4-periodic solutions (the seed's
 //     Fig. 6.2 shows such orbits but does not print gamma; these were found by a scan), the
 //     1-periodic orbit at gamma = 2.2 is unstable by period doubling, and Newton converges from
-//     starts 50 % off (the seed: about 10 iterations).
+//     starts 50 % off (the seed: about 10 iterations); continuation of the 1-periodic orbit in
+//     gamma detects the period doubling between 1.8 and 2.2 with a multiplier -1.
 #include "ValidationSupport.h"
 
 #include "engine/integrate/Simulator.h"
+#include "engine/shooting/Continuation.h"
 #include "engine/shooting/PeriodicShooting.h"
 
 #include <QtTest>
@@ -182,6 +184,37 @@ private slots:
         QVERIFY2(s.floquet.verdict.find("period doubling") != std::string::npos, s.floquet.verdict.c_str());
         QVERIFY(s.floquet.multipliers.front().real() < -1);
         qInfo("kc = 30, gamma = 2.2, 1-periodic orbit: %s", s.floquet.verdict.c_str());
+    }
+
+    void cartContinuationDetectsPeriodDoubling()
+    {
+        eval::CompiledModel model(validation::compiledExample("impact_cart.model"));
+        model.setParameters(cartParameters(model, 30.0, 1.8));
+        const Eigen::VectorXd start = settled(model, 300);
+        ContinuationSettings s;
+        s.parameter = validation::parameterIndex(model.source(), "gamma");
+        s.start = 1.8;
+        s.end = 2.2;
+        s.initialStep = 0.02;
+        s.maxStep = 0.05;
+        s.periodic = cartSettings(1);
+        s.periodic.samples = 400;
+        const auto r = continuePeriodicSolutions(model, start, s);
+        QVERIFY2(r.completed, r.message.c_str());
+        const BranchPoint* pd = nullptr;
+        for (const auto& p : r.points)
+            if (p.type == BranchPointType::PeriodDoubling)
+                pd = &p;
+        QVERIFY(pd);
+        double closest = 1e300;
+        for (auto mu : pd->multipliers)
+            closest = std::min(closest, std::abs(mu + 1.0));
+        qInfo("period doubling of the 1-periodic cart orbit at gamma = %.6f (amplitude %.4f), |mu + 1| = %.1e; %zu points",
+              pd->parameter, pd->amplitude, closest, r.points.size());
+        QVERIFY(closest < 1e-3);
+        QVERIFY(pd->parameter > 1.9 && pd->parameter < 2.1);
+        QVERIFY(r.points.front().stable);
+        QVERIFY(!r.points.back().stable);
     }
 };
 
