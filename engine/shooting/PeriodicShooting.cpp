@@ -111,6 +111,8 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
             equations.setPhaseReference(guess);
         z0 = equations.initialUnknowns(guess, P0);
     } catch (const std::exception& e) {
+        if (stop.stop_requested())
+            return failed(std::move(solution), NewtonStop::Cancelled, "cancelled");
         return failed(std::move(solution), NewtonStop::EvaluationFailed,
                       std::string("the start guess cannot be integrated over one period: ") + e.what());
     }

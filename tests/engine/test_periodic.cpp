@@ -277,6 +277,13 @@ private slots:
         QVERIFY(!s.converged());
         QCOMPARE(s.newton.stop, NewtonStop::MaxIterations);
 
+        // A stop request before the start is a cancellation.
+        std::stop_source source;
+        source.request_stop();
+        settings.newton.maxIterations = 50;
+        s = findPeriodicSolution(*model, vec2(3, 0), tightSettings(2 * pi, 4), {}, source.get_token());
+        QCOMPARE(s.newton.stop, NewtonStop::Cancelled);
+
         // An autonomous guess at the equilibrium defines no phase condition.
         auto vdp = test::compiled(vanDerPolModel);
         s = findPeriodicSolution(*vdp, vec2(0, 0), tightSettings(6.6));
