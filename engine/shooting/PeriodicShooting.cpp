@@ -1,0 +1,174 @@
+#include "engine/shooting/PeriodicShooting.h"
+
+#include "engine/data/Text.h"
+#include "engine/integrate/Simulator.h"
+#include "engine/shooting/ShootingEquations.h"
+
+#include <cmath>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+namespace sysid::shooting {
+
+bool isAutonomous(const eval::CompiledModel& model)
+{
+    for (const auto& entry : model.source().rhsTimeInputJacobian.entries)
+        if (entry.column == 0)
+            return false;
+    return true;
+}
+
+PeriodKind resolvedKind(const eval::CompiledModel& model, PeriodKind kind)
+{
+    if (kind != PeriodKind::Automatic)
+        return kind;
+    return isAutonomous(model) ? PeriodKind::Autonomous : PeriodKind::Forced;
+}
+
+bool usesFiniteDifferenceJacobian(const eval::CompiledModel& model, ShootingJacobian jacobian)
+{
+    if (jacobian != ShootingJacobian::Automatic)
+        return jacobian == ShootingJacobian::FiniteDifferences;
+    for (const auto& f : model.source().rhs)
+        if (f.find("sign(") != std::string::npos)
+            return true;
+    return false;
+}
+
+namespace {
+
+// The Newton view of the shooting equations; linearise() reuses the trajectory integrated
+// by the residual() call at the same point.
+class ShootingNewtonSystem : public NewtonSystem {
+public:
+    explicit ShootingNewtonSystem(detail::ShootingEquations& equations) : equations_(equations) {}
+    Eigen::VectorXd residual(const Eigen::VectorXd& z) override { return equations_.residual(z); }
+    void linearise(const Eigen::VectorXd& z) override
+    {
+        if (equations_.cachedPoint().size() != z.size() || equations_.cachedPoint() != z)
+            equations_.residual(z);
+        std::vector<Eigen::Triplet<double>> triplets;
+        equations_.jacobian(triplets);
+        factorisation_.factorise(z.size(), triplets);
+    }
+    Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const override { return factorisation_.solve(rhs); }
+
+private:
+    detail::ShootingEquations& equations_;
+    detail::ShootingFactorisation factorisation_;
+};
+
+std::string checkInput(const eval::CompiledModel& model, const Eigen::VectorXd& guess, const PeriodicSettings& s)
+{
+    if (model.inputCount() > 0)
+        return "periodic solutions need a model without measured inputs (write the forcing as a function of t)";
+    if (static_cast<std::size_t>(guess.size()) != model.stateCount())
+        return "the start guess has " + std::to_string(guess.size()) + " values; the model has " +
+               std::to_string(model.stateCount()) + " states";
+    if (!guess.allFinite())
+        return "the start guess is not finite";
+    if (!(s.period > 0) || !std::isfinite(s.period))
+        return "the period must be positive and finite (got " + data::formatNumber(s.period, 6) + ")";
+    if (s.periods == 0)
+        return "the number of periods must be at least 1";
+    if (s.intervals == 0)
+        return "the number of shooting intervals must be at least 1";
+    if (s.samples < 2)
+        return "at least 2 orbit samples are needed";
+    return {};
+}
+
+PeriodicSolution failed(PeriodicSolution solution, NewtonStop stop, const std::string& message)
+{
+    solution.newton.stop = stop;
+    solution.newton.message = message;
+    solution.floquet.verdict = "unknown (no periodic solution)";
+    return solution;
+}
+
+}  // namespace
+
+PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::VectorXd& guess,
+                                      const PeriodicSettings& settings, const NewtonObserver& observer,
+                                      std::stop_token stop)
+{
+    PeriodicSolution solution;
+    if (const auto problem = checkInput(model, guess, settings); !problem.empty())
+        return failed(std::move(solution), NewtonStop::EvaluationFailed, problem);
+    const bool autonomous = resolvedKind(model, settings.kind) == PeriodKind::Autonomous;
+    const double P0 = settings.period * static_cast<double>(settings.periods);
+    const auto n = static_cast<Eigen::Index>(model.stateCount());
+
+    detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator,
+                                        usesFiniteDifferenceJacobian(model, settings.jacobian));
+    equations.setThreads(settings.threads);
+    equations.setStop(stop);
+    equations.setPeriod(P0);
+    Eigen::VectorXd z0;
+    try {
+        if (autonomous)
+            equations.setPhaseReference(guess);
+        z0 = equations.initialUnknowns(guess, P0);
+    } catch (const std::exception& e) {
+        if (stop.stop_requested())
+            return failed(std::move(solution), NewtonStop::Cancelled, "cancelled");
+        return failed(std::move(solution), NewtonStop::EvaluationFailed,
+                      std::string("the start guess cannot be integrated over one period: ") + e.what());
+    }
+
+    ShootingNewtonSystem system(equations);
+    solution.newton = solveDampedNewton(system, z0, settings.newton, observer, stop);
+    const Eigen::VectorXd& z = solution.newton.x;
+    solution.period = equations.period(z);
+    solution.initialState = z.head(n);
+    if (!solution.converged()) {
+        solution.floquet.verdict = "unknown (no periodic solution)";
+        return solution;
+    }
+    try {
+        if (equations.cachedPoint().size() != z.size() || equations.cachedPoint() != z)
+            equations.residual(z);
+        solution.monodromy = equations.monodromy();
+        solution.floquet = analyseFloquet(solution.monodromy, autonomous);
+        equations.sample(z, settings.samples, solution.times, solution.states, solution.outputs);
+    } catch (const std::exception& e) {
+        solution.newton.stop = NewtonStop::EvaluationFailed;
+        solution.newton.message = std::string("the converged orbit could not be re-integrated: ") + e.what();
+    }
+    return solution;
+}
+
+PeriodicSensitivity periodicParameterSensitivity(eval::CompiledModel& model, const PeriodicSolution& solution,
+                                                 const std::vector<std::size_t>& parameters,
+                                                 const PeriodicSettings& settings)
+{
+    if (!solution.converged())
+        throw std::runtime_error("parameter sensitivities need a converged periodic solution");
+    for (std::size_t p : parameters)
+        if (p >= model.parameterCount())
+            throw std::invalid_argument("sensitivity requested for a parameter that does not exist");
+    const bool autonomous = resolvedKind(model, settings.kind) == PeriodKind::Autonomous;
+    const auto n = static_cast<Eigen::Index>(model.stateCount());
+    detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator,
+                                        usesFiniteDifferenceJacobian(model, settings.jacobian));
+    equations.setThreads(settings.threads);
+    equations.setPeriod(solution.period);
+    if (autonomous)
+        equations.setPhaseReference(solution.initialState);
+    const Eigen::VectorXd z = equations.initialUnknowns(solution.initialState, solution.period);
+    equations.residual(z);
+    std::vector<Eigen::Triplet<double>> triplets;
+    equations.jacobian(triplets);
+    detail::ShootingFactorisation factorisation;
+    factorisation.factorise(z.size(), triplets);
+    const Eigen::MatrixXd D = equations.parameterDerivative(z, parameters, {});
+    const Eigen::MatrixXd S = -factorisation.solve(D);
+    PeriodicSensitivity result;
+    result.initialState = S.topRows(n);
+    result.period = autonomous ? Eigen::RowVectorXd(S.row(S.rows() - 1))
+                               : Eigen::RowVectorXd::Zero(static_cast<Eigen::Index>(parameters.size()));
+    return result;
+}
+
+}  // namespace sysid::shooting

@@ -1,0 +1,109 @@
+#pragma once
+
+// The shooting equations of a periodic orbit, shared by findPeriodicSolution and the
+// continuation (internal to engine/shooting).
+
+#include "engine/eval/CompiledModel.h"
+#include "engine/integrate/IntegratorSettings.h"
+
+#include <Eigen/Dense>
+#include <Eigen/Sparse>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <vector>
+
+namespace sysid::shooting::detail {
+
+// F(z) for z = [s_1; ...; s_N; (P)] (see PeriodicShooting.h). The orbit period P is a
+// member for forced orbits and the last unknown for autonomous ones. Every residual()
+// caches the interval ends and their Jacobians, so the Jacobian needs no new integration.
+class ShootingEquations {
+public:
+    // finiteDifferences: interval Jacobians (and parameter derivatives) by central differences of
+    // the integrated flow instead of the variational equations (for right-hand sides with jumps).
+    ShootingEquations(eval::CompiledModel& model, std::size_t intervals, bool autonomous, double startTime,
+                      const integrate::IntegratorSettings& integrator, bool finiteDifferences = false);
+
+    std::size_t states() const { return n_; }
+    std::size_t intervals() const { return N_; }
+    bool autonomous() const { return autonomous_; }
+    std::size_t unknowns() const { return N_ * n_ + (autonomous_ ? 1 : 0); }
+
+    void setPeriod(double period) { period_ = period; }  // forced orbits
+    double period(const Eigen::VectorXd& z) const;
+    // The Poincaré section of an autonomous orbit: f(x*)·(s_1 - x*) = 0.
+    void setPhaseReference(const Eigen::VectorXd& xstar);
+    void setStop(std::stop_token stop) { stop_ = stop; }
+    // Intervals integrated in parallel by this many threads (0 = hardware concurrency, 1 =
+    // serial). Each extra thread has its own CompiledModel copy (a copy recompiles, so the
+    // copies are made once and kept; their parameters follow the model's before every use).
+    void setThreads(std::size_t threads);
+
+    // z from x(t0) by integrating one orbit period through the shooting points.
+    Eigen::VectorXd initialUnknowns(const Eigen::VectorXd& x0, double period);
+
+    Eigen::VectorXd residual(const Eigen::VectorXd& z);
+    // dF/dz at the last residual() point, as triplets (row, column, value).
+    void jacobian(std::vector<Eigen::Triplet<double>>& triplets);
+    // dF/dp (unknowns x parameters) at z for model parameters, where the orbit period of a
+    // forced orbit depends on each parameter with derivative periodDerivative[j] (0 = fixed).
+    Eigen::MatrixXd parameterDerivative(const Eigen::VectorXd& z, const std::vector<std::size_t>& parameters,
+                                        const std::vector<double>& periodDerivative);
+    // The orbit at z on a uniform grid of `samples` times over one period (first at t0, last
+    // at t0 + P), each sample integrated from the node of its own shooting interval (so an
+    // unstable orbit is not followed over the whole period).
+    void sample(const Eigen::VectorXd& z, std::size_t samples, std::vector<double>& times, Eigen::MatrixXd& states,
+                Eigen::MatrixXd& outputs);
+    // Product of the interval Jacobians at the last residual() point.
+    Eigen::MatrixXd monodromy();
+    // f(t, x) of the model.
+    Eigen::VectorXd rhs(double t, const Eigen::VectorXd& x) const;
+    double shootingTime(std::size_t i, double period) const;
+
+    const Eigen::VectorXd& cachedPoint() const { return cachedZ_; }
+
+private:
+    Eigen::VectorXd flowEnd(eval::CompiledModel& model, std::size_t i, double P, const Eigen::VectorXd& start);
+    static Eigen::VectorXd rhsOf(eval::CompiledModel& model, double t, const Eigen::VectorXd& x);
+    // fn(i, model) for every interval i, spread over the worker threads; rethrows the first
+    // exception of an interval after all threads finished.
+    void forIntervals(const std::function<void(std::size_t, eval::CompiledModel&)>& fn);
+    void ensureBlocks();
+
+    eval::CompiledModel& model_;
+    std::size_t n_, N_;
+    bool autonomous_;
+    double t0_;
+    bool finiteDifferences_;
+    bool blocksValid_ = false;
+    integrate::IntegratorSettings integrator_;
+    double period_ = 0.0;
+    Eigen::VectorXd xstar_, fstar_;
+    std::stop_token stop_;
+    std::size_t threads_ = 1;
+    std::vector<std::unique_ptr<eval::CompiledModel>> workers_;
+    Eigen::VectorXd cachedZ_;
+    std::vector<Eigen::VectorXd> ends_;
+    std::vector<Eigen::MatrixXd> blocks_;
+};
+
+// Factorisation of a square matrix given by triplets: dense LU for small ones, SparseLU else.
+class ShootingFactorisation {
+public:
+    // Throws std::runtime_error when the matrix is singular.
+    void factorise(Eigen::Index size, const std::vector<Eigen::Triplet<double>>& triplets);
+    Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const;
+    Eigen::MatrixXd solve(const Eigen::MatrixXd& rhs) const;
+
+private:
+    bool dense_ = true;
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+    Eigen::SparseMatrix<double> matrix_;
+    Eigen::SparseLU<Eigen::SparseMatrix<double>> sparse_;
+};
+
+}  // namespace sysid::shooting::detail

@@ -1,0 +1,195 @@
+// Periodic-solution benchmark for issue 5 (run by hand, never by CTest; run_periodic_benchmark.sh
+// runs it together with the SciPy reference periodic_scipy.py and prints both timings).
+//
+// Model: resources/examples/duffing_frequency_response.model,
+//   x'' + 0.1 x' + x + 0.5 x^3 = 0.5 cos(w t).
+// Cases (dopri5 rtol 1e-8 / atol 1e-10, Newton residual tolerance 1e-8, start x(0) = (0, 0)):
+//   single    the periodic solution at w = 1 by single shooting
+//   multiple  the same by multiple shooting with 8 intervals (serial, and on 2 threads)
+//   sweep     200 points of the frequency response, w = 0.5 ... 1.3 evenly (below the fold
+//             region, so a warm-started sweep without arclength, as solve_bvp does, is fair),
+//             natural continuation with a fixed step
+// Accuracy: each result's x(0) is compared with a reference computed with rtol 1e-12 and a
+// Newton tolerance 1e-12; the reference values go into the JSON so SciPy is held to them too.
+// Timed with std::chrono around the solver calls only (model compilation is not timed).
+//
+// Usage: bench_periodic [--json FILE] [--runs N]
+
+#include "engine/eval/CompiledModel.h"
+#include "engine/eval/CompiledModelSource.h"
+#include "engine/model/ModelBuilder.h"
+#include "engine/shooting/Continuation.h"
+#include "engine/shooting/PeriodicShooting.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#ifndef SYSID_SOURCE_DIR
+#define SYSID_SOURCE_DIR "."
+#endif
+#ifndef SYSID_BENCH_BUILD_TYPE
+#define SYSID_BENCH_BUILD_TYPE "unknown"
+#endif
+
+using namespace sysid;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::size_t sweepPoints = 200;
+constexpr double sweepStart = 0.5, sweepEnd = 1.3;
+
+shooting::PeriodicSettings periodicSettings(double w, std::size_t intervals, bool reference)
+{
+    shooting::PeriodicSettings s;
+    s.period = 2 * std::numbers::pi / w;
+    s.intervals = intervals;
+    s.samples = 2;
+    if (reference) {
+        s.integrator.relativeTolerance = 1e-12;
+        s.integrator.absoluteTolerance = 1e-14;
+        s.newton.residualTolerance = 1e-12;
+    } else {
+        s.newton.residualTolerance = 1e-8;
+    }
+    return s;
+}
+
+void setW(eval::CompiledModel& model, double w)
+{
+    std::vector<double> p(model.parameters().begin(), model.parameters().end());
+    p[3] = w;
+    model.setParameters(p);
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+shooting::ContinuationSettings sweepSettings(bool reference)
+{
+    shooting::ContinuationSettings s;
+    s.parameter = 3;
+    s.start = sweepStart;
+    s.end = sweepEnd;
+    s.method = shooting::ContinuationMethod::Natural;
+    s.initialStep = s.maxStep = (sweepEnd - sweepStart) / static_cast<double>(sweepPoints - 1);
+    s.minStep = 1e-6;
+    s.maxPoints = sweepPoints;
+    s.periodOf = shooting::forcingPeriodOfFrequency();
+    s.periodic = periodicSettings(1.0, 1, reference);
+    s.periodic.samples = 100;
+    return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    std::string json;
+    int runs = 20;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--json" && i + 1 < argc)
+            json = argv[++i];
+        else if (a == "--runs" && i + 1 < argc)
+            runs = std::max(1, std::atoi(argv[++i]));
+        else {
+            std::fprintf(stderr, "usage: bench_periodic [--json FILE] [--runs N]\n");
+            return 2;
+        }
+    }
+    eval::CompiledModel model(eval::compileModel(
+        model::loadModel(std::string(SYSID_SOURCE_DIR) + "/resources/examples/duffing_frequency_response.model")));
+    if (model.source().parameterNames[3] != "w") {
+        std::fprintf(stderr, "unexpected parameter order in the example model\n");
+        return 1;
+    }
+    const Eigen::VectorXd start = Eigen::VectorXd::Zero(2);
+
+    setW(model, 1.0);
+    const auto reference = shooting::findPeriodicSolution(model, start, periodicSettings(1.0, 1, true));
+    std::printf("bench_periodic (%s build)\n", SYSID_BENCH_BUILD_TYPE);
+    std::printf("Duffing x'' + 0.1x' + x + 0.5x^3 = 0.5cos(wt), w = 1: reference x(0) = (%.12f, %.12f), %s\n",
+                reference.initialState(0), reference.initialState(1), reference.floquet.verdict.c_str());
+
+    struct Case {
+        const char* name;
+        std::size_t intervals;
+        double seconds = 0, error = 0;
+        std::size_t iterations = 0;
+        std::size_t threads = 1;
+    } cases[] = {{"single shooting", 1}, {"multiple shooting (8)", 8}, {"multiple (8), 2 threads", 8, 0, 0, 0, 2}};
+    for (auto& c : cases) {
+        std::vector<double> times;
+        for (int r = 0; r < runs; ++r) {
+            const auto t0 = Clock::now();
+            auto settings = periodicSettings(1.0, c.intervals, false);
+            settings.threads = c.threads;
+            const auto s = shooting::findPeriodicSolution(model, start, settings);
+            times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+            if (!s.converged()) {
+                std::fprintf(stderr, "%s did not converge: %s\n", c.name, s.newton.message.c_str());
+                return 1;
+            }
+            c.error = (s.initialState - reference.initialState).cwiseAbs().maxCoeff();
+            c.iterations = s.newton.iterations;
+        }
+        c.seconds = median(times);
+        std::printf("  %-24s %9.3f ms  (median of %d)  %zu Newton iterations  |x(0) - ref| = %.1e\n", c.name,
+                    1e3 * c.seconds, runs, c.iterations, c.error);
+    }
+
+    // Sweep: reference first (not timed), then the timed runs.
+    const auto refSweep = shooting::continuePeriodicSolutions(model, start, sweepSettings(true));
+    if (refSweep.points.size() != sweepPoints) {
+        std::fprintf(stderr, "reference sweep: %zu points (%s)\n", refSweep.points.size(), refSweep.message.c_str());
+        return 1;
+    }
+    const int sweepRuns = std::max(1, runs / 5);
+    std::vector<double> sweepTimes;
+    double sweepError = 0;
+    for (int r = 0; r < sweepRuns; ++r) {
+        const auto t0 = Clock::now();
+        const auto sweep = shooting::continuePeriodicSolutions(model, start, sweepSettings(false));
+        sweepTimes.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+        if (sweep.points.size() != sweepPoints) {
+            std::fprintf(stderr, "sweep: %zu points (%s)\n", sweep.points.size(), sweep.message.c_str());
+            return 1;
+        }
+        sweepError = 0;
+        for (std::size_t k = 0; k < sweepPoints; ++k)
+            sweepError = std::max(sweepError, (sweep.points[k].initialState - refSweep.points[k].initialState).cwiseAbs().maxCoeff());
+    }
+    const double sweepSeconds = median(sweepTimes);
+    std::printf("  %-24s %9.3f ms  (median of %d)  %zu points w = %.1f..%.1f  max |x(0) - ref| = %.1e\n",
+                "frequency sweep", 1e3 * sweepSeconds, sweepRuns, sweepPoints, sweepStart, sweepEnd, sweepError);
+
+    if (!json.empty()) {
+        std::ofstream out(json);
+        out.precision(17);
+        out << "{\n  \"build\": \"" << SYSID_BENCH_BUILD_TYPE << "\",\n";
+        out << "  \"reference\": [" << reference.initialState(0) << ", " << reference.initialState(1) << "],\n";
+        out << "  \"single_seconds\": " << cases[0].seconds << ", \"single_error\": " << cases[0].error << ",\n";
+        out << "  \"multiple_seconds\": " << cases[1].seconds << ", \"multiple_error\": " << cases[1].error << ",\n";
+        out << "  \"sweep_seconds\": " << sweepSeconds << ", \"sweep_error\": " << sweepError << ",\n";
+        out << "  \"sweep_w\": [";
+        for (std::size_t k = 0; k < sweepPoints; ++k)
+            out << (k ? ", " : "") << refSweep.points[k].parameter;
+        out << "],\n  \"sweep_reference\": [";
+        for (std::size_t k = 0; k < sweepPoints; ++k)
+            out << (k ? ", " : "") << "[" << refSweep.points[k].initialState(0) << ", "
+                << refSweep.points[k].initialState(1) << "]";
+        out << "]\n}\n";
+    }
+    return 0;
+}
