@@ -288,6 +288,28 @@ std::optional<std::string> checkInput(const OdeSystem& system, const BoundaryCon
     } else if (!conditions.general || !conditions.generalJacobian) {
         return "general boundary conditions need general and generalJacobian";
     }
+    // The condition functions at the starting guess: wrong sizes are input errors, not a
+    // singular matrix or a failed evaluation later on.
+    try {
+        const Eigen::VectorXd xa = initialNodes.row(0).transpose();
+        const Eigen::VectorXd xb = initialNodes.row(initialNodes.rows() - 1).transpose();
+        const auto cols = static_cast<Eigen::Index>(n);
+        if (conditions.separated) {
+            const auto p = static_cast<Eigen::Index>(conditions.leftCount);
+            checkSize(conditions.left(xa), p, 1, "the left boundary condition");
+            checkSize(conditions.leftJacobian(xa), p, cols, "the left boundary condition Jacobian");
+            checkSize(conditions.right(xb), cols - p, 1, "the right boundary condition");
+            checkSize(conditions.rightJacobian(xb), cols - p, cols, "the right boundary condition Jacobian");
+        } else {
+            checkSize(conditions.general(xa, xb), cols, 1, "the boundary condition");
+            Eigen::MatrixXd ga, gb;
+            conditions.generalJacobian(xa, xb, ga, gb);
+            checkSize(ga, cols, cols, "the boundary condition Jacobian with respect to x(a)");
+            checkSize(gb, cols, cols, "the boundary condition Jacobian with respect to x(b)");
+        }
+    } catch (const std::exception& e) {
+        return std::string("at the starting guess: ") + e.what();
+    }
     return std::nullopt;
 }
 
@@ -346,8 +368,7 @@ BvpResult solveBoundaryValueProblem(const OdeSystem& system, const BoundaryCondi
                 result.newton.message = "cancelled";
             }
             result.message = "stage " + std::to_string(s + 1) + " of " + std::to_string(settings.stages.size()) +
-                             " (" + integrate::methodName(stage.integrator.method) + "): " +
-                             describe(result.newton.stop) + ": " + result.newton.message;
+                             " (" + integrate::methodName(stage.integrator.method) + "): " + result.newton.message;
             break;
         }
         result.message = "converged in " + std::to_string(result.totalIterations) + " Newton iterations (" +

@@ -269,6 +269,21 @@ private slots:
         QVERIFY2(singular.message.find("singular") != std::string::npos, singular.message.c_str());
     }
 
+    // RMUSN's fixed-Jacobian mode (seed 001 §3.3) reuses the factorisation and still converges.
+    void chordModeReusesTheFactorisation()
+    {
+        auto s = settingsWith(21, test::stage(IntegrationMethod::Dopri5));
+        s.newton.chordContraction = 0.5;
+        std::size_t reused = 0;
+        const auto r = solveBoundaryValueProblem(quadraticOde(), test::dirichlet(4, 1),
+                                                 test::linearGuess(s.shootingPoints, 4, 1), s,
+                                                 [&](const BvpIteration& it) { reused += it.newton.jacobianReused; });
+        QVERIFY2(r.converged(), r.message.c_str());
+        QVERIFY(reused > 0);
+        QVERIFY(r.newton.jacobianEvaluations < r.totalIterations);
+        QVERIFY(nodeError(r, quadraticY, quadraticDy) < 1e-8);
+    }
+
     void threadCountDoesNotChangeTheResult()
     {
         for (auto jacobian : {IntervalJacobian::Variational, IntervalJacobian::FiniteDifferences}) {
@@ -327,6 +342,12 @@ private slots:
         check(good, bc, MatrixXd::Zero(5, 2), "left boundary condition has size 1 x 1, expected 2 x 1");
         bc.leftCount = 3;
         check(good, bc, MatrixXd::Zero(5, 2), "exceeds the number of states");
+        bc = test::dirichlet(0, 1);
+        bc.rightJacobian = [](const VectorXd&) { return MatrixXd(MatrixXd::Identity(2, 2)); };
+        check(good, bc, MatrixXd::Zero(5, 2), "right boundary condition Jacobian has size 2 x 2, expected 1 x 2");
+        bc = test::dirichlet(0, 1);
+        bc.separated = false;
+        check(good, bc, MatrixXd::Zero(5, 2), "general boundary conditions need");
         MatrixXd nan = MatrixXd::Zero(5, 2);
         nan(2, 1) = std::nan("");
         check(good, test::dirichlet(0, 1), nan, "shooting point 3, state 2 is not finite");
