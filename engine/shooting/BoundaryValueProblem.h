@@ -25,6 +25,9 @@ public:
     // df/dx, column-major n x n, and df/dt (n entries; may be left zero for autonomous f).
     virtual void jacobian(double t, const double* x, double* J, double* dfdt) = 0;
     virtual std::unique_ptr<OdeSystem> clone() const = 0;
+    // Times strictly inside (t0, t1), increasing, where f is only continuous (kinks of
+    // interpolated inputs). Adaptive integrators end a step on each, so no step straddles one.
+    virtual std::vector<double> breakpoints(double /*t0*/, double /*t1*/) const { return {}; }
 };
 
 // g(x(a), x(b)) = 0 with n rows. Separated conditions (g_a(x(a)) = 0 with p rows and

@@ -173,15 +173,21 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
         double dt = settings.maxStep > 0 ? std::min(settings.maxStep, t1 - t0) : t1 - t0;
         std::vector<double> previous;
         std::size_t rejected = 0;
+        std::vector<double> stops = system.breakpoints(t0, t1);
+        stops.push_back(t1);
+        std::size_t next = 0;
         while (t < t1) {
-            const bool last = dt >= t1 - t;
-            double used = last ? t1 - t : dt;
+            while (stops[next] <= t)
+                ++next;
+            const double target = stops[next];
+            const bool last = dt >= target - t;
+            double used = last ? target - t : dt;
             const double before = t;
             previous = z;
             const auto outcome = stepper.try_step(rhs, z, t, used);
             if (outcome == odeint::success && allFinite(z)) {
                 if (last)
-                    t = t1;
+                    t = target;
                 guard(t, z);
                 dt = settings.maxStep > 0 ? std::min(used, settings.maxStep) : used;
                 rejected = 0;
@@ -192,7 +198,7 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
                 z = previous;
                 t = before;
                 stepper.reset();
-                used = (last ? t1 - before : dt) * 0.1;
+                used = (last ? target - before : dt) * 0.1;
             }
             if (!std::isfinite(used) || used <= 1e-14 * std::max(1.0, std::abs(t)) || ++rejected > 200) {
                 if (stop.stop_requested())
@@ -227,7 +233,10 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
             throw IntegrationError(Reason::SolverFailure, t,
                                    where + ": integration failed at t = " + timeText(t) + ": " + what);
         };
-        problem.boundaries = {t0, t1};
+        problem.boundaries = {t0};
+        for (double b : system.breakpoints(t0, t1))
+            problem.boundaries.push_back(b);
+        problem.boundaries.push_back(t1);
         problem.beginSegment = [](double, double) {};
         const double initial = settings.maxStep > 0 ? std::min(settings.maxStep, (t1 - t0) / 10) : (t1 - t0) / 10;
         integrate::integrateRosenbrock(problem, z, {t0, t1}, settings.absoluteTolerance, settings.relativeTolerance,

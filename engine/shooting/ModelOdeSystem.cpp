@@ -1,5 +1,7 @@
 #include "engine/shooting/ModelOdeSystem.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -42,6 +44,26 @@ void ModelOdeSystem::jacobian(double t, const double* x, double* J, double* dfdt
             d += timeInput_[(1 + j) * n + i] * du_[j];
         dfdt[i] = d;
     }
+}
+
+std::vector<double> ModelOdeSystem::breakpoints(double t0, double t1) const
+{
+    std::vector<double> all;
+    if (!inputs_)
+        return all;
+    // Kinks within rounding of an end or of each other would leave segments of a few ulps.
+    const double rounding = 1e-12 * std::max({1.0, std::abs(t0), std::abs(t1)});
+    for (std::size_t i = 0; i < inputs_->size(); ++i) {
+        const auto& time = inputs_->signal(i).time();
+        for (auto it = std::upper_bound(time.begin(), time.end(), t0 + rounding); it != time.end() && *it < t1 - rounding; ++it)
+            all.push_back(*it);
+    }
+    std::sort(all.begin(), all.end());
+    std::vector<double> kept;
+    for (double t : all)
+        if (kept.empty() || t - kept.back() > rounding)
+            kept.push_back(t);
+    return kept;
 }
 
 std::unique_ptr<OdeSystem> ModelOdeSystem::clone() const { return std::make_unique<ModelOdeSystem>(model_, inputs_); }

@@ -22,6 +22,7 @@ public:
     void rhs(double t, const double* x, double* f) override;
     void jacobian(double t, const double* x, double* J, double* dfdt) override;
     std::unique_ptr<OdeSystem> clone() const override;
+    std::vector<double> breakpoints(double t0, double t1) const override;  // the input sample times
 
     const eval::CompiledModel& model() const { return model_; }
 

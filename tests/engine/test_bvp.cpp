@@ -374,6 +374,29 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ModelOdeSystem(*model, nullptr));
     }
 
+    // x'' = u with the kinked input u = |t - 1/2|, x(0) = x(1) = 0: x = U2(t) - t/8 with
+    // U2 = t^2/4 - t^3/6 (t <= 1/2), t/8 - 1/48 + (t - 1/2)^3/6 (t > 1/2).
+    void modelOdeSystemStopsAtInputKinks()
+    {
+        auto model = test::compiled("input u\nstate x = 0\nstate v = 0\nx' = v\nv' = u\n");
+        integrate::InputSignals inputs({data::Signal({0.0, 0.5, 1.0}, {0.5, 0.0, 0.5})});
+        ModelOdeSystem ode(*model, &inputs);
+        QCOMPARE(ode.breakpoints(0.3, 0.7), std::vector<double>{0.5});
+        QVERIFY(ode.breakpoints(0.0, 0.5).empty());
+        auto x = [](double t) {
+            return (t <= 0.5 ? t * t / 4 - t * t * t / 6 : t / 8 - 1.0 / 48 + std::pow(t - 0.5, 3) / 6) - t / 8;
+        };
+        auto v = [](double t) { return (t <= 0.5 ? t / 2 - t * t / 2 : 0.125 + (t - 0.5) * (t - 0.5) / 2) - 0.125; };
+        for (auto method : {IntegrationMethod::Dopri5, IntegrationMethod::Rosenbrock4}) {
+            auto s = settingsWith(4, test::stage(method, 1e-11, 1e-13));
+            const auto r = solveBoundaryValueProblem(ode, test::dirichlet(0, 0), MatrixXd::Zero(4, 2), s);
+            QVERIFY2(r.converged(), r.message.c_str());
+            QVERIFY2(nodeError(r, x, v) < 1e-10, qPrintable(QString::number(nodeError(r, x, v))));
+            const MatrixXd at = sampleSolution(ode, r, {0.5, 0.6}, test::tight(method));
+            QVERIFY(std::abs(at(0, 0) - x(0.5)) < 1e-10 && std::abs(at(1, 1) - v(0.6)) < 1e-10);
+        }
+    }
+
     void modelOdeSystemSolvesTheLinearProblem()
     {
         auto model = test::compiled("state x = 0\nstate v = 0\nx' = v\nv' = x\n");
