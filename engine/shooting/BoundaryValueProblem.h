@@ -70,6 +70,8 @@ std::vector<double> uniformShootingPoints(double a, double b, std::size_t count)
 struct BvpIteration {
     std::size_t stage = 0;
     NewtonIteration newton;
+    // Wall time spent since the previous report (all line-search residuals included):
+    // integrating F, integrating and assembling J, factorising J, back-substitution.
     std::chrono::duration<double> residualTime{}, jacobianTime{}, factorTime{}, solveTime{};
 };
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stop_token>
 
 using namespace sysid;
@@ -314,6 +315,33 @@ private slots:
         QCOMPARE(calls, std::size_t(1));
         QCOMPARE(r.newton.stop, NewtonStop::Cancelled);
         QVERIFY2(r.message.find("cancel") != std::string::npos, r.message.c_str());
+    }
+
+    // A stop requested while the intervals are being integrated ends the solve promptly.
+    void cancelWithinAnIteration()
+    {
+        std::stop_source source;
+        auto calls = std::make_shared<std::size_t>(0);
+        std::size_t callsAtStop = 0;
+        test::LambdaOde ode(
+            2,
+            [&, calls](double, const double* x, double* f) {
+                if (++*calls == 3000) {
+                    callsAtStop = *calls;
+                    source.request_stop();
+                }
+                f[0] = x[1];
+                f[1] = 1.5 * x[0] * x[0];
+            },
+            [](double, const double* x, double* J, double* dfdt) {
+                J[0] = 0, J[1] = 3 * x[0], J[2] = 1, J[3] = 0;
+                dfdt[0] = dfdt[1] = 0;
+            });
+        auto s = settingsWith(21, test::stage(IntegrationMethod::Dopri5));
+        const auto r = solveBoundaryValueProblem(ode, test::dirichlet(4, 1), MatrixXd::Zero(21, 2), s, {}, source.get_token());
+        QCOMPARE(r.newton.stop, NewtonStop::Cancelled);
+        QVERIFY(callsAtStop == 3000);
+        QVERIFY2(*calls - callsAtStop < 200, qPrintable(QString::number(*calls - callsAtStop)));
     }
 
     void badInputGivesMessages()
