@@ -21,11 +21,10 @@ void BandLu::setZero() { std::fill(data_.begin(), data_.end(), 0.0); }
 void BandLu::factorize()
 {
     const std::size_t n = size_;
-    double scale = 0.0;
-    for (double v : data_)
-        scale = std::max(scale, std::abs(v));
-    if (!std::isfinite(scale))
+    if (!std::all_of(data_.begin(), data_.end(), [](double v) { return std::isfinite(v); }))
         throw std::runtime_error("the shooting matrix contains non-finite entries");
+    if (n == 0)
+        return;
     std::fill(multipliers_.begin(), multipliers_.end(), 0.0);
     auto& A = *this;
     for (std::size_t k = 0; k < n; ++k) {
@@ -36,9 +35,9 @@ void BandLu::factorize()
             if (std::abs(A(i, k)) > std::abs(A(p, k)))
                 p = i;
         pivots_[k] = p;
-        if (!(std::abs(A(p, k)) > 1e-14 * scale))
-            throw std::runtime_error("the shooting matrix is singular to working precision (column " +
-                                     std::to_string(k + 1) + " of " + std::to_string(n) + ")");
+        if (!(std::abs(A(p, k)) > 0.0))
+            throw std::runtime_error("the shooting matrix is singular (column " + std::to_string(k + 1) + " of " +
+                                     std::to_string(n) + " has no nonzero pivot)");
         if (p != k)
             for (std::size_t j = k; j <= lastColumn; ++j)
                 std::swap(A(k, j), A(p, j));
@@ -52,6 +51,20 @@ void BandLu::factorize()
                     A(i, j) -= l * A(k, j);
         }
     }
+    // The same test as checkRegular() applies to dense LU factors: smallest |U_kk| against the largest.
+    double smallest = std::abs(A(0, 0)), largest = smallest;
+    std::size_t where = 0;
+    for (std::size_t k = 1; k < n; ++k) {
+        const double u = std::abs(A(k, k));
+        largest = std::max(largest, u);
+        if (u < smallest) {
+            smallest = u;
+            where = k;
+        }
+    }
+    if (!(smallest > 1e-14 * largest))
+        throw std::runtime_error("the shooting matrix is singular to working precision (pivot " +
+                                 std::to_string(where + 1) + " of " + std::to_string(n) + ")");
 }
 
 Eigen::VectorXd BandLu::solve(const Eigen::VectorXd& rhs) const

@@ -24,7 +24,8 @@ public:
     double& operator()(std::size_t i, std::size_t j) { return data_[i * width_ + (j + lower_ - i)]; }
     double operator()(std::size_t i, std::size_t j) const { return data_[i * width_ + (j + lower_ - i)]; }
 
-    // Throws std::runtime_error (naming the column) when a pivot is zero to working precision.
+    // Throws std::runtime_error when the matrix is singular to working precision (smallest
+    // |U_kk| below 1e-14 of the largest, as checkRegular() for dense factors).
     void factorize();
     Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const;
 
