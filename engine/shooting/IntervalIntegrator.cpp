@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <sstream>
 
 namespace sysid::shooting {
@@ -204,6 +205,13 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
             if (!std::isfinite(used) || used <= 1e-14 * std::max(1.0, std::abs(t)) || ++rejected > 200) {
                 if (stop.stop_requested())
                     throw IntegrationError(Reason::Cancelled, t, where + ": cancelled at t = " + timeText(t));
+                const double size = std::accumulate(z.begin(), z.end(), 0.0,
+                                                    [](double a, double v) { return std::max(a, std::abs(v)); });
+                if (size > 1e200)
+                    throw IntegrationError(Reason::NonFiniteState, t,
+                                           where + ": the solution overflows at t = " + timeText(t) + " (|x| = " +
+                                               timeText(size) +
+                                               "); use more shooting points or a better starting guess");
                 throw IntegrationError(Reason::StepSizeUnderflow, t,
                                        where + ": the step size became too small at t = " + timeText(t) +
                                            " (the solution overflows or the problem is too stiff for dopri5); use "

@@ -161,6 +161,7 @@ private slots:
         auto single = settingsWith(2, test::stage(IntegrationMethod::Dopri5));
         const auto failed =
             solveBoundaryValueProblem(steepOde(), test::dirichlet(0, 1), test::linearGuess(single.shootingPoints, 0, 1), single);
+        qInfo("single shooting: %s", failed.message.c_str());
         QVERIFY(!failed.converged());
         QVERIFY2(failed.message.find("overflow") != std::string::npos, failed.message.c_str());
         QVERIFY2(failed.message.find("interval 1") != std::string::npos, failed.message.c_str());
