@@ -47,6 +47,10 @@ struct BoundaryConditions {
                        Eigen::MatrixXd& dgb)> generalJacobian;                   // n x n each
 };
 
+// How J_i = dy_i(t_{i+1})/ds_i is built. Variational: Phi' = (df/dx) Phi integrated with the
+// state (n + n^2 equations). Rosenbrock4 factorises that whole system densely at every step,
+// O((n + n^2)^3): above about 8 states FiniteDifferences (n + 1 integrations of n equations)
+// is much cheaper with it.
 enum class IntervalJacobian { Variational, FiniteDifferences };
 
 // One stage of the loose-to-tight tolerance schedule (seed 001 §5.4): Newton runs to
