@@ -74,11 +74,18 @@ BoundaryConditions conditions()
 
 int main(int argc, char** argv)
 {
-    // Usage: bench_bvp [THREADS [fd]]; "fd" builds J by forward differences (seed 001, eq. 3.7).
+    // Usage: bench_bvp [THREADS [fd|var [METHOD]]]; "fd" builds J by forward differences
+    // (seed 001, eq. 3.7); METHOD is dopri5 (default), rosenbrock4, rk4 or euler.
     const std::size_t threads = argc > 1 ? static_cast<std::size_t>(std::atoi(argv[1])) : 1;
     const bool differences = argc > 2 && std::string(argv[2]) == "fd";
-    std::printf("bench_bvp (%s build): 10 ODEs, dopri5 rtol 1e-8 atol 1e-10, %s Jacobian, %zu thread(s)\n",
-                SYSID_BENCH_BUILD_TYPE, differences ? "finite-difference" : "variational", threads);
+    const auto method = integrate::parseIntegrationMethod(argc > 3 ? argv[3] : "dopri5");
+    if (!method) {
+        std::fprintf(stderr, "unknown integration method %s\n", argv[3]);
+        return 2;
+    }
+    std::printf("bench_bvp (%s build): 10 ODEs, %s rtol 1e-8 atol 1e-10, %s Jacobian, %zu thread(s)\n",
+                SYSID_BENCH_BUILD_TYPE, integrate::methodName(*method).c_str(),
+                differences ? "finite-difference" : "variational", threads);
     std::printf("per Newton iteration (mean over the iterations that built a Jacobian, best of 5 solves), milliseconds\n");
     std::printf("%6s %5s %10s %10s %10s %10s %12s %9s\n", "m", "iter", "residual", "jacobian", "factor", "solve",
                 "total/(m-1)", "|F|");
@@ -87,6 +94,8 @@ int main(int argc, char** argv)
         const double T = 0.05 * static_cast<double>(m - 1);
         s.shootingPoints = uniformShootingPoints(0.0, T, m);
         BvpStage stage;
+        stage.integrator.method = *method;
+        stage.stepsPerInterval = 5;  // fixed-step methods
         stage.integrator.relativeTolerance = 1e-8;
         stage.integrator.absoluteTolerance = 1e-10;
         stage.newtonTolerance = 1e-9;
