@@ -195,6 +195,8 @@ private slots:
         };
         const double euler1 = error(IntegrationMethod::Euler, 20), euler2 = error(IntegrationMethod::Euler, 40);
         const double rk1 = error(IntegrationMethod::RK4, 2), rk2 = error(IntegrationMethod::RK4, 4);
+        qInfo("node errors: Euler 20/40 steps per interval %.3e / %.3e, RK4 2/4 steps %.3e / %.3e", euler1, euler2, rk1,
+              rk2);
         QVERIFY2(euler1 < 0.1 && euler2 / euler1 > 0.4 && euler2 / euler1 < 0.6,
                  qPrintable(QString("%1 %2").arg(euler1).arg(euler2)));
         QVERIFY2(rk1 < 1e-4 && rk2 / rk1 > 1.0 / 20 && rk2 / rk1 < 1.0 / 12, qPrintable(QString("%1 %2").arg(rk1).arg(rk2)));
@@ -207,6 +209,7 @@ private slots:
         QVERIFY2(r.converged(), r.message.c_str());
         QVERIFY2(nodeError(r, quadraticY, quadraticDy) < 1e-8,
                  qPrintable(QString::number(nodeError(r, quadraticY, quadraticDy))));
+        qInfo("rosenbrock4: %zu iterations, node error %.2e", r.totalIterations, nodeError(r, quadraticY, quadraticDy));
         QVERIFY(r.totalIterations < 15);
     }
 
