@@ -363,9 +363,10 @@ BvpResult solveBoundaryValueProblem(const OdeSystem& system, const BoundaryCondi
         if (result.newton.x.size() == N)
             x = result.newton.x;
         if (!result.newton.converged()) {
-            if (stop.stop_requested()) {
+            if (stop.stop_requested() && result.newton.stop != NewtonStop::Cancelled) {
+                // Stopped inside an evaluation: the Newton core saw a failed residual or Jacobian.
                 result.newton.stop = NewtonStop::Cancelled;
-                result.newton.message = "cancelled";
+                result.newton.message = "cancelled during iteration " + std::to_string(result.newton.iterations + 1);
             }
             result.message = "stage " + std::to_string(s + 1) + " of " + std::to_string(settings.stages.size()) +
                              " (" + integrate::methodName(stage.integrator.method) + "): " + result.newton.message;
