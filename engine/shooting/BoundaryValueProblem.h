@@ -25,6 +25,9 @@ public:
     // df/dx, column-major n x n, and df/dt (n entries; may be left zero for autonomous f).
     virtual void jacobian(double t, const double* x, double* J, double* dfdt) = 0;
     virtual std::unique_ptr<OdeSystem> clone() const = 0;
+    // Times strictly inside (t0, t1), increasing, where f is only continuous (kinks of
+    // interpolated inputs). Adaptive integrators end a step on each, so no step straddles one.
+    virtual std::vector<double> breakpoints(double /*t0*/, double /*t1*/) const { return {}; }
 };
 
 // g(x(a), x(b)) = 0 with n rows. Separated conditions (g_a(x(a)) = 0 with p rows and
@@ -44,6 +47,10 @@ struct BoundaryConditions {
                        Eigen::MatrixXd& dgb)> generalJacobian;                   // n x n each
 };
 
+// How J_i = dy_i(t_{i+1})/ds_i is built. Variational: Phi' = (df/dx) Phi integrated with the
+// state (n + n^2 equations). Rosenbrock4 factorises that whole system densely at every step,
+// O((n + n^2)^3): above about 8 states FiniteDifferences (n + 1 integrations of n equations)
+// is much cheaper with it.
 enum class IntervalJacobian { Variational, FiniteDifferences };
 
 // One stage of the loose-to-tight tolerance schedule (seed 001 §5.4): Newton runs to
@@ -67,6 +74,8 @@ std::vector<double> uniformShootingPoints(double a, double b, std::size_t count)
 struct BvpIteration {
     std::size_t stage = 0;
     NewtonIteration newton;
+    // Wall time spent since the previous report (all line-search residuals included):
+    // integrating F, integrating and assembling J, factorising J, back-substitution.
     std::chrono::duration<double> residualTime{}, jacobianTime{}, factorTime{}, solveTime{};
 };
 
