@@ -1,0 +1,166 @@
+// Optimal estimation (seed 001 ch. 2): the Hamiltonian system assembled from a model, the
+// checks on the model, and the estimate on small problems with known answers.
+#include "engine/estimate/OptimalEstimation.h"
+#include "engine/estimate/OptimalEstimationHamiltonian.h"
+#include "engine/eval/CompiledModel.h"
+#include "engine/model/ModelBuilder.h"
+#include "engine/model/SymbolicLock.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <mutex>
+#include <random>
+
+using namespace sysid;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+namespace {
+
+std::shared_ptr<const eval::CompiledModelSource> compiledHamiltonian(const std::string& text,
+                                                                     const estimate::HamiltonianWeights& w,
+                                                                     estimate::AugmentedLayout* layoutOut = nullptr)
+{
+    std::lock_guard lock(model::symbolicMutex());
+    const model::Model m = model::parseModel(text);
+    const auto layout = estimate::augmentedLayout(m, std::vector<bool>(m.outputs.size(), true));
+    if (layoutOut)
+        *layoutOut = layout;
+    const model::Model h = estimate::hamiltonianModel(m, layout, w);
+    return eval::compileModel(h);
+}
+
+double relative(double a, double b) { return std::abs(a - b) / std::max(1.0, std::abs(b)); }
+
+}  // namespace
+
+class TestOptimalEstimation : public QObject {
+    Q_OBJECT
+private slots:
+    // x' = -a x + c u, y = x: by hand p = u_m + c lambda / V_u,
+    // x' = -a x + c p + lambda / W, lambda' = a lambda - V_y (z - x).
+    void firstOrderHamiltonianMatchesHandDerivation()
+    {
+        const double a = 0.7, c = 1.3, W = 2.5, Vy = 3.0, Vu = 0.4;
+        const auto source = compiledHamiltonian("param a = 0.7 fixed\nparam c = 1.3 fixed\ninput u\nstate x = 0\n"
+                                                "x' = -a*x + c*u\noutput x\n",
+                                                {{W}, {Vy, Vu}});
+        QCOMPARE(source->stateCount(), std::size_t(2));
+        QCOMPARE(source->inputCount(), std::size_t(2));
+        eval::CompiledModel h(source);
+        std::mt19937_64 rng(7);
+        std::uniform_real_distribution<double> d(-3.0, 3.0);
+        for (int trial = 0; trial < 20; ++trial) {
+            const double t = d(rng), x = d(rng), lambda = d(rng), z = d(rng), um = d(rng);
+            const double X[2] = {x, lambda}, U[2] = {z, um};
+            h.setPoint(t, X, U);
+            double f[2];
+            h.rhs(f);
+            const double p = um + c * lambda / Vu;
+            QVERIFY(relative(f[0], -a * x + c * p + lambda / W) < 1e-12);
+            QVERIFY(relative(f[1], a * lambda - Vy * (z - x)) < 1e-12);
+        }
+    }
+
+    // x'' = -k x - b x' + u, y = x, fixed k, b: X = [x, v], p = [u, a], residuals
+    // eps = [z - x, u_m - u, a + k x + b v - u]; by hand F'VF p = B'lambda + F'V(z - h0) and
+    // lambda_x' = -(V_y eps_1 - k V_e eps_3), lambda_v' = -lambda_x + b V_e eps_3.
+    void secondOrderHamiltonianMatchesHandDerivation()
+    {
+        const double k = 2.0, b = 0.3, Wx = 1.5, Wv = 0.8, Vy = 2.0, Vu = 0.5, Ve = 1.7;
+        estimate::AugmentedLayout layout;
+        const auto source = compiledHamiltonian("param k = 2 fixed\nparam b = 0.3 fixed\ninput u\n"
+                                                "x'' = -k*x - b*x' + u\nx(0) = 0, 0\noutput x\n",
+                                                {{Wx, Wv}, {Vy, Vu, Ve}}, &layout);
+        QCOMPARE(layout.unknownInputNames, (std::vector<std::string>{"u", "x''"}));
+        QCOMPARE(layout.residualNames, (std::vector<std::string>{"x", "u", "eom:x"}));
+        eval::CompiledModel h(source);
+        std::mt19937_64 rng(11);
+        std::uniform_real_distribution<double> d(-2.0, 2.0);
+        for (int trial = 0; trial < 20; ++trial) {
+            const double t = d(rng), x = d(rng), v = d(rng), lx = d(rng), lv = d(rng), z = d(rng), um = d(rng);
+            const double X[4] = {x, v, lx, lv}, U[2] = {z, um};
+            h.setPoint(t, X, U);
+            double f[4];
+            h.rhs(f);
+            Eigen::Matrix2d M;
+            M << Vu + Ve, -Ve, -Ve, Ve;
+            const Eigen::Vector2d rhs(Vu * um + Ve * (k * x + b * v), lv - Ve * (k * x + b * v));
+            const Eigen::Vector2d p = M.lu().solve(rhs);
+            const double e1 = z - x, e3 = p(1) + k * x + b * v - p(0);
+            QVERIFY(relative(f[0], v + lx / Wx) < 1e-12);
+            QVERIFY(relative(f[1], p(1) + lv / Wv) < 1e-12);
+            QVERIFY(relative(f[2], -(Vy * e1 - k * Ve * e3)) < 1e-12);
+            QVERIFY(relative(f[3], -lx + b * Ve * e3) < 1e-12);
+            // The outputs give the eliminated quantities: p, xi = lambda / W, eps.
+            double y[7];
+            h.outputs(y);
+            QVERIFY(relative(y[0], p(0)) < 1e-12);
+            QVERIFY(relative(y[1], p(1)) < 1e-12);
+            QVERIFY(relative(y[2], lx / Wx) < 1e-12);
+            QVERIFY(relative(y[3], lv / Wv) < 1e-12);
+            QVERIFY(relative(y[4], e1) < 1e-12);
+            QVERIFY(relative(y[5], um - p(0)) < 1e-12);
+            QVERIFY(relative(y[6], e3) < 1e-12);
+        }
+    }
+
+    // With an estimated parameter the Jacobian of the Hamiltonian system (from the compiler)
+    // must match central differences of its right-hand side.
+    void jacobianMatchesFiniteDifferences()
+    {
+        const auto source = compiledHamiltonian("param m = 2\nparam b = 0.5\nparam k = 3\ninput u\n"
+                                                "s'' = (u - b*s' - k*s)/m\ns(0) = 0, 0\noutput s\n",
+                                                {{1, 1, 1, 1, 1}, {1, 1, 1}});
+        eval::CompiledModel h(source);
+        const std::size_t n = h.stateCount();
+        QCOMPARE(n, std::size_t(10));
+        std::mt19937_64 rng(3);
+        std::uniform_real_distribution<double> d(0.5, 2.0);
+        VectorXd x(static_cast<Eigen::Index>(n));
+        for (auto& v : x) v = d(rng);
+        const double U[2] = {0.3, -0.4};
+        h.setPoint(0.1, x.data(), U);
+        MatrixXd J(n, n);
+        h.stateJacobian(J.data());
+        for (std::size_t j = 0; j < n; ++j) {
+            VectorXd xp = x, xm = x, fp(n), fm(n);
+            const double step = 1e-6;
+            xp(static_cast<Eigen::Index>(j)) += step;
+            xm(static_cast<Eigen::Index>(j)) -= step;
+            h.setPoint(0.1, xp.data(), U);
+            h.rhs(fp.data());
+            h.setPoint(0.1, xm.data(), U);
+            h.rhs(fm.data());
+            const VectorXd fd = (fp - fm) / (2 * step);
+            QVERIFY2((fd - J.col(static_cast<Eigen::Index>(j))).norm() < 1e-6 * (1 + fd.norm()),
+                     qPrintable(QString("column %1").arg(j)));
+        }
+    }
+
+    void nonlinearInputIsRejectedNamingTheEquation()
+    {
+        try {
+            compiledHamiltonian("param k = 1\ninput u\nx'' = -k*x + u^2\nx(0) = 0, 0\noutput x\n",
+                                {{1, 1, 1}, {1, 1, 1}});
+            QFAIL("a model nonlinear in u was accepted");
+        } catch (const estimate::OptimalEstimationError& e) {
+            const QString message = e.what();
+            QVERIFY2(message.contains("x''") && message.contains("input u"), e.what());
+        }
+    }
+
+    void unweightedInputMakesFtVFSingular()
+    {
+        try {
+            compiledHamiltonian("param a = 1 fixed\ninput u\nstate x = 0\nx' = -a*x + u\noutput x\n", {{1}, {1, 0}});
+            QFAIL("a singular F'VF was accepted");
+        } catch (const estimate::OptimalEstimationError& e) {
+            QVERIFY2(QString(e.what()).contains("singular"), e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOptimalEstimation)
+#include "test_optimal_estimation.moc"
