@@ -1,9 +1,10 @@
 #include "engine/estimate/OptimalEstimation.h"
 
 #include "engine/estimate/OptimalEstimationHamiltonian.h"
-#include "engine/estimate/OptimalEstimationOdeSystem.h"
+#include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/model/SymbolicLock.h"
+#include "engine/shooting/ModelOdeSystem.h"
 
 #include <algorithm>
 #include <cmath>
@@ -167,11 +168,13 @@ std::vector<shooting::BvpStage> defaultOptimalEstimationStages()
     loose.integrator.method = integrate::IntegrationMethod::Dopri5;
     loose.integrator.relativeTolerance = 1e-6;
     loose.integrator.absoluteTolerance = 1e-8;
-    loose.newtonTolerance = 1e-6;
+    // A stage's Newton tolerance sits above its integration error, or the line search only
+    // chases integration noise.
+    loose.newtonTolerance = 1e-4;
     tight.integrator.method = integrate::IntegrationMethod::Dopri5;
-    tight.integrator.relativeTolerance = 1e-9;
-    tight.integrator.absoluteTolerance = 1e-11;
-    tight.newtonTolerance = 1e-8;
+    tight.integrator.relativeTolerance = 1e-11;
+    tight.integrator.absoluteTolerance = 1e-13;
+    tight.newtonTolerance = 1e-7;
     return {euler, loose, tight};
 }
 
@@ -192,8 +195,9 @@ OptimalEstimationResult estimateOptimally(const model::Model& model, const Exper
     }
     for (std::size_t r = 0; r < experiment.inputs.size(); ++r)
         signals.push_back(experiment.inputs.signal(r));
-    auto inputSignals = std::make_shared<const integrate::InputSignals>(std::move(signals));
-    HamiltonianOdeSystem system(prepared.source, inputSignals);
+    const integrate::InputSignals inputSignals(std::move(signals));
+    eval::CompiledModel hamiltonian(prepared.source);
+    const shooting::ModelOdeSystem system(hamiltonian, &inputSignals);
 
     Eigen::VectorXd qa = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(N));
     Eigen::VectorXd Wa = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(N));
@@ -271,7 +275,7 @@ OptimalEstimationResult estimateOptimally(const model::Model& model, const Exper
     result.parameterDrift = (theta.colwise().maxCoeff() - theta.colwise().minCoeff()).transpose();
     result.inputs.resize(samples, np);
     result.residuals.resize(samples, n + nr);
-    Eigen::VectorXd y(np + n + nr), x(2 * n);
+    Eigen::VectorXd y(np + n + nr), x(2 * n), u(static_cast<Eigen::Index>(inputSignals.size()));
     std::vector<double> integrand(static_cast<std::size_t>(samples));
     Eigen::VectorXd W(n), V(nr);
     for (Eigen::Index i = 0; i < n; ++i) {
@@ -284,7 +288,10 @@ OptimalEstimationResult estimateOptimally(const model::Model& model, const Exper
     }
     for (Eigen::Index k = 0; k < samples; ++k) {
         x = sampled.row(k).transpose();
-        system.outputs(experiment.times[static_cast<std::size_t>(k)], x.data(), y.data());
+        const double t = experiment.times[static_cast<std::size_t>(k)];
+        inputSignals.values(t, u.data());
+        hamiltonian.setPoint(t, x.data(), u.data());
+        hamiltonian.outputs(y.data());
         result.inputs.row(k) = y.head(np).transpose();
         result.residuals.row(k) = y.tail(n + nr).transpose();
         const Eigen::VectorXd xi = y.segment(np, n), eps = y.tail(nr);

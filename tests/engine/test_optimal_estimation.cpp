@@ -3,9 +3,11 @@
 #include "engine/estimate/OptimalEstimation.h"
 #include "engine/estimate/OptimalEstimationHamiltonian.h"
 #include "engine/eval/CompiledModel.h"
+#include "engine/integrate/Simulator.h"
 #include "engine/model/ModelBuilder.h"
 #include "engine/model/SymbolicLock.h"
 
+#include <Eigen/Sparse>
 #include <QtTest>
 
 #include <cmath>
@@ -32,6 +34,46 @@ std::shared_ptr<const eval::CompiledModelSource> compiledHamiltonian(const std::
 }
 
 double relative(double a, double b) { return std::abs(a - b) / std::max(1.0, std::abs(b)); }
+
+struct LqReference {
+    VectorXd x, u;  // on the fine grid
+};
+
+// The independent answer to the linear-quadratic case x' = -a x + u + xi, cost
+// 1/2 int W xi^2 + Vy (z - x)^2 + Vu (u_m - u)^2 dt, W_a = 0: the same cost discretised on K
+// fine intervals (box scheme for xi, trapezoidal rule for the measurement terms, both
+// second order) and minimised through the sparse normal equations.
+LqReference lqReference(double a, double W, double Vy, double Vu, const data::Signal& z, const data::Signal& um,
+                        double t0, double t1, int K)
+{
+    const double h = (t1 - t0) / K;
+    const int n = 2 * (K + 1);
+    std::vector<Eigen::Triplet<double>> entries;
+    std::vector<double> rhs;
+    int row = 0;
+    for (int k = 0; k < K; ++k, ++row) {
+        const double s = std::sqrt(W * h);
+        entries.emplace_back(row, k, s * (-1.0 / h + a / 2));
+        entries.emplace_back(row, k + 1, s * (1.0 / h + a / 2));
+        entries.emplace_back(row, K + 1 + k, -s / 2);
+        entries.emplace_back(row, K + 1 + k + 1, -s / 2);
+        rhs.push_back(0.0);
+    }
+    for (int k = 0; k <= K; ++k) {
+        const double t = t0 + k * h, w = (k == 0 || k == K) ? 0.5 : 1.0;
+        entries.emplace_back(row++, k, std::sqrt(Vy * w * h));
+        rhs.push_back(std::sqrt(Vy * w * h) * z.at(t));
+        entries.emplace_back(row++, K + 1 + k, std::sqrt(Vu * w * h));
+        rhs.push_back(std::sqrt(Vu * w * h) * um.at(t));
+    }
+    Eigen::SparseMatrix<double> A(row, n);
+    A.setFromTriplets(entries.begin(), entries.end());
+    const VectorXd b = Eigen::Map<const VectorXd>(rhs.data(), row);
+    const Eigen::SparseMatrix<double> normal = A.transpose() * A;
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(normal);
+    const VectorXd solution = ldlt.solve(A.transpose() * b);
+    return {solution.head(K + 1), solution.tail(K + 1)};
+}
 
 }  // namespace
 
@@ -137,6 +179,106 @@ private slots:
             QVERIFY2((fd - J.col(static_cast<Eigen::Index>(j))).norm() < 1e-6 * (1 + fd.norm()),
                      qPrintable(QString("column %1").arg(j)));
         }
+    }
+
+    // A linear model with fixed parameters: optimal estimation is a linear smoother, so the
+    // multiple shooting solution must match the fine-grid least-squares solution of the same cost.
+    void linearQuadraticCaseMatchesFineGridLeastSquares()
+    {
+        const double a = 1.0, W = 2.0, Vy = 5.0, Vu = 1.0;
+        model::Model m;
+        {
+            std::lock_guard lock(model::symbolicMutex());
+            m = model::parseModel("param a = 1 fixed\ninput u\nstate x = 0\nx' = -a*x + u\noutput x\n");
+        }
+        estimate::Experiment e;
+        e.name = "lq";
+        e.times = integrate::uniformGrid(0.0, 5.0, 0.01);
+        const auto samples = static_cast<Eigen::Index>(e.times.size());
+        e.measured.resize(samples, 1);
+        std::vector<double> zv, uv;
+        for (double t : e.times) {
+            zv.push_back(std::sin(2 * t) + 0.3 * std::cos(5 * t));  // not a model trajectory: residuals stay
+            uv.push_back(std::cos(t));
+        }
+        e.measured.col(0) = Eigen::Map<const VectorXd>(zv.data(), samples);
+        e.outputMeasured = {true};
+        e.inputs = integrate::InputSignals({data::Signal(e.times, uv)});
+        estimate::OptimalEstimationSettings settings;
+        settings.stateWeights = {{"x", W}};
+        settings.measurementWeights = {{"x", Vy}, {"u", Vu}};
+        settings.shootingPoints = 51;
+        const auto r = estimate::estimateOptimally(m, e, settings, [](const shooting::BvpIteration& it) {
+            if (qEnvironmentVariableIsSet("SYSID_TRACE"))
+                qInfo("stage %zu iteration %zu |F| %.3e damping %.3g", it.stage, it.newton.iteration,
+                      it.newton.residualNorm, it.newton.damping);
+        });
+        QVERIFY2(r.converged, r.message.c_str());
+        const int fine = 20;
+        const auto ref = lqReference(a, W, Vy, Vu, data::Signal(e.times, zv), data::Signal(e.times, uv), 0.0, 5.0,
+                                     fine * static_cast<int>(samples - 1));
+        // The fine grid's closure at the two ends is only first order in u, so u is compared
+        // inside; at the ends lambda = 0 (W_a = 0, lambda(b) = 0) gives u = u_m exactly.
+        double worstX = 0, worstU = 0;
+        for (Eigen::Index k = 0; k < samples; ++k) {
+            worstX = std::max(worstX, std::abs(r.states(k, 0) - ref.x(fine * k)));
+            if (k > 0 && k + 1 < samples)
+                worstU = std::max(worstU, std::abs(r.inputs(k, 0) - ref.u(fine * k)));
+        }
+        QVERIFY(std::abs(r.inputs(0, 0) - uv.front()) < 1e-7);
+        QVERIFY(std::abs(r.inputs(samples - 1, 0) - uv.back()) < 1e-7);
+        qInfo("LQ smoother vs fine-grid least squares: max |dx| = %.2e, max |du| = %.2e, %zu Newton iterations",
+              worstX, worstU, r.iterations);
+        QVERIFY(worstX < 1e-6);
+        QVERIFY(worstU < 1e-6);
+        // The residuals are those of the model: xi = x' + a x - u and eps = z - x.
+        for (Eigen::Index k = 1; k + 1 < samples; k += 37) {
+            QVERIFY(std::abs(r.residuals(k, 1) - (zv[static_cast<std::size_t>(k)] - r.states(k, 0))) < 1e-9);
+            QVERIFY(std::abs(r.residuals(k, 2) - (uv[static_cast<std::size_t>(k)] - r.inputs(k, 0))) < 1e-9);
+        }
+        {
+            std::lock_guard lock(model::symbolicMutex());
+            m = {};
+        }
+    }
+
+    void badSettingsAreRejectedByName()
+    {
+        model::Model m;
+        {
+            std::lock_guard lock(model::symbolicMutex());
+            m = model::parseModel("param a = 1\ninput u\nstate x = 0\nx' = -a*x + u\noutput x\n");
+        }
+        estimate::Experiment e;
+        e.times = {0, 1, 2, 3};
+        e.measured = MatrixXd::Zero(4, 1);
+        e.outputMeasured = {true};
+        e.inputs = integrate::InputSignals({data::Signal(e.times, {0, 0, 0, 0})});
+        estimate::OptimalEstimationSettings s;
+        s.stateWeights = {{"y", 1.0}};
+        try {
+            estimate::estimateOptimally(m, e, s);
+            QFAIL("an unknown state weight was accepted");
+        } catch (const estimate::OptimalEstimationError& error) {
+            QVERIFY2(QString(error.what()).contains("'y'"), error.what());
+        }
+        s.stateWeights = {{"a", 0.0}};
+        try {
+            estimate::estimateOptimally(m, e, s);
+            QFAIL("a zero W was accepted");
+        } catch (const estimate::OptimalEstimationError& error) {
+            QVERIFY2(QString(error.what()).contains("W of a"), error.what());
+        }
+        s.stateWeights.clear();
+        e.inputs = {};
+        try {
+            estimate::estimateOptimally(m, e, s);
+            QFAIL("a missing input signal was accepted");
+        } catch (const estimate::OptimalEstimationError& error) {
+            QVERIFY2(QString(error.what()).contains("input"), error.what());
+        }
+        std::lock_guard lock(model::symbolicMutex());
+        m = {};
     }
 
     void nonlinearInputIsRejectedNamingTheEquation()
