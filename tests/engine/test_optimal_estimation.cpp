@@ -37,14 +37,15 @@ double relative(double a, double b) { return std::abs(a - b) / std::max(1.0, std
 
 struct LqReference {
     VectorXd x, u;  // on the fine grid
+    double cost = 0.0;
 };
 
 // The independent answer to the linear-quadratic case x' = -a x + u + xi, cost
-// 1/2 int W xi^2 + Vy (z - x)^2 + Vu (u_m - u)^2 dt, W_a = 0: the same cost discretised on K
+// 1/2 Wa (x(0) - qa)^2 + 1/2 int W xi^2 + Vy (z - x)^2 + Vu (u_m - u)^2 dt: the same cost discretised on K
 // fine intervals (box scheme for xi, trapezoidal rule for the measurement terms, both
 // second order) and minimised through the sparse normal equations.
-LqReference lqReference(double a, double W, double Vy, double Vu, const data::Signal& z, const data::Signal& um,
-                        double t0, double t1, int K)
+LqReference lqReference(double a, double W, double Vy, double Vu, double qa, double Wa, const data::Signal& z,
+                        const data::Signal& um, double t0, double t1, int K)
 {
     const double h = (t1 - t0) / K;
     const int n = 2 * (K + 1);
@@ -66,13 +67,15 @@ LqReference lqReference(double a, double W, double Vy, double Vu, const data::Si
         entries.emplace_back(row++, K + 1 + k, std::sqrt(Vu * w * h));
         rhs.push_back(std::sqrt(Vu * w * h) * um.at(t));
     }
+    entries.emplace_back(row++, 0, std::sqrt(Wa));
+    rhs.push_back(std::sqrt(Wa) * qa);
     Eigen::SparseMatrix<double> A(row, n);
     A.setFromTriplets(entries.begin(), entries.end());
     const VectorXd b = Eigen::Map<const VectorXd>(rhs.data(), row);
     const Eigen::SparseMatrix<double> normal = A.transpose() * A;
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(normal);
     const VectorXd solution = ldlt.solve(A.transpose() * b);
-    return {solution.head(K + 1), solution.tail(K + 1)};
+    return {solution.head(K + 1), solution.tail(K + 1), 0.5 * (A * solution - b).squaredNorm()};
 }
 
 }  // namespace
@@ -183,8 +186,18 @@ private slots:
 
     // A linear model with fixed parameters: optimal estimation is a linear smoother, so the
     // multiple shooting solution must match the fine-grid least-squares solution of the same cost.
+    void linearQuadraticCaseMatchesFineGridLeastSquares_data()
+    {
+        QTest::addColumn<double>("qa");
+        QTest::addColumn<double>("Wa");
+        QTest::newRow("no prior on x(a)") << 0.0 << 0.0;
+        QTest::newRow("prior x(a) = 0.5, W_a = 3") << 0.5 << 3.0;
+    }
+
     void linearQuadraticCaseMatchesFineGridLeastSquares()
     {
+        QFETCH(double, qa);
+        QFETCH(double, Wa);
         const double a = 1.0, W = 2.0, Vy = 5.0, Vu = 1.0;
         model::Model m;
         {
@@ -208,6 +221,8 @@ private slots:
         settings.stateWeights = {{"x", W}};
         settings.measurementWeights = {{"x", Vy}, {"u", Vu}};
         settings.shootingPoints = 51;
+        if (Wa > 0)
+            settings.initialPrior = {{"x", {qa, Wa}}};
         const auto r = estimate::estimateOptimally(m, e, settings, [](const shooting::BvpIteration& it) {
             if (qEnvironmentVariableIsSet("SYSID_TRACE"))
                 qInfo("stage %zu iteration %zu |F| %.3e damping %.3g", it.stage, it.newton.iteration,
@@ -215,20 +230,22 @@ private slots:
         });
         QVERIFY2(r.converged, r.message.c_str());
         const int fine = 20;
-        const auto ref = lqReference(a, W, Vy, Vu, data::Signal(e.times, zv), data::Signal(e.times, uv), 0.0, 5.0,
+        const auto ref = lqReference(a, W, Vy, Vu, qa, Wa, data::Signal(e.times, zv), data::Signal(e.times, uv), 0.0, 5.0,
                                      fine * static_cast<int>(samples - 1));
         // The fine grid's closure at the two ends is only first order in u, so u is compared
-        // inside; at the ends lambda = 0 (W_a = 0, lambda(b) = 0) gives u = u_m exactly.
+        // inside; at the ends u = u_m + lambda / Vu with lambda(a) = W_a (x(a) - q_a), lambda(b) = 0.
         double worstX = 0, worstU = 0;
         for (Eigen::Index k = 0; k < samples; ++k) {
             worstX = std::max(worstX, std::abs(r.states(k, 0) - ref.x(fine * k)));
             if (k > 0 && k + 1 < samples)
                 worstU = std::max(worstU, std::abs(r.inputs(k, 0) - ref.u(fine * k)));
         }
-        QVERIFY(std::abs(r.inputs(0, 0) - uv.front()) < 1e-7);
+        QVERIFY(std::abs(r.inputs(0, 0) - (uv.front() + Wa * (r.states(0, 0) - qa) / Vu)) < 1e-7);
         QVERIFY(std::abs(r.inputs(samples - 1, 0) - uv.back()) < 1e-7);
-        qInfo("LQ smoother vs fine-grid least squares: max |dx| = %.2e, max |du| = %.2e, %zu Newton iterations",
-              worstX, worstU, r.iterations);
+        qInfo("LQ smoother vs fine-grid least squares: max |dx| = %.2e, max |du| = %.2e, J = %.6g vs %.6g, "
+              "%zu Newton iterations", worstX, worstU, r.cost, ref.cost, r.iterations);
+        // J of the result is integrated by the trapezoidal rule on the 0.01 data grid: O(1e-4).
+        QVERIFY(std::abs(r.cost - ref.cost) < 1e-3 * ref.cost);
         QVERIFY(worstX < 1e-6);
         QVERIFY(worstU < 1e-6);
         // The residuals are those of the model: xi = x' + a x - u and eps = z - x.
