@@ -64,6 +64,7 @@ void checkExperiment(const model::Model& model, const Experiment& e)
 // Everything taken from the symbolic model, so no GiNaC object outlives the lock.
 struct Prepared {
     AugmentedLayout layout;
+    HamiltonianWeights weights;
     std::shared_ptr<const eval::CompiledModelSource> source;
     std::vector<std::optional<std::size_t>> measuredColumnOfState;  // experiment column measuring a state
     std::vector<double> startingState;                              // per model state, from x(0)
@@ -78,7 +79,7 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
     requireKnownNames(settings.stateWeights, L.stateNames, "a state weight");
     requireKnownNames(settings.initialPrior, L.stateNames, "an initial prior");
     requireKnownNames(settings.measurementWeights, L.residualNames, "a measurement weight");
-    HamiltonianWeights w;
+    HamiltonianWeights& w = p.weights;
     for (const auto& name : L.stateNames) {
         const auto it = settings.stateWeights.find(name);
         const double v = it == settings.stateWeights.end() ? 1.0 : it->second;
@@ -277,15 +278,8 @@ OptimalEstimationResult estimateOptimally(const model::Model& model, const Exper
     result.residuals.resize(samples, n + nr);
     Eigen::VectorXd y(np + n + nr), x(2 * n), u(static_cast<Eigen::Index>(inputSignals.size()));
     std::vector<double> integrand(static_cast<std::size_t>(samples));
-    Eigen::VectorXd W(n), V(nr);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const auto it = settings.stateWeights.find(L.stateNames[static_cast<std::size_t>(i)]);
-        W(i) = it == settings.stateWeights.end() ? 1.0 : it->second;
-    }
-    for (Eigen::Index r = 0; r < nr; ++r) {
-        const auto it = settings.measurementWeights.find(L.residualNames[static_cast<std::size_t>(r)]);
-        V(r) = it == settings.measurementWeights.end() ? 1.0 : it->second;
-    }
+    const Eigen::Map<const Eigen::VectorXd> W(prepared.weights.state.data(), n);
+    const Eigen::Map<const Eigen::VectorXd> V(prepared.weights.measurement.data(), nr);
     for (Eigen::Index k = 0; k < samples; ++k) {
         x = sampled.row(k).transpose();
         const double t = experiment.times[static_cast<std::size_t>(k)];

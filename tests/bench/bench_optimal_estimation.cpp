@@ -14,6 +14,7 @@
 #include "engine/data/CsvReader.h"
 #include "engine/data/CsvWriter.h"
 #include "engine/estimate/OptimalEstimation.h"
+#include "engine/estimate/OptimalEstimationHamiltonian.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/integrate/Simulator.h"
@@ -105,6 +106,20 @@ int main(int argc, char** argv)
         }
         std::printf("bench_optimal_estimation (%s build): MSD, 1001 samples, 101 shooting points, 10 ODEs\n",
                     SYSID_BENCH_BUILD_TYPE);
+        {
+            // The symbolic part alone: assembly of the 10 Hamiltonian ODEs and their compilation.
+            model::Model m = withParameters(10.0);
+            std::lock_guard lock(model::symbolicMutex());
+            const auto t0 = Clock::now();
+            {
+                const auto layout = estimate::augmentedLayout(m, {true});
+                const model::Model h = estimate::hamiltonianModel(m, layout, {{1, 1, 1, 1, 1}, {1, 1, 1}});
+                const auto compiled = eval::compileModel(h);
+            }
+            std::printf("symbolic assembly + compilation: %.3f s\n",
+                        std::chrono::duration<double>(Clock::now() - t0).count());
+            m = {};
+        }
         for (const double start : {10.0, 50.0}) {
             model::Model m = withParameters(start);
             estimate::OptimalEstimationSettings settings;
