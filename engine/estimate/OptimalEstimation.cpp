@@ -78,6 +78,16 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
     const AugmentedLayout& L = p.layout;
     requireKnownNames(settings.stateWeights, L.stateNames, "a state weight");
     requireKnownNames(settings.initialPrior, L.stateNames, "an initial prior");
+    requireKnownNames(settings.initialGuess, L.stateNames, "an initial guess");
+    for (const auto& [name, values] : settings.initialGuess) {
+        if (values.size() != experiment.times.size())
+            throw OptimalEstimationError("the initial guess of " + name + " has " + std::to_string(values.size()) +
+                                         " values; the data has " + std::to_string(experiment.times.size()) + " samples");
+        for (std::size_t k = 0; k < values.size(); ++k)
+            if (!std::isfinite(values[k]))
+                throw OptimalEstimationError("the initial guess of " + name + " is not a finite number at t = " +
+                                             std::to_string(experiment.times[k]));
+    }
     requireKnownNames(settings.measurementWeights, L.residualNames, "a measurement weight");
     HamiltonianWeights& w = p.weights;
     for (const auto& name : L.stateNames) {
@@ -121,7 +131,7 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
 // Seed 001 §3.4: positions from the measurements, velocities by central differences,
 // parameters at their starting values, lambda = 0.
 Eigen::MatrixXd initialNodes(const model::Model& model, const Prepared& p, const Experiment& e,
-                             const std::vector<double>& points)
+                             const std::map<std::string, std::vector<double>>& guesses, const std::vector<double>& points)
 {
     const AugmentedLayout& L = p.layout;
     const std::size_t N = L.stateNames.size();
@@ -155,6 +165,12 @@ Eigen::MatrixXd initialNodes(const model::Model& model, const Prepared& p, const
             nodes(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(L.modelStateCount + q)) =
                 model.parameters[L.estimatedParameters[q]].value;
     }
+    for (std::size_t i = 0; i < N; ++i)
+        if (const auto it = guesses.find(L.stateNames[i]); it != guesses.end()) {
+            const data::Signal guess(e.times, it->second);
+            for (std::size_t k = 0; k < points.size(); ++k)
+                nodes(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(i)) = guess.at(points[k]);
+        }
     return nodes;
 }
 
@@ -238,7 +254,7 @@ OptimalEstimationResult estimateOptimally(const model::Model& model, const Exper
     if (bvp.stages.empty())
         bvp.stages = settings.stages.empty() ? defaultOptimalEstimationStages() : settings.stages;
 
-    const Eigen::MatrixXd nodes = initialNodes(model, prepared, experiment, bvp.shootingPoints);
+    const Eigen::MatrixXd nodes = initialNodes(model, prepared, experiment, settings.initialGuess, bvp.shootingPoints);
     const shooting::BvpResult solved = shooting::solveBoundaryValueProblem(system, bc, nodes, bvp, progress, stop);
 
     OptimalEstimationResult result;

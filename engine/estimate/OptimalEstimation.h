@@ -27,6 +27,9 @@ struct OptimalEstimationSettings {
     std::map<std::string, double> measurementWeights;
     // Augmented state name -> (q_a, W_a): prior knowledge of X(a); absent means W_a = 0.
     std::map<std::string, std::pair<double, double>> initialPrior;
+    // Augmented state name -> its starting guess on the data grid (one value per sample),
+    // replacing the default (measured value, central difference, x(0) or the parameter's value).
+    std::map<std::string, std::vector<double>> initialGuess;
     std::size_t shootingPoints = 101;  // equidistant on the data's time span
     // Loose-to-tight schedule (seed 001 §5.4); empty: Euler 1 step -> dopri5 1e-6 -> dopri5 1e-9.
     std::vector<shooting::BvpStage> stages;

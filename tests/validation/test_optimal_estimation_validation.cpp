@@ -143,6 +143,87 @@ private slots:
         QVERIFY(rms0 < 1e-3);
     }
 
+    // Stretch, seed 001 ch. 5: the stiff mixture (10 ODEs; resources/examples/mixture_compression.model
+    // is a reconstruction, not the seed's matrices), data with H = 2, K = 1, the seed's guess for
+    // the displacements and its loose-to-tight schedule starting with one Euler step per interval.
+    // From the seed's start 4, 4 this does not reach the truth (see the expected failures).
+    void stiffMixture_data()
+    {
+        QTest::addColumn<int>("points");
+        QTest::addColumn<double>("start");  // H0 = 2 start, K0 = start
+        QTest::newRow("401 points, start H 2.4, K 1.2") << 401 << 1.2;
+        QTest::newRow("401 points, seed start 4, 4") << 401 << 4.0;
+        QTest::newRow("1001 points, seed start 4, 4") << 1001 << 4.0;
+    }
+
+    void stiffMixture()
+    {
+        QFETCH(int, points);
+        QFETCH(double, start);
+        const double startH = start == 4.0 ? 4.0 : 2.0 * start;
+        const std::string text = readText(examplePath("mixture_compression.model"));
+        std::vector<double> times = integrate::uniformGrid(0.0, 1.0, 0.0025), load;
+        for (double t : times)
+            load.push_back(1.0 - std::exp(-t / 0.05));  // a load step smoothed over 0.05
+        const integrate::InputSignals inputs({data::Signal(times, load)});
+        std::shared_ptr<const eval::CompiledModelSource> source;
+        {
+            std::lock_guard lock(model::symbolicMutex());
+            source = compiledText(text, "truth");
+        }
+        eval::CompiledModel truth(source);
+        integrate::SimulationRequest request;
+        request.times = times;
+        request.inputs = &inputs;
+        auto integrator = referenceIntegrator();
+        integrator.method = integrate::IntegrationMethod::Rosenbrock4;
+        const auto trajectory = integrate::simulate(truth, request, integrator);
+        estimate::Experiment e;
+        e.name = "mixture";
+        e.times = times;
+        e.measured = trajectory.outputs;
+        e.outputMeasured = {true, true};
+        e.inputs = inputs;
+        estimate::OptimalEstimationSettings settings;
+        settings.shootingPoints = static_cast<std::size_t>(points);
+        settings.bvp.newton.maxIterations = 200;
+        // The seed's guess: displacements linear in the node position, s_k = (k-1)/3 s_m.
+        std::vector<double> third, twoThirds;
+        for (Eigen::Index k = 0; k < e.measured.rows(); ++k) {
+            third.push_back(e.measured(k, 0) / 3);
+            twoThirds.push_back(2 * e.measured(k, 0) / 3);
+        }
+        settings.initialGuess = {{"s2", third}, {"s3", twoThirds}};
+        std::vector<std::size_t> perStage;
+        const auto r = withModel(replaced(replaced(text, "param H = 2", "param H = " + std::to_string(startH)),
+                                          "param K = 1", "param K = " + std::to_string(start)),
+                                 [&](const model::Model& m) {
+                                     return estimate::estimateOptimally(m, e, settings, [&](const shooting::BvpIteration& it) {
+                                         if (perStage.size() <= it.stage)
+                                             perStage.resize(it.stage + 1, 0);
+                                         ++perStage[it.stage];
+                                     });
+                                 });
+        QString stages;
+        for (std::size_t n : perStage)
+            stages += (stages.isEmpty() ? "" : " + ") + QString::number(n);
+        qInfo("mixture, %d points, start %g, %g: H = %.6f K = %.6f (drift %.1e %.1e), J = %.3g, %zu iterations (%s), "
+              "|F| = %.1e, %s",
+              points, startH, start, r.parameters.size() ? r.parameters(0) : 0.0,
+              r.parameters.size() ? r.parameters(1) : 0.0, r.parameterDrift.size() ? r.parameterDrift(0) : 0.0,
+              r.parameterDrift.size() ? r.parameterDrift(1) : 0.0, r.cost, r.iterations, qPrintable(stages),
+              r.residualNorm, r.message.c_str());
+        if (start == 4.0 && points == 401)
+            QEXPECT_FAIL("", "from 4, 4 the Euler stage stalls (damping too small); the seed's RMUSN needed 70 iterations",
+                         Abort);
+        QVERIFY2(r.converged, r.message.c_str());
+        if (start == 4.0)
+            QEXPECT_FAIL("", "from 4, 4 with 1001 points Newton reaches another stationary point (H 0.34, K 0.03, "
+                             "J 6e-4 against 1e-8 at the truth)", Abort);
+        QVERIFY(std::abs(r.parameters(0) - 2.0) < 1e-4);
+        QVERIFY(std::abs(r.parameters(1) - 1.0) < 1e-4);
+    }
+
 private:
     // Correlation of the equation-of-motion residual with sign(v), and its rms.
     static std::pair<double, double> frictionResidual(double fc)
