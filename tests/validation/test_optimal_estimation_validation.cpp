@@ -72,14 +72,17 @@ private slots:
     {
         QTest::addColumn<double>("start");
         QTest::addColumn<int>("seedIterations");
-        QTest::newRow("start 10 (seed: 8 iterations)") << 10.0 << 8;
-        QTest::newRow("start 50 (seed: 11 iterations)") << 50.0 << 11;
+        QTest::addColumn<bool>("finiteDifferences");
+        QTest::newRow("start 10 (seed: 8 iterations)") << 10.0 << 8 << false;
+        QTest::newRow("start 50 (seed: 11 iterations)") << 50.0 << 11 << false;
+        QTest::newRow("start 10, finite-difference interval Jacobians as in RMUSN") << 10.0 << 8 << true;
     }
 
     void massSpringDamper()
     {
         QFETCH(double, start);
         QFETCH(int, seedIterations);
+        QFETCH(bool, finiteDifferences);
         const auto inputs = actuatorForce();
         const std::string text = readText(examplePath("msd_optimal.model"));
         const auto experiment = record(replaced(replaced(replaced(text, "param m = 10", "param m = 1"),
@@ -92,6 +95,8 @@ private slots:
                                              "param k = 10", ("param k = " + s).toStdString());
         estimate::OptimalEstimationSettings settings;
         settings.shootingPoints = 101;
+        if (finiteDifferences)
+            settings.bvp.jacobian = shooting::IntervalJacobian::FiniteDifferences;
         std::vector<std::size_t> perStage;
         const auto r = withModel(started, [&](const model::Model& m) {
             return estimate::estimateOptimally(m, experiment, settings, [&](const shooting::BvpIteration& it) {
