@@ -170,20 +170,21 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
     for (std::size_t r = 0; r < nr; ++r)
         residual0(r, 0) = z[r] - h[r].subs(zeroP);
 
-    const GiNaC::matrix FtV = F.transpose().mul(Vd);
-    const GiNaC::matrix M = FtV.mul(F);
-    if (M.determinant().normal().is_zero()) {
-        std::string names;
-        for (const auto& n : layout.unknownInputNames)
-            names += (names.empty() ? "" : ", ") + n;
-        throw OptimalEstimationError("F'VF is singular: the measurement weights do not determine all unknown inputs (" +
-                                     names + "); give each a measured residual with a weight > 0");
-    }
-    const GiNaC::matrix Minv = M.inverse();
-    const GiNaC::matrix pStar = Minv.mul(B.transpose().mul(lambdaVec).add(FtV.mul(residual0)));
     exmap solvedP;
-    for (std::size_t k = 0; k < np; ++k)
-        solvedP[P[k]] = pStar(k, 0).normal();
+    if (np > 0) {
+        const GiNaC::matrix FtV = F.transpose().mul(Vd);
+        const GiNaC::matrix M = FtV.mul(F);
+        if (M.determinant().normal().is_zero()) {
+            std::string names;
+            for (const auto& n : layout.unknownInputNames)
+                names += (names.empty() ? "" : ", ") + n;
+            throw OptimalEstimationError("F'VF is singular: the measurement weights do not determine all unknown "
+                                         "inputs (" + names + "); give each a measured residual with a weight > 0");
+        }
+        const GiNaC::matrix pStar = M.inverse().mul(B.transpose().mul(lambdaVec).add(FtV.mul(residual0)));
+        for (std::size_t k = 0; k < np; ++k)
+            solvedP[P[k]] = pStar(k, 0).normal();
+    }
 
     std::vector<ex> eps(nr);
     for (std::size_t r = 0; r < nr; ++r)

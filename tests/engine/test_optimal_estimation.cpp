@@ -259,6 +259,32 @@ private slots:
         }
     }
 
+    // No inputs and no coordinates (p is empty): x' = -a x with a estimated from exact data
+    // x = 2 exp(-1.5 t) must give a = 1.5 with no drift.
+    void decayRateWithoutInputs()
+    {
+        model::Model m;
+        {
+            std::lock_guard lock(model::symbolicMutex());
+            m = model::parseModel("param a = 1 [0, 10]\nstate x = 2\nx' = -a*x\noutput x\n");
+        }
+        estimate::Experiment e;
+        e.times = integrate::uniformGrid(0.0, 2.0, 0.01);
+        e.measured.resize(static_cast<Eigen::Index>(e.times.size()), 1);
+        for (std::size_t k = 0; k < e.times.size(); ++k)
+            e.measured(static_cast<Eigen::Index>(k), 0) = 2.0 * std::exp(-1.5 * e.times[k]);
+        e.outputMeasured = {true};
+        const auto r = estimate::estimateOptimally(m, e, {});
+        QVERIFY2(r.converged, r.message.c_str());
+        QCOMPARE(r.parameterNames, (std::vector<std::string>{"a"}));
+        qInfo("decay rate: a = %.8f (drift %.1e), %zu iterations", r.parameters(0), r.parameterDrift(0), r.iterations);
+        QVERIFY(std::abs(r.parameters(0) - 1.5) < 1e-6);
+        QVERIFY(r.parameterDrift(0) < 1e-4);
+        QCOMPARE(r.inputs.cols(), Eigen::Index(0));
+        std::lock_guard lock(model::symbolicMutex());
+        m = {};
+    }
+
     void badSettingsAreRejectedByName()
     {
         model::Model m;
