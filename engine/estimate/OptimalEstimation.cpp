@@ -109,12 +109,15 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
         if (!std::isfinite(prior.first) || !(prior.second >= 0.0) || !std::isfinite(prior.second))
             throw OptimalEstimationError("the initial prior of " + name + " needs a finite q_a and a finite W_a >= 0");
 
-    const model::Model hamiltonian = hamiltonianModel(model, L, w);
+    const model::Model hamiltonian = hamiltonianModel(model, L, w, experiment.fixedValues);
     p.source = eval::compileModel(hamiltonian);
 
     GiNaC::exmap values;
-    for (std::size_t i = 0; i < model.parameters.size(); ++i)
-        values[model.parameterSymbols[i]] = GiNaC::numeric(model.parameters[i].value);
+    for (std::size_t i = 0; i < model.parameters.size(); ++i) {
+        const auto it = experiment.fixedValues.find(model.parameters[i].name);
+        values[model.parameterSymbols[i]] =
+            GiNaC::numeric(it == experiment.fixedValues.end() ? model.parameters[i].value : it->second);
+    }
     p.measuredColumnOfState.resize(model.states.size());
     for (std::size_t i = 0; i < model.states.size(); ++i) {
         for (std::size_t j : L.measuredOutputs)

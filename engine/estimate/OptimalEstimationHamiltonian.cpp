@@ -4,6 +4,8 @@
 
 #include <ginac/ginac.h>
 
+#include <cmath>
+
 namespace sysid::estimate {
 
 namespace {
@@ -84,7 +86,7 @@ AugmentedLayout augmentedLayout(const model::Model& model, const std::vector<boo
 // xi = W^-1 lambda, F'V eps + B'lambda = 0 (F = dh/dp, B = dPhi/dp), and
 // lambda' = -(dPhi/dX)'lambda - (dh/dX)'V eps.
 model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& layout,
-                              const HamiltonianWeights& weights)
+                              const HamiltonianWeights& weights, const std::map<std::string, double>& fixedValues)
 {
     const std::size_t N = layout.stateNames.size();
     const std::size_t nu = model.inputs.size();
@@ -93,10 +95,19 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
     if (weights.state.size() != N || weights.measurement.size() != nr)
         throw OptimalEstimationError("internal: weights do not match the augmented layout");
 
-    exmap fixedValues;
+    for (const auto& [name, value] : fixedValues) {
+        const std::size_t i = model.parameterIndex(name);
+        if (i >= model.parameters.size() || estimated(model.parameters[i]))
+            throw OptimalEstimationError("the experiment fixes '" + name + "', which is not a fixed parameter of the model");
+        if (!std::isfinite(value))
+            throw OptimalEstimationError("the experiment's value of " + name + " is not a finite number");
+    }
+    exmap fixed;
     for (std::size_t i = 0; i < model.parameters.size(); ++i)
-        if (!estimated(model.parameters[i]))
-            fixedValues[model.parameterSymbols[i]] = GiNaC::numeric(model.parameters[i].value);
+        if (!estimated(model.parameters[i])) {
+            const auto it = fixedValues.find(model.parameters[i].name);
+            fixed[model.parameterSymbols[i]] = GiNaC::numeric(it == fixedValues.end() ? model.parameters[i].value : it->second);
+        }
 
     std::vector<symbol> X;
     for (const auto& s : model.states)
@@ -124,7 +135,7 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
         if (isVelocity[i])
             Phi[i] = accelerationOf[i];
         else {
-            Phi[i] = model.states[i].rhs.subs(fixedValues);
+            Phi[i] = model.states[i].rhs.subs(fixed);
             requireLinear(Phi[i], inputs, "the equation of " + model.states[i].name + "'");
         }
     }
@@ -132,7 +143,7 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
     std::vector<ex> h, z;
     std::vector<symbol> measuredSymbols;
     for (std::size_t j : layout.measuredOutputs) {
-        h.push_back(model.outputs[j].expression.subs(fixedValues));
+        h.push_back(model.outputs[j].expression.subs(fixed));
         requireLinear(h.back(), inputs, "output " + model.outputs[j].name);
         measuredSymbols.emplace_back(model.outputs[j].name + "_m");
         z.push_back(measuredSymbols.back());
@@ -143,7 +154,7 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
         z.push_back(measuredSymbols.back());
     }
     for (std::size_t c = 0; c < layout.coordinateNames.size(); ++c) {
-        const ex phi = model.states[layout.coordinateVelocity[c]].rhs.subs(fixedValues);
+        const ex phi = model.states[layout.coordinateVelocity[c]].rhs.subs(fixed);
         requireLinear(phi, inputs, "the equation of motion " + layout.coordinateNames[c] + "''");
         h.push_back(phi - P[nu + c]);
         z.push_back(0);
@@ -152,7 +163,7 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
     exmap zeroP;
     for (const symbol& p : P)
         zeroP[p] = 0;
-    GiNaC::matrix B(N, np), F(nr, np), Vd(nr, nr), rhsP(np, 1);
+    GiNaC::matrix B(N, np), F(nr, np), Vd(nr, nr);
     for (std::size_t i = 0; i < N; ++i)
         for (std::size_t k = 0; k < np; ++k)
             B(i, k) = Phi[i].diff(P[k]);

@@ -3,6 +3,7 @@
 #include "engine/model/Model.h"
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,9 +36,9 @@ struct HamiltonianWeights {
 // The 2N ODEs of seed 001 eq. (2.7) with p and xi eliminated, as a model the compiler
 // accepts: states [X; lambda_X], inputs [measured outputs; measured model inputs] (named
 // "<name>_m"), outputs [p; xi per augmented state; eps per residual]. Fixed parameters are
-// replaced by their values. Throws OptimalEstimationError naming the equation when it is not
+// replaced by their values (from `fixedValues` where it names them). Throws OptimalEstimationError naming the equation when it is not
 // linear in the inputs, or when F'VF is singular. The caller holds model::symbolicMutex().
 model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& layout,
-                              const HamiltonianWeights& weights);
+                              const HamiltonianWeights& weights, const std::map<std::string, double>& fixedValues = {});
 
 }  // namespace sysid::estimate

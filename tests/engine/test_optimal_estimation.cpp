@@ -22,14 +22,15 @@ namespace {
 
 std::shared_ptr<const eval::CompiledModelSource> compiledHamiltonian(const std::string& text,
                                                                      const estimate::HamiltonianWeights& w,
-                                                                     estimate::AugmentedLayout* layoutOut = nullptr)
+                                                                     estimate::AugmentedLayout* layoutOut = nullptr,
+                                                                     const std::map<std::string, double>& fixedValues = {})
 {
     std::lock_guard lock(model::symbolicMutex());
     const model::Model m = model::parseModel(text);
     const auto layout = estimate::augmentedLayout(m, std::vector<bool>(m.outputs.size(), true));
     if (layoutOut)
         *layoutOut = layout;
-    const model::Model h = estimate::hamiltonianModel(m, layout, w);
+    const model::Model h = estimate::hamiltonianModel(m, layout, w, fixedValues);
     return eval::compileModel(h);
 }
 
@@ -84,13 +85,14 @@ class TestOptimalEstimation : public QObject {
     Q_OBJECT
 private slots:
     // x' = -a x + c u, y = x: by hand p = u_m + c lambda / V_u,
-    // x' = -a x + c p + lambda / W, lambda' = a lambda - V_y (z - x).
+    // x' = -a x + c p + lambda / W, lambda' = a lambda - V_y (z - x). The experiment's value of
+    // the fixed parameter a replaces the model's.
     void firstOrderHamiltonianMatchesHandDerivation()
     {
         const double a = 0.7, c = 1.3, W = 2.5, Vy = 3.0, Vu = 0.4;
-        const auto source = compiledHamiltonian("param a = 0.7 fixed\nparam c = 1.3 fixed\ninput u\nstate x = 0\n"
+        const auto source = compiledHamiltonian("param a = 5 fixed\nparam c = 1.3 fixed\ninput u\nstate x = 0\n"
                                                 "x' = -a*x + c*u\noutput x\n",
-                                                {{W}, {Vy, Vu}});
+                                                {{W}, {Vy, Vu}}, nullptr, {{"a", a}});
         QCOMPARE(source->stateCount(), std::size_t(2));
         QCOMPARE(source->inputCount(), std::size_t(2));
         eval::CompiledModel h(source);
@@ -333,6 +335,17 @@ private slots:
         } catch (const estimate::OptimalEstimationError& e) {
             const QString message = e.what();
             QVERIFY2(message.contains("x''") && message.contains("input u"), e.what());
+        }
+    }
+
+    void experimentMayFixOnlyFixedParameters()
+    {
+        try {
+            compiledHamiltonian("param a = 1\ninput u\nstate x = 0\nx' = -a*x + u\noutput x\n", {{1, 1}, {1, 1}},
+                                nullptr, {{"a", 2.0}});
+            QFAIL("an experiment value for an estimated parameter was accepted");
+        } catch (const estimate::OptimalEstimationError& e) {
+            QVERIFY2(QString(e.what()).contains("'a'"), e.what());
         }
     }
 
