@@ -1,0 +1,321 @@
+#include "engine/estimate/OptimalEstimation.h"
+
+#include "engine/estimate/OptimalEstimationHamiltonian.h"
+#include "engine/eval/CompiledModel.h"
+#include "engine/eval/CompiledModelSource.h"
+#include "engine/model/SymbolicLock.h"
+#include "engine/shooting/ModelOdeSystem.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <set>
+
+namespace sysid::estimate {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string s;
+    for (const auto& n : names)
+        s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+template <class T>
+void requireKnownNames(const std::map<std::string, T>& given, const std::vector<std::string>& known,
+                       const std::string& what)
+{
+    for (const auto& [name, value] : given)
+        if (std::find(known.begin(), known.end(), name) == known.end())
+            throw OptimalEstimationError(what + " names '" + name + "', which is not one of: " + joined(known));
+}
+
+void checkExperiment(const model::Model& model, const Experiment& e)
+{
+    if (e.times.size() < 3)
+        throw OptimalEstimationError("experiment '" + e.name + "' has " + std::to_string(e.times.size()) +
+                                     " samples; optimal estimation needs at least 3");
+    for (std::size_t i = 1; i < e.times.size(); ++i)
+        if (!(e.times[i] > e.times[i - 1]))
+            throw OptimalEstimationError("experiment '" + e.name + "': time is not strictly increasing at t = " +
+                                         std::to_string(e.times[i]));
+    if (e.measured.rows() != static_cast<Eigen::Index>(e.times.size()) ||
+        e.measured.cols() != static_cast<Eigen::Index>(model.outputs.size()))
+        throw OptimalEstimationError("experiment '" + e.name + "': the measured data is " +
+                                     std::to_string(e.measured.rows()) + " x " + std::to_string(e.measured.cols()) +
+                                     ", expected samples x outputs = " + std::to_string(e.times.size()) + " x " +
+                                     std::to_string(model.outputs.size()));
+    if (e.inputs.size() != model.inputs.size())
+        throw OptimalEstimationError("experiment '" + e.name + "' has " + std::to_string(e.inputs.size()) +
+                                     " input signals; the model has " + std::to_string(model.inputs.size()) +
+                                     " inputs, and optimal estimation needs each one measured");
+    for (std::size_t j = 0; j < model.outputs.size(); ++j)
+        if (e.outputMeasured.size() > j && e.outputMeasured[j])
+            for (Eigen::Index i = 0; i < e.measured.rows(); ++i)
+                if (!std::isfinite(e.measured(i, static_cast<Eigen::Index>(j))))
+                    throw OptimalEstimationError("experiment '" + e.name + "': output " + model.outputs[j].name +
+                                                 " is not a finite number at t = " +
+                                                 std::to_string(e.times[static_cast<std::size_t>(i)]));
+}
+
+// Everything taken from the symbolic model, so no GiNaC object outlives the lock.
+struct Prepared {
+    AugmentedLayout layout;
+    HamiltonianWeights weights;
+    std::shared_ptr<const eval::CompiledModelSource> source;
+    std::vector<std::optional<std::size_t>> measuredColumnOfState;  // experiment column measuring a state
+    std::vector<double> startingState;                              // per model state, from x(0)
+};
+
+Prepared prepare(const model::Model& model, const Experiment& experiment, const OptimalEstimationSettings& settings)
+{
+    std::lock_guard lock(model::symbolicMutex());
+    Prepared p;
+    p.layout = augmentedLayout(model, experiment.outputMeasured);
+    const AugmentedLayout& L = p.layout;
+    requireKnownNames(settings.stateWeights, L.stateNames, "a state weight");
+    requireKnownNames(settings.initialPrior, L.stateNames, "an initial prior");
+    requireKnownNames(settings.initialGuess, L.stateNames, "an initial guess");
+    for (const auto& [name, values] : settings.initialGuess) {
+        if (values.size() != experiment.times.size())
+            throw OptimalEstimationError("the initial guess of " + name + " has " + std::to_string(values.size()) +
+                                         " values; the data has " + std::to_string(experiment.times.size()) + " samples");
+        for (std::size_t k = 0; k < values.size(); ++k)
+            if (!std::isfinite(values[k]))
+                throw OptimalEstimationError("the initial guess of " + name + " is not a finite number at t = " +
+                                             std::to_string(experiment.times[k]));
+    }
+    requireKnownNames(settings.measurementWeights, L.residualNames, "a measurement weight");
+    HamiltonianWeights& w = p.weights;
+    for (const auto& name : L.stateNames) {
+        const auto it = settings.stateWeights.find(name);
+        const double v = it == settings.stateWeights.end() ? 1.0 : it->second;
+        if (!(v > 0.0) || !std::isfinite(v))
+            throw OptimalEstimationError("the weight W of " + name + " must be a finite number > 0 (the coupling "
+                                         "between the equations may not be lost, seed 001 §2)");
+        w.state.push_back(v);
+    }
+    for (const auto& name : L.residualNames) {
+        const auto it = settings.measurementWeights.find(name);
+        const double v = it == settings.measurementWeights.end() ? 1.0 : it->second;
+        if (!(v >= 0.0) || !std::isfinite(v))
+            throw OptimalEstimationError("the weight V of " + name + " must be a finite number >= 0");
+        w.measurement.push_back(v);
+    }
+    for (const auto& [name, prior] : settings.initialPrior)
+        if (!std::isfinite(prior.first) || !(prior.second >= 0.0) || !std::isfinite(prior.second))
+            throw OptimalEstimationError("the initial prior of " + name + " needs a finite q_a and a finite W_a >= 0");
+
+    const model::Model hamiltonian = hamiltonianModel(model, L, w, experiment.fixedValues);
+    p.source = eval::compileModel(hamiltonian);
+
+    GiNaC::exmap values;
+    for (std::size_t i = 0; i < model.parameters.size(); ++i) {
+        const auto it = experiment.fixedValues.find(model.parameters[i].name);
+        values[model.parameterSymbols[i]] =
+            GiNaC::numeric(it == experiment.fixedValues.end() ? model.parameters[i].value : it->second);
+    }
+    p.measuredColumnOfState.resize(model.states.size());
+    for (std::size_t i = 0; i < model.states.size(); ++i) {
+        for (std::size_t j : L.measuredOutputs)
+            if ((model.outputs[j].expression - model.states[i].symbol).is_zero())
+                p.measuredColumnOfState[i] = j;
+        const GiNaC::ex x0 = model.states[i].initial.subs(values).evalf();
+        p.startingState.push_back(GiNaC::is_a<GiNaC::numeric>(x0) && GiNaC::ex_to<GiNaC::numeric>(x0).is_real()
+                                      ? GiNaC::ex_to<GiNaC::numeric>(x0).to_double()
+                                      : 0.0);
+    }
+    return p;
+}
+
+// Seed 001 §3.4: positions from the measurements, velocities by central differences,
+// parameters at their starting values, lambda = 0.
+Eigen::MatrixXd initialNodes(const model::Model& model, const Prepared& p, const Experiment& e,
+                             const std::map<std::string, std::vector<double>>& guesses, const std::vector<double>& points)
+{
+    const AugmentedLayout& L = p.layout;
+    const std::size_t N = L.stateNames.size();
+    const double a = e.times.front(), b = e.times.back();
+    const double delta = (b - a) / static_cast<double>(e.times.size() - 1);
+    std::vector<std::optional<data::Signal>> measured(L.modelStateCount);
+    for (std::size_t i = 0; i < L.modelStateCount; ++i)
+        if (p.measuredColumnOfState[i]) {
+            const auto column = e.measured.col(static_cast<Eigen::Index>(*p.measuredColumnOfState[i]));
+            measured[i].emplace(e.times, std::vector<double>(column.data(), column.data() + column.size()));
+        }
+    std::vector<std::optional<std::size_t>> positionOfVelocity(L.modelStateCount);
+    for (std::size_t c = 0; c < L.coordinateNames.size(); ++c)
+        positionOfVelocity[L.coordinateVelocity[c]] = L.coordinatePosition[c];
+
+    Eigen::MatrixXd nodes = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(points.size()), static_cast<Eigen::Index>(2 * N));
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        const double t = points[k];
+        for (std::size_t i = 0; i < L.modelStateCount; ++i) {
+            double v = p.startingState[i];
+            if (measured[i])
+                v = measured[i]->at(t);
+            else if (positionOfVelocity[i] && measured[*positionOfVelocity[i]]) {
+                const double lo = std::max(a, t - delta), hi = std::min(b, t + delta);
+                const auto& s = *measured[*positionOfVelocity[i]];
+                v = (s.at(hi) - s.at(lo)) / (hi - lo);
+            }
+            nodes(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(i)) = v;
+        }
+        for (std::size_t q = 0; q < L.estimatedParameters.size(); ++q)
+            nodes(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(L.modelStateCount + q)) =
+                model.parameters[L.estimatedParameters[q]].value;
+    }
+    for (std::size_t i = 0; i < N; ++i)
+        if (const auto it = guesses.find(L.stateNames[i]); it != guesses.end()) {
+            const data::Signal guess(e.times, it->second);
+            for (std::size_t k = 0; k < points.size(); ++k)
+                nodes(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(i)) = guess.at(points[k]);
+        }
+    return nodes;
+}
+
+}  // namespace
+
+std::vector<shooting::BvpStage> defaultOptimalEstimationStages()
+{
+    shooting::BvpStage euler, loose, tight;
+    euler.integrator.method = integrate::IntegrationMethod::Euler;
+    euler.stepsPerInterval = 1;
+    euler.newtonTolerance = 1e-6;
+    loose.integrator.method = integrate::IntegrationMethod::Dopri5;
+    loose.integrator.relativeTolerance = 1e-6;
+    loose.integrator.absoluteTolerance = 1e-8;
+    // A stage's Newton tolerance sits above its integration error, or the line search only
+    // chases integration noise.
+    loose.newtonTolerance = 1e-4;
+    tight.integrator.method = integrate::IntegrationMethod::Dopri5;
+    tight.integrator.relativeTolerance = 1e-11;
+    tight.integrator.absoluteTolerance = 1e-13;
+    tight.newtonTolerance = 1e-7;
+    return {euler, loose, tight};
+}
+
+OptimalEstimationResult estimateOptimally(const model::Model& model, const Experiment& experiment,
+                                          const OptimalEstimationSettings& settings,
+                                          const std::function<void(const shooting::BvpIteration&)>& progress,
+                                          std::stop_token stop)
+{
+    checkExperiment(model, experiment);
+    const Prepared prepared = prepare(model, experiment, settings);
+    const AugmentedLayout& L = prepared.layout;
+    const std::size_t N = L.stateNames.size();
+
+    std::vector<data::Signal> signals;
+    for (std::size_t j : L.measuredOutputs) {
+        const auto column = experiment.measured.col(static_cast<Eigen::Index>(j));
+        signals.emplace_back(experiment.times, std::vector<double>(column.data(), column.data() + column.size()));
+    }
+    for (std::size_t r = 0; r < experiment.inputs.size(); ++r)
+        signals.push_back(experiment.inputs.signal(r));
+    const integrate::InputSignals inputSignals(std::move(signals));
+    eval::CompiledModel hamiltonian(prepared.source);
+    const shooting::ModelOdeSystem system(hamiltonian, &inputSignals);
+
+    Eigen::VectorXd qa = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(N));
+    Eigen::VectorXd Wa = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(N));
+    for (std::size_t i = 0; i < N; ++i)
+        if (const auto it = settings.initialPrior.find(L.stateNames[i]); it != settings.initialPrior.end()) {
+            qa(static_cast<Eigen::Index>(i)) = it->second.first;
+            Wa(static_cast<Eigen::Index>(i)) = it->second.second;
+        }
+    const auto n = static_cast<Eigen::Index>(N);
+    shooting::BoundaryConditions bc;
+    bc.separated = true;
+    bc.leftCount = N;
+    // Seed 001 eq. (2.7f) and (2.7g): lambda(a) = W_a (X(a) - q_a), lambda(b) = 0.
+    bc.left = [=](const Eigen::VectorXd& xa) -> Eigen::VectorXd {
+        return xa.tail(n) - Wa.cwiseProduct(xa.head(n) - qa);
+    };
+    bc.leftJacobian = [=](const Eigen::VectorXd&) -> Eigen::MatrixXd {
+        Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n, 2 * n);
+        J.leftCols(n) = -Wa.asDiagonal().toDenseMatrix();
+        J.rightCols(n).setIdentity();
+        return J;
+    };
+    bc.right = [=](const Eigen::VectorXd& xb) -> Eigen::VectorXd { return xb.tail(n); };
+    bc.rightJacobian = [=](const Eigen::VectorXd&) -> Eigen::MatrixXd {
+        Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n, 2 * n);
+        J.rightCols(n).setIdentity();
+        return J;
+    };
+
+    shooting::BvpSettings bvp = settings.bvp;
+    if (bvp.shootingPoints.empty()) {
+        if (settings.shootingPoints < 2)
+            throw OptimalEstimationError("optimal estimation needs at least 2 shooting points");
+        bvp.shootingPoints =
+            shooting::uniformShootingPoints(experiment.times.front(), experiment.times.back(), settings.shootingPoints);
+    }
+    if (bvp.stages.empty())
+        bvp.stages = settings.stages.empty() ? defaultOptimalEstimationStages() : settings.stages;
+
+    const Eigen::MatrixXd nodes = initialNodes(model, prepared, experiment, settings.initialGuess, bvp.shootingPoints);
+    const shooting::BvpResult solved = shooting::solveBoundaryValueProblem(system, bc, nodes, bvp, progress, stop);
+
+    OptimalEstimationResult result;
+    result.iterations = solved.totalIterations;
+    result.residualNorm = solved.newton.residualNorm;
+    result.converged = solved.converged();
+    result.message = solved.message.empty() ? solved.newton.message : solved.message;
+    result.times = experiment.times;
+    for (std::size_t i = 0; i < L.modelStateCount; ++i)
+        result.stateNames.push_back(L.stateNames[i]);
+    for (std::size_t q : L.estimatedParameters)
+        result.parameterNames.push_back(model.parameters[q].name);
+    result.inputNames = L.unknownInputNames;
+    for (const auto& s : L.stateNames)
+        result.residualNames.push_back("xi:" + s);
+    for (const auto& r : L.residualNames)
+        result.residualNames.push_back("eps:" + r);
+
+    Eigen::MatrixXd sampled;
+    try {
+        sampled = shooting::sampleSolution(system, solved, experiment.times, bvp.stages.back().integrator);
+    } catch (const std::exception& e) {
+        result.converged = false;
+        result.message += (result.message.empty() ? "" : "; ") + std::string("the solution could not be sampled: ") +
+                          e.what();
+        return result;
+    }
+    const auto samples = static_cast<Eigen::Index>(experiment.times.size());
+    const auto modelStates = static_cast<Eigen::Index>(L.modelStateCount);
+    const auto np = static_cast<Eigen::Index>(L.unknownInputNames.size());
+    const auto nr = static_cast<Eigen::Index>(L.residualNames.size());
+    result.states = sampled.leftCols(modelStates);
+    const Eigen::MatrixXd theta = sampled.block(0, modelStates, samples, n - modelStates);
+    result.parameters = theta.row(0).transpose();
+    result.parameterDrift = (theta.colwise().maxCoeff() - theta.colwise().minCoeff()).transpose();
+    result.inputs.resize(samples, np);
+    result.residuals.resize(samples, n + nr);
+    Eigen::VectorXd y(np + n + nr), x(2 * n), u(static_cast<Eigen::Index>(inputSignals.size()));
+    std::vector<double> integrand(static_cast<std::size_t>(samples));
+    const Eigen::Map<const Eigen::VectorXd> W(prepared.weights.state.data(), n);
+    const Eigen::Map<const Eigen::VectorXd> V(prepared.weights.measurement.data(), nr);
+    for (Eigen::Index k = 0; k < samples; ++k) {
+        x = sampled.row(k).transpose();
+        const double t = experiment.times[static_cast<std::size_t>(k)];
+        inputSignals.values(t, u.data());
+        hamiltonian.setPoint(t, x.data(), u.data());
+        hamiltonian.outputs(y.data());
+        result.inputs.row(k) = y.head(np).transpose();
+        result.residuals.row(k) = y.tail(n + nr).transpose();
+        const Eigen::VectorXd xi = y.segment(np, n), eps = y.tail(nr);
+        integrand[static_cast<std::size_t>(k)] = 0.5 * (xi.cwiseAbs2().dot(W) + eps.cwiseAbs2().dot(V));
+    }
+    double cost = 0.0;
+    for (std::size_t k = 1; k < integrand.size(); ++k)
+        cost += 0.5 * (integrand[k] + integrand[k - 1]) * (experiment.times[k] - experiment.times[k - 1]);
+    const Eigen::VectorXd d = sampled.row(0).head(n).transpose() - qa;
+    result.cost = cost + 0.5 * d.cwiseAbs2().dot(Wa);
+    return result;
+}
+
+}  // namespace sysid::estimate

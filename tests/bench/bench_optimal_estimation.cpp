@@ -1,0 +1,152 @@
+// Optimal estimation benchmark (seed 001 §3.4; run by hand, never by CTest).
+//
+// Model: resources/examples/msd_optimal.model, m s'' + b s' + k s = u, m, b, k estimated.
+// Data: 0..10 s every 0.01 s, simulated with m = b = k = 1 from rest (dopri5, rtol 1e-11),
+// input u from resources/examples/mass_spring_damper_input.csv (sum of three sines), no noise.
+// Estimation: W = V = 1, W_a = 0, 101 shooting points, the default loose-to-tight stages
+// (Euler 1 step -> dopri5 1e-6 -> dopri5 1e-9), starting values 10 and then 50 (the seed's
+// two runs: RMUSN 8 and 11 iterations, 0.3 / 0.5 min on a 486DX/50). Timed around
+// estimateOptimally() only, which includes the symbolic assembly and compilation.
+//
+// Usage: bench_optimal_estimation [--runs N] [--threads N] [--write-csv FILE]
+//   --write-csv  also write the data (t, u, s) to FILE (resources/examples/msd_optimal_data.csv)
+
+#include "engine/data/CsvReader.h"
+#include "engine/data/CsvWriter.h"
+#include "engine/estimate/OptimalEstimation.h"
+#include "engine/estimate/OptimalEstimationHamiltonian.h"
+#include "engine/eval/CompiledModel.h"
+#include "engine/eval/CompiledModelSource.h"
+#include "engine/integrate/Simulator.h"
+#include "engine/model/ModelBuilder.h"
+#include "engine/model/SymbolicLock.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#ifndef SYSID_SOURCE_DIR
+#define SYSID_SOURCE_DIR "."
+#endif
+#ifndef SYSID_BENCH_BUILD_TYPE
+#define SYSID_BENCH_BUILD_TYPE "unknown"
+#endif
+
+namespace {
+
+using namespace sysid;
+using Clock = std::chrono::steady_clock;
+
+std::string example(const std::string& file) { return std::string(SYSID_SOURCE_DIR) + "/resources/examples/" + file; }
+
+model::Model withParameters(double value)
+{
+    std::lock_guard lock(model::symbolicMutex());
+    model::Model m = model::loadModel(example("msd_optimal.model"));
+    for (auto& p : m.parameters)
+        p.value = value;
+    return m;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    int runs = 3;
+    std::size_t threads = 0;
+    std::string csv;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string option = argv[i];
+        if (option == "--runs")
+            runs = std::max(1, std::stoi(argv[i + 1]));
+        else if (option == "--threads")
+            threads = static_cast<std::size_t>(std::stoul(argv[i + 1]));
+        else if (option == "--write-csv")
+            csv = argv[i + 1];
+        else {
+            std::fprintf(stderr, "unknown option %s\n", option.c_str());
+            return 2;
+        }
+    }
+    try {
+        const auto inputs =
+            integrate::InputSignals::fromTable({"u"}, data::readCsv(example("mass_spring_damper_input.csv")));
+        model::Model truthModel = withParameters(1.0);
+        std::shared_ptr<const eval::CompiledModelSource> source;
+        {
+            std::lock_guard lock(model::symbolicMutex());
+            source = eval::compileModel(truthModel);
+        }
+        eval::CompiledModel truth(source);
+        integrate::SimulationRequest request;
+        request.times = integrate::uniformGrid(0.0, 10.0, 0.01);
+        request.inputs = &inputs;
+        integrate::IntegratorSettings tight;
+        tight.relativeTolerance = 1e-11;
+        tight.absoluteTolerance = 1e-13;
+        const auto trajectory = integrate::simulate(truth, request, tight);
+        estimate::Experiment experiment;
+        experiment.name = "msd";
+        experiment.times = request.times;
+        experiment.measured = trajectory.outputs;
+        experiment.outputMeasured = {true};
+        experiment.inputs = inputs;
+        if (!csv.empty()) {
+            std::vector<double> u(request.times.size()), s(request.times.size());
+            for (std::size_t k = 0; k < u.size(); ++k) {
+                inputs.values(request.times[k], &u[k]);
+                s[k] = trajectory.outputs(static_cast<Eigen::Index>(k), 0);
+            }
+            data::writeCsvFile(csv, {"t", "u", "s"}, {request.times, u, s});
+            std::printf("wrote %s\n", csv.c_str());
+        }
+        std::printf("bench_optimal_estimation (%s build): MSD, 1001 samples, 101 shooting points, 10 ODEs\n",
+                    SYSID_BENCH_BUILD_TYPE);
+        {
+            // The symbolic part alone: assembly of the 10 Hamiltonian ODEs and their compilation.
+            model::Model m = withParameters(10.0);
+            std::lock_guard lock(model::symbolicMutex());
+            const auto t0 = Clock::now();
+            {
+                const auto layout = estimate::augmentedLayout(m, {true});
+                const model::Model h = estimate::hamiltonianModel(m, layout, {{1, 1, 1, 1, 1}, {1, 1, 1}});
+                const auto compiled = eval::compileModel(h);
+            }
+            std::printf("symbolic assembly + compilation: %.3f s\n",
+                        std::chrono::duration<double>(Clock::now() - t0).count());
+            m = {};
+        }
+        for (const double start : {10.0, 50.0}) {
+            model::Model m = withParameters(start);
+            estimate::OptimalEstimationSettings settings;
+            settings.bvp.threads = threads;
+            std::vector<double> seconds;
+            estimate::OptimalEstimationResult r;
+            for (int run = 0; run < runs; ++run) {
+                const auto t0 = Clock::now();
+                r = estimate::estimateOptimally(m, experiment, settings);
+                seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+            }
+            std::sort(seconds.begin(), seconds.end());
+            std::printf("start %4.0f: m = %.6f b = %.6f k = %.6f  %zu iterations  |F| = %.1e  %s  median %.3f s "
+                        "(min %.3f, %d runs)\n",
+                        start, r.parameters(0), r.parameters(1), r.parameters(2), r.iterations, r.residualNorm,
+                        r.converged ? "converged" : "NOT converged", seconds[seconds.size() / 2], seconds.front(),
+                        runs);
+            if (!r.converged)
+                std::printf("  %s\n", r.message.c_str());
+            std::lock_guard lock(model::symbolicMutex());
+            m = {};
+        }
+        std::lock_guard lock(model::symbolicMutex());
+        truthModel = {};
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_optimal_estimation: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

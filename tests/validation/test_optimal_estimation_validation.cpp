@@ -1,0 +1,266 @@
+// Seed 001 cases for optimal estimation: the mass-spring-damper of §3.4 (m = b = k = 1 from
+// starting values 10 and 50, 101 shooting points) and the residual-based detection of a missing
+// friction term (§4.2, Fig. 4.6).
+#include "ValidationSupport.h"
+
+#include "engine/estimate/OptimalEstimation.h"
+#include "engine/model/SymbolicLock.h"
+
+#include <QtTest>
+
+#include <mutex>
+
+using namespace sysid;
+using namespace sysid::validation;
+
+namespace {
+
+integrate::InputSignals actuatorForce()
+{
+    return integrate::InputSignals::fromTable({"u"}, data::readCsv(examplePath("mass_spring_damper_input.csv")));
+}
+
+// A noise-free record of `truthText` driven by the stand-in actuator force, 0..10 s every 0.01 s.
+estimate::Experiment record(const std::string& truthText, const integrate::InputSignals& inputs)
+{
+    std::shared_ptr<const eval::CompiledModelSource> source;
+    {
+        std::lock_guard lock(model::symbolicMutex());
+        source = compiledText(truthText, "truth");
+    }
+    eval::CompiledModel truth(source);
+    integrate::SimulationRequest request;
+    request.times = integrate::uniformGrid(0.0, 10.0, 0.01);
+    request.inputs = &inputs;
+    const auto trajectory = integrate::simulate(truth, request, referenceIntegrator());
+    estimate::Experiment e;
+    e.name = "simulated";
+    e.times = request.times;
+    e.measured = trajectory.outputs;
+    e.outputMeasured.assign(truth.outputCount(), true);
+    e.inputs = inputs;
+    return e;
+}
+
+// Runs `run` on a model parsed from `text`, destroying it under the symbolic lock.
+template <class F>
+auto withModel(const std::string& text, F&& run)
+{
+    std::unique_ptr<model::Model> m;
+    {
+        std::lock_guard lock(model::symbolicMutex());
+        m = std::make_unique<model::Model>(model::parseModel(text, "msd_optimal.model"));
+    }
+    auto result = run(*m);
+    std::lock_guard lock(model::symbolicMutex());
+    m.reset();
+    return result;
+}
+
+double correlation(const Eigen::VectorXd& a, const Eigen::VectorXd& b)
+{
+    const Eigen::VectorXd da = a.array() - a.mean(), db = b.array() - b.mean();
+    return da.dot(db) / std::sqrt(da.squaredNorm() * db.squaredNorm());
+}
+
+}  // namespace
+
+class TestOptimalEstimationValidation : public QObject {
+    Q_OBJECT
+private slots:
+    void massSpringDamper_data()
+    {
+        QTest::addColumn<double>("start");
+        QTest::addColumn<int>("seedIterations");
+        QTest::addColumn<bool>("finiteDifferences");
+        QTest::newRow("start 10 (seed: 8 iterations)") << 10.0 << 8 << false;
+        QTest::newRow("start 50 (seed: 11 iterations)") << 50.0 << 11 << false;
+        QTest::newRow("start 10, finite-difference interval Jacobians as in RMUSN") << 10.0 << 8 << true;
+    }
+
+    void massSpringDamper()
+    {
+        QFETCH(double, start);
+        QFETCH(int, seedIterations);
+        QFETCH(bool, finiteDifferences);
+        const auto inputs = actuatorForce();
+        const std::string text = readText(examplePath("msd_optimal.model"));
+        const auto experiment = record(replaced(replaced(replaced(text, "param m = 10", "param m = 1"),
+                                                         "param b = 10", "param b = 1"),
+                                                "param k = 10", "param k = 1"),
+                                       inputs);
+        const QString s = QString::number(start);
+        const std::string started = replaced(replaced(replaced(text, "param m = 10", ("param m = " + s).toStdString()),
+                                                      "param b = 10", ("param b = " + s).toStdString()),
+                                             "param k = 10", ("param k = " + s).toStdString());
+        estimate::OptimalEstimationSettings settings;
+        settings.shootingPoints = 101;
+        if (finiteDifferences)
+            settings.bvp.jacobian = shooting::IntervalJacobian::FiniteDifferences;
+        std::vector<std::size_t> perStage;
+        const auto r = withModel(started, [&](const model::Model& m) {
+            return estimate::estimateOptimally(m, experiment, settings, [&](const shooting::BvpIteration& it) {
+                if (perStage.size() <= it.stage)
+                    perStage.resize(it.stage + 1, 0);
+                ++perStage[it.stage];
+            });
+        });
+        QString stages;
+        for (std::size_t n : perStage)
+            stages += (stages.isEmpty() ? "" : " + ") + QString::number(n);
+        qInfo("MSD from %g: m = %.6f b = %.6f k = %.6f (drift %.1e %.1e %.1e), %zu Newton iterations (%s per stage; "
+              "seed RMUSN: %d), |F| = %.1e, J = %.2e, %s",
+              start, r.parameters(0), r.parameters(1), r.parameters(2), r.parameterDrift(0), r.parameterDrift(1),
+              r.parameterDrift(2), r.iterations, qPrintable(stages), seedIterations, r.residualNorm, r.cost,
+              r.message.c_str());
+        QVERIFY2(r.converged, r.message.c_str());
+        for (Eigen::Index i = 0; i < 3; ++i)
+            QVERIFY2(std::abs(r.parameters(i) - 1.0) < 1e-4, qPrintable(QString::fromStdString(r.parameterNames[static_cast<std::size_t>(i)])));
+        QVERIFY((r.states.col(0) - experiment.measured.col(0)).cwiseAbs().maxCoeff() < 1e-4);
+    }
+
+    // The example record shipped with msd_optimal.model is this simulation.
+    void exampleDataIsTheSimulatedRecord()
+    {
+        const auto inputs = actuatorForce();
+        const std::string text = readText(examplePath("msd_optimal.model"));
+        const auto experiment = record(replaced(replaced(replaced(text, "param m = 10", "param m = 1"),
+                                                         "param b = 10", "param b = 1"),
+                                                "param k = 10", "param k = 1"),
+                                       inputs);
+        const auto table = data::readCsv(examplePath("msd_optimal_data.csv"));
+        const auto& s = table.column("s");
+        QCOMPARE(s.size(), experiment.times.size());
+        for (std::size_t k = 0; k < s.size(); ++k)
+            QVERIFY(std::abs(s[k] - experiment.measured(static_cast<Eigen::Index>(k), 0)) < 1e-12);
+    }
+
+    // Data with a smoothed Coulomb friction fc*tanh(v/0.05), a model without it: the residual
+    // on the equation of motion, a - phi = -fc*tanh(v/0.05)/m, carries the missing force:
+    // it correlates negatively with sign(v). Without friction in the data it vanishes.
+    void residualRevealsMissingFriction()
+    {
+        const auto [c, rms] = frictionResidual(0.3);
+        QVERIFY(c < -0.8);
+        QVERIFY(rms > 0.1);
+        const auto [c0, rms0] = frictionResidual(0.0);
+        Q_UNUSED(c0);
+        QVERIFY(rms0 < 1e-3);
+    }
+
+    // Stretch, seed 001 ch. 5: the stiff mixture (10 ODEs; resources/examples/mixture_compression.model
+    // is a reconstruction, not the seed's matrices), data with H = 2, K = 1, the seed's guess for
+    // the displacements and its loose-to-tight schedule starting with one Euler step per interval.
+    // From the seed's start 4, 4 this does not reach the truth (see the expected failures).
+    void stiffMixture_data()
+    {
+        QTest::addColumn<int>("points");
+        QTest::addColumn<double>("start");  // H0 = 2 start, K0 = start
+        QTest::newRow("401 points, start H 2.4, K 1.2") << 401 << 1.2;
+        QTest::newRow("401 points, seed start 4, 4") << 401 << 4.0;
+        QTest::newRow("1001 points, seed start 4, 4") << 1001 << 4.0;
+    }
+
+    void stiffMixture()
+    {
+        QFETCH(int, points);
+        QFETCH(double, start);
+        const double startH = start == 4.0 ? 4.0 : 2.0 * start;
+        const std::string text = readText(examplePath("mixture_compression.model"));
+        std::vector<double> times = integrate::uniformGrid(0.0, 1.0, 0.0025), load;
+        for (double t : times)
+            load.push_back(1.0 - std::exp(-t / 0.05));  // a load step smoothed over 0.05
+        const integrate::InputSignals inputs({data::Signal(times, load)});
+        std::shared_ptr<const eval::CompiledModelSource> source;
+        {
+            std::lock_guard lock(model::symbolicMutex());
+            source = compiledText(text, "truth");
+        }
+        eval::CompiledModel truth(source);
+        integrate::SimulationRequest request;
+        request.times = times;
+        request.inputs = &inputs;
+        auto integrator = referenceIntegrator();
+        integrator.method = integrate::IntegrationMethod::Rosenbrock4;
+        const auto trajectory = integrate::simulate(truth, request, integrator);
+        estimate::Experiment e;
+        e.name = "mixture";
+        e.times = times;
+        e.measured = trajectory.outputs;
+        e.outputMeasured = {true, true};
+        e.inputs = inputs;
+        estimate::OptimalEstimationSettings settings;
+        settings.shootingPoints = static_cast<std::size_t>(points);
+        settings.bvp.newton.maxIterations = 200;
+        // The seed's guess: displacements linear in the node position, s_k = (k-1)/3 s_m.
+        std::vector<double> third, twoThirds;
+        for (Eigen::Index k = 0; k < e.measured.rows(); ++k) {
+            third.push_back(e.measured(k, 0) / 3);
+            twoThirds.push_back(2 * e.measured(k, 0) / 3);
+        }
+        settings.initialGuess = {{"s2", third}, {"s3", twoThirds}};
+        std::vector<std::size_t> perStage;
+        const auto r = withModel(replaced(replaced(text, "param H = 2", "param H = " + std::to_string(startH)),
+                                          "param K = 1", "param K = " + std::to_string(start)),
+                                 [&](const model::Model& m) {
+                                     return estimate::estimateOptimally(m, e, settings, [&](const shooting::BvpIteration& it) {
+                                         if (perStage.size() <= it.stage)
+                                             perStage.resize(it.stage + 1, 0);
+                                         ++perStage[it.stage];
+                                     });
+                                 });
+        QString stages;
+        for (std::size_t n : perStage)
+            stages += (stages.isEmpty() ? "" : " + ") + QString::number(n);
+        qInfo("mixture, %d points, start %g, %g: H = %.6f K = %.6f (drift %.1e %.1e), J = %.3g, %zu iterations (%s), "
+              "|F| = %.1e, %s",
+              points, startH, start, r.parameters.size() ? r.parameters(0) : 0.0,
+              r.parameters.size() ? r.parameters(1) : 0.0, r.parameterDrift.size() ? r.parameterDrift(0) : 0.0,
+              r.parameterDrift.size() ? r.parameterDrift(1) : 0.0, r.cost, r.iterations, qPrintable(stages),
+              r.residualNorm, r.message.c_str());
+        if (start == 4.0 && points == 401)
+            QEXPECT_FAIL("", "from 4, 4 the Euler stage stalls (damping too small); the seed's RMUSN needed 70 iterations",
+                         Abort);
+        QVERIFY2(r.converged, r.message.c_str());
+        if (start == 4.0)
+            QEXPECT_FAIL("", "from 4, 4 with 1001 points Newton reaches another stationary point (H 0.34, K 0.03, "
+                             "J 6e-4 against 1e-8 at the truth)", Abort);
+        QVERIFY(std::abs(r.parameters(0) - 2.0) < 1e-4);
+        QVERIFY(std::abs(r.parameters(1) - 1.0) < 1e-4);
+    }
+
+private:
+    // Correlation of the equation-of-motion residual with sign(v), and its rms.
+    static std::pair<double, double> frictionResidual(double fc)
+    {
+        const auto inputs = actuatorForce();
+        const auto experiment = record("param m = 1\nparam b = 1\nparam k = 1\nparam fc = " + std::to_string(fc) +
+                                           "\ninput u\ns'' = (u - b*s' - k*s - fc*tanh(s'/0.05))/m\ns(0) = 0, 0\n"
+                                           "output s\n",
+                                       inputs);
+        estimate::OptimalEstimationSettings settings;
+        settings.shootingPoints = 101;
+        // The kinematic couplings and the sensors are trusted more than the equation of
+        // motion; with equal weights the missing force is shared with the input residual.
+        settings.stateWeights = {{"s", 1e2}, {"s'", 1e2}};
+        settings.measurementWeights = {{"s", 1e2}, {"u", 1e1}};
+        const auto r = withModel("param m = 1 fixed\nparam b = 1 fixed\nparam k = 1 fixed\ninput u\n"
+                                 "s'' = (u - b*s' - k*s)/m\ns(0) = 0, 0\noutput s\n",
+                                 [&](const model::Model& m) { return estimate::estimateOptimally(m, experiment, settings); });
+        if (!r.converged)
+            qWarning("friction %g: %s", fc, r.message.c_str());
+        const auto eom = std::find(r.residualNames.begin(), r.residualNames.end(), "eps:eom:s") - r.residualNames.begin();
+        if (!r.converged || eom >= static_cast<long>(r.residualNames.size()))
+            return {0.0, 0.0};
+        const Eigen::VectorXd residual = r.residuals.col(eom);
+        const Eigen::VectorXd signV = r.states.col(1).unaryExpr([](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; });
+        const double c = correlation(residual, signV);
+        const double rms = std::sqrt(residual.squaredNorm() / static_cast<double>(residual.size()));
+        qInfo("friction force %g: eom residual vs sign(v) correlation %.3f, rms %.3g; %zu iterations", fc, c, rms,
+              r.iterations);
+        return {c, rms};
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOptimalEstimationValidation)
+#include "test_optimal_estimation_validation.moc"
