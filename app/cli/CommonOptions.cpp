@@ -1,6 +1,11 @@
 #include "app/cli/CommonOptions.h"
 
+#include "app/cli/ParameterOverrides.h"
+
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace po = boost::program_options;
 
@@ -72,6 +77,42 @@ void applyIntegratorOptions(const po::variables_map& vm, const char* methodOptio
         settings.maxSteps = countOption(vm, "max-steps", 1);
     if (!(settings.relativeTolerance > 0) || !(settings.absoluteTolerance > 0) || !(settings.maxStep >= 0))
         throw UsageError("--rtol and --atol must be positive and --max-step not negative");
+}
+
+std::map<std::string, double> namedValues(const po::variables_map& vm, const char* name)
+{
+    const std::string option = std::string("--") + name;
+    std::map<std::string, double> values;
+    for (const auto& item : repeated(vm, name)) {
+        const auto [key, text] = splitAssignment(item, option, "NAME=VALUE");
+        values[key] = parseNumber(text, option + " " + key);
+    }
+    return values;
+}
+
+std::string readModelText(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw UserError(path + ": is a directory, not a model file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw UserError(path + ": cannot open the model file (missing or unreadable)");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void checkOutputPlace(const std::string& path)
+{
+    if (path == "-")
+        return;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw UserError(path + ": is a directory; -o needs a file name");
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+        throw UserError(path + ": the folder " + parent.string() + " does not exist");
 }
 
 }  // namespace sysid::cli

@@ -6,6 +6,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,6 +33,12 @@ std::vector<std::string> repeated(const boost::program_options::variables_map& v
 // Splits "NAME=VALUE" as given to `option`; a missing name or value is a UsageError naming `form`.
 std::pair<std::string, std::string> splitAssignment(const std::string& item, const std::string& option, const char* form);
 
+// The values of a repeatable NAME=NUMBER option such as --set, by name.
+std::map<std::string, double> namedValues(const boost::program_options::variables_map& vm, const char* name);
+// The whole file at path (a model); a missing, unreadable or directory path is a UserError.
+std::string readModelText(const std::string& path);
+// Refuses an -o target that is a folder or lies in a folder that does not exist ("-" is stdout).
+void checkOutputPlace(const std::string& path);
 // A whole-number option, read as signed so that "-3" is refused rather than wrapped around.
 std::size_t countOption(const boost::program_options::variables_map& vm, const char* name, long long least);
 

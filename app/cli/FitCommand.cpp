@@ -3,6 +3,7 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
 #include "app/cli/ParameterOverrides.h"
+#include "app/cli/StderrProgress.h"
 
 #include "engine/data/CsvReader.h"
 #include "engine/data/DataError.h"
@@ -64,85 +65,6 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
     applyIntegratorOptions(vm, "integrator", settings.integrator);
 }
 
-std::map<std::string, double> startingValues(const po::variables_map& vm)
-{
-    std::map<std::string, double> values;
-    for (const auto& item : repeated(vm, "set")) {
-        const auto [name, text] = splitAssignment(item, "--set", "NAME=VALUE");
-        values[name] = parseNumber(text, "--set " + name);
-    }
-    return values;
-}
-
-std::string readModelText(const std::string& path)
-{
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw UserError(path + ": is a directory, not a model file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw UserError(path + ": cannot open the model file (missing or unreadable)");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-std::string format(const char* spec, double value)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, spec, value);
-    return buffer;
-}
-
-// Writes one line per event on stderr, or nothing at all when quiet.
-class StderrProgress final : public job::ProgressSink {
-public:
-    explicit StderrProgress(bool quiet) : quiet_(quiet) {}
-
-    void started(const std::vector<std::string>& names) override { names_ = names; }
-
-    void iteration(const estimate::IterationRecord& record) override
-    {
-        if (quiet_)
-            return;
-        std::string line = "iteration " + std::to_string(record.iteration) + "  cost " + format("%.4e", record.cost) + " ";
-        for (std::size_t k = 0; k < record.parameters.size(); ++k)
-            line += " " + (k < names_.size() ? names_[k] : "p" + std::to_string(k)) + "=" +
-                    format("%.6g", record.parameters[k]);
-        std::cerr << line << '\n' << std::flush;
-    }
-
-    void trace(std::size_t, const std::vector<double>&, const Eigen::MatrixXd&) override {}
-
-    void log(const std::string& line) override
-    {
-        if (!quiet_)
-            std::cerr << line << '\n' << std::flush;
-    }
-
-    void finished(job::JobStatus status, const std::string& message) override
-    {
-        if (quiet_ || status == job::JobStatus::Failed)  // a failure is printed once, by the caller
-            return;
-        std::cerr << (status == job::JobStatus::Cancelled ? "cancelled: " : "stopped: ") << message << '\n' << std::flush;
-    }
-
-private:
-    bool quiet_;
-    std::vector<std::string> names_;
-};
-
-void checkOutputPlace(const std::string& path)
-{
-    if (path == "-")
-        return;
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw UserError(path + ": is a directory; -o needs a file name");
-    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
-        throw UserError(path + ": the folder " + parent.string() + " does not exist");
-}
 
 }  // namespace
 
@@ -191,7 +113,7 @@ int runFit(const Arguments& args)
         checkOutputPlace(vm.count("output") ? vm["output"].as<std::string>() : "-");
         project::Project project = project::loadProject(input);
         applySettings(vm, project.settings);
-        for (const auto& [name, value] : startingValues(vm))
+        for (const auto& [name, value] : namedValues(vm, "set"))
             project.parameterValues[name] = value;
         fit = project::makeFitJob(project);
         trueValues = project::trueValues(project);
@@ -201,7 +123,7 @@ int runFit(const Arguments& args)
         if (!vm.count("output"))
             throw UsageError("missing -o RESULT.json (- for standard output)");
         applySettings(vm, fit.settings);
-        fit.parameterValues = startingValues(vm);
+        fit.parameterValues = namedValues(vm, "set");
         std::map<std::string, std::string> mapping;
         for (const auto& item : repeated(vm, "map")) {
             const auto [name, column] = splitAssignment(item, "--map", "NAME=COLUMN");

@@ -22,6 +22,9 @@ const char* usage =
     "  fit PROJECT.sysid [-o RESULT.json] [--quiet]\n"
     "  fit MODEL --data DATA.csv [--data MORE.csv]... [--method NAME] [options] -o RESULT.json\n"
     "                                   estimate parameters from data; progress on stderr\n"
+    "  periodic MODEL --period T [--shooting-intervals N] [options] -o ORBIT.json\n"
+    "  periodic MODEL --sweep NAME=FROM:TO [--frequency] [options] -o BRANCH.json\n"
+    "                                   periodic steady state, Floquet multipliers, frequency response\n"
     "\n"
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
@@ -43,6 +46,8 @@ int main(int argc, char** argv)
             return runSimulate(args);
         if (command == "fit")
             return runFit(args);
+        if (command == "periodic")
+            return runPeriodic(args);
         if (command == "--help" || command == "-h" || command == "help") {
             std::cout << usage;
             return Success;

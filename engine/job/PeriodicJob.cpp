@@ -1,0 +1,181 @@
+#include "engine/job/PeriodicJob.h"
+
+#include "engine/data/Text.h"
+#include "engine/eval/CompiledModel.h"
+#include "engine/integrate/IntegrationError.h"
+#include "engine/integrate/Simulator.h"
+#include "engine/job/ModelText.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace sysid::job {
+
+namespace {
+
+std::size_t indexOf(const std::vector<std::string>& names, const std::string& name, const char* what)
+{
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name)
+            return i;
+    std::string known;
+    for (const auto& n : names)
+        known += (known.empty() ? "" : ", ") + n;
+    throw JobError(JobError::Kind::Settings,
+                   std::string("the model has no ") + what + " '" + name + "' (it has: " + known + ")");
+}
+
+shooting::NewtonObserver newtonProgress(ProgressSink& sink)
+{
+    return [&sink](const shooting::NewtonIteration& it) {
+        estimate::IterationRecord record;
+        record.iteration = it.iteration;
+        record.cost = 0.5 * it.residualNorm * it.residualNorm;
+        record.lambda = it.damping;
+        sink.iteration(record);
+    };
+}
+
+std::string describePoint(const std::string& parameter, const shooting::BranchPoint& p)
+{
+    std::string line = parameter + " = " + data::formatNumber(p.parameter, 8) + "  amplitude " +
+                       data::formatNumber(p.amplitude, 8) + "  " + (p.stable ? "stable" : "unstable");
+    if (p.type != shooting::BranchPointType::Regular)
+        line += "  <- " + shooting::describe(p.type);
+    return line;
+}
+
+PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_token stop)
+{
+    const auto source = compileModelText(job.modelText, job.modelSource);
+    if (source->inputCount() > 0)
+        throw JobError(JobError::Kind::Settings, job.modelSource + ": periodic solutions need a model without inputs; "
+                                                                   "write the forcing in the equations (e.g. B*cos(w*t))");
+    eval::CompiledModel model(source);
+    model.setParameters(startingValues(*source, job.parameterValues));
+
+    shooting::PeriodicSettings settings = job.shooting;
+    std::size_t sweepParameter = 0;
+    if (job.sweep) {
+        sweepParameter = indexOf(source->parameterNames, job.sweep->parameter, "parameter");
+        std::vector<double> values(model.parameters().begin(), model.parameters().end());
+        values[sweepParameter] = job.sweep->from;
+        model.setParameters(values);
+        if (job.sweep->frequency) {
+            if (!(job.sweep->from > 0) || !(job.sweep->to > 0))
+                throw JobError(JobError::Kind::Settings, "a frequency sweep needs frequencies > 0");
+            settings.period = 2.0 * std::numbers::pi / job.sweep->from;
+        }
+    }
+    if (!(settings.period > 0) || !std::isfinite(settings.period))
+        throw JobError(JobError::Kind::Settings, "the period must be a number > 0 (the forcing period, or the first "
+                                                 "guess of an autonomous orbit's period)");
+    if (settings.periods < 1)
+        throw JobError(JobError::Kind::Settings, "the number of forcing periods per orbit must be at least 1");
+
+    Eigen::VectorXd x0(static_cast<Eigen::Index>(model.stateCount()));
+    model.initialState(x0.data());
+    for (const auto& [name, value] : job.guess)
+        x0(static_cast<Eigen::Index>(indexOf(source->stateNames, name, "state"))) = value;
+
+    const double span = settings.period * static_cast<double>(settings.periods);
+    const double t0 = settings.startTime;
+    std::vector<double> guessTimes{t0};
+    Eigen::MatrixXd guessStates = x0.transpose();
+    try {
+        if (job.settlePeriods > 0) {
+            integrate::SimulationRequest settle;
+            settle.times = {t0, t0 + span * static_cast<double>(job.settlePeriods)};
+            settle.initialState = std::vector<double>(x0.data(), x0.data() + x0.size());
+            settle.stop = stop;
+            x0 = integrate::simulate(model, settle, settings.integrator).states.bottomRows(1).transpose();
+        }
+        if (job.solver == PeriodicSolver::Discretisation) {
+            // The last settled period, sampled at the nodes, is the whole-orbit guess.
+            integrate::SimulationRequest orbit;
+            orbit.times = integrate::uniformGrid(t0, t0 + span, span / static_cast<double>(job.nodes * settings.periods));
+            orbit.initialState = std::vector<double>(x0.data(), x0.data() + x0.size());
+            orbit.stop = stop;
+            const auto trajectory = integrate::simulate(model, orbit, settings.integrator);
+            guessTimes = trajectory.times;
+            guessStates = trajectory.states;
+        }
+    } catch (const integrate::IntegrationError& e) {
+        throw JobError(JobError::Kind::Integration,
+                       job.modelSource + ": settling onto the orbit from the starting guess failed: " + e.what());
+    }
+
+    PeriodicJob::Result result;
+    result.stateNames = source->stateNames;
+    result.outputNames = source->outputNames;
+    if (job.solver == PeriodicSolver::Shooting) {
+        sink.log("shooting with " + std::to_string(settings.intervals) + " interval(s), period " +
+                 data::formatNumber(span, 10));
+        result.solution = shooting::findPeriodicSolution(model, x0, settings, newtonProgress(sink), stop);
+    } else {
+        discretise::DiscretisationSettings d;
+        d.period = settings.period;
+        d.periods = settings.periods;
+        d.nodes = job.nodes;
+        d.scheme = job.scheme;
+        d.kind = settings.kind;
+        d.startTime = t0;
+        d.newton = settings.newton;
+        sink.log("time discretisation with " + std::to_string(job.nodes * settings.periods) + " nodes");
+        result.solution = discretise::findPeriodicSolutionByDiscretisation(model, guessTimes, guessStates, d,
+                                                                          newtonProgress(sink), stop);
+    }
+    const auto& solution = result.solution;
+    if (solution.converged() && solution.outputs.rows() > 0)
+        sink.trace(0, solution.times, solution.outputs);
+    sink.log(solution.converged() ? "periodic solution: " + solution.floquet.verdict
+                                  : "no periodic solution: " + solution.newton.message);
+
+    if (job.sweep && solution.converged() && !stop.stop_requested()) {
+        shooting::ContinuationSettings c;
+        c.parameter = sweepParameter;
+        c.start = job.sweep->from;
+        c.end = job.sweep->to;
+        c.initialStep = job.sweep->step;
+        c.maxStep = std::max(job.sweep->step, std::abs(job.sweep->to - job.sweep->from) / 20.0);
+        c.maxPoints = job.sweep->maxPoints;
+        c.method = job.sweep->natural ? shooting::ContinuationMethod::Natural : shooting::ContinuationMethod::PseudoArclength;
+        if (!job.sweep->amplitudeState.empty())
+            c.amplitudeState = indexOf(source->stateNames, job.sweep->amplitudeState, "state");
+        if (job.sweep->frequency)
+            c.periodOf = shooting::forcingPeriodOfFrequency();
+        c.periodic = settings;
+        c.periodic.period = solution.period / static_cast<double>(settings.periods);
+        const std::string name = job.sweep->parameter;
+        result.branch = shooting::continuePeriodicSolutions(
+            model, solution.initialState, c, [&](const shooting::BranchPoint& p) { sink.log(describePoint(name, p)); },
+            stop);
+        sink.log("continuation: " + result.branch->message);
+    }
+    return result;
+}
+
+}  // namespace
+
+PeriodicJob::Result PeriodicJob::run(ProgressSink& sink, std::stop_token stop) const
+{
+    Result result;
+    try {
+        result = solve(*this, sink, stop);
+    } catch (const JobError& e) {
+        sink.finished(JobStatus::Failed, e.what());
+        throw;
+    } catch (const std::exception& e) {
+        const JobError error(JobError::Kind::Settings, e.what());
+        sink.finished(JobStatus::Failed, error.what());
+        throw error;
+    }
+    if (stop.stop_requested())
+        sink.finished(JobStatus::Cancelled, "cancelled");
+    else
+        sink.finished(JobStatus::Succeeded, result.solution.converged() ? result.solution.floquet.verdict
+                                                                         : result.solution.newton.message);
+    return result;
+}
+
+}  // namespace sysid::job

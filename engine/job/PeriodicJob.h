@@ -1,0 +1,58 @@
+#pragma once
+
+#include "engine/discretise/PeriodicDiscretisation.h"
+#include "engine/job/JobError.h"
+#include "engine/job/ProgressSink.h"
+#include "engine/shooting/Continuation.h"
+#include "engine/shooting/PeriodicShooting.h"
+
+#include <map>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace sysid::job {
+
+enum class PeriodicSolver { Shooting, Discretisation };
+
+// A frequency-response (or any one-parameter) continuation of the periodic solution.
+struct PeriodicSweep {
+    std::string parameter;          // model parameter continued
+    double from = 0.0, to = 1.0;    // the first orbit is found at `from`
+    bool frequency = false;         // the parameter is the forcing's angular frequency: T = 2 pi / value
+    double step = 0.02;             // initial (arclength) step
+    std::size_t maxPoints = 200;
+    bool natural = false;           // natural continuation (stops at folds); default pseudo-arclength
+    std::string amplitudeState;     // state whose (max - min)/2 is the amplitude; default the first
+};
+
+// One periodic steady state (and optionally its continuation), with everything copied in.
+struct PeriodicJob {
+    std::string modelText;
+    std::string modelSource = "<model>";
+    std::map<std::string, double> parameterValues;  // overriding the model text
+    PeriodicSolver solver = PeriodicSolver::Shooting;
+    shooting::PeriodicSettings shooting;    // period, periods, intervals, integrator, Newton settings
+    discretise::PeriodicScheme scheme = discretise::PeriodicScheme::CentralDifference;
+    std::size_t nodes = 200;                // time-discretisation nodes per forcing period
+    // Starting guess of x(t0) by state name; states not named start from the model's x(0).
+    std::map<std::string, double> guess;
+    // Periods simulated from the guess before Newton starts, so that a stable orbit's
+    // basin is reached (0: Newton starts at the guess itself).
+    std::size_t settlePeriods = 10;
+    std::optional<PeriodicSweep> sweep;
+
+    struct Result {
+        std::vector<std::string> stateNames, outputNames;
+        shooting::PeriodicSolution solution;              // at the sweep's start when there is a sweep
+        std::optional<shooting::ContinuationResult> branch;
+    };
+    // The sink gets Newton iterations (cost = 1/2||F||^2), one log line per branch point, the
+    // orbit's outputs as trace 0 and finished(). A solve that does not converge is a result
+    // (solution.newton says why), not an error; bad settings, an unknown name or an integration
+    // that blows up while settling throw JobError after finished(Failed).
+    Result run(ProgressSink& sink, std::stop_token stop = {}) const;
+};
+
+}  // namespace sysid::job

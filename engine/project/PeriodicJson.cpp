@@ -1,0 +1,75 @@
+#include "engine/project/PeriodicJson.h"
+
+#include <cmath>
+
+namespace sysid::project {
+
+namespace {
+
+using nlohmann::json;
+
+json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json multipliers(const std::vector<std::complex<double>>& mu)
+{
+    json list = json::array();
+    for (const auto& m : mu)
+        list.push_back({finite(m.real()), finite(m.imag())});
+    return list;
+}
+
+json column(const Eigen::MatrixXd& m, Eigen::Index c)
+{
+    json values = json::array();
+    for (Eigen::Index r = 0; r < m.rows(); ++r)
+        values.push_back(finite(m(r, c)));
+    return values;
+}
+
+}  // namespace
+
+json periodicResultToJson(const job::PeriodicJob::Result& result, const std::string& sweepParameter)
+{
+    const auto& s = result.solution;
+    json out;
+    out["period"] = finite(s.period);
+    json initial = json::object();
+    for (std::size_t i = 0; i < result.stateNames.size() && static_cast<Eigen::Index>(i) < s.initialState.size(); ++i)
+        initial[result.stateNames[i]] = finite(s.initialState(static_cast<Eigen::Index>(i)));
+    out["initial_state"] = std::move(initial);
+    out["floquet_multipliers"] = multipliers(s.floquet.multipliers);
+    out["stable"] = s.converged() && s.floquet.stable;
+    out["verdict"] = s.floquet.verdict;
+    out["iterations"] = s.newton.iterations;
+    out["converged"] = s.converged();
+    out["message"] = s.newton.message;
+
+    json orbit;
+    orbit["t"] = s.times;
+    json states = json::object(), outputs = json::object();
+    for (std::size_t i = 0; i < result.stateNames.size() && static_cast<Eigen::Index>(i) < s.states.cols(); ++i)
+        states[result.stateNames[i]] = column(s.states, static_cast<Eigen::Index>(i));
+    for (std::size_t i = 0; i < result.outputNames.size() && static_cast<Eigen::Index>(i) < s.outputs.cols(); ++i)
+        outputs[result.outputNames[i]] = column(s.outputs, static_cast<Eigen::Index>(i));
+    orbit["states"] = std::move(states);
+    orbit["outputs"] = std::move(outputs);
+    out["orbit"] = std::move(orbit);
+
+    if (result.branch) {
+        json points = json::array();
+        for (const auto& p : result.branch->points)
+            points.push_back({{"parameter", finite(p.parameter)},
+                              {"amplitude", finite(p.amplitude)},
+                              {"period", finite(p.period)},
+                              {"stable", p.stable},
+                              {"type", shooting::describe(p.type)},
+                              {"floquet_multipliers", multipliers(p.multipliers)}});
+        out["branch"] = {{"parameter", sweepParameter},
+                         {"completed", result.branch->completed},
+                         {"message", result.branch->message},
+                         {"points", std::move(points)}};
+    }
+    return out;
+}
+
+}  // namespace sysid::project

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "engine/job/PeriodicJob.h"
+
+#include <nlohmann/json.hpp>
+
+namespace sysid::project {
+
+// ORBIT.json of DESIGN.md:
+//   {"period", "initial_state": {"x": ...}, "floquet_multipliers": [[re, im], ...],
+//    "stable", "verdict", "iterations", "converged", "message",
+//    "orbit": {"t": [...], "states": {"x": [...]}, "outputs": {"y": [...]}},
+//    "branch": {"parameter", "completed", "message",
+//               "points": [{"parameter", "amplitude", "period", "stable", "type",
+//                           "floquet_multipliers"}]}}        (only with a sweep)
+// Numbers that are not finite are written as null.
+nlohmann::json periodicResultToJson(const job::PeriodicJob::Result& result, const std::string& sweepParameter = {});
+
+}  // namespace sysid::project
