@@ -9,6 +9,9 @@
 #include "ui/editor/SymbolList.h"
 #include "ui/plots/CostPlot.h"
 #include "ui/plots/ParameterHistoryPlot.h"
+#include "ui/periodic/PeriodicController.h"
+#include "ui/periodic/PeriodicPanel.h"
+#include "ui/plots/BranchPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
 #include "ui/plots/PlotWidget.h"
 #include "ui/plots/TimeSeriesPlot.h"
@@ -163,6 +166,10 @@ void MainWindow::buildPlots()
     plots_->addTab(costPlot_, tr("Cost"));
     phasePlot_ = new PhasePortraitPlot(plots_);
     plots_->addTab(phasePlot_, tr("Phase portrait"));
+    orbitPlot_ = new PhasePortraitPlot(plots_);
+    plots_->addTab(orbitPlot_, tr("Periodic orbit"));
+    branchPlot_ = new BranchPlot(plots_);
+    plots_->addTab(branchPlot_, tr("Frequency response"));
     setCentralWidget(plots_);
 }
 
@@ -209,7 +216,14 @@ void MainWindow::buildDocks()
     dataDock->raise();
 
     estimator_ = new EstimatorPanel(this);
-    dock(tr("Estimator"), QStringLiteral("estimatorDock"), estimator_, Qt::RightDockWidgetArea);
+    auto* estimatorDock = dock(tr("Estimator"), QStringLiteral("estimatorDock"), estimator_, Qt::RightDockWidgetArea);
+    periodic_ = new PeriodicPanel(this);
+    auto* periodicDock = dock(tr("Periodic solution"), QStringLiteral("periodicDock"), periodic_, Qt::RightDockWidgetArea);
+    tabifyDockWidget(estimatorDock, periodicDock);
+    estimatorDock->raise();
+    periodicController_ = new PeriodicController(document_, periodic_, orbitPlot_, branchPlot_, this);
+    connect(periodicController_, &PeriodicController::orbitShown, this, [this] { plots_->setCurrentWidget(orbitPlot_); });
+    connect(periodicController_, &PeriodicController::branchShown, this, [this] { plots_->setCurrentWidget(branchPlot_); });
 
     results_ = new ResultsPanel(this);
     auto* resultsDock = dock(tr("Results"), QStringLiteral("resultsDock"), results_, Qt::BottomDockWidgetArea);
@@ -264,6 +278,10 @@ void MainWindow::buildMenus()
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runFit);
     run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelFit);
+    run->addSeparator();
+    run->addAction(tr("Find &periodic solution"), QKeySequence(Qt::CTRL | Qt::Key_P), periodicController_,
+                   &PeriodicController::run);
+    run->addAction(tr("Cancel periodic solution"), periodicController_, &PeriodicController::cancel);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>())
@@ -341,6 +359,10 @@ void MainWindow::connectRunner()
         }
     });
     connect(runner_, &FitRunner::logLine, log_, &QPlainTextEdit::appendPlainText);
+    connect(periodicController_, &PeriodicController::message, this, [this](const QString& text) {
+        log_->appendPlainText(text);
+        statusBar()->showMessage(text, 8000);
+    });
     connect(runner_, &FitRunner::finished, this,
             [this](bool cancelled, const QString& message, const std::optional<estimate::FitResult>& result) {
                 estimator_->setRunning(false);
@@ -665,6 +687,7 @@ void MainWindow::refreshModel()
     }
     const ModelSummary& summary = document_->modelSummary();
     symbols_->setSummary(summary);
+    periodic_->setModel(summary);
     parameterTable_->setSummary(summary);
     {
         const QSignalBlocker block(estimator_);

@@ -29,6 +29,9 @@ class TimeSeriesPlot;
 class ParameterHistoryPlot;
 class CostPlot;
 class PhasePortraitPlot;
+class BranchPlot;
+class PeriodicPanel;
+class PeriodicController;
 
 // The sysid-gui window: dockable panels (model, parameters, data, filters, estimator,
 // results, log) around the live plots. Everything numerical runs in engine jobs through
@@ -49,6 +52,10 @@ public:
     ParameterHistoryPlot* parameterPlot() const { return parameterPlot_; }
     CostPlot* costPlot() const { return costPlot_; }
     TimeSeriesPlot* outputPlot(int output) const;
+    PeriodicPanel* periodicPanel() const { return periodic_; }
+    PeriodicController* periodicController() const { return periodicController_; }
+    PhasePortraitPlot* orbitPlot() const { return orbitPlot_; }
+    BranchPlot* branchPlot() const { return branchPlot_; }
 
     bool openPath(const QString& path);          // .sysid, .model or .csv (import)
     bool saveTo(const QString& path);
@@ -113,6 +120,10 @@ private:
     ParameterHistoryPlot* parameterPlot_ = nullptr;
     CostPlot* costPlot_ = nullptr;
     PhasePortraitPlot* phasePlot_ = nullptr;
+    PhasePortraitPlot* orbitPlot_ = nullptr;
+    BranchPlot* branchPlot_ = nullptr;
+    PeriodicPanel* periodic_ = nullptr;
+    PeriodicController* periodicController_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* statusIteration_ = nullptr;
     QProgressBar* progress_ = nullptr;

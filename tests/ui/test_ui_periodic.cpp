@@ -1,0 +1,138 @@
+// The periodic-solution panel in the main window: settings become a job, the orbit and the
+// frequency-response curve are drawn from what the engine returns, and bad settings say why.
+#include "ui/main/MainWindow.h"
+#include "ui/periodic/PeriodicController.h"
+#include "ui/periodic/PeriodicPanel.h"
+#include "ui/plots/BranchPlot.h"
+#include "ui/plots/PhasePortraitPlot.h"
+#include "ui/project/ProjectDocument.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QtTest>
+
+#include <cmath>
+#include <numbers>
+
+using namespace sysid;
+
+namespace {
+
+const QString duffing = QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/duffing_frequency_response.model");
+
+}  // namespace
+
+class TestUiPeriodic : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("sysid-periodic-test"));
+    }
+
+    void panelBuildsTheJob()
+    {
+        ui::MainWindow w(duffing);
+        ui::PeriodicPanel* panel = w.periodicPanel();
+        QCOMPARE(panel->sweepParameterCombo()->currentText(), QStringLiteral("w"));  // the likely frequency
+        panel->periodEdit()->setText(QStringLiteral("3.5"));
+        panel->periodsSpin()->setValue(2);
+        panel->solverCombo()->setCurrentIndex(1);
+        panel->nodesSpin()->setValue(300);
+        QVERIFY(!panel->intervalsSpin()->isEnabled());
+        QString error;
+        auto job = panel->job(w.document()->modelText(), w.document()->modelSource(), &error);
+        QVERIFY2(job, qPrintable(error));
+        QCOMPARE(job->shooting.period, 3.5);
+        QCOMPARE(job->shooting.periods, std::size_t{2});
+        QCOMPARE(job->solver, job::PeriodicSolver::Discretisation);
+        QCOMPARE(job->nodes, std::size_t{300});
+        QVERIFY(!job->sweep);
+
+        panel->periodEdit()->setText(QStringLiteral("-1"));
+        QVERIFY(!panel->job(w.document()->modelText(), w.document()->modelSource(), &error));
+        QVERIFY(error.contains(QStringLiteral("period")));
+        // A frequency sweep takes its period from the parameter: the field is not needed.
+        panel->sweepBox()->setChecked(true);
+        QVERIFY(!panel->periodEdit()->isEnabled());
+        panel->sweepFromEdit()->setText(QStringLiteral("x"));
+        QVERIFY(!panel->job(w.document()->modelText(), w.document()->modelSource(), &error));
+        QVERIFY(error.contains(QStringLiteral("Continuation")));
+        panel->sweepFromEdit()->setText(QStringLiteral("0.5"));
+        job = panel->job(w.document()->modelText(), w.document()->modelSource(), &error);
+        QVERIFY2(job && job->sweep, qPrintable(error));
+        QCOMPARE(job->sweep->parameter, std::string("w"));
+        QVERIFY(job->sweep->frequency);
+    }
+
+    void orbitIsDrawnWithItsStability()
+    {
+        ui::MainWindow w(duffing);
+        ui::PeriodicPanel* panel = w.periodicPanel();
+        panel->periodEdit()->setText(QString::number(2 * std::numbers::pi, 'g', 17));
+        QSignalSpy shown(w.periodicController(), &ui::PeriodicController::orbitShown);
+        panel->runButton()->click();
+        QVERIFY(!panel->runButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.periodicController()->runner()->isRunning(), 30000);
+        QTRY_COMPARE(shown.count(), 1);
+        QVERIFY(w.orbitPlot()->modelCount() >= 100);
+        QVERIFY2(panel->resultText().contains(QStringLiteral("stable")), qPrintable(panel->resultText()));
+        QVERIFY(panel->resultText().contains(QStringLiteral("Floquet multipliers")));
+        QVERIFY(panel->runButton()->isEnabled());
+    }
+
+    // The Duffing frequency response folds twice; the middle branch is drawn as unstable.
+    void frequencyResponseShowsFoldsAndUnstableBranch()
+    {
+        ui::MainWindow w(duffing);
+        ui::PeriodicPanel* panel = w.periodicPanel();
+        panel->sweepBox()->setChecked(true);
+        panel->sweepFromEdit()->setText(QStringLiteral("0.5"));
+        panel->sweepToEdit()->setText(QStringLiteral("2.5"));
+        QSignalSpy shown(w.periodicController(), &ui::PeriodicController::branchShown);
+        panel->runButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
+        QCOMPARE(w.branchPlot()->markerCount(), 2);
+        QVERIFY(w.branchPlot()->unstableCount() > 0);
+        QVERIFY(w.branchPlot()->stableCount() > w.branchPlot()->unstableCount());
+        QVERIFY(panel->resultText().contains(QStringLiteral("2 fold(s)")));
+    }
+
+    void failureIsShownNotThrown()
+    {
+        ui::MainWindow w(QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/mass_spring_damper.model"));
+        w.periodicPanel()->runButton()->click();  // the model has an input: no periodic solution job
+        QTRY_VERIFY_WITH_TIMEOUT(!w.periodicController()->runner()->isRunning() &&
+                                     w.periodicPanel()->runButton()->isEnabled(),
+                                 30000);
+        QVERIFY2(w.periodicPanel()->resultText().contains(QStringLiteral("without inputs")),
+                 qPrintable(w.periodicPanel()->resultText()));
+    }
+
+    void cancelEndsQuickly()
+    {
+        ui::MainWindow w(duffing);
+        ui::PeriodicPanel* panel = w.periodicPanel();
+        panel->sweepBox()->setChecked(true);
+        panel->sweepFromEdit()->setText(QStringLiteral("0.2"));
+        panel->sweepToEdit()->setText(QStringLiteral("20"));
+        panel->runButton()->click();
+        QTest::qWait(100);
+        QElapsedTimer timer;
+        timer.start();
+        panel->cancelButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.periodicController()->runner()->isRunning(), 5000);
+        QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(panel->runButton()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestUiPeriodic)
+#include "test_ui_periodic.moc"

@@ -1,0 +1,80 @@
+#include "ui/periodic/PeriodicController.h"
+
+#include "ui/periodic/PeriodicPanel.h"
+#include "ui/plots/BranchPlot.h"
+#include "ui/plots/PhasePortraitPlot.h"
+#include "ui/project/ProjectDocument.h"
+
+#include <QComboBox>
+
+namespace sysid::ui {
+
+PeriodicController::PeriodicController(ProjectDocument* document, PeriodicPanel* panel, PhasePortraitPlot* orbit,
+                                       BranchPlot* branch, QObject* parent)
+    : QObject(parent), document_(document), panel_(panel), orbit_(orbit), branch_(branch),
+      runner_(new PeriodicRunner(this))
+{
+    connect(panel_, &PeriodicPanel::runRequested, this, &PeriodicController::run);
+    connect(panel_, &PeriodicPanel::cancelRequested, this, &PeriodicController::cancel);
+    connect(runner_, &PeriodicRunner::logLine, this, &PeriodicController::message);
+    connect(runner_, &PeriodicRunner::iteration, this, [this](int n, double cost) {
+        emit message(tr("periodic solution: Newton iteration %1, ½‖F‖² = %2").arg(n).arg(cost, 0, 'g', 4));
+    });
+    connect(runner_, &PeriodicRunner::finished, this, &PeriodicController::finish);
+}
+
+void PeriodicController::run()
+{
+    if (runner_->isRunning())
+        return;
+    QString error;
+    auto job = panel_->job(document_->modelText(), document_->modelSource(), &error);
+    if (!job) {
+        panel_->showMessage(error);
+        return;
+    }
+    panel_->setRunning(true);
+    panel_->showMessage(tr("Computing…"));
+    runner_->start(std::move(*job));
+}
+
+void PeriodicController::cancel() { runner_->cancel(); }
+
+void PeriodicController::finish(bool cancelled, const QString& message,
+                                const std::shared_ptr<const PeriodicResult>& result)
+{
+    panel_->setRunning(false);
+    if (!result) {
+        panel_->showMessage(cancelled ? tr("Cancelled.") : message);
+        emit this->message(message);
+        return;
+    }
+    panel_->showResult(*result);
+    emit this->message(tr("periodic solution: %1").arg(message));
+    const auto& s = result->solution;
+    if (s.converged() && s.states.cols() >= 2) {
+        const Eigen::VectorXd x = s.states.col(0), y = s.states.col(1);
+        orbit_->clear();
+        orbit_->setModel(std::vector<double>(x.data(), x.data() + x.size()), std::vector<double>(y.data(), y.data() + y.size()));
+        orbit_->setAxisNames(QString::fromStdString(result->stateNames[0]), QString::fromStdString(result->stateNames[1]));
+        orbit_->resetView();
+        emit orbitShown();
+    }
+    if (result->branch) {
+        std::vector<BranchPlot::Point> points;
+        for (const auto& p : result->branch->points) {
+            BranchPlot::PointType type = BranchPlot::PointType::Regular;
+            if (p.type == shooting::BranchPointType::Fold)
+                type = BranchPlot::PointType::Fold;
+            else if (p.type == shooting::BranchPointType::PeriodDoubling)
+                type = BranchPlot::PointType::PeriodDoubling;
+            points.push_back({p.parameter, p.amplitude, p.stable, type});
+        }
+        const QString parameter = panel_->sweepParameterCombo()->currentText();
+        branch_->setBranch(points, parameter, tr("amplitude"));
+        branch_->resetView();
+        emit branchShown();
+    }
+}
+
+}  // namespace sysid::ui

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "ui/run/PeriodicRunner.h"
+
+#include <QObject>
+#include <QString>
+
+namespace sysid::ui {
+
+class BranchPlot;
+class PeriodicPanel;
+class PhasePortraitPlot;
+class ProjectDocument;
+
+// Wires the periodic-solution panel to its runner and plots: Run builds a job from the
+// document's model text and the panel's settings, the converged orbit goes to the phase
+// portrait (first state against the second) and a continuation to the branch plot.
+class PeriodicController : public QObject {
+    Q_OBJECT
+public:
+    PeriodicController(ProjectDocument* document, PeriodicPanel* panel, PhasePortraitPlot* orbit, BranchPlot* branch,
+                       QObject* parent = nullptr);
+    PeriodicRunner* runner() const { return runner_; }
+
+public slots:
+    void run();
+    void cancel();
+
+signals:
+    void message(const QString& text);  // for the status bar and the log
+    void orbitShown();                  // a converged orbit was drawn
+    void branchShown();                 // a continuation was drawn
+
+private:
+    void finish(bool cancelled, const QString& message, const std::shared_ptr<const PeriodicResult>& result);
+
+    ProjectDocument* document_;
+    PeriodicPanel* panel_;
+    PhasePortraitPlot* orbit_;
+    BranchPlot* branch_;
+    PeriodicRunner* runner_;
+};
+
+}  // namespace sysid::ui

@@ -1,0 +1,225 @@
+#include "ui/periodic/PeriodicPanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace sysid::ui {
+
+namespace {
+
+std::optional<double> readNumber(const QLineEdit* edit)
+{
+    bool ok = false;
+    const double v = QLocale::c().toDouble(edit->text().trimmed(), &ok);
+    return ok && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+QSpinBox* spin(int low, int high, int value)
+{
+    auto* s = new QSpinBox;
+    s->setRange(low, high);
+    s->setValue(value);
+    return s;
+}
+
+QString complexText(const std::complex<double>& mu)
+{
+    if (std::abs(mu.imag()) < 1e-12 * std::max(1.0, std::abs(mu.real())))
+        return QString::number(mu.real(), 'g', 6);
+    return QStringLiteral("%1 %2 %3i")
+        .arg(QString::number(mu.real(), 'g', 6), mu.imag() < 0 ? QStringLiteral("−") : QStringLiteral("+"),
+             QString::number(std::abs(mu.imag()), 'g', 6));
+}
+
+}  // namespace
+
+PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
+{
+    period_ = new QLineEdit(QStringLiteral("6.283185307179586"));
+    period_->setToolTip(tr("Forcing period T; for an autonomous model (no t in it) the first guess of its period"));
+    periods_ = spin(1, 64, 1);
+    periods_->setToolTip(tr("n for an n·T-periodic (subharmonic) solution"));
+    solver_ = new QComboBox;
+    solver_->addItem(tr("shooting"), static_cast<int>(job::PeriodicSolver::Shooting));
+    solver_->addItem(tr("time discretisation"), static_cast<int>(job::PeriodicSolver::Discretisation));
+    intervals_ = spin(1, 10000, 1);
+    intervals_->setToolTip(tr("1 = single shooting; more for unstable or stiff orbits"));
+    nodes_ = spin(10, 1000000, 200);
+    scheme_ = new QComboBox;
+    scheme_->addItem(tr("central differences (2nd order)"), static_cast<int>(discretise::PeriodicScheme::CentralDifference));
+    scheme_->addItem(tr("Hermite–Simpson (4th order)"), static_cast<int>(discretise::PeriodicScheme::HermiteSimpson));
+    settle_ = spin(0, 100000, 10);
+    settle_->setToolTip(tr("Periods simulated from the model's initial state before Newton starts"));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Period T"), period_);
+    form->addRow(tr("Periods per orbit"), periods_);
+    form->addRow(tr("Solver"), solver_);
+    form->addRow(tr("Shooting intervals"), intervals_);
+    form->addRow(tr("Nodes per period"), nodes_);
+    form->addRow(tr("Scheme"), scheme_);
+    form->addRow(tr("Settling periods"), settle_);
+
+    sweep_ = new QGroupBox(tr("Continuation (frequency response)"));
+    sweep_->setCheckable(true);
+    sweep_->setChecked(false);
+    sweepParameter_ = new QComboBox;
+    sweepFrom_ = new QLineEdit(QStringLiteral("0.5"));
+    sweepTo_ = new QLineEdit(QStringLiteral("2"));
+    frequency_ = new QCheckBox(tr("the parameter is the forcing frequency (T = 2π/p)"));
+    frequency_->setChecked(true);
+    natural_ = new QCheckBox(tr("natural continuation (stops at folds)"));
+    amplitudeState_ = new QComboBox;
+    auto* sweepForm = new QFormLayout(sweep_);
+    sweepForm->addRow(tr("Parameter"), sweepParameter_);
+    sweepForm->addRow(tr("From"), sweepFrom_);
+    sweepForm->addRow(tr("To"), sweepTo_);
+    sweepForm->addRow(frequency_);
+    sweepForm->addRow(natural_);
+    sweepForm->addRow(tr("Amplitude of"), amplitudeState_);
+
+    run_ = new QPushButton(tr("Find periodic solution"));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(run_);
+    buttons->addWidget(cancel_);
+    result_ = new QLabel;
+    result_->setWordWrap(true);
+    result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(sweep_);
+    layout->addLayout(buttons);
+    layout->addWidget(result_);
+    layout->addStretch();
+
+    connect(run_, &QPushButton::clicked, this, &PeriodicPanel::runRequested);
+    connect(cancel_, &QPushButton::clicked, this, &PeriodicPanel::cancelRequested);
+    connect(solver_, &QComboBox::currentIndexChanged, this, &PeriodicPanel::updateEnabled);
+    connect(frequency_, &QCheckBox::toggled, this, &PeriodicPanel::updateEnabled);
+    connect(sweep_, &QGroupBox::toggled, this, &PeriodicPanel::updateEnabled);
+    updateEnabled();
+}
+
+void PeriodicPanel::updateEnabled()
+{
+    const bool shooting = solver_->currentData().toInt() == static_cast<int>(job::PeriodicSolver::Shooting);
+    intervals_->setEnabled(shooting);
+    nodes_->setEnabled(!shooting);
+    scheme_->setEnabled(!shooting);
+    // A frequency sweep sets the period itself.
+    period_->setEnabled(!(sweep_->isChecked() && frequency_->isChecked()));
+}
+
+void PeriodicPanel::setModel(const ModelSummary& summary)
+{
+    if (!summary.valid)
+        return;
+    const QString parameter = sweepParameter_->currentText();
+    const QString state = amplitudeState_->currentText();
+    sweepParameter_->clear();
+    for (const auto& p : summary.parameters)
+        if (!p.isInitialValue)
+            sweepParameter_->addItem(QString::fromStdString(p.name));
+    amplitudeState_->clear();
+    for (const auto& s : summary.states)
+        amplitudeState_->addItem(QString::fromStdString(s));
+    // Keep the choice when the name survives; a frequency parameter named w is the likely sweep.
+    const int keep = sweepParameter_->findText(parameter);
+    sweepParameter_->setCurrentIndex(keep >= 0 ? keep : std::max(0, sweepParameter_->findText(QStringLiteral("w"))));
+    amplitudeState_->setCurrentIndex(std::max(0, amplitudeState_->findText(state)));
+}
+
+std::optional<job::PeriodicJob> PeriodicPanel::job(const QString& modelText, const QString& source, QString* error) const
+{
+    const auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        return std::optional<job::PeriodicJob>();
+    };
+    job::PeriodicJob j;
+    j.modelText = modelText.toStdString();
+    j.modelSource = source.toStdString();
+    j.solver = static_cast<job::PeriodicSolver>(solver_->currentData().toInt());
+    j.shooting.periods = static_cast<std::size_t>(periods_->value());
+    j.shooting.intervals = static_cast<std::size_t>(intervals_->value());
+    j.nodes = static_cast<std::size_t>(nodes_->value());
+    j.scheme = static_cast<discretise::PeriodicScheme>(scheme_->currentData().toInt());
+    j.settlePeriods = static_cast<std::size_t>(settle_->value());
+    if (sweep_->isChecked()) {
+        job::PeriodicSweep s;
+        s.parameter = sweepParameter_->currentText().toStdString();
+        if (s.parameter.empty())
+            return fail(tr("Continuation: the model has no parameter to continue."));
+        const auto from = readNumber(sweepFrom_), to = readNumber(sweepTo_);
+        if (!from || !to || *from == *to)
+            return fail(tr("Continuation: 'from' and 'to' must be two different numbers."));
+        s.from = *from;
+        s.to = *to;
+        s.frequency = frequency_->isChecked();
+        s.natural = natural_->isChecked();
+        s.amplitudeState = amplitudeState_->currentText().toStdString();
+        j.sweep = s;
+    }
+    if (!(j.sweep && j.sweep->frequency)) {
+        const auto period = readNumber(period_);
+        if (!period || !(*period > 0))
+            return fail(tr("The period must be a number > 0."));
+        j.shooting.period = *period;
+    }
+    return j;
+}
+
+void PeriodicPanel::showResult(const job::PeriodicJob::Result& result)
+{
+    const auto& s = result.solution;
+    if (!s.converged()) {
+        showMessage(tr("No periodic solution: %1").arg(QString::fromStdString(s.newton.message)));
+        return;
+    }
+    QStringList multipliers;
+    for (const auto& mu : s.floquet.multipliers)
+        multipliers << complexText(mu);
+    QString text = tr("Period %1 (%2 Newton iterations)\nFloquet multipliers: %3\n%4")
+                       .arg(QString::number(s.period, 'g', 10))
+                       .arg(s.newton.iterations)
+                       .arg(multipliers.join(QStringLiteral(", ")), QString::fromStdString(s.floquet.verdict));
+    if (result.branch) {
+        int folds = 0, doublings = 0;
+        for (const auto& p : result.branch->points) {
+            folds += p.type == shooting::BranchPointType::Fold ? 1 : 0;
+            doublings += p.type == shooting::BranchPointType::PeriodDoubling ? 1 : 0;
+        }
+        text += tr("\nBranch: %1 points, %2 fold(s), %3 period doubling(s); %4")
+                    .arg(result.branch->points.size())
+                    .arg(folds)
+                    .arg(doublings)
+                    .arg(QString::fromStdString(result.branch->message));
+    }
+    showMessage(text);
+}
+
+void PeriodicPanel::showMessage(const QString& message) { result_->setText(message); }
+
+QString PeriodicPanel::resultText() const { return result_->text(); }
+
+void PeriodicPanel::setRunning(bool running)
+{
+    run_->setEnabled(!running);
+    cancel_->setEnabled(running);
+}
+
+}  // namespace sysid::ui
