@@ -10,6 +10,7 @@
 //     gamma detects the period doubling between 1.8 and 2.2 with a multiplier -1.
 #include "ValidationSupport.h"
 
+#include "engine/discretise/PeriodicDiscretisation.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/shooting/Continuation.h"
 #include "engine/shooting/PeriodicShooting.h"
@@ -105,6 +106,43 @@ private slots:
         qInfo("Ueda Duffing k = 0.2, B = 0.3: x(0) = (%.8f, %.8f), %s, %zu / %zu Newton iterations (1 / 8 intervals)",
               single.initialState(0), single.initialState(1), single.floquet.verdict.c_str(), single.newton.iterations,
               multiple.newton.iterations);
+    }
+
+    // The two independent periodic solvers (seed 000 ch. 3 and 4) on the same orbit: shooting
+    // and fourth-order time discretisation agree to 1e-6, with the same multipliers.
+    void uedaDuffingShootingVersusTimeDiscretisation()
+    {
+        const auto source = validation::compiledText(
+            "param k = 0.2\nparam B = 0.3\nx'' = -k*x' - x^3 + B*cos(t)\nx(0) = 0, 0\noutput x\n", "ueda");
+        eval::CompiledModel model(source);
+        PeriodicSettings s;
+        s.period = twoPi;
+        s.integrator.relativeTolerance = 1e-11;
+        s.integrator.absoluteTolerance = 1e-13;
+        const auto shot = findPeriodicSolution(model, vec2(0, 0), s);
+        QVERIFY2(shot.converged(), shot.newton.message.c_str());
+        // The discretisation's guess is independent of shooting: one period of a settled transient.
+        integrate::SimulationRequest transient;
+        const Eigen::VectorXd start = settled(model, 20);  // t = 40 pi: the forcing's phase is 0 again
+        transient.times = integrate::uniformGrid(0, twoPi, twoPi / 50);
+        transient.initialState = std::vector<double>(start.data(), start.data() + start.size());
+        const auto guess = integrate::simulate(model, transient, s.integrator);
+        for (const auto scheme : {discretise::PeriodicScheme::HermiteSimpson, discretise::PeriodicScheme::CentralDifference}) {
+            discretise::DiscretisationSettings d;
+            d.period = twoPi;
+            d.scheme = scheme;
+            // Second order needs many more nodes for the same accuracy (error ~ h^2 vs h^4).
+            d.nodes = scheme == discretise::PeriodicScheme::HermiteSimpson ? 400 : 20000;
+            const auto discrete = discretise::findPeriodicSolutionByDiscretisation(model, guess.times, guess.states, d);
+            QVERIFY2(discrete.converged(), discrete.newton.message.c_str());
+            const double difference = (discrete.initialState - shot.initialState).cwiseAbs().maxCoeff();
+            QVERIFY2(difference < 1e-6, qPrintable(QString::number(difference)));
+            for (std::size_t i = 0; i < 2; ++i)
+                QVERIFY(std::abs(discrete.floquet.multipliers[i] - shot.floquet.multipliers[i]) < 1e-6);
+            qInfo("Ueda Duffing, %s with %zu nodes: |x(0) - shooting| = %.2e",
+                  scheme == discretise::PeriodicScheme::HermiteSimpson ? "Hermite-Simpson" : "central differences",
+                  d.nodes, difference);
+        }
     }
 
     void cartConvergesForAllWallStiffnesses()
