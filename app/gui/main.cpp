@@ -1,9 +1,18 @@
 // sysid-gui: the desktop application.
 //   sysid-gui [PROJECT.sysid | MODEL.model]      open it (default: a bundled example project)
-//   sysid-gui --screenshot FILE.png [PROJECT] [--run]
-//                                                render the window to a PNG (after a fit with --run) and exit
+//   sysid-gui --screenshot FILE.png [PROJECT] [--run | --frequency-response NAME=FROM:TO]
+//                                                render the window to a PNG (after a fit with --run, or after
+//                                                a frequency-response continuation in NAME) and exit
 #include "ui/main/MainWindow.h"
+#include "ui/periodic/PeriodicController.h"
+#include "ui/periodic/PeriodicPanel.h"
 #include "ui/run/FitRunner.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QLineEdit>
+#include <QRegularExpression>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -25,8 +34,13 @@ int main(int argc, char* argv[])
                                               QStringLiteral("Render the window to FILE (PNG) and exit."),
                                               QStringLiteral("FILE"));
     const QCommandLineOption runOption(QStringLiteral("run"), QStringLiteral("With --screenshot: run the fit first."));
+    const QCommandLineOption responseOption(
+        QStringLiteral("frequency-response"),
+        QStringLiteral("With --screenshot: continue the periodic solution in the forcing frequency NAME from FROM to TO first."),
+        QStringLiteral("NAME=FROM:TO"));
     parser.addOption(screenshotOption);
     parser.addOption(runOption);
+    parser.addOption(responseOption);
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("Project (.sysid) or model (.model) to open (default: a bundled example)."),
                                  QStringLiteral("[file]"));
@@ -43,8 +57,14 @@ int main(int argc, char* argv[])
     const QStringList args = parser.positionalArguments();
     if (args.size() > 1)
         return usageError(QStringLiteral("expected at most one file, got %1").arg(args.size()));
-    if (parser.isSet(runOption) && !parser.isSet(screenshotOption))
-        return usageError(QStringLiteral("--run is only used with --screenshot"));
+    if ((parser.isSet(runOption) || parser.isSet(responseOption)) && !parser.isSet(screenshotOption))
+        return usageError(QStringLiteral("--run and --frequency-response are only used with --screenshot"));
+    if (parser.isSet(runOption) && parser.isSet(responseOption))
+        return usageError(QStringLiteral("give --run or --frequency-response, not both"));
+    const QRegularExpressionMatch sweep =
+        QRegularExpression(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)=([^:]+):(.+)$")).match(parser.value(responseOption));
+    if (parser.isSet(responseOption) && !sweep.hasMatch())
+        return usageError(QStringLiteral("--frequency-response expects NAME=FROM:TO"));
 
     sysid::ui::MainWindow window(args.isEmpty() ? QString() : args.front());
     window.resize(1400, 900);
@@ -63,7 +83,17 @@ int main(int argc, char* argv[])
         }
         QCoreApplication::exit(status);  // not quit(): that closes the window, which would ask to save
     };
-    if (parser.isSet(runOption)) {
+    if (parser.isSet(responseOption)) {
+        sysid::ui::PeriodicPanel* panel = window.periodicPanel();
+        panel->sweepBox()->setChecked(true);
+        panel->sweepParameterCombo()->setCurrentText(sweep.captured(1));
+        panel->sweepFromEdit()->setText(sweep.captured(2));
+        panel->sweepToEdit()->setText(sweep.captured(3));
+        panel->frequencyCheck()->setChecked(true);
+        QObject::connect(window.periodicController()->runner(), &sysid::ui::PeriodicRunner::finished, &window,
+                         [&] { QTimer::singleShot(200, &window, shoot); });
+        QTimer::singleShot(100, &window, [&] { window.periodicController()->run(); });
+    } else if (parser.isSet(runOption)) {
         QObject::connect(window.runner(), &sysid::ui::FitRunner::finished, &window,
                          [&](bool, const QString&, const std::optional<sysid::estimate::FitResult>&) {
                              QTimer::singleShot(200, &window, shoot);
