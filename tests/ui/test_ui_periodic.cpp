@@ -13,6 +13,9 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -114,6 +117,27 @@ private slots:
                                  30000);
         QVERIFY2(w.periodicPanel()->resultText().contains(QStringLiteral("without inputs")),
                  qPrintable(w.periodicPanel()->resultText()));
+    }
+
+    // The README's frequency-response screenshot comes from the application itself.
+    void screenshotAfterAFrequencyResponse()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("frc.png"));
+        QProcess gui;
+        gui.start(QStringLiteral(SYSID_BINARY_DIR "/app/sysid-gui"),
+                  {QStringLiteral("--screenshot"), file, duffing, QStringLiteral("--frequency-response"), QStringLiteral("w=0.5:2.5")});
+        QVERIFY(gui.waitForFinished(120000));
+        QCOMPARE(gui.exitCode(), 0);
+        QImage image(file);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 500);
+
+        gui.start(QStringLiteral(SYSID_BINARY_DIR "/app/sysid-gui"),
+                  {QStringLiteral("--screenshot"), file, duffing, QStringLiteral("--frequency-response"), QStringLiteral("w=1")});
+        QVERIFY(gui.waitForFinished(30000));
+        QCOMPARE(gui.exitCode(), 2);
+        QVERIFY(gui.readAllStandardError().contains("NAME=FROM:TO"));
     }
 
     void cancelEndsQuickly()
