@@ -180,6 +180,7 @@ int runFit(const Arguments& args)
     const bool quiet = vm.count("quiet") > 0;
 
     job::FitJob fit;
+    std::map<std::string, double> trueValues;
     if (isProject) {
         for (const char* modelOnly : {"data", "time", "map"})
             if (vm.count(modelOnly))
@@ -193,6 +194,7 @@ int runFit(const Arguments& args)
         for (const auto& [name, value] : startingValues(vm))
             project.parameterValues[name] = value;
         fit = project::makeFitJob(project);
+        trueValues = project::trueValues(project);
     } else {
         if (!vm.count("data"))
             throw UsageError("missing --data DATA.csv (a MODEL needs data; or give a PROJECT.sysid)");
@@ -222,7 +224,7 @@ int runFit(const Arguments& args)
 
     StderrProgress progress(quiet);
     const estimate::FitResult result = fit.run(progress);
-    const std::string text = project::resultToJson(result).dump(2) + "\n";
+    const std::string text = project::resultToJson(result, trueValues).dump(2) + "\n";
     const std::string out = vm.count("output") ? vm["output"].as<std::string>() : "-";
     if (out == "-")
         std::cout << text << std::flush;

@@ -134,6 +134,14 @@ void validatePreprocessing(const Preprocessing& s)
     if (s.noise && (!std::isfinite(s.noise->percent) || s.noise->percent < 0))
         throw settingError("noise level " + formatDouble(s.noise->percent) +
                            " %; expected a finite percentage >= 0");
+    if (s.differentiation.method == DerivativeMethod::SavitzkyGolay) {
+        const int window = s.differentiation.window, order = s.differentiation.polynomialOrder;
+        if (window < 3 || window % 2 == 0)
+            throw settingError("Savitzky-Golay window " + std::to_string(window) + "; expected an odd number >= 3");
+        if (order < 1 || order >= window)
+            throw settingError("Savitzky-Golay order " + std::to_string(order) + "; expected 1 to " +
+                               std::to_string(window - 1) + " (less than the window)");
+    }
 }
 
 DataTable preprocess(const DataTable& table, const Preprocessing& settings)
@@ -198,12 +206,16 @@ json toJson(const Preprocessing& s)
         j["noise"] = {{"percent", s.noise->percent},
                       {"distribution", std::string(noiseDistributionName(s.noise->distribution))},
                       {"seed", s.noise->seed}};
+    if (s.differentiation != Preprocessing::Derivative{})
+        j["differentiation"] = {{"method", std::string(derivativeMethodName(s.differentiation.method))},
+                                {"window", s.differentiation.window},
+                                {"order", s.differentiation.polynomialOrder}};
     return j;
 }
 
 Preprocessing preprocessingFromJson(const json& j)
 {
-    requireObject(j, "preprocessing", {"window", "decimation", "low_pass", "noise"});
+    requireObject(j, "preprocessing", {"window", "decimation", "low_pass", "noise", "differentiation"});
     Preprocessing s;
     if (const json* w = member(j, "window")) {
         requireObject(*w, "window", {"start", "end"});
@@ -244,6 +256,20 @@ Preprocessing preprocessingFromJson(const json& j)
         if (const json* seed = member(*n, "seed"))
             a.seed = readSeed(*seed, "noise.seed");
         s.noise = a;
+    }
+    if (const json* d = member(j, "differentiation")) {
+        requireObject(*d, "differentiation", {"method", "window", "order"});
+        if (const json* m = member(*d, "method")) {
+            const auto parsed = m->is_string() ? parseDerivativeMethod(m->get<std::string>()) : std::nullopt;
+            if (!parsed)
+                throw settingError("'differentiation.method' is " + describe(*m) +
+                                   "; expected \"central\" or \"savitzky-golay\"");
+            s.differentiation.method = *parsed;
+        }
+        if (const json* w = member(*d, "window"))
+            s.differentiation.window = readIntInRange(*w, "differentiation.window", 3, 100001, "an odd integer >= 3");
+        if (const json* o = member(*d, "order"))
+            s.differentiation.polynomialOrder = readIntInRange(*o, "differentiation.order", 1, 100000, "an integer >= 1");
     }
     validatePreprocessing(s);
     return s;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/data/DataTable.h"
+#include "engine/data/Differentiation.h"
 #include "engine/data/Noise.h"
 
 #include <nlohmann/json.hpp>
@@ -30,11 +31,21 @@ struct Preprocessing {
         std::uint64_t seed = 0;
     };
     std::optional<AddedNoise> noise;
+    // How velocities are obtained from measured displacements by the methods that need them
+    // (equation-error estimators); it does not change the table.
+    struct Derivative {
+        DerivativeMethod method = DerivativeMethod::CentralDifference;
+        int window = 7;           // Savitzky-Golay: samples, odd, > polynomialOrder
+        int polynomialOrder = 3;  // Savitzky-Golay
+        bool operator==(const Derivative&) const = default;
+    };
+    Derivative differentiation;
 };
 
 // Checks the values that do not depend on the data (window start < end and
 // finite; decimation >= 1; order 1..10; cutoff finite and > 0; percent finite
-// and >= 0). Throws DataError naming the setting.
+// and >= 0; a Savitzky-Golay window odd and >= 3, its order from 1 to window - 1).
+// Throws DataError naming the setting.
 void validatePreprocessing(const Preprocessing& settings);
 
 // Applies the settings to every non-time column: window (trimWindow), then noise
@@ -47,8 +58,10 @@ DataTable preprocess(const DataTable& table, const Preprocessing& settings);
 // JSON for project files:
 //   {"window": {"start": 0, "end": 5}, "decimation": 1,
 //    "low_pass": {"order": 4, "cutoff_hz": 1.2},
-//    "noise": {"percent": 5, "distribution": "uniform", "seed": 42}}
-// Absent settings are left out ("decimation" is always written).
+//    "noise": {"percent": 5, "distribution": "uniform", "seed": 42},
+//    "differentiation": {"method": "savitzky-golay", "window": 7, "order": 3}}
+// Absent settings are left out ("decimation" is always written; "differentiation" only
+// when it differs from central differences with the default window and order).
 nlohmann::json toJson(const Preprocessing& settings);
 // Reads what toJson writes; absent or null members are unset (decimation 1).
 // Throws DataError naming the member for unknown members, wrong types and values

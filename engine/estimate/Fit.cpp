@@ -16,9 +16,13 @@ namespace sysid::estimate {
 
 namespace {
 
-std::vector<std::optional<Prior>> priorsFor(const ParameterLayout& layout, const FitSettings& settings)
+// The model's own priors (`prior MEAN, SD`), overridden by those in the settings.
+std::vector<std::optional<Prior>> priorsFor(const ParameterLayout& layout, const eval::CompiledModelSource& model,
+                                            const FitSettings& settings)
 {
     std::vector<std::optional<Prior>> priors(layout.size());
+    for (std::size_t u = 0; u < layout.size(); ++u)
+        priors[u] = model.parameters.at(layout.unknowns()[u].modelIndex).prior;
     for (const auto& [name, prior] : settings.priors) {
         if (!(prior.sd > 0) || !std::isfinite(prior.sd) || !std::isfinite(prior.mean))
             throw FitError("the prior of " + name + " needs a finite mean and a standard deviation > 0");
@@ -117,7 +121,7 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
     } catch (const std::invalid_argument& e) {
         throw FitError(e.what());
     }
-    const auto priors = settings.method == EstimationMethod::Bayes ? priorsFor(layout, settings)
+    const auto priors = settings.method == EstimationMethod::Bayes ? priorsFor(layout, *model, settings)
                                                                    : std::vector<std::optional<Prior>>(layout.size());
     if (settings.method != EstimationMethod::Bayes && !settings.priors.empty() && observer)
         observer->log("note: priors are used by the bayes method only; " + methodName(settings.method) + " ignores them");

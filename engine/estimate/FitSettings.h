@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/integrate/IntegratorSettings.h"
+#include "engine/model/Prior.h"
 
 #include <cstddef>
 #include <map>
@@ -19,10 +20,7 @@ enum class EstimationMethod {
 std::optional<EstimationMethod> parseEstimationMethod(std::string_view name);  // output-error, multiple-shooting, bayes
 std::string methodName(EstimationMethod method);
 
-struct Prior {
-    double mean = 0.0;
-    double sd = 1.0;
-};
+using Prior = model::Prior;
 
 struct FitSettings {
     EstimationMethod method = EstimationMethod::OutputError;

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "engine/model/Prior.h"
 #include "engine/model/SourceLocation.h"
 
 #include <ginac/ginac.h>
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +20,7 @@ struct Parameter {
     double upper = std::numeric_limits<double>::infinity();
     bool fixed = false;
     bool isInitialValue = false;
+    std::optional<Prior> prior;  // `prior MEAN, SD` in the model text
     SourceLocation where;
 };
 

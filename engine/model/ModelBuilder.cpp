@@ -56,7 +56,7 @@ std::string at(SourceLocation where) { return "line " + std::to_string(where.lin
 const std::set<std::string>& reservedWords()
 {
     static const std::set<std::string> words{"param", "state", "input", "let", "output", "coord", "kinetic",
-                                             "potential", "dissipation", "force", "fixed", "estimate", "t", "pi"};
+                                             "potential", "dissipation", "force", "fixed", "estimate", "prior", "t", "pi"};
     return words;
 }
 
@@ -279,6 +279,13 @@ private:
                     if (param.value < param.lower || param.value > param.upper)
                         fail(p->value->where, "the initial value of " + param.name + " lies outside its bounds [" +
                                                   formatNumber(param.lower) + ", " + formatNumber(param.upper) + "]");
+                }
+                if (p->priorMean) {
+                    const double mean = constantValue(p->priorMean, "the prior mean of " + param.name);
+                    const double sd = constantValue(p->priorSd, "the prior standard deviation of " + param.name);
+                    if (!(sd > 0))
+                        fail(p->priorSd->where, "the prior standard deviation of " + param.name + " must be > 0");
+                    param.prior = Prior{mean, sd};
                 }
             });
             model_.parameters.push_back(param);

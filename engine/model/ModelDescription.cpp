@@ -41,6 +41,8 @@ std::string describeModel(const Model& model)
             if (std::isfinite(p.lower) || std::isfinite(p.upper))
                 out << " in [" << number(p.lower) << ", " << number(p.upper) << "]";
         }
+        if (p.prior)
+            out << " prior " << number(p.prior->mean) << " +- " << number(p.prior->sd);
         if (p.isInitialValue)
             out << " (initial value)";
         out << "\n";

@@ -144,6 +144,12 @@ private:
             p.upper = expression();
             expect(TokenKind::RightBracket, "']' after the upper bound");
         }
+        if (isKeyword(peek(), "prior")) {
+            next();
+            p.priorMean = expression();
+            expect(TokenKind::Comma, "',' between the prior mean and its standard deviation (prior MEAN, SD)");
+            p.priorSd = expression();
+        }
         if (isKeyword(peek(), "fixed")) {
             next();
             p.fixed = true;

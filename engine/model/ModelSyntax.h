@@ -18,6 +18,7 @@ struct ParamStatement {
     NamedPlace name;
     ExpressionPtr value;
     ExpressionPtr lower, upper;  // null when no bounds were written
+    ExpressionPtr priorMean, priorSd;  // null when no prior was written
     bool fixed = false;
 };
 

@@ -264,7 +264,7 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
         for (std::size_t i = 0; i < data->size(); ++i) {
             const std::string key = "data[" + std::to_string(i) + "]";
             const json& item = (*data)[i];
-            r.requireObject(item, key, {"name", "path", "time_column", "mapping", "fixed_values"});
+            r.requireObject(item, key, {"name", "path", "time_column", "mapping", "fixed_values", "true_values"});
             Project::DataSet set;
             if (const json* name = Reader::member(item, "name"))
                 set.name = r.string(*name, key + ".name");
@@ -288,13 +288,18 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
                 for (const auto& m : mapping->items())
                     set.mapping[m.key()] = r.string(m.value(), key + ".mapping." + m.key());
             }
-            if (const json* fixed = Reader::member(item, "fixed_values")) {
-                if (!fixed->is_object())
-                    r.fail(key + ".fixed_values", "expected an object {\"PARAMETER\": value}, got " +
-                                                      Reader::describe(*fixed));
-                for (const auto& f : fixed->items())
-                    set.fixedValues[f.key()] = r.number(f.value(), key + ".fixed_values." + f.key());
-            }
+            const auto readValues = [&](const char* member, std::map<std::string, double>& values) {
+                const json* object = Reader::member(item, member);
+                if (!object)
+                    return;
+                const std::string where = key + "." + member;
+                if (!object->is_object())
+                    r.fail(where, "expected an object {\"PARAMETER\": value}, got " + Reader::describe(*object));
+                for (const auto& f : object->items())
+                    values[f.key()] = r.number(f.value(), where + "." + f.key());
+            };
+            readValues("fixed_values", set.fixedValues);
+            readValues("true_values", set.trueValues);
             project.data.push_back(std::move(set));
         }
     }
@@ -335,6 +340,19 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
         project.lastResult = *last;
     }
     return project;
+}
+
+std::map<std::string, double> trueValues(const Project& project)
+{
+    if (project.data.empty())
+        return {};
+    std::map<std::string, double> agreed = project.data.front().trueValues;
+    for (const auto& set : project.data)
+        std::erase_if(agreed, [&](const auto& entry) {
+            const auto it = set.trueValues.find(entry.first);
+            return it == set.trueValues.end() || it->second != entry.second;
+        });
+    return agreed;
 }
 
 Project loadProject(const std::string& path)
@@ -382,6 +400,8 @@ json projectToJson(const Project& project, const std::string& directory)
             item["mapping"] = set.mapping;
         if (!set.fixedValues.empty())
             item["fixed_values"] = set.fixedValues;
+        if (!set.trueValues.empty())
+            item["true_values"] = set.trueValues;
         data.push_back(std::move(item));
     }
     root["data"] = std::move(data);

@@ -17,6 +17,11 @@ inline constexpr int kProjectVersion = 1;
 
 // A .sysid project (DESIGN.md, "Projects"). In memory, data paths are usable from the
 // current directory (loadProject makes them absolute); in the file they are relative to it.
+struct Project;
+// Parameter values known to be true: those every data set was simulated with (each data set
+// carries the value, and they agree). Empty for measured data.
+std::map<std::string, double> trueValues(const Project& project);
+
 struct Project {
     int version = kProjectVersion;
     std::string modelText;
@@ -28,6 +33,8 @@ struct Project {
         std::optional<std::string> timeColumn;       // default: t, time, else the first column
         std::map<std::string, std::string> mapping;  // model output/input -> column
         std::map<std::string, double> fixedValues;   // fixed parameters with other values in this record only
+        // Parameter values a synthetic record was simulated with; results show the relative error.
+        std::map<std::string, double> trueValues;
     };
     std::vector<DataSet> data;
 

@@ -73,16 +73,21 @@ estimate::FitResult resultFromJson(const json& in)
     }
 }
 
-json resultToJson(const estimate::FitResult& result)
+json resultToJson(const estimate::FitResult& result, const std::map<std::string, double>& trueValues)
 {
     json out;
     json parameters = json::object();
-    for (const auto& p : result.parameters)
+    for (const auto& p : result.parameters) {
         parameters[p.name] = {{"value", finite(p.value)},
                               {"std", finite(p.sd)},
                               {"initial", finite(p.initial)},
                               {"lower95", finite(p.lower95)},
                               {"upper95", finite(p.upper95)}};
+        if (const auto truth = trueValues.find(p.name); truth != trueValues.end()) {
+            parameters[p.name]["true"] = finite(truth->second);
+            parameters[p.name]["relative_error"] = finite((p.value - truth->second) / std::abs(truth->second));
+        }
+    }
     out["parameters"] = std::move(parameters);
     out["cost"] = finite(result.cost);
     out["iterations"] = result.iterations;

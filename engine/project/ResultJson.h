@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <string>
+
 namespace sysid::project {
 
 // RESULT.json of DESIGN.md:
@@ -14,8 +17,9 @@ namespace sysid::project {
 //    "history": [{"iteration", "cost", "parameters": {"NAME": value}}]}
 // Rows and columns of "correlation" follow the keys of "parameters" in the order they are
 // written (nlohmann::json sorts keys by name). Numbers that are not finite (an output that is
-// not measured, an undeterminable sd) are written as null.
-nlohmann::json resultToJson(const estimate::FitResult& result);
+// not measured, an undeterminable sd) are written as null. A parameter with a known true value
+// (synthetic data) also gets "true" and "relative_error" ((value - true)/|true|; null for 0).
+nlohmann::json resultToJson(const estimate::FitResult& result, const std::map<std::string, double>& trueValues = {});
 
 // The inverse, for a project's stored last result: parameters come back in the file's order
 // (by name), with the correlation and history in that order; null numbers become NaN; the

@@ -152,7 +152,9 @@ private slots:
         p.decimation = 3;
         p.lowPass = Preprocessing::LowPass{6, 0.8};
         p.noise = Preprocessing::AddedNoise{20.0, NoiseDistribution::Gaussian, 18446744073709551615ull};
+        p.differentiation = {DerivativeMethod::SavitzkyGolay, 11, 4};
         const nlohmann::json j = toJson(p);
+        QCOMPARE(j.at("differentiation").at("method").get<std::string>(), std::string("savitzky-golay"));
         QCOMPARE(j.at("window").at("start").get<double>(), 0.25);
         QCOMPARE(j.at("low_pass").at("cutoff_hz").get<double>(), 0.8);
         QCOMPARE(j.at("noise").at("distribution").get<std::string>(), std::string("gaussian"));
@@ -168,6 +170,7 @@ private slots:
         QCOMPARE(back.noise->percent, 20.0);
         QCOMPARE(back.noise->distribution, NoiseDistribution::Gaussian);
         QCOMPARE(back.noise->seed, std::uint64_t(18446744073709551615ull));
+        QVERIFY(back.differentiation == p.differentiation);
         QCOMPARE(toJson(back), j);
 
         const Preprocessing empty = preprocessingFromJson(nlohmann::json::parse("{}"));
@@ -206,6 +209,12 @@ private slots:
         QTest::newRow("fraction seed") << R"({"noise": {"percent": 5, "seed": 2.5}})" << "'noise.seed' is 2.5";
         QTest::newRow("window order") << R"({"window": {"start": 5, "end": 1}})" << "window from 5 to 1";
         QTest::newRow("window array") << R"({"window": [0, 1]})" << "'window' is [0,1] (array); expected an object";
+        QTest::newRow("derivative method") << R"({"differentiation": {"method": "spline"}})"
+                                           << "'differentiation.method' is \"spline\" (string); expected \"central\" or \"savitzky-golay\"";
+        QTest::newRow("even window") << R"({"differentiation": {"method": "savitzky-golay", "window": 8}})"
+                                     << "Savitzky-Golay window 8; expected an odd number >= 3";
+        QTest::newRow("order too high") << R"({"differentiation": {"method": "savitzky-golay", "window": 5, "order": 5}})"
+                                        << "Savitzky-Golay order 5; expected 1 to 4";
         QTest::newRow("window half") << R"({"window": {"start": 0}})" << "'window' needs both 'start' and 'end'";
     }
 

@@ -116,6 +116,24 @@ private slots:
         QVERIFY(std::abs(r.parameters[0].sd - sd) < 1e-8 * sd + 1e-12);
     }
 
+    // A prior written in the model text is the Bayesian estimator's default; the settings override it.
+    void bayesUsesThePriorOfTheModelText()
+    {
+        const auto fromSettings = source("param a = 0\nstate y = 0\ny' = a\n");
+        const auto fromText = source("param a = 0 prior 1, 0.05\nstate y = 0\ny' = a\n");
+        const auto times = integrate::uniformGrid(0, 1, 0.1);
+        const auto data = test::simulatedExperiment(fromSettings, {2.0}, times, 10.0, 7);
+        estimate::FitSettings s = settingsFor(EstimationMethod::Bayes);
+        s.priors["a"] = {1.0, 0.05};
+        const double viaSettings = estimate::fit(fromSettings, {0.5}, {data}, s).parameters[0].value;
+        s.priors.clear();
+        const double viaText = estimate::fit(fromText, {0.5}, {data}, s).parameters[0].value;
+        QCOMPARE(viaText, viaSettings);
+        QVERIFY(std::abs(viaText - 2.0) > 0.05);  // pulled towards the prior mean 1
+        s.priors["a"] = {2.0, 1e6};  // an override so weak the data decide
+        QVERIFY(std::abs(estimate::fit(fromText, {0.5}, {data}, s).parameters[0].value - 2.0) < 0.05);
+    }
+
     void multipleShootingFitsAChaoticSystemWhereSingleShootingFails()
     {
         // Lorenz, all states measured, parameters started 50 % off (Bock's classic demonstration).

@@ -657,6 +657,25 @@ private slots:
         QVERIFY(!errorOf("param a = 1 [0, 1]\nparam b = 0 [0, 1]\nstate y\ny' = -a*b*y\n"));
     }
 
+    void priors()
+    {
+        const Model m = model::parseModel("param a = 1 [0, 5] prior 1.2, 0.3 fixed\nparam b = 2 prior 2*pi, 1/4\n"
+                                          "param c = 3\nstate y\ny' = -a*b*c*y\n");
+        QVERIFY(m.parameters[0].prior);
+        QCOMPARE(m.parameters[0].prior->mean, 1.2);
+        QCOMPARE(m.parameters[0].prior->sd, 0.3);
+        QVERIFY(m.parameters[0].fixed);
+        QCOMPARE(m.parameters[0].upper, 5.0);
+        QVERIFY(std::abs(m.parameters[1].prior->mean - 2 * M_PI) < 1e-14);
+        QCOMPARE(m.parameters[1].prior->sd, 0.25);
+        QVERIFY(!m.parameters[2].prior);
+        EXPECT_ONE_ERROR("param a = 1 prior 1, 0\nstate y\ny' = -a*y\n", 1, 22,
+                         "the prior standard deviation of a must be > 0");
+        EXPECT_ONE_ERROR("param a = 1 prior 1\nstate y\ny' = -a*y\n", 1, 20,
+                         "',' between the prior mean and its standard deviation");
+        EXPECT_ONE_ERROR("param a = 1 prior 1, k\nstate y\ny' = -a*y\n", 1, 22, "k");
+    }
+
     void nonRealOrInfiniteParameterValues()
     {
         EXPECT_ONE_ERROR("param a = sqrt(-1)\nstate y\ny' = -y\n", 1, 11, "must be a real number");

@@ -123,6 +123,7 @@ private slots:
         set.timeColumn = "t";
         set.mapping = {{"x", "x"}};
         set.fixedValues = {{"k", 2.0}};
+        set.trueValues = {{"c", 0.4}, {"k", 2.0}};
         p.data.push_back(set);
         p.preprocessing = json{{"decimation", 2}, {"window", {{"start", 0.0}, {"end", 0.25}}}};
         p.settings.method = estimate::EstimationMethod::Bayes;
@@ -157,6 +158,7 @@ private slots:
         QCOMPARE(q.data[0].timeColumn, p.data[0].timeColumn);
         QCOMPARE(q.data[0].mapping, p.data[0].mapping);
         QCOMPARE(q.data[0].fixedValues, p.data[0].fixedValues);
+        QCOMPARE(q.data[0].trueValues, p.data[0].trueValues);
         QCOMPARE(q.preprocessing, p.preprocessing);
         QVERIFY(q.settings.method == p.settings.method);
         QVERIFY(q.settings.integrator.method == p.settings.integrator.method);
@@ -293,6 +295,9 @@ private slots:
         QTest::newRow("fixed value wrong type") << with([](json& j) { j["data"][0]["fixed_values"] = {{"k", true}}; })
                                                 << "data[0].fixed_values.k"
                                                 << ": data[0].fixed_values.k: expected a number, got true (boolean)";
+        QTest::newRow("true values not an object") << with([](json& j) { j["data"][0]["true_values"] = 3; })
+                                                   << "data[0].true_values"
+                                                   << ": data[0].true_values: expected an object {\"PARAMETER\": value}, got 3";
         QTest::newRow("starting value wrong type") << with([](json& j) { j["parameters"] = {{"c", "0.2"}}; })
                                                    << "parameters.c" << ": parameters.c: expected a number, got \"0.2\" (string)";
         QTest::newRow("bad preprocessing") << with([](json& j) { j["preprocessing"] = {{"decimation", 0}}; })
@@ -466,6 +471,25 @@ private slots:
         QCOMPARE(j["history"][1], (json{{"iteration", 2}, {"cost", 3.5}, {"parameters", {{"k", 2.0}, {"c", 0.4}}}}));
         // Survives dump and parse (NaN would not).
         QCOMPARE(json::parse(j.dump()), j);
+
+        // Known true values add the relative error; a zero truth has none.
+        const json withTruth = project::resultToJson(r, {{"k", 2.5}, {"c", 0.0}});
+        QCOMPARE(withTruth["parameters"]["k"]["true"].get<double>(), 2.5);
+        QCOMPARE(withTruth["parameters"]["k"]["relative_error"].get<double>(), -0.2);
+        QVERIFY(withTruth["parameters"]["c"]["relative_error"].is_null());
+        QCOMPARE(project::resultFromJson(withTruth).parameters.size(), std::size_t{2});
+    }
+
+    void trueValuesAreThoseAllDataSetsAgreeOn()
+    {
+        project::Project p;
+        QVERIFY(project::trueValues(p).empty());
+        p.data.resize(2);
+        p.data[0].trueValues = {{"k", 2.0}, {"c", 0.4}, {"m", 1.0}};
+        p.data[1].trueValues = {{"k", 2.0}, {"c", 0.5}};
+        QCOMPARE(project::trueValues(p), (std::map<std::string, double>{{"k", 2.0}}));
+        p.data.push_back({});  // measured data: nothing is known to be true
+        QVERIFY(project::trueValues(p).empty());
     }
 
     void resultJsonCorrelationFollowsTheNameOrder()

@@ -53,6 +53,22 @@ std::vector<sysid::model::Parameter> parseParameters(const QString& text)
     return m.parameters;
 }
 
+// A parameter as the table would write it: bounds only when given.
+sysid::model::Parameter param(const std::string& name, double value, std::optional<std::pair<double, double>> bounds,
+                              bool fixed, std::optional<sysid::model::Prior> prior = std::nullopt)
+{
+    sysid::model::Parameter p;
+    p.name = name;
+    p.value = value;
+    if (bounds) {
+        p.lower = bounds->first;
+        p.upper = bounds->second;
+    }
+    p.fixed = fixed;
+    p.prior = prior;
+    return p;
+}
+
 const sysid::model::Parameter* find(const std::vector<sysid::model::Parameter>& ps, const std::string& name)
 {
     for (const auto& p : ps)
@@ -104,7 +120,7 @@ private slots:
     void rewriteParameterLineKeepsOtherStatements();
     void rewriteInitialValueOnlyForPlainNumbers();
     void parameterTableEditsRewriteTheText();
-    void parameterTablePriorsAreSignalled();
+    void parameterTablePriorsEditTheText();
     void equationsDialogShowsDerivedEquations();
 };
 
@@ -214,7 +230,7 @@ void TestUiEditor::rewriteParameterLineRoundTrips()
     const auto original = parseParameters(text);
 
     // c: new value and bounds, fixed; longer code than fits before the comment keeps the gap.
-    QString t = ParameterTable::rewriteParameterLine(text, "c", 0.25, std::pair{0.1, 5.0}, true);
+    QString t = ParameterTable::rewriteParameterLine(text, param("c", 0.25, std::pair{0.1, 5.0}, true));
     QCOMPARE(lineOf(t, 1),
              QStringLiteral("param c = 0.25 [0.1, 5] fixed      # initial guess, optional bounds; estimated"));
     auto ps = parseParameters(t);
@@ -230,8 +246,11 @@ void TestUiEditor::rewriteParameterLineRoundTrips()
 
     // k3: values that need all their digits read back exactly; comment column kept.
     const double third = 1.0 / 3.0;
-    t = ParameterTable::rewriteParameterLine(t, "k3", third, std::pair{-1e-7, 1e6}, false);
+    t = ParameterTable::rewriteParameterLine(t, param("k3", third, std::pair{-1e-7, 1e6}, false, sysid::model::Prior{third, 0.5}));
     ps = parseParameters(t);
+    QVERIFY(find(ps, "k3")->prior);
+    QCOMPARE(find(ps, "k3")->prior->mean, third);
+    QCOMPARE(find(ps, "k3")->prior->sd, 0.5);
     QCOMPARE(find(ps, "k3")->value, third);
     QCOMPARE(find(ps, "k3")->lower, -1e-7);
     QCOMPARE(find(ps, "k3")->upper, 1e6);
@@ -239,7 +258,7 @@ void TestUiEditor::rewriteParameterLineRoundTrips()
     QVERIFY(lineOf(t, 2).endsWith(QStringLiteral(" # estimated")));
 
     // B: no longer fixed, no bounds; short code keeps the comment where it was.
-    t = ParameterTable::rewriteParameterLine(t, "B", -12.5, std::nullopt, false);
+    t = ParameterTable::rewriteParameterLine(t, param("B", -12.5, std::nullopt, false));
     QCOMPARE(lineOf(t, 3), QStringLiteral("param B = -12.5            # known, not estimated"));
     ps = parseParameters(t);
     QCOMPARE(find(ps, "B")->value, -12.5);
@@ -248,28 +267,28 @@ void TestUiEditor::rewriteParameterLineRoundTrips()
     QVERIFY(std::isinf(find(ps, "B")->upper));
 
     // Infinite bounds are left out; everything else in the text is untouched.
-    t = ParameterTable::rewriteParameterLine(t, "c", 0.1, std::pair{0.0, std::numeric_limits<double>::infinity()},
-                                             false);
+    t = ParameterTable::rewriteParameterLine(t, param("c", 0.1, std::pair{0.0, std::numeric_limits<double>::infinity()},
+                                             false));
     QVERIFY(lineOf(t, 1).startsWith(QStringLiteral("param c = 0.1 ")));
     QVERIFY(!lineOf(t, 1).contains(QLatin1Char('[')));
     for (int i : {0, 4, 5, 6, 7, 8})
         QCOMPARE(lineOf(t, i), lineOf(text, i));
 
     // Unknown names (and x(0), which has no param line) leave the text alone.
-    QCOMPARE(ParameterTable::rewriteParameterLine(text, "nope", 1.0, std::nullopt, false), text);
-    QCOMPARE(ParameterTable::rewriteParameterLine(text, "x(0)", 1.0, std::nullopt, false), text);
+    QCOMPARE(ParameterTable::rewriteParameterLine(text, param("nope", 1.0, std::nullopt, false)), text);
+    QCOMPARE(ParameterTable::rewriteParameterLine(text, param("x(0)", 1.0, std::nullopt, false)), text);
 }
 
 void TestUiEditor::rewriteParameterLineKeepsOtherStatements()
 {
     const QString text = QStringLiteral("param k = 1\nparam k3 = 2\n  param a = 1; param b = 2 # two\nstate y = 1\n"
                                         "y' = -k*k3*a*b*y\n");
-    QString t = ParameterTable::rewriteParameterLine(text, "k3", 4, std::nullopt, true);
+    QString t = ParameterTable::rewriteParameterLine(text, param("k3", 4, std::nullopt, true));
     QCOMPARE(lineOf(t, 0), QStringLiteral("param k = 1"));  // k is not a prefix match of k3
     QCOMPARE(lineOf(t, 1), QStringLiteral("param k3 = 4 fixed"));
-    t = ParameterTable::rewriteParameterLine(t, "a", 3, std::pair{0.0, 5.0}, false);
+    t = ParameterTable::rewriteParameterLine(t, param("a", 3, std::pair{0.0, 5.0}, false));
     QCOMPARE(lineOf(t, 2), QStringLiteral("  param a = 3 [0, 5]; param b = 2 # two"));
-    t = ParameterTable::rewriteParameterLine(t, "b", 0.5, std::nullopt, false);
+    t = ParameterTable::rewriteParameterLine(t, param("b", 0.5, std::nullopt, false));
     QCOMPARE(lineOf(t, 2), QStringLiteral("  param a = 3 [0, 5]; param b = 0.5 # two"));
     const auto ps = parseParameters(t);
     QCOMPARE(find(ps, "k")->value, 1.0);
@@ -280,7 +299,7 @@ void TestUiEditor::rewriteParameterLineKeepsOtherStatements()
 
     // Windows line ends survive.
     const QString crlf = QStringLiteral("param a = 1  # x\r\nstate y = 1\r\ny' = -a*y\r\n");
-    QCOMPARE(ParameterTable::rewriteParameterLine(crlf, "a", 2, std::nullopt, false),
+    QCOMPARE(ParameterTable::rewriteParameterLine(crlf, param("a", 2, std::nullopt, false)),
              QStringLiteral("param a = 2  # x\r\nstate y = 1\r\ny' = -a*y\r\n"));
 }
 
@@ -369,44 +388,41 @@ void TestUiEditor::parameterTableEditsRewriteTheText()
     QVERIFY(!(table.item(0, ParameterTable::ValueColumn)->flags() & Qt::ItemIsEditable));
 }
 
-void TestUiEditor::parameterTablePriorsAreSignalled()
+void TestUiEditor::parameterTablePriorsEditTheText()
 {
     ModelEditor editor;
     editor.setPlainText(QString::fromUtf8(kDuffing));
     editor.checkNow();
     ParameterTable table;
     table.setEditor(&editor);
-    std::vector<std::pair<QString, std::optional<std::pair<double, double>>>> seen;
-    connect(&table, &ParameterTable::priorChanged, this,
-            [&](const QString& name, std::optional<std::pair<double, double>> meanSd) { seen.emplace_back(name, meanSd); });
     const QString text = editor.toPlainText();
     const int c = table.rowOf("c");
     table.item(c, ParameterTable::PriorMeanColumn)->setText(QStringLiteral("0.2"));
-    QVERIFY(seen.empty());  // waits for the sd
+    QCOMPARE(editor.toPlainText(), text);  // waits for the sd
     table.item(c, ParameterTable::PriorSdColumn)->setText(QStringLiteral("0.05"));
-    QCOMPARE(seen.size(), std::size_t{1});
-    QCOMPARE(seen[0].first, QStringLiteral("c"));
-    QVERIFY(seen[0].second);
-    QCOMPARE(seen[0].second->first, 0.2);
-    QCOMPARE(seen[0].second->second, 0.05);
-    QCOMPARE(editor.toPlainText(), text);  // priors are not in the model text
+    QVERIFY(lineOf(editor.toPlainText(), 1).startsWith(QStringLiteral("param c = 0.1 [0, 10] prior 0.2, 0.05")));
+    editor.checkNow();
+    const auto* cp = find(parseParameters(editor.toPlainText()), "c");
+    QVERIFY(cp && cp->prior);
+    QCOMPARE(cp->prior->mean, 0.2);
+    QCOMPARE(cp->prior->sd, 0.05);
+    QCOMPARE(table.item(table.rowOf("c"), ParameterTable::PriorSdColumn)->text(), QStringLiteral("0.05"));
 
-    table.item(c, ParameterTable::PriorSdColumn)->setText(QStringLiteral("-1"));  // rejected
-    QCOMPARE(seen.size(), std::size_t{1});
-    QCOMPARE(table.item(c, ParameterTable::PriorSdColumn)->text(), QStringLiteral("0.05"));
+    const QString withPrior = editor.toPlainText();
+    table.item(table.rowOf("c"), ParameterTable::PriorSdColumn)->setText(QStringLiteral("-1"));  // rejected
+    QCOMPARE(editor.toPlainText(), withPrior);
+    QCOMPARE(table.item(table.rowOf("c"), ParameterTable::PriorSdColumn)->text(), QStringLiteral("0.05"));
 
-    table.item(c, ParameterTable::PriorMeanColumn)->setText(QString());
-    table.item(c, ParameterTable::PriorSdColumn)->setText(QString());
-    QCOMPARE(seen.size(), std::size_t{2});
-    QVERIFY(!seen[1].second);
+    table.item(table.rowOf("c"), ParameterTable::PriorMeanColumn)->setText(QString());
+    table.item(table.rowOf("c"), ParameterTable::PriorSdColumn)->setText(QString());
+    editor.checkNow();
+    QVERIFY(!find(parseParameters(editor.toPlainText()), "c")->prior);
+    QVERIFY(!editor.toPlainText().contains(QStringLiteral("prior")));
 
-    table.setPriors({{"k3", {1.0, 0.25}}});
-    QCOMPARE(table.item(table.rowOf("k3"), ParameterTable::PriorMeanColumn)->text(), QStringLiteral("1"));
-    QCOMPARE(table.item(table.rowOf("k3"), ParameterTable::PriorSdColumn)->text(), QStringLiteral("0.25"));
-    QCOMPARE(seen.size(), std::size_t{2});  // showing priors is not a change
-    editor.appendPlainText(QStringLiteral("# more"));
-    editor.checkNow();  // refilled rows keep the priors
-    QCOMPARE(table.item(table.rowOf("k3"), ParameterTable::PriorSdColumn)->text(), QStringLiteral("0.25"));
+    // An estimated initial value has no param line, so its prior cells are read-only.
+    const int x0 = table.rowOf("x(0)");
+    QVERIFY(x0 >= 0);
+    QVERIFY(!(table.item(x0, ParameterTable::PriorMeanColumn)->flags() & Qt::ItemIsEditable));
 }
 
 void TestUiEditor::equationsDialogShowsDerivedEquations()

@@ -74,6 +74,13 @@ private slots:
         for (int r = 0; r < table->rowCount(); ++r)
             found = found || (table->item(r, 0) && table->item(r, 0)->text() == QString::fromStdString(direct.parameters[0].name));
         QVERIFY(found);
+        // The example's data are synthetic with known true values: every row shows its error.
+        QCOMPARE(w.document()->trueValues().size(), std::size_t{4});
+        for (int r = 0; r < static_cast<int>(direct.parameters.size()); ++r) {
+            const QString relative = table->item(r, ui::ResultsPanel::ColRelError)->text();
+            QVERIFY2(relative.endsWith(QStringLiteral(" %")), qPrintable(relative));
+            QVERIFY2(std::abs(relative.chopped(2).toDouble()) < 20.0, qPrintable(relative));
+        }
 
         QTemporaryDir dir;
         QString error;

@@ -23,6 +23,8 @@
 
 #include "ui/results/ResultsPanel.h"
 #include "ui/settings/EstimatorPanel.h"
+#include "ui/plots/CurvePlot.h"
+#include "ui/plots/SpectrumPlot.h"
 #include "ui/settings/FilterPanel.h"
 
 using sysid::ui::EstimatorPanel;
@@ -294,7 +296,7 @@ private slots:
     FilterPanel panel;
     panel.setTable(&table);
     QCOMPARE(panel.currentColumn(), QStringLiteral("y"));
-    QVERIFY(panel.spectrumPlot()->graph(0)->dataCount() > 0);
+    QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
 
     QSignalSpy changed(&panel, &FilterPanel::preprocessingChanged);
     data::Preprocessing p;
@@ -310,25 +312,15 @@ private slots:
     QVERIFY(!back.window.has_value());
     QVERIFY(!back.noise.has_value());
     QCOMPARE(back.decimation, 1);
-    QVERIFY(panel.signalPlot()->graph(1)->dataCount() > 0);
-    QVERIFY(panel.spectrumPlot()->graph(0)->dataCount() > 0);
-    QVERIFY(panel.spectrumPlot()->graph(1)->dataCount() > 0);
-    QVERIFY(panel.cutoffLine()->visible());
-    QCOMPARE(panel.cutoffLine()->point1->coords().x(), 5.0);
+    QVERIFY(panel.signalPlot()->curvePointCount(QStringLiteral("processed")) > 0);
+    QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
+    QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("processed")) > 0);
+    QVERIFY(panel.spectrumPlot()->hasCutoff());
+    QCOMPARE(panel.spectrumPlot()->cutoff(), 5.0);
 
     // The 30 Hz component is gone: processed power at 30 Hz far below the raw.
-    const auto powerNear = [](QCPGraph* g, double f) {
-      double best = 0;
-      double distance = 1e300;
-      for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
-        if (std::abs(it->key - f) < distance) {
-          distance = std::abs(it->key - f);
-          best = it->value;
-        }
-      }
-      return best;
-    };
-    QVERIFY(powerNear(panel.spectrumPlot()->graph(1), 30.0) < 1e-3 * powerNear(panel.spectrumPlot()->graph(0), 30.0));
+    const sysid::ui::SpectrumPlot* spectrum = panel.spectrumPlot();
+    QVERIFY(spectrum->valueNear(QStringLiteral("processed"), 30.0) < 1e-3 * spectrum->valueNear(QStringLiteral("raw"), 30.0));
 
     // Window, noise and decimation round trip.
     data::Preprocessing full;
@@ -352,6 +344,12 @@ private slots:
     QCOMPARE(panel.differentiation().first, data::DerivativeMethod::SavitzkyGolay);
     QCOMPARE(panel.differentiation().second, 9);
     QCOMPARE(panel.differentiationOrder(), 2);
+    // The differentiation is part of the preprocessing the project stores, both ways.
+    QVERIFY((panel.preprocessing().differentiation == data::Preprocessing::Derivative{data::DerivativeMethod::SavitzkyGolay, 9, 2}));
+    full.differentiation = {data::DerivativeMethod::SavitzkyGolay, 11, 3};
+    panel.setPreprocessing(full);
+    QCOMPARE(panel.differentiation().second, 11);
+    QVERIFY(panel.preprocessing().differentiation == full.differentiation);
   }
 
   void filterInvalidCutoffShowsError() {
@@ -364,7 +362,7 @@ private slots:
     QVERIFY(!panel.errorText().isEmpty());
     QVERIFY(!panel.errorLabel()->isHidden());
     QVERIFY(!panel.processedTable().has_value());
-    QVERIFY(panel.spectrumPlot()->graph(0)->dataCount() > 0);
+    QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
 
     // Editing the cutoff back into range clears the error.
     panel.cutoffSpin()->setValue(5.0);

@@ -1,6 +1,6 @@
 #include "ui/data/ImportDialog.h"
 
-#include "ui/data/DataQuickPlot.h"
+#include "ui/plots/CurvePlot.h"
 
 #include "engine/data/CsvReader.h"
 #include "engine/data/DataError.h"
@@ -177,7 +177,9 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent) {
   mappingTable_->verticalHeader()->setVisible(false);
   mappingTable_->setSelectionMode(QAbstractItemView::NoSelection);
 
-  plot_ = new DataQuickPlot(this);
+  plot_ = new CurvePlot(this);
+  plot_->setAxisLabels(tr("t"), QString());
+  plot_->setMinimumSize(240, 160);
   plot_->setObjectName(QStringLiteral("dataQuickPlot"));
 
   auto* lower = new QSplitter(Qt::Horizontal, this);
@@ -595,7 +597,7 @@ bool ImportDialog::isAcceptable() const {
 }
 
 void ImportDialog::updatePlot() {
-  plot_->clearSignals();
+  plot_->clear();
   if (!parsed_)
     return;
   const auto& time = table_.time();
@@ -605,9 +607,8 @@ void ImportDialog::updatePlot() {
     const auto index = table_.findColumn(column.toStdString());
     if (column.isEmpty() || !index)
       continue;
-    plot_->addSignal(column == name ? name : name + QStringLiteral(" \u2190 ") + column, time, table_.columns[*index]);
+    plot_->setCurve(column == name ? name : name + QStringLiteral(" \u2190 ") + column, time, table_.columns[*index]);
   }
-  plot_->replot();
 }
 
 void ImportDialog::updateAcceptance() {

@@ -21,7 +21,7 @@ class QTableWidget;
 
 namespace sysid::ui {
 
-class DataQuickPlot;
+class CurvePlot;
 
 // Imports one CSV data file: file choice, a preview of the raw text, separator, decimal point,
 // time column, and the mapping of model outputs and inputs onto data columns, with a quick
@@ -97,7 +97,7 @@ private:
   QTableWidget* preview_ = nullptr;
   QLabel* errorLabel_ = nullptr;
   QTableWidget* mappingTable_ = nullptr;
-  DataQuickPlot* plot_ = nullptr;
+  CurvePlot* plot_ = nullptr;
   QLabel* hintLabel_ = nullptr;
   QDialogButtonBox* buttons_ = nullptr;
 

@@ -249,6 +249,7 @@ void SyntheticDataDialog::generate() {
   const auto seed = static_cast<std::mt19937_64::result_type>(seedSpin_->value());
   const std::string path = QDir::fromNativeSeparators(target).toStdString();
 
+  trueValues_ = simulation.parameterValues;
   generating_ = true;
   cancelled_ = false;
   generateButton_->setEnabled(false);

@@ -43,6 +43,8 @@ public:
 
   // The file written by the last successful Generate; empty before.
   QString writtenPath() const { return writtenPath_; }
+  // The parameter values the last Generate simulated with: the true values of the data set.
+  const std::map<std::string, double>& trueValues() const { return trueValues_; }
   // The error shown inline; empty if none.
   QString errorText() const { return errorText_; }
   bool isGenerating() const { return generating_; }
@@ -73,6 +75,7 @@ private:
   QPushButton* generateButton_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
   QLabel* errorLabel_ = nullptr;
+  std::map<std::string, double> trueValues_;
   QLabel* statusLabel_ = nullptr;
 
   QString modelText_;

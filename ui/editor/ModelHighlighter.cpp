@@ -18,7 +18,7 @@ ModelHighlighter::ModelHighlighter(QTextDocument* document) : QSyntaxHighlighter
     comment_.setFontItalic(true);
 
     const QString keywords = QStringLiteral(
-        "param|state|input|let|output|coord|kinetic|potential|dissipation|force|fixed|estimate");
+        "param|state|input|let|output|coord|kinetic|potential|dissipation|force|fixed|estimate|prior");
     const QString functions = QStringLiteral(
         "sin|cos|tan|asin|acos|atan2|atan|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max");
     // Later rules win where they overlap; comments come last so nothing is coloured inside them.

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sysid::ui {
 
@@ -106,13 +107,6 @@ void ParameterTable::setSummary(const ModelSummary& summary)
     resizeColumnToContents(NameColumn);
 }
 
-void ParameterTable::setPriors(const std::map<std::string, std::pair<double, double>>& priors)
-{
-    priors_ = priors;
-    for (int row = 0; row < rowCount(); ++row)
-        fillPriorCells(row);
-}
-
 int ParameterTable::rowOf(const std::string& name) const
 {
     for (std::size_t i = 0; i < parameters_.size(); ++i)
@@ -160,11 +154,13 @@ void ParameterTable::fillRow(int row)
 
 void ParameterTable::fillPriorCells(int row)
 {
-    const std::string& name = parameters_.at(static_cast<std::size_t>(row)).name;
-    const auto it = priors_.find(name);
+    const model::Parameter& p = parameters_.at(static_cast<std::size_t>(row));
+    const QString mean = p.prior ? formatNumber(p.prior->mean) : QString();
+    const QString sd = p.prior ? formatNumber(p.prior->sd) : QString();
+    const bool editable = !editor_.isNull() && !p.isInitialValue;  // `state x = 1 estimate` takes no prior
     filling_ = true;
-    setItem(row, PriorMeanColumn, editableItem(it != priors_.end() ? formatNumber(it->second.first) : QString()));
-    setItem(row, PriorSdColumn, editableItem(it != priors_.end() ? formatNumber(it->second.second) : QString()));
+    setItem(row, PriorMeanColumn, editable ? editableItem(mean) : readOnlyItem(mean));
+    setItem(row, PriorSdColumn, editable ? editableItem(sd) : readOnlyItem(sd));
     filling_ = false;
 }
 
@@ -175,36 +171,40 @@ void ParameterTable::onItemChanged(QTableWidgetItem* item)
     const int row = item->row();
     if (row < 0 || row >= static_cast<int>(parameters_.size()))
         return;
-    const model::Parameter p = parameters_[static_cast<std::size_t>(row)];
+    model::Parameter p = parameters_[static_cast<std::size_t>(row)];
     const int column = item->column();
+    if (editor_.isNull()) {
+        fillRow(row);
+        return;
+    }
 
     if (column == PriorMeanColumn || column == PriorSdColumn) {
-        const QString name = QString::fromStdString(p.name);
+        if (p.isInitialValue)
+            return;
         QTableWidgetItem* meanItem = this->item(row, PriorMeanColumn);
         QTableWidgetItem* sdItem = this->item(row, PriorSdColumn);
         if (isBlank(meanItem) && isBlank(sdItem)) {
-            if (priors_.erase(p.name) > 0)
-                emit priorChanged(name, std::nullopt);
+            if (!p.prior)
+                return;
+            p.prior.reset();
+            replaceEditorText(rewriteParameterLine(editorText(), p));
             return;
         }
         const std::optional<double> mean = readNumber(meanItem);
         const std::optional<double> sd = readNumber(sdItem);
         if (mean && sd && *sd > 0) {
-            priors_[p.name] = {*mean, *sd};
-            emit priorChanged(name, std::pair{*mean, *sd});
+            p.prior = model::Prior{*mean, *sd};
+            replaceEditorText(rewriteParameterLine(editorText(), p));
         } else if ((!isBlank(meanItem) && !mean) || (!isBlank(sdItem) && (!sd || *sd <= 0))) {
             fillPriorCells(row);  // not a number, or sd <= 0: show the prior as it was
+        } else {
+            setToolTipQuietly(item, tr("give the prior's mean and standard deviation, or clear both"));
         }
-        // one cell still empty: wait for the other
         return;
     }
 
     if (column != ValueColumn && column != LowerColumn && column != UpperColumn && column != FixedColumn)
         return;
-    if (editor_.isNull()) {
-        fillRow(row);
-        return;
-    }
     const std::optional<double> value = readNumber(this->item(row, ValueColumn));
     if (!value) {
         fillRow(row);
@@ -219,7 +219,9 @@ void ParameterTable::onItemChanged(QTableWidgetItem* item)
         replaceEditorText(*text);
         return;
     }
-    std::optional<std::pair<double, double>> bounds;
+    p.value = *value;
+    p.lower = -std::numeric_limits<double>::infinity();
+    p.upper = std::numeric_limits<double>::infinity();
     QTableWidgetItem* lowerItem = this->item(row, LowerColumn);
     QTableWidgetItem* upperItem = this->item(row, UpperColumn);
     if (!isBlank(lowerItem) || !isBlank(upperItem)) {
@@ -233,13 +235,14 @@ void ParameterTable::onItemChanged(QTableWidgetItem* item)
                 setToolTipQuietly(item, tr("give both bounds, or clear both"));
             return;
         }
-        bounds = std::pair{*lower, *upper};
+        p.lower = *lower;
+        p.upper = *upper;
     }
     setToolTipQuietly(this->item(row, LowerColumn), QString());
     setToolTipQuietly(this->item(row, UpperColumn), QString());
     const QTableWidgetItem* fixedItem = this->item(row, FixedColumn);
-    const bool fixed = fixedItem && fixedItem->checkState() == Qt::Checked;
-    replaceEditorText(rewriteParameterLine(editorText(), p.name, *value, bounds, fixed));
+    p.fixed = fixedItem && fixedItem->checkState() == Qt::Checked;
+    replaceEditorText(rewriteParameterLine(editorText(), p));
 }
 
 void ParameterTable::setToolTipQuietly(QTableWidgetItem* item, const QString& tip)
@@ -284,15 +287,17 @@ QString ParameterTable::formatNumber(double v)
     return QString::number(v, 'g', QLocale::FloatingPointShortest);
 }
 
-QString ParameterTable::rewriteParameterLine(const QString& modelText, const std::string& name, double value,
-                                             std::optional<std::pair<double, double>> bounds, bool fixed)
+QString ParameterTable::rewriteParameterLine(const QString& modelText, const model::Parameter& parameter)
 {
     static const QRegularExpression head(QStringLiteral("^\\s*param\\s+([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_'])"));
-    const QString wanted = QString::fromStdString(name);
-    QString statement = QStringLiteral("param %1 = %2").arg(wanted, formatNumber(value));
-    if (bounds && std::isfinite(bounds->first) && std::isfinite(bounds->second))
-        statement += QStringLiteral(" [%1, %2]").arg(formatNumber(bounds->first), formatNumber(bounds->second));
-    if (fixed)
+    const QString wanted = QString::fromStdString(parameter.name);
+    QString statement = QStringLiteral("param %1 = %2").arg(wanted, formatNumber(parameter.value));
+    if (std::isfinite(parameter.lower) && std::isfinite(parameter.upper))
+        statement += QStringLiteral(" [%1, %2]").arg(formatNumber(parameter.lower), formatNumber(parameter.upper));
+    if (parameter.prior)
+        statement +=
+            QStringLiteral(" prior %1, %2").arg(formatNumber(parameter.prior->mean), formatNumber(parameter.prior->sd));
+    if (parameter.fixed)
         statement += QStringLiteral(" fixed");
 
     qsizetype lineStart = 0;

@@ -18,8 +18,8 @@ class ModelEditor;
 
 // The model's parameters (and estimated initial values) as a table. The model text stays the
 // single source of truth: editing a value, a bound or "fixed" rewrites the parameter's `param`
-// line in the editor, and the table is refilled from the editor's next check. Priors are not
-// part of the model language: their edits are announced with priorChanged for the project.
+// line in the editor, and the table is refilled from the editor's next check. Priors are part
+// of that line too (`prior MEAN, SD`).
 class ParameterTable : public QTableWidget {
     Q_OBJECT
 public:
@@ -33,29 +33,22 @@ public:
     void setEditor(ModelEditor* editor);
     // Fills the rows from a valid summary; an invalid one keeps the rows shown.
     void setSummary(const ModelSummary& summary);
-    // Prior mean and standard deviation by parameter name, shown in the prior columns.
-    void setPriors(const std::map<std::string, std::pair<double, double>>& priors);
-    const std::map<std::string, std::pair<double, double>>& priors() const { return priors_; }
 
     int rowOf(const std::string& name) const;  // -1 when the name has no row
 
     // Shortest text that reads back as exactly v ("0.1", "1e-07", "-2.5").
     static QString formatNumber(double v);
     // The model text with the statement `param NAME = ...` replaced by
-    // `param NAME = VALUE [LOW, HIGH] fixed` (bounds and "fixed" only when given), keeping what
-    // else is on the line (a trailing comment stays at its column when it fits). Bounds that are
-    // not both finite are left out. Unchanged text when there is no such statement.
-    static QString rewriteParameterLine(const QString& modelText, const std::string& name, double value,
-                                        std::optional<std::pair<double, double>> bounds, bool fixed);
+    // `param NAME = VALUE [LOW, HIGH] prior MEAN, SD fixed` written from `parameter` (bounds only
+    // when both are finite, prior and "fixed" only when set), keeping what else is on the line (a
+    // trailing comment stays at its column when it fits). Unchanged text when there is no such
+    // statement.
+    static QString rewriteParameterLine(const QString& modelText, const model::Parameter& parameter);
     // The model text with the estimated initial value at `where` (a parameter's location with
     // isInitialValue) replaced by value, when that place holds a plain number followed by
     // `estimate`; nullopt otherwise (e.g. an expression).
     static std::optional<QString> rewriteInitialValue(const QString& modelText, model::SourceLocation where,
                                                       double value);
-
-signals:
-    // A prior was set (mean, sd > 0) or cleared (nullopt: both cells emptied).
-    void priorChanged(const QString& name, std::optional<std::pair<double, double>> meanSd);
 
 private:
     void onItemChanged(QTableWidgetItem* item);
@@ -68,7 +61,6 @@ private:
     QPointer<ModelEditor> editor_;
     QMetaObject::Connection summaryConnection_;
     std::vector<model::Parameter> parameters_;  // one per row
-    std::map<std::string, std::pair<double, double>> priors_;
     bool filling_ = false;
 };
 

@@ -291,7 +291,7 @@ void MainWindow::connectDocument()
     });
     connect(document_, &ProjectDocument::resultChanged, this, [this] {
         if (document_->result())
-            results_->setResult(*document_->result());
+            results_->setResult(*document_->result(), document_->trueValues());
         else
             results_->clear();
     });
@@ -312,15 +312,6 @@ void MainWindow::connectDocument()
     connect(estimator_, &EstimatorPanel::cancelRequested, this, &MainWindow::cancelFit);
     connect(experiments_, &ExperimentList::currentExperimentChanged, document_, &ProjectDocument::setCurrentDataSet);
     connect(experiments_, &ExperimentList::removeRequested, document_, &ProjectDocument::removeDataSet);
-    connect(parameterTable_, &ParameterTable::priorChanged, this,
-            [this](const QString& name, std::optional<std::pair<double, double>> prior) {
-                estimate::FitSettings s = document_->settings();
-                if (prior)
-                    s.priors[name.toStdString()] = {prior->first, prior->second};
-                else
-                    s.priors.erase(name.toStdString());
-                document_->setSettings(s);
-            });
 }
 
 void MainWindow::connectRunner()
@@ -419,26 +410,37 @@ bool MainWindow::openPath(const QString& path)
 void MainWindow::foldStartingValuesIntoText()
 {
     const auto& values = document_->parameterValues();
-    if (values.empty() || !document_->modelSummary().valid)
+    const auto& priors = document_->settings().priors;
+    if ((values.empty() && priors.empty()) || !document_->modelSummary().valid)
         return;
     QString text = document_->modelText();
+    std::vector<std::string> foldedPriors;
     for (const auto& p : document_->modelSummary().parameters) {
-        const auto it = values.find(p.name);
-        if (it == values.end())
-            continue;
+        const auto value = values.find(p.name);
         if (p.isInitialValue) {
-            if (const auto rewritten = ParameterTable::rewriteInitialValue(text, p.where, it->second))
+            if (value == values.end())
+                continue;
+            if (const auto rewritten = ParameterTable::rewriteInitialValue(text, p.where, value->second))
                 text = *rewritten;
             else
                 return;  // an initial value written as an expression: keep the project's override
             continue;
         }
-        std::optional<std::pair<double, double>> bounds;
-        if (std::isfinite(p.lower) && std::isfinite(p.upper))
-            bounds = std::make_pair(p.lower, p.upper);
-        text = ParameterTable::rewriteParameterLine(text, p.name, it->second, bounds, p.fixed);
+        model::Parameter rewritten = p;
+        bool changed = false;
+        if (value != values.end()) {
+            rewritten.value = value->second;
+            changed = true;
+        }
+        if (const auto prior = priors.find(p.name); prior != priors.end()) {
+            rewritten.prior = prior->second;
+            foldedPriors.push_back(p.name);
+            changed = true;
+        }
+        if (changed)
+            text = ParameterTable::rewriteParameterLine(text, rewritten);
     }
-    document_->foldStartingValues(text);
+    document_->foldIntoModelText(text, foldedPriors);
 }
 
 bool MainWindow::saveTo(const QString& path)
@@ -514,7 +516,7 @@ void MainWindow::openDialog()
     openPath(path);
 }
 
-void MainWindow::importData(const QString& path)
+void MainWindow::importData(const QString& path, const std::map<std::string, double>& trueValues)
 {
     ImportDialog dialog(this);
     const ModelSummary& summary = document_->modelSummary();
@@ -529,6 +531,7 @@ void MainWindow::importData(const QString& path)
     set.name = QFileInfo(dialog.filePath()).completeBaseName().toStdString();
     set.timeColumn = dialog.timeColumn();
     set.mapping = dialog.mapping();
+    set.trueValues = trueValues;
     settings.setValue(QStringLiteral("dirs/data"), QFileInfo(dialog.filePath()).absolutePath());
     document_->addDataSet(set, dialog.table());
 }
@@ -540,7 +543,7 @@ void MainWindow::generateSyntheticData()
     dialog.setParameters(document_->modelSummary().parameters);
     if (dialog.exec() != QDialog::Accepted || dialog.writtenPath().isEmpty())
         return;
-    importData(dialog.writtenPath());
+    importData(dialog.writtenPath(), dialog.trueValues());
 }
 
 void MainWindow::exportParametersJson()
@@ -549,7 +552,7 @@ void MainWindow::exportParametersJson()
         return statusBar()->showMessage(tr("no result to export yet: run a fit first"), 5000);
     const QString path = QFileDialog::getSaveFileName(this, tr("Export parameters"), QString(), tr("JSON (*.json)"));
     QString error;
-    if (!path.isEmpty() && !ResultsPanel::exportJson(*document_->result(), path, &error))
+    if (!path.isEmpty() && !ResultsPanel::exportJson(*document_->result(), path, &error, document_->trueValues()))
         QMessageBox::warning(this, tr("Export failed"), error);
 }
 
@@ -663,10 +666,6 @@ void MainWindow::refreshModel()
     const ModelSummary& summary = document_->modelSummary();
     symbols_->setSummary(summary);
     parameterTable_->setSummary(summary);
-    std::map<std::string, std::pair<double, double>> priors;
-    for (const auto& [name, prior] : document_->settings().priors)
-        priors[name] = {prior.mean, prior.sd};
-    parameterTable_->setPriors(priors);
     {
         const QSignalBlocker block(estimator_);
         estimator_->setOutputs(toList(summary.outputs));

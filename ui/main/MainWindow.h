@@ -4,6 +4,9 @@
 #include <QString>
 #include <QTimer>
 
+#include <map>
+#include <string>
+
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
@@ -55,6 +58,8 @@ public:
     // Offers to restore an autosave left by a crash; call once after show().
     void offerAutosaveRestore();
     static QString autosavePath();
+    // Writes the unsaved project to autosavePath() (every 30 s while modified; nothing when saved).
+    void writeAutosave();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -74,7 +79,8 @@ private:
     void openDialog();
     bool save();
     bool saveAs();
-    void importData(const QString& path = QString());
+    // trueValues: the parameter values a synthetic record was made with (kept with the data set).
+    void importData(const QString& path = QString(), const std::map<std::string, double>& trueValues = {});
     void generateSyntheticData();
     void exportParametersJson();
     void exportParametersCsv();
@@ -88,7 +94,6 @@ private:
     void refreshModel();
     void refreshData();
     void refreshMeasuredPlots();
-    void writeAutosave();
     void removeAutosave();
 
     ProjectDocument* document_;

@@ -7,14 +7,8 @@
 
 namespace sysid::ui {
 
-namespace {
-
-QVector<double> toQVector(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
-
-}  // namespace
-
 SpectrumPlot::SpectrumPlot(QWidget* parent)
-    : PlotWidget(parent), cutoff_(std::numeric_limits<double>::quiet_NaN()) {
+    : CurvePlot(parent), cutoff_(std::numeric_limits<double>::quiet_NaN()) {
     QCustomPlot* plot = customPlot();
     setAxisLabels(tr("f [Hz]"), tr("magnitude"));
     plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -37,62 +31,16 @@ SpectrumPlot::SpectrumPlot(QWidget* parent)
     cutoffLine_->setVisible(false);
 }
 
-QCPGraph* SpectrumPlot::findCurve(const QString& name) const {
-    QCustomPlot* plot = customPlot();
-    for (int i = 0; i < plot->graphCount(); ++i) {
-        if (plot->graph(i)->name() == name) {
-            return plot->graph(i);
-        }
-    }
-    return nullptr;
+double SpectrumPlot::drawable(double magnitude) const {
+    return magnitude > 0.0 ? magnitude : std::numeric_limits<double>::quiet_NaN();  // a gap, not a line to -infinity
 }
 
-void SpectrumPlot::setCurve(const QString& name, const std::vector<double>& frequencies,
-                            const std::vector<double>& magnitudes) {
-    setCurve(name, toQVector(frequencies), toQVector(magnitudes));
-}
-
-void SpectrumPlot::setCurve(const QString& name, const QVector<double>& frequencies,
-                            const QVector<double>& magnitudes) {
-    QCustomPlot* plot = customPlot();
-    QCPGraph* graph = findCurve(name);
-    if (graph == nullptr) {
-        graph = plot->addGraph();
-        graph->setName(name);
-        QPen pen(seriesColor(plot->graphCount() - 1));
-        pen.setWidthF(1.5);
-        graph->setPen(pen);
-    }
-    const qsizetype n = std::min(frequencies.size(), magnitudes.size());
-    QVector<double> mags(magnitudes.begin(), magnitudes.begin() + n);
-    for (double& m : mags) {
-        if (!(m > 0.0)) {
-            m = std::numeric_limits<double>::quiet_NaN();  // a gap, not a line to -infinity
-        }
-    }
-    const QVector<double> keys(frequencies.begin(), frequencies.begin() + n);
-    graph->setData(keys, mags, std::is_sorted(keys.cbegin(), keys.cend()));
-    dataChanged();
-}
-
-void SpectrumPlot::removeCurve(const QString& name) {
-    if (QCPGraph* graph = findCurve(name)) {
-        customPlot()->removeGraph(graph);
-        dataChanged();
-    }
-}
-
-QStringList SpectrumPlot::curveNames() const {
-    QStringList names;
-    for (int i = 0; i < customPlot()->graphCount(); ++i) {
-        names << customPlot()->graph(i)->name();
-    }
-    return names;
-}
-
-int SpectrumPlot::curvePointCount(const QString& name) const {
-    const QCPGraph* graph = findCurve(name);
-    return graph == nullptr ? -1 : graph->dataCount();
+void SpectrumPlot::rescaleToData() {
+    PlotWidget::rescaleToData();
+    QCPAxis* x = customPlot()->xAxis;
+    // A cutoff a little above the last frequency is still what the user is placing: keep it in view.
+    if (hasCutoff() && cutoff_ > x->range().upper && cutoff_ < 10.0 * std::max(x->range().upper, 1e-300))
+        x->setRangeUpper(cutoff_ * 1.05);
 }
 
 void SpectrumPlot::setCutoff(double hz) {
@@ -131,9 +79,8 @@ void SpectrumPlot::setLogFrequency(bool logarithmic) {
 bool SpectrumPlot::isLogFrequency() const { return customPlot()->xAxis->scaleType() == QCPAxis::stLogarithmic; }
 
 void SpectrumPlot::clear() {
-    customPlot()->clearGraphs();
     clearCutoff();
-    dataChanged();
+    CurvePlot::clear();
 }
 
 }  // namespace sysid::ui

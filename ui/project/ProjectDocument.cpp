@@ -223,13 +223,20 @@ void ProjectDocument::setParameterValues(const std::map<std::string, double>& va
     emit settingsChanged();
 }
 
-void ProjectDocument::foldStartingValues(const QString& textWithValues)
+void ProjectDocument::foldIntoModelText(const QString& textWithValues, const std::vector<std::string>& foldedPriors)
 {
     project_.modelText = textWithValues.toStdString();
     project_.parameterValues.clear();
+    for (const std::string& name : foldedPriors)
+        project_.settings.priors.erase(name);
     summarize();
     emit modelTextChanged();
     emit settingsChanged();
+}
+
+std::map<std::string, double> ProjectDocument::trueValues() const
+{
+    return project::trueValues(project_);
 }
 
 void ProjectDocument::setResult(const estimate::FitResult& result)

@@ -10,6 +10,9 @@
 #include <QObject>
 #include <QString>
 
+#include <map>
+#include <string>
+
 #include <optional>
 
 namespace sysid::ui {
@@ -29,6 +32,8 @@ public:
     QString filePath() const { return filePath_; }       // empty: not saved yet
     bool isModified() const { return modified_; }
     const project::Project& project() const { return project_; }
+    // project::trueValues of the project (for the results' relative errors).
+    std::map<std::string, double> trueValues() const;
     nlohmann::json toJson() const;                       // for autosave: the project as saved
     bool restoreJson(const nlohmann::json& json, const QString& filePath, QString* error);
 
@@ -56,10 +61,11 @@ public:
     void setSettings(const estimate::FitSettings& settings);
     const std::map<std::string, double>& parameterValues() const { return project_.parameterValues; }
     void setParameterValues(const std::map<std::string, double>& values);
-    // The GUI keeps starting values in the model text (the parameter table edits the text):
-    // replaces the text by one with the project's starting values written in and clears them.
-    // The project means the same afterwards, so this does not mark it modified.
-    void foldStartingValues(const QString& textWithValues);
+    // The GUI keeps starting values and priors in the model text (the parameter table edits the
+    // text): replaces the text by one with the project's starting values and the named priors
+    // written in, and clears them from the project. The project means the same afterwards, so
+    // this does not mark it modified.
+    void foldIntoModelText(const QString& textWithValues, const std::vector<std::string>& foldedPriors);
 
     // --- results
     const std::optional<estimate::FitResult>& result() const { return result_; }

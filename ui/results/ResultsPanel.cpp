@@ -147,6 +147,7 @@ QColor ResultsPanel::correlationColor(double value) {
 
 void ResultsPanel::clear() {
   result_ = estimate::FitResult{};
+  trueValues_.clear();
   hasResult_ = false;
   parameterTable_->setRowCount(0);
   correlationTable_->setRowCount(0);
@@ -158,6 +159,7 @@ void ResultsPanel::clear() {
 
 void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<std::string, double>& trueValues) {
   result_ = result;
+  trueValues_ = trueValues;
   hasResult_ = true;
 
   const int n = static_cast<int>(result.parameters.size());
@@ -231,10 +233,11 @@ void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<s
   exportCsvButton_->setEnabled(true);
 }
 
-bool ResultsPanel::exportJson(const estimate::FitResult& result, const QString& path, QString* error) {
+bool ResultsPanel::exportJson(const estimate::FitResult& result, const QString& path, QString* error,
+                              const std::map<std::string, double>& trueValues) {
   std::string text;
   try {
-    text = project::resultToJson(result).dump(2);
+    text = project::resultToJson(result, trueValues).dump(2);
   } catch (const std::exception& e) {
     if (error) {
       *error = QStringLiteral("%1: %2").arg(path, QString::fromUtf8(e.what()));
@@ -298,7 +301,7 @@ void ResultsPanel::exportJsonInteractive() {
     return;
   }
   QString error;
-  if (exportJson(result_, path, &error)) {
+  if (exportJson(result_, path, &error, trueValues_)) {
     emit exported(path);
   } else {
     QMessageBox::warning(this, tr("Export failed"), error);

@@ -46,7 +46,8 @@ public:
   QLabel* summaryLabel() const { return summary_; }
 
   // project::resultToJson(result), written to a temporary file and renamed onto path.
-  static bool exportJson(const estimate::FitResult& result, const QString& path, QString* error);
+  static bool exportJson(const estimate::FitResult& result, const QString& path, QString* error,
+                         const std::map<std::string, double>& trueValues = {});
   // "name,value,sd,lower95,upper95" then one line per parameter, numbers with 17
   // significant digits (nan / inf / -inf when not finite). Written atomically too.
   static bool exportCsv(const estimate::FitResult& result, const QString& path, QString* error);
@@ -75,6 +76,7 @@ private:
   QPushButton* exportJsonButton_ = nullptr;
   QPushButton* exportCsvButton_ = nullptr;
   estimate::FitResult result_;
+  std::map<std::string, double> trueValues_;
   bool hasResult_ = false;
 };
 

@@ -4,6 +4,8 @@
 #include "engine/data/Noise.h"
 #include "engine/data/Spectrum.h"
 #include "engine/data/UniformTime.h"
+#include "ui/plots/CurvePlot.h"
+#include "ui/plots/SpectrumPlot.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,8 +21,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
-
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
@@ -46,19 +46,6 @@ QDoubleSpinBox* makeDoubleSpin(QWidget* parent, double lo, double hi, int decima
 
 QVector<double> toVector(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
 
-void setupPlot(QCustomPlot* plot, const QString& xLabel, const QString& yLabel) {
-  plot->setMinimumHeight(160);
-  plot->xAxis->setLabel(xLabel);
-  plot->yAxis->setLabel(yLabel);
-  plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-  plot->legend->setVisible(true);
-  auto* raw = plot->addGraph();
-  raw->setName(QObject::tr("raw"));
-  raw->setPen(QPen(QColor(150, 150, 150)));
-  auto* processed = plot->addGraph();
-  processed->setName(QObject::tr("processed"));
-  processed->setPen(QPen(QColor(0, 90, 200), 1.5));
-}
 
 }  // namespace
 
@@ -141,19 +128,14 @@ void FilterPanel::buildUi() {
   errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   errorLabel_->hide();
 
-  signalPlot_ = new QCustomPlot(this);
+  signalPlot_ = new CurvePlot(this);
   signalPlot_->setObjectName(QStringLiteral("signalPlot"));
-  setupPlot(signalPlot_, tr("time"), tr("value"));
-  spectrumPlot_ = new QCustomPlot(this);
+  signalPlot_->setMinimumHeight(160);
+  signalPlot_->setAxisLabels(tr("time"), tr("value"));
+  spectrumPlot_ = new SpectrumPlot(this);
   spectrumPlot_->setObjectName(QStringLiteral("spectrumPlot"));
-  setupPlot(spectrumPlot_, tr("frequency [Hz]"), tr("power spectral density"));
-  spectrumPlot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
-  spectrumPlot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-  cutoffLine_ = new QCPItemStraightLine(spectrumPlot_);
-  cutoffLine_->setPen(QPen(QColor(200, 0, 0), 1, Qt::DashLine));
-  cutoffLine_->point1->setCoords(0, 1);
-  cutoffLine_->point2->setCoords(0, 10);
-  cutoffLine_->setVisible(false);
+  spectrumPlot_->setMinimumHeight(160);
+  spectrumPlot_->setAxisLabels(tr("frequency [Hz]"), tr("power spectral density"));
 
   auto* settingsLayout = new QVBoxLayout;
   auto* columnForm = new QFormLayout;
@@ -253,7 +235,14 @@ void FilterPanel::setPreprocessing(const data::Preprocessing& settings) {
     noiseDistribution_->setCurrentIndex(
         std::max(0, noiseDistribution_->findData(static_cast<int>(noise.distribution))));
     noiseSeed_->setText(QString::number(noise.seed));
+    const QSignalBlocker derivativeBlocks[] = {QSignalBlocker(derivativeMethod_), QSignalBlocker(derivativeWindow_),
+                                               QSignalBlocker(derivativeOrder_)};
+    derivativeMethod_->setCurrentIndex(
+        std::max(0, derivativeMethod_->findData(static_cast<int>(settings.differentiation.method))));
+    derivativeWindow_->setValue(settings.differentiation.window);
+    derivativeOrder_->setValue(settings.differentiation.polynomialOrder);
   }
+  differentiationChanged();  // enables the window and order boxes; no signal while updating
   updating_ = false;
   refresh();
   emit preprocessingChanged();
@@ -277,6 +266,7 @@ data::Preprocessing FilterPanel::preprocessing() const {
     noise.seed = ok ? static_cast<std::uint64_t>(seed) : 0;
     p.noise = noise;
   }
+  p.differentiation = {differentiation().first, differentiation().second, differentiationOrder()};
   return p;
 }
 
@@ -360,42 +350,36 @@ void FilterPanel::refresh() {
     }
   }
   showError(message);
-  cutoffLine_->setVisible(settings.lowPass.has_value());
   if (settings.lowPass) {
-    cutoffLine_->point1->setCoords(settings.lowPass->cutoffHz, 1);
-    cutoffLine_->point2->setCoords(settings.lowPass->cutoffHz, 10);
+    spectrumPlot_->setCutoff(settings.lowPass->cutoffHz);
+  } else {
+    spectrumPlot_->clearCutoff();
   }
   plotSignals();
   plotSpectra();
 }
 
 void FilterPanel::plotSignals() {
-  signalPlot_->graph(0)->data()->clear();
-  signalPlot_->graph(1)->data()->clear();
+  signalPlot_->clear();
   const std::string name = column_->currentText().toStdString();
-  if (table_ && !name.empty()) {
-    const auto c = table_->findColumn(name);
-    if (c && table_->timeColumn < table_->columns.size()) {
-      signalPlot_->graph(0)->setData(toVector(table_->columns[table_->timeColumn]), toVector(table_->columns[*c]),
-                                     true);
+  const auto plot = [&](const data::DataTable& table, const QString& curve) {
+    const auto c = table.findColumn(name);
+    if (c && table.timeColumn < table.columns.size()) {
+      signalPlot_->setCurve(curve, table.columns[table.timeColumn], table.columns[*c]);
     }
+  };
+  if (table_ && !name.empty()) {
+    plot(*table_, tr("raw"));
     if (processed_) {
-      const auto pc = processed_->findColumn(name);
-      if (pc && processed_->timeColumn < processed_->columns.size()) {
-        signalPlot_->graph(1)->setData(toVector(processed_->columns[processed_->timeColumn]),
-                                       toVector(processed_->columns[*pc]), true);
-      }
+      plot(*processed_, tr("processed"));
     }
   }
-  signalPlot_->rescaleAxes();
-  signalPlot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void FilterPanel::plotSpectra() {
   QStringList notes;
   const std::string name = column_->currentText().toStdString();
-  const auto spectrumOf = [&](const data::DataTable& table, QCPGraph* graph, const QString& which) {
-    graph->data()->clear();
+  const auto spectrumOf = [&](const data::DataTable& table, const QString& curve, const QString& which) {
     const auto c = table.findColumn(name);
     if (!c || table.timeColumn >= table.columns.size()) {
       return;
@@ -403,40 +387,20 @@ void FilterPanel::plotSpectra() {
     try {
       const double dt = data::uniformTimeStep(table.columns[table.timeColumn], which.toStdString());
       const data::Spectrum s = data::welch(table.columns[*c], 1.0 / dt, 256);
-      QVector<double> f;
-      QVector<double> p;
-      for (std::size_t k = 0; k < s.frequency.size() && k < s.power.size(); ++k) {
-        if (s.power[k] > 0 && std::isfinite(s.power[k])) {  // a log axis shows positive values only
-          f.push_back(s.frequency[k]);
-          p.push_back(s.power[k]);
-        }
-      }
-      graph->setData(f, p, true);
+      spectrumPlot_->setCurve(curve, s.frequency, s.power);
     } catch (const std::exception& e) {
       notes << QString::fromUtf8(e.what());
     }
   };
+  spectrumPlot_->removeCurve(tr("raw"));
+  spectrumPlot_->removeCurve(tr("processed"));
   if (table_ && !name.empty()) {
-    spectrumOf(*table_, spectrumPlot_->graph(0), tr("raw data"));
+    spectrumOf(*table_, tr("raw"), tr("raw data"));
     if (processed_) {
-      spectrumOf(*processed_, spectrumPlot_->graph(1), tr("processed data"));
-    } else {
-      spectrumPlot_->graph(1)->data()->clear();
+      spectrumOf(*processed_, tr("processed"), tr("processed data"));
     }
-  } else {
-    spectrumPlot_->graph(0)->data()->clear();
-    spectrumPlot_->graph(1)->data()->clear();
   }
   spectrumPlot_->setToolTip(notes.isEmpty() ? QString() : tr("No spectrum: %1").arg(notes.join(QStringLiteral("; "))));
-  spectrumPlot_->rescaleAxes();
-  if (cutoffLine_->visible()) {
-    QCPRange x = spectrumPlot_->xAxis->range();
-    const double fc = cutoffLine_->point1->coords().x();
-    if (std::isfinite(fc) && fc > x.upper && fc < 10 * std::max(x.upper, 1e-300)) {
-      spectrumPlot_->xAxis->setRangeUpper(fc * 1.05);
-    }
-  }
-  spectrumPlot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 }  // namespace sysid::ui

@@ -12,8 +12,6 @@
 
 class QCheckBox;
 class QComboBox;
-class QCustomPlot;
-class QCPItemStraightLine;
 class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
@@ -21,6 +19,9 @@ class QLineEdit;
 class QSpinBox;
 
 namespace sysid::ui {
+
+class CurvePlot;
+class SpectrumPlot;
 
 // Preprocessing of the data (data::Preprocessing: time window, added noise, low-pass,
 // decimation) and the differentiation method, with a preview of one column: the raw and
@@ -57,9 +58,8 @@ public:
   const std::optional<data::DataTable>& processedTable() const { return processed_; }
 
   // graph(0) raw, graph(1) processed, in both plots.
-  QCustomPlot* signalPlot() const { return signalPlot_; }
-  QCustomPlot* spectrumPlot() const { return spectrumPlot_; }
-  QCPItemStraightLine* cutoffLine() const { return cutoffLine_; }
+  CurvePlot* signalPlot() const { return signalPlot_; }        // curves "raw" and "processed"
+  SpectrumPlot* spectrumPlot() const { return spectrumPlot_; }  // the same two, and the cutoff marker
   QLabel* errorLabel() const { return errorLabel_; }
 
   QGroupBox* lowPassBox() const { return lowPassBox_; }
@@ -99,9 +99,8 @@ private:
   QSpinBox* derivativeWindow_ = nullptr;
   QSpinBox* derivativeOrder_ = nullptr;
   QLabel* errorLabel_ = nullptr;
-  QCustomPlot* signalPlot_ = nullptr;
-  QCustomPlot* spectrumPlot_ = nullptr;
-  QCPItemStraightLine* cutoffLine_ = nullptr;
+  CurvePlot* signalPlot_ = nullptr;
+  SpectrumPlot* spectrumPlot_ = nullptr;
 };
 
 }  // namespace sysid::ui

@@ -1,0 +1,164 @@
+// What protects and moves a user's work between sessions: files dropped on the window, and
+// the autosave copy offered back after a crash.
+#include "ui/data/ImportDialog.h"
+#include "ui/main/MainWindow.h"
+#include "ui/project/ProjectDocument.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QTimer>
+#include <QUrl>
+#include <QtTest>
+
+#include <functional>
+
+using namespace sysid;
+
+namespace {
+
+const QString examples = QStringLiteral(SYSID_SOURCE_DIR "/resources/examples");
+
+// Runs act on the next modal dialog once it is open (it is polled from the event loop, which
+// the dialog's own exec() keeps turning).
+void onNextModal(std::function<void(QWidget*)> act)
+{
+    auto* timer = new QTimer;
+    timer->setInterval(10);
+    QObject::connect(timer, &QTimer::timeout, [timer, act] {
+        if (QWidget* modal = QApplication::activeModalWidget()) {
+            timer->stop();
+            timer->deleteLater();
+            act(modal);
+        }
+    });
+    timer->start();
+}
+
+void clickButton(QWidget* modal, QMessageBox::StandardButton which)
+{
+    auto* box = qobject_cast<QMessageBox*>(modal);
+    QVERIFY(box);
+    box->button(which)->click();
+}
+
+void drop(QWidget& window, const QString& path)
+{
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent event(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &event);
+}
+
+}  // namespace
+
+class TestUiSession : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);  // keeps QSettings and the autosave out of the user's files
+        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("sysid-session-test"));
+        QFile::remove(ui::MainWindow::autosavePath());
+    }
+
+    void droppedModelStartsAProject()
+    {
+        ui::MainWindow w(examples + QStringLiteral("/sdof_cubic.sysid"));
+        drop(w, examples + QStringLiteral("/duffing.model"));
+        QVERIFY(w.document()->modelSource().contains(QStringLiteral("duffing")));
+        QCOMPARE(w.document()->dataSetCount(), 0);
+        QVERIFY(w.document()->modelSummary().valid);
+    }
+
+    void droppedProjectOpensIt()
+    {
+        ui::MainWindow w(examples + QStringLiteral("/sdof_cubic.sysid"));
+        drop(w, examples + QStringLiteral("/mass_spring_damper.sysid"));
+        QVERIFY(w.document()->filePath().endsWith(QStringLiteral("mass_spring_damper.sysid")));
+        QCOMPARE(w.document()->dataSetCount(), 1);
+    }
+
+    // A dropped CSV goes through the import dialog and becomes another experiment.
+    void droppedCsvIsImported()
+    {
+        ui::MainWindow w(examples + QStringLiteral("/sdof_cubic.sysid"));
+        QCOMPARE(w.document()->dataSetCount(), 1);
+        bool sawDialog = false;
+        onNextModal([&](QWidget* modal) {
+            auto* dialog = qobject_cast<ui::ImportDialog*>(modal);
+            sawDialog = dialog != nullptr;
+            if (dialog)
+                dialog->accept();
+            else
+                modal->close();
+        });
+        drop(w, examples + QStringLiteral("/data/sdof_cubic_5pct.csv"));
+        QVERIFY(sawDialog);
+        QCOMPARE(w.document()->dataSetCount(), 2);
+        QVERIFY(w.document()->isModified());
+    }
+
+    // Dropping a project over unsaved work asks first; Cancel keeps the work.
+    void dropOverUnsavedWorkAsks()
+    {
+        ui::MainWindow w(examples + QStringLiteral("/sdof_cubic.sysid"));
+        const QString edited = w.document()->modelText() + QStringLiteral("\n# my edit\n");
+        w.document()->setModelText(edited);
+        QVERIFY(w.document()->isModified());
+        onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::Cancel); });
+        drop(w, examples + QStringLiteral("/mass_spring_damper.sysid"));
+        QCOMPARE(w.document()->modelText(), edited);
+        QVERIFY(w.document()->filePath().endsWith(QStringLiteral("sdof_cubic.sysid")));
+    }
+
+    // A window that dies without closing (a crash) leaves its autosave; the next one offers it.
+    void autosaveIsOfferedBackAfterACrash()
+    {
+        QString edited;
+        {
+            ui::MainWindow crashed(examples + QStringLiteral("/sdof_cubic.sysid"));
+            edited = crashed.document()->modelText() + QStringLiteral("\n# unsaved work\n");
+            crashed.document()->setModelText(edited);
+            crashed.writeAutosave();
+        }  // destroyed without closeEvent, as a crash would leave it
+        QVERIFY(QFile::exists(ui::MainWindow::autosavePath()));
+
+        ui::MainWindow next;
+        onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::Yes); });
+        next.offerAutosaveRestore();
+        QCOMPARE(next.document()->modelText(), edited);
+        QVERIFY(next.document()->isModified());  // restored work is not saved yet
+        QVERIFY(next.document()->filePath().endsWith(QStringLiteral("sdof_cubic.sysid")));
+    }
+
+    void declinedAutosaveIsRemoved()
+    {
+        {
+            ui::MainWindow crashed(examples + QStringLiteral("/sdof_cubic.sysid"));
+            crashed.document()->setModelText(crashed.document()->modelText() + QStringLiteral("\n# lost\n"));
+            crashed.writeAutosave();
+        }
+        QVERIFY(QFile::exists(ui::MainWindow::autosavePath()));
+        ui::MainWindow next;
+        onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::No); });
+        next.offerAutosaveRestore();
+        QVERIFY(!QFile::exists(ui::MainWindow::autosavePath()));
+        QVERIFY(!next.document()->modelText().contains(QStringLiteral("# lost")));
+
+        // A saved project leaves no autosave behind.
+        ui::MainWindow clean(examples + QStringLiteral("/sdof_cubic.sysid"));
+        clean.writeAutosave();
+        QVERIFY(!QFile::exists(ui::MainWindow::autosavePath()));
+    }
+};
+
+QTEST_MAIN(TestUiSession)
+#include "test_ui_session.moc"
