@@ -1,0 +1,252 @@
+// Estimation from steady-state periodic responses (issue 5): IFT Jacobian, recovery of the
+// truth from noise-free responses, shooting vs discretisation, bad settings.
+#include "EstimateTestSupport.h"
+
+#include "engine/estimate/PeriodicResponseProblem.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <numbers>
+
+using namespace sysid;
+using estimate::EstimationMethod;
+
+namespace {
+
+constexpr double pi = std::numbers::pi;
+
+// Hardening Duffing oscillator forced at w (fixed, set per experiment).
+const char* duffing = "param c = 0.2 [0, 10]\nparam k = 1 [0.01, 100]\nparam k3 = 0.5 [0, 100]\n"
+                      "param B = 0.5 [0, 100]\nparam w = 1 fixed\n"
+                      "x'' = -c*x' - k*x - k3*x^3 + B*cos(w*t)\nx(0) = 0, 0\noutput x\n";
+const double truth[] = {0.2, 1.0, 0.5, 0.5};  // c, k, k3, B
+const double frequencies[] = {0.5, 1.0, 2.5};
+
+std::shared_ptr<const eval::CompiledModelSource> source(const char* text)
+{
+    return eval::compileModel(model::parseModel(text));
+}
+
+// The steady state by plain integration (independent of shooting): 60 forcing periods from
+// rest (the transient decays like exp(-c t / 2) < 1e-13), then two periods sampled 25 times each.
+estimate::Experiment steadyState(const std::shared_ptr<const eval::CompiledModelSource>& model, double w,
+                                 double percent = 0.0, std::uint64_t seed = 1)
+{
+    std::vector<double> values = model->parameterValues;
+    values[4] = w;
+    const double T = 2 * pi / w;
+    std::vector<double> times;
+    for (int i = 0; i < 50; ++i)
+        times.push_back(60 * T + T * i / 25.0 + 0.013);
+    std::vector<double> grid{0.0};
+    grid.insert(grid.end(), times.begin(), times.end());
+    auto e = test::simulatedExperiment(model, values, grid, percent, seed);
+    e.times = times;
+    e.measured = Eigen::MatrixXd(e.measured.bottomRows(50));
+    e.name = "w=" + std::to_string(w);
+    e.fixedValues["w"] = w;
+    return e;
+}
+
+std::vector<estimate::Experiment> experiments(const std::shared_ptr<const eval::CompiledModelSource>& model)
+{
+    std::vector<estimate::Experiment> list;
+    for (double w : frequencies)
+        list.push_back(steadyState(model, w));
+    return list;
+}
+
+estimate::FitSettings periodicSettings(estimate::PeriodicSolver solver = estimate::PeriodicSolver::Shooting)
+{
+    estimate::FitSettings s;
+    s.method = EstimationMethod::PeriodicResponse;
+    s.integrator = test::tight(integrate::IntegrationMethod::Dopri5, 1e-11, 1e-13);
+    s.periodic.frequencyParameter = "w";
+    s.periodic.solver = solver;
+    s.outputWeights["x"] = 1.0;
+    return s;
+}
+
+std::vector<double> startValues(const eval::CompiledModelSource& model, double c, double k, double k3, double B)
+{
+    std::vector<double> v = model.parameterValues;
+    v[0] = c;
+    v[1] = k;
+    v[2] = k3;
+    v[3] = B;
+    return v;
+}
+
+QString fitError(const std::shared_ptr<const eval::CompiledModelSource>& model,
+                 const std::vector<estimate::Experiment>& data, const estimate::FitSettings& s)
+{
+    try {
+        estimate::fit(model, model->parameterValues, data, s);
+    } catch (const estimate::FitError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestPeriodicIdentification : public QObject {
+    Q_OBJECT
+
+private slots:
+    void jacobianMatchesCentralDifferences_data()
+    {
+        QTest::addColumn<int>("intervals");
+        QTest::addColumn<int>("periods");
+        QTest::newRow("single shooting") << 1 << 1;
+        QTest::newRow("multiple shooting, 2T") << 3 << 2;
+    }
+
+    // The IFT Jacobian of the whole residual vector against central differences (h = 1e-5 |theta|).
+    void jacobianMatchesCentralDifferences()
+    {
+        QFETCH(int, intervals);
+        QFETCH(int, periods);
+        const auto model = source(duffing);
+        const auto data = experiments(model);
+        const auto start = startValues(*model, 0.25, 1.2, 0.4, 0.6);
+        std::vector<std::map<std::string, double>> fixed;
+        for (const auto& e : data)
+            fixed.push_back(e.fixedValues);
+        const estimate::ParameterLayout layout(*model, start, fixed);
+        auto s = periodicSettings();
+        s.periodic.intervals = static_cast<std::size_t>(intervals);
+        s.periodic.periods = static_cast<std::size_t>(periods);
+        estimate::PeriodicResponseProblem problem(model, layout, data, {1.0}, std::vector<std::optional<estimate::Prior>>(4),
+                                                  s.integrator, s.periodic);
+        estimate::Linearization at;
+        std::string failure;
+        QVERIFY2(problem.evaluate(Eigen::VectorXd::Zero(4), at, failure, {}), failure.c_str());
+        QCOMPARE(at.residuals.size(), Eigen::Index(150));
+        for (Eigen::Index k = 0; k < 4; ++k) {
+            const double h = 1e-5 * std::abs(problem.parameters()(k));
+            Eigen::VectorXd step = Eigen::VectorXd::Zero(4);
+            estimate::Linearization plus, minus;
+            step(k) = h;
+            QVERIFY2(problem.evaluate(step, plus, failure, {}), failure.c_str());
+            step(k) = -h;
+            QVERIFY2(problem.evaluate(step, minus, failure, {}), failure.c_str());
+            const Eigen::VectorXd fd = (plus.residuals - minus.residuals) / (2 * h);
+            const double error = (fd - at.jacobian.col(k)).norm() / at.jacobian.col(k).norm();
+            qInfo("column %d: |J| = %.4g, relative difference to central differences %.2e", int(k),
+                  at.jacobian.col(k).norm(), error);
+            QVERIFY2(error < 1e-5, qPrintable(QString("column %1: %2").arg(k).arg(error)));
+        }
+    }
+
+    void recoversTruthFromNoiseFreeResponses_data()
+    {
+        QTest::addColumn<double>("c");
+        QTest::addColumn<double>("k");
+        QTest::addColumn<double>("k3");
+        QTest::addColumn<double>("B");
+        QTest::addColumn<bool>("fixB");
+        QTest::newRow("all +50 %") << 0.3 << 1.5 << 0.75 << 0.75 << false;
+        QTest::newRow("c, k3 +50 %; k, B -50 %") << 0.3 << 0.5 << 0.75 << 0.25 << false;
+        QTest::newRow("c, k3 -50 %; k, B +50 %") << 0.1 << 1.5 << 0.25 << 0.75 << false;
+        QTest::newRow("c, k +50 %; k3, B -50 %") << 0.3 << 1.5 << 0.25 << 0.25 << false;
+        // From all -50 % the first Gauss-Newton step drives B to its bound 0, where the response
+        // vanishes and the cost is stationary in c, k, k3; with the amplitude known it converges.
+        QTest::newRow("all -50 %, B fixed") << 0.1 << 0.5 << 0.25 << 0.5 << true;
+    }
+
+    void recoversTruthFromNoiseFreeResponses()
+    {
+        QFETCH(double, c);
+        QFETCH(double, k);
+        QFETCH(double, k3);
+        QFETCH(double, B);
+        QFETCH(bool, fixB);
+        const std::string text = fixB ? std::string(duffing).replace(std::string(duffing).find("[0, 100]\nparam w"), 8, "fixed")
+                                      : std::string(duffing);
+        const auto model = eval::compileModel(model::parseModel(text));
+        const auto data = experiments(model);
+        const auto r = estimate::fit(model, startValues(*model, c, k, k3, B), data, periodicSettings());
+        qInfo("%zu iterations (%s)", r.iterations, r.stopReason.c_str());
+        QVERIFY(r.converged);
+        QCOMPARE(r.parameters.size(), fixB ? std::size_t{3} : std::size_t{4});
+        for (std::size_t i = 0; i < r.parameters.size(); ++i) {
+            qInfo("%s = %.10g (truth %g)", r.parameters[i].name.c_str(), r.parameters[i].value, truth[i]);
+            QVERIFY2(test::relativeError(r.parameters[i].value, truth[i]) < 1e-6, r.parameters[i].name.c_str());
+        }
+    }
+
+    // Both solvers must find the same estimates: the discretised orbit (Hermite-Simpson, 60
+    // nodes) only starts the shooting Newton, whose orbit and IFT sensitivities define the fit.
+    void shootingAndDiscretisationAgree()
+    {
+        const auto model = source(duffing);
+        const auto data = experiments(model);
+        const auto start = startValues(*model, 0.3, 1.5, 0.25, 0.75);
+        const auto shot = estimate::fit(model, start, data, periodicSettings());
+        auto s = periodicSettings(estimate::PeriodicSolver::Discretisation);
+        s.periodic.nodes = 60;
+        const auto discrete = estimate::fit(model, start, data, s);
+        QVERIFY(shot.converged && discrete.converged);
+        for (std::size_t i = 0; i < 4; ++i) {
+            qInfo("%s: shooting %.12g, discretisation %.12g", shot.parameters[i].name.c_str(), shot.parameters[i].value,
+                  discrete.parameters[i].value);
+            QVERIFY(test::relativeError(discrete.parameters[i].value, shot.parameters[i].value) < 1e-8);
+            QVERIFY(test::relativeError(discrete.parameters[i].value, truth[i]) < 1e-6);
+        }
+    }
+
+    void fixedPeriodWithoutFrequencyParameter()
+    {
+        // One experiment at the model's own w = 1: the period given directly.
+        const auto model = source(duffing);
+        std::vector<estimate::Experiment> data{steadyState(model, 1.0)};
+        data[0].fixedValues.clear();
+        auto s = periodicSettings();
+        s.periodic.frequencyParameter.clear();
+        s.periodic.period = 2 * pi;
+        const auto r = estimate::fit(model, startValues(*model, 0.25, 1.2, 0.4, 0.6), data, s);
+        QVERIFY(r.converged);
+        for (std::size_t i = 0; i < 4; ++i)
+            QVERIFY2(test::relativeError(r.parameters[i].value, truth[i]) < 1e-6, r.parameters[i].name.c_str());
+    }
+
+    void badSettingsAreFitErrors()
+    {
+        const auto model = source(duffing);
+        auto data = experiments(model);
+        auto s = periodicSettings();
+        s.periodic.frequencyParameter.clear();
+        QVERIFY(fitError(model, data, s).contains("period"));
+        s.periodic.period = -1;
+        QVERIFY(fitError(model, data, s).contains("period > 0"));
+        s.periodic.frequencyParameter = "omega";
+        QVERIFY(fitError(model, data, s).contains("'omega' is not a parameter"));
+        s.periodic.frequencyParameter = "k";
+        QVERIFY(fitError(model, data, s).contains("'k' is estimated"));
+        s.periodic.frequencyParameter = "w";
+        data[1].fixedValues["w"] = 0.0;
+        const QString zero = fitError(model, data, s);
+        QVERIFY2(zero.contains("experiment " + QString::fromStdString(data[1].name)) && zero.contains("w is 0"),
+                 qPrintable(zero));
+        data[1].fixedValues["w"] = 1.0;
+        s.periodic.periods = 0;
+        QVERIFY(fitError(model, data, s).contains("periods"));
+    }
+
+    // A periodic solve that fails at the start is a FitError naming the experiment and Newton's reason.
+    void failingSolveAtStartNamesExperiment()
+    {
+        const auto model = source(duffing);
+        const auto data = experiments(model);
+        auto s = periodicSettings();
+        s.integrator.maxSteps = 20;  // too few for one period: every integration fails
+        const QString message = fitError(model, data, s);
+        QVERIFY2(message.contains("starting values") && message.contains("experiment " + QString::fromStdString(data[0].name)),
+                 qPrintable(message));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPeriodicIdentification)
+#include "test_periodic_identification.moc"
