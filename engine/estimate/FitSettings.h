@@ -25,7 +25,7 @@ std::string methodName(EstimationMethod method);
 
 enum class PeriodicSolver {
     Shooting,        // shooting::findPeriodicSolution (intervals = PeriodicResponseSettings::intervals)
-    Discretisation,  // discretise::findPeriodicSolutionByDiscretisation, its orbit polished by shooting
+    Discretisation,  // discretise::findPeriodicSolutionByDiscretisation; response interpolated between the nodes
 };
 std::optional<PeriodicSolver> parsePeriodicSolver(std::string_view name);  // shooting, discretisation
 std::string periodicSolverName(PeriodicSolver solver);

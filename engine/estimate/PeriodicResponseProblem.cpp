@@ -1,6 +1,7 @@
 #include "engine/estimate/PeriodicResponseProblem.h"
 
 #include "engine/data/Text.h"
+#include "engine/discretise/DiscretisedOrbitSensitivity.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
 #include "engine/estimate/Fit.h"
 #include "engine/integrate/Simulator.h"
@@ -93,6 +94,8 @@ PeriodicResponseProblem::PeriodicResponseProblem(std::shared_ptr<const eval::Com
     outputs_.resize(experiments_.size());
     orbits_.resize(experiments_.size());
     pendingOrbits_.resize(experiments_.size());
+    warmTimes_.resize(experiments_.size());
+    warmStates_.resize(experiments_.size());
 }
 
 shooting::PeriodicSettings PeriodicResponseProblem::shootingSettings(std::size_t e) const
@@ -115,7 +118,10 @@ bool PeriodicResponseProblem::solveOrbit(std::size_t e, shooting::PeriodicSoluti
     const auto settings = shootingSettings(e);
     const double P = settings.period * static_cast<double>(settings.periods);
     const std::string prefix = prefixFor(experiments_, e);
+    const bool discretised = settings_.solver == PeriodicSolver::Discretisation;
     Eigen::VectorXd guess = pendingOrbits_[e].size() > 0 ? pendingOrbits_[e] : orbits_[e];
+    std::vector<double> guessTimes;
+    Eigen::MatrixXd guessStates;
     try {
         if (guess.size() == 0) {
             integrate::SimulationRequest warmup;
@@ -124,37 +130,120 @@ bool PeriodicResponseProblem::solveOrbit(std::size_t e, shooting::PeriodicSoluti
             const auto tr = integrate::simulate(model_, warmup, integrator_);
             guess = tr.states.row(tr.states.rows() - 1).transpose();
         }
-        if (settings_.solver == PeriodicSolver::Discretisation) {
-            // The orbit over one period from the guess is the discretisation's starting orbit.
+        if (discretised && warmStates_[e].rows() > 0) {
+            guessTimes = warmTimes_[e];
+            guessStates = warmStates_[e];
+        } else if (discretised) {
+            // The orbit over one period from the guess is the discretisation's first orbit.
             integrate::SimulationRequest sweep;
-            sweep.times = integrate::uniformGrid(0.0, P, P / static_cast<double>(settings_.nodes));
+            sweep.times = integrate::uniformGrid(0.0, P, P / static_cast<double>(settings_.nodes * settings_.periods));
             sweep.initialState = std::vector<double>(guess.data(), guess.data() + guess.size());
             sweep.stop = stop;
             const auto tr = integrate::simulate(model_, sweep, integrator_);
-            discretise::DiscretisationSettings d;
-            d.period = settings.period;
-            d.periods = settings.periods;
-            d.nodes = settings_.nodes;
-            d.scheme = settings_.scheme;
-            d.kind = shooting::PeriodKind::Forced;
-            d.newton.residualTolerance = 1e-10;
-            const auto discrete = discretise::findPeriodicSolutionByDiscretisation(model_, tr.times, tr.states, d, {}, stop);
-            if (!discrete.converged()) {
-                failure = prefix + "no periodic solution by time discretisation: " + discrete.newton.message;
-                return false;
-            }
-            guess = discrete.initialState;
+            guessTimes = tr.times;
+            guessStates = tr.states;
         }
     } catch (const std::exception& error) {
         failure = prefix + "the first guess of the periodic solution cannot be computed: " + error.what();
         return false;
     }
-    solution = shooting::findPeriodicSolution(model_, guess, settings, {}, stop);
-    if (!solution.converged()) {
-        failure = prefix + "no periodic solution: " + solution.newton.message;
-        return false;
+    if (discretised) {
+        solution = discretise::findPeriodicSolutionByDiscretisation(model_, guessTimes, guessStates,
+                                                                    discretisationSettings(e), {}, stop);
+        if (!solution.converged()) {
+            failure = prefix + "no periodic solution: " + solution.newton.message;
+            return false;
+        }
+        warmTimes_[e] = solution.times;
+        warmStates_[e] = solution.states;
+    } else {
+        solution = shooting::findPeriodicSolution(model_, guess, settings, {}, stop);
+        if (!solution.converged()) {
+            failure = prefix + "no periodic solution: " + solution.newton.message;
+            return false;
+        }
     }
     pendingOrbits_[e] = solution.initialState;
+    return true;
+}
+
+discretise::DiscretisationSettings PeriodicResponseProblem::discretisationSettings(std::size_t e) const
+{
+    discretise::DiscretisationSettings d;
+    d.period = forcingPeriods_[e];
+    d.periods = settings_.periods;
+    d.nodes = settings_.nodes;
+    d.scheme = settings_.scheme;
+    d.kind = shooting::PeriodKind::Forced;
+    d.newton.residualTolerance = 1e-14;  // in h- or h^2-scaled units; the step test ends Newton at rounding level
+    return d;
+}
+
+bool PeriodicResponseProblem::shootingResponse(std::size_t e, const shooting::PeriodicSolution& solution,
+                                               std::vector<std::pair<double, std::size_t>> folded,
+                                               Eigen::MatrixXd& response, std::vector<Eigen::MatrixXd>& sensitivity,
+                                               std::string& failure, std::stop_token stop)
+{
+    const double P = solution.period;
+    const auto modelIndices = layout_.modelIndicesOf(e);
+    std::sort(folded.begin(), folded.end());
+    std::vector<double> grid{0.0};
+    std::vector<std::size_t> gridIndex(folded.size());
+    for (const auto& [tau, s] : folded) {
+        if (tau - grid.back() > 1e-12 * P)
+            grid.push_back(tau);
+        gridIndex[s] = grid.size() - 1;
+    }
+    if (grid.size() == 1)
+        grid.push_back(P);
+
+    integrate::Trajectory tr;
+    shooting::PeriodicSensitivity orbit;
+    try {
+        orbit = shooting::periodicParameterSensitivity(model_, solution, modelIndices, shootingSettings(e));
+        integrate::SimulationRequest request;
+        request.times = grid;
+        request.initialState = std::vector<double>(solution.initialState.data(),
+                                                   solution.initialState.data() + solution.initialState.size());
+        request.initialStateSensitivity = true;
+        request.sensitivityParameters = modelIndices;
+        request.stop = stop;
+        tr = integrate::simulate(model_, request, integrator_);
+    } catch (const std::exception& error) {
+        failure = prefixFor(experiments_, e) + "the periodic response cannot be integrated: " + error.what();
+        return false;
+    }
+    response.resize(static_cast<Eigen::Index>(folded.size()), tr.outputs.cols());
+    sensitivity.resize(folded.size());
+    for (std::size_t s = 0; s < folded.size(); ++s) {
+        const std::size_t k = gridIndex[s];
+        response.row(static_cast<Eigen::Index>(s)) = tr.outputs.row(static_cast<Eigen::Index>(k));
+        // dy/dtheta = dg/dx (dx/dx0 dx0*/dtheta + dx/dtheta|x0) + dg/dtheta; the last two terms are in
+        // outputParameterSensitivity.
+        sensitivity[s] = tr.outputInitialSensitivity[k] * orbit.initialState + tr.outputParameterSensitivity[k];
+    }
+    return true;
+}
+
+bool PeriodicResponseProblem::discretisedResponse(std::size_t e, const shooting::PeriodicSolution& solution,
+                                                  const std::vector<std::pair<double, std::size_t>>& folded,
+                                                  Eigen::MatrixXd& response, std::vector<Eigen::MatrixXd>& sensitivity,
+                                                  std::string& failure)
+{
+    const auto modelIndices = layout_.modelIndicesOf(e);
+    std::vector<double> tau(folded.size());
+    for (const auto& [t, s] : folded)
+        tau[s] = t;
+    try {
+        const auto nodes =
+            discretise::discretisedParameterSensitivity(model_, solution, modelIndices, discretisationSettings(e));
+        auto samples = discretise::sampleDiscretisedOrbit(model_, solution, nodes, modelIndices, tau);
+        response = std::move(samples.outputs);
+        sensitivity = std::move(samples.outputSensitivity);
+    } catch (const std::exception& error) {
+        failure = prefixFor(experiments_, e) + "the discretised periodic response has no sensitivities: " + error.what();
+        return false;
+    }
     return true;
 }
 
@@ -173,7 +262,6 @@ bool PeriodicResponseProblem::evaluate(const Eigen::VectorXd& step, Linearizatio
         shooting::PeriodicSolution solution;
         if (!solveOrbit(e, solution, failure, stop))
             return false;
-        const auto modelIndices = layout_.modelIndicesOf(e);
         const double P = solution.period;
 
         // The measured times folded into [0, P): one integration over a period serves every sample.
@@ -186,51 +274,25 @@ bool PeriodicResponseProblem::evaluate(const Eigen::VectorXd& step, Linearizatio
                 tau = 0.0;
             folded.emplace_back(tau, s);
         }
-        std::sort(folded.begin(), folded.end());
-        std::vector<double> grid{0.0};
-        std::vector<std::size_t> gridIndex(ex.times.size());
-        for (const auto& [tau, s] : folded) {
-            if (tau - grid.back() > 1e-12 * P)
-                grid.push_back(tau);
-            gridIndex[s] = grid.size() - 1;
-        }
-        if (grid.size() == 1)
-            grid.push_back(P);
-
-        integrate::Trajectory tr;
-        shooting::PeriodicSensitivity sensitivity;
-        try {
-            sensitivity = shooting::periodicParameterSensitivity(model_, solution, modelIndices, shootingSettings(e));
-            integrate::SimulationRequest request;
-            request.times = grid;
-            request.initialState = std::vector<double>(solution.initialState.data(),
-                                                       solution.initialState.data() + solution.initialState.size());
-            request.initialStateSensitivity = true;
-            request.sensitivityParameters = modelIndices;
-            request.stop = stop;
-            tr = integrate::simulate(model_, request, integrator_);
-        } catch (const std::exception& error) {
-            failure = prefixFor(experiments_, e) + "the periodic response cannot be integrated: " + error.what();
+        const auto& columns = layout_.unknownsOf(e);
+        Eigen::MatrixXd response;
+        std::vector<Eigen::MatrixXd> sensitivity;  // per sample: outputs x unknowns of this experiment
+        if (settings_.solver == PeriodicSolver::Discretisation) {
+            if (!discretisedResponse(e, solution, folded, response, sensitivity, failure))
+                return false;
+        } else if (!shootingResponse(e, solution, folded, response, sensitivity, failure, stop)) {
             return false;
         }
-
-        const auto& columns = layout_.unknownsOf(e);
-        Eigen::MatrixXd response(static_cast<Eigen::Index>(ex.times.size()), tr.outputs.cols());
-        for (std::size_t s = 0; s < ex.times.size(); ++s)
-            response.row(static_cast<Eigen::Index>(s)) = tr.outputs.row(static_cast<Eigen::Index>(gridIndex[s]));
         for (std::size_t j = 0; j < ex.outputMeasured.size(); ++j) {
             if (!ex.outputMeasured[j] || sqrtWeights_[j] == 0)
                 continue;
             const auto jj = static_cast<Eigen::Index>(j);
             for (std::size_t s = 0; s < ex.times.size(); ++s, ++row) {
                 const auto ss = static_cast<Eigen::Index>(s);
-                const std::size_t k = gridIndex[s];
                 out.residuals(row) = sqrtWeights_[j] * (ex.measured(ss, jj) - response(ss, jj));
-                const Eigen::RowVectorXd dy = tr.outputInitialSensitivity[k].row(jj) * sensitivity.initialState +
-                                              tr.outputParameterSensitivity[k].row(jj);
                 for (std::size_t c = 0; c < columns.size(); ++c)
                     out.jacobian(row, static_cast<Eigen::Index>(columns[c])) =
-                        -sqrtWeights_[j] * dy(static_cast<Eigen::Index>(c));
+                        -sqrtWeights_[j] * sensitivity[s](jj, static_cast<Eigen::Index>(c));
             }
         }
         pendingOutputs_[e] = std::move(response);

@@ -4,11 +4,13 @@
 #include "engine/estimate/FitProblem.h"
 #include "engine/estimate/FitSettings.h"
 #include "engine/estimate/ParameterLayout.h"
+#include "engine/discretise/PeriodicDiscretisation.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/shooting/PeriodicShooting.h"
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace sysid::estimate {
@@ -20,12 +22,15 @@ namespace sysid::estimate {
 //
 // Jacobian: dy/dtheta = dg/dx (dx(t)/dx0 dx0*/dtheta + dx(t)/dtheta|x0) + dg/dtheta, with
 // dx0*/dtheta from shooting::periodicParameterSensitivity (implicit-function theorem on the
-// shooting equations). The discretisation solver only supplies the orbit: its result is
-// polished by shooting, whose IFT gives the sensitivities, so both solvers fit the same model
-// response and differ only in the Newton start.
+// shooting equations). With the time-discretisation solver the response is the discretised
+// orbit between its nodes (cubic Hermite interpolation, the Hermite-Simpson collocation
+// polynomial) and the IFT runs on the discretised equations
+// (discretise::discretisedParameterSensitivity); its estimates differ from shooting's by the
+// discretisation error.
 //
-// Warm start: an evaluation starts Newton from the last accepted orbit; the very first guess is
-// the model simulated from its own initial state over `warmupPeriods` periods. A periodic solve
+// Warm start: an evaluation starts Newton from the orbit of the last evaluation that converged;
+// the very first guess is the model simulated from its own initial state over `warmupPeriods`
+// periods (not from the data: outputs need not be states). A periodic solve
 // that does not converge makes evaluate() fail (Levenberg-Marquardt then shortens the step).
 class PeriodicResponseProblem : public FitProblem {
 public:
@@ -54,6 +59,15 @@ private:
     // The periodic solution for experiment e at the model's current parameters; false with a reason.
     bool solveOrbit(std::size_t e, shooting::PeriodicSolution& solution, std::string& failure, std::stop_token stop);
     shooting::PeriodicSettings shootingSettings(std::size_t e) const;
+    discretise::DiscretisationSettings discretisationSettings(std::size_t e) const;
+    // The model response and its sensitivities (per sample: outputs x unknowns of experiment e) at
+    // the folded times (tau, sample index); false with a reason.
+    bool shootingResponse(std::size_t e, const shooting::PeriodicSolution& solution,
+                          std::vector<std::pair<double, std::size_t>> folded, Eigen::MatrixXd& response,
+                          std::vector<Eigen::MatrixXd>& sensitivity, std::string& failure, std::stop_token stop);
+    bool discretisedResponse(std::size_t e, const shooting::PeriodicSolution& solution,
+                             const std::vector<std::pair<double, std::size_t>>& folded, Eigen::MatrixXd& response,
+                             std::vector<Eigen::MatrixXd>& sensitivity, std::string& failure);
 
     eval::CompiledModel model_;
     const ParameterLayout& layout_;
@@ -67,6 +81,9 @@ private:
     Eigen::VectorXd theta_, pendingTheta_;
     std::vector<Eigen::MatrixXd> outputs_, pendingOutputs_;
     std::vector<Eigen::VectorXd> orbits_, pendingOrbits_;
+    // Discretisation: the last converged orbit (node times and states), the next solve's guess.
+    std::vector<std::vector<double>> warmTimes_;
+    std::vector<Eigen::MatrixXd> warmStates_;
 };
 
 }  // namespace sysid::estimate

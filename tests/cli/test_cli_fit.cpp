@@ -214,15 +214,16 @@ private slots:
         const double rms = result["residual_rms"].toObject()["x"].toDouble();
         QVERIFY2(rms > 0.005 && rms < 0.015, describe(r));
 
-        // The discretisation solver only starts the same shooting Newton: the same estimates.
+        // The time discretisation (Hermite-Simpson, 100 nodes a period) differs from shooting by
+        // its discretisation error only, far below the sd.
         const Run d = runSysid({"fit", kExamples + "duffing_periodic.sysid", "-q", "-o", tmp.filePath("d.json"),
-                                "--periodic-solver", "discretisation", "--nodes", "80"});
+                                "--periodic-solver", "discretisation", "--nodes", "100"});
         QVERIFY2(d.exitCode == 0, describe(d));
         const QJsonObject discrete = parseObject(readFile(tmp.filePath("d.json")));
         for (const QString name : {"c", "k", "k3", "B"}) {
             const double a = result["parameters"].toObject()[name].toObject()["value"].toDouble();
             const double b = discrete["parameters"].toObject()[name].toObject()["value"].toDouble();
-            QVERIFY2(std::abs(a - b) <= 1e-7 * std::abs(a), qPrintable(name));
+            QVERIFY2(std::abs(a - b) <= 1e-5 * std::abs(a), qPrintable(name));
         }
     }
 

@@ -53,14 +53,17 @@ private slots:
     void noisyResponsesWithinThreeSd_data()
     {
         QTest::addColumn<int>("seed");
-        QTest::newRow("noise seed 1") << 1;
-        QTest::newRow("noise seed 2") << 2;
-        QTest::newRow("noise seed 3") << 3;
+        QTest::addColumn<bool>("discretised");
+        QTest::newRow("noise seed 1") << 1 << false;
+        QTest::newRow("noise seed 2") << 2 << false;
+        QTest::newRow("noise seed 3") << 3 << false;
+        QTest::newRow("noise seed 1, Hermite-Simpson 100 nodes") << 1 << true;
     }
 
     void noisyResponsesWithinThreeSd()
     {
         QFETCH(int, seed);
+        QFETCH(bool, discretised);
         const auto model = validation::compiledExample("duffing_periodic.model");
         std::vector<estimate::Experiment> data;
         std::uint64_t s = static_cast<std::uint64_t>(seed) * 10;
@@ -70,6 +73,10 @@ private slots:
         settings.method = estimate::EstimationMethod::PeriodicResponse;
         settings.integrator = test::tight(integrate::IntegrationMethod::Dopri5, 1e-10, 1e-12);
         settings.periodic.frequencyParameter = "w";
+        if (discretised) {
+            settings.periodic.solver = estimate::PeriodicSolver::Discretisation;
+            settings.periodic.nodes = 100;
+        }
         std::vector<double> start = model->parameterValues;
         start[0] = 0.3;   // +50 %
         start[1] = 0.5;   // -50 %
