@@ -271,6 +271,23 @@ private slots:
             QVERIFY2(test::relativeError(r.parameters[i].value, truth[i]) < 1e-6, r.parameters[i].name.c_str());
     }
 
+    // Gaussian priors add their rows as in the Bayes estimator: a very narrow prior holds k at its
+    // mean; the data then pull the other parameters away from the truth.
+    void priorsApply()
+    {
+        const auto model = source(duffing);
+        const auto data = experiments(model);
+        auto s = periodicSettings();
+        s.priors["k"] = estimate::Prior{1.1, 1e-7};
+        const auto r = estimate::fit(model, startValues(*model, 0.25, 1.2, 0.4, 0.6), data, s);
+        QVERIFY(r.converged);
+        QVERIFY(std::abs(r.parameters[1].value - 1.1) < 1e-5);
+        QVERIFY(test::relativeError(r.parameters[2].value, truth[2]) > 1e-3);
+        s.priors.clear();
+        s.priors["w"] = estimate::Prior{1.0, 0.1};
+        QVERIFY(fitError(model, data, s).contains("'w', which is not an estimated parameter"));
+    }
+
     void badSettingsAreFitErrors()
     {
         const auto model = source(duffing);
