@@ -288,6 +288,33 @@ private slots:
         QVERIFY(fitError(model, data, s).contains("'w', which is not an estimated parameter"));
     }
 
+    // A point where the periodic solve fails makes evaluate() fail with the experiment's name
+    // (Levenberg-Marquardt then rejects the step); the next good point still evaluates.
+    void failingSolveRejectsTheStep()
+    {
+        const auto model = source(duffing);
+        const auto data = experiments(model);
+        std::vector<std::map<std::string, double>> fixed;
+        for (const auto& e : data)
+            fixed.push_back(e.fixedValues);
+        const estimate::ParameterLayout layout(*model, startValues(*model, 0.25, 1.2, 0.4, 0.6), fixed);
+        auto s = periodicSettings();
+        s.integrator.maxSteps = 20000;
+        estimate::PeriodicResponseProblem problem(model, layout, data, {1.0}, std::vector<std::optional<estimate::Prior>>(4),
+                                                  s.integrator, s.periodic);
+        estimate::Linearization at, bad, again;
+        std::string failure;
+        QVERIFY2(problem.evaluate(Eigen::VectorXd::Zero(4), at, failure, {}), failure.c_str());
+        Eigen::VectorXd step = Eigen::VectorXd::Zero(4);
+        step(0) = -40.0;  // c = -39.75: the motion explodes within a period
+        QVERIFY(!problem.evaluate(step, bad, failure, {}));
+        qInfo("%s", failure.c_str());
+        QVERIFY2(QString::fromStdString(failure).startsWith("experiment " + QString::fromStdString(data[0].name)),
+                 failure.c_str());
+        QVERIFY2(problem.evaluate(Eigen::VectorXd::Zero(4), again, failure, {}), failure.c_str());
+        QVERIFY((again.residuals - at.residuals).norm() < 1e-8 * at.residuals.norm());
+    }
+
     void badSettingsAreFitErrors()
     {
         const auto model = source(duffing);
