@@ -37,11 +37,39 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
         const std::string name = vm["method"].as<std::string>();
         const auto method = estimate::parseEstimationMethod(name);
         if (!method)
-            throw UsageError("--method must be output-error, multiple-shooting or bayes, not '" + name + "'");
+            throw UsageError("--method must be output-error, multiple-shooting, bayes or periodic-response, not '" +
+                             name + "'");
         settings.method = *method;
     }
-    if (vm.count("intervals"))
-        settings.shootingIntervals = countOption(vm, "intervals", 1);
+    if (vm.count("intervals")) {
+        if (settings.method == estimate::EstimationMethod::PeriodicResponse)
+            settings.periodic.intervals = countOption(vm, "intervals", 1);
+        else
+            settings.shootingIntervals = countOption(vm, "intervals", 1);
+    }
+    if (vm.count("period")) {
+        const double period = parseNumber(vm["period"].as<std::string>(), "--period");
+        if (!(period > 0))
+            throw UsageError("--period: the forcing period must be > 0");
+        settings.periodic.period = period;
+        settings.periodic.frequencyParameter.clear();
+    }
+    if (vm.count("frequency-parameter")) {
+        if (vm.count("period"))
+            throw UsageError("give either --period or --frequency-parameter, not both");
+        settings.periodic.frequencyParameter = vm["frequency-parameter"].as<std::string>();
+    }
+    if (vm.count("periods"))
+        settings.periodic.periods = countOption(vm, "periods", 1);
+    if (vm.count("nodes"))
+        settings.periodic.nodes = countOption(vm, "nodes", 4);
+    if (vm.count("periodic-solver")) {
+        const std::string name = vm["periodic-solver"].as<std::string>();
+        const auto solver = estimate::parsePeriodicSolver(name);
+        if (!solver)
+            throw UsageError("--periodic-solver must be shooting or discretisation, not '" + name + "'");
+        settings.periodic.solver = *solver;
+    }
     if (vm.count("max-iterations"))
         settings.maxIterations = countOption(vm, "max-iterations", 0);
     for (const auto& item : repeated(vm, "weight")) {
@@ -81,8 +109,15 @@ int runFit(const Arguments& args)
         ("time", po::value<std::string>(), "name of the time column (default: t, time or the first; MODEL form)")
         ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column "
                                                    "(repeatable; MODEL form)")
-        ("method", po::value<std::string>(), "output-error (default) | multiple-shooting | bayes")
-        ("intervals", po::value<long long>(), "shooting intervals per experiment (multiple-shooting; default 10)")
+        ("method", po::value<std::string>(), "output-error (default) | multiple-shooting | bayes | periodic-response")
+        ("intervals", po::value<long long>(), "shooting intervals per experiment (multiple-shooting, default 10; "
+                                              "periodic-response, default 1)")
+        ("period", po::value<std::string>(), "T: forcing period of every experiment (periodic-response)")
+        ("frequency-parameter", po::value<std::string>(),
+         "NAME: forcing period 2*pi/NAME, NAME fixed per experiment (periodic-response)")
+        ("periods", po::value<long long>(), "n: the response is n*T-periodic (periodic-response; default 1)")
+        ("periodic-solver", po::value<std::string>(), "shooting (default) | discretisation (periodic-response)")
+        ("nodes", po::value<long long>(), "discretisation nodes per period (periodic-response; default 200)")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: starting value of a parameter (repeatable)")
         ("prior", po::value<Strings>()->composing(), "NAME=MEAN,SD: Gaussian prior of a parameter (bayes; repeatable)")
         ("max-iterations", po::value<long long>(), "at most this many iterations (default 100)")

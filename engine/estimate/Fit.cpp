@@ -6,6 +6,7 @@
 #include "engine/estimate/OutputErrorProblem.h"
 #include "engine/estimate/OutputWeights.h"
 #include "engine/estimate/ParameterLayout.h"
+#include "engine/estimate/PeriodicResponseProblem.h"
 #include "engine/estimate/Uncertainty.h"
 
 #include <cmath>
@@ -121,15 +122,19 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
     } catch (const std::invalid_argument& e) {
         throw FitError(e.what());
     }
-    const auto priors = settings.method == EstimationMethod::Bayes ? priorsFor(layout, *model, settings)
-                                                                   : std::vector<std::optional<Prior>>(layout.size());
-    if (settings.method != EstimationMethod::Bayes && !settings.priors.empty() && observer)
-        observer->log("note: priors are used by the bayes method only; " + methodName(settings.method) + " ignores them");
+    const bool usesPriors =
+        settings.method == EstimationMethod::Bayes || settings.method == EstimationMethod::PeriodicResponse;
+    const auto priors = usesPriors ? priorsFor(layout, *model, settings) : std::vector<std::optional<Prior>>(layout.size());
+    if (!usesPriors && !settings.priors.empty() && observer)
+        observer->log("note: priors are used by the bayes and periodic-response methods only; " + methodName(settings.method) + " ignores them");
 
     std::unique_ptr<FitProblem> problem;
     if (settings.method == EstimationMethod::MultipleShooting)
         problem = std::make_unique<MultipleShootingProblem>(model, layout, experiments, weights, settings.integrator,
                                                             settings.shootingIntervals, stop);
+    else if (settings.method == EstimationMethod::PeriodicResponse)
+        problem = std::make_unique<PeriodicResponseProblem>(model, layout, experiments, weights, priors,
+                                                            settings.integrator, settings.periodic);
     else
         problem = std::make_unique<OutputErrorProblem>(model, layout, experiments, weights, priors, settings.integrator);
 

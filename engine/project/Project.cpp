@@ -159,11 +159,51 @@ void readIntegrator(const Reader& r, const json& value, const std::string& key, 
         s.maxSteps = r.count(*v, key + ".max_steps");
 }
 
+void readPeriodic(const Reader& r, const json& value, const std::string& key, estimate::PeriodicResponseSettings& s)
+{
+    r.requireObject(value, key,
+                    {"period", "frequency_parameter", "periods", "solver", "intervals", "nodes", "scheme", "warmup_periods"});
+    if (const json* v = Reader::member(value, "period")) {
+        s.period = r.number(*v, key + ".period");
+        if (s.period < 0)
+            r.fail(key + ".period", "expected a period >= 0 (0: from the frequency parameter)");
+    }
+    if (const json* v = Reader::member(value, "frequency_parameter"))
+        s.frequencyParameter = r.string(*v, key + ".frequency_parameter");
+    const auto atLeast = [&](const char* name, std::size_t minimum, std::size_t& target) {
+        if (const json* v = Reader::member(value, name)) {
+            target = r.count(*v, key + "." + name);
+            if (target < minimum)
+                r.fail(key + "." + name, "must be at least " + std::to_string(minimum));
+        }
+    };
+    atLeast("periods", 1, s.periods);
+    atLeast("intervals", 1, s.intervals);
+    atLeast("nodes", 4, s.nodes);
+    atLeast("warmup_periods", 1, s.warmupPeriods);
+    if (const json* v = Reader::member(value, "solver")) {
+        const std::string name = r.string(*v, key + ".solver");
+        const auto solver = estimate::parsePeriodicSolver(name);
+        if (!solver)
+            r.fail(key + ".solver", "unknown periodic solver '" + name + "' (known: shooting, discretisation)");
+        s.solver = *solver;
+    }
+    if (const json* v = Reader::member(value, "scheme")) {
+        const std::string name = r.string(*v, key + ".scheme");
+        const auto scheme = estimate::parsePeriodicScheme(name);
+        if (!scheme)
+            r.fail(key + ".scheme", "unknown scheme '" + name + "' (known: central-difference, hermite-simpson)");
+        s.scheme = *scheme;
+    }
+}
+
 void readSettings(const Reader& r, const json& value, const std::string& key, estimate::FitSettings& s)
 {
     r.requireObject(value, key,
                     {"integrator", "max_iterations", "cost_tolerance", "step_tolerance", "gradient_tolerance",
-                     "shooting_intervals", "output_weights", "priors"});
+                     "shooting_intervals", "output_weights", "priors", "periodic"});
+    if (const json* v = Reader::member(value, "periodic"))
+        readPeriodic(r, *v, key + ".periodic", s.periodic);
     if (const json* v = Reader::member(value, "integrator"))
         readIntegrator(r, *v, key + ".integrator", s.integrator);
     if (const json* v = Reader::member(value, "max_iterations"))
@@ -321,7 +361,7 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
         const std::string name = r.string(*method, "method");
         const auto parsed = estimate::parseEstimationMethod(name);
         if (!parsed)
-            r.fail("method", "unknown method '" + name + "' (known: output-error, multiple-shooting, bayes)");
+            r.fail("method", "unknown method '" + name + "' (known: output-error, multiple-shooting, bayes, periodic-response)");
         project.settings.method = *parsed;
     }
     if (const json* settings = Reader::member(root, "settings"))
@@ -427,6 +467,14 @@ json projectToJson(const Project& project, const std::string& directory)
     settings["priors"] = json::object();
     for (const auto& [name, prior] : s.priors)
         settings["priors"][name] = {{"mean", prior.mean}, {"sd", prior.sd}};
+    settings["periodic"] = {{"period", s.periodic.period},
+                            {"frequency_parameter", s.periodic.frequencyParameter},
+                            {"periods", s.periodic.periods},
+                            {"solver", estimate::periodicSolverName(s.periodic.solver)},
+                            {"intervals", s.periodic.intervals},
+                            {"nodes", s.periodic.nodes},
+                            {"scheme", estimate::periodicSchemeName(s.periodic.scheme)},
+                            {"warmup_periods", s.periodic.warmupPeriods}};
     root["settings"] = std::move(settings);
     root["parameters"] = json::object();
     for (const auto& [name, value] : project.parameterValues)

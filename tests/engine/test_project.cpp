@@ -193,6 +193,40 @@ private slots:
         QVERIFY(fs::equivalent(r.data[0].path, p.data[0].path));
     }
 
+    void periodicSettingsRoundTrip()
+    {
+        TempDir tmp;
+        writeData(tmp.path());
+        project::Project p;
+        p.modelText = "param c = 0.1\nparam w = 1 fixed\nx'' = -c*x' - x + cos(w*t)\nx(0) = 0, 0\noutput x\n";
+        project::Project::DataSet set;
+        set.path = (tmp.path() / "data/run1.csv").string();
+        set.fixedValues = {{"w", 1.5}};
+        p.data.push_back(set);
+        p.settings.method = estimate::EstimationMethod::PeriodicResponse;
+        p.settings.periodic.period = 3.5;
+        p.settings.periodic.frequencyParameter = "w";
+        p.settings.periodic.periods = 2;
+        p.settings.periodic.solver = estimate::PeriodicSolver::Discretisation;
+        p.settings.periodic.intervals = 4;
+        p.settings.periodic.nodes = 80;
+        p.settings.periodic.scheme = discretise::PeriodicScheme::CentralDifference;
+        p.settings.periodic.warmupPeriods = 7;
+        const fs::path file = tmp.path() / "periodic.sysid";
+        project::saveProject(p, file.string());
+        QCOMPARE(json::parse(slurp(file))["method"].get<std::string>(), std::string("periodic-response"));
+        const project::Project q = project::loadProject(file.string());
+        QVERIFY(q.settings.method == estimate::EstimationMethod::PeriodicResponse);
+        QCOMPARE(q.settings.periodic.period, 3.5);
+        QCOMPARE(q.settings.periodic.frequencyParameter, std::string("w"));
+        QCOMPARE_EQ(q.settings.periodic.periods, std::size_t{2});
+        QVERIFY(q.settings.periodic.solver == estimate::PeriodicSolver::Discretisation);
+        QCOMPARE_EQ(q.settings.periodic.intervals, std::size_t{4});
+        QCOMPARE_EQ(q.settings.periodic.nodes, std::size_t{80});
+        QVERIFY(q.settings.periodic.scheme == discretise::PeriodicScheme::CentralDifference);
+        QCOMPARE_EQ(q.settings.periodic.warmupPeriods, std::size_t{7});
+    }
+
     void modelTextMayBeOneString()
     {
         TempDir tmp;
@@ -261,7 +295,20 @@ private slots:
         QTest::newRow("model line wrong type") << with([](json& j) { j["model"]["text"][1] = 5; }) << "model.text[1]"
                                                << ": model.text[1]: expected a string, got 5 (number)";
         QTest::newRow("unknown method") << with([](json& j) { j["method"] = "newton"; }) << "method"
-                                        << ": method: unknown method 'newton' (known: output-error, multiple-shooting, bayes)";
+                                        << ": method: unknown method 'newton' (known: output-error, multiple-shooting, bayes, periodic-response)";
+        QTest::newRow("unknown periodic solver") << with([](json& j) { j["settings"]["periodic"] = {{"solver", "euler"}}; })
+                                                 << "settings.periodic.solver"
+                                                 << ": settings.periodic.solver: unknown periodic solver 'euler' (known: "
+                                                    "shooting, discretisation)";
+        QTest::newRow("negative period") << with([](json& j) { j["settings"]["periodic"] = {{"period", -2}}; })
+                                         << "settings.periodic.period"
+                                         << ": settings.periodic.period: expected a period >= 0 (0: from the frequency parameter)";
+        QTest::newRow("zero periods") << with([](json& j) { j["settings"]["periodic"] = {{"periods", 0}}; })
+                                      << "settings.periodic.periods" << ": settings.periodic.periods: must be at least 1";
+        QTest::newRow("unknown scheme") << with([](json& j) { j["settings"]["periodic"] = {{"scheme", "rk4"}}; })
+                                        << "settings.periodic.scheme"
+                                        << ": settings.periodic.scheme: unknown scheme 'rk4' (known: central-difference, "
+                                           "hermite-simpson)";
         QTest::newRow("method wrong type") << with([](json& j) { j["method"] = 3; }) << "method"
                                            << ": method: expected a string, got 3 (number)";
         QTest::newRow("unknown integrator") << with([](json& j) { j["settings"]["integrator"]["method"] = "rk45"; })

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -251,6 +252,56 @@ private slots:
     panel.methodCombo()->setCurrentIndex(0);
     QVERIFY(!panel.shootingIntervalsSpin()->isEnabled());
     QCOMPARE(panel.settings().method, estimate::EstimationMethod::OutputError);
+  }
+
+  void estimatorPeriodicResponseSettings() {
+    EstimatorPanel panel;
+    QVERIFY(panel.periodicBox()->isHidden());  // output error: not shown
+    estimate::FitSettings s;
+    s.method = estimate::EstimationMethod::PeriodicResponse;
+    s.periodic.frequencyParameter = "w";
+    s.periodic.period = 2.5;
+    s.periodic.periods = 2;
+    s.periodic.solver = estimate::PeriodicSolver::Discretisation;
+    s.periodic.intervals = 3;
+    s.periodic.nodes = 120;
+    s.periodic.warmupPeriods = 9;  // not shown: kept from setSettings
+    panel.setSettings(s);
+    QVERIFY(!panel.periodicBox()->isHidden());
+    QVERIFY(!panel.periodEdit()->isEnabled());  // the frequency parameter sets the period
+    QVERIFY(panel.nodesSpin()->isEnabled());
+    QVERIFY(!panel.shootingIntervalsSpin()->isEnabled());
+    estimate::FitSettings back = panel.settings();
+    QCOMPARE(back.method, estimate::EstimationMethod::PeriodicResponse);
+    QCOMPARE(back.periodic.frequencyParameter, std::string("w"));
+    QCOMPARE(back.periodic.period, 2.5);
+    QCOMPARE(back.periodic.periods, std::size_t{2});
+    QCOMPARE(back.periodic.solver, estimate::PeriodicSolver::Discretisation);
+    QCOMPARE(back.periodic.intervals, std::size_t{3});
+    QCOMPARE(back.periodic.nodes, std::size_t{120});
+    QCOMPARE(back.periodic.warmupPeriods, std::size_t{9});
+
+    // Typed by the user: no frequency parameter, a period of 6.
+    panel.frequencyParameterEdit()->clear();
+    QTest::keyClicks(panel.frequencyParameterEdit(), QStringLiteral(" "));
+    QVERIFY(panel.periodEdit()->isEnabled());
+    panel.periodEdit()->clear();
+    QTest::keyClicks(panel.periodEdit(), QStringLiteral("6"));
+    panel.periodicSolverCombo()->setCurrentIndex(panel.periodicSolverCombo()->findData(
+        static_cast<int>(estimate::PeriodicSolver::Shooting)));
+    QVERIFY(!panel.nodesSpin()->isEnabled());
+    back = panel.settings();
+    QVERIFY(back.periodic.frequencyParameter.empty());
+    QCOMPARE(back.periodic.period, 6.0);
+    QCOMPARE(back.periodic.solver, estimate::PeriodicSolver::Shooting);
+    panel.periodEdit()->clear();
+    QTest::keyClicks(panel.periodEdit(), QStringLiteral("-1"));
+    QVERIFY(!panel.isValid());
+    QCOMPARE(panel.settings().periodic.period, 6.0);
+
+    // Another method hides the periodic settings again.
+    panel.methodCombo()->setCurrentIndex(panel.methodCombo()->findData(static_cast<int>(estimate::EstimationMethod::Bayes)));
+    QVERIFY(panel.periodicBox()->isHidden());
   }
 
   void estimatorRejectsInvalidEntries() {

@@ -55,6 +55,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   method_->addItem(tr("Output error"), static_cast<int>(estimate::EstimationMethod::OutputError));
   method_->addItem(tr("Multiple shooting"), static_cast<int>(estimate::EstimationMethod::MultipleShooting));
   method_->addItem(tr("Bayes"), static_cast<int>(estimate::EstimationMethod::Bayes));
+  method_->addItem(tr("Periodic response"), static_cast<int>(estimate::EstimationMethod::PeriodicResponse));
 
   shootingIntervals_ = new QSpinBox(this);
   shootingIntervals_->setObjectName(QStringLiteral("shootingIntervalsSpin"));
@@ -86,6 +87,26 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   weights_->horizontalHeader()->setStretchLastSection(true);
   weights_->setToolTip(tr("Empty = automatic weight 1/σ² with σ estimated from the data."));
 
+  period_ = addNumberField(Rule::NonNegative, defaults.periodic.period, QStringLiteral("periodEdit"));
+  period_->setToolTip(tr("Forcing period T; used when no frequency parameter is named."));
+  frequencyParameter_ = new QLineEdit(this);
+  frequencyParameter_->setObjectName(QStringLiteral("frequencyParameterEdit"));
+  frequencyParameter_->setPlaceholderText(tr("e.g. w: T = 2π / w"));
+  periods_ = new QSpinBox(this);
+  periods_->setObjectName(QStringLiteral("periodsSpin"));
+  periods_->setRange(1, 1000);
+  periods_->setToolTip(tr("n for an n·T-periodic (subharmonic) response."));
+  periodicSolver_ = new QComboBox(this);
+  periodicSolver_->setObjectName(QStringLiteral("periodicSolverCombo"));
+  periodicSolver_->addItem(tr("Shooting"), static_cast<int>(estimate::PeriodicSolver::Shooting));
+  periodicSolver_->addItem(tr("Time discretisation"), static_cast<int>(estimate::PeriodicSolver::Discretisation));
+  periodicIntervals_ = new QSpinBox(this);
+  periodicIntervals_->setObjectName(QStringLiteral("periodicIntervalsSpin"));
+  periodicIntervals_->setRange(1, 10000);
+  nodes_ = new QSpinBox(this);
+  nodes_->setObjectName(QStringLiteral("nodesSpin"));
+  nodes_->setRange(4, 100000);
+
   run_ = new QPushButton(tr("Run"), this);
   run_->setObjectName(QStringLiteral("runButton"));
   cancel_ = new QPushButton(tr("Cancel"), this);
@@ -98,6 +119,16 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   auto* methodForm = new QFormLayout(methodBox);
   methodForm->addRow(tr("Estimator"), method_);
   methodForm->addRow(tr("Shooting intervals"), shootingIntervals_);
+
+  periodicBox_ = new QGroupBox(tr("Periodic response"), this);
+  periodicBox_->setObjectName(QStringLiteral("periodicBox"));
+  auto* periodicForm = new QFormLayout(periodicBox_);
+  periodicForm->addRow(tr("Frequency parameter"), frequencyParameter_);
+  periodicForm->addRow(tr("Period"), period_);
+  periodicForm->addRow(tr("Periods (n·T)"), periods_);
+  periodicForm->addRow(tr("Solver"), periodicSolver_);
+  periodicForm->addRow(tr("Shooting intervals"), periodicIntervals_);
+  periodicForm->addRow(tr("Nodes per period"), nodes_);
 
   auto* integratorBox = new QGroupBox(tr("Integrator"), this);
   auto* integratorForm = new QFormLayout(integratorBox);
@@ -124,6 +155,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(methodBox);
+  layout->addWidget(periodicBox_);
   layout->addWidget(integratorBox);
   layout->addWidget(stopBox);
   layout->addWidget(weightBox, 1);
@@ -136,6 +168,17 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   connect(integrator_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
   connect(shootingIntervals_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
   connect(maxIterations_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
+  connect(frequencyParameter_, &QLineEdit::textEdited, this, [this] {
+    updateEnabled();
+    emitChanged();
+  });
+  connect(periods_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
+  connect(periodicSolver_, &QComboBox::currentIndexChanged, this, [this] {
+    updateEnabled();
+    emitChanged();
+  });
+  connect(periodicIntervals_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
+  connect(nodes_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
   connect(weights_, &QTableWidget::itemChanged, this, &EstimatorPanel::weightEdited);
   connect(run_, &QPushButton::clicked, this, &EstimatorPanel::runRequested);
   connect(cancel_, &QPushButton::clicked, this, &EstimatorPanel::cancelRequested);
@@ -268,6 +311,12 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings) {
   setNumber(costTol_, settings.costTolerance);
   setNumber(stepTol_, settings.stepTolerance);
   setNumber(gradTol_, settings.gradientTolerance);
+  setNumber(period_, settings.periodic.period);
+  frequencyParameter_->setText(QString::fromStdString(settings.periodic.frequencyParameter));
+  periods_->setValue(static_cast<int>(std::min<std::size_t>(settings.periodic.periods, 1000)));
+  periodicSolver_->setCurrentIndex(std::max(0, periodicSolver_->findData(static_cast<int>(settings.periodic.solver))));
+  periodicIntervals_->setValue(static_cast<int>(std::min<std::size_t>(settings.periodic.intervals, 10000)));
+  nodes_->setValue(static_cast<int>(std::clamp<std::size_t>(settings.periodic.nodes, 4, 100000)));
   weightValues_ = settings.outputWeights;
   weightInvalid_.clear();
   rebuildWeightTable();
@@ -288,6 +337,12 @@ estimate::FitSettings EstimatorPanel::settings() const {
   s.costTolerance = number(costTol_);
   s.stepTolerance = number(stepTol_);
   s.gradientTolerance = number(gradTol_);
+  s.periodic.period = number(period_);
+  s.periodic.frequencyParameter = frequencyParameter_->text().trimmed().toStdString();
+  s.periodic.periods = static_cast<std::size_t>(periods_->value());
+  s.periodic.solver = static_cast<estimate::PeriodicSolver>(periodicSolver_->currentData().toInt());
+  s.periodic.intervals = static_cast<std::size_t>(periodicIntervals_->value());
+  s.periodic.nodes = static_cast<std::size_t>(nodes_->value());
   s.outputWeights.clear();
   for (const auto& [name, weight] : weightValues_) {
     if (outputs_.isEmpty() || outputs_.contains(QString::fromStdString(name))) {
@@ -310,10 +365,16 @@ void EstimatorPanel::setRunning(bool running) {
 }
 
 void EstimatorPanel::updateEnabled() {
-  const bool shooting =
-      static_cast<estimate::EstimationMethod>(method_->currentData().toInt()) ==
-      estimate::EstimationMethod::MultipleShooting;
-  shootingIntervals_->setEnabled(shooting);
+  const auto method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
+  shootingIntervals_->setEnabled(method == estimate::EstimationMethod::MultipleShooting);
+  // Hidden, not only disabled: the periodic settings mean nothing to the other methods.
+  periodicBox_->setVisible(method == estimate::EstimationMethod::PeriodicResponse);
+  // A named frequency parameter sets the period per experiment; the fixed period is then unused.
+  period_->setEnabled(frequencyParameter_->text().trimmed().isEmpty());
+  const bool discretisation =
+      static_cast<estimate::PeriodicSolver>(periodicSolver_->currentData().toInt()) ==
+      estimate::PeriodicSolver::Discretisation;
+  nodes_->setEnabled(discretisation);
 }
 
 void EstimatorPanel::emitChanged() {

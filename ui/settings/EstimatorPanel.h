@@ -9,6 +9,7 @@
 #include <string>
 
 class QComboBox;
+class QGroupBox;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
@@ -19,7 +20,9 @@ class QTableWidgetItem;
 namespace sysid::ui {
 
 // Settings of the estimator: method, shooting intervals, integrator and its tolerances,
-// stopping rules, per-output weights; Run and Cancel with a busy indicator.
+// stopping rules, per-output weights; Run and Cancel with a busy indicator. The
+// periodic-response settings (forcing period or frequency parameter, periods, solver,
+// shooting intervals, discretisation nodes) are shown only for that method.
 // A number field holding an invalid entry (rtol <= 0, text that is not a number, ...)
 // gets a red border and a tooltip saying why, and settings() keeps its last valid value.
 // Settings the panel does not show (priors, maxSteps) are kept from setSettings().
@@ -50,6 +53,13 @@ public:
   QLineEdit* absoluteToleranceEdit() const { return atol_; }
   QLineEdit* maxStepEdit() const { return maxStep_; }
   QTableWidget* weightTable() const { return weights_; }
+  QGroupBox* periodicBox() const { return periodicBox_; }
+  QLineEdit* periodEdit() const { return period_; }
+  QLineEdit* frequencyParameterEdit() const { return frequencyParameter_; }
+  QSpinBox* periodsSpin() const { return periods_; }
+  QComboBox* periodicSolverCombo() const { return periodicSolver_; }
+  QSpinBox* periodicIntervalsSpin() const { return periodicIntervals_; }
+  QSpinBox* nodesSpin() const { return nodes_; }
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
   QProgressBar* progressBar() const { return progress_; }
@@ -92,6 +102,13 @@ private:
   QLineEdit* stepTol_ = nullptr;
   QLineEdit* gradTol_ = nullptr;
   QTableWidget* weights_ = nullptr;
+  QGroupBox* periodicBox_ = nullptr;
+  QLineEdit* period_ = nullptr;
+  QLineEdit* frequencyParameter_ = nullptr;
+  QSpinBox* periods_ = nullptr;
+  QComboBox* periodicSolver_ = nullptr;
+  QSpinBox* periodicIntervals_ = nullptr;
+  QSpinBox* nodes_ = nullptr;
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QProgressBar* progress_ = nullptr;
