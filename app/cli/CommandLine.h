@@ -24,5 +24,6 @@ using Arguments = std::vector<std::string>;  // the arguments after the command 
 int runCheck(const Arguments& args);
 int runSimulate(const Arguments& args);
 int runFit(const Arguments& args);
+int runOptimal(const Arguments& args);
 
 }  // namespace sysid::cli

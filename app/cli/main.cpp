@@ -22,6 +22,10 @@ const char* usage =
     "  fit PROJECT.sysid [-o RESULT.json] [--quiet]\n"
     "  fit MODEL --data DATA.csv [--data MORE.csv]... [--method NAME] [options] -o RESULT.json\n"
     "                                   estimate parameters from data; progress on stderr\n"
+    "  optimal PROJECT.sysid [-o RESULT.json] [--residuals RESIDUALS.csv]\n"
+    "  optimal MODEL --data DATA.csv [--state-weight NAME=W]... [options] -o RESULT.json\n"
+    "                                   optimal estimation (TPBVP) of states, inputs, parameters\n"
+    "                                   and residual traces; exit 1 when it does not converge\n"
     "\n"
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
@@ -43,6 +47,8 @@ int main(int argc, char** argv)
             return runSimulate(args);
         if (command == "fit")
             return runFit(args);
+        if (command == "optimal")
+            return runOptimal(args);
         if (command == "--help" || command == "-h" || command == "help") {
             std::cout << usage;
             return Success;
