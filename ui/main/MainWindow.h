@@ -29,6 +29,8 @@ class TimeSeriesPlot;
 class ParameterHistoryPlot;
 class CostPlot;
 class PhasePortraitPlot;
+class OptimalEstimationRunner;
+class OptimalEstimationView;
 
 // The sysid-gui window: dockable panels (model, parameters, data, filters, estimator,
 // results, log) around the live plots. Everything numerical runs in engine jobs through
@@ -49,10 +51,12 @@ public:
     ParameterHistoryPlot* parameterPlot() const { return parameterPlot_; }
     CostPlot* costPlot() const { return costPlot_; }
     TimeSeriesPlot* outputPlot(int output) const;
+    OptimalEstimationRunner* optimalRunner() const { return optimalRunner_; }
+    OptimalEstimationView* optimalView() const { return optimalView_; }
 
     bool openPath(const QString& path);          // .sysid, .model or .csv (import)
     bool saveTo(const QString& path);
-    void runFit();
+    void runFit();  // optimal estimation when the estimator panel has it selected
     void cancelFit();
     bool saveScreenshot(const QString& path);    // renders the window to a PNG
     // Offers to restore an autosave left by a crash; call once after show().
@@ -72,6 +76,8 @@ private:
     void buildMenus();
     void connectDocument();
     void connectRunner();
+    void connectOptimalRunner();
+    void runOptimalEstimation();
     bool maybeSave();                            // false: the user cancelled
     void foldStartingValuesIntoText();
     void newProject();
@@ -113,6 +119,8 @@ private:
     ParameterHistoryPlot* parameterPlot_ = nullptr;
     CostPlot* costPlot_ = nullptr;
     PhasePortraitPlot* phasePlot_ = nullptr;
+    OptimalEstimationRunner* optimalRunner_ = nullptr;
+    OptimalEstimationView* optimalView_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* statusIteration_ = nullptr;
     QProgressBar* progress_ = nullptr;

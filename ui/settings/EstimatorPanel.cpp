@@ -1,5 +1,7 @@
 #include "ui/settings/EstimatorPanel.h"
 
+#include "ui/settings/OptimalEstimationSettingsWidget.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QComboBox>
@@ -55,6 +57,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   method_->addItem(tr("Output error"), static_cast<int>(estimate::EstimationMethod::OutputError));
   method_->addItem(tr("Multiple shooting"), static_cast<int>(estimate::EstimationMethod::MultipleShooting));
   method_->addItem(tr("Bayes"), static_cast<int>(estimate::EstimationMethod::Bayes));
+  method_->addItem(tr("Optimal estimation (TPBVP)"), kOptimalMethod);
 
   shootingIntervals_ = new QSpinBox(this);
   shootingIntervals_->setObjectName(QStringLiteral("shootingIntervalsSpin"));
@@ -117,6 +120,14 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   auto* weightLayout = new QVBoxLayout(weightBox);
   weightLayout->addWidget(weights_);
 
+  optimal_ = new OptimalEstimationSettingsWidget(this);
+  optimal_->setObjectName(QStringLiteral("optimalSettings"));
+  optimalBox_ = new QGroupBox(tr("Optimal estimation"), this);
+  optimalBox_->setObjectName(QStringLiteral("optimalBox"));
+  auto* optimalLayout = new QVBoxLayout(optimalBox_);
+  optimalLayout->addWidget(optimal_);
+  fitOnly_ = {integratorBox, stopBox, weightBox};
+
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(run_);
   buttons->addWidget(cancel_);
@@ -127,6 +138,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(integratorBox);
   layout->addWidget(stopBox);
   layout->addWidget(weightBox, 1);
+  layout->addWidget(optimalBox_, 1);
   layout->addLayout(buttons);
 
   connect(method_, &QComboBox::currentIndexChanged, this, [this] {
@@ -137,6 +149,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   connect(shootingIntervals_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
   connect(maxIterations_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
   connect(weights_, &QTableWidget::itemChanged, this, &EstimatorPanel::weightEdited);
+  connect(optimal_, &OptimalEstimationSettingsWidget::settingsChanged, this, &EstimatorPanel::optimalSettingsChanged);
   connect(run_, &QPushButton::clicked, this, &EstimatorPanel::runRequested);
   connect(cancel_, &QPushButton::clicked, this, &EstimatorPanel::cancelRequested);
 
@@ -188,6 +201,9 @@ bool EstimatorPanel::isValid() const {
     if (!field.valid) {
       return false;
     }
+  }
+  if (optimalSelected() && !optimal_->isValid()) {
+    return false;
   }
   for (const auto& [name, invalid] : weightInvalid_) {
     if (invalid && (outputs_.isEmpty() || outputs_.contains(QString::fromStdString(name)))) {
@@ -256,7 +272,9 @@ void EstimatorPanel::weightEdited(QTableWidgetItem* item) {
 void EstimatorPanel::setSettings(const estimate::FitSettings& settings) {
   updating_ = true;
   base_ = settings;
-  method_->setCurrentIndex(std::max(0, method_->findData(static_cast<int>(settings.method))));
+  if (!optimalSelected()) {
+    method_->setCurrentIndex(std::max(0, method_->findData(static_cast<int>(settings.method))));
+  }
   shootingIntervals_->setValue(static_cast<int>(
       std::min<std::size_t>(settings.shootingIntervals, static_cast<std::size_t>(shootingIntervals_->maximum()))));
   integrator_->setCurrentIndex(std::max(0, integrator_->findData(static_cast<int>(settings.integrator.method))));
@@ -278,7 +296,9 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings) {
 
 estimate::FitSettings EstimatorPanel::settings() const {
   estimate::FitSettings s = base_;
-  s.method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
+  if (!optimalSelected()) {
+    s.method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
+  }
   s.shootingIntervals = static_cast<std::size_t>(shootingIntervals_->value());
   s.integrator.method = static_cast<integrate::IntegrationMethod>(integrator_->currentData().toInt());
   s.integrator.relativeTolerance = number(rtol_);
@@ -309,11 +329,18 @@ void EstimatorPanel::setRunning(bool running) {
   }
 }
 
+bool EstimatorPanel::optimalSelected() const { return method_->currentData().toInt() == kOptimalMethod; }
+
 void EstimatorPanel::updateEnabled() {
+  const bool optimal = optimalSelected();
   const bool shooting =
-      static_cast<estimate::EstimationMethod>(method_->currentData().toInt()) ==
-      estimate::EstimationMethod::MultipleShooting;
+      !optimal && static_cast<estimate::EstimationMethod>(method_->currentData().toInt()) ==
+                      estimate::EstimationMethod::MultipleShooting;
   shootingIntervals_->setEnabled(shooting);
+  optimalBox_->setVisible(optimal);
+  for (QWidget* box : fitOnly_) {
+    box->setVisible(!optimal);
+  }
 }
 
 void EstimatorPanel::emitChanged() {
