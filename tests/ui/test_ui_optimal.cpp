@@ -126,6 +126,33 @@ private slots:
         QVERIFY(table->item(7, 0)->text().endsWith("eom:s"));
     }
 
+    // Weights edited in the panel are saved in the project ("optimal_estimation") and shown
+    // again when it is opened.
+    void weightsAreSavedWithTheProject()
+    {
+        QTemporaryDir dir;
+        const QString saved = dir.filePath("saved.sysid");
+        {
+            ui::MainWindow w(writeMsdProject(dir));
+            selectOptimal(w.estimatorPanel());
+            ui::OptimalEstimationSettingsWidget* widget = w.estimatorPanel()->optimalSettingsWidget();
+            widget->weightTable()->item(7, ui::OptimalEstimationSettingsWidget::WeightColumn)->setText("250");  // eom:s
+            widget->shootingPointsSpin()->setValue(61);
+            QVERIFY(w.document()->isModified());
+            QVERIFY(w.saveTo(saved));
+        }
+        QFile file(saved);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject optimal = QJsonDocument::fromJson(file.readAll()).object()["optimal_estimation"].toObject();
+        QCOMPARE(optimal["measurement_weights"].toObject()["eom:s"].toDouble(), 250.0);
+        QCOMPARE(optimal["shooting_points"].toInt(), 61);
+        ui::MainWindow again(saved);
+        const auto s = again.estimatorPanel()->optimalSettingsWidget()->settings();
+        QCOMPARE(s.measurementWeights.at("eom:s"), 250.0);
+        QCOMPARE_EQ(s.shootingPoints, std::size_t{61});
+        QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->weightTable()->item(7, 1)->text(), QStringLiteral("250"));
+    }
+
     void runConvergesAndFillsTheResidualPlots()
     {
         QTemporaryDir dir;
