@@ -81,6 +81,14 @@ private slots:
         const QStringList residualNames = j["residuals"].toObject().keys();
         QVERIFY2(residualNames.contains("xi:s") && residualNames.contains("eps:s") && residualNames.contains("eps:eom:s"),
                  qPrintable(residualNames.join(',')));
+        // The true model on noise-free data: every residual vanishes (to the estimate's accuracy).
+        const QJsonObject traces = j["residuals"].toObject();
+        for (const auto& name : residualNames) {
+            double worst = 0.0;
+            for (const auto& v : traces[name].toArray())
+                worst = std::max(worst, std::abs(v.toDouble()));
+            QVERIFY2(worst < 1e-4, qPrintable(name + " up to " + QString::number(worst)));
+        }
         // The residual CSV: t and one column per residual, one row per sample.
         const QList<QByteArray> lines = readFile(residuals).trimmed().split('\n');
         QCOMPARE(lines.size(), samples + 1);
