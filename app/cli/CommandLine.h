@@ -25,5 +25,6 @@ int runCheck(const Arguments& args);
 int runSimulate(const Arguments& args);
 int runFit(const Arguments& args);
 int runPeriodic(const Arguments& args);
+int runOptimal(const Arguments& args);
 
 }  // namespace sysid::cli

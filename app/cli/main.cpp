@@ -25,6 +25,10 @@ const char* usage =
     "  periodic MODEL --period T [--shooting-intervals N] [options] -o ORBIT.json\n"
     "  periodic MODEL --sweep NAME=FROM:TO [--frequency] [options] -o BRANCH.json\n"
     "                                   periodic steady state, Floquet multipliers, frequency response\n"
+    "  optimal PROJECT.sysid [-o RESULT.json] [--residuals RESIDUALS.csv]\n"
+    "  optimal MODEL --data DATA.csv [--state-weight NAME=W]... [options] -o RESULT.json\n"
+    "                                   optimal estimation (TPBVP) of states, inputs, parameters\n"
+    "                                   and residual traces; exit 1 when it does not converge\n"
     "\n"
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
@@ -48,6 +52,8 @@ int main(int argc, char** argv)
             return runFit(args);
         if (command == "periodic")
             return runPeriodic(args);
+        if (command == "optimal")
+            return runOptimal(args);
         if (command == "--help" || command == "-h" || command == "help") {
             std::cout << usage;
             return Success;

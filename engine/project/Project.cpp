@@ -3,6 +3,7 @@
 #include "engine/data/DataError.h"
 #include "engine/data/Preprocessing.h"
 #include "engine/project/AtomicFile.h"
+#include "engine/project/OptimalEstimationJson.h"
 
 #include <cmath>
 #include <filesystem>
@@ -270,7 +271,7 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
 {
     const Reader r(file);
     r.requireObject(root, "", {"version", "model", "data", "preprocessing", "method", "settings", "parameters",
-                               "last_result"});
+                               "last_result", "optimal_estimation"});
     Project project;
 
     const json* version = Reader::member(root, "version");
@@ -379,6 +380,14 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
             r.fail("last_result", "expected an object, got " + Reader::describe(*last));
         project.lastResult = *last;
     }
+
+    if (const json* optimal = Reader::member(root, "optimal_estimation")) {
+        try {
+            project.optimalEstimation = optimalSettingsFromJson(*optimal);
+        } catch (const OptimalSettingsError& e) {
+            r.fail(e.key.empty() ? "optimal_estimation" : "optimal_estimation." + e.key, e.message);
+        }
+    }
     return project;
 }
 
@@ -481,6 +490,8 @@ json projectToJson(const Project& project, const std::string& directory)
         root["parameters"][name] = value;
     if (project.lastResult)
         root["last_result"] = *project.lastResult;
+    if (project.optimalEstimation)
+        root["optimal_estimation"] = optimalSettingsToJson(*project.optimalEstimation);
     return root;
 }
 

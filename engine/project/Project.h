@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/estimate/FitSettings.h"
+#include "engine/estimate/OptimalEstimation.h"
 #include "engine/project/ProjectError.h"
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,9 @@ struct Project {
     estimate::FitSettings settings;
     std::map<std::string, double> parameterValues;  // starting values overriding the model text
     std::optional<nlohmann::json> lastResult;       // resultToJson of the last fit
+    // Weights, priors and shooting points of optimal estimation ("optimal_estimation",
+    // OptimalEstimationJson.h); absent in projects that never used it.
+    std::optional<estimate::OptimalEstimationSettings> optimalEstimation;
 };
 
 // Reads a project. Never writes anything. Throws ProjectError naming the file and the JSON

@@ -2,6 +2,7 @@
 // with the file and the JSON key, atomic saving, and RESULT.json from a FitResult.
 
 #include "engine/project/AtomicFile.h"
+#include "engine/project/OptimalEstimationJson.h"
 #include "engine/project/Project.h"
 #include "engine/project/ProjectJob.h"
 #include "engine/project/ResultJson.h"
@@ -141,6 +142,11 @@ private slots:
         p.settings.priors = {{"c", {0.2, 0.05}}};
         p.parameterValues = {{"c", 0.3}, {"x'(0)", 0.5}};
         p.lastResult = json{{"cost", 1.5}, {"converged", true}};
+        p.optimalEstimation.emplace();
+        p.optimalEstimation->stateWeights = {{"x", 2.0}, {"c", 1e6}};
+        p.optimalEstimation->measurementWeights = {{"x", 1e4}, {"eom:x", 0.0}};
+        p.optimalEstimation->initialPrior = {{"x", {1.0, 1e3}}};
+        p.optimalEstimation->shootingPoints = 51;
 
         const fs::path file = tmp.path() / "osc.sysid";
         project::saveProject(p, file.string());
@@ -178,6 +184,11 @@ private slots:
         QCOMPARE(q.parameterValues, p.parameterValues);
         QVERIFY(q.lastResult);
         QCOMPARE(*q.lastResult, *p.lastResult);
+        QVERIFY(q.optimalEstimation);
+        QCOMPARE(q.optimalEstimation->stateWeights, p.optimalEstimation->stateWeights);
+        QCOMPARE(q.optimalEstimation->measurementWeights, p.optimalEstimation->measurementWeights);
+        QCOMPARE(q.optimalEstimation->initialPrior, p.optimalEstimation->initialPrior);
+        QCOMPARE_EQ(q.optimalEstimation->shootingPoints, std::size_t{51});
 
         // Saved again unchanged: the same bytes.
         const fs::path again = tmp.path() / "again.sysid";
@@ -351,6 +362,31 @@ private slots:
                                            << "preprocessing" << ": preprocessing: ";
         QTest::newRow("unknown preprocessing") << with([](json& j) { j["preprocessing"] = {{"smooth", true}}; })
                                                << "preprocessing" << ": preprocessing: unknown member 'smooth'";
+        QTest::newRow("optimal estimation not an object")
+            << with([](json& j) { j["optimal_estimation"] = 3; }) << "optimal_estimation"
+            << ": optimal_estimation: expected an object, got number";
+        QTest::newRow("optimal estimation unknown key")
+            << with([](json& j) { j["optimal_estimation"] = {{"points", 5}}; }) << "optimal_estimation.points"
+            << ": optimal_estimation.points: unknown key (known here: state_weights, measurement_weights, initial_prior, "
+               "shooting_points)";
+        QTest::newRow("state weight zero")
+            << with([](json& j) { j["optimal_estimation"] = {{"state_weights", {{"x", 0}}}}; })
+            << "optimal_estimation.state_weights.x" << ": optimal_estimation.state_weights.x: expected a finite number > 0, got 0";
+        QTest::newRow("measurement weight negative")
+            << with([](json& j) { j["optimal_estimation"] = {{"measurement_weights", {{"x", -1}}}}; })
+            << "optimal_estimation.measurement_weights.x"
+            << ": optimal_estimation.measurement_weights.x: expected a finite number >= 0, got -1";
+        QTest::newRow("measurement weight wrong type")
+            << with([](json& j) { j["optimal_estimation"] = {{"measurement_weights", {{"x", "big"}}}}; })
+            << "optimal_estimation.measurement_weights.x"
+            << ": optimal_estimation.measurement_weights.x: expected a number, got \"big\"";
+        QTest::newRow("prior without weight")
+            << with([](json& j) { j["optimal_estimation"] = {{"initial_prior", {{"x", {{"value", 1}}}}}}; })
+            << "optimal_estimation.initial_prior.x.weight" << ": optimal_estimation.initial_prior.x.weight: missing";
+        QTest::newRow("one shooting point")
+            << with([](json& j) { j["optimal_estimation"] = {{"shooting_points", 1}}; })
+            << "optimal_estimation.shooting_points"
+            << ": optimal_estimation.shooting_points: expected a whole number >= 2, got 1";
     }
 
     void loadErrors()
@@ -525,6 +561,59 @@ private slots:
         QCOMPARE(withTruth["parameters"]["k"]["relative_error"].get<double>(), -0.2);
         QVERIFY(withTruth["parameters"]["c"]["relative_error"].is_null());
         QCOMPARE(project::resultFromJson(withTruth).parameters.size(), std::size_t{2});
+    }
+
+    // RESULT.json of `sysid optimal`: every member, columns by name, non-finite numbers as null.
+    void optimalResultJson()
+    {
+        estimate::OptimalEstimationResult r;
+        r.parameterNames = {"b", "k"};
+        r.parameters = Eigen::Vector2d(0.5, 2.0);
+        r.parameterDrift = Eigen::Vector2d(1e-6, std::numeric_limits<double>::quiet_NaN());
+        r.times = {0.0, 0.5, 1.0};
+        r.stateNames = {"x", "x'"};
+        r.states = Eigen::MatrixXd{{1, 0}, {0.9, -0.2}, {0.7, -0.3}};
+        r.inputNames = {"u", "x''"};
+        r.inputs = Eigen::MatrixXd{{0, -1}, {0.1, -0.5}, {0.2, -0.1}};
+        r.residualNames = {"xi:x", "eps:x"};
+        r.residuals = Eigen::MatrixXd{{0.01, 0.02}, {0.03, 0.04}, {0.05, 0.06}};
+        r.cost = 1.25;
+        r.iterations = 7;
+        r.residualNorm = 1e-9;
+        r.converged = true;
+        r.message = "converged";
+        const json j = project::optimalResultToJson(r);
+        QCOMPARE(j["parameters"]["b"]["value"].get<double>(), 0.5);
+        QCOMPARE(j["parameters"]["b"]["drift"].get<double>(), 1e-6);
+        QVERIFY(j["parameters"]["k"]["drift"].is_null());
+        QCOMPARE(j["cost"].get<double>(), 1.25);
+        QCOMPARE(j["iterations"].get<int>(), 7);
+        QVERIFY(j["converged"].get<bool>());
+        QCOMPARE(j["message"].get<std::string>(), std::string("converged"));
+        QCOMPARE(j["residual_norm"].get<double>(), 1e-9);
+        QCOMPARE(j["times"].get<std::vector<double>>(), r.times);
+        QCOMPARE(j["states"]["x'"].get<std::vector<double>>(), (std::vector<double>{0, -0.2, -0.3}));
+        QCOMPARE(j["inputs"]["x''"].get<std::vector<double>>(), (std::vector<double>{-1, -0.5, -0.1}));
+        QCOMPARE(j["residuals"]["eps:x"].get<std::vector<double>>(), (std::vector<double>{0.02, 0.04, 0.06}));
+        QCOMPARE_EQ(j["residuals"].size(), std::size_t{2});
+    }
+
+    void optimalSettingsJsonRoundTrip()
+    {
+        estimate::OptimalEstimationSettings s;
+        s.stateWeights = {{"s'", 3.0}};
+        s.measurementWeights = {{"u", 1e4}, {"eom:s", 0.5}};
+        s.initialPrior = {{"m", {1.0, 0.0}}};
+        s.shootingPoints = 11;
+        const json j = project::optimalSettingsToJson(s);
+        QCOMPARE(j["initial_prior"]["m"]["weight"].get<double>(), 0.0);
+        const auto t = project::optimalSettingsFromJson(j);
+        QCOMPARE(t.stateWeights, s.stateWeights);
+        QCOMPARE(t.measurementWeights, s.measurementWeights);
+        QCOMPARE(t.initialPrior, s.initialPrior);
+        QCOMPARE_EQ(t.shootingPoints, std::size_t{11});
+        // Missing members keep the defaults.
+        QCOMPARE_EQ(project::optimalSettingsFromJson(json::object()).shootingPoints, std::size_t{101});
     }
 
     void trueValuesAreThoseAllDataSetsAgreeOn()

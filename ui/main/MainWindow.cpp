@@ -16,10 +16,16 @@
 #include "ui/plots/PlotWidget.h"
 #include "ui/plots/TimeSeriesPlot.h"
 #include "ui/project/ProjectDocument.h"
+#include "ui/results/OptimalEstimationView.h"
 #include "ui/results/ResultsPanel.h"
 #include "ui/run/FitRunner.h"
+#include "ui/run/OptimalEstimationRunner.h"
 #include "ui/settings/EstimatorPanel.h"
 #include "ui/settings/FilterPanel.h"
+#include "ui/settings/OptimalEstimationSettingsWidget.h"
+
+#include "engine/job/OptimalEstimationJob.h"
+#include "engine/project/OptimalEstimationJson.h"
 
 #include <QAction>
 #include <QApplication>
@@ -112,7 +118,8 @@ QStringList toList(const std::vector<std::string>& names)
 }  // namespace
 
 MainWindow::MainWindow(const QString& path, QWidget* parent)
-    : QMainWindow(parent), document_(new ProjectDocument(this)), runner_(new FitRunner(this))
+    : QMainWindow(parent), document_(new ProjectDocument(this)), runner_(new FitRunner(this)),
+      optimalRunner_(new OptimalEstimationRunner(this))
 {
     setAcceptDrops(true);
     setDockNestingEnabled(true);
@@ -121,6 +128,7 @@ MainWindow::MainWindow(const QString& path, QWidget* parent)
     buildMenus();
     connectDocument();
     connectRunner();
+    connectOptimalRunner();
     statusIteration_ = new QLabel(this);
     progress_ = new QProgressBar(this);
     progress_->setMaximumWidth(160);
@@ -170,6 +178,8 @@ void MainWindow::buildPlots()
     plots_->addTab(orbitPlot_, tr("Periodic orbit"));
     branchPlot_ = new BranchPlot(plots_);
     plots_->addTab(branchPlot_, tr("Frequency response"));
+    optimalView_ = new OptimalEstimationView(plots_);
+    plots_->addTab(optimalView_, tr("Optimal estimation"));
     setCentralWidget(plots_);
 }
 
@@ -306,6 +316,15 @@ void MainWindow::connectDocument()
     connect(document_, &ProjectDocument::settingsChanged, this, [this] {
         const QSignalBlocker block(estimator_);
         estimator_->setSettings(document_->settings());
+        // Only a loaded project changes these; rebuilding the table on every fit setting would
+        // disturb an edit in progress.
+        const auto& optimal = document_->project().optimalEstimation;
+        OptimalEstimationSettingsWidget* widget = estimator_->optimalSettingsWidget();
+        const auto stored = optimal ? *optimal : estimate::OptimalEstimationSettings{};
+        if (project::optimalSettingsToJson(stored) != project::optimalSettingsToJson(widget->settings())) {
+            const QSignalBlocker blockOptimal(widget);
+            widget->setSettings(stored);
+        }
     });
     connect(document_, &ProjectDocument::resultChanged, this, [this] {
         if (document_->result())
@@ -325,6 +344,9 @@ void MainWindow::connectDocument()
     });
     connect(estimator_, &EstimatorPanel::settingsChanged, this, [this] {
         document_->setSettings(estimator_->settings());
+    });
+    connect(estimator_, &EstimatorPanel::optimalSettingsChanged, this, [this] {
+        document_->setOptimalEstimationSettings(estimator_->optimalSettingsWidget()->settings());
     });
     connect(estimator_, &EstimatorPanel::runRequested, this, &MainWindow::runFit);
     connect(estimator_, &EstimatorPanel::cancelRequested, this, &MainWindow::cancelFit);
@@ -379,10 +401,81 @@ void MainWindow::connectRunner()
             });
 }
 
+void MainWindow::connectOptimalRunner()
+{
+    connect(optimalRunner_, &OptimalEstimationRunner::iteration, this, [this](const estimate::IterationRecord& r) {
+        costPlot_->addIteration(static_cast<int>(r.iteration), r.cost);
+        statusIteration_->setText(tr("iteration %1   ½‖F‖² %2").arg(r.iteration).arg(r.cost, 0, 'g', 6));
+    });
+    connect(optimalRunner_, &OptimalEstimationRunner::trace, this,
+            [this](const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
+                if (times.empty())
+                    return;
+                const std::size_t stride = displayStride(times.size());
+                const std::vector<double> t = thinned(times.data(), times.size(), stride);
+                for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size()); ++j) {
+                    const Eigen::VectorXd column = outputs.col(j);
+                    outputPlots_[static_cast<std::size_t>(j)]->setModel(
+                        t, thinned(column.data(), static_cast<std::size_t>(column.size()), stride));
+                }
+            });
+    connect(optimalRunner_, &OptimalEstimationRunner::logLine, log_, &QPlainTextEdit::appendPlainText);
+    connect(optimalRunner_, &OptimalEstimationRunner::finished, this,
+            [this](bool cancelled, const QString& message, const std::optional<estimate::OptimalEstimationResult>& result) {
+                estimator_->setRunning(false);
+                progress_->setVisible(false);
+                const QString what = tr("optimal estimation");
+                if (result) {
+                    optimalView_->setResult(*result);
+                    const QString end = cancelled ? tr("cancelled") : result->converged ? tr("converged") : tr("did not converge");
+                    statusBar()->showMessage(tr("%1 %2: %3").arg(what, end, message), 10000);
+                    log_->appendPlainText(tr("%1 %2: %3").arg(what, end, message));
+                } else {
+                    optimalView_->clear();
+                    statusBar()->showMessage(tr("%1 failed: %2").arg(what, message), 15000);
+                    log_->appendPlainText(tr("%1 failed: %2").arg(what, message));
+                    QMessageBox::warning(this, tr("Optimal estimation failed"), message);
+                }
+            });
+}
+
+void MainWindow::runOptimalEstimation()
+{
+    job::OptimalEstimationJob job;
+    try {
+        job::FitJob fit = document_->makeFitJob();
+        if (fit.experiments.empty())
+            throw std::runtime_error("no data: import a record to estimate from");
+        const auto current = static_cast<std::size_t>(std::max(document_->currentDataSet(), 0));
+        job.modelText = fit.modelText;
+        job.modelSource = fit.modelSource;
+        job.experiment = fit.experiments.at(std::min(current, fit.experiments.size() - 1));
+        job.preprocessing = fit.preprocessing;
+        job.parameterValues = fit.parameterValues;
+        job.settings = estimator_->optimalSettingsWidget()->settings();
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Cannot run optimal estimation"), QString::fromStdString(e.what()));
+        return;
+    }
+    estimator_->setRunning(true);
+    progress_->setVisible(true);
+    statusIteration_->clear();
+    costPlot_->clear();
+    parameterPlot_->clear();
+    optimalView_->clear();
+    plots_->setCurrentWidget(optimalView_);
+    log_->appendPlainText(tr("optimal estimation started"));
+    optimalRunner_->start(std::move(job));
+}
+
 void MainWindow::runFit()
 {
-    if (runner_->isRunning())
+    if (runner_->isRunning() || optimalRunner_->isRunning())
         return;
+    if (estimator_->optimalSelected()) {
+        runOptimalEstimation();
+        return;
+    }
     job::FitJob job;
     try {
         job = document_->makeFitJob();
@@ -399,6 +492,7 @@ void MainWindow::runFit()
 void MainWindow::cancelFit()
 {
     runner_->cancel();
+    optimalRunner_->cancel();
 }
 
 bool MainWindow::openPath(const QString& path)
@@ -693,6 +787,16 @@ void MainWindow::refreshModel()
         const QSignalBlocker block(estimator_);
         estimator_->setOutputs(toList(summary.outputs));
         estimator_->setSettings(document_->settings());
+        QStringList states, residuals;
+        try {
+            const auto names = job::optimalEstimationNames(document_->modelText().toStdString(),
+                                                           document_->modelSource().toStdString());
+            states = toList(names.augmentedStates);
+            residuals = toList(names.residuals);
+        } catch (const std::exception&) {
+            // A model optimal estimation cannot use: no rows; running says why.
+        }
+        estimator_->optimalSettingsWidget()->setNames(states, residuals);
     }
     if (summary.valid && summary.outputs.size() != outputPlots_.size()) {
         for (TimeSeriesPlot* p : outputPlots_)
@@ -812,6 +916,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         return;
     }
     runner_->cancel();
+    optimalRunner_->cancel();
     removeAutosave();
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());

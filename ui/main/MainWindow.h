@@ -32,6 +32,8 @@ class PhasePortraitPlot;
 class BranchPlot;
 class PeriodicPanel;
 class PeriodicController;
+class OptimalEstimationRunner;
+class OptimalEstimationView;
 
 // The sysid-gui window: dockable panels (model, parameters, data, filters, estimator,
 // results, log) around the live plots. Everything numerical runs in engine jobs through
@@ -56,10 +58,12 @@ public:
     PeriodicController* periodicController() const { return periodicController_; }
     PhasePortraitPlot* orbitPlot() const { return orbitPlot_; }
     BranchPlot* branchPlot() const { return branchPlot_; }
+    OptimalEstimationRunner* optimalRunner() const { return optimalRunner_; }
+    OptimalEstimationView* optimalView() const { return optimalView_; }
 
     bool openPath(const QString& path);          // .sysid, .model or .csv (import)
     bool saveTo(const QString& path);
-    void runFit();
+    void runFit();  // optimal estimation when the estimator panel has it selected
     void cancelFit();
     bool saveScreenshot(const QString& path);    // renders the window to a PNG
     // Offers to restore an autosave left by a crash; call once after show().
@@ -79,6 +83,8 @@ private:
     void buildMenus();
     void connectDocument();
     void connectRunner();
+    void connectOptimalRunner();
+    void runOptimalEstimation();
     bool maybeSave();                            // false: the user cancelled
     void foldStartingValuesIntoText();
     void newProject();
@@ -124,6 +130,8 @@ private:
     BranchPlot* branchPlot_ = nullptr;
     PeriodicPanel* periodic_ = nullptr;
     PeriodicController* periodicController_ = nullptr;
+    OptimalEstimationRunner* optimalRunner_ = nullptr;
+    OptimalEstimationView* optimalView_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* statusIteration_ = nullptr;
     QProgressBar* progress_ = nullptr;

@@ -214,6 +214,12 @@ void ProjectDocument::setSettings(const estimate::FitSettings& settings)
     emit settingsChanged();
 }
 
+void ProjectDocument::setOptimalEstimationSettings(const estimate::OptimalEstimationSettings& settings)
+{
+    project_.optimalEstimation = settings;
+    markModified();
+}
+
 void ProjectDocument::setParameterValues(const std::map<std::string, double>& values)
 {
     if (values == project_.parameterValues)

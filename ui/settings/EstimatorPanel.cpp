@@ -1,5 +1,7 @@
 #include "ui/settings/EstimatorPanel.h"
 
+#include "ui/settings/OptimalEstimationSettingsWidget.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QComboBox>
@@ -56,6 +58,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   method_->addItem(tr("Multiple shooting"), static_cast<int>(estimate::EstimationMethod::MultipleShooting));
   method_->addItem(tr("Bayes"), static_cast<int>(estimate::EstimationMethod::Bayes));
   method_->addItem(tr("Periodic response"), static_cast<int>(estimate::EstimationMethod::PeriodicResponse));
+  method_->addItem(tr("Optimal estimation (TPBVP)"), kOptimalMethod);
 
   shootingIntervals_ = new QSpinBox(this);
   shootingIntervals_->setObjectName(QStringLiteral("shootingIntervalsSpin"));
@@ -148,6 +151,14 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   auto* weightLayout = new QVBoxLayout(weightBox);
   weightLayout->addWidget(weights_);
 
+  optimal_ = new OptimalEstimationSettingsWidget(this);
+  optimal_->setObjectName(QStringLiteral("optimalSettings"));
+  optimalBox_ = new QGroupBox(tr("Optimal estimation"), this);
+  optimalBox_->setObjectName(QStringLiteral("optimalBox"));
+  auto* optimalLayout = new QVBoxLayout(optimalBox_);
+  optimalLayout->addWidget(optimal_);
+  fitOnly_ = {integratorBox, stopBox, weightBox};
+
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(run_);
   buttons->addWidget(cancel_);
@@ -159,6 +170,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(integratorBox);
   layout->addWidget(stopBox);
   layout->addWidget(weightBox, 1);
+  layout->addWidget(optimalBox_, 1);
   layout->addLayout(buttons);
 
   connect(method_, &QComboBox::currentIndexChanged, this, [this] {
@@ -180,6 +192,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   connect(periodicIntervals_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
   connect(nodes_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
   connect(weights_, &QTableWidget::itemChanged, this, &EstimatorPanel::weightEdited);
+  connect(optimal_, &OptimalEstimationSettingsWidget::settingsChanged, this, &EstimatorPanel::optimalSettingsChanged);
   connect(run_, &QPushButton::clicked, this, &EstimatorPanel::runRequested);
   connect(cancel_, &QPushButton::clicked, this, &EstimatorPanel::cancelRequested);
 
@@ -231,6 +244,9 @@ bool EstimatorPanel::isValid() const {
     if (!field.valid) {
       return false;
     }
+  }
+  if (optimalSelected() && !optimal_->isValid()) {
+    return false;
   }
   for (const auto& [name, invalid] : weightInvalid_) {
     if (invalid && (outputs_.isEmpty() || outputs_.contains(QString::fromStdString(name)))) {
@@ -299,7 +315,9 @@ void EstimatorPanel::weightEdited(QTableWidgetItem* item) {
 void EstimatorPanel::setSettings(const estimate::FitSettings& settings) {
   updating_ = true;
   base_ = settings;
-  method_->setCurrentIndex(std::max(0, method_->findData(static_cast<int>(settings.method))));
+  if (!optimalSelected()) {
+    method_->setCurrentIndex(std::max(0, method_->findData(static_cast<int>(settings.method))));
+  }
   shootingIntervals_->setValue(static_cast<int>(
       std::min<std::size_t>(settings.shootingIntervals, static_cast<std::size_t>(shootingIntervals_->maximum()))));
   integrator_->setCurrentIndex(std::max(0, integrator_->findData(static_cast<int>(settings.integrator.method))));
@@ -327,7 +345,9 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings) {
 
 estimate::FitSettings EstimatorPanel::settings() const {
   estimate::FitSettings s = base_;
-  s.method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
+  if (!optimalSelected()) {
+    s.method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
+  }
   s.shootingIntervals = static_cast<std::size_t>(shootingIntervals_->value());
   s.integrator.method = static_cast<integrate::IntegrationMethod>(integrator_->currentData().toInt());
   s.integrator.relativeTolerance = number(rtol_);
@@ -364,17 +384,24 @@ void EstimatorPanel::setRunning(bool running) {
   }
 }
 
+bool EstimatorPanel::optimalSelected() const { return method_->currentData().toInt() == kOptimalMethod; }
+
 void EstimatorPanel::updateEnabled() {
+  const bool optimal = optimalSelected();
   const auto method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
-  shootingIntervals_->setEnabled(method == estimate::EstimationMethod::MultipleShooting);
+  shootingIntervals_->setEnabled(!optimal && method == estimate::EstimationMethod::MultipleShooting);
   // Hidden, not only disabled: the periodic settings mean nothing to the other methods.
-  periodicBox_->setVisible(method == estimate::EstimationMethod::PeriodicResponse);
+  periodicBox_->setVisible(!optimal && method == estimate::EstimationMethod::PeriodicResponse);
   // A named frequency parameter sets the period per experiment; the fixed period is then unused.
   period_->setEnabled(frequencyParameter_->text().trimmed().isEmpty());
   const bool discretisation =
       static_cast<estimate::PeriodicSolver>(periodicSolver_->currentData().toInt()) ==
       estimate::PeriodicSolver::Discretisation;
   nodes_->setEnabled(discretisation);
+  optimalBox_->setVisible(optimal);
+  for (QWidget* box : fitOnly_) {
+    box->setVisible(!optimal);
+  }
 }
 
 void EstimatorPanel::emitChanged() {

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include <map>
+#include <vector>
 #include <string>
 
 class QComboBox;
@@ -16,8 +17,11 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QTableWidgetItem;
+class QGroupBox;
 
 namespace sysid::ui {
+
+class OptimalEstimationSettingsWidget;
 
 // Settings of the estimator: method, shooting intervals, integrator and its tolerances,
 // stopping rules, per-output weights; Run and Cancel with a busy indicator. The
@@ -46,6 +50,12 @@ public:
   // True when every field holds a valid entry.
   bool isValid() const;
 
+  // "Optimal estimation (TPBVP)" in the method combo: not a FitSettings method, so settings()
+  // keeps the last fit method while it is selected, and setSettings() leaves it selected.
+  static constexpr int kOptimalMethod = -1;  // its item data
+  bool optimalSelected() const;
+  OptimalEstimationSettingsWidget* optimalSettingsWidget() const { return optimal_; }
+
   QComboBox* methodCombo() const { return method_; }
   QComboBox* integratorCombo() const { return integrator_; }
   QSpinBox* shootingIntervalsSpin() const { return shootingIntervals_; }
@@ -70,6 +80,7 @@ public slots:
 
 signals:
   void settingsChanged();
+  void optimalSettingsChanged();
   void runRequested();
   void cancelRequested();
 
@@ -112,6 +123,9 @@ private:
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QProgressBar* progress_ = nullptr;
+  OptimalEstimationSettingsWidget* optimal_ = nullptr;
+  QGroupBox* optimalBox_ = nullptr;
+  std::vector<QWidget*> fitOnly_;  // boxes hidden while optimal estimation is selected
 
   std::map<QLineEdit*, NumberField> fields_;
   QStringList outputs_;

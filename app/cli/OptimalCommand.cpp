@@ -1,0 +1,253 @@
+// sysid optimal: optimal estimation (seed 001) of states, inputs and parameters from one
+// measured record, from a model and a CSV file or from a project. Progress on stderr,
+// RESULT.json (and optionally the residual traces as CSV) written atomically.
+#include "app/cli/CommandLine.h"
+#include "app/cli/CommonOptions.h"
+#include "app/cli/ParameterOverrides.h"
+
+#include "engine/data/CsvReader.h"
+#include "engine/job/OptimalEstimationJob.h"
+#include "engine/project/AtomicFile.h"
+#include "engine/project/OptimalEstimationJson.h"
+#include "engine/project/Project.h"
+#include "engine/project/ProjectJob.h"
+
+#include <boost/program_options.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace sysid::cli {
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+// Applies the options given on the command line to settings (a project's or the defaults).
+void applyOptimalSettings(const po::variables_map& vm, estimate::OptimalEstimationSettings& settings)
+{
+    for (const auto& item : repeated(vm, "state-weight")) {
+        const auto [name, text] = splitAssignment(item, "--state-weight", "NAME=W");
+        const double w = parseNumber(text, "--state-weight " + name);
+        if (!(w > 0))
+            throw UsageError("--state-weight " + name + ": W must be > 0");
+        settings.stateWeights[name] = w;
+    }
+    for (const auto& item : repeated(vm, "measurement-weight")) {
+        const auto [name, text] = splitAssignment(item, "--measurement-weight", "NAME=V");
+        const double v = parseNumber(text, "--measurement-weight " + name);
+        if (!(v >= 0))
+            throw UsageError("--measurement-weight " + name + ": V must be >= 0");
+        settings.measurementWeights[name] = v;
+    }
+    for (const auto& item : repeated(vm, "initial")) {
+        const auto [name, text] = splitAssignment(item, "--initial", "NAME=VALUE,WEIGHT");
+        const auto comma = text.find(',');
+        if (comma == std::string::npos)
+            throw UsageError("--initial expects NAME=VALUE,WEIGHT, got '" + item + "'");
+        const double value = parseNumber(text.substr(0, comma), "--initial " + name + " (value)");
+        const double weight = parseNumber(text.substr(comma + 1), "--initial " + name + " (weight)");
+        if (!(weight >= 0))
+            throw UsageError("--initial " + name + ": the weight W_a must be >= 0");
+        settings.initialPrior[name] = {value, weight};
+    }
+    if (vm.count("points"))
+        settings.shootingPoints = countOption(vm, "points", 2);
+}
+
+std::map<std::string, double> startingValues(const po::variables_map& vm)
+{
+    std::map<std::string, double> values;
+    for (const auto& item : repeated(vm, "set")) {
+        const auto [name, text] = splitAssignment(item, "--set", "NAME=VALUE");
+        values[name] = parseNumber(text, "--set " + name);
+    }
+    return values;
+}
+
+std::string readModelText(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw UserError(path + ": is a directory, not a model file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw UserError(path + ": cannot open the model file (missing or unreadable)");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string format(const char* spec, double value)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, spec, value);
+    return buffer;
+}
+
+// One line per event on stderr, or nothing at all when quiet.
+class StderrProgress final : public job::ProgressSink {
+public:
+    explicit StderrProgress(bool quiet) : quiet_(quiet) {}
+
+    void iteration(const estimate::IterationRecord&) override {}  // the job's log line says more
+    void trace(std::size_t, const std::vector<double>&, const Eigen::MatrixXd&) override {}
+    void log(const std::string& line) override
+    {
+        if (!quiet_)
+            std::cerr << line << '\n' << std::flush;
+    }
+    void finished(job::JobStatus status, const std::string& message) override
+    {
+        if (quiet_ || status == job::JobStatus::Failed)  // a failure is printed once, by main
+            return;
+        std::cerr << (status == job::JobStatus::Cancelled ? "cancelled: " : "stopped: ") << message << '\n' << std::flush;
+    }
+
+private:
+    bool quiet_;
+};
+
+void checkOutputPlace(const std::string& path, const char* option)
+{
+    if (path == "-")
+        return;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw UserError(path + ": is a directory; " + option + " needs a file name");
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+        throw UserError(path + ": the folder " + parent.string() + " does not exist");
+}
+
+// t, then one column per residual ("xi:x", "eps:y", ...), one row per sample.
+std::string residualCsv(const estimate::OptimalEstimationResult& r)
+{
+    std::string text = "t";
+    for (const auto& name : r.residualNames)
+        text += "," + name;
+    text += '\n';
+    for (Eigen::Index k = 0; k < r.residuals.rows(); ++k) {
+        text += format("%.17g", r.times[static_cast<std::size_t>(k)]);
+        for (Eigen::Index c = 0; c < r.residuals.cols(); ++c)
+            text += "," + format("%.17g", r.residuals(k, c));
+        text += '\n';
+    }
+    return text;
+}
+
+}  // namespace
+
+int runOptimal(const Arguments& args)
+{
+    po::options_description options(
+        "sysid optimal MODEL --data DATA.csv [options] -o RESULT.json [--residuals RESIDUALS.csv]\n"
+        "sysid optimal PROJECT.sysid [options] [-o RESULT.json]\n"
+        "Optimal estimation (seed 001): states, inputs and parameters minimising the weighted model and\n"
+        "measurement residuals, by multiple shooting. A PROJECT gives its first data set and its\n"
+        "\"optimal_estimation\" settings; options given here override them. Exit 1 when it does not converge.");
+    options.add_options()
+        ("help,h", "show this help")
+        ("input", po::value<std::string>(), "the .sysid project or the .model file")
+        ("data", po::value<std::string>(), "CSV file of the record (MODEL form)")
+        ("time", po::value<std::string>(), "name of the time column (default: t, time or the first; MODEL form)")
+        ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column "
+                                                   "(repeatable; MODEL form)")
+        ("state-weight", po::value<Strings>()->composing(),
+         "NAME=W: weight W > 0 of the model residual xi of an augmented state (x, x', or a parameter; default 1)")
+        ("measurement-weight", po::value<Strings>()->composing(),
+         "NAME=V: weight V >= 0 of a residual eps (an output, an input or eom:COORDINATE; default 1)")
+        ("initial", po::value<Strings>()->composing(),
+         "NAME=VALUE,WEIGHT: prior q_a and weight W_a >= 0 on an augmented state at the start (repeatable)")
+        ("points", po::value<long long>(), "shooting points on the data's time span (default 101)")
+        ("set", po::value<Strings>()->composing(), "NAME=VALUE: starting value of a parameter (repeatable)")
+        ("quiet,q", "no progress lines on stderr")
+        ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)")
+        ("residuals", po::value<std::string>(), "RESIDUALS.csv: t and the residual traces xi and eps");
+    const auto parsed = parseArguments(args, options, "input");
+    if (!parsed)
+        return Success;
+    const po::variables_map& vm = *parsed;
+    if (!vm.count("input"))
+        throw UsageError("missing the PROJECT.sysid or MODEL file");
+    const std::string input = vm["input"].as<std::string>();
+    const bool isProject = std::filesystem::path(input).extension() == ".sysid";
+    const bool quiet = vm.count("quiet") > 0;
+
+    job::OptimalEstimationJob estimate;
+    {
+        estimate::OptimalEstimationSettings settings;  // arguments are checked before anything is read
+        applyOptimalSettings(vm, settings);
+        startingValues(vm);
+    }
+    if (!isProject && !vm.count("output"))
+        throw UsageError("missing -o RESULT.json (- for standard output)");
+    const std::string out = vm.count("output") ? vm["output"].as<std::string>() : "-";
+    checkOutputPlace(out, "-o");
+    if (vm.count("residuals")) {
+        if (vm["residuals"].as<std::string>() == "-")
+            throw UsageError("--residuals needs a file name");
+        checkOutputPlace(vm["residuals"].as<std::string>(), "--residuals");
+    }
+
+    if (isProject) {
+        for (const char* modelOnly : {"data", "time", "map"})
+            if (vm.count(modelOnly))
+                throw UsageError(std::string("--") + modelOnly + " is for the MODEL form; the project " + input +
+                                 " names its data");
+        project::Project project = project::loadProject(input);
+        if (project.data.empty())
+            throw UserError(input + ": the project has no data set to estimate from");
+        project.data.resize(1);  // optimal estimation uses one record: the first
+        for (const auto& [name, value] : startingValues(vm))
+            project.parameterValues[name] = value;
+        job::FitJob fit = project::makeFitJob(project);
+        estimate.modelText = fit.modelText;
+        estimate.modelSource = fit.modelSource;
+        estimate.experiment = fit.experiments.front();
+        estimate.preprocessing = fit.preprocessing;
+        estimate.parameterValues = fit.parameterValues;
+        if (project.optimalEstimation)
+            estimate.settings = *project.optimalEstimation;
+    } else {
+        if (!vm.count("data"))
+            throw UsageError("missing --data DATA.csv (a MODEL needs data; or give a PROJECT.sysid)");
+        estimate.modelText = readModelText(input);
+        estimate.modelSource = input;
+        estimate.parameterValues = startingValues(vm);
+        data::CsvOptions csv;
+        if (vm.count("time"))
+            csv.timeColumn = vm["time"].as<std::string>();
+        const std::string path = vm["data"].as<std::string>();
+        estimate.experiment.name = path;
+        estimate.experiment.table = data::readCsv(path, csv);
+        for (const auto& item : repeated(vm, "map")) {
+            const auto [name, column] = splitAssignment(item, "--map", "NAME=COLUMN");
+            estimate.experiment.mapping[name] = column;
+        }
+    }
+    applyOptimalSettings(vm, estimate.settings);
+
+    StderrProgress progress(quiet);
+    const estimate::OptimalEstimationResult result = estimate.run(progress);
+    const std::string text = project::optimalResultToJson(result).dump(2) + "\n";
+    if (out == "-")
+        std::cout << text << std::flush;
+    else
+        project::writeFileAtomically(out, text);
+    if (vm.count("residuals"))
+        project::writeFileAtomically(vm["residuals"].as<std::string>(), residualCsv(result));
+    if (!result.converged) {
+        std::cerr << "sysid optimal: did not converge: " << result.message << '\n';
+        return UserErrorExit;
+    }
+    return Success;
+}
+
+}  // namespace sysid::cli

@@ -1,0 +1,146 @@
+#include "engine/project/OptimalEstimationJson.h"
+
+#include <cmath>
+
+using nlohmann::json;
+
+namespace sysid::project {
+
+namespace {
+
+json finite(double v)
+{
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+json column(const Eigen::MatrixXd& m, Eigen::Index c)
+{
+    json values = json::array();
+    for (Eigen::Index k = 0; k < m.rows(); ++k)
+        values.push_back(finite(m(k, c)));
+    return values;
+}
+
+json columns(const std::vector<std::string>& names, const Eigen::MatrixXd& m)
+{
+    json object = json::object();
+    for (std::size_t i = 0; i < names.size() && static_cast<Eigen::Index>(i) < m.cols(); ++i)
+        object[names[i]] = column(m, static_cast<Eigen::Index>(i));
+    return object;
+}
+
+void requireObject(const json& value, const std::string& key, std::initializer_list<const char*> known)
+{
+    if (!value.is_object())
+        throw OptimalSettingsError(key, "expected an object, got " + std::string(value.type_name()));
+    if (known.size() == 0)
+        return;
+    for (const auto& item : value.items()) {
+        bool found = false;
+        std::string list;
+        for (const char* k : known) {
+            found = found || item.key() == k;
+            list += (list.empty() ? "" : ", ") + std::string(k);
+        }
+        if (!found)
+            throw OptimalSettingsError(key.empty() ? item.key() : key + "." + item.key(),
+                                       "unknown key (known here: " + list + ")");
+    }
+}
+
+double number(const json& value, const std::string& key, bool positive)
+{
+    if (!value.is_number())
+        throw OptimalSettingsError(key, "expected a number, got " + value.dump());
+    const double v = value.get<double>();
+    if (!std::isfinite(v) || (positive ? !(v > 0) : !(v >= 0)))
+        throw OptimalSettingsError(key, std::string("expected a finite number ") + (positive ? "> 0" : ">= 0") +
+                                            ", got " + value.dump());
+    return v;
+}
+
+std::map<std::string, double> weights(const json& object, const std::string& key, bool positive)
+{
+    requireObject(object, key, {});
+    std::map<std::string, double> values;
+    for (const auto& item : object.items())
+        values[item.key()] = number(item.value(), key + "." + item.key(), positive);
+    return values;
+}
+
+}  // namespace
+
+json optimalResultToJson(const estimate::OptimalEstimationResult& r)
+{
+    json out;
+    out["parameters"] = json::object();
+    for (std::size_t i = 0; i < r.parameterNames.size(); ++i) {
+        const auto k = static_cast<Eigen::Index>(i);
+        out["parameters"][r.parameterNames[i]] = {
+            {"value", k < r.parameters.size() ? finite(r.parameters(k)) : json(nullptr)},
+            {"drift", k < r.parameterDrift.size() ? finite(r.parameterDrift(k)) : json(nullptr)}};
+    }
+    out["cost"] = finite(r.cost);
+    out["iterations"] = r.iterations;
+    out["converged"] = r.converged;
+    out["message"] = r.message;
+    out["residual_norm"] = finite(r.residualNorm);
+    out["times"] = r.states.rows() > 0 ? json(r.times) : json::array();
+    out["states"] = columns(r.stateNames, r.states);
+    out["inputs"] = columns(r.inputNames, r.inputs);
+    out["residuals"] = columns(r.residualNames, r.residuals);
+    return out;
+}
+
+json optimalSettingsToJson(const estimate::OptimalEstimationSettings& s)
+{
+    json out;
+    out["state_weights"] = json::object();
+    for (const auto& [name, w] : s.stateWeights)
+        out["state_weights"][name] = w;
+    out["measurement_weights"] = json::object();
+    for (const auto& [name, v] : s.measurementWeights)
+        out["measurement_weights"][name] = v;
+    out["initial_prior"] = json::object();
+    for (const auto& [name, prior] : s.initialPrior)
+        out["initial_prior"][name] = {{"value", prior.first}, {"weight", prior.second}};
+    out["shooting_points"] = s.shootingPoints;
+    return out;
+}
+
+estimate::OptimalEstimationSettings optimalSettingsFromJson(const json& in)
+{
+    requireObject(in, "", {"state_weights", "measurement_weights", "initial_prior", "shooting_points"});
+    estimate::OptimalEstimationSettings s;
+    if (const auto it = in.find("state_weights"); it != in.end() && !it->is_null())
+        s.stateWeights = weights(*it, "state_weights", true);
+    if (const auto it = in.find("measurement_weights"); it != in.end() && !it->is_null())
+        s.measurementWeights = weights(*it, "measurement_weights", false);
+    if (const auto it = in.find("initial_prior"); it != in.end() && !it->is_null()) {
+        requireObject(*it, "initial_prior", {});
+        for (const auto& item : it->items()) {
+            const std::string key = "initial_prior." + item.key();
+            requireObject(item.value(), key, {"value", "weight"});
+            const auto value = item.value().find("value");
+            const auto weight = item.value().find("weight");
+            if (value == item.value().end())
+                throw OptimalSettingsError(key + ".value", "missing; a prior gives q_a as \"value\"");
+            if (weight == item.value().end())
+                throw OptimalSettingsError(key + ".weight", "missing; a prior gives W_a as \"weight\"");
+            if (!value->is_number() || !std::isfinite(value->get<double>()))
+                throw OptimalSettingsError(key + ".value", "expected a finite number, got " + value->dump());
+            s.initialPrior[item.key()] = {value->get<double>(), number(*weight, key + ".weight", false)};
+        }
+    }
+    if (const auto it = in.find("shooting_points"); it != in.end() && !it->is_null()) {
+        const bool whole = it->is_number_unsigned() ||
+                           (it->is_number_float() && it->get<double>() == std::floor(it->get<double>()) &&
+                            it->get<double>() >= 0 && it->get<double>() < 1e9);
+        if (!whole || it->get<double>() < 2)
+            throw OptimalSettingsError("shooting_points", "expected a whole number >= 2, got " + it->dump());
+        s.shootingPoints = static_cast<std::size_t>(it->get<double>());
+    }
+    return s;
+}
+
+}  // namespace sysid::project

@@ -1,0 +1,214 @@
+// `sysid optimal` run as a process: the seed-001 mass-spring-damper example (msd_optimal.model,
+// data simulated with m = b = k = 1, no noise) converges to the truth, RESULT.json and the
+// residual CSV have their members, a project gives its settings, user errors exit 1 naming the
+// place, bad arguments exit 2.
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "SysidProcess.h"
+
+#include <cmath>
+
+namespace {
+
+using sysid::test::kExamples;
+using sysid::test::Run;
+using sysid::test::runSysid;
+
+QByteArray describe(const Run& r)
+{
+    return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out.left(3000), r.err.left(3000)).toUtf8();
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeFile(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
+}
+
+QJsonObject parseObject(const QByteArray& text)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(text);
+    return doc.isObject() ? doc.object() : QJsonObject();
+}
+
+const QString kModel = kExamples + "msd_optimal.model";
+const QString kData = kExamples + "msd_optimal_data.csv";
+
+}  // namespace
+
+class TestCliOptimal : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Seed 001 §3.4: from m = b = k = 10 the estimate reaches 1, 1, 1 (noise-free data).
+    void exampleConverges()
+    {
+        QTemporaryDir tmp;
+        const QString result = tmp.filePath("r.json"), residuals = tmp.filePath("res.csv");
+        const Run r = runSysid({"optimal", kModel, "--data", kData, "-o", result, "--residuals", residuals});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.err.contains("stage 1 iteration 1"), describe(r));  // progress with stage and timings
+        QVERIFY2(r.err.contains(" LU "), describe(r));
+        const QJsonObject j = parseObject(readFile(result));
+        QCOMPARE(j.keys(), (QStringList{"converged", "cost", "inputs", "iterations", "message", "parameters",
+                                        "residual_norm", "residuals", "states", "times"}));
+        QVERIFY(j["converged"].toBool());
+        const QJsonObject ps = j["parameters"].toObject();
+        QCOMPARE(ps.keys(), (QStringList{"b", "k", "m"}));
+        for (const auto& name : ps.keys()) {
+            const double value = ps[name].toObject()["value"].toDouble();
+            QVERIFY2(std::abs(value - 1.0) < 1e-3, qPrintable(name + " = " + QString::number(value, 'g', 10)));
+            QVERIFY(ps[name].toObject()["drift"].toDouble() < 1e-3);
+        }
+        const int samples = j["times"].toArray().size();
+        QCOMPARE(samples, 1001);
+        QCOMPARE(j["states"].toObject().keys(), (QStringList{"s", "s'"}));
+        QCOMPARE(j["inputs"].toObject().keys(), (QStringList{"s''", "u"}));
+        QCOMPARE(j["states"].toObject()["s"].toArray().size(), samples);
+        const QStringList residualNames = j["residuals"].toObject().keys();
+        QVERIFY2(residualNames.contains("xi:s") && residualNames.contains("eps:s") && residualNames.contains("eps:eom:s"),
+                 qPrintable(residualNames.join(',')));
+        // The true model on noise-free data: every residual vanishes (to the estimate's accuracy).
+        const QJsonObject traces = j["residuals"].toObject();
+        for (const auto& name : residualNames) {
+            double worst = 0.0;
+            for (const auto& v : traces[name].toArray())
+                worst = std::max(worst, std::abs(v.toDouble()));
+            QVERIFY2(worst < 1e-4, qPrintable(name + " up to " + QString::number(worst)));
+        }
+        // The residual CSV: t and one column per residual, one row per sample.
+        const QList<QByteArray> lines = readFile(residuals).trimmed().split('\n');
+        QCOMPARE(lines.size(), samples + 1);
+        const QList<QByteArray> header = lines.front().split(',');
+        QCOMPARE(header.front(), QByteArray("t"));
+        QCOMPARE(header.size(), residualNames.size() + 1);
+    }
+
+    // Settings from the project's "optimal_estimation"; too few shooting points do not converge
+    // or are refused, and the command line overrides the project.
+    void projectGivesTheSettings()
+    {
+        QTemporaryDir tmp;
+        QFile model(kModel);
+        QVERIFY(model.open(QIODevice::ReadOnly));
+        QJsonArray lines;
+        for (const auto& line : QString::fromUtf8(model.readAll()).split('\n'))
+            lines.append(line);
+        QJsonObject project{{"version", 1},
+                            {"model", QJsonObject{{"source", "msd_optimal.model"}, {"text", lines}}},
+                            {"data", QJsonArray{QJsonObject{{"path", kData}}}},
+                            {"optimal_estimation", QJsonObject{{"state_weights", QJsonObject{{"nothing", 1.0}}}}}};
+        const QString file = tmp.filePath("p.sysid");
+        QVERIFY(writeFile(file, QJsonDocument(project).toJson()));
+        // The project's weight names an augmented state the model lacks.
+        Run r = runSysid({"optimal", file, "-q", "-o", tmp.filePath("r.json")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("nothing"), describe(r));
+
+        project["optimal_estimation"] = QJsonObject{{"shooting_points", 51}, {"state_weights", QJsonObject{{"s", 1.0}}}};
+        QVERIFY(writeFile(file, QJsonDocument(project).toJson()));
+        r = runSysid({"optimal", file, "-q"});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.err.isEmpty(), describe(r));
+        const QJsonObject j = parseObject(r.out.toUtf8());
+        QVERIFY2(std::abs(j["parameters"].toObject()["k"].toObject()["value"].toDouble() - 1.0) < 1e-3, describe(r));
+    }
+
+    void userErrorsNameThePlace_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("csv");  // replaces the data when not empty
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown state weight") << QStringList{"--state-weight", "q=2"} << QString() << "q";
+        QTest::newRow("unknown measurement weight") << QStringList{"--measurement-weight", "eom:z=2"} << QString()
+                                                    << "eom:z";
+        QTest::newRow("unknown prior") << QStringList{"--initial", "z=1,1"} << QString() << "z";
+        QTest::newRow("unknown parameter") << QStringList{"--set", "c=2"} << QString() << "'c'";
+        QTest::newRow("NaN in the data") << QStringList{} << "t,u,s\n0,0,0\n0.1,0.1,nan\n0.2,0.2,0.01\n0.3,0.1,0.02\n"
+                                         << "d.csv:3: column 's'";
+        QTest::newRow("missing input column") << QStringList{} << "t,s\n0,0\n0.1,0.001\n0.2,0.004\n0.3,0.009\n" << "u";
+        QTest::newRow("mapped column missing") << QStringList{"--map", "s=pos"} << QString() << "pos";
+    }
+
+    void userErrorsNameThePlace()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, csv);
+        QFETCH(QString, expected);
+        QTemporaryDir tmp;
+        QString data = kData;
+        if (!csv.isEmpty()) {
+            data = tmp.filePath("d.csv");
+            QVERIFY(writeFile(data, csv.toUtf8()));
+        }
+        const Run r = runSysid(QStringList{"optimal", kModel, "--data", data, "-q", "-o", tmp.filePath("r.json")} + extra);
+        QVERIFY2(r.exitCode == 1, describe(r));
+        QVERIFY2(r.err.contains(expected), describe(r));
+        QVERIFY2(!r.err.contains("iteration"), describe(r));
+    }
+
+    // A run that does not converge still writes its JSON and exits 1 with the reason.
+    void notConvergedExitsOne()
+    {
+        QTemporaryDir tmp;
+        const QString result = tmp.filePath("r.json");
+        // Three shooting points from a start far off (m = 0.01, k = 100, b = 0): the shooting
+        // matrix of the first stage is singular.
+        const Run r = runSysid({"optimal", kModel, "--data", kData, "--points", "3", "--set", "m=1e-2", "--set", "k=100",
+                                "--set", "b=0", "-q", "-o", result});
+        QVERIFY2(r.exitCode == 1, describe(r));
+        QVERIFY2(r.err.contains("did not converge"), describe(r));
+        QVERIFY(!parseObject(readFile(result))["converged"].toBool());
+    }
+
+    void badArguments_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("no input") << QStringList{"optimal"};
+        QTest::newRow("no data") << QStringList{"optimal", kModel, "-o", "r.json"};
+        QTest::newRow("no output") << QStringList{"optimal", kModel, "--data", kData};
+        QTest::newRow("weight not a number") << QStringList{"optimal", kModel, "--data", kData, "--state-weight", "s=x",
+                                                            "-o", "r.json"};
+        QTest::newRow("weight zero") << QStringList{"optimal", kModel, "--data", kData, "--state-weight", "s=0", "-o",
+                                                    "r.json"};
+        QTest::newRow("V negative") << QStringList{"optimal", kModel, "--data", kData, "--measurement-weight", "s=-1",
+                                                   "-o", "r.json"};
+        QTest::newRow("prior without weight") << QStringList{"optimal", kModel, "--data", kData, "--initial", "s=1",
+                                                             "-o", "r.json"};
+        QTest::newRow("one point") << QStringList{"optimal", kModel, "--data", kData, "--points", "1", "-o", "r.json"};
+        QTest::newRow("unknown option") << QStringList{"optimal", kModel, "--data", kData, "--weights", "1", "-o",
+                                                       "r.json"};
+        QTest::newRow("data with a project") << QStringList{"optimal", "p.sysid", "--data", kData};
+    }
+
+    void badArguments()
+    {
+        QFETCH(QStringList, args);
+        const Run r = runSysid(args);
+        QVERIFY2(r.exitCode == 2, describe(r));
+        QVERIFY2(r.err.contains("sysid optimal"), describe(r));
+    }
+
+    void usageListsTheCommand()
+    {
+        const Run r = runSysid({"--help"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("optimal MODEL --data"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliOptimal)
+#include "test_cli_optimal.moc"

@@ -1,0 +1,220 @@
+// Optimal estimation in the window: the method in the estimator panel shows its settings
+// (a weight per augmented state and residual), the seed-001 mass-spring-damper example run
+// through the window converges to m = b = k = 1 and fills the residual plots and the cross
+// plot, and Cancel ends a run within a second.
+#include "engine/job/OptimalEstimationJob.h"
+#include "ui/main/MainWindow.h"
+#include "ui/plots/CostPlot.h"
+#include "ui/plots/CurvePlot.h"
+#include "ui/plots/PhasePortraitPlot.h"
+#include "ui/plots/TimeSeriesPlot.h"
+#include "ui/project/ProjectDocument.h"
+#include "ui/results/OptimalEstimationView.h"
+#include "ui/run/OptimalEstimationRunner.h"
+#include "ui/settings/EstimatorPanel.h"
+#include "ui/settings/OptimalEstimationSettingsWidget.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QGroupBox>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace sysid;
+
+namespace {
+
+const QString kExamples = QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/");
+
+// A project with the MSD example model and its record.
+QString writeMsdProject(const QTemporaryDir& dir)
+{
+    QFile model(kExamples + "msd_optimal.model");
+    if (!model.open(QIODevice::ReadOnly))
+        return {};
+    QJsonArray lines;
+    for (const auto& line : QString::fromUtf8(model.readAll()).split('\n'))
+        lines.append(line);
+    const QJsonObject project{{"version", 1},
+                              {"model", QJsonObject{{"source", "msd_optimal.model"}, {"text", lines}}},
+                              {"data", QJsonArray{QJsonObject{{"path", kExamples + "msd_optimal_data.csv"}}}}};
+    const QString path = dir.filePath("msd.sysid");
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(project).toJson()) <= 0)
+        return {};
+    return path;
+}
+
+void selectOptimal(ui::EstimatorPanel* panel)
+{
+    QComboBox* combo = panel->methodCombo();
+    combo->setCurrentIndex(combo->findData(ui::EstimatorPanel::kOptimalMethod));
+}
+
+}  // namespace
+
+class TestUiOptimal : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("sysid-test"));
+    }
+
+    void selectingTheMethodShowsItsSettings()
+    {
+        ui::EstimatorPanel panel;
+        panel.show();
+        auto* optimalBox = panel.findChild<QGroupBox*>(QStringLiteral("optimalBox"));
+        QVERIFY(optimalBox);
+        QVERIFY(!optimalBox->isVisible());
+        QVERIFY(panel.weightTable()->isVisible());
+        const auto before = panel.settings().method;
+        selectOptimal(&panel);
+        QVERIFY(panel.optimalSelected());
+        QVERIFY(optimalBox->isVisible());
+        QVERIFY(!panel.weightTable()->isVisible());  // the fit's output weights do not apply
+        QVERIFY(panel.settings().method == before);  // the fit method is kept
+        // setSettings (the document echoing a fit setting back) leaves the method selected.
+        panel.setSettings(panel.settings());
+        QVERIFY(panel.optimalSelected());
+
+        // Invalid entries turn red and keep the last valid value.
+        ui::OptimalEstimationSettingsWidget* w = panel.optimalSettingsWidget();
+        w->setNames({"s", "s'", "m"}, {"s", "eom:s"});
+        QCOMPARE(w->weightTable()->rowCount(), 5);
+        w->weightTable()->item(0, ui::OptimalEstimationSettingsWidget::WeightColumn)->setText("4");
+        w->weightTable()->item(1, ui::OptimalEstimationSettingsWidget::WeightColumn)->setText("0");  // W must be > 0
+        w->weightTable()->item(4, ui::OptimalEstimationSettingsWidget::WeightColumn)->setText("0");  // V may be 0
+        w->weightTable()->item(2, ui::OptimalEstimationSettingsWidget::PriorValueColumn)->setText("1");
+        w->weightTable()->item(2, ui::OptimalEstimationSettingsWidget::PriorWeightColumn)->setText("100");
+        w->shootingPointsSpin()->setValue(51);
+        const auto s = w->settings();
+        QCOMPARE(s.stateWeights, (std::map<std::string, double>{{"s", 4.0}}));
+        QCOMPARE(s.measurementWeights, (std::map<std::string, double>{{"eom:s", 0.0}}));
+        QCOMPARE(s.initialPrior.at("m"), (std::pair<double, double>{1.0, 100.0}));
+        QCOMPARE_EQ(s.shootingPoints, std::size_t{51});
+        QVERIFY(!w->isValid());
+        QVERIFY(!panel.isValid());
+        w->weightTable()->item(1, ui::OptimalEstimationSettingsWidget::WeightColumn)->setText("");
+        QVERIFY(w->isValid());
+    }
+
+    void windowListsTheWeightsOfTheModel()
+    {
+        QTemporaryDir dir;
+        ui::MainWindow w(writeMsdProject(dir));
+        QCOMPARE(w.document()->dataSetCount(), 1);
+        QVERIFY2(w.document()->modelText().contains("param m = 10"), qPrintable(w.document()->modelText()));
+        selectOptimal(w.estimatorPanel());
+        const QTableWidget* table = w.estimatorPanel()->optimalSettingsWidget()->weightTable();
+        QCOMPARE(table->rowCount(), 8);  // s, s', m, b, k; s, u, eom:s
+        QVERIFY(table->item(0, 0)->text().endsWith("s"));
+        QVERIFY(table->item(7, 0)->text().endsWith("eom:s"));
+    }
+
+    // Weights edited in the panel are saved in the project ("optimal_estimation") and shown
+    // again when it is opened.
+    void weightsAreSavedWithTheProject()
+    {
+        QTemporaryDir dir;
+        const QString saved = dir.filePath("saved.sysid");
+        {
+            ui::MainWindow w(writeMsdProject(dir));
+            selectOptimal(w.estimatorPanel());
+            ui::OptimalEstimationSettingsWidget* widget = w.estimatorPanel()->optimalSettingsWidget();
+            widget->weightTable()->item(7, ui::OptimalEstimationSettingsWidget::WeightColumn)->setText("250");  // eom:s
+            widget->shootingPointsSpin()->setValue(61);
+            QVERIFY(w.document()->isModified());
+            QVERIFY(w.saveTo(saved));
+        }
+        QFile file(saved);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject optimal = QJsonDocument::fromJson(file.readAll()).object()["optimal_estimation"].toObject();
+        QCOMPARE(optimal["measurement_weights"].toObject()["eom:s"].toDouble(), 250.0);
+        QCOMPARE(optimal["shooting_points"].toInt(), 61);
+        ui::MainWindow again(saved);
+        const auto s = again.estimatorPanel()->optimalSettingsWidget()->settings();
+        QCOMPARE(s.measurementWeights.at("eom:s"), 250.0);
+        QCOMPARE_EQ(s.shootingPoints, std::size_t{61});
+        QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->weightTable()->item(7, 1)->text(), QStringLiteral("250"));
+    }
+
+    void runConvergesAndFillsTheResidualPlots()
+    {
+        QTemporaryDir dir;
+        ui::MainWindow w(writeMsdProject(dir));
+        w.show();
+        selectOptimal(w.estimatorPanel());
+        w.runFit();
+        QVERIFY(w.optimalRunner()->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.optimalRunner()->isRunning(), 60000);
+        ui::OptimalEstimationView* view = w.optimalView();
+        QVERIFY(view->result().has_value());
+        const auto& r = *view->result();
+        QVERIFY2(r.converged, r.message.c_str());
+        // The same job straight through the engine gives the same numbers.
+        job::OptimalEstimationJob direct;
+        const job::FitJob fit = w.document()->makeFitJob();
+        direct.modelText = fit.modelText;
+        direct.modelSource = fit.modelSource;
+        direct.experiment = fit.experiments.front();
+        job::NullProgressSink sink;
+        const auto expected = direct.run(sink);
+        QCOMPARE(r.parameterNames, expected.parameterNames);
+        for (Eigen::Index i = 0; i < r.parameters.size(); ++i) {
+            QVERIFY2(std::abs(r.parameters(i) - 1.0) < 1e-3, std::to_string(r.parameters(i)).c_str());
+            QCOMPARE(r.parameters(i), expected.parameters(i));
+        }
+        QCOMPARE(view->parameterTable()->rowCount(), 3);
+        QCOMPARE(view->parameterTable()->item(0, 0)->text(), QStringLiteral("m"));
+        QCOMPARE(view->stateResidualPlot()->curveNames().size(), 5);
+        QCOMPARE(view->measurementResidualPlot()->curveNames().size(), 3);
+        QCOMPARE(view->measurementResidualPlot()->curvePointCount(QStringLiteral("eps:eom:s")), 1001);
+        QCOMPARE(view->crossResidualCombo()->currentText(), QStringLiteral("eps:eom:s"));
+        QCOMPARE(view->crossAbscissaCombo()->currentText(), QStringLiteral("s'"));
+        QCOMPARE(view->crossPlot()->measuredCount(), 1001);
+        QCOMPARE(w.costPlot()->iterationCount(), static_cast<int>(r.iterations));
+        QVERIFY(w.outputPlot(0)->modelCount() > 0);  // estimated s over the measured s
+    }
+
+    void cancelEndsTheRunWithinASecond()
+    {
+        QTemporaryDir dir;
+        ui::MainWindow w(writeMsdProject(dir));
+        w.show();
+        selectOptimal(w.estimatorPanel());
+        w.estimatorPanel()->optimalSettingsWidget()->shootingPointsSpin()->setValue(4001);  // a slower run
+        QSignalSpy iterations(w.optimalRunner(), &ui::OptimalEstimationRunner::iteration);
+        QSignalSpy finished(w.optimalRunner(), &ui::OptimalEstimationRunner::finished);
+        w.runFit();
+        QTRY_VERIFY_WITH_TIMEOUT(iterations.count() >= 1 || finished.count() == 1, 30000);
+        QVERIFY2(finished.isEmpty(), "the run ended before it could be cancelled");
+        QElapsedTimer clock;
+        clock.start();
+        w.cancelFit();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.optimalRunner()->isRunning(), 5000);
+        const qint64 ms = clock.elapsed();
+        qInfo("cancel took %lld ms", static_cast<long long>(ms));
+        QVERIFY2(ms < 1000, qPrintable(QStringLiteral("cancel took %1 ms").arg(ms)));
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(finished.front().at(0).toBool());  // cancelled
+        QVERIFY(w.estimatorPanel()->runButton()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestUiOptimal)
+#include "test_ui_optimal.moc"

@@ -1,0 +1,165 @@
+#include "ui/results/OptimalEstimationView.h"
+
+#include "ui/plots/CurvePlot.h"
+#include "ui/plots/PhasePortraitPlot.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTableWidgetItem>
+#include <QVBoxLayout>
+
+namespace sysid::ui {
+
+namespace {
+
+std::vector<double> column(const Eigen::MatrixXd& m, int c)
+{
+    std::vector<double> values(static_cast<std::size_t>(m.rows()));
+    for (Eigen::Index k = 0; k < m.rows(); ++k)
+        values[static_cast<std::size_t>(k)] = m(k, c);
+    return values;
+}
+
+QTableWidgetItem* cell(const QString& text)
+{
+    auto* item = new QTableWidgetItem(text);
+    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+    return item;
+}
+
+}  // namespace
+
+OptimalEstimationView::OptimalEstimationView(QWidget* parent) : QWidget(parent)
+{
+    summary_ = new QLabel(tr("Run optimal estimation (estimator panel) to see its residuals."), this);
+    summary_->setObjectName(QStringLiteral("optimalSummary"));
+    summary_->setWordWrap(true);
+    parameters_ = new QTableWidget(0, 3, this);
+    parameters_->setObjectName(QStringLiteral("optimalParameterTable"));
+    parameters_->setHorizontalHeaderLabels({tr("Parameter"), tr("Value θ(a)"), tr("Drift (max − min)")});
+    parameters_->verticalHeader()->setVisible(false);
+    parameters_->horizontalHeader()->setStretchLastSection(true);
+
+    xiPlot_ = new CurvePlot(this);
+    xiPlot_->setObjectName(QStringLiteral("xiResidualPlot"));
+    xiPlot_->setAxisLabels(tr("t"), tr("ξ"));
+    epsPlot_ = new CurvePlot(this);
+    epsPlot_->setObjectName(QStringLiteral("epsResidualPlot"));
+    epsPlot_->setAxisLabels(tr("t"), tr("ε"));
+
+    auto* crossPage = new QWidget(this);
+    crossResidual_ = new QComboBox(crossPage);
+    crossResidual_->setObjectName(QStringLiteral("crossResidualCombo"));
+    crossAbscissa_ = new QComboBox(crossPage);
+    crossAbscissa_->setObjectName(QStringLiteral("crossAbscissaCombo"));
+    crossPlot_ = new PhasePortraitPlot(crossPage);
+    crossPlot_->setObjectName(QStringLiteral("residualCrossPlot"));
+    auto* choose = new QHBoxLayout;
+    choose->addWidget(new QLabel(tr("Residual"), crossPage));
+    choose->addWidget(crossResidual_, 1);
+    choose->addWidget(new QLabel(tr("against"), crossPage));
+    choose->addWidget(crossAbscissa_, 1);
+    auto* crossLayout = new QVBoxLayout(crossPage);
+    crossLayout->setContentsMargins(0, 0, 0, 0);
+    crossLayout->addLayout(choose);
+    crossLayout->addWidget(crossPlot_, 1);
+
+    tabs_ = new QTabWidget(this);
+    tabs_->addTab(xiPlot_, tr("Model residuals ξ"));
+    tabs_->addTab(epsPlot_, tr("Measurement residuals ε"));
+    tabs_->addTab(crossPage, tr("Residual vs state"));
+
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(summary_);
+    topLayout->addWidget(parameters_, 1);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(top);
+    splitter->addWidget(tabs_);
+    splitter->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    connect(crossResidual_, &QComboBox::currentIndexChanged, this, &OptimalEstimationView::updateCrossPlot);
+    connect(crossAbscissa_, &QComboBox::currentIndexChanged, this, &OptimalEstimationView::updateCrossPlot);
+}
+
+void OptimalEstimationView::clear()
+{
+    result_.reset();
+    parameters_->setRowCount(0);
+    xiPlot_->clear();
+    epsPlot_->clear();
+    crossPlot_->clear();
+    const QSignalBlocker a(crossResidual_), b(crossAbscissa_);
+    crossResidual_->clear();
+    crossAbscissa_->clear();
+    summary_->setText(tr("running…"));
+}
+
+void OptimalEstimationView::setResult(const estimate::OptimalEstimationResult& r)
+{
+    clear();
+    result_ = r;
+    summary_->setText(tr("%1 after %2 iteration(s): cost %3, ‖F‖ %4. %5")
+                          .arg(r.converged ? tr("converged") : tr("not converged"))
+                          .arg(r.iterations)
+                          .arg(r.cost, 0, 'g', 6)
+                          .arg(r.residualNorm, 0, 'g', 3)
+                          .arg(QString::fromStdString(r.message)));
+    parameters_->setRowCount(static_cast<int>(r.parameterNames.size()));
+    for (int i = 0; i < static_cast<int>(r.parameterNames.size()); ++i) {
+        parameters_->setItem(i, 0, cell(QString::fromStdString(r.parameterNames[static_cast<std::size_t>(i)])));
+        if (i < r.parameters.size())
+            parameters_->setItem(i, 1, cell(QString::number(r.parameters(i), 'g', 8)));
+        if (i < r.parameterDrift.size())
+            parameters_->setItem(i, 2, cell(QString::number(r.parameterDrift(i), 'g', 3)));
+    }
+    if (r.residuals.rows() != static_cast<Eigen::Index>(r.times.size()))
+        return;  // no traces: the solution could not be sampled
+    for (int c = 0; c < static_cast<int>(r.residualNames.size()) && c < r.residuals.cols(); ++c) {
+        const QString name = QString::fromStdString(r.residualNames[static_cast<std::size_t>(c)]);
+        (name.startsWith(QStringLiteral("xi:")) ? xiPlot_ : epsPlot_)->setCurve(name, r.times, column(r.residuals, c));
+    }
+    const QSignalBlocker a(crossResidual_), b(crossAbscissa_);
+    int preferred = 0;
+    for (int c = 0; c < static_cast<int>(r.residualNames.size()); ++c) {
+        const QString name = QString::fromStdString(r.residualNames[static_cast<std::size_t>(c)]);
+        crossResidual_->addItem(name, c);
+        // The equation-of-motion residual carries a missing force (seed 001 Fig. 4.6).
+        if (name.startsWith(QStringLiteral("eps:eom:")) && preferred == 0)
+            preferred = c;
+    }
+    crossResidual_->setCurrentIndex(preferred);
+    for (int i = 0; i < static_cast<int>(r.stateNames.size()); ++i)
+        crossAbscissa_->addItem(QString::fromStdString(r.stateNames[static_cast<std::size_t>(i)]), i);
+    for (int i = 0; i < static_cast<int>(r.inputNames.size()); ++i)
+        crossAbscissa_->addItem(QString::fromStdString(r.inputNames[static_cast<std::size_t>(i)]),
+                                static_cast<int>(r.stateNames.size()) + i);
+    // The last state is the velocity of a second-order model: friction shows against it.
+    crossAbscissa_->setCurrentIndex(std::max(0, static_cast<int>(r.stateNames.size()) - 1));
+    updateCrossPlot();
+}
+
+void OptimalEstimationView::updateCrossPlot()
+{
+    if (!result_ || crossResidual_->currentIndex() < 0 || crossAbscissa_->currentIndex() < 0)
+        return;
+    const auto& r = *result_;
+    const int residual = crossResidual_->currentData().toInt();
+    const int abscissa = crossAbscissa_->currentData().toInt();
+    const int states = static_cast<int>(r.stateNames.size());
+    const std::vector<double> x = abscissa < states ? column(r.states, abscissa) : column(r.inputs, abscissa - states);
+    crossPlot_->setMeasured(x, column(r.residuals, residual));
+    crossPlot_->setAxisNames(crossAbscissa_->currentText(), crossResidual_->currentText());
+}
+
+}  // namespace sysid::ui
