@@ -103,13 +103,13 @@ std::string readModelText(const std::string& path)
     return text.str();
 }
 
-void checkOutputPlace(const std::string& path)
+void checkOutputPlace(const std::string& path, const char* option)
 {
     if (path == "-")
         return;
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
-        throw UserError(path + ": is a directory; -o needs a file name");
+        throw UserError(path + ": is a directory; " + option + " needs a file name");
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();
     if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
         throw UserError(path + ": the folder " + parent.string() + " does not exist");

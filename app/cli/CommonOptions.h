@@ -37,8 +37,9 @@ std::pair<std::string, std::string> splitAssignment(const std::string& item, con
 std::map<std::string, double> namedValues(const boost::program_options::variables_map& vm, const char* name);
 // The whole file at path (a model); a missing, unreadable or directory path is a UserError.
 std::string readModelText(const std::string& path);
-// Refuses an -o target that is a folder or lies in a folder that does not exist ("-" is stdout).
-void checkOutputPlace(const std::string& path);
+// Refuses an output file (given with `option`) that is a folder or lies in a folder that does
+// not exist ("-" is stdout).
+void checkOutputPlace(const std::string& path, const char* option = "-o");
 // A whole-number option, read as signed so that "-3" is refused rather than wrapped around.
 std::size_t countOption(const boost::program_options::variables_map& vm, const char* name, long long least);
 

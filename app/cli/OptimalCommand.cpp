@@ -4,8 +4,10 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
 #include "app/cli/ParameterOverrides.h"
+#include "app/cli/StderrProgress.h"
 
 #include "engine/data/CsvReader.h"
+#include "engine/data/Text.h"
 #include "engine/job/OptimalEstimationJob.h"
 #include "engine/project/AtomicFile.h"
 #include "engine/project/OptimalEstimationJson.h"
@@ -61,71 +63,6 @@ void applyOptimalSettings(const po::variables_map& vm, estimate::OptimalEstimati
         settings.shootingPoints = countOption(vm, "points", 2);
 }
 
-std::map<std::string, double> startingValues(const po::variables_map& vm)
-{
-    std::map<std::string, double> values;
-    for (const auto& item : repeated(vm, "set")) {
-        const auto [name, text] = splitAssignment(item, "--set", "NAME=VALUE");
-        values[name] = parseNumber(text, "--set " + name);
-    }
-    return values;
-}
-
-std::string readModelText(const std::string& path)
-{
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw UserError(path + ": is a directory, not a model file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw UserError(path + ": cannot open the model file (missing or unreadable)");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-std::string format(const char* spec, double value)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, spec, value);
-    return buffer;
-}
-
-// One line per event on stderr, or nothing at all when quiet.
-class StderrProgress final : public job::ProgressSink {
-public:
-    explicit StderrProgress(bool quiet) : quiet_(quiet) {}
-
-    void iteration(const estimate::IterationRecord&) override {}  // the job's log line says more
-    void trace(std::size_t, const std::vector<double>&, const Eigen::MatrixXd&) override {}
-    void log(const std::string& line) override
-    {
-        if (!quiet_)
-            std::cerr << line << '\n' << std::flush;
-    }
-    void finished(job::JobStatus status, const std::string& message) override
-    {
-        if (quiet_ || status == job::JobStatus::Failed)  // a failure is printed once, by main
-            return;
-        std::cerr << (status == job::JobStatus::Cancelled ? "cancelled: " : "stopped: ") << message << '\n' << std::flush;
-    }
-
-private:
-    bool quiet_;
-};
-
-void checkOutputPlace(const std::string& path, const char* option)
-{
-    if (path == "-")
-        return;
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw UserError(path + ": is a directory; " + option + " needs a file name");
-    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
-        throw UserError(path + ": the folder " + parent.string() + " does not exist");
-}
-
 // t, then one column per residual ("xi:x", "eps:y", ...), one row per sample.
 std::string residualCsv(const estimate::OptimalEstimationResult& r)
 {
@@ -134,9 +71,9 @@ std::string residualCsv(const estimate::OptimalEstimationResult& r)
         text += "," + name;
     text += '\n';
     for (Eigen::Index k = 0; k < r.residuals.rows(); ++k) {
-        text += format("%.17g", r.times[static_cast<std::size_t>(k)]);
+        text += data::formatNumber(r.times[static_cast<std::size_t>(k)], 17);
         for (Eigen::Index c = 0; c < r.residuals.cols(); ++c)
-            text += "," + format("%.17g", r.residuals(k, c));
+            text += "," + data::formatNumber(r.residuals(k, c), 17);
         text += '\n';
     }
     return text;
@@ -184,7 +121,7 @@ int runOptimal(const Arguments& args)
     {
         estimate::OptimalEstimationSettings settings;  // arguments are checked before anything is read
         applyOptimalSettings(vm, settings);
-        startingValues(vm);
+        namedValues(vm, "set");
     }
     if (!isProject && !vm.count("output"))
         throw UsageError("missing -o RESULT.json (- for standard output)");
@@ -205,7 +142,7 @@ int runOptimal(const Arguments& args)
         if (project.data.empty())
             throw UserError(input + ": the project has no data set to estimate from");
         project.data.resize(1);  // optimal estimation uses one record: the first
-        for (const auto& [name, value] : startingValues(vm))
+        for (const auto& [name, value] : namedValues(vm, "set"))
             project.parameterValues[name] = value;
         job::FitJob fit = project::makeFitJob(project);
         estimate.modelText = fit.modelText;
@@ -220,7 +157,7 @@ int runOptimal(const Arguments& args)
             throw UsageError("missing --data DATA.csv (a MODEL needs data; or give a PROJECT.sysid)");
         estimate.modelText = readModelText(input);
         estimate.modelSource = input;
-        estimate.parameterValues = startingValues(vm);
+        estimate.parameterValues = namedValues(vm, "set");
         data::CsvOptions csv;
         if (vm.count("time"))
             csv.timeColumn = vm["time"].as<std::string>();
@@ -234,7 +171,7 @@ int runOptimal(const Arguments& args)
     }
     applyOptimalSettings(vm, estimate.settings);
 
-    StderrProgress progress(quiet);
+    StderrProgress progress(quiet, false);  // the job logs each Newton iteration with its timings
     const estimate::OptimalEstimationResult result = estimate.run(progress);
     const std::string text = project::optimalResultToJson(result).dump(2) + "\n";
     if (out == "-")

@@ -18,7 +18,7 @@ std::string format(const char* spec, double value)
 
 void StderrProgress::iteration(const estimate::IterationRecord& record)
 {
-    if (quiet_)
+    if (quiet_ || !iterationLines_)
         return;
     std::string line = "iteration " + std::to_string(record.iteration) + "  cost " + format("%.4e", record.cost) + " ";
     for (std::size_t k = 0; k < record.parameters.size(); ++k)
