@@ -408,7 +408,7 @@ void MainWindow::connectOptimalRunner()
         statusIteration_->setText(tr("iteration %1   ½‖F‖² %2").arg(r.iteration).arg(r.cost, 0, 'g', 6));
     });
     connect(optimalRunner_, &OptimalEstimationRunner::trace, this,
-            [this](const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
+            [this](int, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
                 if (times.empty())
                     return;
                 const std::size_t stride = displayStride(times.size());

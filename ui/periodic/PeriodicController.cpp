@@ -17,8 +17,8 @@ PeriodicController::PeriodicController(ProjectDocument* document, PeriodicPanel*
     connect(panel_, &PeriodicPanel::runRequested, this, &PeriodicController::run);
     connect(panel_, &PeriodicPanel::cancelRequested, this, &PeriodicController::cancel);
     connect(runner_, &PeriodicRunner::logLine, this, &PeriodicController::message);
-    connect(runner_, &PeriodicRunner::iteration, this, [this](int n, double cost) {
-        emit message(tr("periodic solution: Newton iteration %1, ½‖F‖² = %2").arg(n).arg(cost, 0, 'g', 4));
+    connect(runner_, &PeriodicRunner::iteration, this, [this](const estimate::IterationRecord& r) {
+        emit message(tr("periodic solution: Newton iteration %1, ½‖F‖² = %2").arg(r.iteration).arg(r.cost, 0, 'g', 4));
     });
     connect(runner_, &PeriodicRunner::finished, this, &PeriodicController::finish);
 }

@@ -1,85 +1,10 @@
 #include "ui/run/FitRunner.h"
 
-#include "engine/job/JobError.h"
-#include "engine/job/ProgressSink.h"
-
-#include <map>
-#include <mutex>
-
 namespace sysid::ui {
-
-// Latest trace per experiment, written by the job's thread and drained by the UI timer: the
-// engine may produce traces far faster than a plot can redraw.
-struct TraceBuffer {
-    std::mutex mutex;
-    std::map<int, std::pair<std::vector<double>, Eigen::MatrixXd>> latest;
-};
-
-class FitRunner::Sink : public job::ProgressSink {
-public:
-    Sink(FitRunner* runner, std::shared_ptr<TraceBuffer> traces) : runner_(runner), traces_(std::move(traces)) {}
-
-    void started(const std::vector<std::string>& names) override
-    {
-        QStringList list;
-        for (const auto& n : names)
-            list << QString::fromStdString(n);
-        QMetaObject::invokeMethod(runner_, [runner = runner_, list] { emit runner->started(list); }, Qt::QueuedConnection);
-    }
-
-    void iteration(const estimate::IterationRecord& record) override
-    {
-        QMetaObject::invokeMethod(runner_, [runner = runner_, record] { emit runner->iteration(record); },
-                                  Qt::QueuedConnection);
-    }
-
-    void trace(std::size_t experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) override
-    {
-        const std::lock_guard lock(traces_->mutex);
-        traces_->latest[static_cast<int>(experiment)] = {times, outputs};
-    }
-
-    void log(const std::string& line) override
-    {
-        const QString text = QString::fromStdString(line);
-        QMetaObject::invokeMethod(runner_, [runner = runner_, text] { emit runner->logLine(text); }, Qt::QueuedConnection);
-    }
-
-    void finished(job::JobStatus, const std::string&) override {}  // FitRunner reports the end itself, with the result
-
-private:
-    FitRunner* runner_;
-    std::shared_ptr<TraceBuffer> traces_;
-};
-
-FitRunner::FitRunner(QObject* parent) : QObject(parent), traces_(std::make_shared<TraceBuffer>())
-{
-    traceTimer_.setInterval(33);
-    connect(&traceTimer_, &QTimer::timeout, this, &FitRunner::flushTraces);
-}
-
-FitRunner::~FitRunner()
-{
-    if (worker_.joinable()) {
-        worker_.request_stop();
-        worker_.join();
-    }
-}
 
 void FitRunner::start(job::FitJob job)
 {
-    if (running_)
-        return;
-    if (worker_.joinable())
-        worker_.join();
-    running_ = true;
-    {
-        const std::lock_guard lock(traces_->mutex);
-        traces_->latest.clear();
-    }
-    traceTimer_.start();
-    worker_ = std::jthread([this, job = std::move(job), traces = traces_](std::stop_token stop) {
-        Sink sink(this, traces);
+    launch([this, job = std::move(job)](job::ProgressSink& sink, std::stop_token stop) -> Finish {
         std::optional<estimate::FitResult> result;
         QString message;
         try {
@@ -89,33 +14,8 @@ void FitRunner::start(job::FitJob job)
             message = QString::fromStdString(e.what());
         }
         const bool cancelled = result ? result->cancelled : stop.stop_requested();
-        QMetaObject::invokeMethod(
-            this,
-            [this, cancelled, message, result] {
-                flushTraces();
-                traceTimer_.stop();
-                running_ = false;
-                emit finished(cancelled, message, result);
-            },
-            Qt::QueuedConnection);
+        return [this, cancelled, message, result] { emit finished(cancelled, message, result); };
     });
-}
-
-void FitRunner::cancel()
-{
-    if (running_)
-        worker_.request_stop();
-}
-
-void FitRunner::flushTraces()
-{
-    std::map<int, std::pair<std::vector<double>, Eigen::MatrixXd>> latest;
-    {
-        const std::lock_guard lock(traces_->mutex);
-        latest.swap(traces_->latest);
-    }
-    for (const auto& [experiment, trace] : latest)
-        emit this->trace(experiment, trace.first, trace.second);
 }
 
 }  // namespace sysid::ui
