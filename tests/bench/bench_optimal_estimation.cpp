@@ -8,8 +8,11 @@
 // two runs: RMUSN 8 and 11 iterations, 0.3 / 0.5 min on a 486DX/50). Timed around
 // estimateOptimally() only, which includes the symbolic assembly and compilation.
 //
-// Usage: bench_optimal_estimation [--runs N] [--threads N] [--write-csv FILE]
+// Usage: bench_optimal_estimation [--runs N] [--threads N] [--write-csv FILE] [--json FILE]
 //   --write-csv  also write the data (t, u, s) to FILE (resources/examples/msd_optimal_data.csv)
+//   --json       also solve a tight reference (one more stage: dopri5 rtol 1e-13, Newton 1e-10) and
+//                write timings, estimates, their error against it and the data in full precision
+//                to FILE, for optimal_estimation_scipy.py (run_optimal_estimation_benchmark.sh)
 
 #include "engine/data/CsvReader.h"
 #include "engine/data/CsvWriter.h"
@@ -24,8 +27,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cmath>
 #include <exception>
+#include <fstream>
 #include <mutex>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -58,7 +65,7 @@ int main(int argc, char** argv)
 {
     int runs = 3;
     std::size_t threads = 0;
-    std::string csv;
+    std::string csv, json;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string option = argv[i];
         if (option == "--runs")
@@ -67,6 +74,8 @@ int main(int argc, char** argv)
             threads = static_cast<std::size_t>(std::stoul(argv[i + 1]));
         else if (option == "--write-csv")
             csv = argv[i + 1];
+        else if (option == "--json")
+            json = argv[i + 1];
         else {
             std::fprintf(stderr, "unknown option %s\n", option.c_str());
             return 2;
@@ -104,6 +113,12 @@ int main(int argc, char** argv)
             data::writeCsvFile(csv, {"t", "u", "s"}, {request.times, u, s});
             std::printf("wrote %s\n", csv.c_str());
         }
+        struct Case {
+            double start = 0.0, median = 0.0, fastest = 0.0;
+            estimate::OptimalEstimationResult result;
+        };
+        std::vector<Case> cases;
+        double symbolicSeconds = 0.0;
         std::printf("bench_optimal_estimation (%s build): MSD, 1001 samples, 101 shooting points, 10 ODEs\n",
                     SYSID_BENCH_BUILD_TYPE);
         {
@@ -116,8 +131,8 @@ int main(int argc, char** argv)
                 const model::Model h = estimate::hamiltonianModel(m, layout, {{1, 1, 1, 1, 1}, {1, 1, 1}});
                 const auto compiled = eval::compileModel(h);
             }
-            std::printf("symbolic assembly + compilation: %.3f s\n",
-                        std::chrono::duration<double>(Clock::now() - t0).count());
+            symbolicSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            std::printf("symbolic assembly + compilation: %.3f s\n", symbolicSeconds);
             m = {};
         }
         for (const double start : {10.0, 50.0}) {
@@ -139,8 +154,75 @@ int main(int argc, char** argv)
                         runs);
             if (!r.converged)
                 std::printf("  %s\n", r.message.c_str());
+            cases.push_back({start, seconds[seconds.size() / 2], seconds.front(), r});
             std::lock_guard lock(model::symbolicMutex());
             m = {};
+        }
+        if (!json.empty()) {
+            // Reference: the default stages and one tighter stage, so the estimates' error is
+            // measured against a solution whose own integration error is two orders smaller.
+            model::Model m = withParameters(10.0);
+            estimate::OptimalEstimationSettings settings;
+            settings.bvp.threads = threads;
+            settings.stages = estimate::defaultOptimalEstimationStages();
+            shooting::BvpStage tighter = settings.stages.back();
+            tighter.integrator.relativeTolerance = 1e-13;
+            tighter.integrator.absoluteTolerance = 1e-15;
+            tighter.newtonTolerance = 1e-10;
+            settings.stages.push_back(tighter);
+            const auto reference = estimate::estimateOptimally(m, experiment, settings);
+            {
+                std::lock_guard lock(model::symbolicMutex());
+                m = {};
+            }
+            if (!reference.converged)
+                throw std::runtime_error("the tight reference did not converge: " + reference.message);
+            std::printf("reference (+ dopri5 1e-13, Newton 1e-10): m = %.12f b = %.12f k = %.12f\n",
+                        reference.parameters(0), reference.parameters(1), reference.parameters(2));
+            std::ofstream out(json);
+            if (!out)
+                throw std::runtime_error("cannot write " + json);
+            out.precision(17);
+            out << "{\n  \"build\": \"" << SYSID_BENCH_BUILD_TYPE << "\",\n";
+            out << "  \"shooting_points\": " << estimate::OptimalEstimationSettings{}.shootingPoints
+                << ",\n  \"symbolic_seconds\": " << symbolicSeconds << ",\n";
+            out << "  \"reference\": [" << reference.parameters(0) << ", " << reference.parameters(1) << ", "
+                << reference.parameters(2) << "],\n  \"cases\": [";
+            // JSON has no NaN: a non-finite number (a run that diverged) is written as null.
+            const auto number = [](double x) {
+                std::ostringstream text;
+                text.precision(17);
+                if (std::isfinite(x))
+                    text << x;
+                else
+                    text << "null";
+                return text.str();
+            };
+            for (std::size_t c = 0; c < cases.size(); ++c) {
+                const auto& r = cases[c].result;
+                const bool usable = r.parameters.size() == 3;
+                const double error = r.converged && usable ? (r.parameters - reference.parameters).cwiseAbs().maxCoeff() : NAN;
+                out << (c ? ",\n" : "\n") << "    {\"start\": " << cases[c].start << ", \"seconds\": " << cases[c].median
+                    << ", \"min_seconds\": " << cases[c].fastest << ", \"runs\": " << runs
+                    << ", \"converged\": " << (r.converged ? "true" : "false") << ", \"iterations\": " << r.iterations
+                    << ", \"estimates\": [";
+                for (Eigen::Index i = 0; i < 3; ++i)
+                    out << (i ? ", " : "") << number(usable ? r.parameters(i) : NAN);
+                out << "], \"error\": " << number(error) << "}";
+            }
+            out << "\n  ],\n  \"t\": [";
+            std::vector<double> u(request.times.size());
+            for (std::size_t k = 0; k < u.size(); ++k) {
+                inputs.values(request.times[k], &u[k]);
+                out << (k ? ", " : "") << request.times[k];
+            }
+            out << "],\n  \"u\": [";
+            for (std::size_t k = 0; k < u.size(); ++k)
+                out << (k ? ", " : "") << u[k];
+            out << "],\n  \"s\": [";
+            for (std::size_t k = 0; k < u.size(); ++k)
+                out << (k ? ", " : "") << trajectory.outputs(static_cast<Eigen::Index>(k), 0);
+            out << "]\n}\n";
         }
         std::lock_guard lock(model::symbolicMutex());
         truthModel = {};
