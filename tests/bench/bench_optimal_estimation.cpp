@@ -4,12 +4,18 @@
 // Data: 0..10 s every 0.01 s, simulated with m = b = k = 1 from rest (dopri5, rtol 1e-11),
 // input u from resources/examples/mass_spring_damper_input.csv (sum of three sines), no noise.
 // Estimation: W = V = 1, W_a = 0, 101 shooting points, the default loose-to-tight stages
-// (Euler 1 step -> dopri5 1e-6 -> dopri5 1e-9), starting values 10 and then 50 (the seed's
+// (Euler 1 step -> dopri5 1e-6 -> dopri5 1e-11), starting values 10 and then 50 (the seed's
 // two runs: RMUSN 8 and 11 iterations, 0.3 / 0.5 min on a 486DX/50). Timed around
 // estimateOptimally() only, which includes the symbolic assembly and compilation.
 //
-// Usage: bench_optimal_estimation [--runs N] [--threads N] [--write-csv FILE]
+// Usage: bench_optimal_estimation [--runs N] [--threads N] [--write-csv FILE] [--json FILE] [--points-sweep 1]
 //   --write-csv  also write the data (t, u, s) to FILE (resources/examples/msd_optimal_data.csv)
+//   --json       also solve a tight reference (one more stage: dopri5 rtol 1e-13, Newton 1e-10) and
+//                write timings, estimates, their error against it and the data in full precision
+//                to FILE, for optimal_estimation_scipy.py (run_optimal_estimation_benchmark.sh)
+//   --points-sweep 1  also time one Newton iteration of the last (dopri5 1e-11) stage against the
+//                number of shooting points, 11..1001, from the start 10 (issue 5: it must grow linearly);
+//                |dm| is the mass estimate's difference to the 101-point run's
 
 #include "engine/data/CsvReader.h"
 #include "engine/data/CsvWriter.h"
@@ -24,8 +30,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cmath>
 #include <exception>
+#include <fstream>
 #include <mutex>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -58,7 +68,8 @@ int main(int argc, char** argv)
 {
     int runs = 3;
     std::size_t threads = 0;
-    std::string csv;
+    std::string csv, json;
+    bool pointsSweep = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string option = argv[i];
         if (option == "--runs")
@@ -67,6 +78,10 @@ int main(int argc, char** argv)
             threads = static_cast<std::size_t>(std::stoul(argv[i + 1]));
         else if (option == "--write-csv")
             csv = argv[i + 1];
+        else if (option == "--json")
+            json = argv[i + 1];
+        else if (option == "--points-sweep")
+            pointsSweep = std::string(argv[i + 1]) != "0";
         else {
             std::fprintf(stderr, "unknown option %s\n", option.c_str());
             return 2;
@@ -104,6 +119,12 @@ int main(int argc, char** argv)
             data::writeCsvFile(csv, {"t", "u", "s"}, {request.times, u, s});
             std::printf("wrote %s\n", csv.c_str());
         }
+        struct Case {
+            double start = 0.0, median = 0.0, fastest = 0.0;
+            estimate::OptimalEstimationResult result;
+        };
+        std::vector<Case> cases;
+        double symbolicSeconds = 0.0;
         std::printf("bench_optimal_estimation (%s build): MSD, 1001 samples, 101 shooting points, 10 ODEs\n",
                     SYSID_BENCH_BUILD_TYPE);
         {
@@ -116,8 +137,8 @@ int main(int argc, char** argv)
                 const model::Model h = estimate::hamiltonianModel(m, layout, {{1, 1, 1, 1, 1}, {1, 1, 1}});
                 const auto compiled = eval::compileModel(h);
             }
-            std::printf("symbolic assembly + compilation: %.3f s\n",
-                        std::chrono::duration<double>(Clock::now() - t0).count());
+            symbolicSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            std::printf("symbolic assembly + compilation: %.3f s\n", symbolicSeconds);
             m = {};
         }
         for (const double start : {10.0, 50.0}) {
@@ -139,8 +160,125 @@ int main(int argc, char** argv)
                         runs);
             if (!r.converged)
                 std::printf("  %s\n", r.message.c_str());
+            cases.push_back({start, seconds[seconds.size() / 2], seconds.front(), r});
             std::lock_guard lock(model::symbolicMutex());
             m = {};
+        }
+        if (pointsSweep) {
+            std::printf("per Newton iteration of the last stage (mean over those that built a Jacobian, best of %d), "
+                        "ms, %zu thread(s)\n%6s %5s %10s %10s %10s %10s %12s %9s\n",
+                        runs, threads, "m", "iter", "residual", "jacobian", "factor", "solve", "total/(m-1)", "|dm|");
+            for (const std::size_t points : {11, 51, 101, 201, 501, 1001}) {
+                model::Model m = withParameters(10.0);
+                estimate::OptimalEstimationSettings settings;
+                settings.bvp.threads = threads;
+                settings.shootingPoints = points;
+                const std::size_t last = estimate::defaultOptimalEstimationStages().size() - 1;
+                double residual = 1e300, jacobian = 1e300, factor = 1e300, solve = 1e300;
+                estimate::OptimalEstimationResult r;
+                std::size_t lastIterations = 0;
+                for (int run = 0; run < runs; ++run) {
+                    double rs = 0, js = 0, fs = 0, ss = 0;
+                    std::size_t counted = 0;
+                    lastIterations = 0;
+                    r = estimate::estimateOptimally(m, experiment, settings, [&](const shooting::BvpIteration& it) {
+                        if (it.stage != last)
+                            return;
+                        ++lastIterations;
+                        if (it.newton.jacobianReused)
+                            return;
+                        ++counted;
+                        rs += it.residualTime.count();
+                        js += it.jacobianTime.count();
+                        fs += it.factorTime.count();
+                        ss += it.solveTime.count();
+                    });
+                    const double c = static_cast<double>(std::max<std::size_t>(counted, 1));
+                    residual = std::min(residual, rs / c);
+                    jacobian = std::min(jacobian, js / c);
+                    factor = std::min(factor, fs / c);
+                    solve = std::min(solve, ss / c);
+                }
+                {
+                    std::lock_guard lock(model::symbolicMutex());
+                    m = {};
+                }
+                if (!r.converged) {
+                    std::printf("%6zu failed: %s\n", points, r.message.c_str());
+                    continue;
+                }
+                const double k = 1e3;
+                std::printf("%6zu %5zu %10.3f %10.3f %10.3f %10.3f %12.4f %9.1e\n", points, lastIterations, residual * k,
+                            jacobian * k, factor * k, solve * k,
+                            (residual + jacobian + factor + solve) * k / static_cast<double>(points - 1),
+                            std::abs(r.parameters(0) - cases.front().result.parameters(0)));
+            }
+        }
+        if (!json.empty()) {
+            // Reference: the default stages and one tighter stage, so the estimates' error is
+            // measured against a solution whose own integration error is two orders smaller.
+            model::Model m = withParameters(10.0);
+            estimate::OptimalEstimationSettings settings;
+            settings.bvp.threads = threads;
+            settings.stages = estimate::defaultOptimalEstimationStages();
+            shooting::BvpStage tighter = settings.stages.back();
+            tighter.integrator.relativeTolerance = 1e-13;
+            tighter.integrator.absoluteTolerance = 1e-15;
+            tighter.newtonTolerance = 1e-10;
+            settings.stages.push_back(tighter);
+            const auto reference = estimate::estimateOptimally(m, experiment, settings);
+            {
+                std::lock_guard lock(model::symbolicMutex());
+                m = {};
+            }
+            if (!reference.converged)
+                throw std::runtime_error("the tight reference did not converge: " + reference.message);
+            std::printf("reference (+ dopri5 1e-13, Newton 1e-10): m = %.12f b = %.12f k = %.12f\n",
+                        reference.parameters(0), reference.parameters(1), reference.parameters(2));
+            std::ofstream out(json);
+            if (!out)
+                throw std::runtime_error("cannot write " + json);
+            out.precision(17);
+            out << "{\n  \"build\": \"" << SYSID_BENCH_BUILD_TYPE << "\",\n";
+            out << "  \"shooting_points\": " << estimate::OptimalEstimationSettings{}.shootingPoints
+                << ",\n  \"symbolic_seconds\": " << symbolicSeconds << ",\n";
+            out << "  \"reference\": [" << reference.parameters(0) << ", " << reference.parameters(1) << ", "
+                << reference.parameters(2) << "],\n  \"cases\": [";
+            // JSON has no NaN: a non-finite number (a run that diverged) is written as null.
+            const auto number = [](double x) {
+                std::ostringstream text;
+                text.precision(17);
+                if (std::isfinite(x))
+                    text << x;
+                else
+                    text << "null";
+                return text.str();
+            };
+            for (std::size_t c = 0; c < cases.size(); ++c) {
+                const auto& r = cases[c].result;
+                const bool usable = r.parameters.size() == 3;
+                const double error = r.converged && usable ? (r.parameters - reference.parameters).cwiseAbs().maxCoeff() : NAN;
+                out << (c ? ",\n" : "\n") << "    {\"start\": " << cases[c].start << ", \"seconds\": " << cases[c].median
+                    << ", \"min_seconds\": " << cases[c].fastest << ", \"runs\": " << runs
+                    << ", \"converged\": " << (r.converged ? "true" : "false") << ", \"iterations\": " << r.iterations
+                    << ", \"estimates\": [";
+                for (Eigen::Index i = 0; i < 3; ++i)
+                    out << (i ? ", " : "") << number(usable ? r.parameters(i) : NAN);
+                out << "], \"error\": " << number(error) << "}";
+            }
+            out << "\n  ],\n  \"t\": [";
+            std::vector<double> u(request.times.size());
+            for (std::size_t k = 0; k < u.size(); ++k) {
+                inputs.values(request.times[k], &u[k]);
+                out << (k ? ", " : "") << request.times[k];
+            }
+            out << "],\n  \"u\": [";
+            for (std::size_t k = 0; k < u.size(); ++k)
+                out << (k ? ", " : "") << u[k];
+            out << "],\n  \"s\": [";
+            for (std::size_t k = 0; k < u.size(); ++k)
+                out << (k ? ", " : "") << trajectory.outputs(static_cast<Eigen::Index>(k), 0);
+            out << "]\n}\n";
         }
         std::lock_guard lock(model::symbolicMutex());
         truthModel = {};
