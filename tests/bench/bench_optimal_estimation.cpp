@@ -8,7 +8,7 @@
 // two runs: RMUSN 8 and 11 iterations, 0.3 / 0.5 min on a 486DX/50). Timed around
 // estimateOptimally() only, which includes the symbolic assembly and compilation.
 //
-// Usage: bench_optimal_estimation [--runs N] [--threads N] [--write-csv FILE] [--json FILE] [--points-sweep 1]
+// Usage: bench_optimal_estimation [--runs N] [--threads N] [--schedule default|dopri5] [--write-csv FILE] [--json FILE] [--points-sweep 1]
 //   --write-csv  also write the data (t, u, s) to FILE (resources/examples/msd_optimal_data.csv)
 //   --json       also solve a tight reference (one more stage: dopri5 rtol 1e-13, Newton 1e-10) and
 //                write timings, estimates, their error against it and the data in full precision
@@ -70,6 +70,7 @@ int main(int argc, char** argv)
     std::size_t threads = 0;
     std::string csv, json;
     bool pointsSweep = false;
+    bool withoutEuler = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string option = argv[i];
         if (option == "--runs")
@@ -82,6 +83,8 @@ int main(int argc, char** argv)
             json = argv[i + 1];
         else if (option == "--points-sweep")
             pointsSweep = std::string(argv[i + 1]) != "0";
+        else if (option == "--schedule")
+            withoutEuler = std::string(argv[i + 1]) == "dopri5";
         else {
             std::fprintf(stderr, "unknown option %s\n", option.c_str());
             return 2;
@@ -145,6 +148,10 @@ int main(int argc, char** argv)
             model::Model m = withParameters(start);
             estimate::OptimalEstimationSettings settings;
             settings.bvp.threads = threads;
+            if (withoutEuler) {  // the non-stiff schedule: loose then tight dopri5, no Euler stage
+                settings.stages = estimate::defaultOptimalEstimationStages();
+                settings.stages.erase(settings.stages.begin());
+            }
             std::vector<double> seconds;
             estimate::OptimalEstimationResult r;
             for (int run = 0; run < runs; ++run) {
