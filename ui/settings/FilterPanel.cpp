@@ -44,7 +44,6 @@ QDoubleSpinBox* makeDoubleSpin(QWidget* parent, double lo, double hi, int decima
   return spin;
 }
 
-QVector<double> toVector(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
 
 
 }  // namespace
