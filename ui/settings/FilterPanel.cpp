@@ -44,8 +44,6 @@ QDoubleSpinBox* makeDoubleSpin(QWidget* parent, double lo, double hi, int decima
   return spin;
 }
 
-
-
 }  // namespace
 
 FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent) {
