@@ -141,7 +141,20 @@ estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, P
 
     const std::size_t points =
         job.settings.bvp.shootingPoints.empty() ? job.settings.shootingPoints : job.settings.bvp.shootingPoints.size();
-    sink.started({});
+    // theta is part of the augmented state, so each iterate's first node holds its current value.
+    std::vector<std::string> parameterNames;
+    std::vector<std::size_t> parameterSlots;
+    try {
+        const std::lock_guard lock(model::symbolicMutex());
+        const auto layout = estimate::augmentedLayout(*model.symbolic, experiment.outputMeasured);
+        for (std::size_t k = 0; k < layout.estimatedParameters.size(); ++k) {
+            parameterNames.push_back(model.symbolic->parameters[layout.estimatedParameters[k]].name);
+            parameterSlots.push_back(layout.modelStateCount + k);
+        }
+    } catch (const estimate::OptimalEstimationError& e) {
+        throw JobError(JobError::Kind::Settings, e.what());
+    }
+    sink.started(parameterNames);
     sink.log("optimal estimation (TPBVP) of '" + experiment.name + "': " + std::to_string(experiment.times.size()) +
              " samples, " + std::to_string(points) + " shooting points");
 
@@ -160,6 +173,10 @@ estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, P
         record.iteration = ++count;
         record.cost = 0.5 * it.newton.residualNorm * it.newton.residualNorm;
         record.stepNorm = it.newton.damping;
+        if (it.newton.x)
+            for (const std::size_t slot : parameterSlots)
+                if (static_cast<Eigen::Index>(slot) < it.newton.x->size())
+                    record.parameters.push_back((*it.newton.x)(static_cast<Eigen::Index>(slot)));
         sink.iteration(record);
         sink.log("stage " + std::to_string(it.stage + 1) + " iteration " + std::to_string(it.newton.iteration) +
                  "  ||F|| " + number(it.newton.residualNorm) + "  damping " + number(it.newton.damping) +

@@ -73,7 +73,7 @@ std::vector<double> uniformShootingPoints(double a, double b, std::size_t count)
 
 struct BvpIteration {
     std::size_t stage = 0;
-    NewtonIteration newton;
+    NewtonIteration newton;  // newton.x: the nodes s_1..s_m one after the other (n values each)
     // Wall time spent since the previous report (all line-search residuals included):
     // integrating F, integrating and assembling J, factorising J, back-substitution.
     std::chrono::duration<double> residualTime{}, jacobianTime{}, factorTime{}, solveTime{};

@@ -175,7 +175,7 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
         result.iterations = iteration;
         result.residualNorm = result.residual.norm();
         if (observer)
-            observer(NewtonIteration{iteration, result.residualNorm, damping, reused});
+            observer(NewtonIteration{iteration, result.residualNorm, damping, reused, &result.x});
 
         if (maxAbs(result.residual) <= settings.residualTolerance) {
             result.stop = NewtonStop::Converged;

@@ -40,6 +40,7 @@ struct NewtonIteration {
     double residualNorm = 0.0;  // ||F||_2 after the step
     double damping = 1.0;       // line-search factor of the accepted step
     bool jacobianReused = false;
+    const Eigen::VectorXd* x = nullptr;  // the iterate after the step; valid during the observer call only
 };
 
 enum class NewtonStop { Converged, MaxIterations, DampingTooSmall, SingularJacobian, Cancelled, EvaluationFailed };

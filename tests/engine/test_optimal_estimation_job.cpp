@@ -40,6 +40,8 @@ job::OptimalEstimationJob exampleJob()
 struct Recorder : job::ProgressSink {
     std::vector<std::string> events;
     std::vector<double> costs;
+    std::vector<std::string> parameterNames;
+    std::vector<std::vector<double>> parameters;
     std::vector<double> traceTimes;
     Eigen::MatrixXd traceOutputs;
     job::JobStatus status = job::JobStatus::Failed;
@@ -47,11 +49,16 @@ struct Recorder : job::ProgressSink {
     std::stop_source* stopAtFirst = nullptr;
     std::chrono::steady_clock::time_point stopAt;
 
-    void started(const std::vector<std::string>&) override { events.push_back("started"); }
+    void started(const std::vector<std::string>& names) override
+    {
+        events.push_back("started");
+        parameterNames = names;
+    }
     void iteration(const estimate::IterationRecord& r) override
     {
         events.push_back("iteration");
         costs.push_back(r.cost);
+        parameters.push_back(r.parameters);
         QCOMPARE_EQ(r.iteration, costs.size());
         if (stopAtFirst && costs.size() == 1) {
             stopAt = std::chrono::steady_clock::now();
@@ -93,6 +100,12 @@ private slots:
         QVERIFY(sink.status == job::JobStatus::Succeeded);
         QCOMPARE_EQ(sink.costs.size(), result.iterations);
         QVERIFY(sink.costs.back() < 1e-6 * sink.costs.front());
+        // theta per iteration (for the GUI's parameter history), ending at the estimate.
+        QCOMPARE(sink.parameterNames, result.parameterNames);
+        QCOMPARE_EQ(sink.parameters.back().size(), std::size_t{3});
+        for (std::size_t i = 0; i < 3; ++i)
+            QVERIFY(std::abs(sink.parameters.back()[i] - result.parameters(static_cast<Eigen::Index>(i))) < 1e-6);
+        QVERIFY(std::abs(sink.parameters.front()[0] - 1.0) > std::abs(sink.parameters.back()[0] - 1.0));
         // The model output s at the estimate is the measured (noise-free) s.
         const auto table = data::readCsv(kExamples + "msd_optimal_data.csv");
         const auto& s = table.column("s");

@@ -6,6 +6,7 @@
 #include "ui/main/MainWindow.h"
 #include "ui/plots/CostPlot.h"
 #include "ui/plots/CurvePlot.h"
+#include "ui/plots/ParameterHistoryPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
 #include "ui/plots/TimeSeriesPlot.h"
 #include "ui/project/ProjectDocument.h"
@@ -188,6 +189,7 @@ private slots:
         QCOMPARE(view->crossAbscissaCombo()->currentText(), QStringLiteral("s'"));
         QCOMPARE(view->crossPlot()->measuredCount(), 1001);
         QCOMPARE(w.costPlot()->iterationCount(), static_cast<int>(r.iterations));
+        QCOMPARE(w.parameterPlot()->iterationCount(), static_cast<int>(r.iterations));
         QVERIFY(w.outputPlot(0)->modelCount() > 0);  // estimated s over the measured s
     }
 

@@ -403,7 +403,9 @@ void MainWindow::connectRunner()
 
 void MainWindow::connectOptimalRunner()
 {
+    connect(optimalRunner_, &OptimalEstimationRunner::started, parameterPlot_, &ParameterHistoryPlot::setParameterNames);
     connect(optimalRunner_, &OptimalEstimationRunner::iteration, this, [this](const estimate::IterationRecord& r) {
+        parameterPlot_->addIteration(static_cast<int>(r.iteration), r.parameters);
         costPlot_->addIteration(static_cast<int>(r.iteration), r.cost);
         statusIteration_->setText(tr("iteration %1   ½‖F‖² %2").arg(r.iteration).arg(r.cost, 0, 'g', 6));
     });
