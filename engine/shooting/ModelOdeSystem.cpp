@@ -46,6 +46,14 @@ void ModelOdeSystem::jacobian(double t, const double* x, double* J, double* dfdt
     }
 }
 
+// One input interpolation and no df/dt (t, u) evaluation: the variational equations need neither.
+void ModelOdeSystem::rhsAndStateJacobian(double t, const double* x, double* f, double* J)
+{
+    setPoint(t, x);
+    model_.rhs(f);
+    model_.stateJacobian(J);
+}
+
 std::vector<double> ModelOdeSystem::breakpoints(double t0, double t1) const
 {
     std::vector<double> all;

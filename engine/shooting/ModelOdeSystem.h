@@ -21,6 +21,7 @@ public:
     std::size_t dimension() const override { return model_.stateCount(); }
     void rhs(double t, const double* x, double* f) override;
     void jacobian(double t, const double* x, double* J, double* dfdt) override;
+    void rhsAndStateJacobian(double t, const double* x, double* f, double* J) override;
     std::unique_ptr<OdeSystem> clone() const override;
     std::vector<double> breakpoints(double t0, double t1) const override;  // the input sample times
 
