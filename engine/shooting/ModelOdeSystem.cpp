@@ -9,7 +9,7 @@ namespace sysid::shooting {
 
 ModelOdeSystem::ModelOdeSystem(const eval::CompiledModel& model, const integrate::InputSignals* inputs)
     : model_(model), inputs_(inputs), u_(model.inputCount(), 0.0), du_(model.inputCount(), 0.0),
-      timeInput_(model.stateCount() * (1 + model.inputCount()), 0.0)
+      timeInput_(model.stateCount() * (1 + model.inputCount()), 0.0), hints_(model.inputCount(), 0)
 {
     const std::size_t have = inputs_ ? inputs_->size() : 0;
     if (have != model_.inputCount())
@@ -20,7 +20,7 @@ ModelOdeSystem::ModelOdeSystem(const eval::CompiledModel& model, const integrate
 void ModelOdeSystem::setPoint(double t, const double* x)
 {
     if (inputs_ && !u_.empty())
-        inputs_->values(t, u_.data());
+        inputs_->values(t, u_.data(), hints_.data());
     model_.setPoint(t, x, u_.data());
 }
 

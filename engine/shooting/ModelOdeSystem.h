@@ -33,6 +33,7 @@ private:
     eval::CompiledModel model_;  // a private copy: compiled evaluators are not thread-safe
     const integrate::InputSignals* inputs_;
     std::vector<double> u_, du_, timeInput_;
+    std::vector<std::size_t> hints_;  // per input: the sample segment last read
 };
 
 }  // namespace sysid::shooting
