@@ -28,15 +28,38 @@ Signal::Signal(std::vector<double> time, std::vector<double> values)
 
 double Signal::at(double t) const
 {
+    std::size_t hint = 0;
+    return at(t, hint);
+}
+
+double Signal::at(double t, std::size_t& hint) const
+{
     if (std::isnan(t))
         return t;
     if (t <= time_.front())
         return values_.front();
     if (t >= time_.back())
         return values_.back();
-    // time_.front() < t < time_.back(): the first sample after t is in 1 .. n-1.
+    return interpolate(t, segment(t, hint));
+}
+
+std::size_t Signal::segment(double t, std::size_t& hint) const
+{
+    // Precondition time_.front() <= t < time_.back(), so the segment is in 0 .. n-2.
+    const std::size_t last = time_.size() - 2;
+    if (hint <= last && time_[hint] <= t) {
+        if (t < time_[hint + 1])
+            return hint;
+        if (hint + 1 <= last && t < time_[hint + 2])
+            return ++hint;
+    }
     const auto it = std::upper_bound(time_.begin(), time_.end(), t);
-    const auto i = static_cast<std::size_t>(it - time_.begin()) - 1;  // time_[i] <= t < time_[i+1]
+    hint = static_cast<std::size_t>(it - time_.begin()) - 1;
+    return hint;
+}
+
+double Signal::interpolate(double t, std::size_t i) const
+{
     const double t0 = time_[i], t1 = time_[i + 1];
     const double v0 = values_[i], v1 = values_[i + 1];
     if (t == t0)

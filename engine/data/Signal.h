@@ -16,6 +16,9 @@ public:
     // first / last value outside the time range. O(log n), no allocation,
     // safe to call from several threads. NaN for NaN t.
     double at(double t) const;
+    // The same value; `hint` (the caller's, so calls stay thread-safe) remembers the segment
+    // last used, so reading at slowly advancing t skips the binary search. Any start value works.
+    double at(double t, std::size_t& hint) const;
     // Slope of the interpolant at t (of the segment that starts at t at a sample; 0 outside the range).
     double slope(double t) const;
 
@@ -24,6 +27,9 @@ public:
     std::size_t size() const { return time_.size(); }
 
 private:
+    std::size_t segment(double t, std::size_t& hint) const;  // i with time_[i] <= t < time_[i+1]
+    double interpolate(double t, std::size_t i) const;
+
     std::vector<double> time_;
     std::vector<double> values_;
 };

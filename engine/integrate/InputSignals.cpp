@@ -20,6 +20,12 @@ void InputSignals::values(double t, double* u) const
         u[i] = signals_[i].at(t);
 }
 
+void InputSignals::values(double t, double* u, std::size_t* hints) const
+{
+    for (std::size_t i = 0; i < signals_.size(); ++i)
+        u[i] = signals_[i].at(t, hints[i]);
+}
+
 void InputSignals::slopes(double t, double* du) const
 {
     for (std::size_t i = 0; i < signals_.size(); ++i)

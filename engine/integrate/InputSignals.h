@@ -25,6 +25,8 @@ public:
     std::size_t size() const { return signals_.size(); }
     const data::Signal& signal(std::size_t i) const { return signals_[i]; }
     void values(double t, double* u) const;
+    // The same values; hints (one per signal, the caller's) speed up reading at advancing t (data::Signal::at).
+    void values(double t, double* u, std::size_t* hints) const;
     void slopes(double t, double* du) const;  // du/dt of the interpolant (one-sided at samples)
 
 private:

@@ -50,10 +50,11 @@ public:
 
     void rhs(double t, const double* z, double* dz)
     {
-        system_.rhs(t, z, dz);
-        if (!variational_)
+        if (!variational_) {
+            system_.rhs(t, z, dz);
             return;
-        system_.jacobian(t, z, J_.data(), dfdt_.data());
+        }
+        system_.rhsAndStateJacobian(t, z, dz, J_.data());
         const auto n = static_cast<Eigen::Index>(n_);
         Eigen::Map<const Eigen::MatrixXd> J(J_.data(), n, n), Phi(z + n, n, n);
         // Coefficient-wise product: for the small n of shooting problems it beats the blocked GEMM kernel.

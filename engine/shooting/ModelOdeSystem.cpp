@@ -9,7 +9,7 @@ namespace sysid::shooting {
 
 ModelOdeSystem::ModelOdeSystem(const eval::CompiledModel& model, const integrate::InputSignals* inputs)
     : model_(model), inputs_(inputs), u_(model.inputCount(), 0.0), du_(model.inputCount(), 0.0),
-      timeInput_(model.stateCount() * (1 + model.inputCount()), 0.0)
+      timeInput_(model.stateCount() * (1 + model.inputCount()), 0.0), hints_(model.inputCount(), 0)
 {
     const std::size_t have = inputs_ ? inputs_->size() : 0;
     if (have != model_.inputCount())
@@ -20,7 +20,7 @@ ModelOdeSystem::ModelOdeSystem(const eval::CompiledModel& model, const integrate
 void ModelOdeSystem::setPoint(double t, const double* x)
 {
     if (inputs_ && !u_.empty())
-        inputs_->values(t, u_.data());
+        inputs_->values(t, u_.data(), hints_.data());
     model_.setPoint(t, x, u_.data());
 }
 
@@ -44,6 +44,14 @@ void ModelOdeSystem::jacobian(double t, const double* x, double* J, double* dfdt
             d += timeInput_[(1 + j) * n + i] * du_[j];
         dfdt[i] = d;
     }
+}
+
+// One input interpolation and no df/dt (t, u) evaluation: the variational equations need neither.
+void ModelOdeSystem::rhsAndStateJacobian(double t, const double* x, double* f, double* J)
+{
+    setPoint(t, x);
+    model_.rhs(f);
+    model_.stateJacobian(J);
 }
 
 std::vector<double> ModelOdeSystem::breakpoints(double t0, double t1) const

@@ -21,6 +21,7 @@ public:
     std::size_t dimension() const override { return model_.stateCount(); }
     void rhs(double t, const double* x, double* f) override;
     void jacobian(double t, const double* x, double* J, double* dfdt) override;
+    void rhsAndStateJacobian(double t, const double* x, double* f, double* J) override;
     std::unique_ptr<OdeSystem> clone() const override;
     std::vector<double> breakpoints(double t0, double t1) const override;  // the input sample times
 
@@ -32,6 +33,7 @@ private:
     eval::CompiledModel model_;  // a private copy: compiled evaluators are not thread-safe
     const integrate::InputSignals* inputs_;
     std::vector<double> u_, du_, timeInput_;
+    std::vector<std::size_t> hints_;  // per input: the sample segment last read
 };
 
 }  // namespace sysid::shooting

@@ -127,6 +127,37 @@ private slots:
         }
     }
 
+    void signalHintedLookupMatches()
+    {
+        // The hint only skips the search: any hint, any order of t gives the unhinted value bit for bit.
+        std::mt19937_64 rng(7);
+        std::vector<double> t{0.0}, v{1.0};
+        for (int i = 1; i < 200; ++i) {
+            t.push_back(t.back() + 0.01 + std::ldexp(static_cast<double>(rng() >> 11), -53));
+            v.push_back(std::sin(t.back()));
+        }
+        const Signal s(t, v);
+        std::uniform_real_distribution<double> jump(-1.0, t.back() + 1.0), step(0.0, 0.05);
+        for (std::size_t start : {std::size_t{0}, std::size_t{57}, std::size_t{198}, std::size_t{199}, std::size_t{100000}}) {
+            std::size_t hint = start;
+            double x = -0.5;
+            for (int k = 0; k < 5000; ++k) {
+                x = k % 50 == 0 ? jump(rng) : x + step(rng);  // mostly advancing, sometimes anywhere
+                QVERIFY2(s.at(x, hint) == referenceAt(t, v, x),
+                         qPrintable(QString("start %1, t = %2").arg(start).arg(x, 0, 'g', 17)));
+                QVERIFY(hint + 1 < t.size() || x <= t.front() || x >= t.back());
+            }
+            for (double at : t) {
+                std::size_t h = start;
+                QCOMPARE(s.at(at, h), s.at(at));
+            }
+        }
+        const Signal one({2.0}, {3.5});
+        std::size_t hint = 5;
+        QCOMPARE(one.at(2.0, hint), 3.5);
+        QVERIFY(std::isnan(s.at(std::numeric_limits<double>::quiet_NaN(), hint)));
+    }
+
     void signalHoldsEndValues()
     {
         const Signal s({1.0, 2.0, 4.0}, {5.0, 7.0, -1.0});
