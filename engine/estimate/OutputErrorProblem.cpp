@@ -1,5 +1,6 @@
 #include "engine/estimate/OutputErrorProblem.h"
 
+#include "engine/estimate/PriorRows.h"
 #include "engine/integrate/Simulator.h"
 
 #include <cmath>
@@ -23,8 +24,7 @@ OutputErrorProblem::OutputErrorProblem(std::shared_ptr<const eval::CompiledModel
         for (std::size_t j = 0; j < e.outputMeasured.size(); ++j)
             if (e.outputMeasured[j] && sqrtWeights_[j] > 0)
                 dataRows_ += e.times.size();
-    for (const auto& prior : priors_)
-        priorRows_ += prior ? 1 : 0;
+    priorRows_ = priorRowCount(priors_);
     outputs_.resize(experiments_.size());
 }
 
@@ -67,20 +67,7 @@ bool OutputErrorProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
         }
         pendingOutputs_[e] = std::move(tr.outputs);
     }
-    for (std::size_t k = 0; k < priors_.size(); ++k) {
-        if (!priors_[k])
-            continue;
-        const auto kk = static_cast<Eigen::Index>(k);
-        out.residuals(row) = (pendingTheta_(kk) - priors_[k]->mean) / priors_[k]->sd;
-        out.jacobian(row, kk) = 1.0 / priors_[k]->sd;
-        ++row;
-    }
-    out.merit = 0.5 * out.residuals.squaredNorm();
-    if (!std::isfinite(out.merit)) {
-        failure = "the cost is not finite";
-        return false;
-    }
-    return true;
+    return finishWithPriors(priors_, pendingTheta_, row, out, failure);
 }
 
 void OutputErrorProblem::accept()

@@ -4,6 +4,7 @@
 #include "engine/discretise/DiscretisedOrbitSensitivity.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
 #include "engine/estimate/Fit.h"
+#include "engine/estimate/PriorRows.h"
 #include "engine/integrate/Simulator.h"
 
 #include <algorithm>
@@ -89,8 +90,7 @@ PeriodicResponseProblem::PeriodicResponseProblem(std::shared_ptr<const eval::Com
         for (std::size_t j = 0; j < e.outputMeasured.size(); ++j)
             if (e.outputMeasured[j] && sqrtWeights_[j] > 0)
                 dataRows_ += e.times.size();
-    for (const auto& prior : priors_)
-        priorRows_ += prior ? 1 : 0;
+    priorRows_ = priorRowCount(priors_);
     outputs_.resize(experiments_.size());
     orbits_.resize(experiments_.size());
     pendingOrbits_.resize(experiments_.size());
@@ -297,20 +297,7 @@ bool PeriodicResponseProblem::evaluate(const Eigen::VectorXd& step, Linearizatio
         }
         pendingOutputs_[e] = std::move(response);
     }
-    for (std::size_t k = 0; k < priors_.size(); ++k) {
-        if (!priors_[k])
-            continue;
-        const auto kk = static_cast<Eigen::Index>(k);
-        out.residuals(row) = (pendingTheta_(kk) - priors_[k]->mean) / priors_[k]->sd;
-        out.jacobian(row, kk) = 1.0 / priors_[k]->sd;
-        ++row;
-    }
-    out.merit = 0.5 * out.residuals.squaredNorm();
-    if (!std::isfinite(out.merit)) {
-        failure = "the cost is not finite";
-        return false;
-    }
-    return true;
+    return finishWithPriors(priors_, pendingTheta_, row, out, failure);
 }
 
 void PeriodicResponseProblem::accept()
