@@ -281,6 +281,8 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
     const auto n = static_cast<Eigen::Index>(branch.states());
     NewtonSettings corrector = ps.newton;
     corrector.maxIterations = settings.correctorIterations;
+    // A corrector that needs heavy damping is better replaced by a shorter step.
+    corrector.minDamping = std::max(corrector.minDamping, 0.05);
 
     // First point: a periodic solution at the start parameter.
     Eigen::VectorXd y(m + 1);

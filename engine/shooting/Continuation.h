@@ -40,6 +40,7 @@ struct ContinuationSettings {
     std::function<double(double)> periodOf;
     std::function<double(double)> periodDerivative;
     std::size_t correctorIterations = 8;  // Newton iterations per corrector before the step is halved
+                                          // (correctors also give up below a damping of 0.05)
     PeriodicSettings periodic;            // shooting settings (intervals, integrator, Newton tolerance, samples)
 };
 
