@@ -1,5 +1,7 @@
 #include "engine/project/OptimalEstimationJson.h"
 
+#include "engine/project/JsonKeys.h"
+
 #include <cmath>
 
 using nlohmann::json;
@@ -35,17 +37,9 @@ void requireObject(const json& value, const std::string& key, std::initializer_l
         throw OptimalSettingsError(key, "expected an object, got " + std::string(value.type_name()));
     if (known.size() == 0)
         return;
-    for (const auto& item : value.items()) {
-        bool found = false;
-        std::string list;
-        for (const char* k : known) {
-            found = found || item.key() == k;
-            list += (list.empty() ? "" : ", ") + std::string(k);
-        }
-        if (!found)
-            throw OptimalSettingsError(key.empty() ? item.key() : key + "." + item.key(),
-                                       "unknown key (known here: " + list + ")");
-    }
+    if (const auto unknown = findUnknownKey(value, known))
+        throw OptimalSettingsError(key.empty() ? unknown->key : key + "." + unknown->key,
+                                   "unknown key (known here: " + unknown->known + ")");
 }
 
 double number(const json& value, const std::string& key, bool positive)

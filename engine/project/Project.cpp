@@ -3,6 +3,7 @@
 #include "engine/data/DataError.h"
 #include "engine/data/Preprocessing.h"
 #include "engine/project/AtomicFile.h"
+#include "engine/project/JsonKeys.h"
 #include "engine/project/OptimalEstimationJson.h"
 
 #include <cmath>
@@ -40,16 +41,8 @@ public:
     {
         if (!value.is_object())
             fail(key, "expected an object, got " + describe(value));
-        for (const auto& item : value.items()) {
-            bool found = false;
-            std::string list;
-            for (const char* k : known) {
-                found = found || item.key() == k;
-                list += (list.empty() ? "" : ", ") + std::string(k);
-            }
-            if (!found)
-                fail(join(key, item.key()), "unknown key (known here: " + list + ")");
-        }
+        if (const auto unknown = findUnknownKey(value, known))
+            fail(join(key, unknown->key), "unknown key (known here: " + unknown->known + ")");
     }
 
     // The member, or nullptr when it is absent or null.
