@@ -1,6 +1,7 @@
 #include "engine/data/Text.h"
 #include "engine/estimate/Fit.h"
 
+#include "engine/estimate/EquationErrorFit.h"
 #include "engine/estimate/LevenbergMarquardt.h"
 #include "engine/estimate/MultipleShootingProblem.h"
 #include "engine/estimate/OutputErrorProblem.h"
@@ -39,26 +40,6 @@ std::vector<std::optional<Prior>> priorsFor(const ParameterLayout& layout, const
     return priors;
 }
 
-std::vector<double> residualRms(const eval::CompiledModelSource& model, const std::vector<Experiment>& experiments,
-                                const std::vector<Eigen::MatrixXd>& outputs)
-{
-    std::vector<double> rms(model.outputCount(), std::numeric_limits<double>::quiet_NaN());
-    for (std::size_t j = 0; j < model.outputCount(); ++j) {
-        double squares = 0.0;
-        std::size_t count = 0;
-        for (std::size_t e = 0; e < experiments.size(); ++e) {
-            if (!experiments[e].outputMeasured[j] || outputs[e].rows() == 0)
-                continue;
-            const auto jj = static_cast<Eigen::Index>(j);
-            squares += (experiments[e].measured.col(jj) - outputs[e].col(jj)).squaredNorm();
-            count += static_cast<std::size_t>(outputs[e].rows());
-        }
-        if (count > 0)
-            rms[j] = std::sqrt(squares / static_cast<double>(count));
-    }
-    return rms;
-}
-
 // Cancelled before the starting point was evaluated: the best estimate is the start.
 FitResult cancelledAtStart(const ParameterLayout& layout, const eval::CompiledModelSource& model)
 {
@@ -93,9 +74,31 @@ ParameterLayout layoutFor(const eval::CompiledModelSource& model, const std::vec
     }
 }
 
-std::vector<std::string> estimatedParameterNames(const eval::CompiledModelSource& model,
-                                                 const std::vector<Experiment>& experiments)
+std::vector<double> outputResidualRms(const eval::CompiledModelSource& model, const std::vector<Experiment>& experiments,
+                                      const std::vector<Eigen::MatrixXd>& outputs)
 {
+    std::vector<double> rms(model.outputCount(), std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t j = 0; j < model.outputCount(); ++j) {
+        double squares = 0.0;
+        std::size_t count = 0;
+        for (std::size_t e = 0; e < experiments.size(); ++e) {
+            if (!experiments[e].outputMeasured[j] || outputs[e].rows() == 0)
+                continue;
+            const auto jj = static_cast<Eigen::Index>(j);
+            squares += (experiments[e].measured.col(jj) - outputs[e].col(jj)).squaredNorm();
+            count += static_cast<std::size_t>(outputs[e].rows());
+        }
+        if (count > 0)
+            rms[j] = std::sqrt(squares / static_cast<double>(count));
+    }
+    return rms;
+}
+
+std::vector<std::string> estimatedParameterNames(const eval::CompiledModelSource& model,
+                                                 const std::vector<Experiment>& experiments, EstimationMethod method)
+{
+    if (isEquationError(method))
+        return equationErrorParameterNames(model, experiments);
     const ParameterLayout layout = layoutFor(model, model.parameterValues, experiments);
     std::vector<std::string> names;
     for (const auto& u : layout.unknowns())
@@ -116,6 +119,8 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
         if (u.initial < u.lower || u.initial > u.upper)
             throw FitError("the starting value " + data::formatNumber(u.initial, 6) + " of " + u.name + " lies outside its bounds [" +
                            data::formatNumber(u.lower, 6) + ", " + data::formatNumber(u.upper, 6) + "]");
+    if (isEquationError(settings.method))
+        return fitByEquationError(std::move(model), initialValues, experiments, settings, observer, stop);
     std::vector<double> weights;
     try {
         weights = outputWeights(*model, experiments, settings);
@@ -183,7 +188,7 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
     result.correlation = unc.correlation;
     result.cost = outcome.final.merit;
     result.outputNames = model->outputNames;
-    result.residualRms = residualRms(*model, experiments, problem->outputs());
+    result.residualRms = outputResidualRms(*model, experiments, problem->outputs());
     result.residualCount = problem->dataResidualCount();
     result.iterations = outcome.iterations;
     result.converged = outcome.converged;

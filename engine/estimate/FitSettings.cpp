@@ -8,6 +8,8 @@ std::optional<EstimationMethod> parseEstimationMethod(std::string_view name)
     if (name == "multiple-shooting") return EstimationMethod::MultipleShooting;
     if (name == "bayes") return EstimationMethod::Bayes;
     if (name == "periodic-response") return EstimationMethod::PeriodicResponse;
+    if (name == "single-step") return EstimationMethod::SingleStep;
+    if (name == "multistep") return EstimationMethod::Multistep;
     return std::nullopt;
 }
 
@@ -18,8 +20,15 @@ std::string methodName(EstimationMethod method)
     case EstimationMethod::MultipleShooting: return "multiple-shooting";
     case EstimationMethod::Bayes: return "bayes";
     case EstimationMethod::PeriodicResponse: return "periodic-response";
+    case EstimationMethod::SingleStep: return "single-step";
+    case EstimationMethod::Multistep: return "multistep";
     }
     return "unknown";
+}
+
+bool isEquationError(EstimationMethod method)
+{
+    return method == EstimationMethod::SingleStep || method == EstimationMethod::Multistep;
 }
 
 std::optional<PeriodicSolver> parsePeriodicSolver(std::string_view name)

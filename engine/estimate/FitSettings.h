@@ -1,6 +1,8 @@
 #pragma once
 
+#include "engine/data/Preprocessing.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
+#include "engine/estimate/EquationErrorFormula.h"
 #include "engine/integrate/IntegratorSettings.h"
 #include "engine/model/Prior.h"
 
@@ -17,9 +19,13 @@ enum class EstimationMethod {
     MultipleShooting,  // Bock: interval start states as extra unknowns, continuity as constraints
     Bayes,             // output error plus a Gaussian prior per parameter (seed note 000, eq. 2.10)
     PeriodicResponse,  // steady-state periodic responses: the model response is the periodic solution (seed 000 ch. 5-6)
+    SingleStep,        // equation error of a one-step formula on the measured states (seed 004 ch. 3)
+    Multistep,         // equation error of a multistep formula on the measured states (seed 004 ch. 4)
 };
 
-// output-error, multiple-shooting, bayes, periodic-response
+bool isEquationError(EstimationMethod method);
+
+// output-error, multiple-shooting, bayes, periodic-response, single-step, multistep
 std::optional<EstimationMethod> parseEstimationMethod(std::string_view name);
 std::string methodName(EstimationMethod method);
 
@@ -49,6 +55,19 @@ struct PeriodicResponseSettings {
     std::size_t warmupPeriods = 20;
 };
 
+// The equation-error methods: no ODE is solved; the measured states are substituted into one
+// step of an integration formula and its mismatch is minimised by Newton-Raphson.
+struct EquationErrorSettings {
+    EquationErrorFormula oneStep = EquationErrorFormula::Heun;           // single-step
+    EquationErrorFormula multistep = EquationErrorFormula::NewtonCotes6;  // multistep
+    // Weight of each state's residual in the objective. A state without an entry gets the
+    // seed's scaling (eq. 3.6): 1/T^2 for a coordinate whose velocity is a state too (T the
+    // record length, so both terms have units of velocity^2), 1 for every other state.
+    std::map<std::string, double> stateWeights;
+    // Velocities that are not measured come from the measured coordinates by this method.
+    data::Preprocessing::Derivative differentiation;
+};
+
 using Prior = model::Prior;
 
 struct FitSettings {
@@ -64,6 +83,7 @@ struct FitSettings {
     std::size_t shootingIntervals = 10;  // multiple shooting
     std::map<std::string, Prior> priors;  // Bayes, periodic-response: parameters without a prior are unconstrained
     PeriodicResponseSettings periodic;    // periodic-response
+    EquationErrorSettings equationError;  // single-step, multistep
 };
 
 }  // namespace sysid::estimate

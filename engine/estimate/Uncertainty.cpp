@@ -10,11 +10,18 @@ namespace sysid::estimate {
 Uncertainty uncertainty(const Eigen::MatrixXd& dataJacobian, const Eigen::VectorXd& dataResiduals,
                         const Eigen::VectorXd& priorPrecision)
 {
-    const Eigen::Index p = dataJacobian.cols();
-    const Eigen::Index m = dataJacobian.rows();
+    return uncertaintyFromNormalEquations(dataJacobian.transpose() * dataJacobian, dataResiduals.squaredNorm(),
+                                          static_cast<std::size_t>(dataJacobian.rows()), priorPrecision);
+}
+
+Uncertainty uncertaintyFromNormalEquations(const Eigen::MatrixXd& normalMatrix, double residualSquares,
+                                           std::size_t residuals, const Eigen::VectorXd& priorPrecision)
+{
+    const Eigen::Index p = normalMatrix.cols();
+    const auto m = static_cast<Eigen::Index>(residuals);
     const Eigen::Index dof = std::max<Eigen::Index>(m - p, 1);
-    const double s2 = dataResiduals.squaredNorm() / static_cast<double>(dof);
-    Eigen::MatrixXd information = dataJacobian.transpose() * dataJacobian;
+    const double s2 = residualSquares / static_cast<double>(dof);
+    Eigen::MatrixXd information = normalMatrix;
     if (s2 > 0)
         information /= s2;
     information.diagonal() += priorPrecision;

@@ -19,5 +19,8 @@ struct Uncertainty {
 // A singular J'J is inverted on its range; directions it cannot see get infinite sd.
 Uncertainty uncertainty(const Eigen::MatrixXd& dataJacobian, const Eigen::VectorXd& dataResiduals,
                         const Eigen::VectorXd& priorPrecision);
+// The same from the normal equations: J'J, |r|^2 and the number of residuals m.
+Uncertainty uncertaintyFromNormalEquations(const Eigen::MatrixXd& normalMatrix, double residualSquares,
+                                           std::size_t residuals, const Eigen::VectorXd& priorPrecision);
 
 }  // namespace sysid::estimate

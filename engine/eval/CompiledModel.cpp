@@ -19,6 +19,7 @@ CompiledModel::CompiledModel(std::shared_ptr<const CompiledModelSource> source) 
     timeInputJacobian_ = ExpressionList(s.rhsTimeInputJacobian.expressions, bound);
     stateHessian_ = ExpressionList(s.rhsStateHessian.expressions, bound);
     mixedHessian_ = ExpressionList(s.rhsMixedHessian.expressions, bound);
+    parameterHessian_ = ExpressionList(s.rhsParamHessian.expressions, bound);
     outputs_ = ExpressionList(s.outputs, bound);
     outputStateJacobian_ = ExpressionList(s.outputStateJacobian.expressions, bound);
     outputParameterJacobian_ = ExpressionList(s.outputParamJacobian.expressions, bound);
@@ -97,6 +98,9 @@ void CompiledModel::outputParameterJacobian(double* J) const
 
 void CompiledModel::stateHessianValues(double* values) const { stateHessian_.evaluate(values); }
 void CompiledModel::mixedHessianValues(double* values) const { mixedHessian_.evaluate(values); }
+void CompiledModel::parameterHessianValues(double* values) const { parameterHessian_.evaluate(values); }
+void CompiledModel::stateJacobianValues(double* values) const { stateJacobian_.evaluate(values); }
+void CompiledModel::parameterJacobianValues(double* values) const { parameterJacobian_.evaluate(values); }
 
 void CompiledModel::initialState(double* x0) const { initial_.evaluate(x0); }
 

@@ -28,9 +28,11 @@ SparseExpressions derivatives(const std::vector<ex>& functions, const std::vecto
 }
 
 // Second derivatives d/dx_k of each nonzero first derivative; only Rosenbrock with
-// sensitivities needs them, and most vanish, so only nonzeros are kept.
+// sensitivities and the equation-error estimators need them, and most vanish, so only nonzeros
+// are kept. `symmetric` (first and states the same variables): only k >= j.
 SparseExpressions secondDerivatives(const std::vector<ex>& functions, const std::vector<GiNaC::symbol>& first,
-                                    const std::vector<GiNaC::symbol>& states, const SymbolNames& names)
+                                    const std::vector<GiNaC::symbol>& states, const SymbolNames& names,
+                                    bool symmetric = false)
 {
     SparseExpressions result;
     for (std::size_t i = 0; i < functions.size(); ++i)
@@ -38,7 +40,7 @@ SparseExpressions secondDerivatives(const std::vector<ex>& functions, const std:
             if (!functions[i].has(first[j]))
                 continue;
             const ex d = functions[i].diff(first[j]);
-            for (std::size_t k = 0; k < states.size(); ++k) {
+            for (std::size_t k = symmetric ? j : 0; k < states.size(); ++k) {
                 if (!d.has(states[k]))
                     continue;
                 const ex d2 = d.diff(states[k]);
@@ -85,6 +87,11 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
     for (const auto& o : model.outputs) {
         outputs.push_back(o.expression);
         source->outputNames.push_back(o.name);
+        int state = -1;
+        for (std::size_t i = 0; i < states.size(); ++i)
+            if (o.expression.is_equal(states[i]))
+                state = static_cast<int>(i);
+        source->outputState.push_back(state);
     }
     for (const auto& e : rhs)
         source->rhs.push_back(toMuParser(e, names));
@@ -102,6 +109,7 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
     source->rhsTimeInputJacobian = derivatives(rhs, timeAndInputs, names);
     source->rhsStateHessian = secondDerivatives(rhs, states, depth, names);
     source->rhsMixedHessian = secondDerivatives(rhs, params, depth, names);
+    source->rhsParamHessian = secondDerivatives(rhs, params, params, names, true);
     source->outputStateJacobian = derivatives(outputs, states, names);
     source->outputParamJacobian = derivatives(outputs, params, names);
     source->initialStateJacobian = derivatives(initial, params, names);

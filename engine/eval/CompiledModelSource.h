@@ -32,7 +32,13 @@ struct CompiledModelSource {
     // depth k runs over [x(0..n-1), t, u(0..nu-1)].
     SparseExpressions rhsStateHessian;    // d2f_i/dx_j dz_k (row i, column j, depth k)
     SparseExpressions rhsMixedHessian;    // d2f_i/dp_l dz_k (row i, column l, depth k)
+    // d2f_i/dp_l dp_m for l <= m (row i, column l, depth m): the equation-error estimators'
+    // Newton-Raphson Hessian.
+    SparseExpressions rhsParamHessian;
     std::vector<std::string> outputs;     // g
+    // Per output: the index of the state it is identically equal to, or -1 (a measured state,
+    // which the equation-error estimators substitute into the integration formula).
+    std::vector<int> outputState;
     SparseExpressions outputStateJacobian;
     SparseExpressions outputParamJacobian;
     std::vector<std::string> initialState;  // x0(p), only parameters may appear

@@ -88,7 +88,7 @@ estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_toke
 
     std::vector<std::string> parameterNames;
     try {
-        parameterNames = estimate::estimatedParameterNames(*model, experiments);
+        parameterNames = estimate::estimatedParameterNames(*model, experiments, job.settings.method);
     } catch (const estimate::FitError& e) {
         throw JobError(JobError::Kind::Settings, e.what());
     }
@@ -97,8 +97,11 @@ estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_toke
              std::to_string(experiments.size()) + " data set(s) by " + estimate::methodName(job.settings.method));
 
     Forwarder forwarder(sink);
+    // Velocities for the equation-error methods are differentiated as the preprocessing says.
+    estimate::FitSettings settings = job.settings;
+    settings.equationError.differentiation = job.preprocessing.differentiation;
     try {
-        return estimate::fit(model, start, experiments, job.settings, &forwarder, stop);
+        return estimate::fit(model, start, experiments, settings, &forwarder, stop);
     } catch (const estimate::FitError& e) {
         throw JobError(JobError::Kind::Fit, e.what());
     } catch (const integrate::IntegrationError& e) {

@@ -1,0 +1,340 @@
+#include "engine/estimate/EquationErrorFit.h"
+
+#include "engine/data/Text.h"
+#include "engine/estimate/EquationErrorObjective.h"
+#include "engine/estimate/Fit.h"
+#include "engine/estimate/ParameterLayout.h"
+#include "engine/estimate/Uncertainty.h"
+#include "engine/integrate/IntegrationError.h"
+#include "engine/integrate/Simulator.h"
+
+#include <algorithm>
+#include <functional>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace sysid::estimate {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<double> stateWeights(const eval::CompiledModelSource& model, const MeasuredStates& states,
+                                 const std::map<std::string, double>& given)
+{
+    const std::size_t n = model.stateCount();
+    const double length = states.times.back() - states.times.front();
+    std::vector<double> weights(n, 1.0);
+    // Seed eq. 3.6: a coordinate's residual divided by the record length, so that it has the
+    // units of its velocity's.
+    for (std::size_t i = 0; i < n; ++i)
+        if (const int coordinate = coordinateOf(model, i); coordinate >= 0)
+            weights[static_cast<std::size_t>(coordinate)] = 1.0 / (length * length);
+    for (const auto& [name, weight] : given) {
+        const auto at = std::find(model.stateNames.begin(), model.stateNames.end(), name);
+        if (at == model.stateNames.end())
+            throw FitError("state weight for '" + name + "': the model has no state '" + name + "'");
+        if (!(weight > 0) || !std::isfinite(weight))
+            throw FitError("state weight for '" + name + "' must be a finite number > 0");
+        weights[static_cast<std::size_t>(at - model.stateNames.begin())] = weight;
+    }
+    return weights;
+}
+
+// The fitted model simulated over each record from its measured first sample; nullopt when
+// an integration fails (the equation-error methods are also used on models that cannot be
+// simulated stably).
+std::optional<std::vector<Eigen::MatrixXd>> simulateRecords(const std::shared_ptr<const eval::CompiledModelSource>& model,
+                                                            const std::vector<EquationErrorRecord>& records,
+                                                            const Eigen::VectorXd& theta,
+                                                            const std::vector<std::size_t>& unknowns,
+                                                            const integrate::IntegratorSettings& settings,
+                                                            std::stop_token stop, std::string& failure)
+{
+    eval::CompiledModel compiled(model);
+    std::vector<Eigen::MatrixXd> outputs;
+    for (const auto& record : records) {
+        std::vector<double> values = record.parameterValues;
+        for (std::size_t k = 0; k < unknowns.size(); ++k)
+            values[unknowns[k]] = theta(static_cast<Eigen::Index>(k));
+        compiled.setParameters(values);
+        integrate::SimulationRequest request;
+        request.times = record.states.times;
+        const auto first = record.states.values.row(0);
+        request.initialState = std::vector<double>(first.data(), first.data() + first.size());
+        request.inputs = record.inputs;
+        request.stop = stop;
+        try {
+            outputs.push_back(integrate::simulate(compiled, request, settings).outputs);
+        } catch (const std::exception& e) {
+            failure = "data set '" + record.name + "': " + e.what();
+            return std::nullopt;
+        }
+    }
+    return outputs;
+}
+
+double relativeChange(const Eigen::VectorXd& from, const Eigen::VectorXd& to)
+{
+    double largest = 0.0;
+    for (Eigen::Index i = 0; i < from.size(); ++i)
+        largest = std::max(largest, std::abs(to(i) - from(i)) / std::max(std::abs(from(i)), 1e-12));
+    return largest;
+}
+
+// The Newton-Raphson direction where the Hessian is positive definite, else Gauss-Newton's
+// (pseudo-inverse on the range of J'J, so that unidentifiable directions are not moved).
+Eigen::VectorXd newtonDirection(const EquationErrorTerms& terms)
+{
+    const Eigen::MatrixXd hessian = terms.gaussNewton + terms.secondOrder;
+    const Eigen::LDLT<Eigen::MatrixXd> ldlt(hessian);
+    const double scale = hessian.diagonal().cwiseAbs().maxCoeff();
+    if (ldlt.info() == Eigen::Success && ldlt.isPositive() && scale > 0 &&
+        ldlt.vectorD().minCoeff() > 1e-14 * scale)
+        return -ldlt.solve(terms.gradient);
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(terms.gaussNewton);
+    const Eigen::VectorXd values = eigen.eigenvalues();
+    const double largest = values.size() ? values.cwiseAbs().maxCoeff() : 0.0;
+    Eigen::VectorXd inverse = Eigen::VectorXd::Zero(values.size());
+    for (Eigen::Index i = 0; i < values.size(); ++i)
+        if (values(i) > 1e-13 * largest)
+            inverse(i) = 1.0 / values(i);
+    return -(eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose()) * terms.gradient;
+}
+
+// The unknowns the residual can see: not initial values, and contained in the equations of
+// motion.
+std::vector<const ParameterLayout::Unknown*> equationErrorUnknowns(const eval::CompiledModelSource& model,
+                                                                   const ParameterLayout& layout,
+                                                                   const std::function<void(const std::string&)>& log)
+{
+    std::set<std::size_t> inEquations;
+    for (const auto& e : model.rhsParamJacobian.entries)
+        inEquations.insert(e.column);
+    std::vector<const ParameterLayout::Unknown*> estimated;
+    for (const auto& u : layout.unknowns()) {
+        if (model.parameters[u.modelIndex].isInitialValue || u.experiment >= 0) {
+            log("note: " + u.name + " is an initial value; the equation-error methods take the states from the data "
+                "and do not estimate it");
+            continue;
+        }
+        if (!inEquations.count(u.modelIndex)) {
+            log("note: " + u.name + " does not appear in the equations of motion; the equation-error methods cannot "
+                "estimate it (it keeps its starting value " + data::formatNumber(u.initial, 8) + ")");
+            continue;
+        }
+        estimated.push_back(&u);
+    }
+    return estimated;
+}
+
+ParameterLayout layoutOf(const eval::CompiledModelSource& model, const std::vector<double>& values,
+                         const std::vector<Experiment>& experiments)
+{
+    std::vector<std::map<std::string, double>> fixedValues;
+    for (const auto& e : experiments)
+        fixedValues.push_back(e.fixedValues);
+    try {
+        return ParameterLayout(model, values, fixedValues);
+    } catch (const std::invalid_argument& e) {
+        throw FitError(e.what());
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> equationErrorParameterNames(const eval::CompiledModelSource& model,
+                                                     const std::vector<Experiment>& experiments)
+{
+    const ParameterLayout layout = layoutOf(model, model.parameterValues, experiments);
+    std::vector<std::string> names;
+    for (const auto* u : equationErrorUnknowns(model, layout, [](const std::string&) {}))
+        names.push_back(u->name);
+    return names;
+}
+
+FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> model,
+                             const std::vector<double>& initialValues, const std::vector<Experiment>& experiments,
+                             const FitSettings& settings, FitObserver* observer, std::stop_token stop)
+{
+    if (!isEquationError(settings.method))
+        throw FitError(methodName(settings.method) + " is not an equation-error method");
+    if (experiments.empty())
+        throw FitError("no data to fit: give at least one experiment");
+    const EquationErrorFormula formula =
+        settings.method == EstimationMethod::SingleStep ? settings.equationError.oneStep : settings.equationError.multistep;
+    if (isOneStep(formula) != (settings.method == EstimationMethod::SingleStep))
+        throw FitError("the " + methodName(settings.method) + " method cannot use the " + equationErrorFormulaName(formula) +
+                       " formula (single-step: heun, rk4; multistep: trapezoid, simpson, newton-cotes-6)");
+    const ParameterLayout layout = layoutOf(*model, initialValues, experiments);
+    auto log = [&](const std::string& line) {
+        if (observer)
+            observer->log(line);
+    };
+
+    std::vector<std::size_t> unknowns;
+    std::vector<const ParameterLayout::Unknown*> estimated = equationErrorUnknowns(*model, layout, log);
+    for (const auto* u : estimated)
+        unknowns.push_back(u->modelIndex);
+    if (unknowns.empty())
+        throw FitError("no parameter of the equations of motion is free: the equation-error methods have nothing to estimate");
+    if (!settings.priors.empty())
+        log("note: priors are used by the bayes and periodic-response methods only; " + methodName(settings.method) +
+            " ignores them");
+
+    EquationErrorObjective objective(model, formula, unknowns);
+    std::vector<EquationErrorRecord> records;
+    const Eigen::VectorXd layoutStart = layout.initial();
+    for (std::size_t e = 0; e < experiments.size(); ++e) {
+        EquationErrorRecord record;
+        record.name = experiments[e].name;
+        record.states = measuredStates(*model, experiments[e], settings.equationError.differentiation,
+                                       objective.minimumSamples());
+        for (std::size_t i = 0; i < model->stateCount(); ++i)
+            if (record.states.differentiated[i] && e == 0)
+                log(model->stateNames[i] + " is not measured: it is taken as the derivative of " +
+                    model->stateNames[static_cast<std::size_t>(coordinateOf(*model, i))] + " (" +
+                    std::string(data::derivativeMethodName(settings.equationError.differentiation.method)) + ")");
+        record.inputs = model->inputCount() > 0 ? &experiments[e].inputs : nullptr;
+        record.parameterValues = layout.modelValues(layoutStart, e);
+        record.stateWeights = stateWeights(*model, record.states, settings.equationError.stateWeights);
+        records.push_back(std::move(record));
+    }
+
+    const auto p = static_cast<Eigen::Index>(unknowns.size());
+    Eigen::VectorXd theta(p), lower(p), upper(p);
+    for (Eigen::Index k = 0; k < p; ++k) {
+        theta(k) = estimated[static_cast<std::size_t>(k)]->initial;
+        lower(k) = estimated[static_cast<std::size_t>(k)]->lower;
+        upper(k) = estimated[static_cast<std::size_t>(k)]->upper;
+    }
+
+    FitResult result;
+    result.outputNames = model->outputNames;
+    auto record = [&](std::size_t iteration, double cost, double step) {
+        IterationRecord r;
+        r.iteration = iteration;
+        r.parameters.assign(theta.data(), theta.data() + theta.size());
+        r.cost = cost;
+        r.stepNorm = step;
+        result.history.push_back(r);
+        if (!observer)
+            return;
+        observer->iteration(r);
+        std::string failure;
+        if (const auto outputs = simulateRecords(model, records, theta, unknowns, settings.integrator, stop, failure))
+            for (std::size_t e = 0; e < records.size(); ++e)
+                observer->trace(e, records[e].states.times, (*outputs)[e]);
+    };
+
+    EquationErrorTerms terms;
+    try {
+        terms = objective.evaluate(theta, records, true, stop);
+    } catch (const std::runtime_error& e) {
+        throw FitError(std::string("at the starting values: ") + e.what());
+    }
+    const Eigen::VectorXd start = theta;
+    const bool startIncomplete = terms.cancelled;
+    if (!terms.cancelled)
+        record(0, terms.cost, 0.0);
+    bool converged = false, cancelled = terms.cancelled;
+    std::string reason;
+    std::size_t iteration = 0;
+    while (!cancelled && !converged) {
+        if (iteration >= settings.maxIterations) {
+            reason = "maximum number of iterations reached";
+            break;
+        }
+        if (stop.stop_requested()) {
+            cancelled = true;
+            break;
+        }
+        const Eigen::VectorXd direction = newtonDirection(terms);
+        const Eigen::VectorXd fullStep = (theta + direction).cwiseMax(lower).cwiseMin(upper);
+        if (relativeChange(theta, fullStep) <= settings.stepTolerance) {
+            converged = true;
+            reason = "relative step below tolerance";
+            break;
+        }
+        ++iteration;
+        bool accepted = false;
+        double alpha = 1.0;
+        EquationErrorTerms trial;
+        Eigen::VectorXd candidate;
+        for (int halving = 0; halving < 30 && !accepted; ++halving, alpha *= 0.5) {
+            candidate = (theta + alpha * direction).cwiseMax(lower).cwiseMin(upper);
+            try {
+                trial = objective.evaluate(candidate, records, true, stop);
+            } catch (const std::runtime_error&) {
+                continue;  // a step into a region where the model is not finite: shorter
+            }
+            if (trial.cancelled) {
+                cancelled = true;
+                break;
+            }
+            accepted = trial.cost <= terms.cost;
+        }
+        if (cancelled)
+            break;
+        if (!accepted) {
+            converged = relativeChange(theta, fullStep) <= 1e-8;
+            reason = converged ? "no further decrease of the objective (at the optimum within rounding)"
+                               : "the line search found no step that decreases the objective";
+            break;
+        }
+        const double change = relativeChange(theta, candidate);
+        const double previous = terms.cost;
+        theta = candidate;
+        terms = std::move(trial);
+        record(iteration, terms.cost, change);
+        if (change <= settings.stepTolerance) {
+            converged = true;
+            reason = "relative step below tolerance";
+        } else if (alpha == 1.0 && previous - terms.cost <= settings.costTolerance * previous) {
+            converged = true;
+            reason = "relative cost change below tolerance";
+        }
+    }
+    if (cancelled)
+        reason = "cancelled";
+
+    const Eigen::VectorXd noPrior = Eigen::VectorXd::Zero(p);
+    const Uncertainty unc = uncertaintyFromNormalEquations(terms.gaussNewton, 2.0 * terms.cost, terms.rows, noPrior);
+    for (Eigen::Index k = 0; k < p; ++k) {
+        const auto& unknown = *estimated[static_cast<std::size_t>(k)];
+        ParameterEstimate estimate;
+        estimate.name = unknown.name;
+        estimate.initial = start(k);
+        estimate.value = theta(k);
+        estimate.sd = startIncomplete ? nan : unc.sd(k);
+        estimate.lower95 = estimate.value - unc.halfWidthFactor * estimate.sd;
+        estimate.upper95 = estimate.value + unc.halfWidthFactor * estimate.sd;
+        estimate.atBound = estimate.value <= unknown.lower || estimate.value >= unknown.upper;
+        result.parameters.push_back(estimate);
+        if (!std::isfinite(estimate.sd) && !cancelled)
+            log("parameter " + unknown.name + " cannot be determined from these data "
+                "(the equation-error information matrix is singular in its direction)");
+    }
+    result.covariance = unc.covariance;
+    result.correlation = unc.correlation;
+    result.cost = terms.cost;
+    result.residualCount = terms.rows;
+    result.iterations = iteration;
+    result.converged = converged;
+    result.cancelled = cancelled;
+    result.stopReason = reason;
+
+    result.residualRms.assign(model->outputCount(), nan);
+    if (!cancelled) {
+        std::string failure;
+        if (const auto outputs = simulateRecords(model, records, theta, unknowns, settings.integrator, stop, failure))
+            result.residualRms = outputResidualRms(*model, experiments, *outputs);
+        else
+            log("the fitted model could not be simulated over the data (" + failure +
+                "); the output residuals are not reported");
+    }
+    return result;
+}
+
+}  // namespace sysid::estimate
