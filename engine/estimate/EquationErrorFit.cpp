@@ -142,6 +142,33 @@ ParameterLayout layoutOf(const eval::CompiledModelSource& model, const std::vect
     }
 }
 
+// Equation error divides out no noise: where a state changes over the formula's span by less
+// than a few times its noise, the residual is mostly noise and the estimate is biased (errors in
+// variables; seed 004 reports up to 1300 % with a one-step formula).
+void warnAboutNoise(const eval::CompiledModelSource& model, const EquationErrorRecord& record, std::size_t span,
+                    const std::function<void(const std::string&)>& log)
+{
+    const auto& values = record.states.values;
+    const auto samples = values.rows();
+    const auto s = static_cast<Eigen::Index>(span);
+    if (samples < 8 || samples <= s)
+        return;
+    for (Eigen::Index i = 0; i < values.cols(); ++i) {
+        if (record.states.differentiated[static_cast<std::size_t>(i)])
+            continue;
+        const Eigen::VectorXd column = values.col(i);
+        const double noise = estimateNoiseSd(record.states.times, column);
+        const Eigen::VectorXd change = column.tail(samples - s) - column.head(samples - s);
+        const double typical = std::sqrt(change.squaredNorm() / static_cast<double>(change.size()));
+        if (noise > 0.25 * typical)
+            log("warning: data set '" + record.name + "': " + model.stateNames[static_cast<std::size_t>(i)] +
+                " changes by only " + data::formatNumber(typical / noise, 2) + " times its noise (sd " +
+                data::formatNumber(noise, 3) + ") over the formula's span of " + std::to_string(span) +
+                " sample(s): the equation error is mostly noise and the estimates will be biased. Low-pass filter "
+                "or decimate the data, or use a multistep formula or output error.");
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> equationErrorParameterNames(const eval::CompiledModelSource& model,
@@ -199,6 +226,7 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
         record.inputs = model->inputCount() > 0 ? &experiments[e].inputs : nullptr;
         record.parameterValues = layout.modelValues(layoutStart, e);
         record.stateWeights = stateWeights(*model, record.states, settings.equationError.stateWeights);
+        warnAboutNoise(*model, record, objective.minimumSamples() - 1, log);
         records.push_back(std::move(record));
     }
 
@@ -222,6 +250,8 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
         if (!observer)
             return;
         observer->iteration(r);
+        if (!settings.equationError.simulateFit)
+            return;
         std::string failure;
         if (const auto outputs = simulateRecords(model, records, theta, unknowns, settings.integrator, stop, failure))
             for (std::size_t e = 0; e < records.size(); ++e)
@@ -230,7 +260,7 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
 
     EquationErrorTerms terms;
     try {
-        terms = objective.evaluate(theta, records, true, stop);
+        terms = objective.evaluate(theta, records, EquationErrorOrder::Second, stop);
     } catch (const std::runtime_error& e) {
         throw FitError(std::string("at the starting values: ") + e.what());
     }
@@ -258,14 +288,17 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
             break;
         }
         ++iteration;
+        // The full step is evaluated with its derivatives (it is usually accepted); shorter
+        // ones by their cost alone, and the accepted one again with derivatives.
         bool accepted = false;
         double alpha = 1.0;
         EquationErrorTerms trial;
         Eigen::VectorXd candidate;
         for (int halving = 0; halving < 30 && !accepted; ++halving, alpha *= 0.5) {
             candidate = (theta + alpha * direction).cwiseMax(lower).cwiseMin(upper);
+            const EquationErrorOrder order = halving == 0 ? EquationErrorOrder::Second : EquationErrorOrder::CostOnly;
             try {
-                trial = objective.evaluate(candidate, records, true, stop);
+                trial = objective.evaluate(candidate, records, order, stop);
             } catch (const std::runtime_error&) {
                 continue;  // a step into a region where the model is not finite: shorter
             }
@@ -274,7 +307,13 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
                 break;
             }
             accepted = trial.cost <= terms.cost;
+            if (accepted && order == EquationErrorOrder::CostOnly) {
+                trial = objective.evaluate(candidate, records, EquationErrorOrder::Second, stop);
+                cancelled = trial.cancelled;
+            }
         }
+        if (accepted)
+            alpha *= 2;  // undo the loop's last halving
         if (cancelled)
             break;
         if (!accepted) {
@@ -326,7 +365,7 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
     result.stopReason = reason;
 
     result.residualRms.assign(model->outputCount(), nan);
-    if (!cancelled) {
+    if (!cancelled && settings.equationError.simulateFit) {
         std::string failure;
         if (const auto outputs = simulateRecords(model, records, theta, unknowns, settings.integrator, stop, failure))
             result.residualRms = outputResidualRms(*model, experiments, *outputs);

@@ -17,8 +17,9 @@ namespace sysid::estimate {
 // to Gauss-Newton where the Hessian is not positive definite, with a halving line search and
 // the bounds enforced by projection. No ODE is solved per iteration. Initial values are not
 // estimated (the data supply the states); parameters that appear only in the initial state
-// are left at their starting values. The fitted model is simulated from the measured first
-// sample for the traces and the residual RMS (left NaN when that simulation fails).
+// are left at their starting values. Unless settings.equationError.simulateFit is off, the
+// fitted model is simulated from the measured first sample for the traces and the residual RMS
+// (left NaN when that simulation fails).
 // Arguments and errors as estimate::fit, which calls this for those methods.
 // Names of the parameters fitByEquationError estimates, in FitResult order.
 std::vector<std::string> equationErrorParameterNames(const eval::CompiledModelSource& model,

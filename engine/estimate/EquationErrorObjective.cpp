@@ -1,16 +1,62 @@
 #include "engine/estimate/EquationErrorObjective.h"
 
 #include "engine/data/Text.h"
+#include "engine/eval/ExpressionList.h"
 
 #include <cmath>
 #include <stdexcept>
 
 namespace sysid::estimate {
 
-struct EquationErrorObjective::Point {
-    Eigen::VectorXd f;
-    Eigen::MatrixXd fx;  // n x n
-    Eigen::MatrixXd fp;  // n x unknowns
+// The right-hand side and its derivatives as muParser programs over one variable vector
+// [t, x, p, u]: the value; the value with df/dp (at measured samples, where the state does not
+// depend on the parameters) and also df/dx (at later Runge-Kutta stages); d2f/dp2, and also
+// d2f/dx2 and d2f/dxdp. One call per program keeps muParser's per-call cost low.
+struct EquationErrorObjective::Programs {
+    std::vector<double> variables;
+    eval::ExpressionList value, firstAtSample, firstAtStage, secondAtSample, secondAtStage;
+    std::vector<double> firstValues, secondValues;
+    std::size_t n = 0, np = 0, parameterJacobianCount = 0, parameterHessianCount = 0, stateHessianCount = 0;
+
+    explicit Programs(const eval::CompiledModelSource& s)
+        : n(s.stateCount()), np(s.parameterCount()), parameterJacobianCount(s.rhsParamJacobian.entries.size()),
+          parameterHessianCount(s.rhsParamHessian.entries.size()), stateHessianCount(s.rhsStateHessian.entries.size())
+    {
+        variables.assign(1 + s.stateCount() + s.parameterCount() + s.inputCount(), 0.0);
+        std::vector<eval::ExpressionList::Variable> bound;
+        for (std::size_t i = 0; i < variables.size(); ++i)
+            bound.push_back({"v" + std::to_string(i), &variables[i]});
+        auto append = [](std::vector<std::string>& to, const eval::SparseExpressions& list) {
+            to.insert(to.end(), list.expressions.begin(), list.expressions.end());
+        };
+        std::vector<std::string> firstExpressions = s.rhs;
+        append(firstExpressions, s.rhsParamJacobian);
+        value = eval::ExpressionList(s.rhs, bound);
+        firstAtSample = eval::ExpressionList(firstExpressions, bound);
+        append(firstExpressions, s.rhsStateJacobian);
+        firstAtStage = eval::ExpressionList(firstExpressions, bound);
+        std::vector<std::string> secondExpressions;
+        append(secondExpressions, s.rhsParamHessian);
+        secondAtSample = eval::ExpressionList(secondExpressions, bound);
+        append(secondExpressions, s.rhsStateHessian);
+        append(secondExpressions, s.rhsMixedHessian);
+        secondAtStage = eval::ExpressionList(secondExpressions, bound);
+        firstValues.resize(firstExpressions.size());
+        secondValues.resize(secondExpressions.size());
+    }
+
+    void setParameters(const std::vector<double>& values) { std::copy(values.begin(), values.end(), variables.begin() + 1 + static_cast<long>(n)); }
+    void setPoint(double t, const double* x, const std::vector<double>& u)
+    {
+        variables[0] = t;
+        std::copy(x, x + n, variables.begin() + 1);
+        std::copy(u.begin(), u.end(), variables.begin() + 1 + static_cast<long>(n + np));
+    }
+    const double* parameterJacobian() const { return firstValues.data() + n; }
+    const double* stateJacobian() const { return firstValues.data() + n + parameterJacobianCount; }
+    const double* parameterHessian() const { return secondValues.data(); }
+    const double* stateHessian() const { return secondValues.data() + parameterHessianCount; }
+    const double* mixedHessian() const { return secondValues.data() + parameterHessianCount + stateHessianCount; }
 };
 
 namespace {
@@ -52,55 +98,57 @@ std::vector<double> simpsonWeights(std::size_t m, double h)
 
 EquationErrorObjective::EquationErrorObjective(std::shared_ptr<const eval::CompiledModelSource> model,
                                                EquationErrorFormula formula, std::vector<std::size_t> unknowns)
-    : model_(std::move(model)), formula_(formula), unknowns_(std::move(unknowns))
+    : source_(std::move(model)), programs_(std::make_unique<Programs>(*source_)), formula_(formula),
+      unknowns_(std::move(unknowns))
 {
-    const auto& source = model_.source();
-    column_.assign(source.parameterCount(), -1);
+    column_.assign(source_->parameterCount(), -1);
     for (std::size_t u = 0; u < unknowns_.size(); ++u)
         column_[unknowns_[u]] = static_cast<int>(u);
     bool parameterHessian = false;
-    for (const auto& e : source.rhsParamHessian.entries)
+    for (const auto& e : source_->rhsParamHessian.entries)
         if (column_[e.column] >= 0 && column_[e.depth] >= 0)
             parameterHessian = true;
     linear_ = !isOneStep(formula_) && !parameterHessian;
-    jacobianValues_.resize(source.rhsParamJacobian.entries.size());
-    stateJacobianValues_.resize(source.rhsStateJacobian.entries.size());
-    stateHessianValues_.resize(source.rhsStateHessian.entries.size());
-    mixedHessianValues_.resize(source.rhsMixedHessian.entries.size());
-    parameterHessianValues_.resize(source.rhsParamHessian.entries.size());
 }
+
+EquationErrorObjective::~EquationErrorObjective() = default;
 
 std::size_t EquationErrorObjective::minimumSamples() const
 {
     return isOneStep(formula_) ? 2 : multistepWeights(formula_).steps + 1;
 }
 
-void EquationErrorObjective::evaluateAt(double t, const double* x, const double* u, Point& point, bool first,
-                                        bool stateDerivatives)
+void EquationErrorObjective::evaluateAt(double t, const double* x, const std::vector<double>& u, Point& point,
+                                        EquationErrorOrder order, bool stateDerivatives)
 {
-    const auto& source = model_.source();
-    model_.setPoint(t, x, u);
-    model_.rhs(point.f.data());
-    if (first) {
-        model_.parameterJacobianValues(jacobianValues_.data());
-        point.fp.setZero();
-        const auto& entries = source.rhsParamJacobian.entries;
-        for (std::size_t e = 0; e < entries.size(); ++e)
-            if (const int c = column_[entries[e].column]; c >= 0)
-                point.fp(static_cast<Eigen::Index>(entries[e].row), c) = jacobianValues_[e];
+    Programs& programs = *programs_;
+    programs.setPoint(t, x, u);
+    if (order == EquationErrorOrder::CostOnly) {
+        programs.value.evaluate(point.f.data());
+        return;
     }
+    (stateDerivatives ? programs.firstAtStage : programs.firstAtSample).evaluate(programs.firstValues.data());
+    const auto n = static_cast<Eigen::Index>(programs.n);
+    point.f = Eigen::Map<const Eigen::VectorXd>(programs.firstValues.data(), n);
+    point.fp.setZero();
+    const auto& pj = source_->rhsParamJacobian.entries;
+    const double* pjValues = programs.parameterJacobian();
+    for (std::size_t e = 0; e < pj.size(); ++e)
+        if (const int c = column_[pj[e].column]; c >= 0)
+            point.fp(static_cast<Eigen::Index>(pj[e].row), c) = pjValues[e];
     if (stateDerivatives) {
-        model_.stateJacobianValues(stateJacobianValues_.data());
         point.fx.setZero();
-        const auto& entries = source.rhsStateJacobian.entries;
-        for (std::size_t e = 0; e < entries.size(); ++e)
-            point.fx(static_cast<Eigen::Index>(entries[e].row), static_cast<Eigen::Index>(entries[e].column)) =
-                stateJacobianValues_[e];
+        const auto& sj = source_->rhsStateJacobian.entries;
+        const double* sjValues = programs.stateJacobian();
+        for (std::size_t e = 0; e < sj.size(); ++e)
+            point.fx(static_cast<Eigen::Index>(sj[e].row), static_cast<Eigen::Index>(sj[e].column)) = sjValues[e];
     }
+    if (order == EquationErrorOrder::Second)
+        (stateDerivatives ? programs.secondAtStage : programs.secondAtSample).evaluate(programs.secondValues.data());
 }
 
 void EquationErrorObjective::addResidual(const double* residual, const double* weights, double c,
-                                         const Eigen::MatrixXd& dE, const Hessians* d2E,
+                                         const Eigen::MatrixXd& dE, const std::vector<Eigen::MatrixXd>* d2E,
                                          EquationErrorTerms& terms) const
 {
     for (Eigen::Index i = 0; i < dE.rows(); ++i) {
@@ -117,17 +165,19 @@ void EquationErrorObjective::addResidual(const double* residual, const double* w
 
 EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta,
                                                     const std::vector<EquationErrorRecord>& records,
-                                                    bool withSecondOrder, std::stop_token stop)
+                                                    EquationErrorOrder requested, std::stop_token stop)
 {
-    const auto& source = model_.source();
+    const auto& source = *source_;
     const std::size_t n = source.stateCount();
     const auto ni = static_cast<Eigen::Index>(n);
     const auto p = static_cast<Eigen::Index>(unknowns_.size());
+    const EquationErrorOrder order = (requested == EquationErrorOrder::Second && linear_) ? EquationErrorOrder::First : requested;
+    const bool derivatives = order != EquationErrorOrder::CostOnly;
+    const bool second = order == EquationErrorOrder::Second;
     EquationErrorTerms terms;
     terms.gradient = Eigen::VectorXd::Zero(p);
     terms.gaussNewton = Eigen::MatrixXd::Zero(p, p);
     terms.secondOrder = Eigen::MatrixXd::Zero(p, p);
-    const bool second = withSecondOrder && !linear_;
 
     std::vector<double> u(source.inputCount(), 0.0);
     Eigen::VectorXd residual(ni);
@@ -135,13 +185,13 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
     Hessians d2E;
     resize(d2E, n, p);
     const auto& pp = source.rhsParamHessian.entries;
-    // Adds h * beta * d2f/dtheta2 (from the parameter-Hessian values just evaluated) to d2.
-    auto addParameterHessian = [&](Hessians& d2, double factor) {
+    // Adds factor * d2f/dtheta2 (parameter-Hessian values in source order) to d2.
+    auto addParameterHessian = [&](Hessians& d2, const double* values, double factor) {
         for (std::size_t e = 0; e < pp.size(); ++e) {
             const int l = column_[pp[e].column], m = column_[pp[e].depth];
             if (l < 0 || m < 0)
                 continue;
-            const double v = factor * parameterHessianValues_[e];
+            const double v = factor * values[e];
             d2[pp[e].row](l, m) += v;
             if (l != m)
                 d2[pp[e].row](m, l) += v;
@@ -154,12 +204,18 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
                                          data::formatNumber(record.states.times[k], 8) + " (state " +
                                          source.stateNames[static_cast<std::size_t>(i)] + ")");
     };
+    // The cost alone: the squared residual without derivatives.
+    auto addCost = [&](const EquationErrorRecord& record, double c) {
+        for (Eigen::Index i = 0; i < ni; ++i)
+            terms.cost += 0.5 * c * record.stateWeights[static_cast<std::size_t>(i)] * residual(i) * residual(i);
+        terms.rows += n;
+    };
 
     for (const auto& record : records) {
         std::vector<double> parameters = record.parameterValues;
         for (std::size_t k = 0; k < unknowns_.size(); ++k)
             parameters[unknowns_[k]] = theta(static_cast<Eigen::Index>(k));
-        model_.setParameters(parameters);
+        programs_->setParameters(parameters);
         const auto& y = record.states.values;
         const double h = record.states.step;
         const std::size_t samples = record.states.times.size();
@@ -187,7 +243,8 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
                 const double t = record.states.times[k];
                 for (std::size_t s = 0; s < stages; ++s) {
                     z = y.row(static_cast<Eigen::Index>(k)).transpose();
-                    dz.setZero();
+                    if (derivatives)
+                        dz.setZero();
                     if (second)
                         setZero(d2z);
                     for (std::size_t j = 0; j < s; ++j) {
@@ -195,7 +252,8 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
                         if (a == 0.0)
                             continue;
                         z.noalias() += (h * a) * points[j].f;
-                        dz.noalias() += (h * a) * dK[j];
+                        if (derivatives)
+                            dz.noalias() += (h * a) * dK[j];
                         if (second)
                             for (std::size_t i = 0; i < n; ++i)
                                 d2z[i].noalias() += (h * a) * d2K[j][i];
@@ -204,7 +262,9 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
                     if (record.inputs)
                         record.inputs->values(ts, u.data());
                     Point& point = points[s];
-                    evaluateAt(ts, z.data(), u.data(), point, true, s > 0);
+                    evaluateAt(ts, z.data(), u, point, order, s > 0);
+                    if (!derivatives)
+                        continue;
                     if (s > 0)
                         dK[s].noalias() = point.fx * dz + point.fp;
                     else
@@ -213,24 +273,22 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
                         continue;
                     Hessians& d2 = d2K[s];
                     setZero(d2);
-                    model_.parameterHessianValues(parameterHessianValues_.data());
-                    addParameterHessian(d2, 1.0);
+                    addParameterHessian(d2, programs_->parameterHessian(), 1.0);
                     if (s == 0)
                         continue;
-                    model_.stateHessianValues(stateHessianValues_.data());
-                    model_.mixedHessianValues(mixedHessianValues_.data());
+                    const double* xxValues = programs_->stateHessian();
+                    const double* xpValues = programs_->mixedHessian();
                     for (std::size_t e = 0; e < xx.size(); ++e)
                         if (xx[e].depth < n)
-                            d2[xx[e].row].noalias() += stateHessianValues_[e] * dz.row(static_cast<Eigen::Index>(xx[e].column)).transpose() *
+                            d2[xx[e].row].noalias() += xxValues[e] * dz.row(static_cast<Eigen::Index>(xx[e].column)).transpose() *
                                                        dz.row(static_cast<Eigen::Index>(xx[e].depth));
                     for (std::size_t e = 0; e < xp.size(); ++e) {
                         const int l = column_[xp[e].column];
                         if (l < 0 || xp[e].depth >= n)
                             continue;
-                        const double v = mixedHessianValues_[e];
                         const auto row = dz.row(static_cast<Eigen::Index>(xp[e].depth));
-                        d2[xp[e].row].col(l) += v * row.transpose();
-                        d2[xp[e].row].row(l) += v * row;
+                        d2[xp[e].row].col(l) += xpValues[e] * row.transpose();
+                        d2[xp[e].row].row(l) += xpValues[e] * row;
                     }
                     for (std::size_t i = 0; i < n; ++i)
                         for (std::size_t a = 0; a < n; ++a) {
@@ -240,19 +298,24 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
                         }
                 }
                 residual = y.row(static_cast<Eigen::Index>(k)).transpose() - y.row(static_cast<Eigen::Index>(k + 1)).transpose();
-                dE.setZero();
+                if (derivatives)
+                    dE.setZero();
                 if (second)
                     setZero(d2E);
                 for (std::size_t s = 0; s < stages; ++s) {
                     const double hb = h * tableau.b[s];
                     residual.noalias() += hb * points[s].f;
-                    dE.noalias() += hb * dK[s];
+                    if (derivatives)
+                        dE.noalias() += hb * dK[s];
                     if (second)
                         for (std::size_t i = 0; i < n; ++i)
                             d2E[i].noalias() += hb * d2K[s][i];
                 }
                 checkFinite(record, k + 1);
-                addResidual(residual.data(), record.stateWeights.data(), c[k], dE, second ? &d2E : nullptr, terms);
+                if (derivatives)
+                    addResidual(residual.data(), record.stateWeights.data(), c[k], dE, second ? &d2E : nullptr, terms);
+                else
+                    addCost(record, c[k]);
             }
             continue;
         }
@@ -263,7 +326,7 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
         const std::size_t span = formula.steps + 1;
         const std::vector<double> c = simpsonWeights(samples - formula.steps, h);
         std::vector<Point> ring(span, Point{Eigen::VectorXd(ni), Eigen::MatrixXd(), Eigen::MatrixXd(ni, p)});
-        std::vector<std::vector<double>> ringHessian(span);
+        std::vector<std::vector<double>> ringHessian(span, std::vector<double>(pp.size()));
         for (std::size_t k = 0; k < samples; ++k) {
             if ((k & 4095) == 4095 && stop.stop_requested()) {
                 terms.cancelled = true;
@@ -273,30 +336,31 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
             if (record.inputs)
                 record.inputs->values(t, u.data());
             Point& point = ring[k % span];
-            evaluateAt(t, y.row(static_cast<Eigen::Index>(k)).data(), u.data(), point, true, false);
-            if (second) {
-                model_.parameterHessianValues(parameterHessianValues_.data());
-                ringHessian[k % span] = parameterHessianValues_;
-            }
+            evaluateAt(t, y.row(static_cast<Eigen::Index>(k)).data(), u, point, order, false);
+            if (second)
+                std::copy(programs_->parameterHessian(), programs_->parameterHessian() + pp.size(), ringHessian[k % span].begin());
             if (k < formula.steps)
                 continue;
             const std::size_t first = k - formula.steps;
             residual = y.row(static_cast<Eigen::Index>(first)).transpose() - y.row(static_cast<Eigen::Index>(k)).transpose();
-            dE.setZero();
+            if (derivatives)
+                dE.setZero();
             if (second)
                 setZero(d2E);
             for (std::size_t j = 0; j < span; ++j) {
                 const double hb = h * formula.beta[j];
                 const std::size_t slot = (first + j) % span;
                 residual.noalias() += hb * ring[slot].f;
-                dE.noalias() += hb * ring[slot].fp;
-                if (second) {
-                    parameterHessianValues_ = ringHessian[slot];
-                    addParameterHessian(d2E, hb);
-                }
+                if (derivatives)
+                    dE.noalias() += hb * ring[slot].fp;
+                if (second)
+                    addParameterHessian(d2E, ringHessian[slot].data(), hb);
             }
             checkFinite(record, k);
-            addResidual(residual.data(), record.stateWeights.data(), c[first], dE, second ? &d2E : nullptr, terms);
+            if (derivatives)
+                addResidual(residual.data(), record.stateWeights.data(), c[first], dE, second ? &d2E : nullptr, terms);
+            else
+                addCost(record, c[first]);
         }
     }
     return terms;

@@ -2,10 +2,11 @@
 
 #include "engine/estimate/EquationErrorFormula.h"
 #include "engine/estimate/MeasuredStates.h"
-#include "engine/eval/CompiledModel.h"
+#include "engine/eval/CompiledModelSource.h"
 #include "engine/integrate/InputSignals.h"
 
 #include <Eigen/Dense>
+#include <memory>
 #include <stop_token>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct EquationErrorTerms {
     std::size_t rows = 0;         // residual components
     bool cancelled = false;       // a stop request ended the evaluation early; the terms are incomplete
 };
+
+// How much of the objective to compute: the cost alone (line searches), with J'r and J'J, or
+// also with the second-order term.
+enum class EquationErrorOrder { CostOnly, First, Second };
 
 // One experiment's data as the objective reads it.
 struct EquationErrorRecord {
@@ -44,11 +49,15 @@ public:
     EquationErrorObjective(std::shared_ptr<const eval::CompiledModelSource> model, EquationErrorFormula formula,
                            std::vector<std::size_t> unknowns);
 
-    // The objective at theta over all records; `withSecondOrder` adds the second-derivative
-    // term of the Newton-Raphson Hessian. Throws std::runtime_error when the model evaluates
-    // to a non-finite value (naming the record and time).
+    ~EquationErrorObjective();
+    EquationErrorObjective(const EquationErrorObjective&) = delete;
+    EquationErrorObjective& operator=(const EquationErrorObjective&) = delete;
+
+    // The objective at theta over all records, to the order asked for (the second-order term
+    // is zero for a residual linear in the unknowns). Throws std::runtime_error when the model
+    // evaluates to a non-finite value (naming the record and time).
     EquationErrorTerms evaluate(const Eigen::VectorXd& theta, const std::vector<EquationErrorRecord>& records,
-                                bool withSecondOrder, std::stop_token stop = {});
+                                EquationErrorOrder order, std::stop_token stop = {});
 
     // Samples a record must have for one residual.
     std::size_t minimumSamples() const;
@@ -57,18 +66,25 @@ public:
     bool linearInUnknowns() const { return linear_; }
 
 private:
-    struct Point;  // F and its derivatives at one (t, x, u)
-    void evaluateAt(double t, const double* x, const double* u, Point& point, bool first, bool stateDerivatives);
+    struct Point {  // F and its first derivatives at one (t, x, u)
+        Eigen::VectorXd f;
+        Eigen::MatrixXd fx;  // n x n
+        Eigen::MatrixXd fp;  // n x unknowns
+    };
+    struct Programs;
+    // F at (t, x, u) into point; its derivatives unless the order is CostOnly (fx only with
+    // stateDerivatives); the second derivatives are left in the programs' buffers.
+    void evaluateAt(double t, const double* x, const std::vector<double>& u, Point& point, EquationErrorOrder order,
+                    bool stateDerivatives);
     void addResidual(const double* residual, const double* weights, double c, const Eigen::MatrixXd& dE,
                      const std::vector<Eigen::MatrixXd>* d2E, EquationErrorTerms& terms) const;
 
-    eval::CompiledModel model_;
+    std::shared_ptr<const eval::CompiledModelSource> source_;
+    std::unique_ptr<Programs> programs_;
     EquationErrorFormula formula_;
     std::vector<std::size_t> unknowns_;
     std::vector<int> column_;  // model parameter -> unknown index or -1
     bool linear_ = true;
-    std::vector<double> jacobianValues_, stateJacobianValues_, stateHessianValues_, mixedHessianValues_,
-        parameterHessianValues_;
 };
 
 }  // namespace sysid::estimate

@@ -66,6 +66,10 @@ struct EquationErrorSettings {
     std::map<std::string, double> stateWeights;
     // Velocities that are not measured come from the measured coordinates by this method.
     data::Preprocessing::Derivative differentiation;
+    // Simulate the fitted model from the first measured sample for the live traces and the
+    // output residual RMS. Off for models that cannot be simulated stably, and when only the
+    // estimate is wanted (it costs one integration per iteration when traces are watched).
+    bool simulateFit = true;
 };
 
 using Prior = model::Prior;

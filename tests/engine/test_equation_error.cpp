@@ -193,7 +193,7 @@ private slots:
             record.states.differentiated = {false};
             record.parameterValues = {1.0};
             record.stateWeights = {1.0};
-            const auto terms = objective.evaluate(Eigen::VectorXd::Ones(1), {record}, true);
+            const auto terms = objective.evaluate(Eigen::VectorXd::Ones(1), {record}, estimate::EquationErrorOrder::Second);
             QVERIFY(objective.linearInUnknowns());
             if (d == degree)
                 QVERIFY2(terms.cost < 1e-28, qPrintable(QStringLiteral("degree %1: cost %2").arg(d).arg(terms.cost)));
@@ -230,15 +230,15 @@ private slots:
         const std::vector<estimate::EquationErrorRecord> records{record};
         Eigen::VectorXd theta(3);
         theta << 0.6, 0.5, 1.5;  // away from the truth, so that the second-order term matters
-        const auto terms = objective.evaluate(theta, records, true);
+        const auto terms = objective.evaluate(theta, records, estimate::EquationErrorOrder::Second);
         const Eigen::MatrixXd hessian = terms.gaussNewton + terms.secondOrder;
         for (Eigen::Index l = 0; l < 3; ++l) {
             const double d = 1e-5;
             Eigen::VectorXd plus = theta, minus = theta;
             plus(l) += d;
             minus(l) -= d;
-            const auto tp = objective.evaluate(plus, records, true);
-            const auto tm = objective.evaluate(minus, records, true);
+            const auto tp = objective.evaluate(plus, records, estimate::EquationErrorOrder::Second);
+            const auto tm = objective.evaluate(minus, records, estimate::EquationErrorOrder::Second);
             const double gradient = (tp.cost - tm.cost) / (2 * d);
             QVERIFY2(std::abs(gradient - terms.gradient(l)) < 1e-7 * (1 + std::abs(gradient)),
                      qPrintable(QStringLiteral("gradient %1: %2 vs %3").arg(l).arg(terms.gradient(l)).arg(gradient)));
@@ -334,6 +334,20 @@ private slots:
         QVERIFY(observer.logged("u' is not measured"));
         QVERIFY2(test::relativeError(result.parameters[0].value, 0.5) < 1e-3, qPrintable(QString::number(result.parameters[0].value)));
         QVERIFY2(test::relativeError(result.parameters[1].value, 25) < 1e-4, qPrintable(QString::number(result.parameters[1].value)));
+    }
+
+    // Finely sampled noisy data: the one-step residual is mostly noise, and the user is told.
+    void warnsWhenNoiseDominatesTheResidual()
+    {
+        const auto source = compiled(quadraticCubic);
+        const auto fine = integrate::uniformGrid(0.0, 5.0, 5.0 / 9999.0);
+        LogObserver noisy, clean;
+        estimate::fit(source, source->parameterValues, {test::simulatedExperiment(source, source->parameterValues, fine, 5.0, 4)},
+                      settingsFor(estimate::EquationErrorFormula::Heun), &noisy);
+        QVERIFY(noisy.logged("warning: data set 'simulated': u changes by only"));
+        estimate::fit(source, source->parameterValues, {test::simulatedExperiment(source, source->parameterValues, seedTimes(), 1.0, 4)},
+                      settingsFor(estimate::EquationErrorFormula::NewtonCotes6), &clean);
+        QVERIFY(!clean.logged("warning:"));
     }
 
     void errorsNameThePlace()
