@@ -37,10 +37,29 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
         const std::string name = vm["method"].as<std::string>();
         const auto method = estimate::parseEstimationMethod(name);
         if (!method)
-            throw UsageError("--method must be output-error, multiple-shooting, bayes or periodic-response, not '" +
-                             name + "'");
+            throw UsageError("--method must be output-error, multiple-shooting, bayes, periodic-response, single-step "
+                             "or multistep, not '" + name + "'");
         settings.method = *method;
     }
+    if (vm.count("formula")) {
+        const std::string name = vm["formula"].as<std::string>();
+        const auto formula = estimate::parseEquationErrorFormula(name);
+        if (!formula)
+            throw UsageError("--formula must be heun, rk4 (single-step) or trapezoid, simpson, newton-cotes-6 (multistep), "
+                             "not '" + name + "'");
+        if (!estimate::isEquationError(settings.method))
+            throw UsageError("--formula is for --method single-step or multistep");
+        if (estimate::isOneStep(*formula) != (settings.method == estimate::EstimationMethod::SingleStep))
+            throw UsageError("--formula " + name + " is not a " + estimate::methodName(settings.method) + " formula");
+        (estimate::isOneStep(*formula) ? settings.equationError.oneStep : settings.equationError.multistep) = *formula;
+    }
+    for (const auto& [state, w] : namedValues(vm, "state-weight")) {
+        if (!(w > 0))
+            throw UsageError("--state-weight " + state + ": the weight must be > 0");
+        settings.equationError.stateWeights[state] = w;
+    }
+    if (vm.count("no-simulation"))
+        settings.equationError.simulateFit = false;
     if (vm.count("intervals")) {
         if (settings.method == estimate::EstimationMethod::PeriodicResponse)
             settings.periodic.intervals = countOption(vm, "intervals", 1);
@@ -94,6 +113,34 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
 }
 
 
+// central | savitzky-golay[:WINDOW:ORDER]
+data::Preprocessing::Derivative parseDifferentiation(const std::string& text)
+{
+    data::Preprocessing::Derivative d;
+    const auto colon = text.find(':');
+    const std::string name = text.substr(0, colon);
+    const auto method = data::parseDerivativeMethod(name);
+    if (!method)
+        throw UsageError("--differentiation must be central or savitzky-golay[:WINDOW:ORDER], not '" + text + "'");
+    d.method = *method;
+    if (colon != std::string::npos) {
+        const std::string rest = text.substr(colon + 1);
+        const auto second = rest.find(':');
+        if (d.method != data::DerivativeMethod::SavitzkyGolay || second == std::string::npos)
+            throw UsageError("--differentiation: only savitzky-golay takes :WINDOW:ORDER, got '" + text + "'");
+        d.window = static_cast<int>(parseNumber(rest.substr(0, second), "--differentiation window"));
+        d.polynomialOrder = static_cast<int>(parseNumber(rest.substr(second + 1), "--differentiation order"));
+    }
+    data::Preprocessing check;
+    check.differentiation = d;
+    try {
+        data::validatePreprocessing(check);
+    } catch (const std::exception& e) {
+        throw UsageError(std::string("--differentiation: ") + e.what());
+    }
+    return d;
+}
+
 }  // namespace
 
 int runFit(const Arguments& args)
@@ -109,7 +156,17 @@ int runFit(const Arguments& args)
         ("time", po::value<std::string>(), "name of the time column (default: t, time or the first; MODEL form)")
         ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column "
                                                    "(repeatable; MODEL form)")
-        ("method", po::value<std::string>(), "output-error (default) | multiple-shooting | bayes | periodic-response")
+        ("method", po::value<std::string>(),
+         "output-error (default) | multiple-shooting | bayes | periodic-response | single-step | multistep")
+        ("formula", po::value<std::string>(),
+         "single-step: heun (default) | rk4; multistep: newton-cotes-6 (default) | simpson | trapezoid")
+        ("state-weight", po::value<Strings>()->composing(),
+         "STATE=W: weight of a state's equation error (single-step, multistep; default: seed 004's 1/T^2 for a "
+         "coordinate with a velocity state, else 1)")
+        ("differentiation", po::value<std::string>(),
+         "central | savitzky-golay[:WINDOW:ORDER]: how unmeasured velocities are obtained (single-step, multistep)")
+        ("refine", "after single-step or multistep, run output error from its estimate")
+        ("no-simulation", "single-step, multistep: do not simulate the fitted model (no output residuals)")
         ("intervals", po::value<long long>(), "shooting intervals per experiment (multiple-shooting, default 10; "
                                               "periodic-response, default 1)")
         ("period", po::value<std::string>(), "T: forcing period of every experiment (periodic-response)")
@@ -179,9 +236,22 @@ int runFit(const Arguments& args)
         }
     }
 
+    if (vm.count("differentiation"))
+        fit.preprocessing.differentiation = parseDifferentiation(vm["differentiation"].as<std::string>());
+    if (vm.count("refine") && !estimate::isEquationError(fit.settings.method))
+        throw UsageError("--refine follows an equation-error fit: use it with --method single-step or multistep");
+
     StderrProgress progress(quiet);
-    const estimate::FitResult result = fit.run(progress);
-    const std::string text = project::resultToJson(result, trueValues).dump(2) + "\n";
+    estimate::FitResult result = fit.run(progress);
+    nlohmann::json resultJson = project::resultToJson(result, trueValues);
+    if (vm.count("refine") && !result.cancelled) {
+        progress.log("refining by output error from the " + estimate::methodName(fit.settings.method) + " estimate");
+        const estimate::FitResult refined = job::refinedByOutputError(fit, result).run(progress);
+        nlohmann::json refinedJson = project::resultToJson(refined, trueValues);
+        refinedJson["equation_error_estimate"] = std::move(resultJson);
+        resultJson = std::move(refinedJson);
+    }
+    const std::string text = resultJson.dump(2) + "\n";
     const std::string out = vm.count("output") ? vm["output"].as<std::string>() : "-";
     if (out == "-")
         std::cout << text << std::flush;

@@ -115,6 +115,16 @@ estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_toke
 
 }  // namespace
 
+FitJob refinedByOutputError(const FitJob& job, const estimate::FitResult& start)
+{
+    FitJob refined = job;
+    refined.settings.method = estimate::EstimationMethod::OutputError;
+    for (const auto& p : start.parameters)
+        if (std::isfinite(p.value))
+            refined.parameterValues[p.name] = p.value;
+    return refined;
+}
+
 estimate::FitResult FitJob::run(ProgressSink& sink, std::stop_token stop) const
 {
     estimate::FitResult result;

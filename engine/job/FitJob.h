@@ -40,4 +40,8 @@ struct FitJob {
     estimate::FitResult run(ProgressSink& sink, std::stop_token stop = {}) const;
 };
 
+// The output-error fit that starts where another fit ended ("Use as start", `--refine`): the
+// same data and settings, method output error, and the estimates as starting values.
+FitJob refinedByOutputError(const FitJob& job, const estimate::FitResult& start);
+
 }  // namespace sysid::job

@@ -191,11 +191,43 @@ void readPeriodic(const Reader& r, const json& value, const std::string& key, es
     }
 }
 
+void readEquationError(const Reader& r, const json& value, const std::string& key, estimate::EquationErrorSettings& s)
+{
+    r.requireObject(value, key, {"one_step", "multistep", "state_weights", "simulate_fit"});
+    auto formula = [&](const char* name, bool oneStep, estimate::EquationErrorFormula& target) {
+        const json* v = Reader::member(value, name);
+        if (!v)
+            return;
+        const std::string text = r.string(*v, key + "." + name);
+        const auto parsed = estimate::parseEquationErrorFormula(text);
+        if (!parsed || estimate::isOneStep(*parsed) != oneStep)
+            r.fail(key + "." + name, "unknown formula '" + text + "' (known: " +
+                                         (oneStep ? "heun, rk4" : "trapezoid, simpson, newton-cotes-6") + ")");
+        target = *parsed;
+    };
+    formula("one_step", true, s.oneStep);
+    formula("multistep", false, s.multistep);
+    if (const json* v = Reader::member(value, "state_weights")) {
+        const std::string k = key + ".state_weights";
+        if (!v->is_object())
+            r.fail(k, "expected an object {\"STATE\": weight}, got " + Reader::describe(*v));
+        for (const auto& item : v->items())
+            s.stateWeights[item.key()] = r.positive(item.value(), k + "." + item.key());
+    }
+    if (const json* v = Reader::member(value, "simulate_fit")) {
+        if (!v->is_boolean())
+            r.fail(key + ".simulate_fit", "expected true or false, got " + Reader::describe(*v));
+        s.simulateFit = v->get<bool>();
+    }
+}
+
 void readSettings(const Reader& r, const json& value, const std::string& key, estimate::FitSettings& s)
 {
     r.requireObject(value, key,
                     {"integrator", "max_iterations", "cost_tolerance", "step_tolerance", "gradient_tolerance",
-                     "shooting_intervals", "output_weights", "priors", "periodic"});
+                     "shooting_intervals", "output_weights", "priors", "periodic", "equation_error"});
+    if (const json* v = Reader::member(value, "equation_error"))
+        readEquationError(r, *v, key + ".equation_error", s.equationError);
     if (const json* v = Reader::member(value, "periodic"))
         readPeriodic(r, *v, key + ".periodic", s.periodic);
     if (const json* v = Reader::member(value, "integrator"))
@@ -355,7 +387,8 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
         const std::string name = r.string(*method, "method");
         const auto parsed = estimate::parseEstimationMethod(name);
         if (!parsed)
-            r.fail("method", "unknown method '" + name + "' (known: output-error, multiple-shooting, bayes, periodic-response)");
+            r.fail("method", "unknown method '" + name +
+                                 "' (known: output-error, multiple-shooting, bayes, periodic-response, single-step, multistep)");
         project.settings.method = *parsed;
     }
     if (const json* settings = Reader::member(root, "settings"))
@@ -477,6 +510,12 @@ json projectToJson(const Project& project, const std::string& directory)
                             {"nodes", s.periodic.nodes},
                             {"scheme", estimate::periodicSchemeName(s.periodic.scheme)},
                             {"warmup_periods", s.periodic.warmupPeriods}};
+    settings["equation_error"] = {{"one_step", estimate::equationErrorFormulaName(s.equationError.oneStep)},
+                                  {"multistep", estimate::equationErrorFormulaName(s.equationError.multistep)},
+                                  {"state_weights", json::object()},
+                                  {"simulate_fit", s.equationError.simulateFit}};
+    for (const auto& [state, weight] : s.equationError.stateWeights)
+        settings["equation_error"]["state_weights"][state] = weight;
     root["settings"] = std::move(settings);
     root["parameters"] = json::object();
     for (const auto& [name, value] : project.parameterValues)

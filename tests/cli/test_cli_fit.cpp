@@ -194,6 +194,36 @@ private slots:
             QCOMPARE(lines[i], history[i].toObject()["iteration"].toInt());
     }
 
+    // Seed 004's multistep method on the displacement-only example: the velocity is
+    // differentiated (Savitzky-Golay), the estimate is close, and --refine's output-error fit
+    // from it ends where the plain output-error fit does.
+    void equationErrorWithRefine()
+    {
+        QTemporaryDir tmp;
+        const QString plain = tmp.filePath("oe.json"), refined = tmp.filePath("refined.json");
+        const Run oe = runSysid({"fit", kExamples + "sdof_cubic.sysid", "-o", plain, "-q"});
+        QVERIFY2(oe.exitCode == 0, describe(oe));
+        const Run r = runSysid({"fit", kExamples + "sdof_cubic.sysid", "--method", "multistep", "--formula", "simpson",
+                                "--differentiation", "savitzky-golay:11:3", "--refine", "-o", refined});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.err.contains("u' is not measured: it is taken as the derivative of u (savitzky-golay)"), describe(r));
+        QVERIFY2(r.err.contains("refining by output error from the multistep estimate"), describe(r));
+        const QJsonObject result = parseObject(readFile(refined));
+        const QJsonObject start = result["equation_error_estimate"].toObject();
+        QVERIFY2(start["converged"].toBool(), describe(r));
+        const QJsonObject startParameters = start["parameters"].toObject();
+        QVERIFY(!startParameters.contains("u'(0)"));  // an initial value: not an equation-error unknown
+        const QStringList first = estimateProblems(start, {{"gamma", {0.5, 0.1}}, {"Omega2", {25, 1.5}}, {"k3", {2.5, 5.0}}});
+        QVERIFY2(first.isEmpty(), qPrintable(first.join('\n')));
+        const QJsonObject reference = parseObject(readFile(plain))["parameters"].toObject();
+        const QJsonObject final = result["parameters"].toObject();
+        for (const QString& name : QStringList{"gamma", "Omega2", "k3", "u'(0)"}) {
+            const double a = final[name].toObject()["value"].toDouble(), b = reference[name].toObject()["value"].toDouble();
+            QVERIFY2(std::abs(a - b) < 1e-5 * std::abs(b), qPrintable(QStringLiteral("%1: %2 vs %3").arg(name).arg(a).arg(b)));
+        }
+        QCOMPARE(final["gamma"].toObject()["initial"].toDouble(), startParameters["gamma"].toObject()["value"].toDouble());
+    }
+
     void examplePeriodicResponse()
     {
         // duffing_periodic.sysid: steady states of x'' + c x' + k x + k3 x^3 = B cos(w t) at
@@ -380,6 +410,20 @@ private slots:
             << "either --period or --frequency-parameter";
         QTest::newRow("zero periods") << QStringList{"fit", project, "--periods", "0"} << "--periods";
         QTest::newRow("unknown option") << QStringList{"fit", project, "--fast"} << "fast";
+        QTest::newRow("unknown formula") << QStringList{"fit", project, "--method", "multistep", "--formula", "euler"}
+                                         << "--formula must be heun, rk4";
+        QTest::newRow("formula of the other method")
+            << QStringList{"fit", project, "--method", "single-step", "--formula", "simpson"}
+            << "--formula simpson is not a single-step formula";
+        QTest::newRow("formula without equation error") << QStringList{"fit", project, "--formula", "heun"}
+                                                        << "--formula is for --method single-step or multistep";
+        QTest::newRow("refine without equation error") << QStringList{"fit", project, "--refine"}
+                                                       << "--refine follows an equation-error fit";
+        QTest::newRow("bad differentiation") << QStringList{"fit", project, "--method", "multistep", "--differentiation",
+                                                            "savitzky-golay:4:3"}
+                                             << "--differentiation";
+        QTest::newRow("state weight zero") << QStringList{"fit", project, "--method", "multistep", "--state-weight", "u=0"}
+                                           << "--state-weight u: the weight must be > 0";
         QTest::newRow("data with a project") << QStringList{"fit", project, "--data", data} << "--data is for the MODEL form";
         QTest::newRow("map without column") << QStringList{"fit", model, "--data", data, "--map", "u", "-o", "r.json"}
                                             << "--map expects";

@@ -238,6 +238,31 @@ private slots:
         QCOMPARE_EQ(q.settings.periodic.warmupPeriods, std::size_t{7});
     }
 
+    void equationErrorSettingsRoundTrip()
+    {
+        TempDir tmp;
+        writeData(tmp.path());
+        project::Project p;
+        p.modelText = "param c = 0.1\nx'' = -c*x' - x\nx(0) = 1, 0\noutput x\n";
+        project::Project::DataSet set;
+        set.path = (tmp.path() / "data/run1.csv").string();
+        p.data.push_back(set);
+        p.settings.method = estimate::EstimationMethod::SingleStep;
+        p.settings.equationError.oneStep = estimate::EquationErrorFormula::RungeKutta4;
+        p.settings.equationError.multistep = estimate::EquationErrorFormula::Simpson;
+        p.settings.equationError.stateWeights = {{"x", 0.25}};
+        p.settings.equationError.simulateFit = false;
+        const fs::path file = tmp.path() / "ee.sysid";
+        project::saveProject(p, file.string());
+        QCOMPARE(json::parse(slurp(file))["method"].get<std::string>(), std::string("single-step"));
+        const project::Project q = project::loadProject(file.string());
+        QVERIFY(q.settings.method == estimate::EstimationMethod::SingleStep);
+        QVERIFY(q.settings.equationError.oneStep == estimate::EquationErrorFormula::RungeKutta4);
+        QVERIFY(q.settings.equationError.multistep == estimate::EquationErrorFormula::Simpson);
+        QCOMPARE(q.settings.equationError.stateWeights.at("x"), 0.25);
+        QVERIFY(!q.settings.equationError.simulateFit);
+    }
+
     void modelTextMayBeOneString()
     {
         TempDir tmp;
@@ -306,7 +331,7 @@ private slots:
         QTest::newRow("model line wrong type") << with([](json& j) { j["model"]["text"][1] = 5; }) << "model.text[1]"
                                                << ": model.text[1]: expected a string, got 5 (number)";
         QTest::newRow("unknown method") << with([](json& j) { j["method"] = "newton"; }) << "method"
-                                        << ": method: unknown method 'newton' (known: output-error, multiple-shooting, bayes, periodic-response)";
+                                        << ": method: unknown method 'newton' (known: output-error, multiple-shooting, bayes, periodic-response, single-step, multistep)";
         QTest::newRow("unknown periodic solver") << with([](json& j) { j["settings"]["periodic"] = {{"solver", "euler"}}; })
                                                  << "settings.periodic.solver"
                                                  << ": settings.periodic.solver: unknown periodic solver 'euler' (known: "
@@ -383,6 +408,14 @@ private slots:
         QTest::newRow("prior without weight")
             << with([](json& j) { j["optimal_estimation"] = {{"initial_prior", {{"x", {{"value", 1}}}}}}; })
             << "optimal_estimation.initial_prior.x.weight" << ": optimal_estimation.initial_prior.x.weight: missing";
+        QTest::newRow("one-step formula as multistep")
+            << with([](json& j) { j["settings"] = {{"equation_error", {{"multistep", "heun"}}}}; })
+            << "settings.equation_error.multistep"
+            << ": settings.equation_error.multistep: unknown formula 'heun' (known: trapezoid, simpson, newton-cotes-6)";
+        QTest::newRow("negative state weight")
+            << with([](json& j) { j["settings"] = {{"equation_error", {{"state_weights", {{"x", -1}}}}}}; })
+            << "settings.equation_error.state_weights.x"
+            << ": settings.equation_error.state_weights.x: expected a number > 0, got -1";
         QTest::newRow("one shooting point")
             << with([](json& j) { j["optimal_estimation"] = {{"shooting_points", 1}}; })
             << "optimal_estimation.shooting_points"
