@@ -24,6 +24,7 @@
 #include "ui/settings/FilterPanel.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
+#include "engine/data/Differentiation.h"
 #include "engine/job/OptimalEstimationJob.h"
 #include "engine/project/OptimalEstimationJson.h"
 
@@ -98,13 +99,16 @@ std::vector<double> thinned(const double* values, std::size_t count, std::size_t
     return out;
 }
 
-// Velocity for the phase portrait by central differences: drawing support, not identification.
-std::vector<double> slopes(const std::vector<double>& t, const std::vector<double>& x)
+// Velocity for the phase portrait by the project's differentiation method (the one the
+// equation-error estimators use), so the user sees the velocity they will be fitted to.
+std::vector<double> velocity(const std::vector<double>& t, const std::vector<double>& x,
+                             const data::Preprocessing::Derivative& method)
 {
-    std::vector<double> d(x.size(), 0.0);
-    for (std::size_t i = 1; i + 1 < x.size(); ++i)
-        d[i] = (x[i + 1] - x[i - 1]) / (t[i + 1] - t[i - 1]);
-    return d;
+    try {
+        return data::differentiate(t, x, method.method, method.window, method.polynomialOrder);
+    } catch (const std::exception&) {
+        return data::differentiate(t, x, data::DerivativeMethod::CentralDifference);  // e.g. a window longer than the data
+    }
 }
 
 QStringList toList(const std::vector<std::string>& names)
@@ -341,6 +345,7 @@ void MainWindow::connectDocument()
     });
     connect(filter_, &FilterPanel::preprocessingChanged, this, [this] {
         document_->setPreprocessing(filter_->preprocessing());
+        refreshMeasuredPlots();  // the phase portrait's velocity follows the differentiation method
     });
     connect(estimator_, &EstimatorPanel::settingsChanged, this, [this] {
         document_->setSettings(estimator_->settings());
@@ -349,6 +354,7 @@ void MainWindow::connectDocument()
         document_->setOptimalEstimationSettings(estimator_->optimalSettingsWidget()->settings());
     });
     connect(estimator_, &EstimatorPanel::runRequested, this, &MainWindow::runFit);
+    connect(results_, &ResultsPanel::refineRequested, this, &MainWindow::refineByOutputError);
     connect(estimator_, &EstimatorPanel::cancelRequested, this, &MainWindow::cancelFit);
     connect(experiments_, &ExperimentList::currentExperimentChanged, document_, &ProjectDocument::setCurrentDataSet);
     connect(experiments_, &ExperimentList::removeRequested, document_, &ProjectDocument::removeDataSet);
@@ -370,6 +376,8 @@ void MainWindow::connectRunner()
     connect(runner_, &FitRunner::trace, this, [this](int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
         if (experiment != std::max(document_->currentDataSet(), 0) || times.empty())
             return;
+        lastTraceTimes_ = times;
+        lastTraceOutputs_ = outputs;
         const std::size_t stride = displayStride(times.size());
         const std::vector<double> t = thinned(times.data(), times.size(), stride);
         for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size()); ++j) {
@@ -377,7 +385,7 @@ void MainWindow::connectRunner()
             const std::vector<double> y = thinned(column.data(), static_cast<std::size_t>(column.size()), stride);
             outputPlots_[static_cast<std::size_t>(j)]->setModel(t, y);
             if (j == 0)
-                phasePlot_->setModel(y, slopes(t, y));
+                phasePlot_->setModel(y, velocity(t, y, {}));
         }
     });
     connect(runner_, &FitRunner::logLine, log_, &QPlainTextEdit::appendPlainText);
@@ -391,6 +399,8 @@ void MainWindow::connectRunner()
                 progress_->setVisible(false);
                 if (result) {
                     document_->setResult(*result);
+                    results_->setRefineAvailable(!cancelled && estimate::isEquationError(lastFitMethod_));
+                    showIdentifiedSpectrum();
                     statusBar()->showMessage(cancelled ? tr("fit cancelled: best estimate kept") : tr("fit finished: %1").arg(message), 10000);
                     log_->appendPlainText(tr("fit %1: %2").arg(cancelled ? tr("cancelled") : tr("finished"), message));
                 } else {
@@ -485,10 +495,51 @@ void MainWindow::runFit()
         QMessageBox::warning(this, tr("Cannot fit"), QString::fromStdString(e.what()));
         return;
     }
+    startFit(std::move(job));
+}
+
+void MainWindow::startFit(job::FitJob job)
+{
+    lastFitMethod_ = job.settings.method;
+    lastTraceTimes_.clear();
+    results_->setRefineAvailable(false);
     estimator_->setRunning(true);
     progress_->setVisible(true);
     statusIteration_->clear();
     runner_->start(std::move(job));
+}
+
+void MainWindow::refineByOutputError()
+{
+    if (runner_->isRunning() || optimalRunner_->isRunning() || !results_->hasResult())
+        return;
+    job::FitJob job;
+    try {
+        job = job::refinedByOutputError(document_->makeFitJob(), results_->result());
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Cannot fit"), QString::fromStdString(e.what()));
+        return;
+    }
+    log_->appendPlainText(tr("refining by output error from the %1 estimate")
+                              .arg(QString::fromStdString(estimate::methodName(lastFitMethod_))));
+    startFit(std::move(job));
+}
+
+void MainWindow::showIdentifiedSpectrum()
+{
+    const ModelSummary& summary = document_->modelSummary();
+    const int current = document_->currentDataSet();
+    if (lastTraceTimes_.empty() || current < 0)
+        return;
+    const auto& set = document_->dataSet(current);
+    for (std::size_t j = 0; j < summary.outputs.size() && static_cast<Eigen::Index>(j) < lastTraceOutputs_.cols(); ++j) {
+        const auto mapped = set.mapping.find(summary.outputs[j]);
+        const QString column = QString::fromStdString(mapped == set.mapping.end() ? summary.outputs[j] : mapped->second);
+        if (column != filter_->currentColumn())
+            continue;
+        const Eigen::VectorXd values = lastTraceOutputs_.col(static_cast<Eigen::Index>(j));
+        filter_->setIdentifiedResponse(column, lastTraceTimes_, std::vector<double>(values.data(), values.data() + values.size()));
+    }
 }
 
 void MainWindow::cancelFit()
@@ -788,6 +839,7 @@ void MainWindow::refreshModel()
     {
         const QSignalBlocker block(estimator_);
         estimator_->setOutputs(toList(summary.outputs));
+        estimator_->setStates(toList(summary.states));
         estimator_->setSettings(document_->settings());
         QStringList states, residuals;
         try {
@@ -850,7 +902,8 @@ void MainWindow::refreshMeasuredPlots()
         const std::vector<double> y = thinned(table->column(column).data(), table->rowCount(), stride);
         outputPlots_[j]->setMeasured(t, y, QString::fromStdString(output));
         if (j == 0) {
-            phasePlot_->setMeasured(y, slopes(t, y));
+            const std::vector<double> v = velocity(table->time(), table->column(column), document_->preprocessing().differentiation);
+            phasePlot_->setMeasured(y, thinned(v.data(), v.size(), stride));
             phasePlot_->setAxisNames(QString::fromStdString(output), QString::fromStdString(output) + QStringLiteral("'"));
         }
     }

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "engine/estimate/FitSettings.h"
+#include "engine/job/FitJob.h"
+
+#include <Eigen/Dense>
 #include <QMainWindow>
 #include <QString>
 #include <QTimer>
@@ -49,6 +53,7 @@ public:
     ProjectDocument* document() const { return document_; }
     FitRunner* runner() const { return runner_; }
     ResultsPanel* resultsPanel() const { return results_; }
+    FilterPanel* filterPanel() const { return filter_; }
     ModelEditor* modelEditor() const { return editor_; }
     EstimatorPanel* estimatorPanel() const { return estimator_; }
     ParameterHistoryPlot* parameterPlot() const { return parameterPlot_; }
@@ -85,6 +90,11 @@ private:
     void connectRunner();
     void connectOptimalRunner();
     void runOptimalEstimation();
+    void startFit(job::FitJob job);
+    // Output error from the shown equation-error estimate ("Use as start").
+    void refineByOutputError();
+    // The last fitted response of the previewed column, for the filter panel's spectrum.
+    void showIdentifiedSpectrum();
     bool maybeSave();                            // false: the user cancelled
     void foldStartingValuesIntoText();
     void newProject();
@@ -137,6 +147,9 @@ private:
     QProgressBar* progress_ = nullptr;
     QTimer autosaveTimer_;
     bool updatingEditor_ = false;
+    estimate::EstimationMethod lastFitMethod_ = estimate::EstimationMethod::OutputError;
+    std::vector<double> lastTraceTimes_;  // the current data set's last model response
+    Eigen::MatrixXd lastTraceOutputs_;
 };
 
 }  // namespace sysid::ui

@@ -98,6 +98,11 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
   exportJsonButton_->setObjectName(QStringLiteral("exportJsonButton"));
   exportCsvButton_ = new QPushButton(tr("Export CSV…"), this);
   exportCsvButton_->setObjectName(QStringLiteral("exportCsvButton"));
+  refineButton_ = new QPushButton(tr("Refine by output error"), this);
+  refineButton_->setObjectName(QStringLiteral("refineButton"));
+  refineButton_->setToolTip(tr("Use these equation-error estimates as the starting values of an output-error fit."));
+  refineButton_->setVisible(false);
+  connect(refineButton_, &QPushButton::clicked, this, &ResultsPanel::refineRequested);
   connect(exportJsonButton_, &QPushButton::clicked, this, &ResultsPanel::exportJsonInteractive);
   connect(exportCsvButton_, &QPushButton::clicked, this, &ResultsPanel::exportCsvInteractive);
 
@@ -111,6 +116,7 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
   splitter->addWidget(correlationBox);
 
   auto* buttons = new QHBoxLayout;
+  buttons->addWidget(refineButton_);
   buttons->addStretch(1);
   buttons->addWidget(exportJsonButton_);
   buttons->addWidget(exportCsvButton_);
@@ -122,6 +128,8 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
 
   clear();
 }
+
+void ResultsPanel::setRefineAvailable(bool available) { refineButton_->setVisible(available); }
 
 QString ResultsPanel::formatNumber(double value) {
   if (std::isnan(value)) {

@@ -44,6 +44,9 @@ public:
   QTableWidget* parameterTable() const { return parameterTable_; }
   QTableWidget* correlationTable() const { return correlationTable_; }
   QLabel* summaryLabel() const { return summary_; }
+  QPushButton* refineButton() const { return refineButton_; }
+  // Offers "Refine by output error" (seed 004's fast estimate as the start of the direct method).
+  void setRefineAvailable(bool available);
 
   // project::resultToJson(result), written to a temporary file and renamed onto path.
   static bool exportJson(const estimate::FitResult& result, const QString& path, QString* error,
@@ -62,6 +65,8 @@ public:
   static QColor correlationColor(double value);
 
 signals:
+  // The user asked for an output-error fit started from the shown estimate.
+  void refineRequested();
   // The user exported a file (path) or an export failed (message).
   void exported(const QString& path);
   void exportFailed(const QString& message);
@@ -75,6 +80,7 @@ private:
   QLabel* summary_ = nullptr;
   QPushButton* exportJsonButton_ = nullptr;
   QPushButton* exportCsvButton_ = nullptr;
+  QPushButton* refineButton_ = nullptr;
   estimate::FitResult result_;
   std::map<std::string, double> trueValues_;
   bool hasResult_ = false;

@@ -1,5 +1,6 @@
 #include "ui/settings/EstimatorPanel.h"
 
+#include "ui/settings/EquationErrorSettingsWidget.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
 #include <QBrush>
@@ -58,6 +59,8 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   method_->addItem(tr("Multiple shooting"), static_cast<int>(estimate::EstimationMethod::MultipleShooting));
   method_->addItem(tr("Bayes"), static_cast<int>(estimate::EstimationMethod::Bayes));
   method_->addItem(tr("Periodic response"), static_cast<int>(estimate::EstimationMethod::PeriodicResponse));
+  method_->addItem(tr("Single-step (equation error)"), static_cast<int>(estimate::EstimationMethod::SingleStep));
+  method_->addItem(tr("Multistep (equation error)"), static_cast<int>(estimate::EstimationMethod::Multistep));
   method_->addItem(tr("Optimal estimation (TPBVP)"), kOptimalMethod);
 
   shootingIntervals_ = new QSpinBox(this);
@@ -150,6 +153,14 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   auto* weightBox = new QGroupBox(tr("Output weights"), this);
   auto* weightLayout = new QVBoxLayout(weightBox);
   weightLayout->addWidget(weights_);
+  weightBox_ = weightBox;
+
+  equationError_ = new EquationErrorSettingsWidget(this);
+  equationError_->setObjectName(QStringLiteral("equationErrorSettings"));
+  equationErrorBox_ = new QGroupBox(tr("Equation error"), this);
+  equationErrorBox_->setObjectName(QStringLiteral("equationErrorBox"));
+  auto* equationErrorLayout = new QVBoxLayout(equationErrorBox_);
+  equationErrorLayout->addWidget(equationError_);
 
   optimal_ = new OptimalEstimationSettingsWidget(this);
   optimal_->setObjectName(QStringLiteral("optimalSettings"));
@@ -167,6 +178,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(methodBox);
   layout->addWidget(periodicBox_);
+  layout->addWidget(equationErrorBox_, 1);
   layout->addWidget(integratorBox);
   layout->addWidget(stopBox);
   layout->addWidget(weightBox, 1);
@@ -193,6 +205,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   connect(nodes_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
   connect(weights_, &QTableWidget::itemChanged, this, &EstimatorPanel::weightEdited);
   connect(optimal_, &OptimalEstimationSettingsWidget::settingsChanged, this, &EstimatorPanel::optimalSettingsChanged);
+  connect(equationError_, &EquationErrorSettingsWidget::settingsChanged, this, &EstimatorPanel::emitChanged);
   connect(run_, &QPushButton::clicked, this, &EstimatorPanel::runRequested);
   connect(cancel_, &QPushButton::clicked, this, &EstimatorPanel::cancelRequested);
 
@@ -248,6 +261,9 @@ bool EstimatorPanel::isValid() const {
   if (optimalSelected() && !optimal_->isValid()) {
     return false;
   }
+  if (!equationError_->isValid()) {
+    return false;
+  }
   for (const auto& [name, invalid] : weightInvalid_) {
     if (invalid && (outputs_.isEmpty() || outputs_.contains(QString::fromStdString(name)))) {
       return false;
@@ -261,6 +277,8 @@ void EstimatorPanel::setOutputs(const QStringList& outputs) {
   rebuildWeightTable();
   emitChanged();
 }
+
+void EstimatorPanel::setStates(const QStringList& states) { equationError_->setStates(states); }
 
 void EstimatorPanel::rebuildWeightTable() {
   const QSignalBlocker blocker(weights_);
@@ -338,6 +356,7 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings) {
   weightValues_ = settings.outputWeights;
   weightInvalid_.clear();
   rebuildWeightTable();
+  equationError_->setSettings(settings.equationError);
   updateEnabled();
   updating_ = false;
   emit settingsChanged();
@@ -363,6 +382,8 @@ estimate::FitSettings EstimatorPanel::settings() const {
   s.periodic.solver = static_cast<estimate::PeriodicSolver>(periodicSolver_->currentData().toInt());
   s.periodic.intervals = static_cast<std::size_t>(periodicIntervals_->value());
   s.periodic.nodes = static_cast<std::size_t>(nodes_->value());
+  s.equationError = equationError_->settings();
+  s.equationError.differentiation = base_.equationError.differentiation;  // a preprocessing setting
   s.outputWeights.clear();
   for (const auto& [name, weight] : weightValues_) {
     if (outputs_.isEmpty() || outputs_.contains(QString::fromStdString(name))) {
@@ -402,6 +423,11 @@ void EstimatorPanel::updateEnabled() {
   for (QWidget* box : fitOnly_) {
     box->setVisible(!optimal);
   }
+  const bool equationError = !optimal && estimate::isEquationError(method);
+  equationError_->setMethod(method);
+  equationErrorBox_->setVisible(equationError);
+  // The equation error weighs states, not outputs.
+  weightBox_->setVisible(!optimal && !equationError);
 }
 
 void EstimatorPanel::emitChanged() {

@@ -21,6 +21,7 @@ class QGroupBox;
 
 namespace sysid::ui {
 
+class EquationErrorSettingsWidget;
 class OptimalEstimationSettingsWidget;
 
 // Settings of the estimator: method, shooting intervals, integrator and its tolerances,
@@ -40,6 +41,8 @@ public:
   // names that stay are kept.
   void setOutputs(const QStringList& outputs);
   QStringList outputs() const { return outputs_; }
+  // The model's states: one row each in the equation-error weight table.
+  void setStates(const QStringList& states);
 
   void setSettings(const estimate::FitSettings& settings);
   // The settings shown. Weights are returned only for outputs in outputs() (all
@@ -55,6 +58,8 @@ public:
   static constexpr int kOptimalMethod = -1;  // its item data
   bool optimalSelected() const;
   OptimalEstimationSettingsWidget* optimalSettingsWidget() const { return optimal_; }
+  EquationErrorSettingsWidget* equationErrorWidget() const { return equationError_; }
+  QGroupBox* equationErrorBox() const { return equationErrorBox_; }
 
   QComboBox* methodCombo() const { return method_; }
   QComboBox* integratorCombo() const { return integrator_; }
@@ -114,6 +119,9 @@ private:
   QLineEdit* gradTol_ = nullptr;
   QTableWidget* weights_ = nullptr;
   QGroupBox* periodicBox_ = nullptr;
+  QGroupBox* equationErrorBox_ = nullptr;
+  EquationErrorSettingsWidget* equationError_ = nullptr;
+  QWidget* weightBox_ = nullptr;
   QLineEdit* period_ = nullptr;
   QLineEdit* frequencyParameter_ = nullptr;
   QSpinBox* periods_ = nullptr;

@@ -373,6 +373,13 @@ void FilterPanel::plotSignals() {
   }
 }
 
+void FilterPanel::setIdentifiedResponse(const QString& column, std::vector<double> times, std::vector<double> values) {
+  identifiedColumn_ = column;
+  identifiedTimes_ = std::move(times);
+  identifiedValues_ = std::move(values);
+  plotSpectra();
+}
+
 void FilterPanel::plotSpectra() {
   QStringList notes;
   const std::string name = column_->currentText().toStdString();
@@ -391,10 +398,20 @@ void FilterPanel::plotSpectra() {
   };
   spectrumPlot_->removeCurve(tr("raw"));
   spectrumPlot_->removeCurve(tr("processed"));
+  spectrumPlot_->removeCurve(tr("identified"));
   if (table_ && !name.empty()) {
     spectrumOf(*table_, tr("raw"), tr("raw data"));
     if (processed_) {
       spectrumOf(*processed_, tr("processed"), tr("processed data"));
+    }
+    if (QString::fromStdString(name) == identifiedColumn_ && identifiedValues_.size() >= 2) {
+      try {
+        const double dt = data::uniformTimeStep(identifiedTimes_, "identified response");
+        const data::Spectrum s = data::welch(identifiedValues_, 1.0 / dt, 256);
+        spectrumPlot_->setCurve(tr("identified"), s.frequency, s.power);
+      } catch (const std::exception& e) {
+        notes << QString::fromUtf8(e.what());
+      }
     }
   }
   spectrumPlot_->setToolTip(notes.isEmpty() ? QString() : tr("No spectrum: %1").arg(notes.join(QStringLiteral("; "))));

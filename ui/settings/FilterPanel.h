@@ -52,6 +52,11 @@ public:
   QString currentColumn() const;
   void setCurrentColumn(const QString& name);
 
+  // The identified model's response in a column's units, drawn in the spectrum as "identified"
+  // while that column is previewed (seed 004 places the cutoff from raw, filtered and
+  // identified spectra).
+  void setIdentifiedResponse(const QString& column, std::vector<double> times, std::vector<double> values);
+
   // The engine's message for the current settings, empty when they apply cleanly.
   QString errorText() const { return error_; }
   // The table after preprocessing, if the settings applied cleanly.
@@ -79,6 +84,8 @@ private:
   void showError(const QString& message);
 
   const data::DataTable* table_ = nullptr;
+  QString identifiedColumn_;
+  std::vector<double> identifiedTimes_, identifiedValues_;
   std::optional<data::DataTable> processed_;
   QString error_;
   bool updating_ = false;

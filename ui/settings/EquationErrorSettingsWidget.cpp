@@ -1,0 +1,174 @@
+#include "ui/settings/EquationErrorSettingsWidget.h"
+
+#include <QBrush>
+#include <QCheckBox>
+#include <QColor>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLocale>
+#include <QSignalBlocker>
+#include <QTableWidget>
+#include <QTableWidgetItem>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace sysid::ui {
+
+namespace {
+
+QString formatValue(double value) { return QString::number(value, 'g', QLocale::FloatingPointShortest); }
+
+QString formulaLabel(estimate::EquationErrorFormula formula)
+{
+    switch (formula) {
+    case estimate::EquationErrorFormula::Heun: return QObject::tr("Heun (RK2, seed 004)");
+    case estimate::EquationErrorFormula::RungeKutta4: return QObject::tr("Runge–Kutta 4");
+    case estimate::EquationErrorFormula::Trapezoid: return QObject::tr("Trapezoid (1 step)");
+    case estimate::EquationErrorFormula::Simpson: return QObject::tr("Simpson (2 steps)");
+    case estimate::EquationErrorFormula::NewtonCotes6: return QObject::tr("Newton–Cotes (6 steps, seed 004)");
+    }
+    return {};
+}
+
+}  // namespace
+
+EquationErrorSettingsWidget::EquationErrorSettingsWidget(QWidget* parent) : QWidget(parent)
+{
+    formula_ = new QComboBox(this);
+    formula_->setObjectName(QStringLiteral("equationErrorFormulaCombo"));
+    formula_->setToolTip(tr("The integration formula whose one-step mismatch on the measured states is minimised."));
+    weights_ = new QTableWidget(0, 2, this);
+    weights_->setObjectName(QStringLiteral("stateWeightTable"));
+    weights_->setHorizontalHeaderLabels({tr("State"), tr("Weight")});
+    weights_->horizontalHeader()->setStretchLastSection(true);
+    weights_->verticalHeader()->setVisible(false);
+    weights_->setToolTip(tr("Empty = the seed's scaling: 1/T² for a coordinate whose velocity is a state "
+                            "(T the record length), 1 for the others."));
+    simulate_ = new QCheckBox(tr("Simulate the fitted model"), this);
+    simulate_->setObjectName(QStringLiteral("simulateFitCheck"));
+    simulate_->setToolTip(tr("Integrate the model from the first measured sample to draw its response and "
+                             "report output residuals. Turn off for models that cannot be simulated stably."));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Formula"), formula_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(weights_, 1);
+    layout->addWidget(simulate_);
+
+    connect(formula_, &QComboBox::currentIndexChanged, this, [this] {
+        if (updating_ || formula_->currentIndex() < 0)
+            return;
+        const auto f = static_cast<estimate::EquationErrorFormula>(formula_->currentData().toInt());
+        (estimate::isOneStep(f) ? values_.oneStep : values_.multistep) = f;
+        emit settingsChanged();
+    });
+    connect(weights_, &QTableWidget::itemChanged, this, &EquationErrorSettingsWidget::weightEdited);
+    connect(simulate_, &QCheckBox::toggled, this, [this](bool on) {
+        values_.simulateFit = on;
+        if (!updating_)
+            emit settingsChanged();
+    });
+    setSettings(values_);
+}
+
+void EquationErrorSettingsWidget::setMethod(estimate::EstimationMethod method)
+{
+    if (!estimate::isEquationError(method) || method == method_)
+        return;
+    method_ = method;
+    fillFormulas();
+}
+
+void EquationErrorSettingsWidget::fillFormulas()
+{
+    const bool wasUpdating = updating_;
+    updating_ = true;
+    formula_->clear();
+    const bool oneStep = method_ == estimate::EstimationMethod::SingleStep;
+    const auto list = oneStep ? std::vector{estimate::EquationErrorFormula::Heun, estimate::EquationErrorFormula::RungeKutta4}
+                              : std::vector{estimate::EquationErrorFormula::NewtonCotes6, estimate::EquationErrorFormula::Simpson,
+                                            estimate::EquationErrorFormula::Trapezoid};
+    for (const auto f : list)
+        formula_->addItem(formulaLabel(f), static_cast<int>(f));
+    formula_->setCurrentIndex(
+        std::max(0, formula_->findData(static_cast<int>(oneStep ? values_.oneStep : values_.multistep))));
+    updating_ = wasUpdating;
+}
+
+void EquationErrorSettingsWidget::setStates(const QStringList& states)
+{
+    states_ = states;
+    rebuildWeights();
+}
+
+void EquationErrorSettingsWidget::rebuildWeights()
+{
+    const QSignalBlocker blocker(weights_);
+    weights_->setRowCount(static_cast<int>(states_.size()));
+    for (int row = 0; row < static_cast<int>(states_.size()); ++row) {
+        auto* name = new QTableWidgetItem(states_[row]);
+        name->setFlags(name->flags() & ~Qt::ItemIsEditable);
+        weights_->setItem(row, 0, name);
+        const auto it = values_.stateWeights.find(states_[row].toStdString());
+        weights_->setItem(row, 1, new QTableWidgetItem(it == values_.stateWeights.end() ? QString() : formatValue(it->second)));
+        invalid_[states_[row].toStdString()] = false;
+    }
+}
+
+void EquationErrorSettingsWidget::weightEdited(QTableWidgetItem* item)
+{
+    if (!item || item->column() != 1 || !weights_->item(item->row(), 0))
+        return;
+    const std::string name = weights_->item(item->row(), 0)->text().toStdString();
+    const QSignalBlocker blocker(weights_);
+    const QString text = item->text().trimmed();
+    bool ok = true;
+    const double value = text.toDouble(&ok);
+    if (text.isEmpty()) {
+        values_.stateWeights.erase(name);
+        invalid_[name] = false;
+    } else if (ok && std::isfinite(value) && value > 0) {
+        values_.stateWeights[name] = value;
+        invalid_[name] = false;
+    } else {
+        invalid_[name] = true;
+    }
+    item->setBackground(invalid_[name] ? QBrush(QColor(255, 200, 200)) : QBrush());
+    item->setToolTip(invalid_[name] ? tr("A weight is a number greater than 0; the last valid weight is used.") : QString());
+    emit settingsChanged();
+}
+
+void EquationErrorSettingsWidget::setSettings(const estimate::EquationErrorSettings& settings)
+{
+    updating_ = true;
+    values_ = settings;
+    invalid_.clear();
+    fillFormulas();
+    simulate_->setChecked(settings.simulateFit);
+    rebuildWeights();
+    updating_ = false;
+}
+
+estimate::EquationErrorSettings EquationErrorSettingsWidget::settings() const
+{
+    estimate::EquationErrorSettings s = values_;
+    s.stateWeights.clear();
+    for (const auto& [name, weight] : values_.stateWeights)
+        if (states_.isEmpty() || states_.contains(QString::fromStdString(name)))
+            s.stateWeights[name] = weight;
+    return s;
+}
+
+bool EquationErrorSettingsWidget::isValid() const
+{
+    for (const auto& [name, invalid] : invalid_)
+        if (invalid)
+            return false;
+    return true;
+}
+
+}  // namespace sysid::ui

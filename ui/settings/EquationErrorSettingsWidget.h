@@ -1,0 +1,60 @@
+#pragma once
+
+#include "engine/estimate/FitSettings.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <map>
+#include <string>
+
+class QCheckBox;
+class QComboBox;
+class QTableWidget;
+class QTableWidgetItem;
+
+namespace sysid::ui {
+
+// Settings of the equation-error methods (seed 004): the integration formula (the single-step
+// or the multistep ones, after setMethod), one row per state with the weight of its equation
+// error (empty: the seed's default, 1/T^2 for a coordinate with a velocity state, else 1), and
+// whether the fitted model is simulated for the traces and output residuals. A weight cell
+// holding an invalid entry turns red with a tooltip, and settings() keeps the last valid value.
+class EquationErrorSettingsWidget : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit EquationErrorSettingsWidget(QWidget* parent = nullptr);
+
+    // Shows the formulas of the method (single-step or multistep); others keep their choice.
+    void setMethod(estimate::EstimationMethod method);
+    // The model's states, one weight row each; weights of names that stay are kept.
+    void setStates(const QStringList& states);
+
+    void setSettings(const estimate::EquationErrorSettings& settings);
+    estimate::EquationErrorSettings settings() const;
+    bool isValid() const;
+
+    QComboBox* formulaCombo() const { return formula_; }
+    QTableWidget* weightTable() const { return weights_; }
+    QCheckBox* simulateCheck() const { return simulate_; }
+
+signals:
+    void settingsChanged();
+
+private:
+    void fillFormulas();
+    void rebuildWeights();
+    void weightEdited(QTableWidgetItem* item);
+
+    QComboBox* formula_ = nullptr;
+    QTableWidget* weights_ = nullptr;
+    QCheckBox* simulate_ = nullptr;
+    estimate::EstimationMethod method_ = estimate::EstimationMethod::Multistep;
+    QStringList states_;
+    estimate::EquationErrorSettings values_;  // the last valid values, also of states not shown
+    std::map<std::string, bool> invalid_;
+    bool updating_ = false;
+};
+
+}  // namespace sysid::ui
