@@ -91,6 +91,8 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
         throw JobError(JobError::Kind::Settings, "study: the number of realisations must be at least 1");
     if (!std::isfinite(settings.noisePercent) || !(settings.noisePercent > 0))
         throw JobError(JobError::Kind::Settings, "study: the noise must be a finite percentage > 0 of the signal RMS");
+    if (fit.experiments.empty())
+        throw JobError(JobError::Kind::Data, "study: no data to add noise to: give the project at least one data set");
 
     const std::size_t total = settings.realisations;
     unsigned threadCount = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;

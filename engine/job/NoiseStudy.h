@@ -85,7 +85,7 @@ struct NoiseStudy {
     // so the result does not depend on the thread count. A realisation whose fit fails is
     // recorded with its message; `stop` ends the running fits and returns the realisations
     // finished before (`cancelled`). Throws JobError(Settings) for N = 0 or a noise percent
-    // that is not finite and > 0, before any fit runs.
+    // that is not finite and > 0, and JobError(Data) for a fit without data, before any fit runs.
     NoiseStudyResult run(const Progress& progress = {}, std::stop_token stop = {}) const;
 };
 

@@ -380,6 +380,16 @@ private slots:
                 QVERIFY(std::string(e.what()).find("noise") != std::string::npos);
             }
         }
+        job::NoiseStudy empty = study;
+        empty.settings.noisePercent = 5;
+        empty.fit.experiments.clear();
+        try {
+            (void)empty.run();
+            QFAIL("no error");
+        } catch (const job::JobError& e) {
+            QCOMPARE(int(e.kind()), int(job::JobError::Kind::Data));
+            QVERIFY(std::string(e.what()).find("no data") != std::string::npos);
+        }
         // A model error is a failure of every realisation, each with the model's message.
         study.settings.noisePercent = 5;
         study.fit.modelText = "param a = 1\nx' = -a*\noutput x\n";
