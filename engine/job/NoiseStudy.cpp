@@ -46,6 +46,8 @@ std::uint64_t realisationSeed(std::uint64_t base, std::size_t realisation)
 
 ParameterSummary summarise(const std::string& name, std::vector<double> values, double trueValue)
 {
+    // NaN would break the ordering the quartiles need; a fit never returns it, but be safe.
+    std::erase_if(values, [](double v) { return !std::isfinite(v); });
     ParameterSummary s;
     s.name = name;
     s.count = values.size();

@@ -52,7 +52,7 @@ struct ParameterSummary {
     double lowerWhisker = 0, upperWhisker = 0;  // Tukey: extreme data within 1.5 IQR of the box
 };
 
-// Summary of a sample (NaN everywhere for an empty one). Quartiles interpolate linearly
+// Summary of a sample, its values that are not finite left out (NaN everywhere for an empty one). Quartiles interpolate linearly
 // between order statistics (Hyndman & Fan 1996, definition 7, the default of R and NumPy).
 ParameterSummary summarise(const std::string& name, std::vector<double> values, double trueValue);
 

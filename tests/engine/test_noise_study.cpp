@@ -126,6 +126,9 @@ private slots:
         QCOMPARE(one.lowerWhisker, 5.0);
         QVERIFY(std::isnan(one.sd));
         QVERIFY(std::isnan(job::summarise("e", {}, 1.0).mean));
+        const job::ParameterSummary withNaN = job::summarise("n", {2, std::nan(""), 1, 3}, 2.0);
+        QCOMPARE(withNaN.count, std::size_t{3});
+        QCOMPARE(withNaN.median, 2.0);
     }
 
     void gaussianNoiseGivesTheLeastSquaresCovariance()

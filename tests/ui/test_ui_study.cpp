@@ -205,6 +205,40 @@ private slots:
         QVERIFY(!panel.cancelButton()->isEnabled());
     }
 
+    void boxPlotWithoutOrWithNegativeTrueValues()
+    {
+        // p: true -2 (divided by 2, the true value at -1); q: unknown true value (divided by |mean|).
+        job::NoiseStudyResult result;
+        result.parameterNames = {"p", "q"};
+        const double nan = std::nan("");
+        for (int r = 0; r < 5; ++r) {
+            job::RealisationResult real;
+            real.index = static_cast<std::size_t>(r);
+            real.estimates = {-2.0 + 0.1 * (r - 2), 10.0 + r + (r == 4 ? 100 : 0)};
+            result.realisations.push_back(real);
+        }
+        result.summary = {job::summarise("p", {-2.2, -2.1, -2.0, -1.9, -1.8}, -2.0),
+                          job::summarise("q", {10, 11, 12, 13, 114}, nan)};
+        ui::BoxPlot plot;
+        plot.setResult(result);
+        const auto& boxes = plot.boxes();
+        QCOMPARE(boxes.size(), std::size_t{2});
+        QVERIFY(boxes[0].byTrueValue);
+        QCOMPARE(boxes[0].scale, 2.0);
+        QCOMPARE(boxes[0].trueMark, -1.0);
+        QCOMPARE(boxes[0].q1, -1.05);
+        QCOMPARE(boxes[0].q3, -0.95);
+        QVERIFY(boxes[0].outliers.isEmpty());
+        QVERIFY(!boxes[1].byTrueValue);
+        QCOMPARE(boxes[1].scale, 32.0);  // the mean of 10, 11, 12, 13, 114
+        QVERIFY(std::isnan(boxes[1].trueMark));
+        QCOMPARE(boxes[1].median, 12.0 / 32.0);
+        QCOMPARE(boxes[1].upperWhisker, 13.0 / 32.0);  // Q3 + 1.5 IQR = 16: 114 is an outlier
+        QCOMPARE(boxes[1].outliers, QVector<double>{114.0 / 32.0});
+        plot.clear();
+        QVERIFY(plot.boxes().empty());
+    }
+
     void noDataGivesAMessage()
     {
         ui::ProjectDocument document;
