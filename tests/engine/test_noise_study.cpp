@@ -274,15 +274,16 @@ private slots:
 
     void stopEndsARunningFit()
     {
-        // A lightly damped oscillator over 500 s (50 001 samples) fitted with every tolerance
-        // negative: one fit runs until no step lowers the cost, many seconds. The stop comes
-        // 300 ms after the start, inside the first fits.
+        // A lightly damped oscillator over 2000 s (200 001 samples, as in test_job) fitted with
+        // every tolerance negative: one evaluation takes a good fraction of a second and a fit
+        // runs until no step lowers the cost, many seconds. The stop comes 300 ms after the
+        // start, inside the first fits.
         const std::string model = "param c = 0.01 [0, 10]\n"
                                   "param k = 1 [0.01, 100]\n"
                                   "x'' = -c*x' - k*x\n"
                                   "x(0) = 1, 0\n"
                                   "output x\n";
-        const std::vector<double> t = grid(500.0, 50000);
+        const std::vector<double> t = grid(2000.0, 200000);
         std::vector<double> x;
         const double w = std::sqrt(1.1 - 0.01 * 0.01 / 4);  // c = 0.02, k = 1.1, x(0) = 1, x'(0) = 0
         for (const double s : t)
