@@ -26,5 +26,6 @@ int runSimulate(const Arguments& args);
 int runFit(const Arguments& args);
 int runPeriodic(const Arguments& args);
 int runOptimal(const Arguments& args);
+int runStudy(const Arguments& args);
 
 }  // namespace sysid::cli

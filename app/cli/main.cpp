@@ -29,6 +29,9 @@ const char* usage =
     "  optimal MODEL --data DATA.csv [--state-weight NAME=W]... [options] -o RESULT.json\n"
     "                                   optimal estimation (TPBVP) of states, inputs, parameters\n"
     "                                   and residual traces; exit 1 when it does not converge\n"
+    "  study PROJECT.sysid [--realisations N] [--noise P] [--distribution uniform|gaussian] [--seed S]\n"
+    "        [--threads K] [--method M] [-o RESULT.json|RESULT.csv]\n"
+    "                                   Monte Carlo noise study: mean, sd and bias of the estimates\n"
     "\n"
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
@@ -54,6 +57,8 @@ int main(int argc, char** argv)
             return runPeriodic(args);
         if (command == "optimal")
             return runOptimal(args);
+        if (command == "study")
+            return runStudy(args);
         if (command == "--help" || command == "-h" || command == "help") {
             std::cout << usage;
             return Success;

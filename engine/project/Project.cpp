@@ -5,6 +5,7 @@
 #include "engine/project/AtomicFile.h"
 #include "engine/project/JsonKeys.h"
 #include "engine/project/OptimalEstimationJson.h"
+#include "engine/project/StudyJson.h"
 
 #include <cmath>
 #include <filesystem>
@@ -296,7 +297,7 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
 {
     const Reader r(file);
     r.requireObject(root, "", {"version", "model", "data", "preprocessing", "method", "settings", "parameters",
-                               "last_result", "optimal_estimation"});
+                               "last_result", "optimal_estimation", "study"});
     Project project;
 
     const json* version = Reader::member(root, "version");
@@ -414,6 +415,13 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
             r.fail(e.key.empty() ? "optimal_estimation" : "optimal_estimation." + e.key, e.message);
         }
     }
+    if (const json* study = Reader::member(root, "study")) {
+        try {
+            project.study = studySettingsFromJson(*study);
+        } catch (const StudySettingsError& e) {
+            r.fail(e.key.empty() ? "study" : "study." + e.key, e.message);
+        }
+    }
     return project;
 }
 
@@ -524,6 +532,8 @@ json projectToJson(const Project& project, const std::string& directory)
         root["last_result"] = *project.lastResult;
     if (project.optimalEstimation)
         root["optimal_estimation"] = optimalSettingsToJson(*project.optimalEstimation);
+    if (project.study)
+        root["study"] = studySettingsToJson(*project.study);
     return root;
 }
 

@@ -2,6 +2,7 @@
 
 #include "engine/estimate/FitSettings.h"
 #include "engine/estimate/OptimalEstimation.h"
+#include "engine/job/NoiseStudy.h"
 #include "engine/project/ProjectError.h"
 
 #include <nlohmann/json.hpp>
@@ -47,6 +48,8 @@ struct Project {
     // Weights, priors and shooting points of optimal estimation ("optimal_estimation",
     // OptimalEstimationJson.h); absent in projects that never used it.
     std::optional<estimate::OptimalEstimationSettings> optimalEstimation;
+    // Monte Carlo noise study settings ("study", StudyJson.h); absent until a study was set up.
+    std::optional<job::NoiseStudySettings> study;
 };
 
 // Reads a project. Never writes anything. Throws ProjectError naming the file and the JSON

@@ -11,6 +11,7 @@
 #include "ui/plots/ParameterHistoryPlot.h"
 #include "ui/periodic/PeriodicController.h"
 #include "ui/periodic/PeriodicPanel.h"
+#include "ui/study/StudyPanel.h"
 #include "ui/plots/BranchPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
 #include "ui/plots/PlotWidget.h"
@@ -234,6 +235,9 @@ void MainWindow::buildDocks()
     periodic_ = new PeriodicPanel(this);
     auto* periodicDock = dock(tr("Periodic solution"), QStringLiteral("periodicDock"), periodic_, Qt::RightDockWidgetArea);
     tabifyDockWidget(estimatorDock, periodicDock);
+    study_ = new StudyPanel(document_, this);
+    auto* studyDock = dock(tr("Monte Carlo study"), QStringLiteral("studyDock"), study_, Qt::RightDockWidgetArea);
+    tabifyDockWidget(estimatorDock, studyDock);
     estimatorDock->raise();
     periodicController_ = new PeriodicController(document_, periodic_, orbitPlot_, branchPlot_, this);
     connect(periodicController_, &PeriodicController::orbitShown, this, [this] { plots_->setCurrentWidget(orbitPlot_); });
@@ -390,6 +394,10 @@ void MainWindow::connectRunner()
     });
     connect(runner_, &FitRunner::logLine, log_, &QPlainTextEdit::appendPlainText);
     connect(periodicController_, &PeriodicController::message, this, [this](const QString& text) {
+        log_->appendPlainText(text);
+        statusBar()->showMessage(text, 8000);
+    });
+    connect(study_, &StudyPanel::message, this, [this](const QString& text) {
         log_->appendPlainText(text);
         statusBar()->showMessage(text, 8000);
     });

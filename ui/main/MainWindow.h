@@ -38,6 +38,7 @@ class PeriodicPanel;
 class PeriodicController;
 class OptimalEstimationRunner;
 class OptimalEstimationView;
+class StudyPanel;
 
 // The sysid-gui window: dockable panels (model, parameters, data, filters, estimator,
 // results, log) around the live plots. Everything numerical runs in engine jobs through
@@ -61,6 +62,7 @@ public:
     TimeSeriesPlot* outputPlot(int output) const;
     PeriodicPanel* periodicPanel() const { return periodic_; }
     PeriodicController* periodicController() const { return periodicController_; }
+    StudyPanel* studyPanel() const { return study_; }
     PhasePortraitPlot* orbitPlot() const { return orbitPlot_; }
     BranchPlot* branchPlot() const { return branchPlot_; }
     OptimalEstimationRunner* optimalRunner() const { return optimalRunner_; }
@@ -142,6 +144,7 @@ private:
     PeriodicController* periodicController_ = nullptr;
     OptimalEstimationRunner* optimalRunner_ = nullptr;
     OptimalEstimationView* optimalView_ = nullptr;
+    StudyPanel* study_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* statusIteration_ = nullptr;
     QProgressBar* progress_ = nullptr;

@@ -220,6 +220,14 @@ void ProjectDocument::setOptimalEstimationSettings(const estimate::OptimalEstima
     markModified();
 }
 
+void ProjectDocument::setStudySettings(const job::NoiseStudySettings& settings)
+{
+    if (project_.study == settings)
+        return;
+    project_.study = settings;
+    markModified();
+}
+
 void ProjectDocument::setParameterValues(const std::map<std::string, double>& values)
 {
     if (values == project_.parameterValues)

@@ -64,6 +64,8 @@ public:
     // Settings of optimal estimation, kept in the project as "optimal_estimation". Marks the
     // project modified and emits nothing (its only view is where the edit came from).
     void setOptimalEstimationSettings(const estimate::OptimalEstimationSettings& settings);
+    // Settings of the Monte Carlo noise study ("study"); like setOptimalEstimationSettings.
+    void setStudySettings(const job::NoiseStudySettings& settings);
     // The GUI keeps starting values and priors in the model text (the parameter table edits the
     // text): replaces the text by one with the project's starting values and the named priors
     // written in, and clears them from the project. The project means the same afterwards, so

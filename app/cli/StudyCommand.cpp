@@ -1,0 +1,176 @@
+// sysid study: a Monte Carlo noise study of a project's fit (seed note 004): N noisy copies of
+// its data, each identified; the spread and bias of the estimates as a table on stdout, one
+// progress line per realisation on stderr, everything as JSON or CSV with -o.
+#include "app/cli/CommandLine.h"
+#include "app/cli/CommonOptions.h"
+#include "app/cli/ParameterOverrides.h"
+
+#include "engine/data/Text.h"
+#include "engine/job/NoiseStudy.h"
+#include "engine/project/AtomicFile.h"
+#include "engine/project/Project.h"
+#include "engine/project/ProjectJob.h"
+#include "engine/project/StudyJson.h"
+
+#include <boost/program_options.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+
+namespace po = boost::program_options;
+
+namespace sysid::cli {
+
+namespace {
+
+// Applies the options given on the command line over the project's (or default) settings.
+void applyStudyOptions(const po::variables_map& vm, job::NoiseStudySettings& s)
+{
+    if (vm.count("realisations"))
+        s.realisations = countOption(vm, "realisations", 1);
+    if (vm.count("noise")) {
+        const double p = parseNumber(vm["noise"].as<std::string>(), "--noise");
+        if (!(p > 0))
+            throw UsageError("--noise: the noise must be a percentage of the signal RMS > 0");
+        s.noisePercent = p;
+    }
+    if (vm.count("distribution")) {
+        const std::string name = vm["distribution"].as<std::string>();
+        const auto d = data::parseNoiseDistribution(name);
+        if (!d)
+            throw UsageError("--distribution must be uniform or gaussian, not '" + name + "'");
+        s.distribution = *d;
+    }
+    if (vm.count("seed"))
+        s.seed = countOption(vm, "seed", 0);
+}
+
+std::string cell(double v, const char* spec = "%12.6g")
+{
+    if (!std::isfinite(v))
+        return std::string(12 - 1, ' ') + "-";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, spec, v);
+    return buffer;
+}
+
+void printTable(const job::NoiseStudyResult& r, std::ostream& out)
+{
+    out << r.realisations.size() << " of " << r.settings.realisations << " realisations"
+        << (r.cancelled ? " (cancelled)" : "") << ", " << r.failed << " failed, " << r.notConverged
+        << " not converged; " << r.method << ", noise " << data::formatNumber(r.settings.noisePercent) << " % RMS "
+        << data::noiseDistributionName(r.settings.distribution) << ", seed " << r.settings.seed << "\n";
+    std::size_t width = 9;
+    for (const auto& s : r.summary)
+        width = std::max(width, s.name.size());
+    char header[256];
+    std::snprintf(header, sizeof header, "%-*s %12s %12s %12s %12s %12s\n", static_cast<int>(width), "parameter",
+                  "true", "mean", "sd", "bias", "bias %");
+    out << header;
+    for (const auto& s : r.summary) {
+        std::string name = s.name;
+        name.resize(width, ' ');
+        out << name << ' ' << cell(s.trueValue) << ' ' << cell(s.mean) << ' ' << cell(s.sd) << ' ' << cell(s.bias)
+            << ' ' << cell(s.biasPercent, "%12.3g") << "\n";
+    }
+}
+
+}  // namespace
+
+int runStudy(const Arguments& args)
+{
+    po::options_description options(
+        "sysid study PROJECT.sysid [--realisations N] [--noise P] [--distribution uniform|gaussian] [--seed S]\n"
+        "            [--threads K] [--method M] [-o RESULT.json|RESULT.csv]\n"
+        "Fits the project N times, each time to its data with new noise of P % of each signal's RMS added\n"
+        "(before its filters), and prints mean, sd and bias of every estimate. Options override the\n"
+        "project's \"study\" settings");
+    options.add_options()
+        ("help,h", "show this help")
+        ("input", po::value<std::string>(), "the .sysid project")
+        ("realisations,n", po::value<long long>(), "number of noise realisations (default 100)")
+        ("noise", po::value<std::string>(), "P: noise amplitude in % of each signal's RMS (default 5)")
+        ("distribution", po::value<std::string>(), "uniform (default; in [-P %, +P %] RMS) | gaussian (sd P % RMS)")
+        ("seed", po::value<long long>(), "base seed; realisation r uses seed + 1000003 r (default 1)")
+        ("threads", po::value<long long>(), "worker threads (default: all cores)")
+        ("method", po::value<std::string>(), "estimation method (default: the project's)")
+        ("quiet,q", "no progress lines on stderr")
+        ("output,o", po::value<std::string>(), "RESULT.json or RESULT.csv (one row per realisation); - for JSON on "
+                                               "standard output instead of the table");
+    const auto parsed = parseArguments(args, options, "input");
+    if (!parsed)
+        return Success;
+    const po::variables_map& vm = *parsed;
+    if (!vm.count("input"))
+        throw UsageError("missing the PROJECT.sysid file");
+    const std::string input = vm["input"].as<std::string>();
+    if (std::filesystem::path(input).extension() != ".sysid")
+        throw UsageError("a study runs a project: give a PROJECT.sysid file, not '" + input + "'");
+
+    job::NoiseStudySettings checked;  // option errors come before the project is read
+    applyStudyOptions(vm, checked);
+    std::optional<estimate::EstimationMethod> method;
+    if (vm.count("method")) {
+        const std::string name = vm["method"].as<std::string>();
+        method = estimate::parseEstimationMethod(name);
+        if (!method)
+            throw UsageError("--method: unknown estimation method '" + name + "'");
+    }
+    const unsigned threads = vm.count("threads") ? static_cast<unsigned>(countOption(vm, "threads", 1)) : 0;
+    std::string output;
+    bool csv = false;
+    if (vm.count("output")) {
+        output = vm["output"].as<std::string>();
+        const std::string extension = std::filesystem::path(output).extension().string();
+        if (output != "-" && extension != ".json" && extension != ".csv")
+            throw UsageError("-o: the result file must end in .json or .csv, not '" + output + "'");
+        csv = extension == ".csv";
+        checkOutputPlace(output);
+    }
+    const bool quiet = vm.count("quiet") > 0;
+
+    const project::Project project = project::loadProject(input);
+    job::NoiseStudy study;
+    study.fit = project::makeFitJob(project);
+    if (method)
+        study.fit.settings.method = *method;
+    study.settings = project.study.value_or(job::NoiseStudySettings{});
+    applyStudyOptions(vm, study.settings);
+    study.trueValues = project::trueValues(project);
+    study.threads = threads;
+
+    if (!quiet)
+        std::cerr << "study: " << study.settings.realisations << " realisations of " << input << " by "
+                  << estimate::methodName(study.fit.settings.method) << "\n"
+                  << std::flush;
+    const job::NoiseStudyResult result = study.run([&](const job::RealisationResult& r, std::size_t done,
+                                                       std::size_t total) {
+        if (quiet)
+            return;
+        std::string line = "realisation " + std::to_string(r.index + 1) + " (" + std::to_string(done) + "/" +
+                           std::to_string(total) + "): ";
+        line += r.failed ? "failed: " + r.message
+                         : (r.converged ? "converged" : "not converged (" + r.message + ")") + std::string(", ") +
+                               std::to_string(r.iterations) + " iterations";
+        std::cerr << line << '\n' << std::flush;
+    });
+
+    if (result.failed == result.realisations.size() && !result.realisations.empty())
+        throw UserError("every realisation failed; the first: " + result.realisations.front().message);
+
+    if (output == "-") {
+        std::cout << project::studyResultToJson(result).dump(2) << "\n" << std::flush;
+        return Success;
+    }
+    printTable(result, std::cout);
+    std::cout << std::flush;
+    if (!output.empty())
+        project::writeFileAtomically(output, csv ? project::studyResultToCsv(result)
+                                                 : project::studyResultToJson(result).dump(2) + "\n");
+    return Success;
+}
+
+}  // namespace sysid::cli

@@ -1,0 +1,201 @@
+#include "engine/job/NoiseStudy.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <thread>
+
+namespace sysid::job {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Keeps the parameter names a realisation's fit announces; the other events are not needed.
+class NameSink final : public ProgressSink {
+public:
+    void started(const std::vector<std::string>& parameterNames) override { names = parameterNames; }
+    void iteration(const estimate::IterationRecord&) override {}
+    void trace(std::size_t, const std::vector<double>&, const Eigen::MatrixXd&) override {}
+    void log(const std::string&) override {}
+    void finished(JobStatus, const std::string&) override {}
+
+    std::vector<std::string> names;
+};
+
+// Hyndman & Fan, "Sample quantiles in statistical packages", Am. Stat. 50 (1996), definition 7.
+double quantile(const std::vector<double>& sorted, double p)
+{
+    const double h = (static_cast<double>(sorted.size()) - 1.0) * p;
+    const auto below = static_cast<std::size_t>(std::floor(h));
+    const std::size_t above = std::min(below + 1, sorted.size() - 1);
+    return sorted[below] + (h - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
+}  // namespace
+
+std::uint64_t realisationSeed(std::uint64_t base, std::size_t realisation)
+{
+    return base + static_cast<std::uint64_t>(realisation) * 1000003u;
+}
+
+ParameterSummary summarise(const std::string& name, std::vector<double> values, double trueValue)
+{
+    // NaN would break the ordering the quartiles need; a fit never returns it, but be safe.
+    std::erase_if(values, [](double v) { return !std::isfinite(v); });
+    ParameterSummary s;
+    s.name = name;
+    s.count = values.size();
+    s.trueValue = trueValue;
+    if (values.empty()) {
+        s.mean = s.sd = s.standardError = s.bias = s.biasPercent = kNaN;
+        s.min = s.q1 = s.median = s.q3 = s.max = s.lowerWhisker = s.upperWhisker = kNaN;
+        return s;
+    }
+    std::sort(values.begin(), values.end());
+    const auto n = static_cast<double>(values.size());
+    double sum = 0;
+    for (const double v : values)
+        sum += v;
+    s.mean = sum / n;
+    // Two passes: the deviations from the mean, not sum(x^2) - n mean^2, which cancels when the
+    // spread is small against the value (a well determined parameter).
+    double squares = 0;
+    for (const double v : values)
+        squares += (v - s.mean) * (v - s.mean);
+    s.sd = values.size() > 1 ? std::sqrt(squares / (n - 1)) : kNaN;
+    s.standardError = s.sd / std::sqrt(n);
+    s.bias = std::isfinite(trueValue) ? s.mean - trueValue : kNaN;
+    s.biasPercent = std::isfinite(trueValue) && trueValue != 0 ? 100.0 * s.bias / std::abs(trueValue) : kNaN;
+    s.min = values.front();
+    s.max = values.back();
+    s.q1 = quantile(values, 0.25);
+    s.median = quantile(values, 0.5);
+    s.q3 = quantile(values, 0.75);
+    // Tukey, "Exploratory Data Analysis" (1977), ch. 2: whiskers reach the most extreme data
+    // inside the inner fences Q1 - 1.5 IQR and Q3 + 1.5 IQR.
+    const double iqr = s.q3 - s.q1;
+    const double lowFence = s.q1 - 1.5 * iqr;
+    const double highFence = s.q3 + 1.5 * iqr;
+    s.lowerWhisker = *std::lower_bound(values.begin(), values.end(), lowFence);
+    s.upperWhisker = *(std::upper_bound(values.begin(), values.end(), highFence) - 1);
+    return s;
+}
+
+NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop) const
+{
+    if (settings.realisations == 0)
+        throw JobError(JobError::Kind::Settings, "study: the number of realisations must be at least 1");
+    if (!std::isfinite(settings.noisePercent) || !(settings.noisePercent > 0))
+        throw JobError(JobError::Kind::Settings, "study: the noise must be a finite percentage > 0 of the signal RMS");
+    if (fit.experiments.empty())
+        throw JobError(JobError::Kind::Data, "study: no data to add noise to: give the project at least one data set");
+
+    const std::size_t total = settings.realisations;
+    unsigned threadCount = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
+    threadCount = static_cast<unsigned>(std::min<std::size_t>(threadCount, total));
+
+    std::vector<std::optional<RealisationResult>> slots(total);
+    std::vector<std::string> names;
+    std::atomic<std::size_t> next{0};
+    std::size_t finished = 0;
+    std::mutex mutex;
+    std::exception_ptr callbackError;
+    std::stop_source callbackStop;  // a throwing progress callback ends the study too
+
+    auto realise = [&](std::size_t r, std::stop_token fitStop) -> std::optional<RealisationResult> {
+        FitJob job = fit;
+        job.preprocessing.noise = data::Preprocessing::AddedNoise{settings.noisePercent, settings.distribution,
+                                                                  realisationSeed(settings.seed, r)};
+        RealisationResult out;
+        out.index = r;
+        out.seed = realisationSeed(settings.seed, r);
+        NameSink sink;
+        try {
+            const estimate::FitResult result = job.run(sink, fitStop);
+            if (result.cancelled)
+                return std::nullopt;
+            out.converged = result.converged;
+            out.iterations = result.iterations;
+            out.cost = result.cost;
+            out.message = result.stopReason;
+            for (const auto& p : result.parameters)
+                out.estimates.push_back(p.value);
+        } catch (const JobError& e) {
+            if (fitStop.stop_requested())
+                return std::nullopt;  // a fit broken off by the stop is not a failure of the data
+            out.failed = true;
+            out.message = e.what();
+        }
+        if (!out.failed) {
+            const std::lock_guard lock(mutex);
+            if (names.empty())
+                names = sink.names;
+        }
+        return out;
+    };
+
+    auto worker = [&] {
+        // Either the caller's stop or a failed callback ends every fit.
+        std::stop_source combined;
+        std::stop_callback a(stop, [&] { combined.request_stop(); });
+        std::stop_callback b(callbackStop.get_token(), [&] { combined.request_stop(); });
+        while (!combined.stop_requested()) {
+            const std::size_t r = next.fetch_add(1);
+            if (r >= total)
+                return;
+            std::optional<RealisationResult> result = realise(r, combined.get_token());
+            if (!result)
+                return;
+            const std::lock_guard lock(mutex);
+            slots[r] = std::move(result);
+            ++finished;
+            if (progress && !callbackError) {
+                try {
+                    progress(*slots[r], finished, total);
+                } catch (...) {
+                    callbackError = std::current_exception();
+                    callbackStop.request_stop();
+                }
+            }
+        }
+    };
+
+    // std::thread, not std::jthread: a jthread's destructor requests its stop before joining,
+    // which would end the fits still running.
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threadCount; ++t)
+        pool.emplace_back(worker);
+    for (auto& thread : pool)
+        thread.join();
+    if (callbackError)
+        std::rethrow_exception(callbackError);
+
+    NoiseStudyResult study;
+    study.settings = settings;
+    study.method = estimate::methodName(fit.settings.method);
+    study.parameterNames = names;
+    for (auto& slot : slots)
+        if (slot) {
+            study.failed += slot->failed ? 1 : 0;
+            study.notConverged += !slot->failed && !slot->converged ? 1 : 0;
+            study.realisations.push_back(std::move(*slot));
+        }
+    study.cancelled = study.realisations.size() < total;
+    for (std::size_t p = 0; p < names.size(); ++p) {
+        std::vector<double> values;
+        for (const auto& r : study.realisations)
+            if (!r.failed && p < r.estimates.size())
+                values.push_back(r.estimates[p]);
+        const auto truth = trueValues.find(names[p]);
+        study.summary.push_back(summarise(names[p], std::move(values), truth == trueValues.end() ? kNaN : truth->second));
+    }
+    return study;
+}
+
+}  // namespace sysid::job

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "engine/job/NoiseStudy.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace sysid::ui {
+
+class BoxPlot;
+class ProjectDocument;
+class StudyRunner;
+
+// The "Monte Carlo study" dock: N noise realisations of the project's fit (its data, method
+// and settings), run on a worker thread; a progress bar, the summary table (parameter, true,
+// mean, sd, bias, bias %) and a box plot of the estimates; the result exported as JSON or CSV.
+// The study settings live in the project ("study") and are saved with it.
+class StudyPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit StudyPanel(ProjectDocument* document, QWidget* parent = nullptr);
+
+    job::NoiseStudySettings settings() const;
+    unsigned threads() const;  // 0: all cores
+    // The last finished study (also after Cancel: the realisations that finished); may be null.
+    std::shared_ptr<const job::NoiseStudyResult> result() const { return result_; }
+    // Writes the last result as JSON, or as CSV when the path ends in .csv. False with *error
+    // when there is no result or the file cannot be written.
+    bool exportResult(const QString& path, QString* error = nullptr) const;
+
+    QSpinBox* realisationsSpin() const { return realisations_; }
+    QDoubleSpinBox* noiseSpin() const { return noise_; }
+    QComboBox* distributionCombo() const { return distribution_; }
+    QSpinBox* seedSpin() const { return seed_; }
+    QSpinBox* threadsSpin() const { return threads_; }
+    QPushButton* runButton() const { return run_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* exportButton() const { return export_; }
+    QProgressBar* progressBar() const { return progress_; }
+    QTableWidget* summaryTable() const { return table_; }
+    BoxPlot* boxPlot() const { return plot_; }
+    StudyRunner* runner() const { return runner_; }
+
+public slots:
+    void run();
+    void cancel();
+    void exportInteractively();
+
+signals:
+    void message(const QString& text);  // for the status bar and the log
+    void finished();                    // a run ended (result() is set unless it could not start)
+
+private:
+    void loadSettings();  // from the document
+    void storeSettings();  // into the document
+    void showResult();
+
+    ProjectDocument* document_;
+    StudyRunner* runner_;
+    QSpinBox* realisations_;
+    QDoubleSpinBox* noise_;
+    QComboBox* distribution_;
+    QSpinBox* seed_;
+    QSpinBox* threads_;
+    QPushButton* run_;
+    QPushButton* cancel_;
+    QPushButton* export_;
+    QProgressBar* progress_;
+    QLabel* status_;
+    QTableWidget* table_;
+    BoxPlot* plot_;
+    std::shared_ptr<const job::NoiseStudyResult> result_;
+    bool loading_ = false;
+};
+
+}  // namespace sysid::ui
