@@ -113,7 +113,7 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
 }
 
 
-// central | savitzky-golay[:WINDOW:ORDER]
+// central | smoothing-spline | savitzky-golay[:WINDOW:ORDER]
 data::Preprocessing::Derivative parseDifferentiation(const std::string& text)
 {
     data::Preprocessing::Derivative d;
@@ -121,7 +121,8 @@ data::Preprocessing::Derivative parseDifferentiation(const std::string& text)
     const std::string name = text.substr(0, colon);
     const auto method = data::parseDerivativeMethod(name);
     if (!method)
-        throw UsageError("--differentiation must be central or savitzky-golay[:WINDOW:ORDER], not '" + text + "'");
+        throw UsageError("--differentiation must be central, smoothing-spline or savitzky-golay[:WINDOW:ORDER], not '" +
+                         text + "'");
     d.method = *method;
     if (colon != std::string::npos) {
         const std::string rest = text.substr(colon + 1);
@@ -164,7 +165,8 @@ int runFit(const Arguments& args)
          "STATE=W: weight of a state's equation error (single-step, multistep; default: seed 004's 1/T^2 for a "
          "coordinate with a velocity state, else 1)")
         ("differentiation", po::value<std::string>(),
-         "central | savitzky-golay[:WINDOW:ORDER]: how unmeasured velocities are obtained (single-step, multistep)")
+         "central | smoothing-spline | savitzky-golay[:WINDOW:ORDER]: how unmeasured velocities are obtained "
+         "(single-step, multistep)")
         ("refine", "after single-step or multistep, run output error from its estimate")
         ("no-simulation", "single-step, multistep: do not simulate the fitted model (no output residuals)")
         ("intervals", po::value<long long>(), "shooting intervals per experiment (multiple-shooting, default 10; "

@@ -1,5 +1,7 @@
 #include "engine/data/Differentiation.h"
 
+#include "engine/data/Noise.h"
+#include "engine/data/SmoothingSpline.h"
 #include "engine/data/Text.h"
 #include "engine/data/UniformTime.h"
 
@@ -121,13 +123,22 @@ std::vector<double> savitzkyGolay(const std::vector<double>& t, const std::vecto
 std::vector<double> differentiate(const std::vector<double>& time, const std::vector<double>& values,
                                   DerivativeMethod method, int window, int polynomialOrder)
 {
-    const std::string what =
-        method == DerivativeMethod::SavitzkyGolay ? "Savitzky-Golay derivative" : "central-difference derivative";
+    const std::string what = method == DerivativeMethod::SavitzkyGolay     ? "Savitzky-Golay derivative"
+                             : method == DerivativeMethod::SmoothingSpline ? "smoothing-spline derivative"
+                                                                           : "central-difference derivative";
     checkTime(time, values, what);
-    if (time.size() < 2)
-        throw std::invalid_argument(what + ": " + std::to_string(time.size()) + " samples; expected at least 2");
+    const std::size_t minimum = method == DerivativeMethod::SmoothingSpline ? 3 : 2;
+    if (time.size() < minimum)
+        throw std::invalid_argument(what + ": " + std::to_string(time.size()) + " samples; expected at least " +
+                                    std::to_string(minimum));
     if (method == DerivativeMethod::SavitzkyGolay)
         return savitzkyGolay(time, values, window, polynomialOrder);
+    if (method == DerivativeMethod::SmoothingSpline) {
+        for (std::size_t i = 0; i < values.size(); ++i)
+            if (!std::isfinite(values[i]))
+                throw std::invalid_argument(what + ": value " + std::to_string(i + 1) + " is not finite");
+        return smoothingSplineForResidual(time, values, noiseSd(time, values.data())).slopes;
+    }
     return centralDifference(time, values);
 }
 
@@ -151,12 +162,19 @@ std::optional<DerivativeMethod> parseDerivativeMethod(std::string_view name)
         return DerivativeMethod::CentralDifference;
     if (equalsIgnoreCase(name, "savitzky-golay"))
         return DerivativeMethod::SavitzkyGolay;
+    if (equalsIgnoreCase(name, "smoothing-spline"))
+        return DerivativeMethod::SmoothingSpline;
     return std::nullopt;
 }
 
 std::string_view derivativeMethodName(DerivativeMethod method)
 {
-    return method == DerivativeMethod::SavitzkyGolay ? "savitzky-golay" : "central";
+    switch (method) {
+    case DerivativeMethod::SavitzkyGolay: return "savitzky-golay";
+    case DerivativeMethod::SmoothingSpline: return "smoothing-spline";
+    case DerivativeMethod::CentralDifference: break;
+    }
+    return "central";
 }
 
 }  // namespace sysid::data

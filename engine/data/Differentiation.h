@@ -6,7 +6,7 @@
 
 namespace sysid::data {
 
-enum class DerivativeMethod { CentralDifference, SavitzkyGolay };
+enum class DerivativeMethod { CentralDifference, SavitzkyGolay, SmoothingSpline };
 
 // Derivative of sampled values with respect to time, same length as the input.
 //  CentralDifference: second-order central differences, second-order one-sided
@@ -19,6 +19,9 @@ enum class DerivativeMethod { CentralDifference, SavitzkyGolay };
 //    stays inside the data (shrunk to the data, and the order to size - 1, when
 //    the data are shorter than the window); exact for polynomials up to
 //    polynomialOrder. window odd, >= 3, > polynomialOrder >= 1.
+//  SmoothingSpline: the slope of the cubic smoothing spline whose residual RMS equals the
+//    noise level estimated from the data (data::noiseSd; Reinsch 1967); any strictly
+//    increasing time, at least 3 samples. window and polynomialOrder are not used.
 // Throws std::invalid_argument for fewer than 2 samples, lengths that differ,
 // time that is not finite and strictly increasing (or not uniform for
 // SavitzkyGolay), or window and order out of range.
@@ -32,9 +35,9 @@ std::vector<double> differentiate(const std::vector<double>& time, const std::ve
 std::vector<double> integrateTrapezoid(const std::vector<double>& time, const std::vector<double>& values,
                                        double initial = 0);
 
-// "central" or "savitzky-golay" (any letter case); nullopt otherwise.
+// "central", "savitzky-golay" or "smoothing-spline" (any letter case); nullopt otherwise.
 std::optional<DerivativeMethod> parseDerivativeMethod(std::string_view name);
-// "central" or "savitzky-golay".
+// "central", "savitzky-golay" or "smoothing-spline".
 std::string_view derivativeMethodName(DerivativeMethod method);
 
 }  // namespace sysid::data

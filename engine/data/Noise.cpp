@@ -87,4 +87,21 @@ std::string_view noiseDistributionName(NoiseDistribution distribution)
     return distribution == NoiseDistribution::Gaussian ? "gaussian" : "uniform";
 }
 
+double noiseSd(const std::vector<double>& time, const double* values)
+{
+    const std::size_t n = time.size();
+    if (n < 3)
+        return 0.0;
+    double sum = 0.0;
+    for (std::size_t i = 1; i + 1 < n; ++i) {
+        // Pseudo-residual: the sample minus the straight line through its neighbours, scaled to unit variance.
+        const double a = (time[i + 1] - time[i]) / (time[i + 1] - time[i - 1]);
+        const double b = (time[i] - time[i - 1]) / (time[i + 1] - time[i - 1]);
+        const double c2 = 1.0 / (a * a + b * b + 1.0);
+        const double e = a * values[i - 1] + b * values[i + 1] - values[i];
+        sum += c2 * e * e;
+    }
+    return std::sqrt(sum / static_cast<double>(n - 2));
+}
+
 }  // namespace sysid::data

@@ -24,6 +24,11 @@ double rms(const std::vector<double>& signal);
 // a negative or non-finite percent or a signal with non-finite values.
 void addNoise(std::vector<double>& signal, double percent, NoiseDistribution distribution, std::mt19937_64& rng);
 
+// Noise standard deviation of a smooth sampled signal from second differences (Gasser, Sroka &
+// Jennen-Steinmetz, Biometrika 73(3), 1986): sigma^2 = sum e_i^2 / (n - 2), e_i the
+// pseudo-residuals of neighbour interpolation; 0 for fewer than 3 samples.
+double noiseSd(const std::vector<double>& time, const double* values);
+
 // "uniform" or "gaussian" (any letter case); nullopt otherwise.
 std::optional<NoiseDistribution> parseNoiseDistribution(std::string_view name);
 // "uniform" or "gaussian".

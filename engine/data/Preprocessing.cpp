@@ -263,7 +263,7 @@ Preprocessing preprocessingFromJson(const json& j)
             const auto parsed = m->is_string() ? parseDerivativeMethod(m->get<std::string>()) : std::nullopt;
             if (!parsed)
                 throw settingError("'differentiation.method' is " + describe(*m) +
-                                   "; expected \"central\" or \"savitzky-golay\"");
+                                   "; expected \"central\", \"savitzky-golay\" or \"smoothing-spline\"");
             s.differentiation.method = *parsed;
         }
         if (const json* w = member(*d, "window"))

@@ -1,5 +1,7 @@
 #include "engine/estimate/Experiment.h"
 
+#include "engine/data/Noise.h"
+
 #include "engine/data/DataError.h"
 
 #include <cmath>
@@ -63,20 +65,7 @@ Experiment makeExperiment(const eval::CompiledModelSource& model, const data::Da
 
 double estimateNoiseSd(const std::vector<double>& time, const Eigen::VectorXd& values)
 {
-    const std::size_t n = time.size();
-    if (n < 3)
-        return 0.0;
-    double sum = 0.0;
-    for (std::size_t i = 1; i + 1 < n; ++i) {
-        // Pseudo-residual: the sample minus the straight line through its neighbours, scaled to unit variance.
-        const double a = (time[i + 1] - time[i]) / (time[i + 1] - time[i - 1]);
-        const double b = (time[i] - time[i - 1]) / (time[i + 1] - time[i - 1]);
-        const double c2 = 1.0 / (a * a + b * b + 1.0);
-        const auto k = static_cast<Eigen::Index>(i);
-        const double e = a * values(k - 1) + b * values(k + 1) - values(k);
-        sum += c2 * e * e;
-    }
-    return std::sqrt(sum / static_cast<double>(n - 2));
+    return data::noiseSd(time, values.data());
 }
 
 }  // namespace sysid::estimate

@@ -7,6 +7,7 @@
 #include "engine/data/Differentiation.h"
 #include "engine/data/Noise.h"
 #include "engine/data/Resampling.h"
+#include "engine/data/SmoothingSpline.h"
 #include "engine/data/Spectrum.h"
 #include "engine/data/ZeroPhaseFilter.h"
 
@@ -435,6 +436,68 @@ private slots:
         QVERIFY2(sgWide < 0.3 * central, qPrintable(QString("SG(21) %1, central %2").arg(sgWide).arg(central)));
     }
 
+    // Green & Silverman (1994) sec. 2.3: alpha = 0 is the natural interpolating spline (slope error
+    // O(h^3) for a function with zero second derivative at the ends); alpha -> infinity the
+    // least-squares line.
+    void smoothingSplineLimits()
+    {
+        auto f = [](double s) { return std::sin(pi * s); };
+        double interpolationError = 0.0;
+        auto slopeError = [&](std::size_t n) {
+            const auto t = uniformTime(n, 1.0 / static_cast<double>(n - 1));
+            const auto y = sample(t, f);
+            const SmoothingSpline s = smoothingSpline(t, y, 0.0);
+            interpolationError = std::max(interpolationError, maxAbsDifference(s.values, y));
+            return maxAbsDifference(s.slopes, sample(t, [](double u) { return pi * std::cos(pi * u); }));
+        };
+        const double coarse = slopeError(21), fine = slopeError(41);
+        QVERIFY2(coarse / fine > 6.0, qPrintable(QString("slope errors %1 and %2").arg(coarse).arg(fine)));
+        QVERIFY(interpolationError < 1e-12);
+        const std::vector<double> t = {0.0, 0.3, 0.5, 1.1, 1.2, 2.0};
+        const std::vector<double> y = {1.0, 0.2, 0.9, 2.0, 1.1, 2.5};
+        const SmoothingSpline line = smoothingSpline(t, y, 1e12);
+        double tm = 0, ym = 0;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            tm += t[i] / 6;
+            ym += y[i] / 6;
+        }
+        double sty = 0, stt = 0;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            sty += (t[i] - tm) * (y[i] - ym);
+            stt += (t[i] - tm) * (t[i] - tm);
+        }
+        for (double slope : line.slopes)
+            QVERIFY2(std::abs(slope - sty / stt) < 1e-6, qPrintable(QString::number(slope)));
+    }
+
+    void smoothingSplineBeatsCentralDifferenceOnNoise()
+    {
+        const auto t = uniformTime(2000, 0.01);
+        auto x = sample(t, [](double s) { return std::sin(2 * pi * s); });
+        std::mt19937_64 rng(5);
+        addNoise(x, 2.0, NoiseDistribution::Gaussian, rng);
+        const auto exact = sample(t, [](double s) { return 2 * pi * std::cos(2 * pi * s); });
+        auto rmsError = [&](const std::vector<double>& d) {
+            double sum = 0;
+            for (std::size_t i = 0; i < d.size(); ++i)
+                sum += (d[i] - exact[i]) * (d[i] - exact[i]);
+            return std::sqrt(sum / static_cast<double>(d.size()));
+        };
+        const double central = rmsError(differentiate(t, x, DerivativeMethod::CentralDifference));
+        const double spline = rmsError(differentiate(t, x, DerivativeMethod::SmoothingSpline));
+        QVERIFY2(spline < 0.1 * central, qPrintable(QString("spline %1, central %2").arg(spline).arg(central)));
+        // The smoothing is set by the noise: the residual RMS is the estimated noise level.
+        const SmoothingSpline s = smoothingSplineForResidual(t, x, noiseSd(t, x.data()));
+        QVERIFY(s.alpha > 0);
+        double sum = 0;
+        for (std::size_t i = 0; i < t.size(); ++i)
+            sum += (x[i] - s.values[i]) * (x[i] - s.values[i]);
+        const double residual = std::sqrt(sum / static_cast<double>(t.size()));
+        QVERIFY2(std::abs(residual / noiseSd(t, x.data()) - 1) < 0.01, qPrintable(QString::number(residual)));
+        // The noise level is what was added: 2 % of the RMS of a unit sine.
+        QVERIFY2(std::abs(noiseSd(t, x.data()) / (0.02 / std::sqrt(2.0)) - 1) < 0.1, qPrintable(QString::number(noiseSd(t, x.data()))));
+    }
+
     void differentiationRejectsBadInput()
     {
         const auto t = uniformTime(20, 0.1);
@@ -460,6 +523,14 @@ private slots:
         QVERIFY(contains(messageOf<std::invalid_argument>(
                              [&] { differentiate({1.0}, {1.0}, DerivativeMethod::CentralDifference); }),
                          "at least 2"));
+        QVERIFY(contains(messageOf<std::invalid_argument>(
+                             [&] { differentiate({1.0, 2.0}, {1.0, 2.0}, DerivativeMethod::SmoothingSpline); }),
+                         "at least 3"));
+        auto notFinite = x;
+        notFinite[5] = std::nan("");
+        QVERIFY(contains(messageOf<std::invalid_argument>(
+                             [&] { differentiate(t, notFinite, DerivativeMethod::SmoothingSpline); }),
+                         "value 6 is not finite"));
     }
 
     void trapezoidExactForLinear()
@@ -479,7 +550,7 @@ private slots:
 
     void derivativeMethodNames()
     {
-        for (auto m : {DerivativeMethod::CentralDifference, DerivativeMethod::SavitzkyGolay})
+        for (auto m : {DerivativeMethod::CentralDifference, DerivativeMethod::SavitzkyGolay, DerivativeMethod::SmoothingSpline})
             QCOMPARE(parseDerivativeMethod(derivativeMethodName(m)), std::optional(m));
         QCOMPARE(derivativeMethodName(DerivativeMethod::CentralDifference), std::string_view("central"));
         QCOMPARE(derivativeMethodName(DerivativeMethod::SavitzkyGolay), std::string_view("savitzky-golay"));

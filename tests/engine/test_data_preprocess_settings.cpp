@@ -210,7 +210,7 @@ private slots:
         QTest::newRow("window order") << R"({"window": {"start": 5, "end": 1}})" << "window from 5 to 1";
         QTest::newRow("window array") << R"({"window": [0, 1]})" << "'window' is [0,1] (array); expected an object";
         QTest::newRow("derivative method") << R"({"differentiation": {"method": "spline"}})"
-                                           << "'differentiation.method' is \"spline\" (string); expected \"central\" or \"savitzky-golay\"";
+                                           << "'differentiation.method' is \"spline\" (string); expected \"central\", \"savitzky-golay\" or \"smoothing-spline\"";
         QTest::newRow("even window") << R"({"differentiation": {"method": "savitzky-golay", "window": 8}})"
                                      << "Savitzky-Golay window 8; expected an odd number >= 3";
         QTest::newRow("order too high") << R"({"differentiation": {"method": "savitzky-golay", "window": 5, "order": 5}})"

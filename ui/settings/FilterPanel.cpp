@@ -105,6 +105,10 @@ void FilterPanel::buildUi() {
   derivativeMethod_->setObjectName(QStringLiteral("derivativeMethodCombo"));
   derivativeMethod_->addItem(tr("central differences"), static_cast<int>(data::DerivativeMethod::CentralDifference));
   derivativeMethod_->addItem(tr("Savitzky–Golay"), static_cast<int>(data::DerivativeMethod::SavitzkyGolay));
+  derivativeMethod_->addItem(tr("smoothing spline"), static_cast<int>(data::DerivativeMethod::SmoothingSpline));
+  derivativeMethod_->setToolTip(tr("How velocities are obtained from measured displacements for the equation-error "
+                                   "methods (and the phase portrait). The smoothing spline sets its smoothing from "
+                                   "the noise level it estimates in the data."));
   derivativeWindow_ = new QSpinBox(derivativeBox);
   derivativeWindow_->setObjectName(QStringLiteral("derivativeWindowSpin"));
   derivativeWindow_->setRange(3, 1001);
