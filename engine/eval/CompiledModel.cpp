@@ -20,6 +20,11 @@ CompiledModel::CompiledModel(std::shared_ptr<const CompiledModelSource> source) 
     stateHessian_ = ExpressionList(s.rhsStateHessian.expressions, bound);
     mixedHessian_ = ExpressionList(s.rhsMixedHessian.expressions, bound);
     parameterHessian_ = ExpressionList(s.rhsParamHessian.expressions, bound);
+    std::vector<std::string> fused = s.rhs;
+    fused.insert(fused.end(), s.rhsStateJacobian.expressions.begin(), s.rhsStateJacobian.expressions.end());
+    rhsWithStateJacobian_ = ExpressionList(fused, bound);
+    fused.insert(fused.end(), s.rhsParamJacobian.expressions.begin(), s.rhsParamJacobian.expressions.end());
+    rhsWithJacobians_ = ExpressionList(fused, bound);
     outputs_ = ExpressionList(s.outputs, bound);
     outputStateJacobian_ = ExpressionList(s.outputStateJacobian.expressions, bound);
     outputParameterJacobian_ = ExpressionList(s.outputParamJacobian.expressions, bound);
@@ -29,7 +34,7 @@ CompiledModel::CompiledModel(std::shared_ptr<const CompiledModelSource> source) 
     for (const auto* p : {&s.rhsStateJacobian, &s.rhsParamJacobian, &s.rhsTimeInputJacobian, &s.outputStateJacobian,
                           &s.outputParamJacobian, &s.initialStateJacobian})
         largest = std::max(largest, p->entries.size());
-    scratch_.resize(largest);
+    scratch_.resize(std::max(largest, fused.size()));
 }
 
 CompiledModel::CompiledModel(const CompiledModel& other) : CompiledModel(other.source_)
@@ -82,6 +87,32 @@ void CompiledModel::parameterJacobian(double* J) const
 void CompiledModel::timeInputJacobian(double* J) const
 {
     scatter(timeInputJacobian_, source_->rhsTimeInputJacobian, stateCount(), 1 + inputCount(), J);
+}
+
+void CompiledModel::rhsAndStateJacobian(double* dx, double* J) const
+{
+    const std::size_t n = stateCount();
+    rhsWithStateJacobian_.evaluate(scratch_.data());
+    std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
+    std::fill(J, J + n * n, 0.0);
+    const auto& entries = source_->rhsStateJacobian.entries;
+    for (std::size_t k = 0; k < entries.size(); ++k)
+        J[entries[k].column * n + entries[k].row] = scratch_[n + k];
+}
+
+void CompiledModel::rhsAndJacobians(double* dx, double* Jx, double* Jp) const
+{
+    const std::size_t n = stateCount(), np = parameterCount();
+    rhsWithJacobians_.evaluate(scratch_.data());
+    std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
+    std::fill(Jx, Jx + n * n, 0.0);
+    std::fill(Jp, Jp + n * np, 0.0);
+    const auto& sx = source_->rhsStateJacobian.entries;
+    for (std::size_t k = 0; k < sx.size(); ++k)
+        Jx[sx[k].column * n + sx[k].row] = scratch_[n + k];
+    const auto& sp = source_->rhsParamJacobian.entries;
+    for (std::size_t k = 0; k < sp.size(); ++k)
+        Jp[sp[k].column * n + sp[k].row] = scratch_[n + sx.size() + k];
 }
 
 void CompiledModel::outputs(double* y) const { outputs_.evaluate(y); }

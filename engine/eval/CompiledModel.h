@@ -34,6 +34,10 @@ public:
     void stateJacobian(double* J) const;               // n x n
     void parameterJacobian(double* J) const;           // n x np
     void timeInputJacobian(double* J) const;           // n x (1 + nu)
+    // The same values from one fused program (one muParser call instead of two or three): the
+    // integrators with variational or sensitivity equations need them together at every step.
+    void rhsAndStateJacobian(double* dx, double* J) const;                 // n, n x n
+    void rhsAndJacobians(double* dx, double* Jx, double* Jp) const;        // n, n x n, n x np
     void outputs(double* y) const;                     // ny
     void outputStateJacobian(double* J) const;         // ny x n
     void outputParameterJacobian(double* J) const;     // ny x np
@@ -57,7 +61,7 @@ private:
     std::shared_ptr<const CompiledModelSource> source_;
     std::vector<double> variables_;  // [t, x, p, u], bound by address into every ExpressionList
     mutable std::vector<double> scratch_;
-    ExpressionList rhs_, stateJacobian_, parameterJacobian_, timeInputJacobian_, stateHessian_, mixedHessian_, parameterHessian_,
+    ExpressionList rhs_, stateJacobian_, parameterJacobian_, timeInputJacobian_, stateHessian_, mixedHessian_, parameterHessian_, rhsWithStateJacobian_, rhsWithJacobians_,
         outputs_, outputStateJacobian_, outputParameterJacobian_, initial_, initialJacobian_;
 };
 

@@ -99,17 +99,20 @@ void SensitivitySystem::initialState(const double* x0, bool x0FromModel, double*
 void SensitivitySystem::rhs(double t, const double* z, double* dz)
 {
     setPointFor(t, z);
-    model_.rhs(dz);
-    if (columns_ == 0)
+    if (columns_ == 0) {
+        model_.rhs(dz);
         return;
-    model_.stateJacobian(jx_.data());
+    }
+    if (parameters_.empty())
+        model_.rhsAndStateJacobian(dz, jx_.data());
+    else
+        model_.rhsAndJacobians(dz, jx_.data(), jp_.data());
     const auto n = static_cast<Eigen::Index>(n_);
     const auto m = static_cast<Eigen::Index>(columns_);
     Eigen::Map<const Eigen::MatrixXd> S(z + n_, n, m);
     Eigen::Map<Eigen::MatrixXd> dS(dz + n_, n, m);
     dS.noalias() = jx_ * S;
     if (!parameters_.empty()) {
-        model_.parameterJacobian(jp_.data());
         const std::size_t offset = initialStateColumns_ ? n_ : 0;
         for (std::size_t k = 0; k < parameters_.size(); ++k)
             dS.col(static_cast<Eigen::Index>(offset + k)) += jp_.col(static_cast<Eigen::Index>(parameters_[k]));

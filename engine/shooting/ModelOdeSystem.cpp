@@ -50,8 +50,7 @@ void ModelOdeSystem::jacobian(double t, const double* x, double* J, double* dfdt
 void ModelOdeSystem::rhsAndStateJacobian(double t, const double* x, double* f, double* J)
 {
     setPoint(t, x);
-    model_.rhs(f);
-    model_.stateJacobian(J);
+    model_.rhsAndStateJacobian(f, J);
 }
 
 std::vector<double> ModelOdeSystem::breakpoints(double t0, double t1) const
