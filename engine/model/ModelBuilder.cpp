@@ -443,6 +443,14 @@ private:
         return s.str();
     }
 
+    static std::string fieldVariables(const FieldInfo& info)
+    {
+        std::string s;
+        for (const auto& a : info.statement->axes)
+            s += a.variable.name + ", ";
+        return s;
+    }
+
     static std::string conditionExample(const FieldInfo& info, std::size_t axis, const std::string& end)
     {
         std::string s = info.definition.name + "(";
@@ -533,9 +541,7 @@ private:
         const std::string& name = info.definition.name;
         if (info.definition.axes.size() != dims)
             return;  // its grid has errors, already reported
-        std::string variables;
-        for (const auto& a : info.statement->axes)
-            variables += a.variable.name + ", ";
+        const std::string variables = fieldVariables(info);
         if (c.arguments.size() != dims + 1)
             fail(c.name.where, name + " depends on (" + variables + "t): write " + name + "(" + variables +
                                    "0) = ... for the initial values and a boundary like " +
@@ -831,6 +837,8 @@ private:
             c.acceleration_rhs = resolve(d.value, Context::Dynamics);
         } else if (decl.kind == NameKind::LagrangeCoordinate) {
             fail(d.name.where, d.name.name + " is a Lagrangian coordinate; its equation is derived from the energies");
+        } else if (decl.kind == NameKind::Field) {
+            fail(d.name.where, d.name.name + " is a field; its equation is written " + d.name.name + "_t = ...");
         } else {
             fail(d.name.where, "equation for " + d.name.name + ", which is " + kindWord(decl.kind) + ", not a state");
         }
@@ -908,6 +916,9 @@ private:
                         fail(s->values[2].where, c.name + "(0) takes a position and a velocity, not more");
                     c.initial = s->values;
                     c.initialWhere = s->name.where;
+                } else if (decl.kind == NameKind::Field) {
+                    fail(s->name.where, s->name.name + " is a field: write its initial values as " + s->name.name + "(" +
+                                            fieldVariables(fields_[decl.index]) + "0) = ...");
                 } else {
                     fail(s->name.where, s->name.name + " is " + kindWord(decl.kind) + "; initial values belong to states");
                 }
