@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <optional>
 #include <set>
@@ -436,10 +437,14 @@ private:
         }
     }
 
+    // A grid coordinate in a message: 0.8, not GiNaC's 4/5 or 0.80000000000000000004.
     static std::string exactText(const ex& e)
     {
+        const ex v = e.evalf();
+        if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real())
+            return "?";
         std::ostringstream s;
-        s << (GiNaC::is_a<GiNaC::numeric>(e) && !GiNaC::ex_to<GiNaC::numeric>(e).is_integer() ? e.evalf() : e);
+        s << std::setprecision(12) << GiNaC::ex_to<GiNaC::numeric>(v).to_double();
         return s.str();
     }
 

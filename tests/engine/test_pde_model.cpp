@@ -340,6 +340,8 @@ output s(0.5, 0.5)
                                        << "unknown field 'q'";
         QTest::newRow("missing boundary") << ok + "s_t = s_xx\ns(0, t) = 0\n" << 1 << 12
                                           << "no boundary condition at x = 1; add s(1, t) = ... (value) or s_x(1, t) = ... (flux)";
+        QTest::newRow("missing boundary at 0.8") << QString("field s on x in [0, 0.8] nodes 3\ns_t = s_xx\ns(0, t) = 0\n") << 1 << 12
+                                                 << "no boundary condition at x = 0.8; add s(0.8, t) = ...";
         QTest::newRow("missing equation") << ok + "s(0, t) = 0 ; s(1, t) = 0\n" << 1 << 7 << "field s has no equation";
         QTest::newRow("nodes zero") << QString("field s on x in [0, 1] nodes 0\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n") << 1 << 30
                                     << "must be a whole number >= 1";
