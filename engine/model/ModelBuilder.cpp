@@ -702,7 +702,13 @@ private:
             fail(e.where, e.name + " is one parameter per node; write " + e.name + "(" + nodeVariable(e.name) + ")");
         const FieldInfo& info = fields_[d.index];
         const std::string& field = info.definition.name;
-        const bool own = isFieldContext(ctx) && currentField_ == d.index;
+        if (!info.ready)
+            fail(e.where, "field " + field + " cannot be used until the errors in its declaration are fixed");
+        if (resolvingLet_) {
+            noteLetField(d.index, e.where);
+            ctx = Context::FieldEquation;
+        }
+        const bool own = isFieldContext(ctx) && (resolvingLet_ || currentField_ == d.index);
         if (e.primes)
             fail(e.where, written + ": fields have no primes; the time derivative is " + field + "_t");
         if (d.kind == NameKind::FieldVariable) {
@@ -739,6 +745,15 @@ private:
         fail(e.where, e.name + " is a derivative of field " + field + "; it can appear only in " + field + "_t = ...");
     }
 
+    // The field a let being resolved draws on; a let may draw on one field only.
+    void noteLetField(std::size_t field, SourceLocation where)
+    {
+        if (letField_ && *letField_ != field)
+            fail(where, "a let may use one field only; this one uses " + fields_[*letField_].definition.name + " and " +
+                            fields_[field].definition.name);
+        letField_ = field;
+    }
+
     std::string nodeVariable(const std::string& parameter) const
     {
         for (const ParamStatement* p : paramStatements_)
@@ -751,15 +766,20 @@ private:
     {
         const NodeParameter& np = nodeParameters_[names_.at(e.name).index];
         const std::string variable = nodeVariable(e.name);
+        if (resolvingLet_) {
+            noteLetField(np.field, e.where);
+            ctx = Context::FieldEquation;
+        }
         if (ctx != Context::FieldEquation)
             fail(e.where, e.name + "(" + variable + ") has one value per node; it can appear only in a field equation s_t = ...");
-        if (np.field != currentField_)
+        if (!resolvingLet_ && np.field != currentField_)
             fail(e.where, e.name + "(" + variable + ") belongs to the nodes of field " + fields_[np.field].definition.name +
                               ", not of " + fields_[currentField_].definition.name);
         if (e.operands.size() != 1 || !isName(e.operands[0], variable))
             fail(e.where, "write " + e.name + "(" + variable + "): a per-node parameter takes the node's own " + variable);
         if (np.values.empty())
-            fail(e.where, "internal: " + e.name + " has no nodes");
+            fail(e.where, "field " + fields_[np.field].definition.name +
+                              " cannot be used until the errors in its declaration are fixed");
         return np.placeholder;
     }
 
@@ -784,7 +804,14 @@ private:
             } else {
                 continue;
             }
+            // A let may describe a coefficient over a field (let alpha = a*x + b): it then
+            // keeps the field's placeholders and belongs to that field's equation.
+            resolvingLet_ = std::holds_alternative<LetStatement>(st);
+            letField_.reset();
             guarded([&] { lets_[name->name] = resolve(value, Context::Dynamics); });
+            if (letField_)
+                letFields_[name->name] = *letField_;
+            resolvingLet_ = false;
             if (!lets_.count(name->name))
                 lets_[name->name] = 0;  // already reported; keep later uses from piling up errors
         }
@@ -1097,6 +1124,14 @@ private:
                 fail(e.where, "intermediate " + e.name + " has no time derivative");
             if (!lets_.count(e.name))
                 fail(e.where, "'" + e.name + "' is used before its definition on " + at(d.where));
+            if (auto f = letFields_.find(e.name); f != letFields_.end()) {
+                if (resolvingLet_)
+                    noteLetField(f->second, e.where);
+                else if (ctx != Context::FieldEquation || currentField_ != f->second)
+                    fail(e.where, e.name + " depends on field " + fields_[f->second].definition.name +
+                                      " (its variables, values or per-node parameters); it can appear only in " +
+                                      fields_[f->second].definition.name + "_t = ...");
+            }
             return lets_.at(e.name);
         case NameKind::FirstOrderState:
             if (e.primes == 0)
@@ -1224,6 +1259,9 @@ private:
     std::vector<NodeParameter> nodeParameters_;
     std::size_t currentField_ = std::string::npos;  // the field whose equation or condition is being resolved
     bool currentFlux_ = false;                      // that condition gives the flux, so it may use the field value
+    bool resolvingLet_ = false;                     // a let is being resolved: field names give placeholders
+    std::optional<std::size_t> letField_;           // the field that let draws on
+    std::map<std::string, std::size_t> letFields_;  // lets drawing on a field, and which
     const EnergyStatement* kinetic_ = nullptr;
     const EnergyStatement* potential_ = nullptr;
     const EnergyStatement* dissipation_ = nullptr;

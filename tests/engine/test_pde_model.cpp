@@ -147,6 +147,25 @@ s(x, 0) = x*(1.2 - x)
         QVERIFY(std::abs(x0[2] - 0.6 * 0.6) < 1e-15);
     }
 
+    // A coefficient as a let over the field variable gives the same right-hand side as written inline;
+    // a let may also hold field derivatives.
+    void letsOverAField()
+    {
+        const std::string head = "param a = -0.1\nparam b = 0.22\nfield s on x in [0, 1.2] nodes 5\n"
+                                 "s(0, t) = 1 ; s(1.2, t) = 0\nparam k(x) = 0.3\n";
+        eval::CompiledModel inline_(eval::compileModel(model::parseModel(head + "s_t = (a*x + b) * s_xx + k(x)*s*s_x\n")));
+        eval::CompiledModel withLets(eval::compileModel(model::parseModel(
+            head + "let alpha = a*x + b\nlet advection = k(x)*s*s_x\nlet both = alpha*s_xx + advection\ns_t = both\n")));
+        const std::vector<double> p{-0.1, 0.22, 0.3, 0.4, 0.5, 0.6, 0.7};
+        inline_.setParameters(p);
+        withLets.setParameters(p);
+        const std::vector<double> x{0.9, 0.7, 0.4, 0.3, 0.1};
+        const std::vector<double> expected = rhsAt(inline_, 0.0, x), actual = rhsAt(withLets, 0.0, x);
+        for (std::size_t i = 0; i < x.size(); ++i)
+            QVERIFY(std::abs(expected[i] - actual[i]) <= 1e-13 * std::abs(expected[i]));
+        QVERIFY(std::abs(expected[2] - ((-0.1 * 0.6 + 0.22) * (0.7 - 0.8 + 0.3) / 0.04 + 0.5 * 0.4 * (0.3 - 0.7) / 0.4)) < 1e-12);
+    }
+
     // Neumann on the left (ghost node s_{-1} = s_1 - 2 h g), Robin on the right (s_x = -k s):
     // the boundary nodes become states.
     void fluxBoundariesUseGhostNodes()
@@ -390,6 +409,15 @@ output s(0.5, 0.5)
                                                       << "s is a field: write its initial values as s(x, 0) = ...";
         QTest::newRow("ODE equation on a field") << ok + "s' = 1\ns(0,t)=0;s(1,t)=0\n" << 2 << 1
                                                  << "s is a field; its equation is written s_t = ...";
+        QTest::newRow("field let in an ODE") << ok + "let alpha = 2*x\nstate y = 0\ny' = alpha\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
+                                             << 4 << 6 << "alpha depends on field s (its variables, values or per-node "
+                                                          "parameters); it can appear only in s_t = ...";
+        QTest::newRow("field let in a boundary") << ok + "let alpha = 2*x\ns_t = s_xx\ns(0,t)=alpha;s(1,t)=0\n" << 4 << 8
+                                                 << "alpha depends on field s";
+        QTest::newRow("let over two fields")
+            << ok + "field q on z in [0, 1] nodes 2\nlet both = min(x, z)\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
+                    "q_t = q_zz\nq(0,t)=0;q(1,t)=0\n" << 3 << 19
+            << "a let may use one field only; this one uses s and q";
         QTest::newRow("too many nodes") << QString("field s on x in [0, 1] nodes 100, y in [0, 1] nodes 100\ns_t = s_xx\n"
                                                    "s(0,y,t)=0;s(1,y,t)=0;s(x,0,t)=0;s(x,1,t)=0\n")
                                         << 1 << 7 << "field s has 10000 nodes; at most 2000";
