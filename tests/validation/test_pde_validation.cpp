@@ -5,7 +5,8 @@
 //    ends (exp(-a pi^2 t) sin(pi x)), the rod at 1 with zero ends (its Fourier series
 //    4/pi sum_k odd sin(k pi x) exp(-a k^2 pi^2 t) / k), a cosine mode with insulated ends
 //    (Neumann), and a Robin end s_x = k s with a moving Dirichlet end
-//    (exp(-a mu^2 t)(cos mu x + k/mu sin mu x)). The observed order log2(e(h)/e(h/2)) must
+//    (exp(-a mu^2 t)(cos mu x + k/mu sin mu x)); in 2-D the mode
+//    exp(-2 a pi^2 t) sin(pi x) sin(pi y) on the unit square. The observed order log2(e(h)/e(h/2)) must
 //    be 2 for the central differences and 4 for `order 4` (reached later with the rod at 1,
 //    whose initial values jump at the ends).
 //
@@ -247,6 +248,42 @@ private slots:
             [=](double x, double t) { return std::exp(-a * mu * mu * t) * (std::cos(mu * x) + k / mu * std::sin(mu * x)); });
         for (double p : orders)
             QVERIFY2(std::abs(p - 2.0) < 0.05, qPrintable(QString::number(p)));
+    }
+
+    // 2-D: s_t = a (s_xx + s_yy) on the unit square, zero sides,
+    // s = exp(-2 a pi^2 t) sin(pi x) sin(pi y).
+    void twoDimensionalSineMode()
+    {
+        std::vector<double> errors;
+        QString line = QStringLiteral("2-D sine mode, order 2").leftJustified(30);
+        for (int n : {3, 7, 15}) {
+            const std::string text = "param a = 0.5 fixed\nfield s on x in [0, 1] nodes " + std::to_string(n) + ", y in [0, 1] nodes " +
+                                     std::to_string(n) + "\ns_t = a * (s_xx + s_yy)\n"
+                                     "s(0, y, t) = 0 ; s(1, y, t) = 0 ; s(x, 0, t) = 0 ; s(x, 1, t) = 0\n"
+                                     "s(x, y, 0) = sin(pi*x) * sin(pi*y)\n";
+            const model::Model m = model::parseModel(text, "<heat 2-D>");
+            eval::CompiledModel compiled(eval::compileModel(m));
+            compiled.setParameters(compiled.source().parameterValues);
+            integrate::SimulationRequest request;
+            const double T = 0.1;
+            request.times = {0.0, T};
+            const auto tr = integrate::simulate(compiled, request, stiffReference());
+            const auto& layout = m.fields.at(0);
+            double worst = 0.0;
+            std::size_t k = 0;
+            for (double x : layout.coordinates[0])
+                for (double y : layout.coordinates[1]) {
+                    const double exact = std::exp(-2 * a * pi * pi * T) * std::sin(pi * x) * std::sin(pi * y);
+                    worst = std::max(worst, std::abs(tr.states(1, static_cast<Eigen::Index>(layout.states[k++])) - exact));
+                }
+            errors.push_back(worst);
+            line += QStringLiteral(" | n %1: %2").arg(n).arg(worst, 0, 'e', 3);
+            if (errors.size() > 1)
+                line += QStringLiteral(" (order %1)").arg(std::log2(errors[errors.size() - 2] / worst), 0, 'f', 3);
+        }
+        qInfo().noquote() << line;
+        for (std::size_t i = 1; i < errors.size(); ++i)
+            QVERIFY2(std::abs(std::log2(errors[i - 1] / errors[i]) - 2.0) < 0.05, qPrintable(line));
     }
 
     void seedExample1_data()
