@@ -286,6 +286,25 @@ s(0, t) = 0 ; s(1, t) = 0
         QVERIFY2(contains(e.message, "need at least 4 interior nodes"), e.message.c_str());
     }
 
+    // A measured input drives a boundary: the end node's neighbour sees its value.
+    void inputOnBoundary()
+    {
+        eval::CompiledModel m(eval::compileModel(model::parseModel(R"(
+input u
+field s on x in [0, 1] nodes 3
+s_t = s_xx
+s(0, t) = u ; s_x(1, t) = 0
+)")));
+        QCOMPARE(m.inputCount(), std::size_t(1));
+        const std::vector<double> x{0.0, 0.0, 0.0, 0.0};
+        const double u = 3.0;
+        m.setPoint(0.0, x.data(), &u);
+        std::vector<double> dx(4);
+        m.rhs(dx.data());
+        QVERIFY(std::abs(dx[0] - u / 0.0625) < 1e-12);
+        QCOMPARE(dx[1], 0.0);
+    }
+
     // A field model next to ordinary states: the ODE state may drive the boundary.
     void checkDescribesFields()
     {
