@@ -1,6 +1,7 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
 
+#include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/model/ModelBuilder.h"
 #include "engine/model/ModelDescription.h"
@@ -27,7 +28,9 @@ int runCheck(const Arguments& args)
     if (!vm.count("model"))
         throw UsageError("give a model file: sysid check MODEL");
     const model::Model m = model::loadModel(vm["model"].as<std::string>());
-    eval::compileModel(m);  // proves the model can be evaluated, not only parsed
+    // Builds the evaluators too: the proof that the model can be evaluated, not only parsed
+    // (a very large PDE model can exceed what muParser compiles).
+    eval::CompiledModel evaluator(eval::compileModel(m));
     std::cout << model::describeModel(m);
     if (vm.count("equations"))
         std::cout << model::describeEquations(m);

@@ -52,6 +52,15 @@ struct LagrangeEquation {
     GiNaC::ex generalizedForce;
 };
 
+// A field of a PDE model after the method of lines: which states hold its nodes.
+struct FieldLayout {
+    std::string name;
+    std::vector<std::string> variables;
+    std::vector<std::vector<double>> coordinates;  // per axis, of the nodes that are states
+    std::vector<std::size_t> states;               // state index per node, last axis fastest
+    SourceLocation where;
+};
+
 // A model with all names resolved and the right-hand side in first-order form
 // dx/dt = f(x, p, u, t), outputs y = g(x, p, u, t). GiNaC objects are not thread-safe:
 // a Model stays on the thread that built it; CompiledModelSource carries it to others.
@@ -66,6 +75,7 @@ struct Model {
     bool outputsDeclared = false;  // false: every state is an output
     std::vector<LagrangeEquation> lagrangeEquations;
     std::vector<GiNaC::symbol> accelerationSymbols;  // q'' of each coordinate, for printing lhs
+    std::vector<FieldLayout> fields;  // PDE fields; their nodes are ordinary states
 
     std::size_t parameterIndex(std::string_view name) const;  // npos when absent
     std::size_t stateIndex(std::string_view name) const;

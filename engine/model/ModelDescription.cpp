@@ -47,6 +47,19 @@ std::string describeModel(const Model& model)
             out << " (initial value)";
         out << "\n";
     }
+    if (!model.fields.empty()) {
+        out << "fields (" << model.fields.size() << "), by the method of lines:\n";
+        for (const auto& f : model.fields) {
+            out << "  " << f.name << " on";
+            for (std::size_t d = 0; d < f.variables.size(); ++d) {
+                const auto& c = f.coordinates[d];
+                out << (d ? ", " : " ") << f.variables[d] << " = " << number(c.front()) << " .. " << number(c.back())
+                    << " (" << c.size() << " nodes)";
+            }
+            out << ": states " << model.states[f.states.front()].name << " .. " << model.states[f.states.back()].name
+                << "\n";
+        }
+    }
     out << "inputs (" << model.inputs.size() << "):";
     for (const auto& u : model.inputs)
         out << " " << u.name;

@@ -97,8 +97,15 @@ private:
             return DerivativeStatement{{first.text, first.where}, first.primes, expression()};
         }
         if (peek(1).kind == TokenKind::LeftParen)
-            return initialStatement();
+            return hasTopLevelComma(pos_ + 1) ? fieldConditionStatement() : initialStatement();
         const std::string& word = first.text;
+        if (word == "field" && peek(1).kind == TokenKind::Identifier)
+            return fieldStatement();
+        if (peek(1).kind == TokenKind::Equals && word.size() > 2 && word.ends_with("_t")) {
+            next();
+            next();
+            return FieldEquationStatement{{word.substr(0, word.size() - 2), first.where}, expression()};
+        }
         if (word == "param") return paramStatement();
         if (word == "state") return stateStatement();
         if (word == "input") { next(); return InputStatement{nameList("an input name")}; }
@@ -128,7 +135,7 @@ private:
             fail(first, "'" + word + " = ...' is not a statement; write " + word + "' = ... for an equation, "
                         "let " + word + " = ... for an intermediate or param " + word + " = ... for a parameter");
         fail(first, "unknown statement '" + word + "' (expected param, state, input, let, output, coord, kinetic, "
-                    "potential, dissipation, force or an equation)");
+                    "potential, dissipation, force, field or an equation)");
     }
 
     Statement paramStatement()
@@ -136,6 +143,10 @@ private:
         next();
         ParamStatement p;
         p.name = plainName("a parameter name");
+        if (accept(TokenKind::LeftParen)) {
+            p.over = nameList("the field variable of a per-node parameter (param alpha(x) = ...)");
+            expect(TokenKind::RightParen, "')' after the field variable");
+        }
         expect(TokenKind::Equals, "'=' and an initial value after the parameter name");
         p.value = expression();
         if (accept(TokenKind::LeftBracket)) {
@@ -176,13 +187,94 @@ private:
     {
         next();
         const Token& t = expect(TokenKind::Identifier, "an output name");
-        OutputStatement o{{t.text, t.where}, t.primes, nullptr};
+        OutputStatement o{{t.text, t.where}, t.primes, nullptr, {}};
+        if (t.primes == 0 && accept(TokenKind::LeftParen)) {
+            o.at = argumentList(t.text);
+            return o;
+        }
         if (accept(TokenKind::Equals)) {
             if (t.primes != 0)
                 fail(t, "an output defined by an expression needs a plain name (output NAME = ...)");
             o.value = expression();
         }
         return o;
+    }
+
+    // Whether the parenthesis at `open` holds a comma at its own depth: s(0, t) rather than x(0).
+    bool hasTopLevelComma(std::size_t open) const
+    {
+        int depth = 0;
+        for (std::size_t i = open; i < tokens_.size(); ++i) {
+            const TokenKind k = tokens_[i].kind;
+            if (k == TokenKind::LeftParen)
+                ++depth;
+            else if (k == TokenKind::RightParen && --depth == 0)
+                return false;
+            else if (k == TokenKind::Comma && depth == 1)
+                return true;
+            else if (k == TokenKind::Separator || k == TokenKind::End)
+                return false;
+        }
+        return false;
+    }
+
+    std::vector<ExpressionPtr> argumentList(const std::string& name)
+    {
+        std::vector<ExpressionPtr> arguments;
+        do {
+            arguments.push_back(expression());
+        } while (accept(TokenKind::Comma));
+        expect(TokenKind::RightParen, "')' or ',' after the arguments of " + name + "(...)");
+        return arguments;
+    }
+
+    Statement fieldStatement()
+    {
+        next();
+        FieldStatement f;
+        f.name = plainName("a field name");
+        const Token& on = peek();
+        if (!isKeyword(on, "on"))
+            fail(on, "expected 'on' after the field name (field " + f.name.name + " on x in [0, 1] nodes 10), found " +
+                         describe(on));
+        next();
+        do {
+            FieldAxisSyntax axis;
+            axis.variable = plainName("a spatial variable (field " + f.name.name + " on x in [0, 1] nodes 10)");
+            if (!isKeyword(peek(), "in"))
+                fail(peek(), "expected 'in' and an interval after " + axis.variable.name + ", found " + describe(peek()));
+            next();
+            expect(TokenKind::LeftBracket, "'[' to open the interval of " + axis.variable.name);
+            axis.lower = expression();
+            expect(TokenKind::Comma, "',' between the ends of the interval of " + axis.variable.name);
+            axis.upper = expression();
+            expect(TokenKind::RightBracket, "']' to close the interval of " + axis.variable.name);
+            if (!isKeyword(peek(), "nodes"))
+                fail(peek(), "expected 'nodes' and the number of interior nodes along " + axis.variable.name +
+                                 ", found " + describe(peek()));
+            next();
+            axis.nodes = expression();
+            f.axes.push_back(std::move(axis));
+        } while (accept(TokenKind::Comma));
+        if (isKeyword(peek(), "order")) {
+            next();
+            f.order = expression();
+        }
+        return f;
+    }
+
+    Statement fieldConditionStatement()
+    {
+        const Token& nameToken = next();
+        if (nameToken.primes != 0)
+            fail(nameToken, "a field condition is written s(x, t) = ... or s_x(x, t) = ..., without primes");
+        next();  // (
+        FieldConditionStatement s;
+        s.name = {nameToken.text, nameToken.where};
+        s.arguments = argumentList(nameToken.text);
+        expect(TokenKind::Equals, "'=' after " + nameToken.text + "(...)");
+        s.value = expression();
+        return s;
     }
 
     Statement initialStatement()

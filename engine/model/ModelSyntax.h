@@ -20,6 +20,7 @@ struct ParamStatement {
     ExpressionPtr lower, upper;  // null when no bounds were written
     ExpressionPtr priorMean, priorSd;  // null when no prior was written
     bool fixed = false;
+    std::vector<NamedPlace> over;  // param alpha(x): one parameter per node of the field variable x
 };
 
 struct StateStatement {
@@ -41,6 +42,7 @@ struct OutputStatement {
     NamedPlace name;
     int primes = 0;           // output x' names a velocity
     ExpressionPtr value;      // null: the output is the named state itself
+    std::vector<ExpressionPtr> at;  // output s(0.4): a field at one point
 };
 
 struct CoordStatement {
@@ -78,9 +80,33 @@ struct InitialStatement {  // x(0) = position[, velocity]
     std::vector<InitialValue> values;
 };
 
+struct FieldAxisSyntax {  // x in [0, 0.8] nodes 3
+    NamedPlace variable;
+    ExpressionPtr lower, upper, nodes;
+};
+
+struct FieldStatement {  // field s on x in [...] nodes n[, y in [...] nodes m] [order 4]
+    NamedPlace name;
+    std::vector<FieldAxisSyntax> axes;
+    ExpressionPtr order;  // null: second order
+};
+
+struct FieldEquationStatement {  // s_t = ...
+    NamedPlace field;
+    ExpressionPtr value;
+};
+
+// s(0, t) = ..., s_x(0.8, t) = ... (a boundary) or s(x, 0) = ... (the initial values):
+// the field or its derivative as written, the point (coordinates, then time) and the value.
+struct FieldConditionStatement {
+    NamedPlace name;
+    std::vector<ExpressionPtr> arguments;
+    ExpressionPtr value;
+};
+
 using Statement = std::variant<ParamStatement, StateStatement, InputStatement, LetStatement, OutputStatement,
                                CoordStatement, EnergyStatement, ForceStatement, DerivativeStatement,
-                               InitialStatement>;
+                               InitialStatement, FieldStatement, FieldEquationStatement, FieldConditionStatement>;
 
 struct ModelSyntax {
     std::vector<Statement> statements;
