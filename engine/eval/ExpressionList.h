@@ -8,8 +8,9 @@ namespace mu { class Parser; }
 
 namespace sysid::eval {
 
-// Several muParser expressions compiled to one bytecode program and evaluated in one call.
-// Variables are bound by address; the object is confined to one thread.
+// Several muParser expressions compiled to bytecode and evaluated in one call: one program,
+// or a few when the joined text would exceed muParser's length limit (large models, e.g. PDEs
+// by the method of lines). Variables are bound by address; the object is confined to one thread.
 class ExpressionList {
 public:
     struct Variable {
@@ -29,7 +30,11 @@ public:
     void evaluate(double* out) const;
 
 private:
-    std::unique_ptr<mu::Parser> parser_;
+    struct Program {
+        std::unique_ptr<mu::Parser> parser;
+        std::size_t count;  // expressions in this program
+    };
+    std::vector<Program> programs_;
     std::size_t size_ = 0;
 };
 

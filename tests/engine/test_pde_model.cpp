@@ -117,6 +117,36 @@ private slots:
         QCOMPARE(x0, (std::vector<double>{1, 1, 1}));
     }
 
+    // A grid far beyond muParser's 20000 characters per program: the evaluator splits the
+    // right-hand side into several programs and the values are still the central differences.
+    void largeGridEvaluates()
+    {
+        const int n = 1000;
+        eval::CompiledModel m(eval::compileModel(model::parseModel(
+            "field s on x in [0, 1] nodes " + std::to_string(n) + "\nparam alpha(x) = 0.2 [0.01, 1]\n"
+            "s_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(1, t) = 0\ns(x, 0) = 1\noutput s(0.5)\n")));
+        QCOMPARE(m.stateCount(), std::size_t(n));
+        QCOMPARE(m.parameterCount(), std::size_t(n));
+        std::vector<double> alpha(n), x(n);
+        for (int i = 0; i < n; ++i) {
+            alpha[static_cast<std::size_t>(i)] = 0.1 + 0.001 * i;
+            x[static_cast<std::size_t>(i)] = std::sin(0.01 * i * i);
+        }
+        m.setParameters(alpha);
+        const std::vector<double> dx = rhsAt(m, 0.0, x);
+        const double h = 1.0 / (n + 1);
+        for (int i : {0, 1, 499, 998, 999}) {
+            const auto k = static_cast<std::size_t>(i);
+            const double left = i == 0 ? 0.0 : x[k - 1], right = i == n - 1 ? 0.0 : x[k + 1];
+            const double expected = alpha[k] * (left - 2 * x[k] + right) / (h * h);
+            QVERIFY2(std::abs(dx[k] - expected) < 1e-9 * std::abs(expected) + 1e-9,
+                     qPrintable(QString("node %1: %2 vs %3").arg(i + 1).arg(dx[k]).arg(expected)));
+        }
+        std::vector<double> J(static_cast<std::size_t>(n) * n);
+        m.stateJacobian(J.data());
+        QCOMPARE(J[499 * n + 499], -2 * alpha[499] / (h * h));
+    }
+
     // s_t = (a*x + b) s_xx + c s_x with a time-dependent boundary value: only a, b, c are parameters.
     void parametricCoefficientAndFirstDerivative()
     {

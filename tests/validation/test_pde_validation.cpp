@@ -201,8 +201,7 @@ private slots:
     void sineModeFourthOrder()
     {
         // The one-sided six-point formulas next to the ends have a large error constant: the
-        // order settles at 4 from n = 39 on. (n = 159 at order 4 exceeds muParser's 20000
-        // characters per expression list; see docs/DECISIONS.md.)
+        // order settles at 4 from n = 39 on.
         const auto orders = observedOrders("sine mode, order 4", {9, 19, 39, 79}, 4, "s(0, t) = 0 ; s(1, t) = 0",
                                            "sin(pi*x)", 0.2,
                                            [](double x, double t) { return std::exp(-a * pi * pi * t) * std::sin(pi * x); });
