@@ -60,6 +60,7 @@ QString filterLabel(int filter)
 {
     return filter == 0 ? QStringLiteral("unfiltered") : QStringLiteral("filtered %1 Hz").arg(cutoffsHz[filter]);
 }
+
 const std::array<double, 4> noiseLevels{0.0, 5.0, 10.0, 20.0};
 
 enum class Method { Direct, SingleStep, Multistep };
@@ -278,9 +279,9 @@ class TestEquationErrorValidation : public QObject {
     {
         QString out = QStringLiteral(
                           "# Seed 004: equation-error estimators vs output error (sysid)\n\n"
-                          "Record 5 s, 335 samples; uniform noise +-p %% of each signal's RMS (one realisation per case, "
+                          "Record 5 s, 335 samples; uniform noise +-p % of each signal's RMS (one realisation per case, "
                           "scaled by p); filtered: zero-phase Butterworth order %1 (forward-backward, odd reflection at the ends). "
-                          "Cells: estimate (%% error). direct = output error on the displacements (estimates Q = u'(0) too); "
+                          "Cells: estimate (% error). direct = output error on the displacements (estimates Q = u'(0) too); "
                           "single-step = Heun; multistep = Newton-Cotes 6-step. 'it' = iterations, '!' = not converged.\n")
                           .arg(lowPassOrder);
         QStringList familyOrder;
