@@ -81,7 +81,9 @@ private:
     {
         if (gx_.cols() < 64)
             return gx_ * S;
-        return gx_.sparseView() * S;
+        // Materialised: a product with the lazy sparseView() rescans the dense matrix per column.
+        const Eigen::SparseMatrix<double> sparse = gx_.sparseView();
+        return sparse * S;
     }
 
 public:

@@ -175,6 +175,7 @@ public:
     }
 
     const Eigen::MatrixXd& result() const { return combined_; }
+    const Eigen::MatrixXd& slope() const { return firstStage_; }  // F(t, Z) of the last begin()
 
 private:
     void setValues(SparseMatrix& J, const std::vector<std::ptrdiff_t>& positions)
@@ -210,6 +211,7 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
     const auto width = 1 + static_cast<Eigen::Index>(system.columnCount());
     Stepper stepper(model, system, settings);
     Eigen::MatrixXd Z = Eigen::Map<const Eigen::MatrixXd>(z.data(), n, width);
+    Eigen::MatrixXd previous, previousSlope, sample;
     callbacks.record(0, Z.data());
     std::size_t k = 1;
     double h = initialStep;
@@ -217,29 +219,40 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
         const double end = boundaries[segment + 1];
         system.holdInputsOnSegment(boundaries[segment], end);
         double t = boundaries[segment];
+        stepper.begin(t, Z);
         while (t < end) {
-            const bool toSample = k < times.size() && times[k] <= end;
-            const double stop = toSample ? times[k] : end;
-            stepper.begin(t, Z);
-            double tried = std::min(h, stop - t);
+            double tried = std::min(h, end - t);
             if (settings.maxStep > 0)
                 tried = std::min(tried, settings.maxStep);
             std::size_t rejected = 0;
             for (;;) {
-                // A step that would leave a sliver before the stop goes all the way to it.
-                const bool last = t + 1.01 * tried >= stop;
+                // A step that would leave a sliver before the segment's end goes all the way to it.
+                const bool last = t + 1.01 * tried >= end;
                 if (last)
-                    tried = stop - t;
+                    tried = end - t;
                 const double error = stepper.step(t, tried);
                 if (error <= 1.0) {
+                    previous = Z;
+                    previousSlope = stepper.slope();
                     Z = stepper.result();
-                    t = last ? stop : t + tried;
+                    const double from = t;
+                    t = last ? end : t + tried;
                     callbacks.afterStep(t, Z.data(), tried);
                     const double grown = tried * std::clamp(0.9 * std::pow(std::max(error, 1e-10), -1.0 / 3.0), 0.2, 5.0);
-                    // A step cut short to land on a sample says nothing against the longer one.
+                    // A step cut short at a segment's end says nothing against the longer one.
                     h = last ? std::max(grown, h) : grown;
-                    if (last && toSample) {
-                        callbacks.record(k, Z.data());
+                    // The slope at the new point starts the next step and closes the interpolant.
+                    stepper.begin(t, Z);
+                    // Samples inside the step from the cubic Hermite interpolant of both ends'
+                    // values and slopes, O(h^4) like the local error of the order-3 step
+                    // (Hairer, Norsett & Wanner, Solving ODEs I, sec. II.6, eq. (6.7)).
+                    while (k < times.size() && times[k] <= t) {
+                        const double theta = (times[k] - from) / tried;
+                        sample = (1 - theta) * previous + theta * Z +
+                                 (theta * (theta - 1)) * ((1 - 2 * theta) * (Z - previous) +
+                                                          ((theta - 1) * tried) * previousSlope +
+                                                          (theta * tried) * stepper.slope());
+                        callbacks.record(k, times[k] == t ? Z.data() : sample.data());
                         ++k;
                     }
                     break;

@@ -22,7 +22,7 @@ struct SparseImplicitCallbacks {
     std::function<void(double t, const std::string& what)> onFailure;
 };
 
-// Samples the solution at `times` (each hit exactly by a step), restarting at each segment
+// Samples the solution at `times` by cubic Hermite interpolation within steps, restarting at each segment
 // boundary (boundaries run from times.front() to times.back()) with the inputs held there.
 void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& system, std::vector<double>& z,
                              const std::vector<double>& times, const std::vector<double>& boundaries,
