@@ -34,6 +34,18 @@ constexpr double weight[stages] = {0.24212380706095346, -1.2232505839045147, 1.5
 constexpr double embeddedWeight[stages] = {0.37810903145819369, -0.096042292212423178, 0.5, 0.2179332607542295};
 
 using SparseMatrix = Eigen::SparseMatrix<double>;
+// [x, S] with rows contiguous: J * S then runs as vectorised row updates S.row(i) += v S.row(j)
+// (addProduct) instead of scalar scattered ones.
+using Augmented = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// out.rightCols(width) += J * in.rightCols(width), one contiguous row update per nonzero.
+void addProduct(const SparseMatrix& J, const Augmented& in, Augmented& out, Eigen::Index width)
+{
+    const Eigen::Index first = in.cols() - width;
+    for (Eigen::Index j = 0; j < J.outerSize(); ++j)
+        for (SparseMatrix::InnerIterator it(J, j); it; ++it)
+            out.row(it.row()).segment(first, width) += it.value() * in.row(j).segment(first, width);
+}
 
 class Stepper {
 public:
@@ -86,15 +98,17 @@ public:
     }
 
     // Evaluates the augmented right-hand side at (t, Z) into F and df/dx there into J.
-    void evaluate(double t, const Eigen::MatrixXd& Z, Eigen::MatrixXd& F, SparseMatrix& J)
+    void evaluate(double t, const Augmented& Z, Augmented& F, SparseMatrix& J)
     {
-        system_.setPointFor(t, Z.data());
+        x_ = Z.col(0);
+        system_.setPointFor(t, x_.data());
         model_.rhsAndJacobianValues(f_.data(), jx_.data(), jp_.data());
         F.col(0) = Eigen::Map<const Eigen::VectorXd>(f_.data(), n_);
         setValues(J, jacobianPosition_);
         if (width_ == 1)
             return;
-        F.rightCols(width_ - 1).noalias() = J * Z.rightCols(width_ - 1);
+        F.rightCols(width_ - 1).setZero();
+        addProduct(J, Z, F, width_ - 1);
         const auto& entries = model_.source().rhsParamJacobian.entries;
         for (std::size_t k = 0; k < entries.size(); ++k) {
             const int c = columnOfParameter_[entries[k].column];
@@ -104,7 +118,7 @@ public:
     }
 
     // Everything at the start of a step that does not depend on its size.
-    void begin(double t, const Eigen::MatrixXd& Z)
+    void begin(double t, const Augmented& Z)
     {
         start_ = Z;
         evaluate(t, Z, value_, jacobian_);
@@ -114,7 +128,7 @@ public:
             // df/dt (with the inputs' slopes) by a forward difference: only the state stages
             // use it (Hairer & Wanner, Solving ODEs II, sec. IV.7, eq. (7.4')).
             const double delta = 1e-7 * std::max(1.0, std::abs(t));
-            system_.setPointFor(t + delta, Z.data());
+            system_.setPointFor(t + delta, x_.data());
             model_.rhs(shifted_.data());
             for (Eigen::Index i = 0; i < n_; ++i)
                 timeDerivative_(i) = (shifted_[static_cast<std::size_t>(i)] - f_[static_cast<std::size_t>(i)]) / delta;
@@ -148,7 +162,7 @@ public:
                 combined_.setZero();
                 for (int j = 0; j < i; ++j)
                     combined_ += (h * gammaCoefficient[i][j]) * stage_[static_cast<std::size_t>(j)];
-                rhs_.noalias() += jacobian_ * combined_;
+                addProduct(jacobian_, combined_, rhs_, width_);
             }
             if (timeDependent_) {
                 double gammaSum = gammaDiagonal;
@@ -156,7 +170,10 @@ public:
                     gammaSum += gammaCoefficient[i][j];
                 rhs_.col(0) += (gammaSum * h * h) * timeDerivative_;
             }
-            stage_[static_cast<std::size_t>(i)] = lu_.solve(rhs_);
+            // SparseLU solves into column-major storage only.
+            columnRhs_ = rhs_;
+            columnSolution_ = lu_.solve(columnRhs_);
+            stage_[static_cast<std::size_t>(i)] = columnSolution_;
         }
         combined_ = start_;
         Eigen::VectorXd error = Eigen::VectorXd::Zero(n_);
@@ -174,8 +191,8 @@ public:
         return std::isfinite(norm) && combined_.allFinite() ? norm : INFINITY;
     }
 
-    const Eigen::MatrixXd& result() const { return combined_; }
-    const Eigen::MatrixXd& slope() const { return firstStage_; }  // F(t, Z) of the last begin()
+    const Augmented& result() const { return combined_; }
+    const Augmented& slope() const { return firstStage_; }  // F(t, Z) of the last begin()
 
 private:
     void setValues(SparseMatrix& J, const std::vector<std::ptrdiff_t>& positions)
@@ -195,9 +212,10 @@ private:
     SparseMatrix jacobian_, stageJacobian_, iteration_;
     std::vector<std::ptrdiff_t> jacobianPosition_, iterationPosition_, diagonalPosition_;
     Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu_;
-    std::array<Eigen::MatrixXd, stages> stage_;
-    Eigen::MatrixXd start_, value_, firstStage_, combined_, rhs_;
-    Eigen::VectorXd timeDerivative_;
+    std::array<Augmented, stages> stage_;
+    Augmented start_, value_, firstStage_, combined_, rhs_;
+    Eigen::MatrixXd columnRhs_, columnSolution_;
+    Eigen::VectorXd timeDerivative_, x_;
 };
 
 }  // namespace
@@ -210,9 +228,10 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
     const auto n = static_cast<Eigen::Index>(model.stateCount());
     const auto width = 1 + static_cast<Eigen::Index>(system.columnCount());
     Stepper stepper(model, system, settings);
-    Eigen::MatrixXd Z = Eigen::Map<const Eigen::MatrixXd>(z.data(), n, width);
-    Eigen::MatrixXd previous, previousSlope, sample;
-    callbacks.record(0, Z.data());
+    Augmented Z = Eigen::Map<const Eigen::MatrixXd>(z.data(), n, width);
+    Augmented previous, previousSlope, sample;
+    Eigen::MatrixXd columns = Z;  // the callbacks' layout, [x, S_1, ..., S_K] column after column
+    callbacks.record(0, columns.data());
     std::size_t k = 1;
     double h = initialStep;
     for (std::size_t segment = 0; segment + 1 < boundaries.size() && k < times.size(); ++segment) {
@@ -237,7 +256,8 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
                     Z = stepper.result();
                     const double from = t;
                     t = last ? end : t + tried;
-                    callbacks.afterStep(t, Z.data(), tried);
+                    columns = Z;
+                    callbacks.afterStep(t, columns.data(), tried);
                     const double grown = tried * std::clamp(0.9 * std::pow(std::max(error, 1e-10), -1.0 / 3.0), 0.2, 5.0);
                     // A step cut short at a segment's end says nothing against the longer one.
                     h = last ? std::max(grown, h) : grown;
@@ -252,7 +272,12 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
                                  (theta * (theta - 1)) * ((1 - 2 * theta) * (Z - previous) +
                                                           ((theta - 1) * tried) * previousSlope +
                                                           (theta * tried) * stepper.slope());
-                        callbacks.record(k, times[k] == t ? Z.data() : sample.data());
+                        if (times[k] == t)
+                            callbacks.record(k, columns.data());
+                        else {
+                            Eigen::MatrixXd sampled = sample;
+                            callbacks.record(k, sampled.data());
+                        }
                         ++k;
                     }
                     break;
@@ -267,7 +292,8 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
             }
         }
     }
-    z.assign(Z.data(), Z.data() + Z.size());
+    columns = Z;
+    z.assign(columns.data(), columns.data() + columns.size());
 }
 
 }  // namespace sysid::integrate
