@@ -188,6 +188,23 @@ private slots:
         QVERIFY(worst < 1e-5 * largest);
     }
 
+    // From 64 states on the recorder forms dy/dx S as a sparse product; `output s` is the identity
+    // map, so dy/dalpha must equal ds/dalpha.
+    void outputSensitivitiesOfALargeField()
+    {
+        auto m = test::compiled(rod(70, 0.2));
+        QCOMPARE(m->outputCount(), std::size_t(70));
+        const auto r = run(*m, integrate::uniformGrid(0, 0.2, 0.05), IntegrationMethod::SparseImplicit, 1e-6, 1e-9);
+        double worst = 0, largest = 0;
+        for (std::size_t k = 0; k < r.times.size(); ++k) {
+            worst = std::max(worst, (r.outputParameterSensitivity[k] - r.stateParameterSensitivity[k]).cwiseAbs().maxCoeff());
+            worst = std::max(worst, (r.outputInitialSensitivity[k] - r.stateInitialSensitivity[k]).cwiseAbs().maxCoeff());
+            largest = std::max(largest, r.stateParameterSensitivity[k].cwiseAbs().maxCoeff());
+        }
+        QVERIFY(largest > 0.01);
+        QCOMPARE(worst, 0.0);
+    }
+
     // A time-dependent stiff problem: y' = -k (y - cos t) - sin t has y = cos t + e^{-k t}; with
     // k = 1e6 an explicit method would need over a million steps.
     void nonAutonomousExact()
