@@ -12,7 +12,7 @@
 // cost gradient from the sensitivities (one simulation) and by central finite differences (2N
 // simulations) in the same run, their ratio and agreement; the fit, total and per iteration.
 //
-// Usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T]
+// Usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd]
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
 #include "engine/eval/CompiledModel.h"
@@ -96,12 +96,22 @@ int main(int argc, char** argv)
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     int nodes = 200, samples = 1000;
     double tEnd = 0.5;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    bool finiteDifferences = true;
+    for (int i = 1; i < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--no-fd")) {
+            finiteDifferences = false;
+            --i;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd]\n");
+            return 2;
+        }
         if (!std::strcmp(argv[i], "--nodes")) nodes = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--samples")) samples = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--t-end")) tEnd = std::atof(argv[i + 1]);
         else {
-            std::fprintf(stderr, "usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T]\n");
+            std::fprintf(stderr, "usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd]\n");
             return 2;
         }
     }
@@ -159,7 +169,7 @@ int main(int argc, char** argv)
     const double sensitivityGradientTime = seconds(start);
     start = Clock::now();
     Eigen::VectorXd fdGradient(nodes);
-    for (int i = 0; i < nodes; ++i) {
+    for (int i = 0; i < (finiteDifferences ? nodes : 0); ++i) {
         auto p = guess;
         const double h = 1e-6;
         p[static_cast<std::size_t>(i)] = guess[static_cast<std::size_t>(i)] + h;
@@ -173,7 +183,8 @@ int main(int argc, char** argv)
     const double fdGradientTime = seconds(start);
     model.setParameters(guess);
     const double agreement = (gradient - fdGradient).norm() / fdGradient.norm();
-    std::printf("cost gradient at the guess: sensitivities %.3f s, central differences (%d simulations at rtol 1e-10) "
+    if (finiteDifferences)
+        std::printf("cost gradient at the guess: sensitivities %.3f s, central differences (%d simulations at rtol 1e-10) "
                 "%.3f s, ratio %.1f; |g_sens - g_fd| / |g_fd| = %.2e\n",
                 sensitivityGradientTime, 2 * nodes, fdGradientTime, fdGradientTime / sensitivityGradientTime, agreement);
 
