@@ -122,7 +122,6 @@ public:
     {
         start_ = Z;
         evaluate(t, Z, value_, jacobian_);
-        stageJacobian_ = jacobian_;
         firstStage_ = value_;
         if (timeDependent_) {
             // df/dt (with the inputs' slopes) by a forward difference: only the state stages

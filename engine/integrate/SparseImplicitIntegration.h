@@ -18,7 +18,7 @@ struct SparseImplicitCallbacks {
     std::function<void(std::size_t sample, const double* z)> record;
     // Called after every accepted step; may throw to stop the integration.
     std::function<void(double t, const double* z, double dt)> afterStep;
-    // Turns a failure (singular iteration matrix, no acceptable step) into the caller's error.
+    // Turns a failure (no acceptable step) into the caller's error; must throw.
     std::function<void(double t, const std::string& what)> onFailure;
 };
 
