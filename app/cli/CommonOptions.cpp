@@ -28,7 +28,7 @@ std::optional<po::variables_map> parseArguments(const Arguments& args, const po:
 void addIntegratorOptions(po::options_description& options, const char* methodOption)
 {
     options.add_options()
-        (methodOption, po::value<std::string>(), "integrator: dopri5 (default) | rosenbrock4 | rk4 | euler")
+        (methodOption, po::value<std::string>(), "integrator: dopri5 (default) | rosenbrock4 | rk4 | euler | sparse-implicit (large stiff models, PDEs)")
         ("rtol", po::value<double>(), "relative tolerance (adaptive methods; default 1e-8)")
         ("atol", po::value<double>(), "absolute tolerance (adaptive methods; default 1e-10)")
         ("max-step", po::value<double>(),
@@ -63,7 +63,7 @@ void applyIntegratorOptions(const po::variables_map& vm, const char* methodOptio
         const std::string name = vm[methodOption].as<std::string>();
         const auto method = integrate::parseIntegrationMethod(name);
         if (!method)
-            throw UsageError(std::string("--") + methodOption + " must be dopri5, rosenbrock4, rk4 or euler, not '" +
+            throw UsageError(std::string("--") + methodOption + " must be dopri5, rosenbrock4, rk4, euler or sparse-implicit, not '" +
                              name + "'");
         settings.method = *method;
     }

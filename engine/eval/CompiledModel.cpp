@@ -115,6 +115,17 @@ void CompiledModel::rhsAndJacobians(double* dx, double* Jx, double* Jp) const
         Jp[sp[k].column * n + sp[k].row] = scratch_[n + sx.size() + k];
 }
 
+void CompiledModel::rhsAndJacobianValues(double* dx, double* jxValues, double* jpValues) const
+{
+    const std::size_t n = stateCount();
+    const std::size_t nx = source_->rhsStateJacobian.entries.size();
+    const std::size_t np = source_->rhsParamJacobian.entries.size();
+    rhsWithJacobians_.evaluate(scratch_.data());
+    std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
+    std::copy(scratch_.begin() + static_cast<long>(n), scratch_.begin() + static_cast<long>(n + nx), jxValues);
+    std::copy(scratch_.begin() + static_cast<long>(n + nx), scratch_.begin() + static_cast<long>(n + nx + np), jpValues);
+}
+
 void CompiledModel::outputs(double* y) const { outputs_.evaluate(y); }
 
 void CompiledModel::outputStateJacobian(double* J) const

@@ -38,6 +38,9 @@ public:
     // integrators with variational or sensitivity equations need them together at every step.
     void rhsAndStateJacobian(double* dx, double* J) const;                 // n, n x n
     void rhsAndJacobians(double* dx, double* Jx, double* Jp) const;        // n, n x n, n x np
+    // The same fused call with the Jacobians as nonzero values (source() entry order): large
+    // sparse models (method of lines) cannot afford the dense n x n and n x np forms.
+    void rhsAndJacobianValues(double* dx, double* jxValues, double* jpValues) const;
     void outputs(double* y) const;                     // ny
     void outputStateJacobian(double* J) const;         // ny x n
     void outputParameterJacobian(double* J) const;     // ny x np

@@ -8,6 +8,7 @@ std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name)
     if (name == "rosenbrock4") return IntegrationMethod::Rosenbrock4;
     if (name == "rk4") return IntegrationMethod::RK4;
     if (name == "euler") return IntegrationMethod::Euler;
+    if (name == "sparse-implicit") return IntegrationMethod::SparseImplicit;
     return std::nullopt;
 }
 
@@ -18,13 +19,15 @@ std::string methodName(IntegrationMethod method)
     case IntegrationMethod::Rosenbrock4: return "rosenbrock4";
     case IntegrationMethod::RK4: return "rk4";
     case IntegrationMethod::Euler: return "euler";
+    case IntegrationMethod::SparseImplicit: return "sparse-implicit";
     }
     return "unknown";
 }
 
 bool isAdaptive(IntegrationMethod method)
 {
-    return method == IntegrationMethod::Dopri5 || method == IntegrationMethod::Rosenbrock4;
+    return method == IntegrationMethod::Dopri5 || method == IntegrationMethod::Rosenbrock4 ||
+           method == IntegrationMethod::SparseImplicit;
 }
 
 }  // namespace sysid::integrate

@@ -12,6 +12,9 @@ enum class IntegrationMethod {
     Rosenbrock4,  // adaptive linearly implicit, for stiff systems
     RK4,          // classical fixed-step Runge-Kutta
     Euler,        // explicit Euler, fixed step
+    // Adaptive linearly implicit (Rosenbrock-W) with a sparse LU of I - gamma h df/dx shared by
+    // the sensitivities: large stiff models such as PDEs by the method of lines.
+    SparseImplicit,
 };
 
 std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name);

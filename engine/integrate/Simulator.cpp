@@ -4,6 +4,9 @@
 #include "engine/integrate/DenseSegmentLoop.h"
 #include "engine/integrate/RosenbrockIntegration.h"
 #include "engine/integrate/SensitivitySystem.h"
+#include "engine/integrate/SparseImplicitIntegration.h"
+
+#include <Eigen/SparseCore>
 
 #include <boost/numeric/odeint/integrate/integrate.hpp>
 #include <boost/numeric/odeint/stepper/euler.hpp>
@@ -54,7 +57,7 @@ public:
         Eigen::Index c = 0;
         if (system_.initialStateColumns()) {
             trajectory_.stateInitialSensitivity.push_back(S.leftCols(nn));
-            trajectory_.outputInitialSensitivity.push_back(gx_ * S.leftCols(nn));
+            trajectory_.outputInitialSensitivity.push_back(outputProduct(S.leftCols(nn)));
             c = nn;
         }
         const auto m = static_cast<Eigen::Index>(request_.sensitivityParameters.size());
@@ -62,13 +65,28 @@ public:
             return;
         trajectory_.stateParameterSensitivity.push_back(S.middleCols(c, m));
         model_.outputParameterJacobian(gp_.data());
-        Eigen::MatrixXd dy = gx_ * S.middleCols(c, m);
+        Eigen::MatrixXd dy = outputProduct(S.middleCols(c, m));
         for (Eigen::Index l = 0; l < m; ++l)
             dy.col(l) += gp_.col(static_cast<Eigen::Index>(request_.sensitivityParameters[static_cast<std::size_t>(l)]));
         trajectory_.outputParameterSensitivity.push_back(std::move(dy));
     }
 
     Trajectory take() { return std::move(trajectory_); }
+
+private:
+    // dy/dx S. Outputs of a large model (a field sampled at its nodes) touch few states each:
+    // a dense product would cost outputs x states x columns per sample.
+    template <class Block>
+    Eigen::MatrixXd outputProduct(const Block& S) const
+    {
+        if (gx_.cols() < 64)
+            return gx_ * S;
+        // Materialised: a product with the lazy sparseView() rescans the dense matrix per column.
+        const Eigen::SparseMatrix<double> sparse = gx_.sparseView();
+        return sparse * S;
+    }
+
+public:
     Trajectory& trajectory() { return trajectory_; }
 
 private:
@@ -99,7 +117,7 @@ public:
             throw IntegrationError(IntegrationError::Reason::TooManySteps, t,
                                    "integration stopped at t = " + data::formatNumber(t, 10) + " after the maximum of " +
                                        std::to_string(settings_.maxSteps) + " steps; the system may be stiff "
-                                       "(try rosenbrock4) or the tolerances too tight");
+                                       "(try rosenbrock4, or sparse-implicit for a large model) or the tolerances too tight");
         if (isAdaptive(settings_.method) && std::abs(dt) < 1e-14 * std::max(1.0, std::abs(t)))
             throw IntegrationError(IntegrationError::Reason::StepSizeUnderflow, t,
                                    "integration failed at t = " + data::formatNumber(t, 10) + ": the step size fell to " +
@@ -233,6 +251,17 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
         problem.beginSegment = [&system](double start, double end) { system.holdInputsOnSegment(start, end); };
         integrateRosenbrock(problem, z, times, settings.absoluteTolerance, settings.relativeTolerance, settings.maxStep,
                             initialStep(times, settings));
+        break;
+    }
+    case IntegrationMethod::SparseImplicit: {
+        SparseImplicitCallbacks callbacks;
+        callbacks.record = [&recorder](std::size_t k, const double* x) { recorder.record(k, x); };
+        callbacks.afterStep = [&guard](double t, const double* x, double dt) { guard.afterStep(t, x, dt); };
+        callbacks.onFailure = [](double t, const std::string& what) {
+            throw IntegrationError(IntegrationError::Reason::StepSizeUnderflow, t,
+                                   "integration failed at t = " + data::formatNumber(t, 10) + ": " + what);
+        };
+        integrateSparseImplicit(model, system, z, times, boundaries, settings, initialStep(times, settings), callbacks);
         break;
     }
     case IntegrationMethod::RK4:

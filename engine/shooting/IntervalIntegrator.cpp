@@ -222,6 +222,9 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
         }
         break;
     }
+    // The shooting intervals' augmented systems are dense (n + n^2): the sparse method brings
+    // nothing there, so it falls back to rosenbrock4.
+    case integrate::IntegrationMethod::SparseImplicit:
     case integrate::IntegrationMethod::Rosenbrock4: {
         integrate::RosenbrockProblem problem;
         problem.size = N;

@@ -73,6 +73,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   integrator_->addItem(QStringLiteral("rosenbrock4"), static_cast<int>(integrate::IntegrationMethod::Rosenbrock4));
   integrator_->addItem(QStringLiteral("rk4"), static_cast<int>(integrate::IntegrationMethod::RK4));
   integrator_->addItem(QStringLiteral("euler"), static_cast<int>(integrate::IntegrationMethod::Euler));
+  integrator_->addItem(QStringLiteral("sparse-implicit"), static_cast<int>(integrate::IntegrationMethod::SparseImplicit));
 
   rtol_ = addNumberField(Rule::Positive, defaults.integrator.relativeTolerance, QStringLiteral("rtolEdit"));
   atol_ = addNumberField(Rule::Positive, defaults.integrator.absoluteTolerance, QStringLiteral("atolEdit"));
