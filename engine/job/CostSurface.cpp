@@ -105,6 +105,26 @@ double CostSurfaceResult::minimum() const
     return best;
 }
 
+std::vector<PathPoint> iterationPath(const estimate::FitResult& result, const std::string& x, const std::string& y)
+{
+    auto column = [&](const std::string& name) {
+        std::string estimated;
+        for (std::size_t k = 0; k < result.parameters.size(); ++k) {
+            if (result.parameters[k].name == name)
+                return k;
+            estimated += (estimated.empty() ? "" : ", ") + result.parameters[k].name;
+        }
+        throw JobError(JobError::Kind::Settings, "iteration path: the fit did not estimate '" + name +
+                                                     "' (it estimated: " + (estimated.empty() ? "nothing" : estimated) + ")");
+    };
+    const std::size_t cx = column(x), cy = column(y);
+    std::vector<PathPoint> path;
+    for (const auto& record : result.history)
+        if (cx < record.parameters.size() && cy < record.parameters.size())
+            path.push_back({record.iteration, record.parameters[cx], record.parameters[cy], record.cost});
+    return path;
+}
+
 CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token stop) const
 {
     const auto model = compileModelText(fit.modelText, fit.modelSource);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/estimate/FitResult.h"
 #include "engine/job/FitJob.h"
 
 #include <cstddef>
@@ -52,5 +53,16 @@ struct CostSurface {
     // finite and increasing; Model, Data as FitJob::run does.
     CostSurfaceResult run(const Progress& progress = {}, std::stop_token stop = {}) const;
 };
+
+// One accepted iterate of a fit, projected onto the two parameters of a surface.
+struct PathPoint {
+    std::size_t iteration = 0;
+    double x = 0.0, y = 0.0;
+    double cost = 0.0;  // the fit's cost there (all its parameters at that iterate)
+};
+
+// The iteration path of a fit (its history, iteration 0 the start) in the plane of two of
+// its estimated parameters. Throws JobError(Settings) naming a parameter the fit did not estimate.
+std::vector<PathPoint> iterationPath(const estimate::FitResult& result, const std::string& x, const std::string& y);
 
 }  // namespace sysid::job

@@ -22,7 +22,7 @@ namespace {
 // x' = a + b*t, x(0) = 0: x(t) = a t + b t^2/2, linear in (a, b); dopri5 integrates it exactly.
 const std::string kLinearModel = "param a = 0.5\n"
                                  "param b = 0.5\n"
-                                 "param c = 3\n"
+                                 "param c = 3 fixed\n"
                                  "state x = 0\n"
                                  "x' = a + b*t\n"
                                  "output x\n";
@@ -143,6 +143,27 @@ private slots:
         QVERIFY(r.minimum() >= result.cost * (1 - 1e-9));
         const double a = result.parameters[0].value, b = result.parameters[1].value;
         QVERIFY(std::abs(result.cost - closedFormCost(a, b)) <= 1e-8 * result.cost);
+    }
+
+    void iterationPathFollowsTheHistory()
+    {
+        job::FitJob fit = linearJob();
+        fit.parameterValues = {{"a", 0.2}, {"b", 2.8}};
+        job::NullProgressSink sink;
+        const estimate::FitResult result = fit.run(sink);
+        const auto path = job::iterationPath(result, "b", "a");  // axes in either order
+        QCOMPARE(path.size(), result.history.size());
+        QCOMPARE(path.front().x, 2.8);
+        QCOMPARE(path.front().y, 0.2);
+        QCOMPARE(path.back().x, result.parameters[1].value);
+        QCOMPARE(path.back().y, result.parameters[0].value);
+        QCOMPARE(path.back().cost, result.history.back().cost);
+        try {
+            job::iterationPath(result, "a", "c");
+            QFAIL("no error for a parameter the fit did not estimate");
+        } catch (const job::JobError& e) {
+            QCOMPARE(std::string(e.what()), std::string("iteration path: the fit did not estimate 'c' (it estimated: a, b)"));
+        }
     }
 
     void heldParameterComesFromTheFit()
