@@ -10,6 +10,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <string>
@@ -208,6 +209,20 @@ private slots:
         for (const double c : r.cost)
             QVERIFY(std::isnan(c));
         QVERIFY(std::isnan(r.minimum()));
+    }
+
+    void stopMidwayKeepsFinishedRows()
+    {
+        job::CostSurface surface = linearSurface();
+        surface.threads = 1;
+        std::stop_source source;
+        const auto r = surface.run([&](std::size_t, std::size_t) { source.request_stop(); }, source.get_token());
+        QVERIFY(r.cancelled);
+        for (std::size_t ix = 0; ix < 9; ++ix) {
+            QVERIFY(std::isfinite(r.at(ix, 0)));  // the row that finished before the stop
+            QVERIFY(std::isnan(r.at(ix, 6)));
+        }
+        QCOMPARE(r.minimum(), *std::min_element(r.cost.begin(), r.cost.begin() + 9));
     }
 
     void blowUpIsReportedNotThrown()

@@ -6,7 +6,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -63,25 +63,25 @@ ContourPanel::ContourPanel(ProjectDocument* document, QWidget* parent)
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setEnabled(false);
     status_ = new QLabel(this);
-    status_->setWordWrap(true);
+    // No word wrap: a wrapping label gives the tab a height-for-width that stretches the main window.
+    status_->setMinimumWidth(1);
     plot_ = new ContourPlot(this);
 
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("x:"), this));
-    controls->addWidget(xName_);
-    controls->addWidget(xFrom_);
-    controls->addWidget(xTo_);
-    controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("y:"), this));
-    controls->addWidget(yName_);
-    controls->addWidget(yFrom_);
-    controls->addWidget(yTo_);
-    controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("grid:"), this));
-    controls->addWidget(grid_);
-    controls->addWidget(run_);
-    controls->addWidget(cancel_);
-    controls->addStretch(1);
+    // Two short rows, so the tab does not widen the window the other plots share.
+    auto* controls = new QGridLayout;
+    controls->addWidget(new QLabel(tr("x:"), this), 0, 0);
+    controls->addWidget(xName_, 0, 1);
+    controls->addWidget(xFrom_, 0, 2);
+    controls->addWidget(xTo_, 0, 3);
+    controls->addWidget(new QLabel(tr("grid:"), this), 0, 4);
+    controls->addWidget(grid_, 0, 5);
+    controls->addWidget(new QLabel(tr("y:"), this), 1, 0);
+    controls->addWidget(yName_, 1, 1);
+    controls->addWidget(yFrom_, 1, 2);
+    controls->addWidget(yTo_, 1, 3);
+    controls->addWidget(run_, 1, 4);
+    controls->addWidget(cancel_, 1, 5);
+    controls->setColumnStretch(6, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(status_);
@@ -116,6 +116,9 @@ ContourPanel::ContourPanel(ProjectDocument* document, QWidget* parent)
                 emit message(tr("cost contour: %1").arg(shown));
                 emit surfaceFinished();
             });
+    // The controls' natural width (wide spin boxes) must not widen the window all plot tabs share:
+    // a wider window repaints the output plots, with all their samples, for longer.
+    setMinimumSize(240, 180);
     refreshParameters();
 }
 

@@ -18,7 +18,8 @@ FieldPanel::FieldPanel(ProjectDocument* document, QWidget* parent) : QWidget(par
     view_ = new QComboBox(this);
     view_->addItems({tr("measured"), tr("model"), tr("residual (measured − model)")});
     status_ = new QLabel(this);
-    status_->setWordWrap(true);
+    // No word wrap: a wrapping label gives the tab a height-for-width that stretches the main window.
+    status_->setMinimumWidth(1);
     plot_ = new FieldPlot(this);
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("field:"), this));
@@ -41,11 +42,16 @@ FieldPanel::FieldPanel(ProjectDocument* document, QWidget* parent) : QWidget(par
         modelOutputs_.resize(0, 0);
         showField();
     });
+    // The controls' natural width (wide spin boxes) must not widen the window all plot tabs share:
+    // a wider window repaints the output plots, with all their samples, for longer.
+    setMinimumSize(240, 180);
     refreshFields();
 }
 
 void FieldPanel::setModelOutputs(const std::vector<double>& times, const Eigen::MatrixXd& outputs)
 {
+    if (field_->count() == 0)
+        return;  // no field to show: a long record's traces are not worth copying 30 times a second
     modelTimes_ = times;
     modelOutputs_ = outputs;
     showField();
@@ -74,7 +80,8 @@ void FieldPanel::showField()
     const int set = document_->currentDataSet();
     const data::DataTable* table = set >= 0 && set < document_->dataSetCount() ? document_->table(set) : nullptr;
     if (!layout || !table) {
-        plot_->clear();
+        if (plot_->hasField())
+            plot_->clear();
         status_->setText(!layout ? tr("the model has no one-dimensional field (a `field` block)")
                                  : tr("no data set to show"));
         return;
