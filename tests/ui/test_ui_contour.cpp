@@ -14,6 +14,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -167,6 +168,27 @@ private slots:
         panel.runButton()->click();
         QVERIFY(finished.wait(30000));
         QVERIFY2(panel.statusLabel()->text().contains("both name a"), qPrintable(panel.statusLabel()->text()));
+    }
+
+    void cancelEndsTheRunWithTheRowsDone()
+    {
+        QTemporaryDir dir;
+        ui::ProjectDocument document;
+        QString error;
+        QVERIFY2(document.load(writeLinearProject(dir), &error), qPrintable(error));
+        ui::ContourPanel panel(&document);
+        panel.gridSpin()->setValue(401);  // 160 801 points: far longer than the cancel takes
+        QSignalSpy finished(&panel, &ui::ContourPanel::surfaceFinished);
+        panel.runButton()->click();
+        QVERIFY(panel.cancelButton()->isEnabled());
+        QElapsedTimer clock;
+        clock.start();
+        panel.cancelButton()->click();
+        QVERIFY(finished.wait(5000));
+        QVERIFY(clock.elapsed() < 2000);
+        QVERIFY(panel.result() && panel.result()->cancelled);
+        QVERIFY2(panel.statusLabel()->text().startsWith("cancelled"), qPrintable(panel.statusLabel()->text()));
+        QVERIFY(panel.runButton()->isEnabled() && !panel.cancelButton()->isEnabled());
     }
 
     void fieldHeatMapShowsMeasuredModelAndResidual()
