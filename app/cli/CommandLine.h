@@ -27,5 +27,6 @@ int runFit(const Arguments& args);
 int runPeriodic(const Arguments& args);
 int runOptimal(const Arguments& args);
 int runStudy(const Arguments& args);
+int runContour(const Arguments& args);
 
 }  // namespace sysid::cli

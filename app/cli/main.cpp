@@ -32,6 +32,9 @@ const char* usage =
     "  study PROJECT.sysid [--realisations N] [--noise P] [--distribution uniform|gaussian] [--seed S]\n"
     "        [--threads K] [--method M] [-o RESULT.json|RESULT.csv]\n"
     "                                   Monte Carlo noise study: mean, sd and bias of the estimates\n"
+    "  contour PROJECT.sysid|MODEL [--data DATA.csv] --x NAME=FROM:TO --y NAME=FROM:TO [--grid N]\n"
+    "          [--path RESULT.json] -o FILE.json|FILE.csv\n"
+    "                                   the fit's cost over a grid of two parameters, with a fit's path\n"
     "\n"
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
@@ -59,6 +62,8 @@ int main(int argc, char** argv)
             return runOptimal(args);
         if (command == "study")
             return runStudy(args);
+        if (command == "contour")
+            return runContour(args);
         if (command == "--help" || command == "-h" || command == "help") {
             std::cout << usage;
             return Success;

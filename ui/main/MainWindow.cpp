@@ -7,7 +7,9 @@
 #include "ui/editor/ModelEditor.h"
 #include "ui/editor/ParameterTable.h"
 #include "ui/editor/SymbolList.h"
+#include "ui/plots/ContourPlot.h"
 #include "ui/plots/CostPlot.h"
+#include "ui/plots/FieldPlot.h"
 #include "ui/plots/ParameterHistoryPlot.h"
 #include "ui/periodic/PeriodicController.h"
 #include "ui/periodic/PeriodicPanel.h"
@@ -17,6 +19,8 @@
 #include "ui/plots/PlotWidget.h"
 #include "ui/plots/TimeSeriesPlot.h"
 #include "ui/project/ProjectDocument.h"
+#include "ui/results/ContourPanel.h"
+#include "ui/results/FieldPanel.h"
 #include "ui/results/OptimalEstimationView.h"
 #include "ui/results/ResultsPanel.h"
 #include "ui/run/FitRunner.h"
@@ -185,6 +189,10 @@ void MainWindow::buildPlots()
     plots_->addTab(branchPlot_, tr("Frequency response"));
     optimalView_ = new OptimalEstimationView(plots_);
     plots_->addTab(optimalView_, tr("Optimal estimation"));
+    contour_ = new ContourPanel(document_, plots_);
+    plots_->addTab(contour_, tr("Cost contour"));
+    field_ = new FieldPanel(document_, plots_);
+    plots_->addTab(field_, tr("Field"));
     setCentralWidget(plots_);
 }
 
@@ -382,6 +390,7 @@ void MainWindow::connectRunner()
             return;
         lastTraceTimes_ = times;
         lastTraceOutputs_ = outputs;
+        field_->setModelOutputs(times, outputs);
         const std::size_t stride = displayStride(times.size());
         const std::vector<double> t = thinned(times.data(), times.size(), stride);
         for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size()); ++j) {
@@ -394,6 +403,10 @@ void MainWindow::connectRunner()
     });
     connect(runner_, &FitRunner::logLine, log_, &QPlainTextEdit::appendPlainText);
     connect(periodicController_, &PeriodicController::message, this, [this](const QString& text) {
+        log_->appendPlainText(text);
+        statusBar()->showMessage(text, 8000);
+    });
+    connect(contour_, &ContourPanel::message, this, [this](const QString& text) {
         log_->appendPlainText(text);
         statusBar()->showMessage(text, 8000);
     });
@@ -746,6 +759,10 @@ void MainWindow::exportParametersCsv()
 void MainWindow::exportFigure()
 {
     auto* plot = qobject_cast<PlotWidget*>(plots_->currentWidget());
+    if (!plot && plots_->currentWidget() == contour_)
+        plot = contour_->plot();
+    if (!plot && plots_->currentWidget() == field_)
+        plot = field_->plot();
     if (!plot && !outputPlots_.empty())
         plot = outputPlots_.front();
     if (!plot)

@@ -39,6 +39,8 @@ class PeriodicController;
 class OptimalEstimationRunner;
 class OptimalEstimationView;
 class StudyPanel;
+class ContourPanel;
+class FieldPanel;
 
 // The sysid-gui window: dockable panels (model, parameters, data, filters, estimator,
 // results, log) around the live plots. Everything numerical runs in engine jobs through
@@ -67,6 +69,8 @@ public:
     BranchPlot* branchPlot() const { return branchPlot_; }
     OptimalEstimationRunner* optimalRunner() const { return optimalRunner_; }
     OptimalEstimationView* optimalView() const { return optimalView_; }
+    ContourPanel* contourPanel() const { return contour_; }
+    FieldPanel* fieldPanel() const { return field_; }
 
     bool openPath(const QString& path);          // .sysid, .model or .csv (import)
     bool saveTo(const QString& path);
@@ -145,6 +149,8 @@ private:
     OptimalEstimationRunner* optimalRunner_ = nullptr;
     OptimalEstimationView* optimalView_ = nullptr;
     StudyPanel* study_ = nullptr;
+    ContourPanel* contour_ = nullptr;
+    FieldPanel* field_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* statusIteration_ = nullptr;
     QProgressBar* progress_ = nullptr;

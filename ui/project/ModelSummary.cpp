@@ -24,6 +24,7 @@ ModelSummary summarizeModel(const std::string& text, const std::string& source)
         summary.description = model::describeModel(m);
         summary.equations = model::describeEquations(m);
         summary.lagrangian = !m.lagrangeEquations.empty();
+        summary.fields = m.fields;
         summary.valid = true;
     } catch (const model::ModelError& e) {
         summary.errors = e.diagnostics();

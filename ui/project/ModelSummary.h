@@ -18,6 +18,7 @@ struct ModelSummary {
     std::string description;                     // model::describeModel
     std::string equations;                       // model::describeEquations (Lagrange's equations too)
     bool lagrangian = false;
+    std::vector<model::FieldLayout> fields;     // PDE fields (method of lines): which states hold which nodes
 };
 
 ModelSummary summarizeModel(const std::string& text, const std::string& source);

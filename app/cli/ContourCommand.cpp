@@ -1,0 +1,198 @@
+// sysid contour: the output-error cost over a grid of two parameters, with a fit's iteration
+// path on top (seed 003, Figures 4.3-4.6), written as JSON or CSV for redrawing.
+#include "app/cli/CommandLine.h"
+#include "app/cli/CommonOptions.h"
+#include "app/cli/ParameterOverrides.h"
+
+#include "engine/data/CsvReader.h"
+#include "engine/data/Text.h"
+#include "engine/job/CostSurface.h"
+#include "engine/project/AtomicFile.h"
+#include "engine/project/CostSurfaceJson.h"
+#include "engine/project/Project.h"
+#include "engine/project/ProjectJob.h"
+#include "engine/project/ResultJson.h"
+
+#include <boost/program_options.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace sysid::cli {
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+// NAME=FROM:TO
+job::SurfaceAxis parseAxis(const std::string& item, const std::string& option)
+{
+    const auto [name, range] = splitAssignment(item, option, "NAME=FROM:TO");
+    const auto colon = range.find(':');
+    if (colon == std::string::npos)
+        throw UsageError(option + " expects NAME=FROM:TO, got '" + item + "'");
+    job::SurfaceAxis axis;
+    axis.parameter = name;
+    axis.from = parseNumber(range.substr(0, colon), option + " " + name + " (from)");
+    axis.to = parseNumber(range.substr(colon + 1), option + " " + name + " (to)");
+    if (!(axis.from < axis.to))
+        throw UsageError(option + " " + name + ": FROM must be less than TO");
+    return axis;
+}
+
+estimate::FitResult readResult(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in || std::filesystem::is_directory(path))
+        throw UserError("--path: cannot read the fit result '" + path + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+        return project::resultFromJson(nlohmann::json::parse(text.str()));
+    } catch (const std::exception& e) {
+        throw UserError("--path " + path + ": not a fit result (" + e.what() + ")");
+    }
+}
+
+}  // namespace
+
+int runContour(const Arguments& args)
+{
+    po::options_description options(
+        "sysid contour PROJECT.sysid|MODEL [--data DATA.csv]... --x NAME=FROM:TO --y NAME=FROM:TO [--grid N]\n"
+        "              [--path RESULT.json] [options] -o FILE.json|FILE.csv\n"
+        "The output-error cost (1/2 sum of weighted squared residuals, as `sysid fit` minimises it) at every\n"
+        "point of an N x N grid over two parameters. The other parameters keep their starting values, or with\n"
+        "--path the fit's final estimates; --set overrides both. With --path the fit's iterates are written\n"
+        "too (in FILE.json, or next to FILE.csv as FILE.path.csv)");
+    options.add_options()
+        ("help,h", "show this help")
+        ("input", po::value<std::string>(), "the .sysid project or the .model file")
+        ("data", po::value<Strings>()->composing(), "CSV file of one experiment (repeatable; MODEL form)")
+        ("time", po::value<std::string>(), "name of the time column (MODEL form)")
+        ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column (MODEL form)")
+        ("x", po::value<std::string>(), "NAME=FROM:TO: the parameter along x and its range")
+        ("y", po::value<std::string>(), "NAME=FROM:TO: the parameter along y and its range")
+        ("grid", po::value<long long>(), "grid points per axis (default 41)")
+        ("path", po::value<std::string>(), "RESULT.json of `sysid fit`: its iteration path over the surface")
+        ("set", po::value<Strings>()->composing(), "NAME=VALUE: value of a parameter held fixed (repeatable)")
+        ("weight", po::value<Strings>()->composing(), "OUTPUT=W: weight of an output's squared residuals "
+                                                      "(default 1/sigma^2, sigma estimated from the data)")
+        ("threads", po::value<long long>(), "worker threads (default: all cores)")
+        ("quiet,q", "no progress lines on stderr")
+        ("output,o", po::value<std::string>(), "FILE.json or FILE.csv (- for JSON on standard output)");
+    addIntegratorOptions(options, "integrator");
+    const auto parsed = parseArguments(args, options, "input");
+    if (!parsed)
+        return Success;
+    const po::variables_map& vm = *parsed;
+    if (!vm.count("input"))
+        throw UsageError("missing the PROJECT.sysid or MODEL file");
+    if (!vm.count("x") || !vm.count("y"))
+        throw UsageError("give both axes: --x NAME=FROM:TO --y NAME=FROM:TO");
+    if (!vm.count("output"))
+        throw UsageError("missing -o FILE.json or FILE.csv (- for standard output)");
+    const std::string input = vm["input"].as<std::string>();
+    const bool isProject = std::filesystem::path(input).extension() == ".sysid";
+    const std::string output = vm["output"].as<std::string>();
+    const std::string extension = std::filesystem::path(output).extension().string();
+    if (output != "-" && extension != ".json" && extension != ".csv")
+        throw UsageError("-o: the file must end in .json or .csv, not '" + output + "'");
+    checkOutputPlace(output);
+
+    job::CostSurface surface;
+    surface.x = parseAxis(vm["x"].as<std::string>(), "--x");
+    surface.y = parseAxis(vm["y"].as<std::string>(), "--y");
+    surface.x.points = surface.y.points = vm.count("grid") ? countOption(vm, "grid", 2) : 41;
+    surface.threads = vm.count("threads") ? static_cast<unsigned>(countOption(vm, "threads", 1)) : 0;
+    std::map<std::string, double> weights;
+    for (const auto& item : repeated(vm, "weight")) {
+        const auto [name, text] = splitAssignment(item, "--weight", "OUTPUT=WEIGHT");
+        const double w = parseNumber(text, "--weight " + name);
+        if (!(w > 0))
+            throw UsageError("--weight " + name + ": the weight must be > 0");
+        weights[name] = w;
+    }
+
+    if (isProject) {
+        for (const char* modelOnly : {"data", "time", "map"})
+            if (vm.count(modelOnly))
+                throw UsageError(std::string("--") + modelOnly + " is for the MODEL form; the project " + input +
+                                 " names its data");
+        const project::Project project = project::loadProject(input);
+        surface.fit = project::makeFitJob(project);
+    } else {
+        if (!vm.count("data"))
+            throw UsageError("missing --data DATA.csv (a MODEL needs data; or give a PROJECT.sysid)");
+        std::map<std::string, std::string> mapping;
+        for (const auto& item : repeated(vm, "map")) {
+            const auto [name, column] = splitAssignment(item, "--map", "NAME=COLUMN");
+            mapping[name] = column;
+        }
+        surface.fit.modelText = readModelText(input);
+        surface.fit.modelSource = input;
+        data::CsvOptions csv;
+        if (vm.count("time"))
+            csv.timeColumn = vm["time"].as<std::string>();
+        for (const auto& path : repeated(vm, "data")) {
+            job::ExperimentData experiment;
+            experiment.name = path;
+            experiment.table = data::readCsv(path, csv);
+            experiment.mapping = mapping;
+            surface.fit.experiments.push_back(std::move(experiment));
+        }
+    }
+    for (const auto& [name, w] : weights)
+        surface.fit.settings.outputWeights[name] = w;
+    applyIntegratorOptions(vm, "integrator", surface.fit.settings.integrator);
+
+    std::vector<job::PathPoint> path;
+    if (vm.count("path")) {
+        const estimate::FitResult result = readResult(vm["path"].as<std::string>());
+        path = job::iterationPath(result, surface.x.parameter, surface.y.parameter);
+        for (const auto& p : result.parameters)
+            if (p.name.find('#') == std::string::npos && std::isfinite(p.value))
+                surface.fit.parameterValues[p.name] = p.value;
+    }
+    for (const auto& [name, value] : namedValues(vm, "set"))
+        surface.fit.parameterValues[name] = value;
+
+    const bool quiet = vm.count("quiet") > 0;
+    std::size_t lastPercent = 0;
+    const job::CostSurfaceResult result = surface.run([&](std::size_t done, std::size_t total) {
+        const std::size_t percent = 100 * done / total;
+        if (quiet || (percent < lastPercent + 10 && done < total))
+            return;
+        lastPercent = percent;
+        std::cerr << "contour: " << done << "/" << total << " points\n" << std::flush;
+    });
+    if (result.failedPoints > 0)
+        std::cerr << "contour: the model could not be integrated at " << result.failedPoints
+                  << " point(s) (cost left empty), first at " << result.firstFailure << "\n";
+    if (!quiet && std::isfinite(result.minimum()))
+        std::cerr << "contour: smallest cost on the grid " << data::formatNumber(result.minimum(), 8) << "\n";
+
+    if (extension == ".csv") {
+        project::writeFileAtomically(output, project::costSurfaceCsv(result));
+        if (vm.count("path")) {
+            const auto pathFile = std::filesystem::path(output).replace_extension(".path.csv").string();
+            project::writeFileAtomically(pathFile, project::iterationPathCsv(result, path));
+            if (!quiet)
+                std::cerr << "contour: iteration path written to " << pathFile << "\n";
+        }
+    } else {
+        const std::string text = project::costSurfaceToJson(result, path).dump(2) + "\n";
+        if (output == "-")
+            std::cout << text << std::flush;
+        else
+            project::writeFileAtomically(output, text);
+    }
+    return Success;
+}
+
+}  // namespace sysid::cli

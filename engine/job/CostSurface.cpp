@@ -1,0 +1,244 @@
+#include "engine/job/CostSurface.h"
+
+#include "engine/data/DataError.h"
+#include "engine/data/Text.h"
+#include "engine/estimate/Experiment.h"
+#include "engine/estimate/OutputWeights.h"
+#include "engine/eval/CompiledModel.h"
+#include "engine/integrate/Simulator.h"
+#include "engine/job/ModelText.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace sysid::job {
+
+namespace {
+
+constexpr double notEvaluated = std::numeric_limits<double>::quiet_NaN();
+
+std::size_t parameterIndex(const eval::CompiledModelSource& model, const std::string& name, const char* axis)
+{
+    for (std::size_t i = 0; i < model.parameterNames.size(); ++i)
+        if (model.parameterNames[i] == name)
+            return i;
+    std::string known;
+    for (const auto& n : model.parameterNames)
+        known += (known.empty() ? "" : ", ") + n;
+    throw JobError(JobError::Kind::Settings, std::string("cost surface: the ") + axis + " axis names '" + name +
+                                                 "', which is not a parameter of the model (parameters: " +
+                                                 (known.empty() ? "none" : known) + ")");
+}
+
+void checkAxis(const SurfaceAxis& axis, const char* which)
+{
+    if (axis.points < 2)
+        throw JobError(JobError::Kind::Settings, std::string("cost surface: the ") + which + " axis (" + axis.parameter +
+                                                     ") needs at least 2 grid points");
+    if (!std::isfinite(axis.from) || !std::isfinite(axis.to) || !(axis.from < axis.to))
+        throw JobError(JobError::Kind::Settings, std::string("cost surface: the ") + which + " axis range of " +
+                                                     axis.parameter + " must be finite and increasing, not " +
+                                                     data::formatNumber(axis.from, 6) + " to " +
+                                                     data::formatNumber(axis.to, 6));
+}
+
+// The same experiments FitJob::run builds: each table preprocessed, added noise seeded per record.
+std::vector<estimate::Experiment> experimentsOf(const FitJob& fit, const eval::CompiledModelSource& model)
+{
+    if (fit.experiments.empty())
+        throw JobError(JobError::Kind::Data, "cost surface: no data: give at least one data set");
+    std::vector<estimate::Experiment> experiments;
+    try {
+        data::validatePreprocessing(fit.preprocessing);
+        for (std::size_t k = 0; k < fit.experiments.size(); ++k) {
+            const auto& record = fit.experiments[k];
+            data::Preprocessing preprocessing = fit.preprocessing;
+            if (preprocessing.noise)
+                preprocessing.noise->seed += k;
+            const data::DataTable table = data::preprocess(record.table, preprocessing);
+            experiments.push_back(estimate::makeExperiment(model, table, record.mapping,
+                                                           record.name.empty() ? record.table.source : record.name));
+            experiments.back().fixedValues = record.fixedValues;
+        }
+    } catch (const data::DataError& e) {
+        throw JobError(JobError::Kind::Data, e.what());
+    } catch (const std::invalid_argument& e) {
+        throw JobError(JobError::Kind::Data, e.what());
+    }
+    return experiments;
+}
+
+// Each experiment's parameter values: the held values with its own fixed values applied.
+std::vector<std::vector<double>> experimentValues(const eval::CompiledModelSource& model, const std::vector<double>& held,
+                                                  const std::vector<estimate::Experiment>& experiments)
+{
+    std::vector<std::vector<double>> values;
+    for (const auto& e : experiments) {
+        values.push_back(held);
+        for (const auto& [name, value] : e.fixedValues)
+            values.back()[parameterIndex(model, name, "experiment")] = value;
+    }
+    return values;
+}
+
+}  // namespace
+
+double SurfaceAxis::value(std::size_t i) const
+{
+    if (i + 1 == points)
+        return to;  // exactly the end, without rounding
+    return from + static_cast<double>(i) * (to - from) / static_cast<double>(points - 1);
+}
+
+double CostSurfaceResult::minimum() const
+{
+    double best = notEvaluated;
+    for (double c : cost)
+        if (std::isfinite(c) && !(c >= best))
+            best = c;
+    return best;
+}
+
+std::vector<PathPoint> iterationPath(const estimate::FitResult& result, const std::string& x, const std::string& y)
+{
+    auto column = [&](const std::string& name) {
+        std::string estimated;
+        for (std::size_t k = 0; k < result.parameters.size(); ++k) {
+            if (result.parameters[k].name == name)
+                return k;
+            estimated += (estimated.empty() ? "" : ", ") + result.parameters[k].name;
+        }
+        throw JobError(JobError::Kind::Settings, "iteration path: the fit did not estimate '" + name +
+                                                     "' (it estimated: " + (estimated.empty() ? "nothing" : estimated) + ")");
+    };
+    const std::size_t cx = column(x), cy = column(y);
+    std::vector<PathPoint> path;
+    for (const auto& record : result.history)
+        if (cx < record.parameters.size() && cy < record.parameters.size())
+            path.push_back({record.iteration, record.parameters[cx], record.parameters[cy], record.cost});
+    return path;
+}
+
+CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token stop) const
+{
+    const auto model = compileModelText(fit.modelText, fit.modelSource);
+    const std::vector<double> held = startingValues(*model, fit.parameterValues);
+    checkAxis(x, "x");
+    checkAxis(y, "y");
+    const std::size_t ix = parameterIndex(*model, x.parameter, "x");
+    const std::size_t iy = parameterIndex(*model, y.parameter, "y");
+    if (ix == iy)
+        throw JobError(JobError::Kind::Settings, "cost surface: the x and y axes both name " + x.parameter +
+                                                     "; choose two different parameters");
+    const std::vector<estimate::Experiment> experiments = experimentsOf(fit, *model);
+    const auto baseValues = experimentValues(*model, held, experiments);
+    std::vector<double> weights;
+    try {
+        weights = estimate::outputWeights(*model, experiments, fit.settings);
+    } catch (const std::invalid_argument& e) {
+        throw JobError(JobError::Kind::Settings, e.what());
+    }
+
+    CostSurfaceResult result;
+    result.x = x;
+    result.y = y;
+    for (std::size_t i = 0; i < x.points; ++i)
+        result.xValues.push_back(x.value(i));
+    for (std::size_t i = 0; i < y.points; ++i)
+        result.yValues.push_back(y.value(i));
+    result.cost.assign(x.points * y.points, notEvaluated);
+
+    std::atomic<std::size_t> nextRow{0};
+    std::size_t done = 0;
+    std::mutex mutex;
+    std::exception_ptr callbackError;
+    std::stop_source callbackStop;
+
+    // 1/2 sum_j w_j sum_s (y_measured - y_model)^2 over the experiments, as OutputErrorProblem forms it.
+    auto costAt = [&](eval::CompiledModel& compiled, double xv, double yv, std::stop_token pointStop) -> double {
+        double sum = 0.0;
+        for (std::size_t e = 0; e < experiments.size(); ++e) {
+            const auto& ex = experiments[e];
+            std::vector<double> values = baseValues[e];
+            values[ix] = xv;
+            values[iy] = yv;
+            compiled.setParameters(values);
+            integrate::SimulationRequest request;
+            request.times = ex.times;
+            request.inputs = &ex.inputs;
+            request.stop = pointStop;
+            const integrate::Trajectory tr = integrate::simulate(compiled, request, fit.settings.integrator);
+            for (std::size_t j = 0; j < ex.outputMeasured.size(); ++j) {
+                if (!ex.outputMeasured[j] || weights[j] == 0)
+                    continue;
+                const auto jj = static_cast<Eigen::Index>(j);
+                sum += weights[j] * (ex.measured.col(jj) - tr.outputs.col(jj)).squaredNorm();
+            }
+        }
+        return 0.5 * sum;
+    };
+
+    auto worker = [&] {
+        std::stop_source combined;
+        std::stop_callback a(stop, [&] { combined.request_stop(); });
+        std::stop_callback b(callbackStop.get_token(), [&] { combined.request_stop(); });
+        eval::CompiledModel compiled(model);
+        while (!combined.stop_requested()) {
+            const std::size_t row = nextRow.fetch_add(1);
+            if (row >= y.points)
+                return;
+            std::vector<double> costs(x.points, notEvaluated);
+            std::size_t failed = 0;
+            std::string failure;
+            for (std::size_t col = 0; col < x.points && !combined.stop_requested(); ++col) {
+                try {
+                    costs[col] = costAt(compiled, result.xValues[col], result.yValues[row], combined.get_token());
+                } catch (const integrate::IntegrationError& error) {
+                    if (combined.stop_requested())
+                        break;
+                    ++failed;
+                    if (failure.empty())
+                        failure = x.parameter + " = " + data::formatNumber(result.xValues[col], 6) + ", " + y.parameter +
+                                  " = " + data::formatNumber(result.yValues[row], 6) + ": " + error.what();
+                }
+            }
+            if (combined.stop_requested())
+                return;  // a row broken off stays NaN: a partial row would look like a finished one
+            const std::lock_guard lock(mutex);
+            std::copy(costs.begin(), costs.end(), result.cost.begin() + static_cast<std::ptrdiff_t>(row * x.points));
+            result.failedPoints += failed;
+            if (result.firstFailure.empty())
+                result.firstFailure = failure;
+            done += x.points;
+            if (progress && !callbackError) {
+                try {
+                    progress(done, result.cost.size());
+                } catch (...) {
+                    callbackError = std::current_exception();
+                    callbackStop.request_stop();
+                }
+            }
+        }
+    };
+
+    unsigned threadCount = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
+    threadCount = static_cast<unsigned>(std::min<std::size_t>(threadCount, y.points));
+    // std::thread, not std::jthread: a jthread's destructor would request a stop before joining.
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threadCount; ++t)
+        pool.emplace_back(worker);
+    for (auto& thread : pool)
+        thread.join();
+    if (callbackError)
+        std::rethrow_exception(callbackError);
+    result.cancelled = done < result.cost.size();
+    return result;
+}
+
+}  // namespace sysid::job

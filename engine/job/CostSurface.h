@@ -1,0 +1,68 @@
+#pragma once
+
+#include "engine/estimate/FitResult.h"
+#include "engine/job/FitJob.h"
+
+#include <cstddef>
+#include <functional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace sysid::job {
+
+// One axis of a cost surface: a model parameter swept over [from, to] in `points` values.
+struct SurfaceAxis {
+    std::string parameter;
+    double from = 0.0, to = 1.0;
+    std::size_t points = 41;
+
+    double value(std::size_t i) const;  // from + i (to - from) / (points - 1)
+};
+
+struct CostSurfaceResult {
+    SurfaceAxis x, y;
+    std::vector<double> xValues, yValues;
+    // cost[iy * x.points + ix] at (xValues[ix], yValues[iy]): 1/2 sum of weighted squared
+    // output residuals, the data term of estimate::fit's cost. NaN where the model cannot be
+    // integrated (its message is counted in `failedPoints`) or the point was not reached.
+    std::vector<double> cost;
+    std::size_t failedPoints = 0;
+    std::string firstFailure;  // the integration message of the first point that failed
+    bool cancelled = false;
+
+    double at(std::size_t ix, std::size_t iy) const { return cost[iy * x.points + ix]; }
+    double minimum() const;  // smallest finite cost, NaN if none
+};
+
+// The output-error cost of a fit's data over a grid of two of the model's parameters, the
+// others held at the fit's starting values (FitJob::parameterValues over the model text),
+// with the fit's preprocessing, output weights and integrator: the picture of the seed 003
+// Figures 4.3-4.6 on which an iteration path can be drawn.
+struct CostSurface {
+    FitJob fit;
+    SurfaceAxis x, y;
+    unsigned threads = 0;  // 0: std::thread::hardware_concurrency()
+
+    // Called after each finished grid row, serialised, on a worker thread: points done, total.
+    using Progress = std::function<void(std::size_t done, std::size_t total)>;
+
+    // Evaluates every grid point, rows shared among `threads` threads. `stop` ends it early
+    // (`cancelled`, unreached points NaN). Throws JobError: Settings for an axis that names no
+    // parameter of the model, both axes the same, fewer than 2 points or a range that is not
+    // finite and increasing; Model, Data as FitJob::run does.
+    CostSurfaceResult run(const Progress& progress = {}, std::stop_token stop = {}) const;
+};
+
+// One accepted iterate of a fit, projected onto the two parameters of a surface.
+struct PathPoint {
+    std::size_t iteration = 0;
+    double x = 0.0, y = 0.0;
+    double cost = 0.0;  // the fit's cost there (all its parameters at that iterate)
+};
+
+// The iteration path of a fit (its history, iteration 0 the start) in the plane of two of
+// its estimated parameters. Throws JobError(Settings) naming a parameter the fit did not estimate.
+std::vector<PathPoint> iterationPath(const estimate::FitResult& result, const std::string& x, const std::string& y);
+
+}  // namespace sysid::job

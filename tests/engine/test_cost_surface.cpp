@@ -1,0 +1,271 @@
+// Cost surfaces over two parameters (engine/job/CostSurface). Known answers: for a model linear
+// in its parameters the output-error cost is an exact quadratic in them, computed here in closed
+// form; a grid point's cost equals estimate::fit's cost at that point (its iteration 0); the
+// result does not depend on the thread count; a stop or a blowing-up model leaves NaN behind
+// with the reason, and bad axes are refused with a message naming them.
+
+#include "engine/data/DataTable.h"
+#include "engine/job/CostSurface.h"
+#include "engine/job/FitJob.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace sysid;
+
+namespace {
+
+// x' = a + b*t, x(0) = 0: x(t) = a t + b t^2/2, linear in (a, b); dopri5 integrates it exactly.
+const std::string kLinearModel = "param a = 0.5\n"
+                                 "param b = 0.5\n"
+                                 "param c = 3 fixed\n"
+                                 "state x = 0\n"
+                                 "x' = a + b*t\n"
+                                 "output x\n";
+constexpr double kWeight = 2.5;
+
+std::vector<double> times()
+{
+    std::vector<double> t;
+    for (int k = 0; k <= 20; ++k)
+        t.push_back(0.1 * k);
+    return t;
+}
+
+// Data from a = 1, b = 2 with a fixed, deterministic disturbance, so the minimum cost is not zero.
+std::vector<double> measured()
+{
+    std::vector<double> y;
+    int k = 0;
+    for (const double s : times())
+        y.push_back(s + s * s + 0.01 * ((k++ % 3) - 1.0));
+    return y;
+}
+
+// 1/2 w sum (y - a t - b t^2/2)^2.
+double closedFormCost(double a, double b)
+{
+    const auto t = times();
+    const auto y = measured();
+    double sum = 0;
+    for (std::size_t k = 0; k < t.size(); ++k) {
+        const double r = y[k] - a * t[k] - b * t[k] * t[k] / 2;
+        sum += r * r;
+    }
+    return 0.5 * kWeight * sum;
+}
+
+job::FitJob linearJob()
+{
+    job::FitJob fit;
+    fit.modelText = kLinearModel;
+    fit.modelSource = "linear.model";
+    fit.settings.outputWeights["x"] = kWeight;
+    fit.settings.integrator.relativeTolerance = 1e-10;
+    fit.settings.integrator.absoluteTolerance = 1e-12;
+    job::ExperimentData experiment;
+    experiment.table.source = "linear.csv";
+    experiment.table.columnNames = {"t", "x"};
+    experiment.table.columns = {times(), measured()};
+    experiment.table.timeColumn = 0;
+    fit.experiments.push_back(experiment);
+    return fit;
+}
+
+job::CostSurface linearSurface()
+{
+    job::CostSurface surface;
+    surface.fit = linearJob();
+    surface.x = {"a", 0.0, 2.0, 9};
+    surface.y = {"b", 1.0, 3.0, 7};
+    return surface;
+}
+
+void expectError(const job::CostSurface& surface, job::JobError::Kind kind, const QString& part)
+{
+    try {
+        surface.run();
+        QFAIL("no error for a bad cost surface");
+    } catch (const job::JobError& e) {
+        QCOMPARE(e.kind(), kind);
+        QVERIFY2(QString::fromStdString(e.what()).contains(part), e.what());
+    }
+}
+
+}  // namespace
+
+class TestCostSurface : public QObject {
+    Q_OBJECT
+
+private slots:
+    void quadraticSurfaceMatchesClosedForm()
+    {
+        const job::CostSurfaceResult r = linearSurface().run();
+        QCOMPARE(r.xValues.size(), std::size_t{9});
+        QCOMPARE(r.yValues.size(), std::size_t{7});
+        QCOMPARE(r.xValues.front(), 0.0);
+        QCOMPARE(r.xValues.back(), 2.0);
+        QCOMPARE(r.yValues[3], 2.0);
+        QVERIFY(!r.cancelled);
+        QCOMPARE(r.failedPoints, std::size_t{0});
+        for (std::size_t iy = 0; iy < 7; ++iy)
+            for (std::size_t ix = 0; ix < 9; ++ix) {
+                const double expected = closedFormCost(r.xValues[ix], r.yValues[iy]);
+                QVERIFY2(std::abs(r.at(ix, iy) - expected) <= 1e-8 * expected,
+                         qPrintable(QString("(%1, %2): %3 vs %4").arg(ix).arg(iy).arg(r.at(ix, iy)).arg(expected)));
+            }
+        // The quadratic's second difference along a is constant: w sum t^2 * h^2.
+        double sumT2 = 0;
+        for (const double s : times())
+            sumT2 += s * s;
+        const double h = 0.25;
+        const double second = r.at(0, 2) - 2 * r.at(1, 2) + r.at(2, 2);
+        QVERIFY(std::abs(second - kWeight * sumT2 * h * h) < 1e-8 * second);
+    }
+
+    void gridPointEqualsFitCost()
+    {
+        job::CostSurface surface = linearSurface();
+        const job::CostSurfaceResult r = surface.run();
+        // A fit started at grid point (ix, iy) reports the cost there as its iteration 0.
+        job::FitJob fit = linearJob();
+        fit.parameterValues = {{"a", r.xValues[2]}, {"b", r.yValues[5]}};
+        job::NullProgressSink sink;
+        const estimate::FitResult result = fit.run(sink);
+        QVERIFY(!result.history.empty());
+        QVERIFY(std::abs(result.history.front().cost - r.at(2, 5)) <= 1e-9 * r.at(2, 5));
+        // No grid point lies below the fit's minimum, which is the closed-form least-squares cost.
+        QVERIFY(result.converged);
+        QVERIFY(r.minimum() >= result.cost * (1 - 1e-9));
+        const double a = result.parameters[0].value, b = result.parameters[1].value;
+        QVERIFY(std::abs(result.cost - closedFormCost(a, b)) <= 1e-8 * result.cost);
+    }
+
+    void iterationPathFollowsTheHistory()
+    {
+        job::FitJob fit = linearJob();
+        fit.parameterValues = {{"a", 0.2}, {"b", 2.8}};
+        job::NullProgressSink sink;
+        const estimate::FitResult result = fit.run(sink);
+        const auto path = job::iterationPath(result, "b", "a");  // axes in either order
+        QCOMPARE(path.size(), result.history.size());
+        QCOMPARE(path.front().x, 2.8);
+        QCOMPARE(path.front().y, 0.2);
+        QCOMPARE(path.back().x, result.parameters[1].value);
+        QCOMPARE(path.back().y, result.parameters[0].value);
+        QCOMPARE(path.back().cost, result.history.back().cost);
+        try {
+            job::iterationPath(result, "a", "c");
+            QFAIL("no error for a parameter the fit did not estimate");
+        } catch (const job::JobError& e) {
+            QCOMPARE(std::string(e.what()), std::string("iteration path: the fit did not estimate 'c' (it estimated: a, b)"));
+        }
+    }
+
+    void heldParameterComesFromTheFit()
+    {
+        // c does not enter the output: sweeping (a, c) leaves the cost of b = 0.5 (the model's value)
+        // or of the fit's starting value of b.
+        job::CostSurface surface = linearSurface();
+        surface.y = {"c", -1.0, 1.0, 3};
+        surface.fit.parameterValues["b"] = 1.5;
+        const job::CostSurfaceResult r = surface.run();
+        for (std::size_t ix = 0; ix < 9; ++ix)
+            for (std::size_t iy = 0; iy < 3; ++iy)
+                QVERIFY(std::abs(r.at(ix, iy) - closedFormCost(r.xValues[ix], 1.5)) <= 1e-8 * r.at(ix, iy));
+    }
+
+    void independentOfThreadCount()
+    {
+        job::CostSurface one = linearSurface();
+        one.threads = 1;
+        job::CostSurface three = linearSurface();
+        three.threads = 3;
+        std::atomic<std::size_t> calls{0};
+        std::size_t lastDone = 0;
+        const auto a = one.run();
+        const auto b = three.run([&](std::size_t done, std::size_t total) {
+            ++calls;
+            QCOMPARE(total, std::size_t{63});
+            QVERIFY(done > lastDone);
+            lastDone = done;
+        });
+        QCOMPARE(calls.load(), std::size_t{7});  // one call per row
+        QCOMPARE(lastDone, std::size_t{63});
+        QCOMPARE(a.cost, b.cost);
+    }
+
+    void stopLeavesNaN()
+    {
+        std::stop_source source;
+        source.request_stop();
+        const auto r = linearSurface().run({}, source.get_token());
+        QVERIFY(r.cancelled);
+        for (const double c : r.cost)
+            QVERIFY(std::isnan(c));
+        QVERIFY(std::isnan(r.minimum()));
+    }
+
+    void stopMidwayKeepsFinishedRows()
+    {
+        job::CostSurface surface = linearSurface();
+        surface.threads = 1;
+        std::stop_source source;
+        const auto r = surface.run([&](std::size_t, std::size_t) { source.request_stop(); }, source.get_token());
+        QVERIFY(r.cancelled);
+        for (std::size_t ix = 0; ix < 9; ++ix) {
+            QVERIFY(std::isfinite(r.at(ix, 0)));  // the row that finished before the stop
+            QVERIFY(std::isnan(r.at(ix, 6)));
+        }
+        QCOMPARE(r.minimum(), *std::min_element(r.cost.begin(), r.cost.begin() + 9));
+    }
+
+    void blowUpIsReportedNotThrown()
+    {
+        // x' = a x^2, x(0) = 1: x = 1 / (1 - a t) blows up at t = 1/a, inside [0, 2] for a >= 0.5.
+        job::CostSurface surface = linearSurface();
+        surface.fit.modelText = "param a = 0\nparam b = 1\nstate x = 1\nx' = a*x^2 + 0*b\noutput x\n";
+        surface.fit.settings.integrator.maxSteps = 20000;
+        surface.x = {"a", -1.0, 0.6, 5};  // -1, -0.6, -0.2, 0.2, 0.6
+        surface.y = {"b", 0.0, 1.0, 2};
+        const auto r = surface.run();
+        QCOMPARE(r.failedPoints, std::size_t{2});  // a = 0.6 in both rows
+        QVERIFY(std::isnan(r.at(4, 0)) && std::isnan(r.at(4, 1)));
+        QVERIFY(std::isfinite(r.at(0, 0)) && std::isfinite(r.at(3, 1)));
+        QVERIFY2(QString::fromStdString(r.firstFailure).startsWith("a = 0.6, b = "), r.firstFailure.c_str());
+        QVERIFY(!r.cancelled);
+    }
+
+    void badAxesAreRefused()
+    {
+        job::CostSurface s = linearSurface();
+        s.x.parameter = "k";
+        expectError(s, job::JobError::Kind::Settings, "the x axis names 'k', which is not a parameter of the model (parameters: a, b, c)");
+        s = linearSurface();
+        s.y.parameter = "a";
+        expectError(s, job::JobError::Kind::Settings, "both name a");
+        s = linearSurface();
+        s.y.points = 1;
+        expectError(s, job::JobError::Kind::Settings, "the y axis (b) needs at least 2 grid points");
+        s = linearSurface();
+        s.x.to = -1;
+        expectError(s, job::JobError::Kind::Settings, "x axis range of a must be finite and increasing");
+        s = linearSurface();
+        s.y.from = std::nan("");
+        expectError(s, job::JobError::Kind::Settings, "y axis range of b");
+        s = linearSurface();
+        s.fit.experiments.clear();
+        expectError(s, job::JobError::Kind::Data, "no data");
+        s = linearSurface();
+        s.fit.modelText = "param a = \n";
+        expectError(s, job::JobError::Kind::Model, "linear.model:");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCostSurface)
+#include "test_cost_surface.moc"

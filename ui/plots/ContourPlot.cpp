@@ -1,0 +1,115 @@
+#include "ui/plots/ContourPlot.h"
+
+#include <cmath>
+#include <limits>
+#include <qcustomplot.h>
+
+namespace sysid::ui {
+
+namespace {
+
+constexpr int kLevels = 16;
+
+}  // namespace
+
+ContourPlot::ContourPlot(QWidget* parent) : PlotWidget(parent) {
+    QCustomPlot* plot = customPlot();
+    map_ = new QCPColorMap(plot->xAxis, plot->yAxis);
+    map_->setName(tr("cost"));
+    map_->setInterpolate(false);
+    scale_ = new QCPColorScale(plot);
+    plot->plotLayout()->addElement(0, 1, scale_);
+    scale_->setType(QCPAxis::atRight);
+    scale_->axis()->setLabel(tr("cost"));
+    map_->setColorScale(scale_);
+    QCPColorGradient gradient(QCPColorGradient::gpSpectrum);
+    gradient.setLevelCount(kLevels);
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);
+    map_->setGradient(gradient);
+    auto* group = new QCPMarginGroup(plot);
+    plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+
+    path_ = new QCPCurve(plot->xAxis, plot->yAxis);
+    path_->setName(tr("iteration path"));
+    QPen pen(Qt::black);
+    pen.setWidthF(1.5);
+    path_->setPen(pen);
+    path_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.5), Qt::white, 6.0));
+    setLegendVisible(false);
+}
+
+void ContourPlot::setSurface(const job::CostSurfaceResult& surface) {
+    const int nx = static_cast<int>(surface.xValues.size());
+    const int ny = static_cast<int>(surface.yValues.size());
+    if (nx < 2 || ny < 2) {
+        clear();
+        return;
+    }
+    map_->data()->setSize(nx, ny);
+    map_->data()->setRange(QCPRange(surface.xValues.front(), surface.xValues.back()),
+                           QCPRange(surface.yValues.front(), surface.yValues.back()));
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (int iy = 0; iy < ny; ++iy)
+        for (int ix = 0; ix < nx; ++ix) {
+            const double c = surface.at(static_cast<std::size_t>(ix), static_cast<std::size_t>(iy));
+            map_->data()->setCell(ix, iy, c);
+            if (std::isfinite(c)) {
+                low = std::min(low, c);
+                high = std::max(high, c);
+            }
+        }
+    // A cost spanning decades shows its valley only on a logarithmic scale.
+    const bool logarithmic = low > 0 && std::isfinite(high);
+    scale_->setDataScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logarithmic)
+        scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else
+        scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    if (std::isfinite(low) && high > low)
+        map_->setDataRange(QCPRange(low, high));
+    else if (std::isfinite(low))
+        map_->setDataRange(QCPRange(low - 0.5, low + 0.5));
+    setAxisLabels(QString::fromStdString(surface.x.parameter), QString::fromStdString(surface.y.parameter));
+    hasSurface_ = true;
+    dataChanged();
+}
+
+void ContourPlot::setPath(const std::vector<job::PathPoint>& path) {
+    QVector<double> xs, ys;
+    for (const auto& p : path) {
+        xs.push_back(p.x);
+        ys.push_back(p.y);
+    }
+    path_->setData(xs, ys);
+    dataChanged();
+}
+
+void ContourPlot::clear() {
+    map_->data()->clear();
+    path_->data()->clear();
+    hasSurface_ = false;
+    dataChanged();
+}
+
+double ContourPlot::cellValue(int ix, int iy) const {
+    if (!hasSurface_ || ix < 0 || iy < 0 || ix >= map_->data()->keySize() || iy >= map_->data()->valueSize())
+        return std::numeric_limits<double>::quiet_NaN();
+    return map_->data()->cell(ix, iy);
+}
+
+int ContourPlot::pathPointCount() const { return path_->dataCount(); }
+
+bool ContourPlot::isLogarithmic() const { return scale_->dataScaleType() == QCPAxis::stLogarithmic; }
+
+int ContourPlot::levelCount() const { return map_->gradient().levelCount(); }
+
+void ContourPlot::rescaleToData() {
+    // The colour scale's axis keeps the data range the map set; only the plot axes follow the data.
+    QCustomPlot* plot = customPlot();
+    plot->rescaleAxes();
+    padAxis(plot->xAxis);
+    padAxis(plot->yAxis);
+}
+
+}  // namespace sysid::ui

@@ -1,0 +1,124 @@
+#include "ui/results/FieldPanel.h"
+
+#include "ui/plots/FieldPlot.h"
+#include "ui/project/ProjectDocument.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace sysid::ui {
+
+FieldPanel::FieldPanel(ProjectDocument* document, QWidget* parent) : QWidget(parent), document_(document)
+{
+    field_ = new QComboBox(this);
+    view_ = new QComboBox(this);
+    view_->addItems({tr("measured"), tr("model"), tr("residual (measured − model)")});
+    status_ = new QLabel(this);
+    // No word wrap: a wrapping label gives the tab a height-for-width that stretches the main window.
+    status_->setMinimumWidth(1);
+    plot_ = new FieldPlot(this);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("field:"), this));
+    controls->addWidget(field_);
+    controls->addWidget(new QLabel(tr("show:"), this));
+    controls->addWidget(view_);
+    controls->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(status_);
+    layout->addWidget(plot_, 1);
+
+    connect(field_, &QComboBox::currentIndexChanged, this, &FieldPanel::showField);
+    connect(view_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { plot_->setView(static_cast<FieldPlot::View>(index)); });
+    connect(document_, &ProjectDocument::modelTextChanged, this, &FieldPanel::refreshFields);
+    connect(document_, &ProjectDocument::dataChanged, this, &FieldPanel::showField);
+    connect(document_, &ProjectDocument::currentDataSetChanged, this, [this] {
+        modelTimes_.clear();  // the traces belong to the data set shown before
+        modelOutputs_.resize(0, 0);
+        showField();
+    });
+    // The controls' natural width (wide spin boxes) must not widen the window all plot tabs share:
+    // a wider window repaints the output plots, with all their samples, for longer.
+    setMinimumSize(240, 180);
+    refreshFields();
+}
+
+void FieldPanel::setModelOutputs(const std::vector<double>& times, const Eigen::MatrixXd& outputs)
+{
+    if (field_->count() == 0)
+        return;  // no field to show: a long record's traces are not worth copying 30 times a second
+    modelTimes_ = times;
+    modelOutputs_ = outputs;
+    showField();
+}
+
+void FieldPanel::refreshFields()
+{
+    const QString current = field_->currentText();
+    const QSignalBlocker block(field_);
+    field_->clear();
+    for (const auto& f : document_->modelSummary().fields)
+        if (f.coordinates.size() == 1)
+            field_->addItem(QString::fromStdString(f.name));
+    const int keep = field_->findText(current);
+    field_->setCurrentIndex(keep >= 0 ? keep : 0);
+    showField();
+}
+
+void FieldPanel::showField()
+{
+    const ModelSummary& summary = document_->modelSummary();
+    const model::FieldLayout* layout = nullptr;
+    for (const auto& f : summary.fields)
+        if (QString::fromStdString(f.name) == field_->currentText() && f.coordinates.size() == 1)
+            layout = &f;
+    const int set = document_->currentDataSet();
+    const data::DataTable* table = set >= 0 && set < document_->dataSetCount() ? document_->table(set) : nullptr;
+    if (!layout || !table) {
+        if (plot_->hasField())
+            plot_->clear();
+        status_->setText(!layout ? tr("the model has no one-dimensional field (a `field` block)")
+                                 : tr("no data set to show"));
+        return;
+    }
+    const auto& mapping = document_->dataSet(set).mapping;
+    const auto nodes = static_cast<Eigen::Index>(layout->states.size());
+    const auto samples = static_cast<Eigen::Index>(table->rowCount());
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    Eigen::MatrixXd measured = Eigen::MatrixXd::Constant(samples, nodes, nan);
+    Eigen::MatrixXd model;
+    const bool tracesFit = static_cast<Eigen::Index>(modelTimes_.size()) == samples && modelOutputs_.rows() == samples;
+    if (tracesFit)
+        model = Eigen::MatrixXd::Constant(samples, nodes, nan);
+    int measuredNodes = 0;
+    // A node is shown where it is a model output (by its state's name), measured in the output's column.
+    for (Eigen::Index k = 0; k < nodes; ++k) {
+        const std::string& state = summary.states.at(layout->states[static_cast<std::size_t>(k)]);
+        for (std::size_t j = 0; j < summary.outputs.size(); ++j) {
+            if (summary.outputs[j] != state)
+                continue;
+            const auto mapped = mapping.find(state);
+            if (const auto c = table->findColumn(mapped != mapping.end() ? mapped->second : state)) {
+                for (Eigen::Index s = 0; s < samples; ++s)
+                    measured(s, k) = table->columns[*c][static_cast<std::size_t>(s)];
+                ++measuredNodes;
+            }
+            if (tracesFit && static_cast<Eigen::Index>(j) < modelOutputs_.cols())
+                model.col(k) = modelOutputs_.col(static_cast<Eigen::Index>(j));
+        }
+    }
+    plot_->setField(field_->currentText(), layout->coordinates.front(), table->time(), measured, model);
+    QString text = tr("%1 of %2 nodes measured in %3").arg(measuredNodes).arg(nodes).arg(QString::fromStdString(table->source));
+    if (!modelTimes_.empty() && !tracesFit)
+        text += tr("; the fit's traces are on other times than the data (preprocessing), so the model is not shown");
+    else if (!tracesFit)
+        text += tr("; run a fit for the model and the residual");
+    status_->setText(text);
+}
+
+}  // namespace sysid::ui

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <Eigen/Dense>
+#include <QWidget>
+
+#include <vector>
+
+class QComboBox;
+class QLabel;
+
+namespace sysid::ui {
+
+class FieldPlot;
+class ProjectDocument;
+
+// The "Field" tab for PDE models: a heat map of a 1-D field s(x, t) over the current data set,
+// measured (the data columns of the outputs that are field nodes), model (the last fit's
+// traces of those outputs) or the residual measured - model.
+class FieldPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit FieldPanel(ProjectDocument* document, QWidget* parent = nullptr);
+
+    // Model outputs (samples x outputs, model output order) of the current data set.
+    void setModelOutputs(const std::vector<double>& times, const Eigen::MatrixXd& outputs);
+
+    QComboBox* fieldCombo() const { return field_; }
+    QComboBox* viewCombo() const { return view_; }
+    QLabel* statusLabel() const { return status_; }
+    FieldPlot* plot() const { return plot_; }
+
+private:
+    void refreshFields();
+    void showField();
+
+    ProjectDocument* document_;
+    QComboBox *field_, *view_;
+    QLabel* status_;
+    FieldPlot* plot_;
+    std::vector<double> modelTimes_;
+    Eigen::MatrixXd modelOutputs_;
+};
+
+}  // namespace sysid::ui
