@@ -48,32 +48,6 @@ void checkAxis(const SurfaceAxis& axis, const char* which)
                                                      data::formatNumber(axis.to, 6));
 }
 
-// The same experiments FitJob::run builds: each table preprocessed, added noise seeded per record.
-std::vector<estimate::Experiment> experimentsOf(const FitJob& fit, const eval::CompiledModelSource& model)
-{
-    if (fit.experiments.empty())
-        throw JobError(JobError::Kind::Data, "cost surface: no data: give at least one data set");
-    std::vector<estimate::Experiment> experiments;
-    try {
-        data::validatePreprocessing(fit.preprocessing);
-        for (std::size_t k = 0; k < fit.experiments.size(); ++k) {
-            const auto& record = fit.experiments[k];
-            data::Preprocessing preprocessing = fit.preprocessing;
-            if (preprocessing.noise)
-                preprocessing.noise->seed += k;
-            const data::DataTable table = data::preprocess(record.table, preprocessing);
-            experiments.push_back(estimate::makeExperiment(model, table, record.mapping,
-                                                           record.name.empty() ? record.table.source : record.name));
-            experiments.back().fixedValues = record.fixedValues;
-        }
-    } catch (const data::DataError& e) {
-        throw JobError(JobError::Kind::Data, e.what());
-    } catch (const std::invalid_argument& e) {
-        throw JobError(JobError::Kind::Data, e.what());
-    }
-    return experiments;
-}
-
 // Each experiment's parameter values: the held values with its own fixed values applied.
 std::vector<std::vector<double>> experimentValues(const eval::CompiledModelSource& model, const std::vector<double>& held,
                                                   const std::vector<estimate::Experiment>& experiments)
@@ -136,7 +110,9 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
     if (ix == iy)
         throw JobError(JobError::Kind::Settings, "cost surface: the x and y axes both name " + x.parameter +
                                                      "; choose two different parameters");
-    const std::vector<estimate::Experiment> experiments = experimentsOf(fit, *model);
+    if (fit.experiments.empty())
+        throw JobError(JobError::Kind::Data, "cost surface: no data: give at least one data set");
+    const std::vector<estimate::Experiment> experiments = preparedExperiments(fit, *model);
     const auto baseValues = experimentValues(*model, held, experiments);
     std::vector<double> weights;
     try {

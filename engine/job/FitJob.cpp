@@ -58,14 +58,10 @@ void checkSettings(const eval::CompiledModelSource& model, const estimate::FitSe
         throw JobError(JobError::Kind::Settings, "multiple shooting needs at least one interval");
 }
 
-estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_token stop)
-{
-    const auto model = compileModelText(job.modelText, job.modelSource);
-    const std::vector<double> start = startingValues(*model, job.parameterValues);
-    checkSettings(*model, job.settings);
-    if (job.experiments.empty())
-        throw JobError(JobError::Kind::Data, "no data to fit: give at least one data set");
+}  // namespace
 
+std::vector<estimate::Experiment> preparedExperiments(const FitJob& job, const eval::CompiledModelSource& model)
+{
     std::vector<estimate::Experiment> experiments;
     try {
         data::validatePreprocessing(job.preprocessing);
@@ -76,7 +72,7 @@ estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_toke
             if (preprocessing.noise)
                 preprocessing.noise->seed += k;
             const data::DataTable table = data::preprocess(data.table, preprocessing);
-            experiments.push_back(estimate::makeExperiment(*model, table, data.mapping,
+            experiments.push_back(estimate::makeExperiment(model, table, data.mapping,
                                                            data.name.empty() ? data.table.source : data.name));
             experiments.back().fixedValues = data.fixedValues;
         }
@@ -85,6 +81,20 @@ estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_toke
     } catch (const std::invalid_argument& e) {
         throw JobError(JobError::Kind::Data, e.what());
     }
+    return experiments;
+}
+
+namespace {
+
+estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_token stop)
+{
+    const auto model = compileModelText(job.modelText, job.modelSource);
+    const std::vector<double> start = startingValues(*model, job.parameterValues);
+    checkSettings(*model, job.settings);
+    if (job.experiments.empty())
+        throw JobError(JobError::Kind::Data, "no data to fit: give at least one data set");
+
+    const std::vector<estimate::Experiment> experiments = preparedExperiments(job, *model);
 
     std::vector<std::string> parameterNames;
     try {

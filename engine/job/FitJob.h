@@ -2,6 +2,7 @@
 
 #include "engine/data/DataTable.h"
 #include "engine/data/Preprocessing.h"
+#include "engine/estimate/Experiment.h"
 #include "engine/estimate/FitResult.h"
 #include "engine/estimate/FitSettings.h"
 #include "engine/job/JobError.h"
@@ -39,6 +40,11 @@ struct FitJob {
     // run; the sink's finished() has then been called with JobStatus::Failed and that message.
     estimate::FitResult run(ProgressSink& sink, std::stop_token stop = {}) const;
 };
+
+// The job's data tables preprocessed and mapped onto the model, as FitJob::run fits them: each
+// table goes through the preprocessing, added noise seeded seed + k for record k. Throws
+// JobError(Data) naming the table and step.
+std::vector<estimate::Experiment> preparedExperiments(const FitJob& job, const eval::CompiledModelSource& model);
 
 // The output-error fit that starts where another fit ended ("Use as start", `--refine`): the
 // same data and settings, method output error, and the estimates as starting values.
