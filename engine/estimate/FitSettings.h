@@ -89,10 +89,11 @@ struct FitSettings {
     std::map<std::string, Prior> priors;  // Bayes, periodic-response: parameters without a prior are unconstrained
     PeriodicResponseSettings periodic;    // periodic-response
     EquationErrorSettings equationError;  // single-step, multistep
-    // Steepest descent: theta <- theta - K dJ/dtheta with J = sum over experiments of
+    // Steepest descent: theta <- theta - (K/2) dJ/dtheta with J = sum over experiments of
     // int sum_j w_j (q_j - y_j)^2 dt (trapezoid rule over the sample times), w_j = 1 unless
     // given in outputWeights (not the 1/sigma^2 default of the other methods). With unit weights
-    // this is the seed's J = int sum_i (q_i - S_i)^2 dt, so its K = 0.02 means the same here.
+    // this is the seed's J = int sum_i (q_i - S_i)^2 dt and its update (4.22),
+    // da_j = -K int sum_i (q_i - S_i) U_ij dt, so its K = 0.02 means the same here.
     double steepestDescentGain = 0.02;
 };
 

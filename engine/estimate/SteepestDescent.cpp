@@ -90,7 +90,8 @@ LevenbergMarquardtOutcome steepestDescent(LeastSquaresProblem& problem, const Ei
         const double gradient = (g.array() * (theta.array().abs() + 1e-12)).abs().maxCoeff() / cost;
         if (gradient <= settings.gradientTolerance)
             return finish(true, "gradient below tolerance");
-        const Eigen::VectorXd step = (theta - gain * g).cwiseMax(lower).cwiseMin(upper) - theta;
+        // The seed's update (4.22) has no factor 2: K multiplies dJ/dtheta / 2.
+        const Eigen::VectorXd step = (theta - 0.5 * gain * g).cwiseMax(lower).cwiseMin(upper) - theta;
         const double relativeStep = step.norm() / (theta.norm() + settings.stepTolerance);
         if (relativeStep <= settings.stepTolerance)
             return finish(true, "relative step below tolerance");

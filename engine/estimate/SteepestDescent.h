@@ -15,8 +15,10 @@ namespace sysid::estimate {
 // weights, so that J approximates an integral over time (seed 003: J = int sum_i (q_i - S_i)^2 dt).
 // The gradient is dJ/dtheta = 2 * jacobian' * (c .* residuals).
 //
-// Steepest descent with a fixed gain, theta <- theta - K dJ/dtheta (Bordan 1971 sec. 4.1, after
-// Bingulac 1967; Curry 1944), each new point projected onto the bounds. It stops when the
+// Steepest descent with a fixed gain as the seed writes it, eq. (4.22):
+// theta_j <- theta_j - K int sum_i (y_i - q_i) dy_i/dtheta_j dt = theta_j - (K/2) dJ/dtheta_j
+// (Bordan 1971 sec. 4.1-4.3, after Bingulac 1967; Curry 1944), each new point projected onto the
+// bounds. It stops when the
 // relative change of J is below costTolerance, the relative step below stepTolerance, the
 // gradient (relative to J) below gradientTolerance, or after maxIterations. A cost that rises
 // or cannot be evaluated means the gain is too large: the fit stops at the last good point.
