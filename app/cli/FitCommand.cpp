@@ -16,6 +16,7 @@
 #include <boost/program_options.hpp>
 
 #include <cstdio>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -37,9 +38,17 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
         const std::string name = vm["method"].as<std::string>();
         const auto method = estimate::parseEstimationMethod(name);
         if (!method)
-            throw UsageError("--method must be output-error, multiple-shooting, bayes, periodic-response, single-step "
-                             "or multistep, not '" + name + "'");
+            throw UsageError("--method must be output-error, multiple-shooting, bayes, periodic-response, single-step, "
+                             "multistep or steepest-descent, not '" + name + "'");
         settings.method = *method;
+    }
+    if (vm.count("gain")) {
+        if (settings.method != estimate::EstimationMethod::SteepestDescent)
+            throw UsageError("--gain is for --method steepest-descent");
+        const double gain = parseNumber(vm["gain"].as<std::string>(), "--gain");
+        if (!(gain > 0) || !std::isfinite(gain))
+            throw UsageError("--gain: the steepest-descent gain K must be a finite number > 0");
+        settings.steepestDescentGain = gain;
     }
     if (vm.count("formula")) {
         const std::string name = vm["formula"].as<std::string>();
@@ -158,7 +167,11 @@ int runFit(const Arguments& args)
         ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column "
                                                    "(repeatable; MODEL form)")
         ("method", po::value<std::string>(),
-         "output-error (default) | multiple-shooting | bayes | periodic-response | single-step | multistep")
+         "output-error (default) | multiple-shooting | bayes | periodic-response | single-step | multistep | "
+         "steepest-descent")
+        ("gain", po::value<std::string>(),
+         "K: steepest-descent gain, theta <- theta - K dJ/dtheta with J = int sum (measured - model)^2 dt "
+         "(default 0.02, seed 003)")
         ("formula", po::value<std::string>(),
          "single-step: heun (default) | rk4; multistep: newton-cotes-6 (default) | simpson | trapezoid")
         ("state-weight", po::value<Strings>()->composing(),

@@ -8,6 +8,7 @@
 #include "engine/estimate/OutputWeights.h"
 #include "engine/estimate/ParameterLayout.h"
 #include "engine/estimate/PeriodicResponseProblem.h"
+#include "engine/estimate/SteepestDescent.h"
 #include "engine/estimate/Uncertainty.h"
 
 #include <cmath>
@@ -124,6 +125,10 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
     std::vector<double> weights;
     try {
         weights = outputWeights(*model, experiments, settings);
+        if (settings.method == EstimationMethod::SteepestDescent)
+            for (std::size_t j = 0; j < weights.size(); ++j)
+                if (!settings.outputWeights.count(model->outputNames[j]))
+                    weights[j] = weights[j] > 0 ? 1.0 : 0.0;  // the seed's unweighted J
     } catch (const std::invalid_argument& e) {
         throw FitError(e.what());
     }
@@ -152,7 +157,13 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
     };
     LevenbergMarquardtOutcome outcome;
     try {
-        outcome = levenbergMarquardt(*problem, settings, stop, onAccepted);
+        if (settings.method == EstimationMethod::SteepestDescent)
+            outcome = steepestDescent(*problem, trapezoidRowWeights(experiments, weights), settings.steepestDescentGain,
+                                      settings, stop, onAccepted);
+        else
+            outcome = levenbergMarquardt(*problem, settings, stop, onAccepted);
+    } catch (const std::invalid_argument& e) {
+        throw FitError(e.what());
     } catch (const std::runtime_error& e) {
         if (stop.stop_requested())
             return cancelledAtStart(layout, *model);

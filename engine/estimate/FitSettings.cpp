@@ -10,6 +10,7 @@ std::optional<EstimationMethod> parseEstimationMethod(std::string_view name)
     if (name == "periodic-response") return EstimationMethod::PeriodicResponse;
     if (name == "single-step") return EstimationMethod::SingleStep;
     if (name == "multistep") return EstimationMethod::Multistep;
+    if (name == "steepest-descent") return EstimationMethod::SteepestDescent;
     return std::nullopt;
 }
 
@@ -22,6 +23,7 @@ std::string methodName(EstimationMethod method)
     case EstimationMethod::PeriodicResponse: return "periodic-response";
     case EstimationMethod::SingleStep: return "single-step";
     case EstimationMethod::Multistep: return "multistep";
+    case EstimationMethod::SteepestDescent: return "steepest-descent";
     }
     return "unknown";
 }

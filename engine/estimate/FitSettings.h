@@ -21,11 +21,12 @@ enum class EstimationMethod {
     PeriodicResponse,  // steady-state periodic responses: the model response is the periodic solution (seed 000 ch. 5-6)
     SingleStep,        // equation error of a one-step formula on the measured states (seed 004 ch. 3)
     Multistep,         // equation error of a multistep formula on the measured states (seed 004 ch. 4)
+    SteepestDescent,   // output error minimised by the seed's fixed-gain gradient step (seed 003 sec. 4.1)
 };
 
 bool isEquationError(EstimationMethod method);
 
-// output-error, multiple-shooting, bayes, periodic-response, single-step, multistep
+// output-error, multiple-shooting, bayes, periodic-response, single-step, multistep, steepest-descent
 std::optional<EstimationMethod> parseEstimationMethod(std::string_view name);
 std::string methodName(EstimationMethod method);
 
@@ -88,6 +89,12 @@ struct FitSettings {
     std::map<std::string, Prior> priors;  // Bayes, periodic-response: parameters without a prior are unconstrained
     PeriodicResponseSettings periodic;    // periodic-response
     EquationErrorSettings equationError;  // single-step, multistep
+    // Steepest descent: theta <- theta - (K/2) dJ/dtheta with J = sum over experiments of
+    // int sum_j w_j (q_j - y_j)^2 dt (trapezoid rule over the sample times), w_j = 1 unless
+    // given in outputWeights (not the 1/sigma^2 default of the other methods). With unit weights
+    // this is the seed's J = int sum_i (q_i - S_i)^2 dt and its update (4.22),
+    // da_j = -K int sum_i (q_i - S_i) U_ij dt, so its K = 0.02 means the same here.
+    double steepestDescentGain = 0.02;
 };
 
 }  // namespace sysid::estimate

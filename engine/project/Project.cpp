@@ -226,7 +226,8 @@ void readSettings(const Reader& r, const json& value, const std::string& key, es
 {
     r.requireObject(value, key,
                     {"integrator", "max_iterations", "cost_tolerance", "step_tolerance", "gradient_tolerance",
-                     "shooting_intervals", "output_weights", "priors", "periodic", "equation_error"});
+                     "shooting_intervals", "output_weights", "priors", "periodic", "equation_error",
+                     "steepest_descent_gain"});
     if (const json* v = Reader::member(value, "equation_error"))
         readEquationError(r, *v, key + ".equation_error", s.equationError);
     if (const json* v = Reader::member(value, "periodic"))
@@ -246,6 +247,8 @@ void readSettings(const Reader& r, const json& value, const std::string& key, es
         if (s.shootingIntervals < 1)
             r.fail(key + ".shooting_intervals", "must be at least 1");
     }
+    if (const json* v = Reader::member(value, "steepest_descent_gain"))
+        s.steepestDescentGain = r.positive(*v, key + ".steepest_descent_gain");
     if (const json* v = Reader::member(value, "output_weights")) {
         const std::string k = key + ".output_weights";
         if (!v->is_object())
@@ -389,7 +392,8 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
         const auto parsed = estimate::parseEstimationMethod(name);
         if (!parsed)
             r.fail("method", "unknown method '" + name +
-                                 "' (known: output-error, multiple-shooting, bayes, periodic-response, single-step, multistep)");
+                                 "' (known: output-error, multiple-shooting, bayes, periodic-response, single-step, multistep, "
+                                 "steepest-descent)");
         project.settings.method = *parsed;
     }
     if (const json* settings = Reader::member(root, "settings"))
@@ -504,6 +508,7 @@ json projectToJson(const Project& project, const std::string& directory)
     settings["step_tolerance"] = s.stepTolerance;
     settings["gradient_tolerance"] = s.gradientTolerance;
     settings["shooting_intervals"] = s.shootingIntervals;
+    settings["steepest_descent_gain"] = s.steepestDescentGain;
     settings["output_weights"] = json::object();
     for (const auto& [output, weight] : s.outputWeights)
         settings["output_weights"][output] = weight;

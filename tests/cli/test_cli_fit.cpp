@@ -342,6 +342,32 @@ private slots:
         QVERIFY(m.err.contains("iteration 0  cost "));
     }
 
+    // Seed 003's steepest descent on the heat-rod example: the first step is K times the
+    // gradient, so doubling --gain doubles it (the same starting gradient).
+    void steepestDescentGain()
+    {
+        QTemporaryDir tmp;
+        const QString data = tmp.filePath("rod.csv");
+        const Run sim = runSysid({"simulate", kExamples + "heat_rod.model", "--t-end", "3", "--dt", "0.05", "--set",
+                                  "alpha[1]=0.1", "--set", "alpha[2]=0.15", "--set", "alpha[3]=0.18", "-o", data});
+        QVERIFY2(sim.exitCode == 0, describe(sim));
+        QList<double> firstSteps;
+        for (const QString& gain : {QStringLiteral("0.02"), QStringLiteral("0.04")}) {
+            const QString out = tmp.filePath("r" + gain + ".json");
+            const Run r = runSysid({"fit", kExamples + "heat_rod.model", "--data", data, "--method", "steepest-descent",
+                                    "--gain", gain, "--max-iterations", "5", "-o", out});
+            QVERIFY2(r.exitCode == 0, describe(r));
+            const QJsonObject result = parseObject(readFile(out));
+            QCOMPARE(result["iterations"].toInt(), 5);
+            const QJsonArray history = result["history"].toArray();
+            QCOMPARE(history.size(), 6);
+            for (int i = 1; i < history.size(); ++i)
+                QVERIFY(history[i].toObject()["cost"].toDouble() < history[i - 1].toObject()["cost"].toDouble());
+            firstSteps.append(history[1].toObject()["parameters"].toObject()["alpha[1]"].toDouble() - 0.2);
+        }
+        QVERIFY2(std::abs(firstSteps[1] / firstSteps[0] - 2.0) < 1e-9, qPrintable(QString::number(firstSteps[1] / firstSteps[0])));
+    }
+
     void modelFormWithMappingAndTwoDataSets()
     {
         // mass_spring_damper with renamed columns (--time, --map for the input and the output),
@@ -444,6 +470,10 @@ private slots:
                                              << "--differentiation";
         QTest::newRow("state weight zero") << QStringList{"fit", project, "--method", "multistep", "--state-weight", "u=0"}
                                            << "--state-weight u: the weight must be > 0";
+        QTest::newRow("gain without steepest descent") << QStringList{"fit", project, "--gain", "0.02"}
+                                                       << "--gain is for --method steepest-descent";
+        QTest::newRow("negative gain") << QStringList{"fit", project, "--method", "steepest-descent", "--gain", "-1"}
+                                       << "--gain: the steepest-descent gain K must be a finite number > 0";
         QTest::newRow("data with a project") << QStringList{"fit", project, "--data", data} << "--data is for the MODEL form";
         QTest::newRow("map without column") << QStringList{"fit", model, "--data", data, "--map", "u", "-o", "r.json"}
                                             << "--map expects";

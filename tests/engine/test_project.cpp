@@ -138,6 +138,7 @@ private slots:
         p.settings.stepTolerance = 1e-8;
         p.settings.gradientTolerance = 1e-7;
         p.settings.shootingIntervals = 7;
+        p.settings.steepestDescentGain = 0.035;
         p.settings.outputWeights = {{"x", 2.5}};
         p.settings.priors = {{"c", {0.2, 0.05}}};
         p.parameterValues = {{"c", 0.3}, {"x'(0)", 0.5}};
@@ -177,6 +178,7 @@ private slots:
         QCOMPARE(q.settings.stepTolerance, 1e-8);
         QCOMPARE(q.settings.gradientTolerance, 1e-7);
         QCOMPARE_EQ(q.settings.shootingIntervals, std::size_t{7});
+        QCOMPARE(q.settings.steepestDescentGain, 0.035);
         QCOMPARE(q.settings.outputWeights, p.settings.outputWeights);
         QCOMPARE_EQ(q.settings.priors.size(), std::size_t{1});
         QCOMPARE(q.settings.priors.at("c").mean, 0.2);
@@ -332,7 +334,10 @@ private slots:
         QTest::newRow("model line wrong type") << with([](json& j) { j["model"]["text"][1] = 5; }) << "model.text[1]"
                                                << ": model.text[1]: expected a string, got 5 (number)";
         QTest::newRow("unknown method") << with([](json& j) { j["method"] = "newton"; }) << "method"
-                                        << ": method: unknown method 'newton' (known: output-error, multiple-shooting, bayes, periodic-response, single-step, multistep)";
+                                        << ": method: unknown method 'newton' (known: output-error, multiple-shooting, bayes, periodic-response, single-step, multistep, steepest-descent)";
+        QTest::newRow("negative gain") << with([](json& j) { j["settings"]["steepest_descent_gain"] = -0.02; })
+                                       << "settings.steepest_descent_gain"
+                                       << ": settings.steepest_descent_gain: expected a number > 0, got -0.02";
         QTest::newRow("unknown periodic solver") << with([](json& j) { j["settings"]["periodic"] = {{"solver", "euler"}}; })
                                                  << "settings.periodic.solver"
                                                  << ": settings.periodic.solver: unknown periodic solver 'euler' (known: "

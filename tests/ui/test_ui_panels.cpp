@@ -254,6 +254,27 @@ private slots:
     QCOMPARE(panel.settings().method, estimate::EstimationMethod::OutputError);
   }
 
+  void estimatorSteepestDescentGain() {
+    EstimatorPanel panel;
+    QVERIFY(panel.gainEdit()->isHidden());  // output error: no gain
+    estimate::FitSettings s;
+    s.method = estimate::EstimationMethod::SteepestDescent;
+    s.steepestDescentGain = 0.05;
+    panel.setSettings(s);
+    QVERIFY(!panel.gainEdit()->isHidden());
+    QCOMPARE(panel.gainEdit()->text(), QStringLiteral("0.05"));
+    QCOMPARE(panel.settings().method, estimate::EstimationMethod::SteepestDescent);
+    QCOMPARE(panel.settings().steepestDescentGain, 0.05);
+    panel.gainEdit()->clear();
+    QTest::keyClicks(panel.gainEdit(), QStringLiteral("0.01"));
+    QCOMPARE(panel.settings().steepestDescentGain, 0.01);
+    panel.gainEdit()->clear();
+    QTest::keyClicks(panel.gainEdit(), QStringLiteral("0"));
+    QVERIFY(!panel.isValid());  // the gain must be > 0
+    panel.methodCombo()->setCurrentIndex(0);
+    QVERIFY(panel.gainEdit()->isHidden());
+  }
+
   void estimatorPeriodicResponseSettings() {
     EstimatorPanel panel;
     QVERIFY(panel.periodicBox()->isHidden());  // output error: not shown

@@ -61,11 +61,15 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   method_->addItem(tr("Periodic response"), static_cast<int>(estimate::EstimationMethod::PeriodicResponse));
   method_->addItem(tr("Single-step (equation error)"), static_cast<int>(estimate::EstimationMethod::SingleStep));
   method_->addItem(tr("Multistep (equation error)"), static_cast<int>(estimate::EstimationMethod::Multistep));
+  method_->addItem(tr("Steepest descent (seed 003)"), static_cast<int>(estimate::EstimationMethod::SteepestDescent));
   method_->addItem(tr("Optimal estimation (TPBVP)"), kOptimalMethod);
 
   shootingIntervals_ = new QSpinBox(this);
   shootingIntervals_->setObjectName(QStringLiteral("shootingIntervalsSpin"));
   shootingIntervals_->setRange(1, 100000);
+  gain_ = addNumberField(Rule::Positive, defaults.steepestDescentGain, QStringLiteral("gainEdit"));
+  gain_->setToolTip(tr("K in θ ← θ − K ∂J/∂θ, J = ∫ Σ (measured − model)² dt (unit weights unless set below); "
+                       "seed 003 uses K = 0.02. Too large a gain makes J rise: the fit then stops."));
 
   integrator_ = new QComboBox(this);
   integrator_->setObjectName(QStringLiteral("integratorCombo"));
@@ -126,6 +130,8 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   auto* methodForm = new QFormLayout(methodBox);
   methodForm->addRow(tr("Estimator"), method_);
   methodForm->addRow(tr("Shooting intervals"), shootingIntervals_);
+  methodForm->addRow(tr("Gain K"), gain_);
+  gainLabel_ = methodForm->labelForField(gain_);
 
   periodicBox_ = new QGroupBox(tr("Periodic response"), this);
   periodicBox_->setObjectName(QStringLiteral("periodicBox"));
@@ -346,6 +352,7 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings) {
   maxIterations_->setValue(static_cast<int>(
       std::min<std::size_t>(settings.maxIterations, static_cast<std::size_t>(maxIterations_->maximum()))));
   setNumber(costTol_, settings.costTolerance);
+  setNumber(gain_, settings.steepestDescentGain);
   setNumber(stepTol_, settings.stepTolerance);
   setNumber(gradTol_, settings.gradientTolerance);
   setNumber(period_, settings.periodic.period);
@@ -375,6 +382,7 @@ estimate::FitSettings EstimatorPanel::settings() const {
   s.integrator.maxStep = number(maxStep_);
   s.maxIterations = static_cast<std::size_t>(maxIterations_->value());
   s.costTolerance = number(costTol_);
+  s.steepestDescentGain = number(gain_);
   s.stepTolerance = number(stepTol_);
   s.gradientTolerance = number(gradTol_);
   s.periodic.period = number(period_);
@@ -412,6 +420,10 @@ void EstimatorPanel::updateEnabled() {
   const bool optimal = optimalSelected();
   const auto method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
   shootingIntervals_->setEnabled(!optimal && method == estimate::EstimationMethod::MultipleShooting);
+  const bool steepest = !optimal && method == estimate::EstimationMethod::SteepestDescent;
+  gain_->setVisible(steepest);
+  if (gainLabel_)
+    gainLabel_->setVisible(steepest);
   // Hidden, not only disabled: the periodic settings mean nothing to the other methods.
   periodicBox_->setVisible(!optimal && method == estimate::EstimationMethod::PeriodicResponse);
   // A named frequency parameter sets the period per experiment; the fixed period is then unused.

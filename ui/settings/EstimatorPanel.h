@@ -64,6 +64,7 @@ public:
   QComboBox* methodCombo() const { return method_; }
   QComboBox* integratorCombo() const { return integrator_; }
   QSpinBox* shootingIntervalsSpin() const { return shootingIntervals_; }
+  QLineEdit* gainEdit() const { return gain_; }
   QLineEdit* relativeToleranceEdit() const { return rtol_; }
   QLineEdit* absoluteToleranceEdit() const { return atol_; }
   QLineEdit* maxStepEdit() const { return maxStep_; }
@@ -109,6 +110,8 @@ private:
 
   QComboBox* method_ = nullptr;
   QSpinBox* shootingIntervals_ = nullptr;
+  QLineEdit* gain_ = nullptr;        // steepest descent only
+  QWidget* gainLabel_ = nullptr;
   QComboBox* integrator_ = nullptr;
   QLineEdit* rtol_ = nullptr;
   QLineEdit* atol_ = nullptr;

@@ -1,0 +1,126 @@
+#include "engine/estimate/SteepestDescent.h"
+
+#include "engine/data/Text.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace sysid::estimate {
+
+namespace {
+
+double seedCost(const Linearization& l, const Eigen::VectorXd& c)
+{
+    return (c.array() * l.residuals.head(c.size()).array().square()).sum();
+}
+
+Eigen::VectorXd seedGradient(const Linearization& l, const Eigen::VectorXd& c)
+{
+    const Eigen::Index m = c.size();
+    return 2.0 * l.jacobian.topRows(m).transpose() * (c.array() * l.residuals.head(m).array()).matrix();
+}
+
+IterationRecord record(std::size_t iteration, const Eigen::VectorXd& theta, double cost, double step, double gain)
+{
+    return {iteration, std::vector<double>(theta.data(), theta.data() + theta.size()), cost, step, gain};
+}
+
+}  // namespace
+
+Eigen::VectorXd trapezoidRowWeights(const std::vector<Experiment>& experiments, const std::vector<double>& outputWeights)
+{
+    std::vector<double> rows;
+    for (const auto& ex : experiments)
+        for (std::size_t j = 0; j < ex.outputMeasured.size(); ++j) {
+            if (!ex.outputMeasured[j] || !(outputWeights.at(j) > 0))
+                continue;
+            const auto& t = ex.times;
+            for (std::size_t s = 0; s < t.size(); ++s) {
+                const double left = s > 0 ? t[s] - t[s - 1] : 0.0;
+                const double right = s + 1 < t.size() ? t[s + 1] - t[s] : 0.0;
+                // The residual rows already carry sqrt(w_j), so w_j is in r^2.
+                rows.push_back(0.5 * (left + right));
+            }
+        }
+    return Eigen::Map<const Eigen::VectorXd>(rows.data(), static_cast<Eigen::Index>(rows.size()));
+}
+
+LevenbergMarquardtOutcome steepestDescent(LeastSquaresProblem& problem, const Eigen::VectorXd& quadratureWeights,
+                                          double gain, const FitSettings& settings, std::stop_token stop,
+                                          const std::function<void(const IterationRecord&)>& onAccepted)
+{
+    if (!(gain > 0) || !std::isfinite(gain))
+        throw std::invalid_argument("the steepest-descent gain K must be a finite number > 0 (it is " +
+                                    data::formatNumber(gain, 6) + ")");
+    LevenbergMarquardtOutcome out;
+    const Eigen::Index p = problem.parameters().size();
+    std::string failure;
+    Linearization current;
+    if (!problem.evaluate(Eigen::VectorXd::Zero(p), current, failure, stop))
+        throw std::runtime_error("the model cannot be evaluated at the starting values: " + failure);
+    if (current.residuals.size() < quadratureWeights.size())
+        throw std::invalid_argument("steepest descent: more quadrature weights than residuals");
+    problem.accept();
+    const Eigen::VectorXd lower = problem.lower();
+    const Eigen::VectorXd upper = problem.upper();
+    double cost = seedCost(current, quadratureWeights);
+    current.merit = cost;
+    out.history.push_back(record(0, problem.parameters(), cost, 0.0, gain));
+    if (onAccepted)
+        onAccepted(out.history.back());
+    auto finish = [&](bool converged, std::string reason) {
+        out.converged = converged;
+        out.stopReason = std::move(reason);
+        out.final = current;
+        return out;
+    };
+    if (p == 0)
+        return finish(true, "nothing to estimate");
+
+    for (std::size_t iteration = 1; iteration <= settings.maxIterations; ++iteration) {
+        if (stop.stop_requested()) {
+            out.cancelled = true;
+            return finish(false, "cancelled");
+        }
+        const Eigen::VectorXd theta = problem.parameters();
+        const Eigen::VectorXd g = seedGradient(current, quadratureWeights);
+        if (cost == 0.0)
+            return finish(true, "exact fit (cost 0)");
+        // Gradient per unit relative change of each parameter, relative to J: scale-free.
+        const double gradient = (g.array() * (theta.array().abs() + 1e-12)).abs().maxCoeff() / cost;
+        if (gradient <= settings.gradientTolerance)
+            return finish(true, "gradient below tolerance");
+        // The seed's update (4.22) has no factor 2: K multiplies dJ/dtheta / 2.
+        const Eigen::VectorXd step = (theta - 0.5 * gain * g).cwiseMax(lower).cwiseMin(upper) - theta;
+        const double relativeStep = step.norm() / (theta.norm() + settings.stepTolerance);
+        if (relativeStep <= settings.stepTolerance)
+            return finish(true, "relative step below tolerance");
+        Linearization trial;
+        const bool ok = problem.evaluate(step, trial, failure, stop);
+        if (stop.stop_requested()) {
+            out.cancelled = true;
+            return finish(false, "cancelled");
+        }
+        if (!ok)
+            return finish(false, "the model cannot be evaluated after a steepest-descent step (gain K = " +
+                                     data::formatNumber(gain, 6) + " too large?): " + failure);
+        const double next = seedCost(trial, quadratureWeights);
+        if (!std::isfinite(next) || next > cost)
+            return finish(false, "the cost rose from " + data::formatNumber(cost, 6) + " to " + data::formatNumber(next, 6) +
+                                     ": the gain K = " + data::formatNumber(gain, 6) + " is too large for this problem");
+        problem.accept();
+        const double previous = cost;
+        cost = next;
+        current = std::move(trial);
+        current.merit = cost;
+        out.iterations = iteration;
+        out.history.push_back(record(iteration, problem.parameters(), cost, relativeStep, gain));
+        if (onAccepted)
+            onAccepted(out.history.back());
+        if (previous - cost <= settings.costTolerance * previous)
+            return finish(true, "relative cost change below tolerance");
+    }
+    return finish(false, "maximum number of iterations (" + std::to_string(settings.maxIterations) + ") reached");
+}
+
+}  // namespace sysid::estimate
