@@ -90,6 +90,61 @@ std::map<std::string, double> namedValues(const po::variables_map& vm, const cha
     return values;
 }
 
+std::map<std::string, double> positiveWeights(const po::variables_map& vm, const char* name, const char* form)
+{
+    const std::string option = std::string("--") + name;
+    std::map<std::string, double> weights;
+    for (const auto& item : repeated(vm, name)) {
+        const auto [key, text] = splitAssignment(item, option, form);
+        const double w = parseNumber(text, option + " " + key);
+        if (!(w > 0))
+            throw UsageError(option + " " + key + ": the weight must be > 0");
+        weights[key] = w;
+    }
+    return weights;
+}
+
+std::map<std::string, std::string> columnMapping(const po::variables_map& vm, const char* form)
+{
+    std::map<std::string, std::string> mapping;
+    for (const auto& item : repeated(vm, "map")) {
+        const auto [name, column] = splitAssignment(item, "--map", form);
+        mapping[name] = column;
+    }
+    return mapping;
+}
+
+data::CsvOptions csvOptions(const po::variables_map& vm)
+{
+    data::CsvOptions csv;
+    if (vm.count("time"))
+        csv.timeColumn = vm["time"].as<std::string>();
+    return csv;
+}
+
+std::vector<job::ExperimentData> dataExperiments(const po::variables_map& vm,
+                                                 const std::map<std::string, std::string>& mapping)
+{
+    const data::CsvOptions csv = csvOptions(vm);
+    std::vector<job::ExperimentData> experiments;
+    for (const auto& path : repeated(vm, "data")) {
+        job::ExperimentData experiment;
+        experiment.name = path;
+        experiment.table = data::readCsv(path, csv);
+        experiment.mapping = mapping;
+        experiments.push_back(std::move(experiment));
+    }
+    return experiments;
+}
+
+void refuseModelFormOptions(const po::variables_map& vm, const std::string& project)
+{
+    for (const char* modelOnly : {"data", "time", "map"})
+        if (vm.count(modelOnly))
+            throw UsageError(std::string("--") + modelOnly + " is for the MODEL form; the project " + project +
+                             " names its data");
+}
+
 std::string readModelText(const std::string& path)
 {
     std::error_code ec;

@@ -2,7 +2,9 @@
 
 #include "app/cli/CommandLine.h"
 
+#include "engine/data/CsvReader.h"
 #include "engine/integrate/IntegratorSettings.h"
+#include "engine/job/FitJob.h"
 
 #include <boost/program_options.hpp>
 
@@ -35,6 +37,22 @@ std::pair<std::string, std::string> splitAssignment(const std::string& item, con
 
 // The values of a repeatable NAME=NUMBER option such as --set, by name.
 std::map<std::string, double> namedValues(const boost::program_options::variables_map& vm, const char* name);
+// A repeatable NAME=W option (--weight, --state-weight) whose weights must be > 0; `form`
+// names the expected shape in the usage error (e.g. "OUTPUT=WEIGHT").
+std::map<std::string, double> positiveWeights(const boost::program_options::variables_map& vm, const char* name,
+                                              const char* form);
+
+// The MODEL form's data options: --map NAME=COLUMN (the model name read from another column;
+// `form` names the shape in the usage error), --time (the time column), and one experiment per
+// --data CSV file with that mapping.
+std::map<std::string, std::string> columnMapping(const boost::program_options::variables_map& vm,
+                                                 const char* form = "NAME=COLUMN");
+data::CsvOptions csvOptions(const boost::program_options::variables_map& vm);
+std::vector<job::ExperimentData> dataExperiments(const boost::program_options::variables_map& vm,
+                                                 const std::map<std::string, std::string>& mapping);
+// A project names its data: --data, --time and --map are refused with a UsageError naming it.
+void refuseModelFormOptions(const boost::program_options::variables_map& vm, const std::string& project);
+
 // The whole file at path (a model); a missing, unreadable or directory path is a UserError.
 std::string readModelText(const std::string& path);
 // Refuses an output file (given with `option`) that is a folder or lies in a folder that does

@@ -110,42 +110,19 @@ int runContour(const Arguments& args)
     surface.y = parseAxis(vm["y"].as<std::string>(), "--y");
     surface.x.points = surface.y.points = vm.count("grid") ? countOption(vm, "grid", 2) : 41;
     surface.threads = vm.count("threads") ? static_cast<unsigned>(countOption(vm, "threads", 1)) : 0;
-    std::map<std::string, double> weights;
-    for (const auto& item : repeated(vm, "weight")) {
-        const auto [name, text] = splitAssignment(item, "--weight", "OUTPUT=WEIGHT");
-        const double w = parseNumber(text, "--weight " + name);
-        if (!(w > 0))
-            throw UsageError("--weight " + name + ": the weight must be > 0");
-        weights[name] = w;
-    }
+    const std::map<std::string, double> weights = positiveWeights(vm, "weight", "OUTPUT=WEIGHT");
 
     if (isProject) {
-        for (const char* modelOnly : {"data", "time", "map"})
-            if (vm.count(modelOnly))
-                throw UsageError(std::string("--") + modelOnly + " is for the MODEL form; the project " + input +
-                                 " names its data");
+        refuseModelFormOptions(vm, input);
         const project::Project project = project::loadProject(input);
         surface.fit = project::makeFitJob(project);
     } else {
         if (!vm.count("data"))
             throw UsageError("missing --data DATA.csv (a MODEL needs data; or give a PROJECT.sysid)");
-        std::map<std::string, std::string> mapping;
-        for (const auto& item : repeated(vm, "map")) {
-            const auto [name, column] = splitAssignment(item, "--map", "NAME=COLUMN");
-            mapping[name] = column;
-        }
+        const auto mapping = columnMapping(vm);
         surface.fit.modelText = readModelText(input);
         surface.fit.modelSource = input;
-        data::CsvOptions csv;
-        if (vm.count("time"))
-            csv.timeColumn = vm["time"].as<std::string>();
-        for (const auto& path : repeated(vm, "data")) {
-            job::ExperimentData experiment;
-            experiment.name = path;
-            experiment.table = data::readCsv(path, csv);
-            experiment.mapping = mapping;
-            surface.fit.experiments.push_back(std::move(experiment));
-        }
+        surface.fit.experiments = dataExperiments(vm, mapping);
     }
     for (const auto& [name, w] : weights)
         surface.fit.settings.outputWeights[name] = w;

@@ -62,11 +62,8 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
             throw UsageError("--formula " + name + " is not a " + estimate::methodName(settings.method) + " formula");
         (estimate::isOneStep(*formula) ? settings.equationError.oneStep : settings.equationError.multistep) = *formula;
     }
-    for (const auto& [state, w] : namedValues(vm, "state-weight")) {
-        if (!(w > 0))
-            throw UsageError("--state-weight " + state + ": the weight must be > 0");
+    for (const auto& [state, w] : positiveWeights(vm, "state-weight", "STATE=WEIGHT"))
         settings.equationError.stateWeights[state] = w;
-    }
     if (vm.count("no-simulation"))
         settings.equationError.simulateFit = false;
     if (vm.count("intervals")) {
@@ -100,13 +97,8 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
     }
     if (vm.count("max-iterations"))
         settings.maxIterations = countOption(vm, "max-iterations", 0);
-    for (const auto& item : repeated(vm, "weight")) {
-        const auto [output, text] = splitAssignment(item, "--weight", "OUTPUT=WEIGHT");
-        const double w = parseNumber(text, "--weight " + output);
-        if (!(w > 0))
-            throw UsageError("--weight " + output + ": the weight must be > 0");
+    for (const auto& [output, w] : positiveWeights(vm, "weight", "OUTPUT=WEIGHT"))
         settings.outputWeights[output] = w;
-    }
     for (const auto& item : repeated(vm, "prior")) {
         const auto [name, text] = splitAssignment(item, "--prior", "NAME=MEAN,SD");
         const auto comma = text.find(',');
@@ -211,10 +203,7 @@ int runFit(const Arguments& args)
     job::FitJob fit;
     std::map<std::string, double> trueValues;
     if (isProject) {
-        for (const char* modelOnly : {"data", "time", "map"})
-            if (vm.count(modelOnly))
-                throw UsageError(std::string("--") + modelOnly + " is for the MODEL form; the project " + input +
-                                 " names its data");
+        refuseModelFormOptions(vm, input);
         estimate::FitSettings settings;  // checked before anything is read
         applySettings(vm, settings);
         checkOutputPlace(vm.count("output") ? vm["output"].as<std::string>() : "-");
@@ -231,24 +220,11 @@ int runFit(const Arguments& args)
             throw UsageError("missing -o RESULT.json (- for standard output)");
         applySettings(vm, fit.settings);
         fit.parameterValues = namedValues(vm, "set");
-        std::map<std::string, std::string> mapping;
-        for (const auto& item : repeated(vm, "map")) {
-            const auto [name, column] = splitAssignment(item, "--map", "NAME=COLUMN");
-            mapping[name] = column;
-        }
+        const auto mapping = columnMapping(vm);
         checkOutputPlace(vm["output"].as<std::string>());
         fit.modelText = readModelText(input);
         fit.modelSource = input;
-        data::CsvOptions csv;
-        if (vm.count("time"))
-            csv.timeColumn = vm["time"].as<std::string>();
-        for (const auto& path : repeated(vm, "data")) {
-            job::ExperimentData experiment;
-            experiment.name = path;
-            experiment.table = data::readCsv(path, csv);
-            experiment.mapping = mapping;
-            fit.experiments.push_back(std::move(experiment));
-        }
+        fit.experiments = dataExperiments(vm, mapping);
     }
 
     if (vm.count("differentiation"))

@@ -134,10 +134,7 @@ int runOptimal(const Arguments& args)
     }
 
     if (isProject) {
-        for (const char* modelOnly : {"data", "time", "map"})
-            if (vm.count(modelOnly))
-                throw UsageError(std::string("--") + modelOnly + " is for the MODEL form; the project " + input +
-                                 " names its data");
+        refuseModelFormOptions(vm, input);
         project::Project project = project::loadProject(input);
         if (project.data.empty())
             throw UserError(input + ": the project has no data set to estimate from");
@@ -158,16 +155,10 @@ int runOptimal(const Arguments& args)
         estimate.modelText = readModelText(input);
         estimate.modelSource = input;
         estimate.parameterValues = namedValues(vm, "set");
-        data::CsvOptions csv;
-        if (vm.count("time"))
-            csv.timeColumn = vm["time"].as<std::string>();
         const std::string path = vm["data"].as<std::string>();
         estimate.experiment.name = path;
-        estimate.experiment.table = data::readCsv(path, csv);
-        for (const auto& item : repeated(vm, "map")) {
-            const auto [name, column] = splitAssignment(item, "--map", "NAME=COLUMN");
-            estimate.experiment.mapping[name] = column;
-        }
+        estimate.experiment.table = data::readCsv(path, csvOptions(vm));
+        estimate.experiment.mapping = columnMapping(vm);
     }
     applyOptimalSettings(vm, estimate.settings);
 

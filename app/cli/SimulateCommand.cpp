@@ -20,20 +20,6 @@ namespace po = boost::program_options;
 
 namespace sysid::cli {
 
-namespace {
-
-std::map<std::string, std::string> parseMapping(const std::vector<std::string>& items)
-{
-    std::map<std::string, std::string> mapping;
-    for (const auto& item : items) {
-        const auto [input, column] = splitAssignment(item, "--map", "INPUT=COLUMN");
-        mapping[input] = column;
-    }
-    return mapping;
-}
-
-}  // namespace
-
 int runSimulate(const Arguments& args)
 {
     po::options_description options(
@@ -89,15 +75,12 @@ int runSimulate(const Arguments& args)
         if (!vm.count("input"))
             throw UserError("the model " + m.source + " has input(s) " + m.inputs.front().name +
                             (m.inputs.size() > 1 ? ", ..." : "") + "; give their data with --input DATA.csv");
-        data::CsvOptions csv;
-        if (vm.count("time"))
-            csv.timeColumn = vm["time"].as<std::string>();
-        const data::DataTable table = data::readCsv(vm["input"].as<std::string>(), csv);
+        const data::DataTable table = data::readCsv(vm["input"].as<std::string>(), csvOptions(vm));
         std::vector<std::string> names;
         for (const auto& u : m.inputs)
             names.push_back(u.name);
         inputs = integrate::InputSignals::fromTable(
-            names, table, parseMapping(repeated(vm, "map")));
+            names, table, columnMapping(vm, "INPUT=COLUMN"));
         const auto& time = table.time();
         if (time.front() > t0 || time.back() < request.times.back())
             throw UserError(table.source + ": the input data cover t = " + data::formatNumber(time.front(), 10) + " to " +
