@@ -1,8 +1,13 @@
 #pragma once
 
-// Runs the built `sysid` command line as a process, for the CLI test suites.
+// Runs the built `sysid` command line as a process, for the CLI test suites, and reads back
+// what it wrote.
 
 #include <QByteArray>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -39,6 +44,35 @@ inline Run runSysid(const QStringList& args)
     r.out = QString::fromUtf8(r.rawOut);
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+// Exit status and the start of both streams, for a failing check's message.
+inline QByteArray describe(const Run& r, int characters = 3000)
+{
+    return QString("exit %1\nstdout:\n%2\nstderr:\n%3")
+        .arg(r.exitCode)
+        .arg(r.out.left(characters), r.err.left(characters))
+        .toUtf8();
+}
+
+inline QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+inline bool writeFile(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
+}
+
+// The JSON object in text; an empty object when it is not valid JSON or not an object.
+inline QJsonObject parseObject(const QByteArray& text)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
+    return error.error == QJsonParseError::NoError && doc.isObject() ? doc.object() : QJsonObject();
 }
 
 }  // namespace sysid::test

@@ -23,10 +23,8 @@ using sysid::test::kSysid;
 using sysid::test::Run;
 using sysid::test::runSysid;
 
-QString describe(const Run& r)
-{
-    return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out.left(2000), r.err.left(2000));
-}
+// The shared description, as text for the messages built here.
+QString describeText(const Run& r) { return QString::fromUtf8(sysid::test::describe(r, 2000)); }
 
 struct Csv {
     QStringList header;
@@ -125,7 +123,7 @@ class TestCli : public QObject {
             *runOut = r;
         if (r.exitCode != 0) {
             Csv bad;
-            bad.problem = describe(r);
+            bad.problem = describeText(r);
             return bad;
         }
         return parseCsv(r.out);
@@ -143,8 +141,8 @@ private slots:
     void checkListsDuffing()
     {
         const Run r = runSysid({"check", kExamples + "duffing.model"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
-        QVERIFY2(r.err.isEmpty(), qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
+        QVERIFY2(r.err.isEmpty(), qPrintable(describeText(r)));
         const QStringList lines = r.out.split('\n');
         const int states = lines.indexOf("states (2):");
         QVERIFY2(states >= 0, qPrintable(r.out));
@@ -162,7 +160,7 @@ private slots:
     void checkEquationsPrintsLagrangeEquation()
     {
         const Run r = runSysid({"check", kExamples + "pendulum_lagrange.model", "--equations"});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
         const QStringList lines = r.out.split('\n');
         int header = -1;
         for (int i = 0; i < lines.size(); ++i)
@@ -198,13 +196,13 @@ private slots:
     {
         const QString model = writeModel("broken.model", "param k = 1\nstate y = 1\ny' = 2*zz\n");
         const Run r = runSysid({"check", model});
-        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
-        QVERIFY2(r.err.contains(model + ":3:8: unknown symbol 'zz'"), qPrintable(describe(r)));
-        QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains(model + ":3:8: unknown symbol 'zz'"), qPrintable(describeText(r)));
+        QVERIFY2(r.out.isEmpty(), qPrintable(describeText(r)));
         // simulate reports the same
         const Run s = runSysid({"simulate", model, "--t-end", "1", "--dt", "0.1", "-o", path("never.csv")});
-        QVERIFY2(s.exitCode == 1, qPrintable(describe(s)));
-        QVERIFY2(s.err.contains(model + ":3:8:"), qPrintable(describe(s)));
+        QVERIFY2(s.exitCode == 1, qPrintable(describeText(s)));
+        QVERIFY2(s.err.contains(model + ":3:8:"), qPrintable(describeText(s)));
         QVERIFY(!QFile::exists(path("never.csv")));
     }
 
@@ -212,8 +210,8 @@ private slots:
     {
         const QString missing = path("does_not_exist.model");
         const Run r = runSysid({"check", missing});
-        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
-        QVERIFY2(r.err.contains(missing), qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains(missing), qPrintable(describeText(r)));
     }
 
     // ---- bad arguments: exit 2 ---------------------------------------------------------
@@ -260,9 +258,9 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, mentions);
         const Run r = runSysid(args);
-        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
-        QVERIFY2(r.err.contains(mentions), qPrintable(describe(r)));
-        QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 2, qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains(mentions), qPrintable(describeText(r)));
+        QVERIFY2(r.out.isEmpty(), qPrintable(describeText(r)));
     }
 
     void helpAndVersion()
@@ -272,15 +270,15 @@ private slots:
         QVERIFY(h.out.contains("simulate"));
         const Run sh = runSysid({"simulate", "--help"});
         QCOMPARE(sh.exitCode, 0);
-        QVERIFY2(sh.out.contains("--t-end"), qPrintable(describe(sh)));
+        QVERIFY2(sh.out.contains("--t-end"), qPrintable(describeText(sh)));
     }
 
     void setUnknownParameterIsAUserError()
     {
         const Run r = runSysid({"simulate", kExamples + "duffing.model", "--t-end", "1", "--dt", "0.1", "--set", "nosuch=1", "-o", "-"});
-        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
-        QVERIFY2(r.err.contains("nosuch"), qPrintable(describe(r)));
-        QVERIFY2(r.err.contains("k, B"), qPrintable(describe(r)));  // lists the parameters there are
+        QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains("nosuch"), qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains("k, B"), qPrintable(describeText(r)));  // lists the parameters there are
         QVERIFY(r.out.isEmpty());
     }
 
@@ -291,8 +289,8 @@ private slots:
         const QString model = decayModel();
         const QString out = path("decay.csv");
         const Run r = runSysid({"simulate", model, "--t-end", "2", "--dt", "0.1", "-o", out});
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
-        QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
+        QVERIFY2(r.out.isEmpty(), qPrintable(describeText(r)));
         const QString text = readText(out);
         QVERIFY2(text.startsWith("t,x\n"), qPrintable(text.left(200)));
         const Csv csv = parseCsv(text);
@@ -456,10 +454,10 @@ private slots:
         const QStringList args{"simulate", kExamples + "duffing.model", "--t-end", "2", "--dt", "0.1"};
         const QString file = path("duffing.csv");
         const Run toFile = runSysid(args + QStringList{"-o", file});
-        QVERIFY2(toFile.exitCode == 0, qPrintable(describe(toFile)));
+        QVERIFY2(toFile.exitCode == 0, qPrintable(describeText(toFile)));
         QVERIFY(toFile.out.isEmpty());
         const Run toStdout = runSysid(args + QStringList{"-o", "-"});
-        QVERIFY2(toStdout.exitCode == 0, qPrintable(describe(toStdout)));
+        QVERIFY2(toStdout.exitCode == 0, qPrintable(describeText(toStdout)));
         QVERIFY(toStdout.out.startsWith("t,x\n"));
         QCOMPARE(toStdout.out, readText(file));
         QVERIFY(!QFile::exists("-"));
@@ -470,8 +468,8 @@ private slots:
     {
         const QString out = path("no/such/dir/out.csv");
         const Run r = runSysid({"simulate", kExamples + "duffing.model", "--t-end", "1", "--dt", "0.1", "-o", out});
-        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
-        QVERIFY2(r.err.contains(out), qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains(out), qPrintable(describeText(r)));
     }
 
     // ---- inputs -------------------------------------------------------------------------
@@ -479,9 +477,9 @@ private slots:
     void modelWithInputNeedsInputData()
     {
         const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "-o", "-"});
-        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
-        QVERIFY2(r.err.contains("input(s) f"), qPrintable(describe(r)));
-        QVERIFY2(r.err.contains("--input"), qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains("input(s) f"), qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains("--input"), qPrintable(describeText(r)));
         QVERIFY(r.out.isEmpty());
     }
 
@@ -542,8 +540,8 @@ private slots:
         // without --map, the column f is missing
         Run noMap;
         const Csv missing = simulateToCsv({model, "--t-end", "10", "--dt", "0.01", "--input", mapped, "--time", "time_s"}, &noMap);
-        QVERIFY2(noMap.exitCode == 1, qPrintable(describe(noMap)));
-        QVERIFY2(noMap.err.contains("f"), qPrintable(describe(noMap)));
+        QVERIFY2(noMap.exitCode == 1, qPrintable(describeText(noMap)));
+        QVERIFY2(noMap.err.contains("f"), qPrintable(describeText(noMap)));
     }
 
     void badCellInInputNamesFileAndLine()
@@ -552,9 +550,9 @@ private slots:
         QVERIFY(writeText(bad, "t,f\n0,1\n0.5,abc\n1,2\n"));
         const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "--input", bad,
                                 "-o", "-"});
-        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
-        QVERIFY2(r.err.contains(bad + ":3:"), qPrintable(describe(r)));
-        QVERIFY2(r.err.contains("abc"), qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains(bad + ":3:"), qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains("abc"), qPrintable(describeText(r)));
         QVERIFY(r.out.isEmpty());
     }
 
@@ -564,12 +562,12 @@ private slots:
         QVERIFY(writeText(shortCsv, "t,f\n0,1\n0.5,1\n"));
         const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "--input",
                                 shortCsv, "-o", "-"});
-        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
-        QVERIFY2(r.err.contains(shortCsv), qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains(shortCsv), qPrintable(describeText(r)));
         const Run missing = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "--input",
                                       path("nope.csv"), "-o", "-"});
-        QVERIFY2(missing.exitCode == 1, qPrintable(describe(missing)));
-        QVERIFY2(missing.err.contains(path("nope.csv")), qPrintable(describe(missing)));
+        QVERIFY2(missing.exitCode == 1, qPrintable(describeText(missing)));
+        QVERIFY2(missing.err.contains(path("nope.csv")), qPrintable(describeText(missing)));
     }
 
     // ---- integration failures ----------------------------------------------------------
@@ -587,10 +585,10 @@ private slots:
         // y' = y^2, y(0) = 1 has the solution 1/(1 - t), which blows up at t = 1.
         const QString model = writeModel("blowup.model", "state y = 1\ny' = y^2\n");
         const Run r = runSysid({"simulate", model, "--t-end", "2", "--dt", "0.1", "--method", method, "-o", path("blowup.csv")});
-        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+        QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
         const auto t = timeIn(r.err);
-        QVERIFY2(t.has_value(), qPrintable(describe(r)));
-        QVERIFY2(*t > 0.9 && *t <= 1.0 + 1e-6, qPrintable(describe(r)));
+        QVERIFY2(t.has_value(), qPrintable(describeText(r)));
+        QVERIFY2(*t > 0.9 && *t <= 1.0 + 1e-6, qPrintable(describeText(r)));
         QVERIFY(!QFile::exists(path("blowup.csv")));
     }
 };

@@ -17,23 +17,9 @@ namespace {
 
 using sysid::test::Run;
 using sysid::test::runSysid;
-
-QByteArray describe(const Run& r)
-{
-    return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out.left(3000), r.err.left(3000)).toUtf8();
-}
-
-QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeFile(const QString& path, const QByteArray& text)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
-}
+using sysid::test::describe;
+using sysid::test::readFile;
+using sysid::test::writeFile;
 
 constexpr double kWeight = 2.5;
 

@@ -23,30 +23,10 @@ using sysid::test::kExamples;
 using sysid::test::kSysid;
 using sysid::test::Run;
 using sysid::test::runSysid;
-
-QByteArray describe(const Run& r)
-{
-    return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out.left(3000), r.err.left(3000)).toUtf8();
-}
-
-QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeFile(const QString& path, const QByteArray& text)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
-}
-
-QJsonObject parseObject(const QByteArray& text)
-{
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
-    return error.error == QJsonParseError::NoError && doc.isObject() ? doc.object() : QJsonObject();
-}
+using sysid::test::describe;
+using sysid::test::readFile;
+using sysid::test::writeFile;
+using sysid::test::parseObject;
 
 // The keys of RESULT.json (DESIGN.md, "The command line").
 QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameters, const QStringList& outputs)

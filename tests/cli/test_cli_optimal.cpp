@@ -20,29 +20,10 @@ namespace {
 using sysid::test::kExamples;
 using sysid::test::Run;
 using sysid::test::runSysid;
-
-QByteArray describe(const Run& r)
-{
-    return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out.left(3000), r.err.left(3000)).toUtf8();
-}
-
-QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeFile(const QString& path, const QByteArray& text)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
-}
-
-QJsonObject parseObject(const QByteArray& text)
-{
-    const QJsonDocument doc = QJsonDocument::fromJson(text);
-    return doc.isObject() ? doc.object() : QJsonObject();
-}
+using sysid::test::describe;
+using sysid::test::readFile;
+using sysid::test::writeFile;
+using sysid::test::parseObject;
 
 const QString kModel = kExamples + "msd_optimal.model";
 const QString kData = kExamples + "msd_optimal_data.csv";

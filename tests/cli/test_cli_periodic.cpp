@@ -16,6 +16,7 @@
 using sysid::test::kExamples;
 using sysid::test::Run;
 using sysid::test::runSysid;
+using sysid::test::describe;
 
 namespace {
 
@@ -24,11 +25,6 @@ const char* kLinear = "param c = 0.2\nparam k = 1\nparam F = 1 fixed\nparam w = 
                       "x'' = -c*x' - k*x + F*cos(w*t)\nx(0) = 0, 0\noutput x\n";
 
 double amplitude(double c, double k, double F, double w) { return F / std::hypot(k - w * w, c * w); }
-
-QByteArray describe(const Run& r)
-{
-    return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out.left(2000), r.err.left(2000)).toUtf8();
-}
 
 QJsonObject readJson(const QString& path)
 {
@@ -59,7 +55,7 @@ private slots:
         const QString model = writeModel(dir, "linear.model", kLinear);
         const double w = 1.3, T = 2 * std::numbers::pi / w;
         const Run r = runSysid({"periodic", model, "--period", QString::number(T, 'g', 17), "-o", dir.filePath("o.json")});
-        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.exitCode == 0, describe(r, 2000));
         const QJsonObject o = readJson(dir.filePath("o.json"));
         const double X = amplitude(0.2, 1, 1, w), phi = std::atan2(0.2 * w, 1 - w * w);
         QVERIFY(std::abs(o["initial_state"].toObject()["x"].toDouble() - X * std::cos(phi)) < 1e-7);
@@ -89,8 +85,8 @@ private slots:
         const Run a = runSysid({"periodic", model, "--period", T, "-q", "-o", dir.filePath("s.json")});
         const Run b = runSysid({"periodic", model, "--period", T, "--solver", "discretisation", "--scheme",
                                 "hermite-simpson", "--nodes", "400", "-q", "-o", dir.filePath("d.json")});
-        QVERIFY2(a.exitCode == 0, describe(a));
-        QVERIFY2(b.exitCode == 0, describe(b));
+        QVERIFY2(a.exitCode == 0, describe(a, 2000));
+        QVERIFY2(b.exitCode == 0, describe(b, 2000));
         const QJsonObject s = readJson(dir.filePath("s.json"))["initial_state"].toObject();
         const QJsonObject d = readJson(dir.filePath("d.json"))["initial_state"].toObject();
         for (const QString state : {"x", "x'"})
@@ -101,9 +97,9 @@ private slots:
     void vanDerPolPeriod()
     {
         const Run r = runSysid({"periodic", kExamples + "vanderpol.model", "--period", "6", "-q", "-o", "-"});
-        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.exitCode == 0, describe(r, 2000));
         const QJsonObject o = QJsonDocument::fromJson(r.rawOut).object();
-        QVERIFY2(std::abs(o["period"].toDouble() - 6.6632868593231) < 1e-6, describe(r));
+        QVERIFY2(std::abs(o["period"].toDouble() - 6.6632868593231) < 1e-6, describe(r, 2000));
         QVERIFY(o["stable"].toBool());
     }
 
@@ -113,7 +109,7 @@ private slots:
         QTemporaryDir dir;
         const QString model = writeModel(dir, "linear.model", kLinear);
         const Run r = runSysid({"periodic", model, "--sweep", "w=0.5:2", "--frequency", "-o", dir.filePath("b.csv")});
-        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.exitCode == 0, describe(r, 2000));
         QFile f(dir.filePath("b.csv"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readLine().trimmed(), QByteArray("w,amplitude,period,stable,type"));
@@ -135,7 +131,7 @@ private slots:
     {
         const Run r = runSysid({"periodic", kExamples + "duffing_frequency_response.model", "--sweep", "w=0.5:2.5",
                                 "--frequency", "-q", "-o", "-"});
-        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.exitCode == 0, describe(r, 2000));
         const QJsonObject branch = QJsonDocument::fromJson(r.rawOut).object()["branch"].toObject();
         QCOMPARE(branch["parameter"].toString(), QStringLiteral("w"));
         QVERIFY(branch["completed"].toBool());
@@ -149,7 +145,7 @@ private slots:
         }
         QCOMPARE(folds.size(), 2);
         std::sort(folds.begin(), folds.end());
-        QVERIFY2(std::abs(folds[0] - 1.358) < 2e-3 && std::abs(folds[1] - 1.905) < 2e-3, describe(r));
+        QVERIFY2(std::abs(folds[0] - 1.358) < 2e-3 && std::abs(folds[1] - 1.905) < 2e-3, describe(r, 2000));
         QVERIFY(unstable > 0);
     }
 
@@ -172,7 +168,7 @@ private slots:
     {
         QFETCH(QStringList, args);
         const Run r = runSysid(args);
-        QVERIFY2(r.exitCode == 2, describe(r));
+        QVERIFY2(r.exitCode == 2, describe(r, 2000));
         QVERIFY(r.err.contains("sysid periodic"));
     }
 
@@ -202,8 +198,8 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, message);
         const Run r = runSysid(args);
-        QVERIFY2(r.exitCode == 1, describe(r));
-        QVERIFY2(r.err.contains(message), describe(r));
+        QVERIFY2(r.exitCode == 1, describe(r, 2000));
+        QVERIFY2(r.err.contains(message), describe(r, 2000));
     }
 };
 
