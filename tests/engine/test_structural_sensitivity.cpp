@@ -1,6 +1,7 @@
 // The structural-sensitivity method (seed 003, Bordan 1971 sec. 3.4) against analytic
 // sensitivities and against the forward (Meissinger) sensitivity equations the Simulator
 // integrates: the gradient of the seed's J = int sum_i (q_i - S_i)^2 dt on seed 003's examples.
+#include "Seed003Models.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/integrate/StructuralSensitivity.h"
@@ -62,7 +63,8 @@ integrate::IntegratorSettings tight()
     return s;
 }
 
-using Values = std::vector<std::pair<std::string, double>>;
+using test::seed003::Values;
+using test::seed003::perNode;
 
 // Gradient at `start` of J against data simulated at `truth`, by both methods; they must agree
 // to 1e-6 relative. Prints both costs.
@@ -120,14 +122,6 @@ void compareOnSeedExample(const QString& label, const std::string& text, const V
     QVERIFY2(difference < 1e-6, qPrintable(label + QStringLiteral(": gradients differ by %1").arg(difference)));
     const double stateDifference = (meissinger.states - structural.states).cwiseAbs().maxCoeff();
     QVERIFY2(stateDifference < 1e-9, qPrintable(QString::number(stateDifference)));
-}
-
-Values perNode(const std::string& name, const std::vector<double>& values)
-{
-    Values v;
-    for (std::size_t i = 0; i < values.size(); ++i)
-        v.emplace_back(name + "[" + std::to_string(i + 1) + "]", values[i]);
-    return v;
 }
 
 }  // namespace
@@ -200,8 +194,7 @@ private slots:
 
     void seedExample1()
     {
-        const std::string text = "field s on x in [0, 0.8] nodes 3\nparam alpha(x) = 0.2 [0.001, 1]\n"
-                                 "s_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(0.8, t) = 0\ns(x, 0) = 1\n";
+        const std::string& text = test::seed003::example1;
         compareOnSeedExample("example 1, start 0.2", text, perNode("alpha", {0.1, 0.15, 0.18}), perNode("alpha", {0.2, 0.2, 0.2}));
         compareOnSeedExample("example 1, start 0.05", text, perNode("alpha", {0.1, 0.15, 0.18}),
                              perNode("alpha", {0.05, 0.05, 0.05}));
@@ -209,28 +202,22 @@ private slots:
 
     void seedExample3()
     {
-        const std::string text = "field s on x in [0, 0.8] nodes 3\nparam a = 0.05\nparam b = 0.05\n"
-                                 "s_t = (x^2 + a*x + b) * s_xx\ns(0, t) = 0 ; s(0.8, t) = 0\ns(x, 0) = 1\n";
+        const std::string& text = test::seed003::example3;
         compareOnSeedExample("example 3", text, {{"a", -0.25}, {"b", 0.11}}, {{"a", 0.05}, {"b", 0.05}});
     }
 
     void seedExample4()
     {
-        const std::string perNodeText = "field s on x in [0, 1.2] nodes 5\nparam alpha(x) = 0.1 [0.001, 1]\n"
-                                        "s_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(1.2, t) = 0\ns(x, 0) = 1\n";
+        const std::string& perNodeText = test::seed003::example4PerNode;
         compareOnSeedExample("example 4, per node", perNodeText, perNode("alpha", {0.2, 0.18, 0.16, 0.14, 0.12}),
                              perNode("alpha", {0.1, 0.1, 0.1, 0.1, 0.1}));
-        const std::string linear = "field s on x in [0, 1.2] nodes 5\nparam a = 0\nparam b = 0.1\n"
-                                   "s_t = (a*x + b) * s_xx\ns(0, t) = 0 ; s(1.2, t) = 0\ns(x, 0) = 1\n";
+        const std::string& linear = test::seed003::example4Linear;
         compareOnSeedExample("example 4, a x + b", linear, {{"a", -0.1}, {"b", 0.22}}, {{"a", 0.0}, {"b", 0.1}});
     }
 
     void seedExample5()
     {
-        const std::string text = "field s on x in [0, 0.8] nodes 3, y in [0, 0.8] nodes 3\n"
-                                 "param r(x) = 0.2 [0.001, 1]\nparam v(y) = 0.2 [0.001, 1]\n"
-                                 "s_t = r(x) * s_xx + v(y) * s_yy\ns(0, y, t) = 0 ; s(0.8, y, t) = 0\n"
-                                 "s(x, 0, t) = 0 ; s(x, 0.8, t) = 0\ns(x, y, 0) = 1\n";
+        const std::string& text = test::seed003::example5;
         Values truth = perNode("r", {0.1, 0.15, 0.2});
         for (const auto& v : perNode("v", {0.1, 0.15, 0.2}))
             truth.push_back(v);

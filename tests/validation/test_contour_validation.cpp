@@ -13,21 +13,15 @@
 
 #include <QtTest>
 
+#include "../engine/Seed003Models.h"
+
 #include <cmath>
 
 using namespace sysid;
 
 namespace {
 
-const std::string kExample4Linear = R"(
-field s on x in [0, 1.2] nodes 5
-param a = 0
-param b = 0.1
-s_t = (a*x + b) * s_xx
-s(0, t) = 0 ; s(1.2, t) = 0
-s(x, 0) = 1
-output s
-)";
+const std::string kExample4Linear = sysid::test::seed003::example4Linear + "output s\n";
 
 job::FitJob seedJob()
 {

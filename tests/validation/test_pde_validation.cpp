@@ -19,6 +19,7 @@
 //    Every estimate must reach the truth to 1e-6 relative. The seed's record length is not
 //    printed; 0..3 every 0.05 is used.
 #include "ValidationSupport.h"
+#include "../engine/Seed003Models.h"
 
 #include <QtTest>
 
@@ -28,6 +29,8 @@
 using namespace sysid;
 
 namespace {
+
+using namespace sysid::test::seed003;
 
 integrate::IntegratorSettings stiffReference()
 {
@@ -138,50 +141,6 @@ void identify(const QString& label, const std::string& text, const Values& truth
         QVERIFY2(error < 1e-6, qPrintable(label + QStringLiteral(": %1 off by %2").arg(QString::fromStdString(name)).arg(error)));
     }
 }
-
-Values perNode(const std::string& name, const std::vector<double>& values)
-{
-    Values v;
-    for (std::size_t i = 0; i < values.size(); ++i)
-        v.emplace_back(name + "[" + std::to_string(i + 1) + "]", values[i]);
-    return v;
-}
-
-const std::string example3 = R"(
-field s on x in [0, 0.8] nodes 3
-param a = 0.05
-param b = 0.05
-s_t = (x^2 + a*x + b) * s_xx
-s(0, t) = 0 ; s(0.8, t) = 0
-s(x, 0) = 1
-)";
-
-const std::string example4PerNode = R"(
-field s on x in [0, 1.2] nodes 5
-param alpha(x) = 0.1 [0.001, 1]
-s_t = alpha(x) * s_xx
-s(0, t) = 0 ; s(1.2, t) = 0
-s(x, 0) = 1
-)";
-
-const std::string example4Linear = R"(
-field s on x in [0, 1.2] nodes 5
-param a = 0
-param b = 0.1
-s_t = (a*x + b) * s_xx
-s(0, t) = 0 ; s(1.2, t) = 0
-s(x, 0) = 1
-)";
-
-const std::string example5 = R"(
-field s on x in [0, 0.8] nodes 3, y in [0, 0.8] nodes 3
-param r(x) = 0.2 [0.001, 1]
-param v(y) = 0.2 [0.001, 1]
-s_t = r(x) * s_xx + v(y) * s_yy
-s(0, y, t) = 0 ; s(0.8, y, t) = 0
-s(x, 0, t) = 0 ; s(x, 0.8, t) = 0
-s(x, y, 0) = 1
-)";
 
 }  // namespace
 

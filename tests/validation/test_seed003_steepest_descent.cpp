@@ -9,6 +9,7 @@
 // 5 %, 1 % and 0.1 % of the truth (-1: never), and until the fit stops. The seed identified alpha
 // per node (its 25 sensitivity equations); a x + b is shown too.
 #include "ValidationSupport.h"
+#include "../engine/Seed003Models.h"
 
 #include <QtTest>
 
@@ -19,7 +20,10 @@ using namespace sysid;
 
 namespace {
 
-using Values = std::vector<std::pair<std::string, double>>;
+using sysid::test::seed003::Values;
+using sysid::test::seed003::example4Linear;
+using sysid::test::seed003::example4PerNode;
+using sysid::test::seed003::perNode;
 
 std::vector<double> seedTimes()
 {
@@ -27,31 +31,6 @@ std::vector<double> seedTimes()
     for (int i = 0; i <= 60; ++i)
         times.push_back(0.05 * i);
     return times;
-}
-
-const std::string example4Linear = R"(
-field s on x in [0, 1.2] nodes 5
-param a = 0
-param b = 0.1
-s_t = (a*x + b) * s_xx
-s(0, t) = 0 ; s(1.2, t) = 0
-s(x, 0) = 1
-)";
-
-const std::string example4PerNode = R"(
-field s on x in [0, 1.2] nodes 5
-param alpha(x) = 0.1 [0.001, 1]
-s_t = alpha(x) * s_xx
-s(0, t) = 0 ; s(1.2, t) = 0
-s(x, 0) = 1
-)";
-
-Values perNode(const std::vector<double>& values)
-{
-    Values v;
-    for (std::size_t i = 0; i < values.size(); ++i)
-        v.emplace_back("alpha[" + std::to_string(i + 1) + "]", values[i]);
-    return v;
 }
 
 // First iteration whose estimates are all within `tolerance` (relative) of the truth; -1 if none.
@@ -127,8 +106,8 @@ private slots:
 
     void perNodeDiffusivity()
     {
-        const Values truth = perNode({0.2, 0.18, 0.16, 0.14, 0.12});
-        const Values start = perNode({0.1, 0.1, 0.1, 0.1, 0.1});
+        const Values truth = perNode("alpha", {0.2, 0.18, 0.16, 0.14, 0.12});
+        const Values start = perNode("alpha", {0.1, 0.1, 0.1, 0.1, 0.1});
         const Run sd = run("example 4, alpha per node", example4PerNode, truth, start, estimate::EstimationMethod::SteepestDescent);
         const Run gn = run("example 4, alpha per node", example4PerNode, truth, start, estimate::EstimationMethod::OutputError);
         QVERIFY2(gn.result.converged, gn.result.stopReason.c_str());
