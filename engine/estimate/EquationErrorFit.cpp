@@ -240,6 +240,18 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
 
     FitResult result;
     result.outputNames = model->outputNames;
+    // The fitted model's response at `simulatedAt`: the traces of the last iteration are the
+    // response the residual RMS needs, so they are not integrated twice.
+    std::optional<std::vector<Eigen::MatrixXd>> simulated;
+    Eigen::VectorXd simulatedAt;
+    std::string simulationFailure;
+    auto simulate = [&] {
+        if (simulatedAt.size() == theta.size() && simulatedAt == theta)
+            return;
+        simulationFailure.clear();
+        simulated = simulateRecords(model, records, theta, unknowns, settings.integrator, stop, simulationFailure);
+        simulatedAt = theta;
+    };
     auto record = [&](std::size_t iteration, double cost, double step) {
         IterationRecord r;
         r.iteration = iteration;
@@ -252,10 +264,10 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
         observer->iteration(r);
         if (!settings.equationError.simulateFit)
             return;
-        std::string failure;
-        if (const auto outputs = simulateRecords(model, records, theta, unknowns, settings.integrator, stop, failure))
+        simulate();
+        if (simulated)
             for (std::size_t e = 0; e < records.size(); ++e)
-                observer->trace(e, records[e].states.times, (*outputs)[e]);
+                observer->trace(e, records[e].states.times, (*simulated)[e]);
     };
 
     EquationErrorTerms terms;
@@ -366,11 +378,11 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
 
     result.residualRms.assign(model->outputCount(), nan);
     if (!cancelled && settings.equationError.simulateFit) {
-        std::string failure;
-        if (const auto outputs = simulateRecords(model, records, theta, unknowns, settings.integrator, stop, failure))
-            result.residualRms = outputResidualRms(*model, experiments, *outputs);
+        simulate();
+        if (simulated)
+            result.residualRms = outputResidualRms(*model, experiments, *simulated);
         else
-            log("the fitted model could not be simulated over the data (" + failure +
+            log("the fitted model could not be simulated over the data (" + simulationFailure +
                 "); the output residuals are not reported");
     }
     return result;

@@ -19,7 +19,6 @@ CompiledModel::CompiledModel(std::shared_ptr<const CompiledModelSource> source) 
     timeInputJacobian_ = ExpressionList(s.rhsTimeInputJacobian.expressions, bound);
     stateHessian_ = ExpressionList(s.rhsStateHessian.expressions, bound);
     mixedHessian_ = ExpressionList(s.rhsMixedHessian.expressions, bound);
-    parameterHessian_ = ExpressionList(s.rhsParamHessian.expressions, bound);
     std::vector<std::string> fused = s.rhs;
     fused.insert(fused.end(), s.rhsStateJacobian.expressions.begin(), s.rhsStateJacobian.expressions.end());
     rhsWithStateJacobian_ = ExpressionList(fused, bound);
@@ -140,9 +139,6 @@ void CompiledModel::outputParameterJacobian(double* J) const
 
 void CompiledModel::stateHessianValues(double* values) const { stateHessian_.evaluate(values); }
 void CompiledModel::mixedHessianValues(double* values) const { mixedHessian_.evaluate(values); }
-void CompiledModel::parameterHessianValues(double* values) const { parameterHessian_.evaluate(values); }
-void CompiledModel::stateJacobianValues(double* values) const { stateJacobian_.evaluate(values); }
-void CompiledModel::parameterJacobianValues(double* values) const { parameterJacobian_.evaluate(values); }
 
 void CompiledModel::initialState(double* x0) const { initial_.evaluate(x0); }
 

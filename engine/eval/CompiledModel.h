@@ -48,11 +48,6 @@ public:
     // Nonzero second derivatives, values in the order of source().rhsStateHessian.entries.
     void stateHessianValues(double* values) const;
     void mixedHessianValues(double* values) const;
-    void parameterHessianValues(double* values) const;  // source().rhsParamHessian order
-    // Nonzero first derivatives in the order of source().rhsStateJacobian / rhsParamJacobian
-    // entries (the dense forms above scatter these).
-    void stateJacobianValues(double* values) const;
-    void parameterJacobianValues(double* values) const;
 
     void initialState(double* x0) const;               // depends on parameters only
     void initialStateJacobian(double* J) const;        // n x np
@@ -64,7 +59,7 @@ private:
     std::shared_ptr<const CompiledModelSource> source_;
     std::vector<double> variables_;  // [t, x, p, u], bound by address into every ExpressionList
     mutable std::vector<double> scratch_;
-    ExpressionList rhs_, stateJacobian_, parameterJacobian_, timeInputJacobian_, stateHessian_, mixedHessian_, parameterHessian_, rhsWithStateJacobian_, rhsWithJacobians_,
+    ExpressionList rhs_, stateJacobian_, parameterJacobian_, timeInputJacobian_, stateHessian_, mixedHessian_, rhsWithStateJacobian_, rhsWithJacobians_,
         outputs_, outputStateJacobian_, outputParameterJacobian_, initial_, initialJacobian_;
 };
 
