@@ -154,9 +154,25 @@ int main(int argc, char** argv)
             }
             std::vector<double> seconds;
             estimate::OptimalEstimationResult r;
+            // Per stage of the last run: iterations and seconds in residuals, Jacobians, factor + solve.
+            struct StageTime {
+                std::size_t iterations = 0, jacobians = 0;
+                double residual = 0, jacobian = 0, linear = 0;
+            };
+            std::vector<StageTime> stageTimes;
             for (int run = 0; run < runs; ++run) {
+                stageTimes.assign(settings.stages.empty() ? estimate::defaultOptimalEstimationStages().size()
+                                                          : settings.stages.size(),
+                                  {});
                 const auto t0 = Clock::now();
-                r = estimate::estimateOptimally(m, experiment, settings);
+                r = estimate::estimateOptimally(m, experiment, settings, [&](const shooting::BvpIteration& it) {
+                    auto& st = stageTimes.at(it.stage);
+                    ++st.iterations;
+                    st.jacobians += it.newton.jacobianReused ? 0 : 1;
+                    st.residual += it.residualTime.count();
+                    st.jacobian += it.jacobianTime.count();
+                    st.linear += it.factorTime.count() + it.solveTime.count();
+                });
                 seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
             }
             std::sort(seconds.begin(), seconds.end());
@@ -165,6 +181,11 @@ int main(int argc, char** argv)
                         start, r.parameters(0), r.parameters(1), r.parameters(2), r.iterations, r.residualNorm,
                         r.converged ? "converged" : "NOT converged", seconds[seconds.size() / 2], seconds.front(),
                         runs);
+            for (std::size_t k = 0; k < stageTimes.size(); ++k)
+                std::printf("  stage %zu: %zu iterations (%zu Jacobians), residuals %.1f ms, Jacobians %.1f ms, "
+                            "factor + solve %.1f ms\n",
+                            k + 1, stageTimes[k].iterations, stageTimes[k].jacobians, 1e3 * stageTimes[k].residual,
+                            1e3 * stageTimes[k].jacobian, 1e3 * stageTimes[k].linear);
             if (!r.converged)
                 std::printf("  %s\n", r.message.c_str());
             cases.push_back({start, seconds[seconds.size() / 2], seconds.front(), r});

@@ -158,6 +158,7 @@ int main(int argc, char** argv)
     const int sweepRuns = std::max(1, runs / 5);
     std::vector<double> sweepTimes;
     double sweepError = 0;
+    std::size_t sweepIterations = 0;
     for (int r = 0; r < sweepRuns; ++r) {
         const auto t0 = Clock::now();
         const auto sweep = shooting::continuePeriodicSolutions(model, start, sweepSettings(false));
@@ -167,12 +168,17 @@ int main(int argc, char** argv)
             return 1;
         }
         sweepError = 0;
+        sweepIterations = 0;
+        for (const auto& point : sweep.points)
+            sweepIterations += point.iterations;
         for (std::size_t k = 0; k < sweepPoints; ++k)
             sweepError = std::max(sweepError, (sweep.points[k].initialState - refSweep.points[k].initialState).cwiseAbs().maxCoeff());
     }
     const double sweepSeconds = median(sweepTimes);
-    std::printf("  %-24s %9.3f ms  (median of %d)  %zu points w = %.1f..%.1f  max |x(0) - ref| = %.1e\n",
-                "frequency sweep", 1e3 * sweepSeconds, sweepRuns, sweepPoints, sweepStart, sweepEnd, sweepError);
+    std::printf("  %-24s %9.3f ms  (median of %d)  %zu points w = %.1f..%.1f  %.2f Newton iterations per point  "
+                "max |x(0) - ref| = %.1e\n",
+                "frequency sweep", 1e3 * sweepSeconds, sweepRuns, sweepPoints, sweepStart, sweepEnd,
+                static_cast<double>(sweepIterations) / static_cast<double>(sweepPoints), sweepError);
 
     if (!json.empty()) {
         std::ofstream out(json);
