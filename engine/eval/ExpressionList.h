@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
-namespace mu { class Parser; }
-
 namespace sysid::eval {
 
-// Several muParser expressions compiled to bytecode and evaluated in one call: one program,
-// or a few when the joined text would exceed muParser's length limit (large models, e.g. PDEs
-// by the method of lines). Variables are bound by address; the object is confined to one thread.
+class ExpressionTape;
+
+// Several expressions (MuParserPrinter's syntax) compiled into one program and evaluated in one
+// call (an ExpressionTape: shared subexpressions computed once). Variables are bound by
+// address; the object is confined to one thread.
 class ExpressionList {
 public:
     struct Variable {
@@ -28,13 +28,10 @@ public:
 
     std::size_t size() const { return size_; }
     void evaluate(double* out) const;
+    std::size_t instructionCount() const;
 
 private:
-    struct Program {
-        std::unique_ptr<mu::Parser> parser;
-        std::size_t count;  // expressions in this program
-    };
-    std::vector<Program> programs_;
+    std::unique_ptr<ExpressionTape> tape_;
     std::size_t size_ = 0;
 };
 

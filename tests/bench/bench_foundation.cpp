@@ -1,6 +1,6 @@
 // Foundation benchmark (run by hand, never by CTest):
 //  (a) cost of one evaluation of f (and of its Jacobians) for the Duffing model through
-//      CompiledModel (muParser bytecode) against the same f written by hand in C++;
+//      CompiledModel (its ExpressionTape programs) against the same f written by hand in C++;
 //  (b) cost of simulating Duffing over many forcing periods with dopri5 (and, for
 //      information, rosenbrock4), without and with forward sensitivities.
 // Plain std::chrono; every figure is the median of several repetitions.
@@ -13,7 +13,6 @@
 #include "engine/model/ModelBuilder.h"
 
 #include <boost/version.hpp>
-#include <muParserDef.h>
 
 #include <sched.h>
 
@@ -115,7 +114,7 @@ void printMachine()
 #else
     std::printf(", assertions on\n");
 #endif
-    std::printf("  libraries      : muParser %s, Boost %s, Eigen %d.%d.%d\n", mu::ParserVersion.c_str(), BOOST_LIB_VERSION,
+    std::printf("  libraries      : Boost %s, Eigen %d.%d.%d\n", BOOST_LIB_VERSION,
                 EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION);
 }
 
@@ -210,7 +209,7 @@ bool benchmarkEvaluation(CompiledModel& model, const DuffingParameters& p)
     std::printf("\n(a) One evaluation of f for Duffing (n = 2 states), %zu calls per run, median of %d runs\n", calls,
                 repeats);
     const auto& source = model.source();
-    std::printf("  f as compiled for muParser: dx0 = %s ; dx1 = %s\n", source.rhs[0].c_str(), source.rhs[1].c_str());
+    std::printf("  f as compiled: dx0 = %s ; dx1 = %s\n", source.rhs[0].c_str(), source.rhs[1].c_str());
     const bool agree = checkAgreement(model, points, p);
 
     const double compiledRhs = nsPerCall(
