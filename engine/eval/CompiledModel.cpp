@@ -10,30 +10,47 @@ CompiledModel::CompiledModel(std::shared_ptr<const CompiledModelSource> source) 
     const auto& s = *source_;
     variables_.assign(1 + s.stateCount() + s.parameterCount() + s.inputCount(), 0.0);
     std::copy(s.parameterValues.begin(), s.parameterValues.end(), variables_.begin() + 1 + static_cast<long>(s.stateCount()));
+    std::size_t largest = s.rhs.size() + s.rhsStateJacobian.entries.size() + s.rhsParamJacobian.entries.size();
+    for (const auto* p : {&s.rhsTimeInputJacobian, &s.outputStateJacobian, &s.outputParamJacobian, &s.initialStateJacobian})
+        largest = std::max(largest, p->entries.size());
+    scratch_.resize(largest);
+}
+
+const ExpressionList& CompiledModel::program(Program which) const
+{
+    auto& slot = programs_[which];
+    if (slot)
+        return *slot;
+    const auto& s = *source_;
+    if ((which == StateHessian || which == MixedHessian) && !s.hasSecondDerivatives)
+        throw std::logic_error("the model was compiled without second derivatives");
     std::vector<ExpressionList::Variable> bound;
     for (std::size_t i = 0; i < variables_.size(); ++i)
-        bound.push_back({"v" + std::to_string(i), &variables_[i]});
-    rhs_ = ExpressionList(s.rhs, bound);
-    stateJacobian_ = ExpressionList(s.rhsStateJacobian.expressions, bound);
-    parameterJacobian_ = ExpressionList(s.rhsParamJacobian.expressions, bound);
-    timeInputJacobian_ = ExpressionList(s.rhsTimeInputJacobian.expressions, bound);
-    stateHessian_ = ExpressionList(s.rhsStateHessian.expressions, bound);
-    mixedHessian_ = ExpressionList(s.rhsMixedHessian.expressions, bound);
-    std::vector<std::string> fused = s.rhs;
-    fused.insert(fused.end(), s.rhsStateJacobian.expressions.begin(), s.rhsStateJacobian.expressions.end());
-    rhsWithStateJacobian_ = ExpressionList(fused, bound);
-    fused.insert(fused.end(), s.rhsParamJacobian.expressions.begin(), s.rhsParamJacobian.expressions.end());
-    rhsWithJacobians_ = ExpressionList(fused, bound);
-    outputs_ = ExpressionList(s.outputs, bound);
-    outputStateJacobian_ = ExpressionList(s.outputStateJacobian.expressions, bound);
-    outputParameterJacobian_ = ExpressionList(s.outputParamJacobian.expressions, bound);
-    initial_ = ExpressionList(s.initialState, bound);
-    initialJacobian_ = ExpressionList(s.initialStateJacobian.expressions, bound);
-    std::size_t largest = 0;
-    for (const auto* p : {&s.rhsStateJacobian, &s.rhsParamJacobian, &s.rhsTimeInputJacobian, &s.outputStateJacobian,
-                          &s.outputParamJacobian, &s.initialStateJacobian})
-        largest = std::max(largest, p->entries.size());
-    scratch_.resize(std::max(largest, fused.size()));
+        bound.push_back({"v" + std::to_string(i), const_cast<double*>(&variables_[i])});
+    auto fused = [&](bool parameters) {
+        std::vector<std::string> all = s.rhs;
+        all.insert(all.end(), s.rhsStateJacobian.expressions.begin(), s.rhsStateJacobian.expressions.end());
+        if (parameters)
+            all.insert(all.end(), s.rhsParamJacobian.expressions.begin(), s.rhsParamJacobian.expressions.end());
+        return all;
+    };
+    switch (which) {
+    case Rhs: slot = std::make_unique<ExpressionList>(s.rhs, bound); break;
+    case StateJacobian: slot = std::make_unique<ExpressionList>(s.rhsStateJacobian.expressions, bound); break;
+    case ParameterJacobian: slot = std::make_unique<ExpressionList>(s.rhsParamJacobian.expressions, bound); break;
+    case TimeInputJacobian: slot = std::make_unique<ExpressionList>(s.rhsTimeInputJacobian.expressions, bound); break;
+    case StateHessian: slot = std::make_unique<ExpressionList>(s.rhsStateHessian.expressions, bound); break;
+    case MixedHessian: slot = std::make_unique<ExpressionList>(s.rhsMixedHessian.expressions, bound); break;
+    case RhsWithStateJacobian: slot = std::make_unique<ExpressionList>(fused(false), bound); break;
+    case RhsWithJacobians: slot = std::make_unique<ExpressionList>(fused(true), bound); break;
+    case Outputs: slot = std::make_unique<ExpressionList>(s.outputs, bound); break;
+    case OutputStateJacobian: slot = std::make_unique<ExpressionList>(s.outputStateJacobian.expressions, bound); break;
+    case OutputParameterJacobian: slot = std::make_unique<ExpressionList>(s.outputParamJacobian.expressions, bound); break;
+    case Initial: slot = std::make_unique<ExpressionList>(s.initialState, bound); break;
+    case InitialJacobian: slot = std::make_unique<ExpressionList>(s.initialStateJacobian.expressions, bound); break;
+    case ProgramCount: throw std::logic_error("CompiledModel: no such program");
+    }
+    return *slot;
 }
 
 CompiledModel::CompiledModel(const CompiledModel& other) : CompiledModel(other.source_)
@@ -62,36 +79,36 @@ void CompiledModel::setPoint(double t, const double* x, const double* u)
         std::copy(u, u + inputCount(), variables_.begin() + 1 + static_cast<long>(stateCount() + parameterCount()));
 }
 
-void CompiledModel::scatter(const ExpressionList& list, const SparseExpressions& pattern, std::size_t rows,
-                            std::size_t columns, double* dense) const
+void CompiledModel::scatter(Program which, const SparseExpressions& pattern, std::size_t rows, std::size_t columns,
+                            double* dense) const
 {
     std::fill(dense, dense + rows * columns, 0.0);
-    list.evaluate(scratch_.data());
+    program(which).evaluate(scratch_.data());
     for (std::size_t k = 0; k < pattern.entries.size(); ++k)
         dense[pattern.entries[k].column * rows + pattern.entries[k].row] = scratch_[k];
 }
 
-void CompiledModel::rhs(double* dx) const { rhs_.evaluate(dx); }
+void CompiledModel::rhs(double* dx) const { program(Rhs).evaluate(dx); }
 
 void CompiledModel::stateJacobian(double* J) const
 {
-    scatter(stateJacobian_, source_->rhsStateJacobian, stateCount(), stateCount(), J);
+    scatter(StateJacobian, source_->rhsStateJacobian, stateCount(), stateCount(), J);
 }
 
 void CompiledModel::parameterJacobian(double* J) const
 {
-    scatter(parameterJacobian_, source_->rhsParamJacobian, stateCount(), parameterCount(), J);
+    scatter(ParameterJacobian, source_->rhsParamJacobian, stateCount(), parameterCount(), J);
 }
 
 void CompiledModel::timeInputJacobian(double* J) const
 {
-    scatter(timeInputJacobian_, source_->rhsTimeInputJacobian, stateCount(), 1 + inputCount(), J);
+    scatter(TimeInputJacobian, source_->rhsTimeInputJacobian, stateCount(), 1 + inputCount(), J);
 }
 
 void CompiledModel::rhsAndStateJacobian(double* dx, double* J) const
 {
     const std::size_t n = stateCount();
-    rhsWithStateJacobian_.evaluate(scratch_.data());
+    program(RhsWithStateJacobian).evaluate(scratch_.data());
     std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
     std::fill(J, J + n * n, 0.0);
     const auto& entries = source_->rhsStateJacobian.entries;
@@ -102,7 +119,7 @@ void CompiledModel::rhsAndStateJacobian(double* dx, double* J) const
 void CompiledModel::rhsAndJacobians(double* dx, double* Jx, double* Jp) const
 {
     const std::size_t n = stateCount(), np = parameterCount();
-    rhsWithJacobians_.evaluate(scratch_.data());
+    program(RhsWithJacobians).evaluate(scratch_.data());
     std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
     std::fill(Jx, Jx + n * n, 0.0);
     std::fill(Jp, Jp + n * np, 0.0);
@@ -119,32 +136,32 @@ void CompiledModel::rhsAndJacobianValues(double* dx, double* jxValues, double* j
     const std::size_t n = stateCount();
     const std::size_t nx = source_->rhsStateJacobian.entries.size();
     const std::size_t np = source_->rhsParamJacobian.entries.size();
-    rhsWithJacobians_.evaluate(scratch_.data());
+    program(RhsWithJacobians).evaluate(scratch_.data());
     std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
     std::copy(scratch_.begin() + static_cast<long>(n), scratch_.begin() + static_cast<long>(n + nx), jxValues);
     std::copy(scratch_.begin() + static_cast<long>(n + nx), scratch_.begin() + static_cast<long>(n + nx + np), jpValues);
 }
 
-void CompiledModel::outputs(double* y) const { outputs_.evaluate(y); }
+void CompiledModel::outputs(double* y) const { program(Outputs).evaluate(y); }
 
 void CompiledModel::outputStateJacobian(double* J) const
 {
-    scatter(outputStateJacobian_, source_->outputStateJacobian, outputCount(), stateCount(), J);
+    scatter(OutputStateJacobian, source_->outputStateJacobian, outputCount(), stateCount(), J);
 }
 
 void CompiledModel::outputParameterJacobian(double* J) const
 {
-    scatter(outputParameterJacobian_, source_->outputParamJacobian, outputCount(), parameterCount(), J);
+    scatter(OutputParameterJacobian, source_->outputParamJacobian, outputCount(), parameterCount(), J);
 }
 
-void CompiledModel::stateHessianValues(double* values) const { stateHessian_.evaluate(values); }
-void CompiledModel::mixedHessianValues(double* values) const { mixedHessian_.evaluate(values); }
+void CompiledModel::stateHessianValues(double* values) const { program(StateHessian).evaluate(values); }
+void CompiledModel::mixedHessianValues(double* values) const { program(MixedHessian).evaluate(values); }
 
-void CompiledModel::initialState(double* x0) const { initial_.evaluate(x0); }
+void CompiledModel::initialState(double* x0) const { program(Initial).evaluate(x0); }
 
 void CompiledModel::initialStateJacobian(double* J) const
 {
-    scatter(initialJacobian_, source_->initialStateJacobian, stateCount(), parameterCount(), J);
+    scatter(InitialJacobian, source_->initialStateJacobian, stateCount(), parameterCount(), J);
 }
 
 }  // namespace sysid::eval

@@ -3,6 +3,7 @@
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/eval/ExpressionList.h"
 
+#include <array>
 #include <memory>
 #include <span>
 #include <vector>
@@ -53,14 +54,20 @@ public:
     void initialStateJacobian(double* J) const;        // n x np
 
 private:
-    void scatter(const ExpressionList& list, const SparseExpressions& pattern, std::size_t rows, std::size_t columns,
+    // The programs, each compiled on its first use: a run needs a few of them, and model copies
+    // (one per worker thread) are then cheap.
+    enum Program : std::size_t {
+        Rhs, StateJacobian, ParameterJacobian, TimeInputJacobian, StateHessian, MixedHessian, RhsWithStateJacobian,
+        RhsWithJacobians, Outputs, OutputStateJacobian, OutputParameterJacobian, Initial, InitialJacobian, ProgramCount
+    };
+    const ExpressionList& program(Program which) const;
+    void scatter(Program which, const SparseExpressions& pattern, std::size_t rows, std::size_t columns,
                  double* dense) const;
 
     std::shared_ptr<const CompiledModelSource> source_;
     std::vector<double> variables_;  // [t, x, p, u], bound by address into every ExpressionList
     mutable std::vector<double> scratch_;
-    ExpressionList rhs_, stateJacobian_, parameterJacobian_, timeInputJacobian_, stateHessian_, mixedHessian_, rhsWithStateJacobian_, rhsWithJacobians_,
-        outputs_, outputStateJacobian_, outputParameterJacobian_, initial_, initialJacobian_;
+    mutable std::array<std::unique_ptr<ExpressionList>, ProgramCount> programs_;
 };
 
 }  // namespace sysid::eval

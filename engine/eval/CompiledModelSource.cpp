@@ -55,7 +55,7 @@ SparseExpressions secondDerivatives(const std::vector<ex>& functions, const std:
 
 }  // namespace
 
-std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& model)
+std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& model, CompileOptions options)
 {
     auto source = std::make_shared<CompiledModelSource>();
     SymbolNames names;
@@ -107,9 +107,12 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
     std::vector<GiNaC::symbol> depth = states;
     depth.insert(depth.end(), timeAndInputs.begin(), timeAndInputs.end());
     source->rhsTimeInputJacobian = derivatives(rhs, timeAndInputs, names);
-    source->rhsStateHessian = secondDerivatives(rhs, states, depth, names);
-    source->rhsMixedHessian = secondDerivatives(rhs, params, depth, names);
-    source->rhsParamHessian = secondDerivatives(rhs, params, params, names, true);
+    source->hasSecondDerivatives = options.secondDerivatives;
+    if (options.secondDerivatives) {
+        source->rhsStateHessian = secondDerivatives(rhs, states, depth, names);
+        source->rhsMixedHessian = secondDerivatives(rhs, params, depth, names);
+        source->rhsParamHessian = secondDerivatives(rhs, params, params, names, true);
+    }
     source->outputStateJacobian = derivatives(outputs, states, names);
     source->outputParamJacobian = derivatives(outputs, params, names);
     source->initialStateJacobian = derivatives(initial, params, names);

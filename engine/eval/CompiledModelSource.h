@@ -35,6 +35,7 @@ struct CompiledModelSource {
     // d2f_i/dp_l dp_m for l <= m (row i, column l, depth m): the equation-error estimators'
     // Newton-Raphson Hessian.
     SparseExpressions rhsParamHessian;
+    bool hasSecondDerivatives = true;  // false: the three above are empty (CompileOptions)
     std::vector<std::string> outputs;     // g
     // Per output: the index of the state it is identically equal to, or -1 (a measured state,
     // which the equation-error estimators substitute into the integration formula).
@@ -50,7 +51,14 @@ struct CompiledModelSource {
     std::size_t outputCount() const { return outputNames.size(); }
 };
 
+struct CompileOptions {
+    // The second derivatives serve Rosenbrock integration with sensitivities and the
+    // equation-error estimators; their differentiation is the costliest part of compiling a
+    // large model (optimal estimation's Hamiltonian system), so a user that needs none skips it.
+    bool secondDerivatives = true;
+};
+
 // Differentiates the model symbolically and prints every expression for muParser.
-std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& model);
+std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& model, CompileOptions options = {});
 
 }  // namespace sysid::eval
