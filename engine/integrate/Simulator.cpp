@@ -49,7 +49,7 @@ public:
         model_.outputs(y_.data());
         for (std::size_t i = 0; i < y_.size(); ++i)
             trajectory_.outputs(row, static_cast<Eigen::Index>(i)) = y_[i];
-        if (system_.columnCount() == 0)
+        if (system_.columnCount() == 0 || (request_.sensitivityAtEndOnly && k + 1 < request_.times.size()))
             return;
         const auto nn = static_cast<Eigen::Index>(n);
         Eigen::Map<const Eigen::MatrixXd> S(z + n, nn, static_cast<Eigen::Index>(system_.columnCount()));

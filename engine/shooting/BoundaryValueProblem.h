@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -70,6 +71,10 @@ struct BvpStage {
     integrate::IntegratorSettings integrator;  // Euler/RK4 use `stepsPerInterval` fixed steps
     std::size_t stepsPerInterval = 1;
     double newtonTolerance = 1e-10;
+    // Variational Jacobians integrated with this looser integrator instead (a tight final
+    // stage): Newton then converges linearly, at a rate of about the looser tolerance, for a
+    // fraction of the cost. Not used for finite-difference Jacobians, which need the tight flow.
+    std::optional<integrate::IntegratorSettings> jacobianIntegrator;
 };
 
 struct BvpSettings {

@@ -79,6 +79,23 @@ double testFunction(const std::vector<std::complex<double>>& mu, bool autonomous
     return product.real();
 }
 
+// Lagrange interpolation of the points (their last entry is the parameter) evaluated at
+// parameter p: the predictor of natural continuation.
+Eigen::VectorXd extrapolated(const std::vector<Eigen::VectorXd>& points, double p)
+{
+    const Eigen::Index last = points.back().size() - 1;
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(points.back().size());
+    for (std::size_t j = 0; j < points.size(); ++j) {
+        double weight = 1.0;
+        for (std::size_t k = 0; k < points.size(); ++k)
+            if (k != j)
+                weight *= (p - points[k](last)) / (points[j](last) - points[k](last));
+        y += weight * points[j];
+    }
+    y(last) = p;
+    return y;
+}
+
 class Branch {
 public:
     Branch(eval::CompiledModel& model, const ContinuationSettings& settings, bool autonomous)
@@ -87,7 +104,10 @@ public:
           equations(model, settings.periodic.intervals, autonomous, settings.periodic.startTime,
                     settings.periodic.integrator, usesFiniteDifferenceJacobian(model, settings.periodic.jacobian))
     {
+        equations.recordSamples(samples());
     }
+
+    std::size_t samples() const { return std::max<std::size_t>(settings_.periodic.samples, 4); }
     ~Branch() { model_.setParameters(base_); }
 
     bool autonomous() const { return autonomous_; }
@@ -142,7 +162,7 @@ public:
         point.stable = floquet.stable;
         std::vector<double> times;
         Eigen::MatrixXd samples, outputs;
-        equations.sample(z, std::max<std::size_t>(settings_.periodic.samples, 4), times, samples, outputs);
+        equations.sample(z, this->samples(), times, samples, outputs);
         point.amplitude = amplitudeOf(samples.col(static_cast<Eigen::Index>(settings_.amplitudeState)));
         return point;
     }
@@ -326,6 +346,34 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
         }
     }
 
+    // Natural continuation's first corrector step reuses the Jacobian of the last point yk
+    // (still cached by the shooting equations) with a residual from the flow alone: a chord
+    // step (Deuflhard, Newton Methods for Nonlinear Problems, sec. 2.1.4) that saves one
+    // integration of the variational equations per point. Returns the stepped point, or
+    // nothing when the cache does not hold yk or the step cannot be taken.
+    auto chordStep = [&](const Eigen::VectorXd& yk, double p, const Eigen::VectorXd& start) -> std::optional<Eigen::VectorXd> {
+        if (autonomous || branch.equations.cachedPoint().size() != m || branch.equations.cachedPoint() != yk.head(m) ||
+            branch.lastParameter_ != yk(m))
+            return std::nullopt;
+        try {
+            std::vector<Eigen::Triplet<double>> triplets;
+            branch.equations.jacobian(triplets);
+            detail::ShootingFactorisation previous;
+            previous.factorise(m, triplets);
+            branch.setParameter(p);
+            branch.noteResidualAt(std::numeric_limits<double>::quiet_NaN());
+            const Eigen::VectorXd F = branch.equations.flowResidual(start);
+            if (!F.allFinite())
+                return std::nullopt;
+            Eigen::VectorXd next = start - previous.solve(F);
+            if (!next.allFinite())
+                return std::nullopt;
+            return next;
+        } catch (const std::exception&) {
+            return std::nullopt;
+        }
+    };
+
     // One corrector solve: along the arclength from (yk, tau) by sigma, or at the fixed
     // parameter yk(m) + sigma from the predictor `start`.
     auto correct = [&](const Eigen::VectorXd& yk, const Eigen::VectorXd& tk, double sigma,
@@ -342,8 +390,16 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
                 c.y = c.newton.x;
             } else {
                 const double p = yk(m) + sigma;
+                Eigen::VectorXd start = predictor.head(m);
+                const auto chord = chordStep(yk, p, start);
                 FixedParameterSystem system(branch, p);
-                c.newton = solveDampedNewton(system, predictor.head(m), corrector, {}, stop);
+                c.newton = solveDampedNewton(system, chord ? *chord : start, corrector, {}, stop);
+                if (chord && !c.newton.converged() && !stop.stop_requested()) {
+                    // The chord step led nowhere: a plain Newton solve from the predictor.
+                    c.newton = solveDampedNewton(system, start, corrector, {}, stop);
+                } else if (chord) {
+                    ++c.newton.iterations;
+                }
                 c.y.resize(m + 1);
                 c.y.head(m) = c.newton.x;
                 c.y(m) = p;
@@ -394,8 +450,10 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
         return best;
     };
 
-    Eigen::VectorXd previousY;  // for the secant predictor of natural continuation
-    double previousStep = 0.0;
+    // Natural continuation predicts by polynomial extrapolation through the last converged
+    // points (the newest last); with four points the predictor error is O(h^4), so on a smooth
+    // branch the corrector often has nothing left to do.
+    std::vector<Eigen::VectorXd> history{y};
     while (result.points.size() < settings.maxPoints) {
         if (stop.stop_requested()) {
             result.message = "cancelled";
@@ -405,11 +463,8 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
         if (!arclength && (y(m) + sigma - settings.end) * direction > 0)
             sigma = settings.end - y(m);  // natural: land on the end exactly
         Eigen::VectorXd predictor = predict(y, tau, sigma);
-        if (!arclength) {
-            predictor = y;
-            if (previousY.size() == y.size() && previousStep != 0.0)
-                predictor.head(m) += (y.head(m) - previousY.head(m)) * (sigma / previousStep);
-        }
+        if (!arclength)
+            predictor = extrapolated(history, y(m) + sigma);
         const auto c = correct(y, tau, sigma, predictor);
         if (!c) {
             if (stop.stop_requested()) {
@@ -460,9 +515,10 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
                 progress(*special);
         }
 
-        previousY = y;
-        previousStep = sigma;
         y = c->y;
+        history.push_back(y);
+        if (history.size() > 4)
+            history.erase(history.begin());
         tau = nextTau;
         current = next;
         result.points.push_back(current);

@@ -95,8 +95,9 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
         return result;
     }
 
-    bool factorised = false;
-    bool lastStepFull = false;
+    bool factorised = settings.reuseFactorisation;
+    bool lastStepFull = settings.reuseFactorisation;
+    bool handedIn = settings.reuseFactorisation;  // the factorisation is still the one handed in
     for (std::size_t iteration = 1; iteration <= settings.maxIterations; ++iteration) {
         if (stop.stop_requested()) {
             result.stop = NewtonStop::Cancelled;
@@ -107,17 +108,15 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
 
         // Fixed-Jacobian step: only a full step that contracts ||F|| enough is accepted.
         bool reused = false;
-        if (settings.chordContraction > 0.0 && factorised && lastStepFull) {
+        const double contraction = settings.chordContraction > 0.0 ? settings.chordContraction : (handedIn ? 0.1 : 0.0);
+        if (contraction > 0.0 && factorised && lastStepFull) {
             const Eigen::VectorXd dx = -system.solve(result.residual);
             const Eigen::VectorXd trial = result.x + dx;
-            auto f = tryResidual(system, trial, result.residualEvaluations, failure);
-            if (f && f->norm() <= settings.chordContraction * result.residualNorm) {
+            auto f = dx.allFinite() ? tryResidual(system, trial, result.residualEvaluations, failure) : std::nullopt;
+            if (f && f->norm() <= contraction * result.residualNorm) {
                 reused = true;
                 result.x = trial;
                 result.residual = std::move(*f);
-            } else {
-                // Restore the system's notion of the current point before relinearising.
-                tryResidual(system, result.x, result.residualEvaluations, failure);
             }
         }
 
@@ -133,6 +132,7 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
             }
             ++result.jacobianEvaluations;
             factorised = true;
+            handedIn = false;
             dx = -system.solve(result.residual);
             if (!dx.allFinite()) {
                 result.stop = NewtonStop::SingularJacobian;

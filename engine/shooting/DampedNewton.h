@@ -17,8 +17,9 @@ public:
     // F(x). Throws (for example IntegrationError) when F cannot be evaluated at x; the
     // solver then shortens the step.
     virtual Eigen::VectorXd residual(const Eigen::VectorXd& x) = 0;
-    // Builds and factorises J(x); x is the point of the last residual() call. Throws
-    // std::runtime_error when J is singular.
+    // Builds and factorises J(x). x is usually the point of the last residual() call, but not
+    // always (after a rejected chord trial): an implementation that reuses work of residual()
+    // checks the point. Throws std::runtime_error when J is singular.
     virtual void linearise(const Eigen::VectorXd& x) = 0;
     // Solves J·dx = rhs with the last factorisation.
     virtual Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const = 0;
@@ -33,6 +34,10 @@ struct NewtonSettings {
     // Fixed-Jacobian (chord) mode: after a full Newton step the old factorisation is reused
     // while each step contracts ||F|| by at least this factor (0 disables the mode).
     double chordContraction = 0.0;
+    // The system already holds a factorisation from an earlier solve near x0 (the previous
+    // stage of a tolerance schedule): chord steps with it come first, while each contracts
+    // ||F|| by at least chordContraction (0.1, one digit, when that is 0), before any new Jacobian.
+    bool reuseFactorisation = false;
 };
 
 struct NewtonIteration {

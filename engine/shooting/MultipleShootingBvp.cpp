@@ -70,7 +70,13 @@ public:
         }
     }
 
-    void setStage(const BvpStage& stage) { stage_ = &stage; }
+    void setStage(const BvpStage& stage)
+    {
+        stage_ = &stage;
+        jacobianStage_ = stage;
+        if (stage.jacobianIntegrator)
+            jacobianStage_.integrator = *stage.jacobianIntegrator;
+    }
 
     Eigen::VectorXd residual(const Eigen::VectorXd& x) override
     {
@@ -87,6 +93,7 @@ public:
     void linearise(const Eigen::VectorXd& x) override
     {
         auto start = Clock::now();
+        factorised_ = false;  // the band is overwritten below, also when a step of it fails
         const bool variational = settings_.jacobian == IntervalJacobian::Variational;
         pool_.run([&](OdeSystem& system, std::size_t i) { intervalJacobian(system, x, i, variational); });
         const Eigen::Index n = static_cast<Eigen::Index>(n_);
@@ -115,6 +122,7 @@ public:
             const auto built = Clock::now();
             jacobianTime += built - start;
             band_.factorize();
+            factorised_ = true;
             factorTime += Clock::now() - built;
             return;
         }
@@ -154,6 +162,7 @@ public:
         factorTime += Clock::now() - built;
         if (sparse_.info() != Eigen::Success)
             throw std::runtime_error("the shooting matrix is singular: " + sparse_.lastErrorMessage());
+        factorised_ = true;
     }
 
     Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const override
@@ -166,6 +175,8 @@ public:
 
     Seconds residualTime{}, jacobianTime{}, factorTime{};
     mutable Seconds solveTime{};
+    // A factorisation from an earlier linearise() is held (possibly of an earlier stage).
+    bool factorised() const { return factorised_; }
 
 private:
     const double* node(const Eigen::VectorXd& x, std::size_t i) const { return x.data() + i * n_; }
@@ -208,7 +219,7 @@ private:
         const auto n = static_cast<Eigen::Index>(n_);
         const std::string where = intervalName(points_, i);
         if (variational) {
-            const auto z = integrateInterval(system, *stage_, points_[i], points_[i + 1], node(x, i), true, stop_, where);
+            const auto z = integrateInterval(system, jacobianStage_, points_[i], points_[i + 1], node(x, i), true, stop_, where);
             blocks_[i] = Eigen::Map<const Eigen::MatrixXd>(z.data() + n_, n, n);
             return;
         }
@@ -235,6 +246,8 @@ private:
     std::size_t n_, m_;
     IntervalPool pool_;
     const BvpStage* stage_ = nullptr;
+    BvpStage jacobianStage_;
+    bool factorised_ = false;
     std::vector<std::vector<double>> ends_;
     std::vector<Eigen::MatrixXd> blocks_;
     BandLu band_;
@@ -346,6 +359,14 @@ BvpResult solveBoundaryValueProblem(const OdeSystem& system, const BoundaryCondi
         shooting->setStage(stage);
         NewtonSettings newton = settings.newton;
         newton.residualTolerance = stage.newtonTolerance;
+        // The previous stage's Jacobian differs from this one's by that stage's integration
+        // error only: chord steps with it (seed 001's fixed-Jacobian mode) usually finish a
+        // tighter stage without a new, costly Jacobian.
+        newton.reuseFactorisation = s > 0 && shooting->factorised();
+        // A Jacobian from the looser integrator is approximate anyway: while it contracts
+        // ||F|| well, recomputing it buys nothing.
+        if (stage.jacobianIntegrator && newton.chordContraction == 0.0)
+            newton.chordContraction = 0.25;
         auto report = [&](const NewtonIteration& it) {
             BvpIteration step;
             step.stage = s;

@@ -105,6 +105,7 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
     equations.setThreads(settings.threads);
     equations.setStop(stop);
     equations.setPeriod(P0);
+    equations.recordSamples(settings.samples);
     Eigen::VectorXd z0;
     try {
         if (autonomous)

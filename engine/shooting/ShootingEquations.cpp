@@ -121,19 +121,52 @@ Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
     Eigen::VectorXd F(static_cast<Eigen::Index>(unknowns()));
     cachedZ_.resize(0);
     blocksValid_ = false;
+    samplesValid_ = false;
+    const bool recording = recordSamples_ > 0 && !finiteDifferences_;
+    std::vector<std::size_t> first;
+    if (recording) {
+        sampleGrid(P, recordSamples_, sampleTimes_, first);
+        sampleStates_.resize(static_cast<Eigen::Index>(recordSamples_), n);
+        sampleOutputs_.resize(static_cast<Eigen::Index>(recordSamples_), static_cast<Eigen::Index>(model_.outputCount()));
+    }
     forIntervals([&](std::size_t i, eval::CompiledModel& model) {
         const auto row = static_cast<Eigen::Index>(i) * n;
         if (finiteDifferences_) {
             ends_[i] = flowEnd(model, i, P, z.segment(row, n));
         } else {
             integrate::SimulationRequest request;
-            request.times = {shootingTime(i, P), shootingTime(i + 1, P)};
+            const double start = shootingTime(i, P), end = shootingTime(i + 1, P);
+            request.times = {start};
+            std::size_t from = 0, to = 0;  // the samples of this interval: request rows 1 ..
+            if (recording) {
+                from = first[i];
+                to = first[i + 1];
+                for (std::size_t k = from; k < to; ++k)
+                    if (sampleTimes_[k] > start && sampleTimes_[k] < end)
+                        request.times.push_back(sampleTimes_[k]);
+            }
+            request.times.push_back(end);
             request.initialState = std::vector<double>(z.data() + row, z.data() + row + n);
             request.initialStateSensitivity = true;
+            request.sensitivityAtEndOnly = true;
             request.stop = stop_;
             const auto trajectory = integrate::simulate(model, request, integrator_);
-            ends_[i] = trajectory.states.row(1).transpose();
+            const auto last = static_cast<Eigen::Index>(request.times.size() - 1);
+            ends_[i] = trajectory.states.row(last).transpose();
             blocks_[i] = trajectory.stateInitialSensitivity.back();
+            if (recording) {
+                if (i == 0) {
+                    sampleStates_.row(0) = trajectory.states.row(0);
+                    sampleOutputs_.row(0) = trajectory.outputs.row(0);
+                }
+                Eigen::Index r = 1;
+                for (std::size_t k = from; k < to; ++k) {
+                    const bool inside = sampleTimes_[k] > start && sampleTimes_[k] < end;
+                    const Eigen::Index source = inside ? r++ : (sampleTimes_[k] <= start ? 0 : last);
+                    sampleStates_.row(static_cast<Eigen::Index>(k)) = trajectory.states.row(source);
+                    sampleOutputs_.row(static_cast<Eigen::Index>(k)) = trajectory.outputs.row(source);
+                }
+            }
         }
     });
     for (std::size_t i = 0; i < N_; ++i) {
@@ -148,6 +181,28 @@ Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
     }
     cachedZ_ = z;
     blocksValid_ = !finiteDifferences_;
+    samplesValid_ = recording;
+    return F;
+}
+
+Eigen::VectorXd ShootingEquations::flowResidual(const Eigen::VectorXd& z)
+{
+    const auto n = static_cast<Eigen::Index>(n_);
+    const double P = period(z);
+    if (!(P > 0) || !std::isfinite(P))
+        throw std::runtime_error("the period became " + std::to_string(P) + " (it must stay positive)");
+    cachedZ_.resize(0);
+    blocksValid_ = false;
+    samplesValid_ = false;
+    std::vector<Eigen::VectorXd> ends(N_);
+    forIntervals([&](std::size_t i, eval::CompiledModel& model) {
+        ends[i] = flowEnd(model, i, P, z.segment(static_cast<Eigen::Index>(i) * n, n));
+    });
+    Eigen::VectorXd F(static_cast<Eigen::Index>(unknowns()));
+    for (std::size_t i = 0; i < N_; ++i)
+        F.segment(static_cast<Eigen::Index>(i) * n, n) = ends[i] - z.segment(static_cast<Eigen::Index>((i + 1) % N_) * n, n);
+    if (autonomous_)
+        F(F.size() - 1) = fstar_.dot(z.head(n) - xstar_);
     return F;
 }
 
@@ -283,52 +338,66 @@ Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
     return D;
 }
 
-// The orbit sampled on a uniform grid over one period, each sample integrated from the node of
-// its own shooting interval (so an unstable orbit is not followed over the whole period).
-void ShootingEquations::sample(const Eigen::VectorXd& z, std::size_t samples, std::vector<double>& times,
-                               Eigen::MatrixXd& states, Eigen::MatrixXd& outputs)
+void ShootingEquations::sampleGrid(double P, std::size_t samples, std::vector<double>& times,
+                                   std::vector<std::size_t>& first) const
 {
-    auto& model = model_;
-    auto& equations = *this;
-    const auto& integrator = integrator_;
-    const auto n = static_cast<Eigen::Index>(model.stateCount());
-    const double P = equations.period(z);
-    const std::size_t N = equations.intervals();
-    std::vector<double> nodes(N + 1);
-    for (std::size_t i = 0; i <= N; ++i)
-        nodes[i] = equations.shootingTime(i, P);
+    std::vector<double> nodes(N_ + 1);
+    for (std::size_t i = 0; i <= N_; ++i)
+        nodes[i] = shootingTime(i, P);
     times.resize(samples);
     for (std::size_t k = 0; k < samples; ++k) {
-        double t = k + 1 == samples ? nodes[N]
-                                    : nodes[0] + static_cast<double>(k) * P / static_cast<double>(samples - 1);
+        double t = k + 1 == samples ? nodes[N_] : nodes[0] + static_cast<double>(k) * P / static_cast<double>(samples - 1);
         for (double node : nodes)
             if (std::abs(t - node) <= 1e-12 * (1.0 + std::abs(node)))
                 t = node;
         times[k] = t;
     }
+    first.assign(N_ + 1, samples);
+    std::size_t k = 1;
+    for (std::size_t i = 0; i < N_; ++i) {
+        first[i] = k;
+        while (k < samples && (times[k] <= nodes[i + 1] || i + 1 == N_))
+            ++k;
+    }
+    first[N_] = samples;
+}
+
+// The orbit sampled on a uniform grid over one period, each sample integrated from the node of
+// its own shooting interval (so an unstable orbit is not followed over the whole period).
+void ShootingEquations::sample(const Eigen::VectorXd& z, std::size_t samples, std::vector<double>& times,
+                               Eigen::MatrixXd& states, Eigen::MatrixXd& outputs)
+{
+    if (samplesValid_ && samples == recordSamples_ && cachedZ_.size() == z.size() && cachedZ_ == z) {
+        times = sampleTimes_;
+        states = sampleStates_;
+        outputs = sampleOutputs_;
+        return;
+    }
+    const auto n = static_cast<Eigen::Index>(n_);
+    const double P = period(z);
+    std::vector<std::size_t> first;
+    sampleGrid(P, samples, times, first);
     states.resize(static_cast<Eigen::Index>(samples), n);
-    outputs.resize(static_cast<Eigen::Index>(samples), static_cast<Eigen::Index>(model.outputCount()));
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < N && k < samples; ++i) {
+    outputs.resize(static_cast<Eigen::Index>(samples), static_cast<Eigen::Index>(model_.outputCount()));
+    for (std::size_t i = 0; i < N_; ++i) {
+        const double start = shootingTime(i, P);
         integrate::SimulationRequest request;
-        request.times = {nodes[i]};
+        request.times = {start};
         std::vector<std::size_t> rows;
-        if (i == 0) {
-            rows.push_back(k++);  // the first sample is the node itself
-        }
-        while (k < samples && times[k] <= nodes[i + 1]) {
+        if (i == 0)
+            rows.push_back(0);  // the first sample is the node itself
+        for (std::size_t k = first[i]; k < first[i + 1]; ++k)
             if (times[k] > request.times.back()) {
                 request.times.push_back(times[k]);
                 rows.push_back(k);
             }
-            ++k;
-        }
-        if (request.times.size() == 1 && rows.empty())
+        if (rows.empty())
             continue;
-        const auto row = static_cast<Eigen::Index>(i) * n;
-        request.initialState = std::vector<double>(z.data() + row, z.data() + row + n);
-        const auto trajectory = integrate::simulate(model, request, integrator);
-        // rows[j] is sample j of the request when the node is a sample (i == 0), else j + 1.
+        request.initialState = std::vector<double>(z.data() + static_cast<Eigen::Index>(i) * n,
+                                                   z.data() + static_cast<Eigen::Index>(i + 1) * n);
+        request.stop = stop_;
+        const auto trajectory = integrate::simulate(model_, request, integrator_);
+        // rows[j] is request row j when the node is a sample (i == 0), else j + 1.
         const Eigen::Index offset = i == 0 ? 0 : 1;
         for (std::size_t j = 0; j < rows.size(); ++j) {
             const auto r = static_cast<Eigen::Index>(rows[j]);

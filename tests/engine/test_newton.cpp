@@ -93,6 +93,39 @@ private slots:
         QVERIFY(std::abs(r.x(0) + 0.1 * std::pow(r.x(0), 3) - 2.0) < 1e-10);
     }
 
+    // A factorisation handed in from an earlier solve (a previous tolerance stage) is used for
+    // chord steps before any Jacobian is built; a poor one is replaced after one failed trial.
+    void handedInFactorisationComesFirst()
+    {
+        std::size_t jacobians = 0;
+        auto residual = [](const VectorXd& x) { return vec({x(0) + 0.1 * x(0) * x(0) * x(0) - 2.0, x(1) - 0.5 * std::sin(x(0))}); };
+        auto jacobian = [&](const VectorXd& x) {
+            ++jacobians;
+            MatrixXd J(2, 2);
+            J << 1.0 + 0.3 * x(0) * x(0), 0.0, -0.5 * std::cos(x(0)), 1.0;
+            return J;
+        };
+        DenseNewtonSystem system(residual, jacobian);
+        const auto first = solveDampedNewton(system, vec({1.0, 0.0}), {});
+        QVERIFY(first.converged());
+        // The system holds the Jacobian of the root; a nearby problem starts from it.
+        NewtonSettings settings;
+        settings.reuseFactorisation = true;
+        jacobians = 0;
+        const auto near = solveDampedNewton(system, first.x + vec({1e-3, -1e-3}), settings);
+        QVERIFY(near.converged());
+        QCOMPARE(near.jacobianEvaluations, std::size_t(0));
+        QCOMPARE(jacobians, std::size_t(0));
+        QVERIFY((near.x - first.x).norm() < 1e-9);
+        // A factorisation far from the root does not contract: Newton builds a Jacobian.
+        DenseNewtonSystem fresh(residual, jacobian);
+        fresh.linearise(vec({-3.0, 2.0}));
+        const auto recovered = solveDampedNewton(fresh, vec({1.0, 0.0}), settings);
+        QVERIFY(recovered.converged());
+        QVERIFY(recovered.jacobianEvaluations > 0);
+        QVERIFY((recovered.x - first.x).norm() < 1e-9);
+    }
+
     void singularJacobianIsReported()
     {
         DenseNewtonSystem system([](const VectorXd& x) { return vec({x(0) + x(1), x(0) + x(1) - 1.0}); },
