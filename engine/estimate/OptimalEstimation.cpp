@@ -110,7 +110,9 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
             throw OptimalEstimationError("the initial prior of " + name + " needs a finite q_a and a finite W_a >= 0");
 
     const model::Model hamiltonian = hamiltonianModel(model, L, w, experiment.fixedValues);
-    p.source = eval::compileModel(hamiltonian);
+    // Multiple shooting needs f and df/dx only (Rosenbrock's Jacobian of the variational
+    // system comes from differences of df/dx).
+    p.source = eval::compileModel(hamiltonian, {.secondDerivatives = false});
 
     GiNaC::exmap values;
     for (std::size_t i = 0; i < model.parameters.size(); ++i) {
@@ -194,7 +196,10 @@ std::vector<shooting::BvpStage> defaultOptimalEstimationStages()
     tight.integrator.method = integrate::IntegrationMethod::Dopri5;
     tight.integrator.relativeTolerance = 1e-11;
     tight.integrator.absoluteTolerance = 1e-13;
-    tight.newtonTolerance = 1e-7;
+    tight.newtonTolerance = 1e-8;
+    // The tight stage starts within the loose stage's integration error of its solution, so
+    // the loose stage's Jacobian is exact enough and costs a fraction of a tight one.
+    tight.jacobianIntegrator = loose.integrator;
     return {euler, loose, tight};
 }
 
