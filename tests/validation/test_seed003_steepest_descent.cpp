@@ -210,6 +210,14 @@ private slots:
                                estimate::EstimationMethod::SteepestDescent, {5 * seedGain, 1.0, 200});
         QVERIFY2(faster.within5 >= 15 && faster.within5 <= 25, qPrintable(QString::number(faster.within5)));
         QVERIFY(faster.within1 > 60);  // ... and it still creeps below 1 %
+        // A CSMP program without the 1/dx^2 of (4.17), (4.18), (4.20) runs 25x slower in time:
+        // the same as 25 K on a record 25x shorter. FINTIM 10 -> 0..0.4, FINTIM 25 -> 0..1.
+        const Run slow10 = run("no 1/dx^2, FINTIM 10", example4PerNode, example4Truth, example4Start,
+                               estimate::EstimationMethod::SteepestDescent, {25 * seedGain, 0.4, 200});
+        QVERIFY2(slow10.within5 >= 50 && slow10.within5 <= 70, qPrintable(QString::number(slow10.within5)));
+        const Run slow25 = run("no 1/dx^2, FINTIM 25", example4PerNode, example4Truth, example4Start,
+                               estimate::EstimationMethod::SteepestDescent, {25 * seedGain, 1.0, 200});
+        QVERIFY(!slow25.result.converged && slow25.within5 < 0);  // J rises: 25 K is too large
     }
 
     // Why: the fast and slow directions of J differ by ~117 at the truth (record 0..3). With
