@@ -93,7 +93,7 @@ Sweep sweep(const Problem& p, const VectorXd& theta, const VectorXd& truth)
 }
 
 // Iterations of eq. (4.22) with gain K until every parameter is within 5 % (first) and 1 % (second)
-// of the truth; -1: not within `limit` or J rose (gain too large).
+// of the truth; -1: not within `limit`; both -2: J rose (gain too large).
 std::pair<int, int> descend(const Problem& p, VectorXd theta, const VectorXd& truth, double gain, int limit)
 {
     int within5 = -1;
@@ -106,7 +106,7 @@ std::pair<int, int> descend(const Problem& p, VectorXd theta, const VectorXd& tr
             return {within5, it};
         const Sweep s = sweep(p, theta, truth);
         if (s.cost > cost)
-            return {within5, -1};
+            return {-2, -2};
         cost = s.cost;
         theta -= gain * s.gradient;
     }
@@ -133,7 +133,7 @@ int main(int argc, char** argv)
         std::printf(" %.4g", l);
     std::printf("  (condition %.4g)\n", eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff());
     const double factors[] = {0.2, 0.4, 1, 2, 3, 4, 5, 6, 8};
-    std::printf("iterations to 5 %% / 1 %% (-1: not in 300 or J rose), K = factor * 0.02\nT \\ factor");
+    std::printf("iterations to 5 %% / 1 %% (-1: not in 300, -2: J rose), K = factor * 0.02\nT \\ factor");
     for (const double f : factors)
         std::printf(" %9g", f);
     std::printf("\n");

@@ -165,8 +165,8 @@ class TestSeed003SteepestDescent : public QObject {
     Q_OBJECT
 
 private slots:
-    // Example 4 as printed: eq. (4.22), K = 0.02; measured 142 iterations to 5 % (an independent
-    // RK4 + forward-sensitivity implementation of the same loop gives 142 too).
+    // Example 4 as printed: eq. (4.22), K = 0.02; measured 142 iterations to 5 % (the engine-free
+    // RK4 re-implementation in tests/bench/bench_seed003_gradient gives 142 too).
     void literalReading()
     {
         const Run sd = run("example 4, alpha per node", example4PerNode, example4Truth, example4Start,
@@ -236,7 +236,7 @@ private slots:
                     .arg(seedGain * lambda.minCoeff(), 0, 'g', 3)
                     .arg(seedGain * lambda.maxCoeff(), 0, 'g', 3);
         qInfo().noquote() << line;
-        // Independent RK4 integration of the sensitivity equations: 0.0901 0.2231 0.5688 1.471 10.58.
+        // bench_seed003_gradient (engine-free RK4 of the sensitivity equations): 0.0901 0.2231 0.5688 1.471 10.58.
         QVERIFY2(std::abs(lambda.minCoeff() - 0.0901) < 0.002 && std::abs(lambda.maxCoeff() - 10.58) < 0.1, qPrintable(line));
         QVERIFY2(condition > 100 && condition < 135, qPrintable(line));
         const Eigen::VectorXd linear = hessianEigenvalues(example4Linear, {{"a", -0.1}, {"b", 0.22}}, defaultRecord);
