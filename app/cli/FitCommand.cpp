@@ -162,8 +162,8 @@ int runFit(const Arguments& args)
          "output-error (default) | multiple-shooting | bayes | periodic-response | single-step | multistep | "
          "steepest-descent")
         ("gain", po::value<std::string>(),
-         "K: steepest-descent gain, theta <- theta - K dJ/dtheta with J = int sum (measured - model)^2 dt "
-         "(default 0.02, seed 003)")
+         "K: steepest-descent gain, theta <- theta - K int sum (model - measured) dmodel/dtheta dt = theta - (K/2) dJ/dtheta, "
+         "J = int sum (measured - model)^2 dt (default 0.02, seed 003 eq. 4.22)")
         ("formula", po::value<std::string>(),
          "single-step: heun (default) | rk4; multistep: newton-cotes-6 (default) | simpson | trapezoid")
         ("state-weight", po::value<Strings>()->composing(),

@@ -1,5 +1,5 @@
 // Steepest descent with the seed's fixed gain (seed 003, Bordan 1971 sec. 4.1):
-// theta <- theta - K dJ/dtheta, J = sum_r c_r r_r^2 (a quadrature of the squared errors).
+// theta <- theta - (K/2) dJ/dtheta (eq. 4.22), J = sum_r c_r r_r^2 (a quadrature of the squared errors).
 #include "engine/estimate/Fit.h"
 #include "engine/estimate/SteepestDescent.h"
 #include "engine/model/ModelBuilder.h"

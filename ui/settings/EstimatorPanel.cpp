@@ -68,7 +68,8 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   shootingIntervals_->setObjectName(QStringLiteral("shootingIntervalsSpin"));
   shootingIntervals_->setRange(1, 100000);
   gain_ = addNumberField(Rule::Positive, defaults.steepestDescentGain, QStringLiteral("gainEdit"));
-  gain_->setToolTip(tr("K in θ ← θ − K ∂J/∂θ, J = ∫ Σ (measured − model)² dt (unit weights unless set below); "
+  gain_->setToolTip(tr("K in θ ← θ − K ∫ Σ (model − measured) ∂model/∂θ dt = θ − (K/2) ∂J/∂θ (seed 003 eq. 4.22), "
+                       "J = ∫ Σ (measured − model)² dt (unit weights unless set below); "
                        "seed 003 uses K = 0.02. Too large a gain makes J rise: the fit then stops."));
 
   integrator_ = new QComboBox(this);
