@@ -77,6 +77,7 @@ bool OutputErrorProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
         request.times = ex.times;
         request.inputs = &ex.inputs;
         request.sensitivityParameters = layout_.modelIndicesOf(e);
+        request.recordStateSensitivity = false;
         request.stop = stop;
         integrate::Trajectory tr;
         try {

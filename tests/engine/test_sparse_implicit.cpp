@@ -241,6 +241,23 @@ private slots:
         }
         QVERIFY(largest > 0.01);
         QCOMPARE(worst, 0.0);
+
+        // Without the states' sensitivities recorded, the outputs' are the same numbers.
+        integrate::SimulationRequest request;
+        request.times = integrate::uniformGrid(0, 0.2, 0.05);
+        for (std::size_t p = 0; p < m->parameterCount(); ++p)
+            request.sensitivityParameters.push_back(p);
+        request.initialStateSensitivity = true;
+        request.recordStateSensitivity = false;
+        const auto lean = integrate::simulate(*m, request, test::tight(IntegrationMethod::SparseImplicit, 1e-6, 1e-9));
+        QVERIFY(lean.stateParameterSensitivity.empty());
+        QVERIFY(lean.stateInitialSensitivity.empty());
+        QCOMPARE(lean.outputParameterSensitivity.size(), r.times.size());
+        QCOMPARE(lean.outputInitialSensitivity.size(), r.times.size());
+        for (std::size_t k = 0; k < r.times.size(); ++k) {
+            QVERIFY(lean.outputParameterSensitivity[k] == r.outputParameterSensitivity[k]);
+            QVERIFY(lean.outputInitialSensitivity[k] == r.outputInitialSensitivity[k]);
+        }
     }
 
     // A time-dependent stiff problem: y' = -k (y - cos t) - sin t has y = cos t + e^{-k t}; with
