@@ -3,9 +3,39 @@
 #include "engine/estimate/PriorRows.h"
 #include "engine/integrate/Simulator.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sysid::estimate {
+
+namespace {
+
+// jacobian(firstRow[j] + s, columns[c]) = -sqrt(w_j) dy_j/dp_c at sample s. The per-sample
+// matrices are read in blocks of samples so that each write fills whole cache lines of a
+// Jacobian column: sample by sample, every entry landed on its own page (a column of 200 000
+// rows spans 1.6 MB), and the copy took a sixth of the PDE benchmark's fit.
+void copyBlocked(const std::vector<Eigen::MatrixXd>& sensitivity, const std::vector<Eigen::Index>& firstRow,
+                 const std::vector<double>& sqrtWeights, const std::vector<std::size_t>& columns,
+                 Eigen::MatrixXd& jacobian)
+{
+    constexpr std::size_t block = 16;
+    for (std::size_t s0 = 0; s0 < sensitivity.size(); s0 += block) {
+        const std::size_t s1 = std::min(sensitivity.size(), s0 + block);
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            double* column = jacobian.col(static_cast<Eigen::Index>(columns[c])).data();
+            for (std::size_t j = 0; j < firstRow.size(); ++j) {
+                if (firstRow[j] < 0)
+                    continue;
+                const double w = -sqrtWeights[j];
+                double* target = column + firstRow[j];
+                for (std::size_t s = s0; s < s1; ++s)
+                    target[s] = w * sensitivity[s](static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(c));
+            }
+        }
+    }
+}
+
+}  // namespace
 
 OutputErrorProblem::OutputErrorProblem(std::shared_ptr<const eval::CompiledModelSource> model,
                                        const ParameterLayout& layout, const std::vector<Experiment>& experiments,
@@ -34,7 +64,10 @@ bool OutputErrorProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
     pendingTheta_ = theta_ + step;
     const auto p = static_cast<Eigen::Index>(layout_.size());
     out.residuals.resize(static_cast<Eigen::Index>(dataRows_ + priorRows_));
-    out.jacobian = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(dataRows_ + priorRows_), p);
+    // Kept, not zeroed, where every entry is written below: zeroing 320 MB (200 000 rows, 200
+    // parameters) costs as much as filling it.
+    out.jacobian.resize(static_cast<Eigen::Index>(dataRows_ + priorRows_), p);
+    out.jacobian.bottomRows(static_cast<Eigen::Index>(priorRows_)).setZero();
     pendingOutputs_.resize(experiments_.size());
     Eigen::Index row = 0;
     for (std::size_t e = 0; e < experiments_.size(); ++e) {
@@ -44,6 +77,7 @@ bool OutputErrorProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
         request.times = ex.times;
         request.inputs = &ex.inputs;
         request.sensitivityParameters = layout_.modelIndicesOf(e);
+        request.recordStateSensitivity = false;
         request.stop = stop;
         integrate::Trajectory tr;
         try {
@@ -52,19 +86,27 @@ bool OutputErrorProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
             failure = (experiments_.size() > 1 ? "experiment " + ex.name + ": " : std::string()) + error.what();
             return false;
         }
-        const auto& columns = layout_.unknownsOf(e);
+        const Eigen::Index experimentRow = row;
+        // Row of output j at sample s: firstRow[j] + s.
+        std::vector<Eigen::Index> firstRow(ex.outputMeasured.size(), -1);
         for (std::size_t j = 0; j < ex.outputMeasured.size(); ++j) {
             if (!ex.outputMeasured[j] || sqrtWeights_[j] == 0)
                 continue;
             const auto jj = static_cast<Eigen::Index>(j);
+            firstRow[j] = row;
             for (std::size_t s = 0; s < ex.times.size(); ++s, ++row) {
                 const auto ss = static_cast<Eigen::Index>(s);
                 out.residuals(row) = sqrtWeights_[j] * (ex.measured(ss, jj) - tr.outputs(ss, jj));
-                for (std::size_t c = 0; c < columns.size(); ++c)
-                    out.jacobian(row, static_cast<Eigen::Index>(columns[c])) =
-                        -sqrtWeights_[j] * tr.outputParameterSensitivity[s](jj, static_cast<Eigen::Index>(c));
             }
         }
+        const auto& columns = layout_.unknownsOf(e);
+        std::vector<bool> estimatedHere(static_cast<std::size_t>(p), false);
+        for (std::size_t c : columns)
+            estimatedHere[c] = true;
+        for (Eigen::Index c = 0; c < p; ++c)
+            if (!estimatedHere[static_cast<std::size_t>(c)])
+                out.jacobian.col(c).segment(experimentRow, row - experimentRow).setZero();
+        copyBlocked(tr.outputParameterSensitivity, firstRow, sqrtWeights_, columns, out.jacobian);
         pendingOutputs_[e] = std::move(tr.outputs);
     }
     return finishWithPriors(priors_, pendingTheta_, row, out, failure);

@@ -1,5 +1,7 @@
 #include "engine/estimate/Uncertainty.h"
 
+#include "engine/estimate/NormalMatrix.h"
+
 #include <boost/math/distributions/students_t.hpp>
 
 #include <cmath>
@@ -10,7 +12,7 @@ namespace sysid::estimate {
 Uncertainty uncertainty(const Eigen::MatrixXd& dataJacobian, const Eigen::VectorXd& dataResiduals,
                         const Eigen::VectorXd& priorPrecision)
 {
-    return uncertaintyFromNormalEquations(dataJacobian.transpose() * dataJacobian, dataResiduals.squaredNorm(),
+    return uncertaintyFromNormalEquations(normalMatrix(dataJacobian), dataResiduals.squaredNorm(),
                                           static_cast<std::size_t>(dataJacobian.rows()), priorPrecision);
 }
 

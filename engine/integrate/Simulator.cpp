@@ -56,14 +56,16 @@ public:
         model_.outputStateJacobian(gx_.data());
         Eigen::Index c = 0;
         if (system_.initialStateColumns()) {
-            trajectory_.stateInitialSensitivity.push_back(S.leftCols(nn));
+            if (request_.recordStateSensitivity)
+                trajectory_.stateInitialSensitivity.push_back(S.leftCols(nn));
             trajectory_.outputInitialSensitivity.push_back(outputProduct(S.leftCols(nn)));
             c = nn;
         }
         const auto m = static_cast<Eigen::Index>(request_.sensitivityParameters.size());
         if (m == 0)
             return;
-        trajectory_.stateParameterSensitivity.push_back(S.middleCols(c, m));
+        if (request_.recordStateSensitivity)
+            trajectory_.stateParameterSensitivity.push_back(S.middleCols(c, m));
         model_.outputParameterJacobian(gp_.data());
         Eigen::MatrixXd dy = outputProduct(S.middleCols(c, m));
         for (Eigen::Index l = 0; l < m; ++l)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <type_traits>
 
 namespace sysid::integrate {
 
@@ -45,6 +46,112 @@ void addProduct(const SparseMatrix& J, const Augmented& in, Augmented& out, Eige
     for (Eigen::Index j = 0; j < J.outerSize(); ++j)
         for (SparseMatrix::InnerIterator it(J, j); it; ++it)
             out.row(it.row()).segment(first, width) += it.value() * in.row(j).segment(first, width);
+}
+
+// out = base + sum_j coefficient[j] * term[j] (base 0 when null) in one pass over the
+// entries, adding in the order the separate passes out = base; out += c_j term_j would, so the
+// sums are bit for bit those of the expression-by-expression form.
+template <int Count>
+void combine(const double* base, const double* coefficient, const std::array<Augmented, stages>& term, Augmented& out)
+{
+    const Eigen::Index size = out.size();
+    double* target = out.data();
+    std::array<const double*, Count> from;
+    for (int j = 0; j < Count; ++j)
+        from[static_cast<std::size_t>(j)] = term[static_cast<std::size_t>(j)].data();
+    for (Eigen::Index k = 0; k < size; ++k) {
+        double v = base ? base[k] : 0.0;
+        for (int j = 0; j < Count; ++j)
+            v += coefficient[j] * from[static_cast<std::size_t>(j)][k];
+        target[k] = v;
+    }
+}
+
+void combine(int count, const double* base, const double* coefficient, const std::array<Augmented, stages>& term,
+             Augmented& out)
+{
+    switch (count) {
+    case 1: combine<1>(base, coefficient, term, out); break;
+    case 2: combine<2>(base, coefficient, term, out); break;
+    case 3: combine<3>(base, coefficient, term, out); break;
+    default: combine<4>(base, coefficient, term, out); break;
+    }
+}
+
+using SparseLu = Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>>;
+using ColumnBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic>;
+
+// solution = A^-1 rhs for the factors of `lu`, with rhs and solution stored row by row. The
+// operations are those of SparseLU::solve (SparseLU.h, SparseLU_SupernodalMatrix.h: row
+// permutation, supernodal L, U, column permutation), each applied to a whole row of right-hand
+// sides at once: every entry sees the same arithmetic in the same order, so the result is bit
+// for bit SparseLU's, without its column-major copies, its in-place permutations (a cycle
+// walk per column) and its strided scalar loops. Multi-column supernodes go through the same
+// dense kernels as SparseLU on a column-major copy of their rows.
+void solveRows(const SparseLu& lu, const Augmented& rhs, Augmented& work, Augmented& solution, ColumnBlock& block,
+               ColumnBlock& product)
+{
+    const Eigen::Index n = rhs.rows();
+    const auto& rowPermutation = lu.rowsPermutation().indices();
+    work.resize(n, rhs.cols());
+    for (Eigen::Index i = 0; i < n; ++i)
+        work.row(rowPermutation(i)) = rhs.row(i);
+
+    const auto lower = lu.matrixL();
+    const auto& L = lower.m_mapL;
+    using LIterator = std::remove_cvref_t<decltype(L)>::InnerIterator;
+    const double* values = L.valuePtr();
+    for (Eigen::Index k = 0; k <= L.nsuper(); ++k) {
+        const Eigen::Index first = L.supToCol()[k];
+        const Eigen::Index columns = L.supToCol()[k + 1] - first;
+        if (columns == 1) {
+            LIterator it(L, first);
+            ++it;  // the unit diagonal
+            for (; it; ++it)
+                work.row(it.row()) -= work.row(first) * it.value();
+            continue;
+        }
+        const Eigen::Index start = L.rowIndexPtr()[first];
+        const Eigen::Index below = L.rowIndexPtr()[first + 1] - start - columns;
+        const Eigen::Index luptr = L.colIndexPtr()[first];
+        const Eigen::Index lda = L.colIndexPtr()[first + 1] - luptr;
+        using Stride = Eigen::OuterStride<>;
+        Eigen::Map<const ColumnBlock, 0, Stride> diagonal(values + luptr, columns, columns, Stride(lda));
+        block = work.middleRows(first, columns);
+        block = diagonal.triangularView<Eigen::UnitLower>().solve(block);
+        work.middleRows(first, columns) = block;
+        Eigen::Map<const ColumnBlock, 0, Stride> offDiagonal(values + luptr + columns, below, columns, Stride(lda));
+        product.noalias() = offDiagonal * block;
+        for (Eigen::Index i = 0; i < below; ++i)
+            work.row(L.rowIndex()[start + columns + i]) -= product.row(i);
+    }
+
+    const auto upper = lu.matrixU();
+    const auto& U = upper.m_mapU;
+    using UIterator = std::remove_cvref_t<decltype(U)>::InnerIterator;
+    for (Eigen::Index k = L.nsuper(); k >= 0; --k) {
+        const Eigen::Index first = L.supToCol()[k];
+        const Eigen::Index columns = L.supToCol()[k + 1] - first;
+        const Eigen::Index luptr = L.colIndexPtr()[first];
+        const Eigen::Index lda = L.colIndexPtr()[first + 1] - luptr;
+        if (columns == 1) {
+            work.row(first) /= values[luptr];
+        } else {
+            using Stride = Eigen::OuterStride<>;
+            Eigen::Map<const ColumnBlock, 0, Stride> diagonal(values + luptr, columns, columns, Stride(lda));
+            block = work.middleRows(first, columns);
+            block = diagonal.triangularView<Eigen::Upper>().solve(block);
+            work.middleRows(first, columns) = block;
+        }
+        for (Eigen::Index column = first; column < first + columns; ++column)
+            for (UIterator it(U, column); it; ++it)
+                work.row(it.index()) -= work.row(column) * it.value();
+    }
+
+    const auto& columnPermutation = lu.colsPermutation().indices();
+    solution.resize(n, rhs.cols());
+    for (Eigen::Index i = 0; i < n; ++i)
+        solution.row(i) = work.row(columnPermutation(i));
 }
 
 class Stepper {
@@ -92,6 +199,7 @@ public:
             k.resize(n_, width_);
         start_.resize(n_, width_);
         value_.resize(n_, width_);
+        firstStage_.resize(n_, width_);
         combined_.resize(n_, width_);
         rhs_.resize(n_, width_);
         timeDerivative_.setZero(n_);
@@ -121,8 +229,7 @@ public:
     void begin(double t, const Augmented& Z)
     {
         start_ = Z;
-        evaluate(t, Z, value_, jacobian_);
-        firstStage_ = value_;
+        evaluate(t, Z, firstStage_, jacobian_);
         if (timeDependent_) {
             // df/dt (with the inputs' slopes) by a forward difference: only the state stages
             // use it (Hairer & Wanner, Solving ODEs II, sec. IV.7, eq. (7.4')).
@@ -147,39 +254,35 @@ public:
         if (lu_.info() != Eigen::Success)
             return INFINITY;
         for (int i = 0; i < stages; ++i) {
+            Augmented* rhs = &rhs_;
             if (i == 0) {
                 rhs_ = h * firstStage_;
             } else {
-                combined_ = start_;
                 double alphaSum = 0.0;
-                for (int j = 0; j < i; ++j) {
-                    combined_ += alphaCoefficient[i][j] * stage_[static_cast<std::size_t>(j)];
-                    alphaSum += alphaCoefficient[i][j];
-                }
-                evaluate(t + alphaSum * h, combined_, value_, stageJacobian_);
-                rhs_ = h * value_;
-                combined_.setZero();
                 for (int j = 0; j < i; ++j)
-                    combined_ += (h * gammaCoefficient[i][j]) * stage_[static_cast<std::size_t>(j)];
-                addProduct(jacobian_, combined_, rhs_, width_);
+                    alphaSum += alphaCoefficient[i][j];
+                combine(i, start_.data(), alphaCoefficient[i], stage_, combined_);
+                evaluate(t + alphaSum * h, combined_, value_, stageJacobian_);
+                value_ *= h;
+                double scaled[stages];
+                for (int j = 0; j < i; ++j)
+                    scaled[j] = h * gammaCoefficient[i][j];
+                combine(i, nullptr, scaled, stage_, combined_);
+                addProduct(jacobian_, combined_, value_, width_);
+                rhs = &value_;
             }
             if (timeDependent_) {
                 double gammaSum = gammaDiagonal;
                 for (int j = 0; j < i; ++j)
                     gammaSum += gammaCoefficient[i][j];
-                rhs_.col(0) += (gammaSum * h * h) * timeDerivative_;
+                rhs->col(0) += (gammaSum * h * h) * timeDerivative_;
             }
-            // SparseLU solves into column-major storage only.
-            columnRhs_ = rhs_;
-            columnSolution_ = lu_.solve(columnRhs_);
-            stage_[static_cast<std::size_t>(i)] = columnSolution_;
+            solveRows(lu_, *rhs, solveWork_, stage_[static_cast<std::size_t>(i)], block_, product_);
         }
-        combined_ = start_;
+        combine(stages, start_.data(), weight, stage_, combined_);
         Eigen::VectorXd error = Eigen::VectorXd::Zero(n_);
-        for (int i = 0; i < stages; ++i) {
-            combined_ += weight[i] * stage_[static_cast<std::size_t>(i)];
+        for (int i = 0; i < stages; ++i)
             error += (weight[i] - embeddedWeight[i]) * stage_[static_cast<std::size_t>(i)].col(0);
-        }
         double sum = 0.0;
         for (Eigen::Index i = 0; i < n_; ++i) {
             const double scale = settings_.absoluteTolerance +
@@ -210,10 +313,11 @@ private:
     bool timeDependent_;
     SparseMatrix jacobian_, stageJacobian_, iteration_;
     std::vector<std::ptrdiff_t> jacobianPosition_, iterationPosition_, diagonalPosition_;
-    Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu_;
+    SparseLu lu_;
     std::array<Augmented, stages> stage_;
     Augmented start_, value_, firstStage_, combined_, rhs_;
-    Eigen::MatrixXd columnRhs_, columnSolution_;
+    Augmented solveWork_;
+    ColumnBlock block_, product_;
     Eigen::VectorXd timeDerivative_, x_;
 };
 
@@ -229,7 +333,7 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
     Stepper stepper(model, system, settings);
     Augmented Z = Eigen::Map<const Eigen::MatrixXd>(z.data(), n, width);
     Augmented previous, previousSlope, sample;
-    Eigen::MatrixXd columns = Z;  // the callbacks' layout, [x, S_1, ..., S_K] column after column
+    Eigen::MatrixXd columns = Z, sampled;  // the callbacks' layout, [x, S_1, ..., S_K] column after column
     callbacks.record(0, columns.data());
     std::size_t k = 1;
     double h = initialStep;
@@ -250,7 +354,7 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
                     tried = end - t;
                 const double error = stepper.step(t, tried);
                 if (error <= 1.0) {
-                    previous = Z;
+                    previous.swap(Z);
                     previousSlope = stepper.slope();
                     Z = stepper.result();
                     const double from = t;
@@ -274,7 +378,7 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
                         if (times[k] == t)
                             callbacks.record(k, columns.data());
                         else {
-                            Eigen::MatrixXd sampled = sample;
+                            sampled = sample;
                             callbacks.record(k, sampled.data());
                         }
                         ++k;

@@ -12,7 +12,8 @@
 // cost gradient from the sensitivities (one simulation) and by central finite differences (2N
 // simulations) in the same run, their ratio and agreement; the fit, total and per iteration.
 //
-// Usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd]
+// Usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd] [--estimates FILE]
+// (--estimates writes each alpha, its sd and the final cost to 17 digits, to compare two builds' fits).
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
 #include "engine/eval/CompiledModel.h"
@@ -97,6 +98,7 @@ int main(int argc, char** argv)
     int nodes = 200, samples = 1000;
     double tEnd = 0.5;
     bool finiteDifferences = true;
+    std::string estimatesFile;
     for (int i = 1; i < argc; i += 2) {
         if (!std::strcmp(argv[i], "--no-fd")) {
             finiteDifferences = false;
@@ -104,14 +106,15 @@ int main(int argc, char** argv)
             continue;
         }
         if (i + 1 >= argc) {
-            std::fprintf(stderr, "usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd]\n");
+            std::fprintf(stderr, "usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd] [--estimates FILE]\n");
             return 2;
         }
         if (!std::strcmp(argv[i], "--nodes")) nodes = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--samples")) samples = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--t-end")) tEnd = std::atof(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--estimates")) estimatesFile = argv[i + 1];
         else {
-            std::fprintf(stderr, "usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd]\n");
+            std::fprintf(stderr, "usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd] [--estimates FILE]\n");
             return 2;
         }
     }
@@ -214,5 +217,16 @@ int main(int argc, char** argv)
     std::printf("alpha error against the truth 0.1 + 0.1 x: rms %.2e, max %.2e (alpha[%d] = %.5f, sd %.1e, true %.5f)\n",
                 rms, worst, nodes / 2, result.parameters[static_cast<std::size_t>(nodes / 2 - 1)].value,
                 result.parameters[static_cast<std::size_t>(nodes / 2 - 1)].sd, truth[static_cast<std::size_t>(nodes / 2 - 1)]);
+    if (!estimatesFile.empty()) {
+        std::FILE* out = std::fopen(estimatesFile.c_str(), "w");
+        if (!out) {
+            std::fprintf(stderr, "cannot write %s\n", estimatesFile.c_str());
+            return 1;
+        }
+        std::fprintf(out, "cost %.17g iterations %zu\n", result.cost, result.iterations);
+        for (const auto& p : result.parameters)
+            std::fprintf(out, "%s %.17g %.17g\n", p.name.c_str(), p.value, p.sd);
+        std::fclose(out);
+    }
     return 0;
 }

@@ -1,9 +1,12 @@
 // The estimators on problems with known answers.
 #include "EstimateTestSupport.h"
 
+#include "engine/estimate/NormalMatrix.h"
+
 #include <QtTest>
 
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 using namespace sysid;
@@ -40,6 +43,20 @@ class TestEstimate : public QObject {
     Q_OBJECT
 
 private slots:
+    // The SYRK normal matrix against the general product J'J (an independent route).
+    void normalMatrixMatchesGeneralProduct()
+    {
+        std::srand(3);
+        const Eigen::MatrixXd J = Eigen::MatrixXd::Random(1003, 37);
+        const Eigen::MatrixXd reference = J.transpose() * J;
+        const Eigen::MatrixXd A = estimate::normalMatrix(J);
+        QCOMPARE(A.rows(), Eigen::Index(37));
+        QCOMPARE(A.cols(), Eigen::Index(37));
+        QVERIFY((A - reference).cwiseAbs().maxCoeff() < 1e-13 * reference.cwiseAbs().maxCoeff());
+        QVERIFY(A == A.transpose());
+        QCOMPARE(estimate::normalMatrix(Eigen::MatrixXd(0, 3)), Eigen::MatrixXd(Eigen::MatrixXd::Zero(3, 3)));
+    }
+
     void recoversExactParameters_data()
     {
         QTest::addColumn<int>("method");

@@ -56,6 +56,28 @@ double relativeDifference(const std::vector<Eigen::MatrixXd>& a, const std::vect
     return worst;
 }
 
+// Reaction-diffusion on a 4 x 4 grid, u' = a (5-point Laplacian) u + 0.1 b u^2: its LU has a
+// supernode of several columns with rows below it, the sparse LU's dense-block path.
+std::string grid()
+{
+    const int m = 4;
+    auto name = [](int i, int j) { return "u" + std::to_string(i * 4 + j + 1); };
+    std::string text = "param a = 1\nparam b = 0.3\n";
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < m; ++j)
+            text += "state " + name(i, j) + " = " + std::to_string(0.1 * ((i + 1) * (j + 2) % 5)) + "\n";
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < m; ++j) {
+            text += name(i, j) + "' = -4*a*" + name(i, j);
+            const int di[] = {1, -1, 0, 0}, dj[] = {0, 0, 1, -1};
+            for (int d = 0; d < 4; ++d)
+                if (i + di[d] >= 0 && i + di[d] < m && j + dj[d] >= 0 && j + dj[d] < m)
+                    text += " + a*" + name(i + di[d], j + dj[d]);
+            text += " + 0.1*b*" + name(i, j) + "^2\n";
+        }
+    return text;
+}
+
 double relativeDifference(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, double scale)
 {
     return ((a - b).array().abs() / (scale + b.array().abs())).maxCoeff();
@@ -111,6 +133,22 @@ private slots:
         QVERIFY(dp < 1e-5);
         QVERIFY(dx0 < 1e-5);
         QVERIFY(dy < 1e-5);
+    }
+
+    void gridAgainstRosenbrock4()
+    {
+        auto m = test::compiled(grid());
+        const auto times = integrate::uniformGrid(0, 2, 0.05);
+        const auto reference = run(*m, times, IntegrationMethod::Rosenbrock4, 1e-11, 1e-14);
+        const auto sparse = run(*m, times, IntegrationMethod::SparseImplicit, 1e-8, 1e-12);
+        const double states = relativeDifference(sparse.states, reference.states, 1e-6);
+        const double dp = relativeDifference(sparse.stateParameterSensitivity, reference.stateParameterSensitivity, 1e-4);
+        const double dx0 = relativeDifference(sparse.stateInitialSensitivity, reference.stateInitialSensitivity, 1e-4);
+        qInfo("4 x 4 grid: %zu steps; relative differences states %.2e, dx/dp %.2e, dx/dx0 %.2e", sparse.steps, states,
+              dp, dx0);
+        QVERIFY(states < 1e-6);
+        QVERIFY(dp < 1e-5);
+        QVERIFY(dx0 < 1e-5);
     }
 
     // The semi-discrete heat equation s_i' = a (s_{i-1} - 2 s_i + s_{i+1}) / dx^2 with
@@ -203,6 +241,23 @@ private slots:
         }
         QVERIFY(largest > 0.01);
         QCOMPARE(worst, 0.0);
+
+        // Without the states' sensitivities recorded, the outputs' are the same numbers.
+        integrate::SimulationRequest request;
+        request.times = integrate::uniformGrid(0, 0.2, 0.05);
+        for (std::size_t p = 0; p < m->parameterCount(); ++p)
+            request.sensitivityParameters.push_back(p);
+        request.initialStateSensitivity = true;
+        request.recordStateSensitivity = false;
+        const auto lean = integrate::simulate(*m, request, test::tight(IntegrationMethod::SparseImplicit, 1e-6, 1e-9));
+        QVERIFY(lean.stateParameterSensitivity.empty());
+        QVERIFY(lean.stateInitialSensitivity.empty());
+        QCOMPARE(lean.outputParameterSensitivity.size(), r.times.size());
+        QCOMPARE(lean.outputInitialSensitivity.size(), r.times.size());
+        for (std::size_t k = 0; k < r.times.size(); ++k) {
+            QVERIFY(lean.outputParameterSensitivity[k] == r.outputParameterSensitivity[k]);
+            QVERIFY(lean.outputInitialSensitivity[k] == r.outputInitialSensitivity[k]);
+        }
     }
 
     // A time-dependent stiff problem: y' = -k (y - cos t) - sin t has y = cos t + e^{-k t}; with
