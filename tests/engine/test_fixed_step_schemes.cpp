@@ -396,6 +396,30 @@ private slots:
         QVERIFY(std::abs(r.states(1, 0) + 4) < 1e-12);  // 1 + h lambda = -4: unstable, but computed
     }
 
+    // The stiffest mode of the 9-node rod, sin(9 pi x) (lambda = 0.5 (4/dx^2) sin^2(0.45 pi) = 195),
+    // with h = 0.1: Crank-Nicolson's factor (1 - h lambda/2)/(1 + h lambda/2) = -0.81 flips its
+    // sign every step (A-stable, not L-stable), implicit Euler's 1/(1 + h lambda) = 0.05 damps it.
+    void crankNicolsonOscillatesOnAStiffModeWithALargeStep()
+    {
+        std::string text = sineRod;
+        text.replace(text.find("sin(pi*x)"), 9, "sin(9*pi*x)");
+        auto m = test::compiled(text);
+        const double h = 0.1, lambda = 0.5 * 400 * std::pow(std::sin(0.45 * M_PI), 2);
+        const auto times = integrate::uniformGrid(0, 0.5, h);
+        const auto cn = simulate(*m, times, fixedStep(IntegrationMethod::CrankNicolson, 0));
+        const auto ie = simulate(*m, times, fixedStep(IntegrationMethod::ImplicitEuler, 0));
+        const double gCN = (1 - h * lambda / 2) / (1 + h * lambda / 2), gIE = 1 / (1 + h * lambda);
+        QVERIFY(gCN < -0.8);
+        for (Eigen::Index k = 0; k < cn.states.rows(); ++k) {
+            const double node1 = std::sin(0.9 * M_PI);  // s[1] at x = 0.1
+            QVERIFY(std::abs(cn.states(k, 0) - std::pow(gCN, static_cast<double>(k)) * node1) < 1e-12);
+            QVERIFY(std::abs(ie.states(k, 0) - std::pow(gIE, static_cast<double>(k)) * node1) < 1e-12);
+            QVERIFY(ie.states(k, 0) > 0);
+            if (k > 0)
+                QVERIFY(cn.states(k, 0) * cn.states(k - 1, 0) < 0);
+        }
+    }
+
     // x' = x^2 from 1: the implicit Euler equation x1 - h x1^2 = 1 has no real root for h > 1/4.
     // At h = 1/2 Newton's matrix 1 - 2 h x is singular at the start; at h = 0.4 it is not, and
     // the iteration finds no root.
