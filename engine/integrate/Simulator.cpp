@@ -291,7 +291,8 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
         callbacks.record = [&recorder](std::size_t k, const double* x) { recorder.record(k, x); };
         callbacks.afterStep = [&guard](double t, const double* x, double dt) { guard.afterStep(t, x, dt); };
         callbacks.onFailure = [](double t, const std::string& what) {
-            throw IntegrationError(IntegrationError::Reason::SolverFailure, t, "integration failed at t = " + data::formatNumber(t, 10) + ": " + what);
+            throw IntegrationError(IntegrationError::Reason::SolverFailure, t,
+                                   "integration failed at t = " + data::formatNumber(t, 10) + ": " + what);
         };
         integrateThetaMethod(settings.method == IntegrationMethod::ImplicitEuler ? 1.0 : 0.5, model, system, z, times,
                              settings, callbacks);
