@@ -28,11 +28,15 @@ std::optional<po::variables_map> parseArguments(const Arguments& args, const po:
 void addIntegratorOptions(po::options_description& options, const char* methodOption)
 {
     options.add_options()
-        (methodOption, po::value<std::string>(), "integrator: dopri5 (default) | rosenbrock4 | rk4 | euler | sparse-implicit (large stiff models, PDEs)")
+        (methodOption, po::value<std::string>(), "integrator: dopri5 (default) | rosenbrock4 | rk4 | euler | sparse-implicit (large stiff models, PDEs) | "
+         "implicit-euler | crank-nicolson (fixed-step implicit schemes of seed 003: no step limit; Crank-Nicolson is "
+         "order 2 but not L-stable, so with a large step the stiff modes of a PDE oscillate). euler on a PDE model "
+         "refuses a step above its stability limit dx^2/(2 max alpha)")
         ("rtol", po::value<double>(), "relative tolerance (adaptive methods; default 1e-8)")
         ("atol", po::value<double>(), "absolute tolerance (adaptive methods; default 1e-10)")
         ("max-step", po::value<double>(),
-         "largest step (adaptive) or the step (rk4, euler); 0 = no limit / one step per sample (default 0)")
+         "largest step (adaptive) or the step (rk4, euler, implicit-euler, crank-nicolson); 0 = no limit / one step per "
+         "sample (default 0)")
         ("max-steps", po::value<long long>(), "give up an integration after this many steps (default 1000000)");
 }
 
@@ -63,7 +67,7 @@ void applyIntegratorOptions(const po::variables_map& vm, const char* methodOptio
         const std::string name = vm[methodOption].as<std::string>();
         const auto method = integrate::parseIntegrationMethod(name);
         if (!method)
-            throw UsageError(std::string("--") + methodOption + " must be dopri5, rosenbrock4, rk4, euler or sparse-implicit, not '" +
+            throw UsageError(std::string("--") + methodOption + " must be dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler or crank-nicolson, not '" +
                              name + "'");
         settings.method = *method;
     }

@@ -58,6 +58,7 @@ SparseExpressions secondDerivatives(const std::vector<ex>& functions, const std:
 std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& model, CompileOptions options)
 {
     auto source = std::make_shared<CompiledModelSource>();
+    source->fields = model.fields;
     SymbolNames names;
     std::size_t next = 0;
     names[model.time] = "v" + std::to_string(next++);

@@ -44,6 +44,7 @@ struct CompiledModelSource {
     SparseExpressions outputParamJacobian;
     std::vector<std::string> initialState;  // x0(p), only parameters may appear
     SparseExpressions initialStateJacobian;  // dx0/dp
+    std::vector<model::FieldLayout> fields;  // PDE fields: which states hold which nodes (for messages)
 
     std::size_t stateCount() const { return stateNames.size(); }
     std::size_t parameterCount() const { return parameterNames.size(); }

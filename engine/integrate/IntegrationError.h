@@ -8,7 +8,8 @@ namespace sysid::integrate {
 // An integration that could not reach the end; `timeReached` is the last time it got to.
 class IntegrationError : public std::runtime_error {
 public:
-    enum class Reason { StepSizeUnderflow, NonFiniteState, TooManySteps, Cancelled, SolverFailure };
+    // UnstableStep: a fixed step beyond the explicit method's stability limit, refused before integrating.
+    enum class Reason { StepSizeUnderflow, NonFiniteState, TooManySteps, Cancelled, SolverFailure, UnstableStep };
 
     IntegrationError(Reason reason, double timeReached, const std::string& message)
         : std::runtime_error(message), reason_(reason), timeReached_(timeReached)

@@ -9,6 +9,8 @@ std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name)
     if (name == "rk4") return IntegrationMethod::RK4;
     if (name == "euler") return IntegrationMethod::Euler;
     if (name == "sparse-implicit") return IntegrationMethod::SparseImplicit;
+    if (name == "implicit-euler") return IntegrationMethod::ImplicitEuler;
+    if (name == "crank-nicolson") return IntegrationMethod::CrankNicolson;
     return std::nullopt;
 }
 
@@ -20,6 +22,8 @@ std::string methodName(IntegrationMethod method)
     case IntegrationMethod::RK4: return "rk4";
     case IntegrationMethod::Euler: return "euler";
     case IntegrationMethod::SparseImplicit: return "sparse-implicit";
+    case IntegrationMethod::ImplicitEuler: return "implicit-euler";
+    case IntegrationMethod::CrankNicolson: return "crank-nicolson";
     }
     return "unknown";
 }

@@ -2,9 +2,11 @@
 #include "engine/integrate/Simulator.h"
 
 #include "engine/integrate/DenseSegmentLoop.h"
+#include "engine/integrate/ExplicitEulerStability.h"
 #include "engine/integrate/RosenbrockIntegration.h"
 #include "engine/integrate/SensitivitySystem.h"
 #include "engine/integrate/SparseImplicitIntegration.h"
+#include "engine/integrate/ThetaMethodIntegration.h"
 
 #include <Eigen/SparseCore>
 
@@ -157,6 +159,25 @@ double initialStep(const std::vector<double>& times, const IntegratorSettings& s
 
 const double* vectorData(const std::vector<double>& v) { return v.data(); }
 
+// Explicit Euler on a PDE model (method of lines) beyond its stability limit only amplifies the
+// fastest spatial modes until the solution is noise or overflows: refused before integrating,
+// with the limit in the user's terms. df/dx is taken at the start state.
+void checkExplicitEulerStability(eval::CompiledModel& model, SensitivitySystem& system, const std::vector<double>& x0,
+                                 const std::vector<double>& times, const IntegratorSettings& settings)
+{
+    if (model.source().fields.empty())
+        return;
+    double step = 0.0;
+    for (std::size_t k = 1; k < times.size(); ++k)
+        step = std::max(step, fixedSteps(times[k] - times[k - 1], settings.maxStep).size);
+    system.setPointFor(times.front(), x0.data());
+    const ExplicitEulerLimit limit = explicitEulerLimit(model);
+    // The relative slack lets a step typed from the message's rounded limit pass.
+    if (step > limit.largestStep * (1 + 1e-6))
+        throw IntegrationError(IntegrationError::Reason::UnstableStep, times.front(),
+                               explicitEulerLimitMessage(model.source(), limit, step));
+}
+
 }  // namespace
 
 std::vector<double> uniformGrid(double t0, double tEnd, double dt)
@@ -266,17 +287,29 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
         integrateSparseImplicit(model, system, z, times, boundaries, settings, initialStep(times, settings), callbacks);
         break;
     }
+    case IntegrationMethod::ImplicitEuler:
+    case IntegrationMethod::CrankNicolson: {
+        ThetaMethodCallbacks callbacks;
+        callbacks.record = [&recorder](std::size_t k, const double* x) { recorder.record(k, x); };
+        callbacks.afterStep = [&guard](double t, const double* x, double dt) { guard.afterStep(t, x, dt); };
+        callbacks.onFailure = [](double t, const std::string& what) {
+            throw IntegrationError(IntegrationError::Reason::SolverFailure, t,
+                                   "integration failed at t = " + data::formatNumber(t, 10) + ": " + what);
+        };
+        integrateThetaMethod(settings.method == IntegrationMethod::ImplicitEuler ? 1.0 : 0.5, model, system, z, times,
+                             settings, callbacks);
+        break;
+    }
     case IntegrationMethod::RK4:
     case IntegrationMethod::Euler: {
+        if (settings.method == IntegrationMethod::Euler)
+            checkExplicitEulerStability(model, system, x0, times, settings);
         odeint::runge_kutta4<std::vector<double>> rk4;
         odeint::euler<std::vector<double>> euler;
         recorder.record(0, z.data());
         for (std::size_t k = 1; k < times.size(); ++k) {
-            const double interval = times[k] - times[k - 1];
-            const std::size_t substeps =
-                settings.maxStep > 0 ? static_cast<std::size_t>(std::ceil(interval / settings.maxStep * (1 - 1e-12))) : 1;
-            const double h = interval / static_cast<double>(std::max<std::size_t>(substeps, 1));
-            for (std::size_t s = 0; s < std::max<std::size_t>(substeps, 1); ++s) {
+            const auto [substeps, h] = fixedSteps(times[k] - times[k - 1], settings.maxStep);
+            for (std::size_t s = 0; s < substeps; ++s) {
                 const double t = times[k - 1] + static_cast<double>(s) * h;
                 if (settings.method == IntegrationMethod::RK4)
                     rk4.do_step(rhs, z, t, h);

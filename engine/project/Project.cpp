@@ -138,7 +138,8 @@ void readIntegrator(const Reader& r, const json& value, const std::string& key, 
         const std::string name = r.string(*m, key + ".method");
         const auto method = integrate::parseIntegrationMethod(name);
         if (!method)
-            r.fail(key + ".method", "unknown integrator '" + name + "' (known: dopri5, rosenbrock4, rk4, euler, sparse-implicit)");
+            r.fail(key + ".method", "unknown integrator '" + name + "' (known: dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler, "
+                   "crank-nicolson)");
         s.method = *method;
     }
     if (const json* v = Reader::member(value, "rtol"))

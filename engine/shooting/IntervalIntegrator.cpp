@@ -223,8 +223,11 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
         break;
     }
     // The shooting intervals' augmented systems are dense (n + n^2): the sparse method brings
-    // nothing there, so it falls back to rosenbrock4.
+    // nothing there, so it falls back to rosenbrock4, and so do the fixed-step implicit schemes
+    // (the shooting matching conditions want the interval map accurate, not a scheme's).
     case integrate::IntegrationMethod::SparseImplicit:
+    case integrate::IntegrationMethod::ImplicitEuler:
+    case integrate::IntegrationMethod::CrankNicolson:
     case integrate::IntegrationMethod::Rosenbrock4: {
         integrate::RosenbrockProblem problem;
         problem.size = N;

@@ -357,6 +357,9 @@ private slots:
         QTest::newRow("rosenbrock4") << "rosenbrock4" << 1e-6;
         QTest::newRow("rk4") << "rk4" << 1e-5;
         QTest::newRow("euler") << "euler" << 5e-2;
+        QTest::newRow("sparse-implicit") << "sparse-implicit" << 1e-6;
+        QTest::newRow("implicit-euler") << "implicit-euler" << 5e-3;
+        QTest::newRow("crank-nicolson") << "crank-nicolson" << 1e-5;
     }
 
     void everyMethodRuns()
@@ -369,6 +372,26 @@ private slots:
         for (const auto& row : csv.rows)
             QVERIFY2(std::abs(row[1] - std::exp(-0.5 * row[0])) < tolerance,
                      qPrintable(QString("%1 at t = %2").arg(row[1], 0, 'g', 17).arg(row[0])));
+    }
+
+    // Explicit Euler on a PDE model refuses a step above dx^2/(2 max alpha) (seed 003 eq. 2.19)
+    // and says so on stderr; the implicit schemes take the same step.
+    void explicitEulerStabilityLimitOnAPdeModel()
+    {
+        const QString rod = kExamples + "heat_rod.model";  // alpha = 0.2, dx = 0.2: the limit is 0.1
+        Run r;
+        simulateToCsv({rod, "--t-end", "1", "--dt", "0.2", "--method", "euler"}, &r);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("dx^2/(2 max alpha) = 0.1 for field s (dx = 0.2, max alpha = 0.2 at x = 0.4"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("use a step <= 0.1 (--max-step), or implicit-euler / crank-nicolson / sparse-implicit"),
+                 qPrintable(r.err));
+        const Csv below = simulateToCsv({rod, "--t-end", "1", "--dt", "0.2", "--method", "euler", "--max-step", "0.1"});
+        QVERIFY2(below.problem.isEmpty(), qPrintable(below.problem));
+        for (const char* method : {"implicit-euler", "crank-nicolson"}) {
+            const Csv csv = simulateToCsv({rod, "--t-end", "1", "--dt", "0.2", "--method", method});
+            QVERIFY2(csv.problem.isEmpty(), qPrintable(csv.problem));
+            QCOMPARE(csv.rows.size(), std::size_t(6));
+        }
     }
 
     void identicalRunsGiveIdenticalValues_data()

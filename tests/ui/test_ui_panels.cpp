@@ -203,6 +203,28 @@ private slots:
     QCOMPARE(error, QStringLiteral("plot failed"));
   }
 
+  // The seed's fixed-step schemes are in the integrator combo, with tooltips saying what they
+  // cost (Crank-Nicolson's oscillation, explicit Euler's limit), and round-trip through settings.
+  void estimatorOffersTheFixedStepSchemes() {
+    EstimatorPanel panel;
+    auto* combo = panel.findChild<QComboBox*>(QStringLiteral("integratorCombo"));
+    QVERIFY(combo);
+    const int euler = combo->findText(QStringLiteral("euler"));
+    const int implicitEuler = combo->findText(QStringLiteral("implicit-euler"));
+    const int crankNicolson = combo->findText(QStringLiteral("crank-nicolson"));
+    QVERIFY(euler >= 0 && implicitEuler >= 0 && crankNicolson >= 0);
+    QVERIFY(combo->itemData(euler, Qt::ToolTipRole).toString().contains(QStringLiteral("stability limit")));
+    QVERIFY(combo->itemData(crankNicolson, Qt::ToolTipRole).toString().contains(QStringLiteral("not L-stable")));
+    for (auto method : {sysid::integrate::IntegrationMethod::ImplicitEuler, sysid::integrate::IntegrationMethod::CrankNicolson}) {
+      estimate::FitSettings s;
+      s.integrator.method = method;
+      s.integrator.maxStep = 0.01;
+      panel.setSettings(s);
+      QCOMPARE(panel.settings().integrator.method, method);
+      QCOMPARE(combo->currentText(), QString::fromStdString(sysid::integrate::methodName(method)));
+    }
+  }
+
   void estimatorRoundTripsSettings() {
     EstimatorPanel panel;
     panel.setOutputs({QStringLiteral("x"), QStringLiteral("v")});

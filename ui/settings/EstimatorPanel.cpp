@@ -78,7 +78,23 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   integrator_->addItem(QStringLiteral("rosenbrock4"), static_cast<int>(integrate::IntegrationMethod::Rosenbrock4));
   integrator_->addItem(QStringLiteral("rk4"), static_cast<int>(integrate::IntegrationMethod::RK4));
   integrator_->addItem(QStringLiteral("euler"), static_cast<int>(integrate::IntegrationMethod::Euler));
+  integrator_->setItemData(integrator_->count() - 1,
+                           tr("Explicit Euler, fixed step (Max step; 0 = one step per sample). On a PDE model it refuses a "
+                              "step above its stability limit Δx²/(2·max α) and names the limit."),
+                           Qt::ToolTipRole);
   integrator_->addItem(QStringLiteral("sparse-implicit"), static_cast<int>(integrate::IntegrationMethod::SparseImplicit));
+  integrator_->setItemData(integrator_->count() - 1, tr("Adaptive linearly implicit (sparse LU): large stiff models, PDEs."),
+                           Qt::ToolTipRole);
+  integrator_->addItem(QStringLiteral("implicit-euler"), static_cast<int>(integrate::IntegrationMethod::ImplicitEuler));
+  integrator_->setItemData(integrator_->count() - 1,
+                           tr("Implicit Euler (seed 003 eq. 2.18), fixed step (Max step; 0 = one step per sample): order 1, "
+                              "no step limit, damps stiff modes."),
+                           Qt::ToolTipRole);
+  integrator_->addItem(QStringLiteral("crank-nicolson"), static_cast<int>(integrate::IntegrationMethod::CrankNicolson));
+  integrator_->setItemData(integrator_->count() - 1,
+                           tr("Crank–Nicolson, fixed step (Max step; 0 = one step per sample): order 2 and no step limit, "
+                              "but not L-stable: with a large step the stiff modes of a PDE oscillate instead of decaying."),
+                           Qt::ToolTipRole);
 
   rtol_ = addNumberField(Rule::Positive, defaults.integrator.relativeTolerance, QStringLiteral("rtolEdit"));
   atol_ = addNumberField(Rule::Positive, defaults.integrator.absoluteTolerance, QStringLiteral("atolEdit"));
