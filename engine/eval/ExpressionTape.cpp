@@ -1,5 +1,6 @@
 #include "engine/eval/ExpressionTape.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -104,7 +105,7 @@ public:
             tape_.results_.push_back(reg(r));
         tape_.constantCount_ = constants_.size();
         tape_.registers_.assign(constants_.size() + tape_.code_.size(), 0.0);
-        std::memcpy(tape_.registers_.data(), constants_.data(), constants_.size() * sizeof(double));
+        std::copy(constants_.begin(), constants_.end(), tape_.registers_.begin());
     }
 
 private:

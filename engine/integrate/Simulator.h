@@ -19,14 +19,14 @@ struct SimulationRequest {
     std::optional<std::vector<double>> initialState;  // replaces the model's x0(p)
     std::vector<std::size_t> sensitivityParameters;   // model parameter indices for dx/dp
     bool initialStateSensitivity = false;             // also dx/dx0
-    // Sensitivities at the last time only (the trajectory's sensitivity lists then hold one
-    // entry): shooting needs them at the interval end and the states on a sampling grid.
-    bool sensitivityAtEndOnly = false;
     const InputSignals* inputs = nullptr;             // required when the model has inputs
     std::stop_token stop;
     // false: record only the outputs' sensitivities (dy/dp, dy/dx0), not the states' (n x K
     // per sample: 320 MB for 200 states, 200 parameters and 1000 samples).
     bool recordStateSensitivity = true;
+    // Sensitivities at the last time only (the trajectory's sensitivity lists then hold one
+    // entry): shooting needs them at the interval end and the states on a sampling grid.
+    bool sensitivityAtEndOnly = false;
 };
 
 // Integrates the model with its current parameters. Throws IntegrationError (with the time
