@@ -14,9 +14,11 @@ namespace {
 
 using Op = ExpressionTape::Op;
 
-// An operand while building: a constant (tag bit set, index into the constants) or the result
-// of an instruction (index into the code).
+// An operand while building: a constant (index into the constants), a used variable (index
+// into the used variables) or the result of an instruction (index into the code).
 constexpr std::uint32_t kConstant = 0x80000000u;
+constexpr std::uint32_t kVariable = 0x40000000u;
+constexpr std::uint32_t kIndex = 0x3fffffffu;
 
 double apply(Op op, double a, double b)
 {
@@ -44,9 +46,8 @@ double apply(Op op, double a, double b)
     case Op::Sign: return a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0);
     case Op::Min: return a < b ? a : b;
     case Op::Max: return a > b ? a : b;
-    case Op::Load: break;
     }
-    throw std::logic_error("ExpressionTape: no value for a load");
+    throw std::logic_error("ExpressionTape: unknown operation");
 }
 
 struct FunctionInfo {
@@ -74,10 +75,8 @@ class TapeBuilder {
 public:
     TapeBuilder(ExpressionTape& tape, const std::vector<ExpressionTape::Variable>& variables) : tape_(tape)
     {
-        for (std::size_t i = 0; i < variables.size(); ++i) {
-            names_.emplace(variables[i].name, static_cast<std::uint32_t>(i));
-            tape_.variables_.push_back(variables[i].address);
-        }
+        for (std::size_t i = 0; i < variables.size(); ++i)
+            names_.emplace(variables[i].name, variables[i].address);
     }
 
     void add(const std::string& expression)
@@ -93,22 +92,66 @@ public:
 
     void finish()
     {
+        removeDeadCode();
+        const auto variables = static_cast<std::uint32_t>(tape_.variables_.size());
         const auto constants = static_cast<std::uint32_t>(constants_.size());
-        auto reg = [&](std::uint32_t ref) { return (ref & kConstant) ? (ref & ~kConstant) : ref + constants; };
+        auto reg = [&](std::uint32_t ref) {
+            if (ref & kConstant)
+                return variables + (ref & kIndex);
+            if (ref & kVariable)
+                return ref & kIndex;
+            return variables + constants + ref;
+        };
         for (auto& in : tape_.code_) {
-            if (in.op == Op::Load)
-                continue;
             in.a = reg(in.a);
             in.b = reg(in.b);
         }
         for (std::uint32_t r : results_)
             tape_.results_.push_back(reg(r));
-        tape_.constantCount_ = constants_.size();
-        tape_.registers_.assign(constants_.size() + tape_.code_.size(), 0.0);
-        std::copy(constants_.begin(), constants_.end(), tape_.registers_.begin());
+        tape_.fixedRegisters_ = variables + constants;
+        tape_.registers_.assign(variables + constants + tape_.code_.size(), 0.0);
+        std::copy(constants_.begin(), constants_.end(), tape_.registers_.begin() + variables);
     }
 
 private:
+    // The rewrites above leave instructions no result needs (a negation folded into a
+    // difference): they are dropped and the rest renumbered.
+    void removeDeadCode()
+    {
+        auto& code = tape_.code_;
+        std::vector<char> live(code.size(), 0);
+        auto isCode = [](std::uint32_t ref) { return (ref & (kConstant | kVariable)) == 0; };
+        for (std::uint32_t r : results_)
+            if (isCode(r))
+                live[r] = 1;
+        for (std::size_t i = code.size(); i-- > 0;) {
+            if (!live[i])
+                continue;
+            const bool unary = code[i].op == Op::Neg || code[i].op == Op::Sqrt ||
+                               (code[i].op >= Op::Sin && code[i].op != Op::Atan2 && code[i].op != Op::Min &&
+                                code[i].op != Op::Max);
+            if (isCode(code[i].a))
+                live[code[i].a] = 1;
+            if (!unary && isCode(code[i].b))
+                live[code[i].b] = 1;
+        }
+        std::vector<std::uint32_t> index(code.size(), 0);
+        std::size_t kept = 0;
+        auto renumber = [&](std::uint32_t ref) { return isCode(ref) ? index[ref] : ref; };
+        for (std::size_t i = 0; i < code.size(); ++i) {
+            if (!live[i])
+                continue;
+            index[i] = static_cast<std::uint32_t>(kept);
+            ExpressionTape::Instruction in = code[i];
+            in.a = renumber(in.a);
+            in.b = renumber(in.b);
+            code[kept++] = in;
+        }
+        code.resize(kept);
+        for (auto& r : results_)
+            r = renumber(r);
+    }
+
     [[noreturn]] void fail(const std::string& what) const
     {
         throw std::invalid_argument("internal error compiling the model for evaluation: " + what + " at position " +
@@ -142,16 +185,45 @@ private:
     }
 
     bool isConstant(std::uint32_t ref) const { return (ref & kConstant) != 0; }
-    double valueOf(std::uint32_t ref) const { return constants_[ref & ~kConstant]; }
+    double valueOf(std::uint32_t ref) const { return constants_[ref & kIndex]; }
+    bool isInstruction(std::uint32_t ref, Op op) const
+    {
+        return (ref & (kConstant | kVariable)) == 0 && tape_.code_[ref].op == op;
+    }
+
+    std::uint32_t variable(const double* address)
+    {
+        const auto [it, fresh] = variableIndex_.emplace(address, static_cast<std::uint32_t>(tape_.variables_.size()));
+        if (fresh)
+            tape_.variables_.push_back(address);
+        return it->second | kVariable;
+    }
 
     std::uint32_t emit(Op op, std::uint32_t a, std::uint32_t b = 0)
     {
-        const bool unary = op != Op::Load && (op == Op::Neg || op == Op::Sqrt || (op >= Op::Sin && op != Op::Atan2 &&
-                                                                                     op != Op::Min && op != Op::Max));
-        if (op != Op::Load && isConstant(a) && (unary || isConstant(b)))
+        const bool unary = op == Op::Neg || op == Op::Sqrt || (op >= Op::Sin && op != Op::Atan2 && op != Op::Min &&
+                                                               op != Op::Max);
+        if (isConstant(a) && (unary || isConstant(b)))
             return constant(apply(op, valueOf(a), unary ? 0.0 : valueOf(b)));
         if (unary)
             b = 0;
+        // The printer writes a negation as a product with -1 and a difference as a sum with it.
+        if (op == Op::Mul && (isConstant(a) || isConstant(b))) {
+            const std::uint32_t other = isConstant(a) ? b : a;
+            const double factor = valueOf(isConstant(a) ? a : b);
+            if (factor == 1.0)
+                return other;
+            if (factor == -1.0)
+                return emit(Op::Neg, other);
+        }
+        if (op == Op::Mul && isInstruction(a, Op::Neg))
+            return emit(Op::Neg, emit(Op::Mul, tape_.code_[a].a, b));
+        if (op == Op::Mul && isInstruction(b, Op::Neg))
+            return emit(Op::Neg, emit(Op::Mul, a, tape_.code_[b].a));
+        if (op == Op::Add && isInstruction(b, Op::Neg))
+            return emit(Op::Sub, a, tape_.code_[b].a);
+        if (op == Op::Add && isInstruction(a, Op::Neg))
+            return emit(Op::Sub, b, tape_.code_[a].a);
         if (commutative(op) && b < a)
             std::swap(a, b);
         const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32 | b) * 31 + static_cast<std::uint64_t>(op);
@@ -268,7 +340,7 @@ private:
             const auto it = names_.find(std::string(name));
             if (it == names_.end())
                 fail("unknown variable '" + std::string(name) + "'");
-            return emit(Op::Load, it->second);
+            return variable(it->second);
         }
         fail("unexpected '" + std::string(1, c) + "'");
     }
@@ -295,7 +367,8 @@ private:
     }
 
     ExpressionTape& tape_;
-    std::unordered_map<std::string, std::uint32_t> names_;
+    std::unordered_map<std::string, const double*> names_;
+    std::unordered_map<const double*, std::uint32_t> variableIndex_;
     std::unordered_map<std::uint64_t, std::uint32_t> constantIndex_;
     std::unordered_multimap<std::uint64_t, std::uint32_t> instructionIndex_;
     std::vector<double> constants_;
@@ -315,10 +388,11 @@ ExpressionTape::ExpressionTape(const std::vector<std::string>& expressions, cons
 void ExpressionTape::evaluate(double* out) const
 {
     double* r = registers_.data();
-    double* w = r + constantCount_;
+    for (std::size_t i = 0; i < variables_.size(); ++i)
+        r[i] = *variables_[i];
+    double* w = r + fixedRegisters_;
     for (const Instruction& in : code_) {
         switch (in.op) {
-        case Op::Load: *w = *variables_[in.a]; break;
         case Op::Add: *w = r[in.a] + r[in.b]; break;
         case Op::Sub: *w = r[in.a] - r[in.b]; break;
         case Op::Mul: *w = r[in.a] * r[in.b]; break;

@@ -31,22 +31,23 @@ public:
     void evaluate(double* out) const;
 
     enum class Op : std::uint8_t {
-        Load, Add, Sub, Mul, Div, Neg, Pow, Sqrt, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh, Exp, Log,
+        Add, Sub, Mul, Div, Neg, Pow, Sqrt, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh, Exp, Log,
         Abs, Sign, Min, Max
     };
     struct Instruction {
         Op op;
-        std::uint32_t a, b;  // operand registers (Load: the variable's index)
+        std::uint32_t a, b;  // operand registers
     };
 
 private:
     friend class TapeBuilder;
-    // Registers: the constants first, then one per instruction in order.
+    // Registers: the variables the expressions use (copied in at each evaluation), the
+    // constants, then one per instruction in order.
     std::vector<Instruction> code_;
-    std::vector<const double*> variables_;
+    std::vector<const double*> variables_;  // of the used variables, in register order
     std::vector<std::uint32_t> results_;
     mutable std::vector<double> registers_;
-    std::size_t constantCount_ = 0;
+    std::size_t fixedRegisters_ = 0;  // variables + constants: the first instruction's register
 };
 
 }  // namespace sysid::eval

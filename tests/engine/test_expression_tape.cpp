@@ -117,19 +117,24 @@ private slots:
     {
         double x = 0.7, y = -0.2;
         const std::vector<eval::ExpressionTape::Variable> bound{{"v0", &x}, {"v1", &y}};
-        // Load v0, sin, product, sum: the second sin(v0) and the copy in the second expression are shared.
+        // sin, product, sum: the second sin(v0) and the copy in the second expression are shared.
         const eval::ExpressionTape tape({"sin(v0)*sin(v0) + sin(v0)", "sin(v0)"}, bound);
-        QCOMPARE(tape.instructionCount(), std::size_t(4));
+        QCOMPARE(tape.instructionCount(), std::size_t(3));
         double out[2];
         tape.evaluate(out);
         QCOMPARE(out[1], std::sin(0.7));
         QVERIFY(std::abs(out[0] - (std::sin(0.7) * std::sin(0.7) + std::sin(0.7))) < 1e-16);
         // Constants fold; x^4 is two squarings; the variables are read at every evaluation.
         const eval::ExpressionTape folded({"(2*3 + 1)*((v1)^(4))"}, bound);
-        QCOMPARE(folded.instructionCount(), std::size_t(4));  // load, square, square, times 7
+        QCOMPARE(folded.instructionCount(), std::size_t(3));  // square, square, times 7
         y = 2.0;
         folded.evaluate(out);
         QCOMPARE(out[0], 112.0);
+        // The printer's products with -1 become negations, and sums with them differences.
+        const eval::ExpressionTape signs({"((-1)*v0) + v1 + ((-1)*v1*v0)"}, bound);
+        QCOMPARE(signs.instructionCount(), std::size_t(3));  // v1 - v0, v1*v0, subtract
+        signs.evaluate(out);
+        QCOMPARE(out[0], -0.7 + 2.0 - 2.0 * 0.7);
     }
 
     void malformedTextNamesThePlace()
