@@ -204,7 +204,7 @@ def main():
     sysid = {c["start"]: c for c in ref["cases"]}
     print(f"Seed-001 mass-spring-damper optimal estimation: 10 ODEs, 1001 samples, {nodes} shooting points / "
           f"initial mesh nodes, W = V = 1, W_a = 0")
-    print(f"sysid: Euler -> dopri5 1e-6 -> dopri5 1e-11 (Newton 1e-7), {ref['build']} build, timed around "
+    print(f"sysid: Euler -> dopri5 1e-6 -> dopri5 1e-11 with Jacobians at 1e-6 (Newton 1e-8), {ref['build']} build, timed around "
           f"estimateOptimally() including {ref['symbolic_seconds']:.3f} s of symbolic assembly and compilation")
     print(f"SciPy {scipy.__version__}: solve_bvp tol {args.tol}, "
           f"{'analytic' if jacobian else 'finite-difference'} Jacobian")
