@@ -82,6 +82,9 @@ struct BvpSettings {
     std::vector<BvpStage> stages;        // at least one; the last one decides the accuracy
     IntervalJacobian jacobian = IntervalJacobian::Variational;
     NewtonSettings newton;               // residualTolerance is replaced by each stage's
+    // Each stage starts with chord steps on the previous stage's factorisation (off: every
+    // stage builds its own Jacobians, e.g. to time them).
+    bool reuseBetweenStages = true;
     std::size_t threads = 0;             // 0 = hardware concurrency
 };
 

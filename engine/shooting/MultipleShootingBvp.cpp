@@ -362,7 +362,7 @@ BvpResult solveBoundaryValueProblem(const OdeSystem& system, const BoundaryCondi
         // The previous stage's Jacobian differs from this one's by that stage's integration
         // error only: chord steps with it (seed 001's fixed-Jacobian mode) usually finish a
         // tighter stage without a new, costly Jacobian.
-        newton.reuseFactorisation = s > 0 && shooting->factorised();
+        newton.reuseFactorisation = settings.reuseBetweenStages && s > 0 && shooting->factorised();
         // A Jacobian from the looser integrator is approximate anyway: while it contracts
         // ||F|| well, recomputing it buys nothing.
         if (stage.jacobianIntegrator && newton.chordContraction == 0.0)
