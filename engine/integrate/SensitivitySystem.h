@@ -22,6 +22,8 @@ public:
     std::size_t size() const { return n_ * (1 + columns_); }
     bool initialStateColumns() const { return initialStateColumns_; }
     const std::vector<std::size_t>& parameters() const { return parameters_; }
+    // The sensitivity column (0-based among the columns) of model parameter p, or -1.
+    int columnOfParameter(std::size_t p) const { return columnOfParameter_[p]; }
 
     // z0 from x0 (and, when x0 comes from the model, dx0/dp for the parameter columns).
     void initialState(const double* x0, bool x0FromModel, double* z) const;

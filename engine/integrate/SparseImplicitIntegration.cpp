@@ -1,6 +1,7 @@
 #include "engine/integrate/SparseImplicitIntegration.h"
 
 #include "engine/data/Text.h"
+#include "engine/integrate/SparseIterationMatrix.h"
 
 #include <Eigen/Sparse>
 #include <Eigen/SparseLU>
@@ -162,38 +163,15 @@ public:
           settings_(settings),
           n_(static_cast<Eigen::Index>(model.stateCount())),
           width_(1 + static_cast<Eigen::Index>(system.columnCount())),
-          columnOfParameter_(model.parameterCount(), -1),
           f_(model.stateCount()),
           shifted_(model.stateCount()),
           jx_(model.source().rhsStateJacobian.entries.size()),
           jp_(model.source().rhsParamJacobian.entries.size()),
-          timeDependent_(!model.source().rhsTimeInputJacobian.entries.empty())
+          timeDependent_(!model.source().rhsTimeInputJacobian.entries.empty()),
+          newton_(model.source())
     {
-        const std::size_t offset = system.initialStateColumns() ? model.stateCount() : 0;
-        for (std::size_t c = 0; c < system.parameters().size(); ++c)
-            columnOfParameter_[system.parameters()[c]] = static_cast<int>(offset + c);
-
-        const auto& entries = model.source().rhsStateJacobian.entries;
-        std::vector<Eigen::Triplet<double>> triplets;
-        for (const auto& e : entries)
-            triplets.emplace_back(static_cast<int>(e.row), static_cast<int>(e.column), 1.0);
-        jacobian_.resize(n_, n_);
-        jacobian_.setFromTriplets(triplets.begin(), triplets.end());
-        jacobian_.makeCompressed();
+        jacobian_ = newton_.jacobianPattern();
         stageJacobian_ = jacobian_;
-        for (Eigen::Index i = 0; i < n_; ++i)
-            triplets.emplace_back(static_cast<int>(i), static_cast<int>(i), 1.0);
-        iteration_.resize(n_, n_);
-        iteration_.setFromTriplets(triplets.begin(), triplets.end());
-        iteration_.makeCompressed();
-        for (const auto& e : entries) {
-            const auto r = static_cast<Eigen::Index>(e.row), c = static_cast<Eigen::Index>(e.column);
-            jacobianPosition_.push_back(&jacobian_.coeffRef(r, c) - jacobian_.valuePtr());
-            iterationPosition_.push_back(&iteration_.coeffRef(r, c) - iteration_.valuePtr());
-        }
-        for (Eigen::Index i = 0; i < n_; ++i)
-            diagonalPosition_.push_back(&iteration_.coeffRef(i, i) - iteration_.valuePtr());
-        lu_.analyzePattern(iteration_);
 
         for (auto& k : stage_)
             k.resize(n_, width_);
@@ -212,14 +190,14 @@ public:
         system_.setPointFor(t, x_.data());
         model_.rhsAndJacobianValues(f_.data(), jx_.data(), jp_.data());
         F.col(0) = Eigen::Map<const Eigen::VectorXd>(f_.data(), n_);
-        setValues(J, jacobianPosition_);
+        newton_.setJacobian(J, jx_);
         if (width_ == 1)
             return;
         F.rightCols(width_ - 1).setZero();
         addProduct(J, Z, F, width_ - 1);
         const auto& entries = model_.source().rhsParamJacobian.entries;
         for (std::size_t k = 0; k < entries.size(); ++k) {
-            const int c = columnOfParameter_[entries[k].column];
+            const int c = system_.columnOfParameter(entries[k].column);
             if (c >= 0)
                 F(static_cast<Eigen::Index>(entries[k].row), 1 + c) += jp_[k];
         }
@@ -245,13 +223,7 @@ public:
     // states (infinite when the step cannot be taken) and leaves the new state in result().
     double step(double t, double h)
     {
-        std::fill(iteration_.valuePtr(), iteration_.valuePtr() + iteration_.nonZeros(), 0.0);
-        for (std::size_t k = 0; k < jx_.size(); ++k)
-            iteration_.valuePtr()[iterationPosition_[k]] -= h * gammaDiagonal * jacobian_.valuePtr()[jacobianPosition_[k]];
-        for (auto p : diagonalPosition_)
-            iteration_.valuePtr()[p] += 1.0;
-        lu_.factorize(iteration_);
-        if (lu_.info() != Eigen::Success)
+        if (!newton_.factorise(jacobian_, h * gammaDiagonal))
             return INFINITY;
         for (int i = 0; i < stages; ++i) {
             Augmented* rhs = &rhs_;
@@ -277,7 +249,7 @@ public:
                     gammaSum += gammaCoefficient[i][j];
                 rhs->col(0) += (gammaSum * h * h) * timeDerivative_;
             }
-            solveRows(lu_, *rhs, solveWork_, stage_[static_cast<std::size_t>(i)], block_, product_);
+            solveRows(newton_.lu(), *rhs, solveWork_, stage_[static_cast<std::size_t>(i)], block_, product_);
         }
         combine(stages, start_.data(), weight, stage_, combined_);
         Eigen::VectorXd error = Eigen::VectorXd::Zero(n_);
@@ -297,23 +269,14 @@ public:
     const Augmented& slope() const { return firstStage_; }  // F(t, Z) of the last begin()
 
 private:
-    void setValues(SparseMatrix& J, const std::vector<std::ptrdiff_t>& positions)
-    {
-        std::fill(J.valuePtr(), J.valuePtr() + J.nonZeros(), 0.0);
-        for (std::size_t k = 0; k < jx_.size(); ++k)
-            J.valuePtr()[positions[k]] += jx_[k];
-    }
-
     eval::CompiledModel& model_;
     SensitivitySystem& system_;
     const IntegratorSettings& settings_;
     Eigen::Index n_, width_;
-    std::vector<int> columnOfParameter_;
     std::vector<double> f_, shifted_, jx_, jp_;
     bool timeDependent_;
-    SparseMatrix jacobian_, stageJacobian_, iteration_;
-    std::vector<std::ptrdiff_t> jacobianPosition_, iterationPosition_, diagonalPosition_;
-    SparseLu lu_;
+    SparseIterationMatrix newton_;
+    SparseMatrix jacobian_, stageJacobian_;
     std::array<Augmented, stages> stage_;
     Augmented start_, value_, firstStage_, combined_, rhs_;
     Augmented solveWork_;

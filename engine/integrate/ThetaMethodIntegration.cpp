@@ -1,9 +1,7 @@
 #include "engine/integrate/ThetaMethodIntegration.h"
 
 #include "engine/data/Text.h"
-
-#include <Eigen/Sparse>
-#include <Eigen/SparseLU>
+#include "engine/integrate/SparseIterationMatrix.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,35 +25,12 @@ public:
           theta_(theta),
           n_(static_cast<Eigen::Index>(model.stateCount())),
           columns_(static_cast<Eigen::Index>(system.columnCount())),
-          columnOfParameter_(model.parameterCount(), -1),
           f_(model.stateCount()),
           jx_(model.source().rhsStateJacobian.entries.size()),
-          jp_(model.source().rhsParamJacobian.entries.size())
+          jp_(model.source().rhsParamJacobian.entries.size()),
+          newton_(model.source())
     {
-        const std::size_t offset = system.initialStateColumns() ? model.stateCount() : 0;
-        for (std::size_t c = 0; c < system.parameters().size(); ++c)
-            columnOfParameter_[system.parameters()[c]] = static_cast<int>(offset + c);
-
-        const auto& entries = model.source().rhsStateJacobian.entries;
-        std::vector<Eigen::Triplet<double>> triplets;
-        for (const auto& e : entries)
-            triplets.emplace_back(static_cast<int>(e.row), static_cast<int>(e.column), 1.0);
-        jacobian_.resize(n_, n_);
-        jacobian_.setFromTriplets(triplets.begin(), triplets.end());
-        jacobian_.makeCompressed();
-        for (Eigen::Index i = 0; i < n_; ++i)
-            triplets.emplace_back(static_cast<int>(i), static_cast<int>(i), 1.0);
-        iteration_.resize(n_, n_);
-        iteration_.setFromTriplets(triplets.begin(), triplets.end());
-        iteration_.makeCompressed();
-        for (const auto& e : entries) {
-            const auto r = static_cast<Eigen::Index>(e.row), c = static_cast<Eigen::Index>(e.column);
-            jacobianPosition_.push_back(&jacobian_.coeffRef(r, c) - jacobian_.valuePtr());
-            iterationPosition_.push_back(&iteration_.coeffRef(r, c) - iteration_.valuePtr());
-        }
-        for (Eigen::Index i = 0; i < n_; ++i)
-            diagonalPosition_.push_back(&iteration_.coeffRef(i, i) - iteration_.valuePtr());
-        lu_.analyzePattern(iteration_);
+        jacobian_ = newton_.jacobianPattern();
         known_.resize(n_, columns_);
     }
 
@@ -84,13 +59,13 @@ public:
         for (int iteration = 1;; ++iteration) {
             evaluate(t1, y);
             const Eigen::VectorXd residual = y - known - implicitWeight * Eigen::Map<const Eigen::VectorXd>(f_.data(), n_);
-            if (!factorize(implicitWeight)) {
+            if (!newton_.factorise(jacobian_, implicitWeight)) {
                 why = "the Newton matrix I - theta h df/dx (theta = " + data::formatNumber(theta_) + ") of the " +
                       schemeName(theta_) + " step to t = " + data::formatNumber(t1, 10) +
                       " is singular; use a smaller step (--max-step)";
                 return false;
             }
-            update = lu_.solve(-residual);
+            update = newton_.lu().solve(-residual);
             y += update;
             if (!y.allFinite()) {
                 why = "the Newton iteration of the " + schemeName(theta_) + " step to t = " + data::formatNumber(t1, 10) +
@@ -112,7 +87,7 @@ public:
             // (I - theta h A1) S1 = known + theta h df/dp(t1): the LU of the converged iterate,
             // whose Jacobian differs from the one at y by the last update only.
             addParameterColumns(known_, implicitWeight);
-            Eigen::MatrixXd S = lu_.solve(known_);
+            Eigen::MatrixXd S = newton_.lu().solve(known_);
             Z.rightCols(columns_) = S;
         }
         return true;
@@ -125,9 +100,7 @@ private:
         x_ = x;
         system_.setPointFor(t, x_.data());
         model_.rhsAndJacobianValues(f_.data(), jx_.data(), jp_.data());
-        std::fill(jacobian_.valuePtr(), jacobian_.valuePtr() + jacobian_.nonZeros(), 0.0);
-        for (std::size_t k = 0; k < jx_.size(); ++k)
-            jacobian_.valuePtr()[jacobianPosition_[k]] += jx_[k];
+        newton_.setJacobian(jacobian_, jx_);
     }
 
     // out(:, c) += weight df/dp_l for each parameter column c = column of parameter l.
@@ -135,21 +108,10 @@ private:
     {
         const auto& entries = model_.source().rhsParamJacobian.entries;
         for (std::size_t k = 0; k < entries.size(); ++k) {
-            const int c = columnOfParameter_[entries[k].column];
+            const int c = system_.columnOfParameter(entries[k].column);
             if (c >= 0)
                 out(static_cast<Eigen::Index>(entries[k].row), c) += weight * jp_[k];
         }
-    }
-
-    bool factorize(double implicitWeight)
-    {
-        std::fill(iteration_.valuePtr(), iteration_.valuePtr() + iteration_.nonZeros(), 0.0);
-        for (std::size_t k = 0; k < jx_.size(); ++k)
-            iteration_.valuePtr()[iterationPosition_[k]] -= implicitWeight * jx_[k];
-        for (auto p : diagonalPosition_)
-            iteration_.valuePtr()[p] += 1.0;
-        lu_.factorize(iteration_);
-        return lu_.info() == Eigen::Success;
     }
 
     // The update is within the tolerances, or at the rounding level of y (tolerances finer than
@@ -169,11 +131,9 @@ private:
     const IntegratorSettings& settings_;
     double theta_;
     Eigen::Index n_, columns_;
-    std::vector<int> columnOfParameter_;
     std::vector<double> f_, jx_, jp_;
-    SparseMatrix jacobian_, iteration_;
-    std::vector<std::ptrdiff_t> jacobianPosition_, iterationPosition_, diagonalPosition_;
-    Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu_;
+    SparseIterationMatrix newton_;
+    SparseMatrix jacobian_;
     Eigen::MatrixXd known_;
     Eigen::VectorXd x_;
 };
