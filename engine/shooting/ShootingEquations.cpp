@@ -112,7 +112,11 @@ Eigen::VectorXd ShootingEquations::initialUnknowns(const Eigen::VectorXd& x0, do
     return z;
 }
 
-Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
+Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z) { return evaluate(z, true); }
+
+Eigen::VectorXd ShootingEquations::flowResidual(const Eigen::VectorXd& z) { return evaluate(z, false); }
+
+Eigen::VectorXd ShootingEquations::evaluate(const Eigen::VectorXd& z, bool cache)
 {
     const auto n = static_cast<Eigen::Index>(n_);
     const double P = period(z);
@@ -122,7 +126,8 @@ Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
     cachedZ_.resize(0);
     blocksValid_ = false;
     samplesValid_ = false;
-    const bool recording = recordSamples_ > 0 && !finiteDifferences_;
+    const bool variational = cache && !finiteDifferences_;
+    const bool recording = recordSamples_ > 0 && variational;
     std::vector<std::size_t> first;
     if (recording) {
         sampleGrid(P, recordSamples_, sampleTimes_, first);
@@ -131,7 +136,7 @@ Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
     }
     forIntervals([&](std::size_t i, eval::CompiledModel& model) {
         const auto row = static_cast<Eigen::Index>(i) * n;
-        if (finiteDifferences_) {
+        if (!variational) {
             ends_[i] = flowEnd(model, i, P, z.segment(row, n));
         } else {
             integrate::SimulationRequest request;
@@ -179,30 +184,11 @@ Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
             setPhaseReference(z.head(n));
         F(F.size() - 1) = fstar_.dot(z.head(n) - xstar_);
     }
-    cachedZ_ = z;
-    blocksValid_ = !finiteDifferences_;
-    samplesValid_ = recording;
-    return F;
-}
-
-Eigen::VectorXd ShootingEquations::flowResidual(const Eigen::VectorXd& z)
-{
-    const auto n = static_cast<Eigen::Index>(n_);
-    const double P = period(z);
-    if (!(P > 0) || !std::isfinite(P))
-        throw std::runtime_error("the period became " + std::to_string(P) + " (it must stay positive)");
-    cachedZ_.resize(0);
-    blocksValid_ = false;
-    samplesValid_ = false;
-    std::vector<Eigen::VectorXd> ends(N_);
-    forIntervals([&](std::size_t i, eval::CompiledModel& model) {
-        ends[i] = flowEnd(model, i, P, z.segment(static_cast<Eigen::Index>(i) * n, n));
-    });
-    Eigen::VectorXd F(static_cast<Eigen::Index>(unknowns()));
-    for (std::size_t i = 0; i < N_; ++i)
-        F.segment(static_cast<Eigen::Index>(i) * n, n) = ends[i] - z.segment(static_cast<Eigen::Index>((i + 1) % N_) * n, n);
-    if (autonomous_)
-        F(F.size() - 1) = fstar_.dot(z.head(n) - xstar_);
+    if (cache) {
+        cachedZ_ = z;
+        blocksValid_ = variational;
+        samplesValid_ = recording;
+    }
     return F;
 }
 

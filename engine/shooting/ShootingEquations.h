@@ -74,6 +74,9 @@ public:
     const Eigen::VectorXd& cachedPoint() const { return cachedZ_; }
 
 private:
+    // F(z); cache: also the interval Jacobians (variational equations unless finite
+    // differences), the orbit samples and the point, for jacobian(), monodromy() and sample().
+    Eigen::VectorXd evaluate(const Eigen::VectorXd& z, bool cache);
     Eigen::VectorXd flowEnd(eval::CompiledModel& model, std::size_t i, double P, const Eigen::VectorXd& start);
     static Eigen::VectorXd rhsOf(eval::CompiledModel& model, double t, const Eigen::VectorXd& x);
     // fn(i, model) for every interval i, spread over the worker threads; rethrows the first
