@@ -68,6 +68,12 @@ const std::unordered_map<std::string_view, FunctionInfo>& functions()
 
 bool commutative(Op op) { return op == Op::Add || op == Op::Mul || op == Op::Min || op == Op::Max; }
 
+// One operand (b unused): negation, square root and the one-argument functions.
+bool unary(Op op)
+{
+    return op == Op::Neg || op == Op::Sqrt || (op >= Op::Sin && op != Op::Atan2 && op != Op::Min && op != Op::Max);
+}
+
 }  // namespace
 
 // Recursive-descent parser that emits hash-consed instructions as it goes.
@@ -127,12 +133,9 @@ private:
         for (std::size_t i = code.size(); i-- > 0;) {
             if (!live[i])
                 continue;
-            const bool unary = code[i].op == Op::Neg || code[i].op == Op::Sqrt ||
-                               (code[i].op >= Op::Sin && code[i].op != Op::Atan2 && code[i].op != Op::Min &&
-                                code[i].op != Op::Max);
             if (isCode(code[i].a))
                 live[code[i].a] = 1;
-            if (!unary && isCode(code[i].b))
+            if (!unary(code[i].op) && isCode(code[i].b))
                 live[code[i].b] = 1;
         }
         std::vector<std::uint32_t> index(code.size(), 0);
@@ -201,11 +204,10 @@ private:
 
     std::uint32_t emit(Op op, std::uint32_t a, std::uint32_t b = 0)
     {
-        const bool unary = op == Op::Neg || op == Op::Sqrt || (op >= Op::Sin && op != Op::Atan2 && op != Op::Min &&
-                                                               op != Op::Max);
-        if (isConstant(a) && (unary || isConstant(b)))
-            return constant(apply(op, valueOf(a), unary ? 0.0 : valueOf(b)));
-        if (unary)
+        const bool single = unary(op);
+        if (isConstant(a) && (single || isConstant(b)))
+            return constant(apply(op, valueOf(a), single ? 0.0 : valueOf(b)));
+        if (single)
             b = 0;
         // The printer writes a negation as a product with -1 and a difference as a sum with it.
         if (op == Op::Mul && (isConstant(a) || isConstant(b))) {
