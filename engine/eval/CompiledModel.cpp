@@ -16,11 +16,9 @@ CompiledModel::CompiledModel(std::shared_ptr<const CompiledModelSource> source) 
     scratch_.resize(largest);
 }
 
-const ExpressionList& CompiledModel::program(Program which) const
+const ExpressionList& CompiledModel::compile(Program which) const
 {
     auto& slot = programs_[which];
-    if (slot)
-        return *slot;
     const auto& s = *source_;
     if ((which == StateHessian || which == MixedHessian) && !s.hasSecondDerivatives)
         throw std::logic_error("the model was compiled without second derivatives");

@@ -60,7 +60,12 @@ private:
         Rhs, StateJacobian, ParameterJacobian, TimeInputJacobian, StateHessian, MixedHessian, RhsWithStateJacobian,
         RhsWithJacobians, Outputs, OutputStateJacobian, OutputParameterJacobian, Initial, InitialJacobian, ProgramCount
     };
-    const ExpressionList& program(Program which) const;
+    const ExpressionList& program(Program which) const
+    {
+        const auto& slot = programs_[which];
+        return slot ? *slot : compile(which);
+    }
+    const ExpressionList& compile(Program which) const;
     void scatter(Program which, const SparseExpressions& pattern, std::size_t rows, std::size_t columns,
                  double* dense) const;
 
