@@ -68,7 +68,8 @@ enum class IntervalJacobian { Variational, FiniteDifferences };
 // One stage of the loose-to-tight tolerance schedule (seed 001 §5.4): Newton runs to
 // `newtonTolerance` with this integrator, then the next stage starts from its solution.
 struct BvpStage {
-    integrate::IntegratorSettings integrator;  // Euler/RK4 use `stepsPerInterval` fixed steps
+    // Euler, RK4, implicit-euler and crank-nicolson take `stepsPerInterval` fixed steps.
+    integrate::IntegratorSettings integrator;
     std::size_t stepsPerInterval = 1;
     double newtonTolerance = 1e-10;
     // Variational Jacobians integrated with this looser integrator instead (a tight final

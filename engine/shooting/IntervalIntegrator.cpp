@@ -2,6 +2,7 @@
 
 #include "engine/integrate/IntegrationError.h"
 #include "engine/integrate/RosenbrockIntegration.h"
+#include "engine/shooting/IntervalThetaMethod.h"
 
 #include <boost/numeric/odeint/stepper/controlled_runge_kutta.hpp>
 #include <boost/numeric/odeint/stepper/euler.hpp>
@@ -222,12 +223,18 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
         }
         break;
     }
-    // The shooting intervals' augmented systems are dense (n + n^2): the sparse method brings
-    // nothing there, so it falls back to rosenbrock4, and so do the fixed-step implicit schemes
-    // (the shooting matching conditions want the interval map accurate, not a scheme's).
-    case integrate::IntegrationMethod::SparseImplicit:
+    // Fixed-step implicit stages for stiff problems (seed 001 §5.4 allows a stiff integrator in
+    // the loose-to-tight schedule): the trapezoidal rule is symmetric, so it keeps both the decaying
+    // state modes and the growing costate modes of a Hamiltonian BVP bounded where explicit Euler
+    // amplifies them (Ascher, Mattheij & Russell, Numerical Solution of BVPs for ODEs, 1995, §5.7).
     case integrate::IntegrationMethod::ImplicitEuler:
     case integrate::IntegrationMethod::CrankNicolson:
+        integrateIntervalThetaMethod(system, settings.method == integrate::IntegrationMethod::ImplicitEuler ? 1.0 : 0.5,
+                                     stage.stepsPerInterval, t0, t1, z, variational, guard, where);
+        break;
+    // The shooting intervals' augmented systems are dense (n + n^2): the sparse method brings
+    // nothing there, so it falls back to rosenbrock4.
+    case integrate::IntegrationMethod::SparseImplicit:
     case integrate::IntegrationMethod::Rosenbrock4: {
         integrate::RosenbrockProblem problem;
         problem.size = N;

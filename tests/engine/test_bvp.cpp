@@ -201,6 +201,47 @@ private slots:
                  qPrintable(QString("%1 %2").arg(euler1).arg(euler2)));
         QVERIFY2(rk1 < 1e-4 && rk2 / rk1 > 1.0 / 20 && rk2 / rk1 < 1.0 / 12, qPrintable(QString("%1 %2").arg(rk1).arg(rk2)));
         QVERIFY(error(IntegrationMethod::RK4, 40) < 1e-8);
+        const double ie1 = error(IntegrationMethod::ImplicitEuler, 20), ie2 = error(IntegrationMethod::ImplicitEuler, 40);
+        const double cn1 = error(IntegrationMethod::CrankNicolson, 4), cn2 = error(IntegrationMethod::CrankNicolson, 8);
+        qInfo("node errors: implicit Euler 20/40 steps %.3e / %.3e, Crank-Nicolson 4/8 steps %.3e / %.3e", ie1, ie2, cn1,
+              cn2);
+        // The interval maps' Jacobians are those of the discrete steps: finite differences of
+        // the same maps give the same iterates.
+        const auto cnVariational = solveQuadratic(11, test::stage(IntegrationMethod::CrankNicolson, 0, 0, 4));
+        const auto cnDifferences = solveQuadratic(11, test::stage(IntegrationMethod::CrankNicolson, 0, 0, 4),
+                                                  IntervalJacobian::FiniteDifferences);
+        QCOMPARE(cnVariational.totalIterations, cnDifferences.totalIterations);
+        QVERIFY((cnVariational.nodes - cnDifferences.nodes).cwiseAbs().maxCoeff() < 1e-12);
+        QVERIFY2(ie1 < 0.1 && ie2 / ie1 > 0.4 && ie2 / ie1 < 0.6, qPrintable(QString("%1 %2").arg(ie1).arg(ie2)));
+        QVERIFY2(cn1 < 1e-2 && cn2 / cn1 > 0.2 && cn2 / cn1 < 0.3, qPrintable(QString("%1 %2").arg(cn1).arg(cn2)));
+    }
+
+    // y'' = 1000^2 y on 200 intervals, one step each (h*lambda = -5 and +5): explicit Euler's
+    // amplification -4 of the decaying mode leaves its shooting matrix singular to working
+    // precision (its modes grow by 6 and -4 per interval, 10^155 over the span); the
+    // trapezoidal rule keeps the decaying mode decaying (-0.43) and the growing one growing
+    // (-2.3), so Newton solves its discrete problem, which converges at order 2 as the steps shrink.
+    void trapezoidalStageHandlesStiffIntervals()
+    {
+        auto solve = [](IntegrationMethod method, std::size_t steps) {
+            auto s = settingsWith(201, test::stage(method, 0, 0, steps, 1e-9));
+            return solveBoundaryValueProblem(steepOde(), test::dirichlet(0, 1), test::linearGuess(s.shootingPoints, 0, 1), s);
+        };
+        const auto euler = solve(IntegrationMethod::Euler, 1), one = solve(IntegrationMethod::CrankNicolson, 1),
+                   four = solve(IntegrationMethod::CrankNicolson, 4), eight = solve(IntegrationMethod::CrankNicolson, 8);
+        QVERIFY(!euler.converged());
+        QVERIFY2(euler.message.find("singular") != std::string::npos, euler.message.c_str());
+        for (const auto* r : {&one, &four, &eight})
+            QVERIFY2(r->converged(), r->message.c_str());
+        const double e1 = nodeError(one, steepY, steepDy, kRate),
+                     e4 = nodeError(four, steepY, steepDy, kRate), e8 = nodeError(eight, steepY, steepDy, kRate);
+        qInfo("steep BVP, 200 intervals: Euler 1 step: %s; trapezoidal 1 / 4 / 8 steps: node error %.3e / %.3e / %.3e "
+              "(%zu Newton iterations with 1 step)",
+              euler.message.c_str(), e1, e4, e8, one.totalIterations);
+        QVERIFY(one.totalIterations <= 2);  // linear problem, exact Jacobian of the discrete map
+        // One step per interval cannot resolve the boundary layer of width 1/1000 but stays bounded.
+        QVERIFY2(e1 < 1, qPrintable(QString::number(e1)));
+        QVERIFY2(e8 / e4 > 0.2 && e8 / e4 < 0.3, qPrintable(QString("%1 %2").arg(e4).arg(e8)));
     }
 
     void rosenbrockStageConverges()

@@ -223,6 +223,10 @@ private slots:
         // against 1.1e-8); 2001 points with 4 or 8 steps and 401 with 8, 20 or 32 do not converge.
         settings.stages = estimate::defaultOptimalEstimationStages();
         settings.stages.front().stepsPerInterval = static_cast<std::size_t>(eulerSteps);
+        if (const char* first = std::getenv("SYSID_FIRST_STAGE"))
+            settings.stages.front().integrator.method = *integrate::parseIntegrationMethod(first);
+        if (const char* steps = std::getenv("SYSID_FIRST_STEPS"))
+            settings.stages.front().stepsPerInterval = std::stoul(steps);
         std::vector<std::size_t> perStage;
         const auto r = withModel(replaced(replaced(text, "param H = 2", "param H = " + std::to_string(startH)),
                                           "param K = 1", "param K = " + std::to_string(start)),
