@@ -61,6 +61,16 @@ void applyOptimalSettings(const po::variables_map& vm, estimate::OptimalEstimati
     }
     if (vm.count("points"))
         settings.shootingPoints = countOption(vm, "points", 2);
+    if (vm.count("first-stage")) {
+        const auto name = vm["first-stage"].as<std::string>();
+        const auto method = integrate::parseIntegrationMethod(name);
+        if (!method || !estimate::isFirstStageMethod(*method))
+            throw UsageError("--first-stage: unknown method '" + name +
+                             "' (one of euler, rk4, implicit-euler, crank-nicolson)");
+        settings.firstStageMethod = *method;
+    }
+    if (vm.count("first-stage-steps"))
+        settings.firstStageSteps = countOption(vm, "first-stage-steps", 1);
 }
 
 // t, then one column per residual ("xi:x", "eps:y", ...), one row per sample.
@@ -103,6 +113,12 @@ int runOptimal(const Arguments& args)
         ("initial", po::value<Strings>()->composing(),
          "NAME=VALUE,WEIGHT: prior q_a and weight W_a >= 0 on an augmented state at the start (repeatable)")
         ("points", po::value<long long>(), "shooting points on the data's time span (default 101)")
+        ("first-stage", po::value<std::string>(),
+         "method of the loose first stage: euler (default; seed 001 §5.4) | rk4 | implicit-euler | crank-nicolson "
+         "(stiff problems)")
+        ("first-stage-steps", po::value<long long>(),
+         "fixed steps per shooting interval in the first stage (default 1); a stiff problem needs "
+         "h*lambda >= -2 for euler")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: starting value of a parameter (repeatable)")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)")

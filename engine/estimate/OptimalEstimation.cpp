@@ -181,11 +181,23 @@ Eigen::MatrixXd initialNodes(const model::Model& model, const Prepared& p, const
 
 }  // namespace
 
-std::vector<shooting::BvpStage> defaultOptimalEstimationStages()
+bool isFirstStageMethod(integrate::IntegrationMethod method)
 {
+    using M = integrate::IntegrationMethod;
+    return method == M::Euler || method == M::RK4 || method == M::ImplicitEuler || method == M::CrankNicolson;
+}
+
+std::vector<shooting::BvpStage> defaultOptimalEstimationStages(integrate::IntegrationMethod firstStageMethod,
+                                                               std::size_t firstStageSteps)
+{
+    if (!isFirstStageMethod(firstStageMethod))
+        throw OptimalEstimationError("the first stage must be a fixed-step method (euler, rk4, implicit-euler or "
+                                     "crank-nicolson), not " + integrate::methodName(firstStageMethod));
+    if (firstStageSteps < 1)
+        throw OptimalEstimationError("the first stage needs at least 1 step per shooting interval");
     shooting::BvpStage euler, loose, tight;
-    euler.integrator.method = integrate::IntegrationMethod::Euler;
-    euler.stepsPerInterval = 1;
+    euler.integrator.method = firstStageMethod;
+    euler.stepsPerInterval = firstStageSteps;
     euler.newtonTolerance = 1e-6;
     loose.integrator.method = integrate::IntegrationMethod::Dopri5;
     loose.integrator.relativeTolerance = 1e-6;
@@ -260,7 +272,9 @@ OptimalEstimationResult estimateOptimally(const model::Model& model, const Exper
             shooting::uniformShootingPoints(experiment.times.front(), experiment.times.back(), settings.shootingPoints);
     }
     if (bvp.stages.empty())
-        bvp.stages = settings.stages.empty() ? defaultOptimalEstimationStages() : settings.stages;
+        bvp.stages = settings.stages.empty()
+                         ? defaultOptimalEstimationStages(settings.firstStageMethod, settings.firstStageSteps)
+                         : settings.stages;
 
     const Eigen::MatrixXd nodes = initialNodes(model, prepared, experiment, settings.initialGuess, bvp.shootingPoints);
     const shooting::BvpResult solved = shooting::solveBoundaryValueProblem(system, bc, nodes, bvp, progress, stop);

@@ -2,6 +2,7 @@
 
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/OptimalEstimationError.h"
+#include "engine/integrate/IntegratorSettings.h"
 #include "engine/model/Model.h"
 #include "engine/shooting/BoundaryValueProblem.h"
 
@@ -31,14 +32,24 @@ struct OptimalEstimationSettings {
     // replacing the default (measured value, central difference, x(0) or the parameter's value).
     std::map<std::string, std::vector<double>> initialGuess;
     std::size_t shootingPoints = 101;  // equidistant on the data's time span
-    // Loose-to-tight schedule (seed 001 §5.4); empty: Euler 1 step -> dopri5 1e-6 -> dopri5 1e-9.
+    // The loose first stage of the default schedule: seed 001 §5.4 takes one explicit Euler step
+    // per interval; a stiff problem needs more steps (h*lambda within [-2, 0]) or an implicit
+    // scheme. One of euler, rk4, implicit-euler, crank-nicolson.
+    integrate::IntegrationMethod firstStageMethod = integrate::IntegrationMethod::Euler;
+    std::size_t firstStageSteps = 1;  // steps per shooting interval, >= 1
+    // Loose-to-tight schedule (seed 001 §5.4); empty: the first stage above -> dopri5 1e-6 ->
+    // dopri5 1e-11 (defaultOptimalEstimationStages).
     std::vector<shooting::BvpStage> stages;
     // Newton settings, interval Jacobian mode and threads; its shootingPoints and stages,
     // when given, replace the two settings above.
     shooting::BvpSettings bvp;
 };
 
-std::vector<shooting::BvpStage> defaultOptimalEstimationStages();
+std::vector<shooting::BvpStage> defaultOptimalEstimationStages(
+    integrate::IntegrationMethod firstStageMethod = integrate::IntegrationMethod::Euler, std::size_t firstStageSteps = 1);
+
+// Whether `method` can be the fixed-step first stage of the schedule (not an adaptive one).
+bool isFirstStageMethod(integrate::IntegrationMethod method);
 
 struct OptimalEstimationResult {
     std::vector<std::string> parameterNames;

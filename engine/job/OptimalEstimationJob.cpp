@@ -30,6 +30,13 @@ std::string seconds(double s)
     return buffer;
 }
 
+std::string shortNumber(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
+
 std::string number(double v)
 {
     char buffer[32];
@@ -154,9 +161,26 @@ estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, P
     } catch (const estimate::OptimalEstimationError& e) {
         throw JobError(JobError::Kind::Settings, e.what());
     }
+    std::string schedule;
+    try {
+        const auto stages = job.settings.stages.empty()
+                                ? estimate::defaultOptimalEstimationStages(job.settings.firstStageMethod,
+                                                                           job.settings.firstStageSteps)
+                                : job.settings.stages;
+        for (const auto& stage : stages) {
+            const auto& integrator = stage.integrator;
+            schedule += (schedule.empty() ? "" : " -> ") + integrate::methodName(integrator.method) +
+                        (integrate::isAdaptive(integrator.method)
+                             ? " rtol " + shortNumber(integrator.relativeTolerance)
+                             : " " + std::to_string(stage.stepsPerInterval) + " step" +
+                                   (stage.stepsPerInterval == 1 ? "" : "s") + " per interval");
+        }
+    } catch (const estimate::OptimalEstimationError& e) {
+        throw JobError(JobError::Kind::Settings, e.what());
+    }
     sink.started(parameterNames);
     sink.log("optimal estimation (TPBVP) of '" + experiment.name + "': " + std::to_string(experiment.times.size()) +
-             " samples, " + std::to_string(points) + " shooting points");
+             " samples, " + std::to_string(points) + " shooting points, stages " + schedule);
 
     std::size_t count = 0;
     std::size_t lastStage = static_cast<std::size_t>(-1);

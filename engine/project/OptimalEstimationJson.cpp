@@ -10,6 +10,16 @@ namespace sysid::project {
 
 namespace {
 
+std::size_t count(const json& value, const std::string& key, std::size_t minimum)
+{
+    const bool whole = value.is_number_unsigned() ||
+                       (value.is_number_float() && value.get<double>() == std::floor(value.get<double>()) &&
+                        value.get<double>() >= 0 && value.get<double>() < 1e9);
+    if (!whole || value.get<double>() < static_cast<double>(minimum))
+        throw OptimalSettingsError(key, "expected a whole number >= " + std::to_string(minimum) + ", got " + value.dump());
+    return static_cast<std::size_t>(value.get<double>());
+}
+
 json finite(double v)
 {
     return std::isfinite(v) ? json(v) : json(nullptr);
@@ -99,12 +109,14 @@ json optimalSettingsToJson(const estimate::OptimalEstimationSettings& s)
     for (const auto& [name, prior] : s.initialPrior)
         out["initial_prior"][name] = {{"value", prior.first}, {"weight", prior.second}};
     out["shooting_points"] = s.shootingPoints;
+    out["first_stage"] = {{"method", integrate::methodName(s.firstStageMethod)},
+                          {"steps_per_interval", s.firstStageSteps}};
     return out;
 }
 
 estimate::OptimalEstimationSettings optimalSettingsFromJson(const json& in)
 {
-    requireObject(in, "", {"state_weights", "measurement_weights", "initial_prior", "shooting_points"});
+    requireObject(in, "", {"state_weights", "measurement_weights", "initial_prior", "shooting_points", "first_stage"});
     estimate::OptimalEstimationSettings s;
     if (const auto it = in.find("state_weights"); it != in.end() && !it->is_null())
         s.stateWeights = weights(*it, "state_weights", true);
@@ -126,13 +138,20 @@ estimate::OptimalEstimationSettings optimalSettingsFromJson(const json& in)
             s.initialPrior[item.key()] = {value->get<double>(), number(*weight, key + ".weight", false)};
         }
     }
-    if (const auto it = in.find("shooting_points"); it != in.end() && !it->is_null()) {
-        const bool whole = it->is_number_unsigned() ||
-                           (it->is_number_float() && it->get<double>() == std::floor(it->get<double>()) &&
-                            it->get<double>() >= 0 && it->get<double>() < 1e9);
-        if (!whole || it->get<double>() < 2)
-            throw OptimalSettingsError("shooting_points", "expected a whole number >= 2, got " + it->dump());
-        s.shootingPoints = static_cast<std::size_t>(it->get<double>());
+    if (const auto it = in.find("shooting_points"); it != in.end() && !it->is_null())
+        s.shootingPoints = count(*it, "shooting_points", 2);
+    if (const auto it = in.find("first_stage"); it != in.end() && !it->is_null()) {
+        requireObject(*it, "first_stage", {"method", "steps_per_interval"});
+        if (const auto m = it->find("method"); m != it->end() && !m->is_null()) {
+            const auto method = m->is_string() ? integrate::parseIntegrationMethod(m->get<std::string>()) : std::nullopt;
+            if (!method || !estimate::isFirstStageMethod(*method))
+                throw OptimalSettingsError("first_stage.method",
+                                           "expected one of \"euler\", \"rk4\", \"implicit-euler\", \"crank-nicolson\", got " +
+                                               m->dump());
+            s.firstStageMethod = *method;
+        }
+        if (const auto k = it->find("steps_per_interval"); k != it->end() && !k->is_null())
+            s.firstStageSteps = count(*k, "first_stage.steps_per_interval", 1);
     }
     return s;
 }

@@ -43,6 +43,8 @@ private slots:
         QVERIFY2(r.exitCode == 0, describe(r));
         QVERIFY2(r.err.contains("stage 1 iteration 1"), describe(r));  // progress with stage and timings
         QVERIFY2(r.err.contains(" LU "), describe(r));
+        QVERIFY2(r.err.contains("stages euler 1 step per interval -> dopri5 rtol 1e-06 -> dopri5 rtol 1e-11"),
+                 describe(r));
         const QJsonObject j = parseObject(readFile(result));
         QCOMPARE(j.keys(), (QStringList{"converged", "cost", "inputs", "iterations", "message", "parameters",
                                         "residual_norm", "residuals", "states", "times"}));
@@ -108,6 +110,20 @@ private slots:
         QVERIFY2(std::abs(j["parameters"].toObject()["k"].toObject()["value"].toDouble() - 1.0) < 1e-3, describe(r));
     }
 
+    // The first stage of the schedule is the user's: a trapezoidal first stage reaches the same
+    // estimate, and the log names it.
+    void firstStageIsChosen()
+    {
+        QTemporaryDir tmp;
+        const Run r = runSysid({"optimal", kModel, "--data", kData, "--first-stage", "crank-nicolson",
+                                "--first-stage-steps", "2", "-o", tmp.filePath("r.json")});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.err.contains("stages crank-nicolson 2 steps per interval -> dopri5"), describe(r));
+        const QJsonObject ps = parseObject(readFile(tmp.filePath("r.json")))["parameters"].toObject();
+        for (const auto& name : ps.keys())
+            QVERIFY2(std::abs(ps[name].toObject()["value"].toDouble() - 1.0) < 1e-3, qPrintable(name));
+    }
+
     void userErrorsNameThePlace_data()
     {
         QTest::addColumn<QStringList>("extra");
@@ -170,6 +186,10 @@ private slots:
         QTest::newRow("prior without weight") << QStringList{"optimal", kModel, "--data", kData, "--initial", "s=1",
                                                              "-o", "r.json"};
         QTest::newRow("one point") << QStringList{"optimal", kModel, "--data", kData, "--points", "1", "-o", "r.json"};
+        QTest::newRow("adaptive first stage") << QStringList{"optimal", kModel, "--data", kData, "--first-stage", "dopri5",
+                                                             "-o", "r.json"};
+        QTest::newRow("no first-stage steps") << QStringList{"optimal", kModel, "--data", kData, "--first-stage-steps",
+                                                             "0", "-o", "r.json"};
         QTest::newRow("unknown option") << QStringList{"optimal", kModel, "--data", kData, "--weights", "1", "-o",
                                                        "r.json"};
         QTest::newRow("data with a project") << QStringList{"optimal", "p.sysid", "--data", kData};

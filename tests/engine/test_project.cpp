@@ -148,6 +148,8 @@ private slots:
         p.optimalEstimation->measurementWeights = {{"x", 1e4}, {"eom:x", 0.0}};
         p.optimalEstimation->initialPrior = {{"x", {1.0, 1e3}}};
         p.optimalEstimation->shootingPoints = 51;
+        p.optimalEstimation->firstStageMethod = integrate::IntegrationMethod::CrankNicolson;
+        p.optimalEstimation->firstStageSteps = 4;
 
         const fs::path file = tmp.path() / "osc.sysid";
         project::saveProject(p, file.string());
@@ -191,6 +193,8 @@ private slots:
         QCOMPARE(q.optimalEstimation->measurementWeights, p.optimalEstimation->measurementWeights);
         QCOMPARE(q.optimalEstimation->initialPrior, p.optimalEstimation->initialPrior);
         QCOMPARE_EQ(q.optimalEstimation->shootingPoints, std::size_t{51});
+        QVERIFY(q.optimalEstimation->firstStageMethod == integrate::IntegrationMethod::CrankNicolson);
+        QCOMPARE_EQ(q.optimalEstimation->firstStageSteps, std::size_t{4});
 
         // Saved again unchanged: the same bytes.
         const fs::path again = tmp.path() / "again.sysid";
@@ -399,7 +403,16 @@ private slots:
         QTest::newRow("optimal estimation unknown key")
             << with([](json& j) { j["optimal_estimation"] = {{"points", 5}}; }) << "optimal_estimation.points"
             << ": optimal_estimation.points: unknown key (known here: state_weights, measurement_weights, initial_prior, "
-               "shooting_points)";
+               "shooting_points, first_stage)";
+        QTest::newRow("first stage adaptive")
+            << with([](json& j) { j["optimal_estimation"] = {{"first_stage", {{"method", "dopri5"}}}}; })
+            << "optimal_estimation.first_stage.method"
+            << ": optimal_estimation.first_stage.method: expected one of \"euler\", \"rk4\", \"implicit-euler\", "
+               "\"crank-nicolson\", got \"dopri5\"";
+        QTest::newRow("first stage no steps")
+            << with([](json& j) { j["optimal_estimation"] = {{"first_stage", {{"steps_per_interval", 0}}}}; })
+            << "optimal_estimation.first_stage.steps_per_interval"
+            << ": optimal_estimation.first_stage.steps_per_interval: expected a whole number >= 1, got 0";
         QTest::newRow("state weight zero")
             << with([](json& j) { j["optimal_estimation"] = {{"state_weights", {{"x", 0}}}}; })
             << "optimal_estimation.state_weights.x" << ": optimal_estimation.state_weights.x: expected a finite number > 0, got 0";

@@ -3,6 +3,7 @@
 // through the window converges to m = b = k = 1 and fills the residual plots and the cross
 // plot, and Cancel ends a run within a second.
 #include "engine/job/OptimalEstimationJob.h"
+#include "engine/integrate/IntegratorSettings.h"
 #include "ui/main/MainWindow.h"
 #include "ui/plots/CostPlot.h"
 #include "ui/plots/CurvePlot.h"
@@ -103,7 +104,11 @@ private slots:
         w->weightTable()->item(2, ui::OptimalEstimationSettingsWidget::PriorValueColumn)->setText("1");
         w->weightTable()->item(2, ui::OptimalEstimationSettingsWidget::PriorWeightColumn)->setText("100");
         w->shootingPointsSpin()->setValue(51);
+        w->firstStageCombo()->setCurrentIndex(w->firstStageCombo()->findText("crank-nicolson"));
+        w->firstStageStepsSpin()->setValue(3);
         const auto s = w->settings();
+        QVERIFY(s.firstStageMethod == integrate::IntegrationMethod::CrankNicolson);
+        QCOMPARE_EQ(s.firstStageSteps, std::size_t{3});
         QCOMPARE(s.stateWeights, (std::map<std::string, double>{{"s", 4.0}}));
         QCOMPARE(s.measurementWeights, (std::map<std::string, double>{{"eom:s", 0.0}}));
         QCOMPARE(s.initialPrior.at("m"), (std::pair<double, double>{1.0, 100.0}));
@@ -139,6 +144,7 @@ private slots:
             ui::OptimalEstimationSettingsWidget* widget = w.estimatorPanel()->optimalSettingsWidget();
             widget->weightTable()->item(7, ui::OptimalEstimationSettingsWidget::WeightColumn)->setText("250");  // eom:s
             widget->shootingPointsSpin()->setValue(61);
+            widget->firstStageStepsSpin()->setValue(8);
             QVERIFY(w.document()->isModified());
             QVERIFY(w.saveTo(saved));
         }
@@ -147,10 +153,14 @@ private slots:
         const QJsonObject optimal = QJsonDocument::fromJson(file.readAll()).object()["optimal_estimation"].toObject();
         QCOMPARE(optimal["measurement_weights"].toObject()["eom:s"].toDouble(), 250.0);
         QCOMPARE(optimal["shooting_points"].toInt(), 61);
+        QCOMPARE(optimal["first_stage"].toObject()["method"].toString(), QStringLiteral("euler"));
+        QCOMPARE(optimal["first_stage"].toObject()["steps_per_interval"].toInt(), 8);
         ui::MainWindow again(saved);
         const auto s = again.estimatorPanel()->optimalSettingsWidget()->settings();
         QCOMPARE(s.measurementWeights.at("eom:s"), 250.0);
         QCOMPARE_EQ(s.shootingPoints, std::size_t{61});
+        QCOMPARE_EQ(s.firstStageSteps, std::size_t{8});
+        QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->firstStageStepsSpin()->value(), 8);
         QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->weightTable()->item(7, 1)->text(), QStringLiteral("250"));
     }
 

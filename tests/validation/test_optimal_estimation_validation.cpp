@@ -221,12 +221,10 @@ private slots:
         // narrow (measured from 4, 4): 1001 points with 6 or 8 steps and 801 with 10 reach the truth;
         // 1001 with 4, 12 or 16 steps converge to another stationary point (H 2.14, K 0.16, J 0.0125
         // against 1.1e-8); 2001 points with 4 or 8 steps and 401 with 8, 20 or 32 do not converge.
-        settings.stages = estimate::defaultOptimalEstimationStages();
-        settings.stages.front().stepsPerInterval = static_cast<std::size_t>(eulerSteps);
-        if (const char* first = std::getenv("SYSID_FIRST_STAGE"))
-            settings.stages.front().integrator.method = *integrate::parseIntegrationMethod(first);
-        if (const char* steps = std::getenv("SYSID_FIRST_STEPS"))
-            settings.stages.front().stepsPerInterval = std::stoul(steps);
+        // Neither do 401 points with a first stage of rk4, implicit-euler or crank-nicolson at 1 to 32
+        // steps per interval (measured 2026-11-23): the implicit schemes keep the interval maps
+        // bounded, but Newton on the stage's discrete problem still stalls far from the truth.
+        settings.firstStageSteps = static_cast<std::size_t>(eulerSteps);
         std::vector<std::size_t> perStage;
         const auto r = withModel(replaced(replaced(text, "param H = 2", "param H = " + std::to_string(startH)),
                                           "param K = 1", "param K = " + std::to_string(start)),

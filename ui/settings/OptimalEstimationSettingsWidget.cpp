@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -11,6 +12,7 @@
 #include <QTableWidgetItem>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sysid::ui {
@@ -43,8 +45,24 @@ OptimalEstimationSettingsWidget::OptimalEstimationSettingsWidget(QWidget* parent
     points_->setRange(2, 100000);
     points_->setValue(static_cast<int>(values_.shootingPoints));
 
+    firstStage_ = new QComboBox(this);
+    firstStage_->setObjectName(QStringLiteral("firstStageCombo"));
+    for (auto method : {integrate::IntegrationMethod::Euler, integrate::IntegrationMethod::RK4,
+                        integrate::IntegrationMethod::ImplicitEuler, integrate::IntegrationMethod::CrankNicolson})
+        firstStage_->addItem(QString::fromStdString(integrate::methodName(method)), static_cast<int>(method));
+    firstStage_->setToolTip(tr("Method of the loose first stage of the tolerance schedule (seed 001 §5.4): one "
+                               "explicit Euler step per interval by default. A stiff problem needs more steps "
+                               "(h·λ ≥ −2 for Euler) or an implicit scheme."));
+    firstStageSteps_ = new QSpinBox(this);
+    firstStageSteps_->setObjectName(QStringLiteral("firstStageStepsSpin"));
+    firstStageSteps_->setRange(1, 10000);
+    firstStageSteps_->setToolTip(tr("Fixed steps per shooting interval in the first stage"));
+    setFirstStage(values_);
+
     auto* form = new QFormLayout;
     form->addRow(tr("Shooting points"), points_);
+    form->addRow(tr("First stage"), firstStage_);
+    form->addRow(tr("Steps per interval"), firstStageSteps_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
@@ -57,6 +75,23 @@ OptimalEstimationSettingsWidget::OptimalEstimationSettingsWidget(QWidget* parent
         if (!updating_)
             emit settingsChanged();
     });
+    connect(firstStage_, &QComboBox::currentIndexChanged, this, [this] {
+        values_.firstStageMethod = static_cast<integrate::IntegrationMethod>(firstStage_->currentData().toInt());
+        if (!updating_)
+            emit settingsChanged();
+    });
+    connect(firstStageSteps_, &QSpinBox::valueChanged, this, [this](int value) {
+        values_.firstStageSteps = static_cast<std::size_t>(value);
+        if (!updating_)
+            emit settingsChanged();
+    });
+}
+
+void OptimalEstimationSettingsWidget::setFirstStage(const estimate::OptimalEstimationSettings& settings)
+{
+    const int index = firstStage_->findData(static_cast<int>(settings.firstStageMethod));
+    firstStage_->setCurrentIndex(index >= 0 ? index : 0);
+    firstStageSteps_->setValue(static_cast<int>(std::min<std::size_t>(settings.firstStageSteps, 10000)));
 }
 
 void OptimalEstimationSettingsWidget::setNames(const QStringList& augmentedStates, const QStringList& residuals)
@@ -75,6 +110,7 @@ void OptimalEstimationSettingsWidget::setSettings(const estimate::OptimalEstimat
     values_ = settings;
     updating_ = true;
     points_->setValue(static_cast<int>(settings.shootingPoints));
+    setFirstStage(settings);
     updating_ = false;
     rebuild();
 }
@@ -83,6 +119,8 @@ estimate::OptimalEstimationSettings OptimalEstimationSettingsWidget::settings() 
 {
     estimate::OptimalEstimationSettings s = values_;
     s.shootingPoints = static_cast<std::size_t>(points_->value());
+    s.firstStageMethod = static_cast<integrate::IntegrationMethod>(firstStage_->currentData().toInt());
+    s.firstStageSteps = static_cast<std::size_t>(firstStageSteps_->value());
     return s;
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+class QComboBox;
 class QSpinBox;
 class QTableWidget;
 class QTableWidgetItem;
@@ -16,7 +17,8 @@ namespace sysid::ui {
 
 // Settings of optimal estimation (seed 001): one row per augmented state with its model
 // residual weight W and the optional prior q_a, W_a on its value at the start, one row per
-// residual eps with its measurement weight V, and the number of shooting points. An empty
+// residual eps with its measurement weight V, the number of shooting points and the first
+// stage of the tolerance schedule (method and steps per interval). An empty
 // cell means the default (W = V = 1, no prior). A cell holding an invalid entry turns red
 // with a tooltip, and settings() keeps the last valid value.
 class OptimalEstimationSettingsWidget : public QWidget {
@@ -37,16 +39,21 @@ public:
 
     QTableWidget* weightTable() const { return table_; }
     QSpinBox* shootingPointsSpin() const { return points_; }
+    QComboBox* firstStageCombo() const { return firstStage_; }
+    QSpinBox* firstStageStepsSpin() const { return firstStageSteps_; }
 
 signals:
     void settingsChanged();
 
 private:
     void rebuild();
+    void setFirstStage(const estimate::OptimalEstimationSettings& settings);
     void cellEdited(QTableWidgetItem* item);
 
     QTableWidget* table_ = nullptr;
     QSpinBox* points_ = nullptr;
+    QComboBox* firstStage_ = nullptr;
+    QSpinBox* firstStageSteps_ = nullptr;
     std::vector<std::string> states_, residuals_;
     estimate::OptimalEstimationSettings values_;  // the last valid values, also of names not shown
     std::map<std::pair<int, int>, bool> invalid_;
