@@ -234,7 +234,52 @@ private slots:
         document.setModelText("param a = 1\nstate y = 1\ny' = -a*y\noutput y\n");
         QCOMPARE(panel.fieldCombo()->count(), 0);
         QVERIFY(!panel.plot()->hasField());
-        QVERIFY(panel.statusLabel()->text().contains("no one-dimensional field"));
+        QVERIFY(panel.statusLabel()->text().contains("no one- or two-dimensional field"));
+        QVERIFY(panel.cutCombo()->isHidden());
+    }
+
+    // A 2-D field s(x, y, t) (nodes s[i,j], y fastest) is shown as a cut: y = y_j gives the x
+    // nodes at that y, x = x_i the y nodes at that x. The data: s[i,j] = 10 i + j + t.
+    void fieldPanelCutsATwoDimensionalField()
+    {
+        QTemporaryDir dir;
+        QByteArray csv = "t";
+        for (int i = 1; i <= 3; ++i)
+            for (int j = 1; j <= 2; ++j)
+                csv += ",\"s[" + QByteArray::number(i) + "," + QByteArray::number(j) + "]\"";  // quoted: a comma
+        csv += "\n";
+        for (int k = 0; k <= 4; ++k) {
+            csv += QByteArray::number(0.1 * k);
+            for (int i = 1; i <= 3; ++i)
+                for (int j = 1; j <= 2; ++j)
+                    csv += "," + QByteArray::number(10 * i + j + 0.1 * k);
+            csv += "\n";
+        }
+        QVERIFY(writeFile(dir.filePath("plate.csv"), csv));
+        const QByteArray project =
+            "{\"version\": 1, \"model\": {\"source\": \"plate.model\", \"text\": [\"field s on x in [0, 0.8] nodes 3, "
+            "y in [0, 0.6] nodes 2\", \"param r = 0.1 [0.01, 1]\", \"s_t = r * (s_xx + s_yy)\", "
+            "\"s(0, y, t) = 0 ; s(0.8, y, t) = 0 ; s(x, 0, t) = 0 ; s(x, 0.6, t) = 0\", \"s(x, y, 0) = 1\", "
+            "\"output s\"]}, \"data\": [{\"path\": \"plate.csv\"}]}\n";
+        QVERIFY(writeFile(dir.filePath("plate.sysid"), project));
+        ui::ProjectDocument document;
+        QString error;
+        QVERIFY2(document.load(dir.filePath("plate.sysid"), &error), qPrintable(error));
+        ui::FieldPanel panel(&document);
+        QCOMPARE(panel.fieldCombo()->count(), 1);
+        QVERIFY(!panel.cutCombo()->isHidden());
+        QCOMPARE(panel.cutCombo()->count(), 5);  // y = 0.2, 0.4; x = 0.2, 0.4, 0.6
+        QCOMPARE(panel.cutCombo()->itemText(0), QString("y = 0.2"));
+        QCOMPARE(panel.cutCombo()->itemText(2), QString("x = 0.2"));
+        QCOMPARE(panel.cutCombo()->currentIndex(), 1);  // the middle of y: y = 0.4
+        QVERIFY2(panel.statusLabel()->text().startsWith("3 of 3 nodes measured"), qPrintable(panel.statusLabel()->text()));
+        QCOMPARE(panel.plot()->positionAxis(), QString("x"));
+        QCOMPARE(panel.plot()->shownValue(3, 1), 22 + 0.3);  // s[2,2] at t = 0.3
+        panel.cutCombo()->setCurrentIndex(4);              // x = 0.6: s[3,1], s[3,2] along y
+        QCOMPARE(panel.plot()->positionAxis(), QString("y"));
+        QVERIFY2(panel.statusLabel()->text().startsWith("2 of 2 nodes measured"), qPrintable(panel.statusLabel()->text()));
+        QCOMPARE(panel.plot()->shownValue(2, 0), 31 + 0.2);
+        QCOMPARE(panel.plot()->shownValue(2, 1), 32 + 0.2);
     }
 
     void mainWindowHasTheTabs()

@@ -30,9 +30,10 @@ FieldPlot::FieldPlot(QWidget* parent) : PlotWidget(parent) {
     setLegendVisible(false);
 }
 
-void FieldPlot::setField(const QString& name, const std::vector<double>& positions, const std::vector<double>& times,
-                         const Eigen::MatrixXd& measured, const Eigen::MatrixXd& model) {
+void FieldPlot::setField(const QString& name, const QString& axis, const std::vector<double>& positions,
+                         const std::vector<double>& times, const Eigen::MatrixXd& measured, const Eigen::MatrixXd& model) {
     name_ = name;
+    axis_ = axis;
     positions_ = positions;
     times_ = times;
     measured_ = measured;
@@ -104,7 +105,7 @@ void FieldPlot::redraw() {
     }
     static const char* const kViewNames[] = {"measured", "model", "residual"};
     scale_->axis()->setLabel(name_ + " (" + tr(kViewNames[static_cast<int>(view_)]) + ")");
-    setAxisLabels(tr("t"), tr("x"));
+    setAxisLabels(tr("t"), axis_);
     dataChanged();
 }
 

@@ -11,7 +11,8 @@ class QCPColorScale;
 
 namespace sysid::ui {
 
-// A heat map of a 1-D field s(x, t) of a PDE model (time along x, position along y): the
+// A heat map of a 1-D field s(x, t), or of a cut through a 2-D one, of a PDE model (time along
+// the horizontal axis, the position along `axis` vertically): the
 // measured field, the model's (the last fit's traces) or the residual measured - model. The
 // colour map assumes evenly spaced samples (the method of lines' grid and a uniform sampling);
 // cells without a value (a node not measured, no model yet) are transparent.
@@ -23,9 +24,11 @@ public:
 
     explicit FieldPlot(QWidget* parent = nullptr);
 
-    // measured / model: samples x nodes (NaN where unknown); model may be empty.
-    void setField(const QString& name, const std::vector<double>& positions, const std::vector<double>& times,
-                  const Eigen::MatrixXd& measured, const Eigen::MatrixXd& model);
+    // measured / model: samples x nodes (NaN where unknown); model may be empty. `name` titles the
+    // colour scale, `axis` names the position axis.
+    void setField(const QString& name, const QString& axis, const std::vector<double>& positions,
+                  const std::vector<double>& times, const Eigen::MatrixXd& measured, const Eigen::MatrixXd& model);
+    QString positionAxis() const { return axis_; }
     void setModel(const Eigen::MatrixXd& model);
     void setView(View view);
     View view() const { return view_; }
@@ -40,7 +43,7 @@ private:
 
     QCPColorMap* map_ = nullptr;
     QCPColorScale* scale_ = nullptr;
-    QString name_;
+    QString name_, axis_ = QStringLiteral("x");
     std::vector<double> positions_, times_;
     Eigen::MatrixXd measured_, model_;
     View view_ = View::Measured;
