@@ -44,6 +44,7 @@ struct PeriodicSettings {
     // tightly is wasted. 0 = off; used for adaptive methods only, and only when this is at least
     // 100 times the integrator's relative tolerance. When the loose stage fails, the solve starts
     // again from the guess with the integrator's own tolerances, exactly as without the schedule.
+    // newton.maxIterations applies to each stage.
     double looseTolerance = 1e-4;
 };
 
