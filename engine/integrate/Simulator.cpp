@@ -148,10 +148,13 @@ private:
     std::size_t steps_ = 0;
 };
 
-double initialStep(const std::vector<double>& times, const IntegratorSettings& settings)
+double initialStep(const SimulationRequest& request, const IntegratorSettings& settings)
 {
+    const auto& times = request.times;
     const double span = times.back() - times.front();
-    double dt = std::min(1e-4 * std::max(span, 1.0), times.size() > 1 ? times[1] - times[0] : span);
+    const double first = times.size() > 1 ? times[1] - times[0] : span;
+    double dt = request.initialStep > 0 && std::isfinite(request.initialStep) ? request.initialStep
+                                                                               : std::min(1e-4 * std::max(span, 1.0), first);
     if (settings.maxStep > 0)
         dt = std::min(dt, settings.maxStep);
     return dt > 0 ? dt : 1e-6;
@@ -237,6 +240,7 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
         system.rhs(t, x.data(), dx.data());
     };
 
+    double lastStep = 0.0;
     switch (settings.method) {
     case IntegrationMethod::Dopri5: {
         using Stepper = odeint::runge_kutta_dopri5<std::vector<double>>;
@@ -246,7 +250,7 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
                            : odeint::make_dense_output(settings.absoluteTolerance, settings.relativeTolerance, Stepper());
         try {
             integrateOverSegments(
-                stepper, rhs, z, times, boundaries, initialStep(times, settings), &vectorData,
+                stepper, rhs, z, times, boundaries, initialStep(request, settings), &vectorData,
                 [&system](double start, double end) { system.holdInputsOnSegment(start, end); },
                 [&recorder](std::size_t k, const double* x) { recorder.record(k, x); },
                 [&guard](double t, const double* x, double dt) { guard.afterStep(t, x, dt); });
@@ -257,6 +261,7 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
             throw IntegrationError(IntegrationError::Reason::SolverFailure, t,
                                    "integration failed at t = " + data::formatNumber(t, 10) + ": " + e.what());
         }
+        lastStep = stepper.current_time_step();
         break;
     }
     case IntegrationMethod::Rosenbrock4: {
@@ -273,7 +278,7 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
         problem.boundaries = boundaries;
         problem.beginSegment = [&system](double start, double end) { system.holdInputsOnSegment(start, end); };
         integrateRosenbrock(problem, z, times, settings.absoluteTolerance, settings.relativeTolerance, settings.maxStep,
-                            initialStep(times, settings));
+                            initialStep(request, settings));
         break;
     }
     case IntegrationMethod::SparseImplicit: {
@@ -284,7 +289,7 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
             throw IntegrationError(IntegrationError::Reason::StepSizeUnderflow, t,
                                    "integration failed at t = " + data::formatNumber(t, 10) + ": " + what);
         };
-        integrateSparseImplicit(model, system, z, times, boundaries, settings, initialStep(times, settings), callbacks);
+        integrateSparseImplicit(model, system, z, times, boundaries, settings, initialStep(request, settings), callbacks);
         break;
     }
     case IntegrationMethod::ImplicitEuler:
@@ -324,6 +329,7 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
     }
     Trajectory result = recorder.take();
     result.steps = guard.steps();
+    result.lastStep = lastStep;
     return result;
 }
 

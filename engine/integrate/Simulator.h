@@ -27,6 +27,10 @@ struct SimulationRequest {
     // Sensitivities at the last time only (the trajectory's sensitivity lists then hold one
     // entry): shooting needs them at the interval end and the states on a sampling grid.
     bool sensitivityAtEndOnly = false;
+    // First step of an adaptive method; 0 = a small default the controller grows from. Shooting
+    // passes the step its previous integration of the same interval ended with (Trajectory::lastStep):
+    // the default costs several steps of growth per interval.
+    double initialStep = 0.0;
 };
 
 // Integrates the model with its current parameters. Throws IntegrationError (with the time

@@ -18,6 +18,7 @@ struct Trajectory {
     std::vector<Eigen::MatrixXd> stateInitialSensitivity;      // dx/dx0: states x states (likewise)
     std::vector<Eigen::MatrixXd> outputInitialSensitivity;     // dy/dx0: outputs x states
     std::size_t steps = 0;
+    double lastStep = 0.0;  // dopri5: the step size the controller proposed last (0 for the other methods)
 };
 
 }  // namespace sysid::integrate

@@ -4,6 +4,7 @@
 #include "engine/integrate/Simulator.h"
 #include "engine/shooting/ShootingEquations.h"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <stdexcept>
@@ -59,6 +60,39 @@ private:
     detail::ShootingFactorisation factorisation_;
 };
 
+bool usesToleranceSchedule(const PeriodicSettings& s)
+{
+    return s.looseTolerance > 0 && integrate::isAdaptive(s.integrator.method) &&
+           s.looseTolerance >= 100 * s.integrator.relativeTolerance;
+}
+
+integrate::IntegratorSettings looseIntegrator(const PeriodicSettings& s)
+{
+    integrate::IntegratorSettings loose = s.integrator;
+    loose.relativeTolerance = s.looseTolerance;
+    loose.absoluteTolerance = s.integrator.absoluteTolerance * (s.looseTolerance / s.integrator.relativeTolerance);
+    return loose;
+}
+
+// A later stage's iterations numbered on from the earlier stage's.
+NewtonObserver shiftedObserver(const NewtonObserver& observer, std::size_t offset)
+{
+    if (!observer)
+        return {};
+    return [&observer, offset](const NewtonIteration& step) {
+        NewtonIteration shifted = step;
+        shifted.iteration += offset;
+        observer(shifted);
+    };
+}
+
+void addWork(NewtonResult& total, const NewtonResult& stage)
+{
+    total.iterations += stage.iterations;
+    total.jacobianEvaluations += stage.jacobianEvaluations;
+    total.residualEvaluations += stage.residualEvaluations;
+}
+
 std::string checkInput(const eval::CompiledModel& model, const Eigen::VectorXd& guess, const PeriodicSettings& s)
 {
     if (model.inputCount() > 0)
@@ -106,20 +140,53 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
     equations.setStop(stop);
     equations.setPeriod(P0);
     equations.recordSamples(settings.samples);
-    Eigen::VectorXd z0;
-    try {
-        if (autonomous)
-            equations.setPhaseReference(guess);
-        z0 = equations.initialUnknowns(guess, P0);
-    } catch (const std::exception& e) {
+    ShootingNewtonSystem system(equations);
+
+    // Loose stage of the tolerance schedule (RMUSN, seed 001 §5.4); nothing of it is kept when it fails.
+    NewtonResult loose;
+    bool looseConverged = false;
+    if (usesToleranceSchedule(settings)) {
+        equations.setIntegrator(looseIntegrator(settings));
+        equations.useStepHints(true);
+        try {
+            if (autonomous)
+                equations.setPhaseReference(guess);
+            NewtonSettings looseNewton = settings.newton;
+            looseNewton.residualTolerance = std::max(settings.newton.residualTolerance, settings.looseTolerance);
+            loose = solveDampedNewton(system, equations.initialUnknowns(guess, P0), looseNewton, observer, stop);
+            looseConverged = loose.converged();
+        } catch (const std::exception& e) {
+            // The guess cannot be integrated loosely: the tight stage alone says what is wrong with it.
+            loose.stop = NewtonStop::EvaluationFailed;
+            loose.message = e.what();
+        }
         if (stop.stop_requested())
             return failed(std::move(solution), NewtonStop::Cancelled, "cancelled");
-        return failed(std::move(solution), NewtonStop::EvaluationFailed,
-                      std::string("the start guess cannot be integrated over one period: ") + e.what());
+        equations.setIntegrator(settings.integrator);
+        equations.useStepHints(false);
     }
 
-    ShootingNewtonSystem system(equations);
-    solution.newton = solveDampedNewton(system, z0, settings.newton, observer, stop);
+    Eigen::VectorXd z0;
+    if (looseConverged) {
+        z0 = loose.x;
+    } else {
+        try {
+            if (autonomous)
+                equations.setPhaseReference(guess);
+            z0 = equations.initialUnknowns(guess, P0);
+        } catch (const std::exception& e) {
+            if (stop.stop_requested())
+                return failed(std::move(solution), NewtonStop::Cancelled, "cancelled");
+            return failed(std::move(solution), NewtonStop::EvaluationFailed,
+                          std::string("the start guess cannot be integrated over one period: ") + e.what());
+        }
+    }
+
+    solution.newton = solveDampedNewton(system, z0, settings.newton, shiftedObserver(observer, loose.iterations), stop);
+    if (looseConverged && solution.newton.converged() && solution.newton.iterations == 0)
+        solution.newton.message = "residual below tolerance";
+    addWork(solution.newton, loose);
+    solution.looseStage = std::move(loose);
     const Eigen::VectorXd& z = solution.newton.x;
     solution.period = equations.period(z);
     solution.initialState = z.head(n);

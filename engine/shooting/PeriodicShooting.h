@@ -37,6 +37,15 @@ struct PeriodicSettings {
     // Bifurcations of Non-Smooth Mechanical Systems", 2004, §3.4) that the variational
     // equations miss; Newton then stalls. Finite differences of the flow include it.
     ShootingJacobian jacobian = ShootingJacobian::Automatic;
+    // Loose-to-tight tolerance schedule (RMUSN, seed 001 §5.4): Newton first converges to
+    // max|F| <= looseTolerance with the integrator's relative tolerance raised to this value (the
+    // absolute one in proportion), then goes on from there with the integrator's own tolerances
+    // (usually two iterations). The early iterates are far from the orbit, so integrating them
+    // tightly is wasted. 0 = off; used for adaptive methods only, and only when this is at least
+    // 100 times the integrator's relative tolerance. When the loose stage fails, the solve starts
+    // again from the guess with the integrator's own tolerances, exactly as without the schedule.
+    // newton.maxIterations applies to each stage.
+    double looseTolerance = 1e-4;
 };
 
 // Whether the settings' Jacobian for this model is FiniteDifferences (resolves Automatic).

@@ -33,6 +33,9 @@ struct PeriodicSolution {
     Eigen::MatrixXd monodromy;         // dx(t0 + period)/dx(t0)
     FloquetAnalysis floquet;
     NewtonResult newton;               // iterations, residual, stop reason
+    // The loose stage of the tolerance schedule (PeriodicSettings::looseTolerance; no iterations
+    // without one). Its iterations and evaluations are also counted in `newton`.
+    NewtonResult looseStage;
     bool converged() const { return newton.converged(); }
     // The orbit sampled over one period (first sample at t0, last at t0 + period).
     std::vector<double> times;

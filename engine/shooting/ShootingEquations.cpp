@@ -16,10 +16,17 @@ ShootingEquations::ShootingEquations(eval::CompiledModel& model, std::size_t int
                                      double startTime, const integrate::IntegratorSettings& integrator,
                                      bool finiteDifferences)
     : model_(model), n_(model.stateCount()), N_(intervals), autonomous_(autonomous), t0_(startTime),
-      finiteDifferences_(finiteDifferences), integrator_(integrator), ends_(intervals), blocks_(intervals)
+      finiteDifferences_(finiteDifferences), integrator_(integrator), ends_(intervals), blocks_(intervals),
+      stepHints_(intervals, 0.0)
 {
     if (N_ == 0)
         throw std::invalid_argument("at least one shooting interval is needed");
+}
+
+void ShootingEquations::useStepHints(bool on)
+{
+    useStepHints_ = on;
+    std::fill(stepHints_.begin(), stepHints_.end(), 0.0);
 }
 
 double ShootingEquations::period(const Eigen::VectorXd& z) const
@@ -137,7 +144,7 @@ Eigen::VectorXd ShootingEquations::evaluate(const Eigen::VectorXd& z, bool cache
     forIntervals([&](std::size_t i, eval::CompiledModel& model) {
         const auto row = static_cast<Eigen::Index>(i) * n;
         if (!variational) {
-            ends_[i] = flowEnd(model, i, P, z.segment(row, n));
+            ends_[i] = flowEnd(model, i, P, z.segment(row, n), useStepHints_ ? &stepHints_[i] : nullptr);
         } else {
             integrate::SimulationRequest request;
             const double start = shootingTime(i, P), end = shootingTime(i + 1, P);
@@ -155,7 +162,11 @@ Eigen::VectorXd ShootingEquations::evaluate(const Eigen::VectorXd& z, bool cache
             request.initialStateSensitivity = true;
             request.sensitivityAtEndOnly = true;
             request.stop = stop_;
+            if (useStepHints_)
+                request.initialStep = stepHints_[i];
             const auto trajectory = integrate::simulate(model, request, integrator_);
+            if (useStepHints_)
+                stepHints_[i] = trajectory.lastStep;
             const auto last = static_cast<Eigen::Index>(request.times.size() - 1);
             ends_[i] = trajectory.states.row(last).transpose();
             blocks_[i] = trajectory.stateInitialSensitivity.back();
@@ -193,13 +204,18 @@ Eigen::VectorXd ShootingEquations::evaluate(const Eigen::VectorXd& z, bool cache
 }
 
 Eigen::VectorXd ShootingEquations::flowEnd(eval::CompiledModel& model, std::size_t i, double P,
-                                           const Eigen::VectorXd& start)
+                                           const Eigen::VectorXd& start, double* stepHint)
 {
     integrate::SimulationRequest request;
     request.times = {shootingTime(i, P), shootingTime(i + 1, P)};
     request.initialState = std::vector<double>(start.data(), start.data() + start.size());
     request.stop = stop_;
-    return integrate::simulate(model, request, integrator_).states.row(1).transpose();
+    if (stepHint)
+        request.initialStep = *stepHint;
+    const auto trajectory = integrate::simulate(model, request, integrator_);
+    if (stepHint)
+        *stepHint = trajectory.lastStep;
+    return trajectory.states.row(1).transpose();
 }
 
 // Central differences of the flow; the step balances truncation against the integration

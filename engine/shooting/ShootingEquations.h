@@ -38,6 +38,15 @@ public:
     // The Poincaré section of an autonomous orbit: f(x*)·(s_1 - x*) = 0.
     void setPhaseReference(const Eigen::VectorXd& xstar);
     void setStop(std::stop_token stop) { stop_ = stop; }
+    // The integrator of every later integration (a tolerance schedule changes it between stages).
+    void setIntegrator(const integrate::IntegratorSettings& integrator) { integrator_ = integrator; }
+    // On: each residual integration of an interval starts with the step the previous one of that
+    // interval ended with, instead of growing it from a small default (which cost 8 short
+    // intervals half their steps at 1e-4). F then depends on the evaluation history at the level
+    // of the integration error, which only a loose stage can afford: at the final tolerance the
+    // line search read that noise as curvature and stalled (impacting cart, kc = 1). Off by
+    // default; every call clears the hints.
+    void useStepHints(bool on);
     // Intervals integrated in parallel by this many threads (0 = hardware concurrency, 1 =
     // serial). Each extra thread has its own CompiledModel copy (a copy recompiles, so the
     // copies are made once and kept; their parameters follow the model's before every use).
@@ -77,7 +86,9 @@ private:
     // F(z); cache: also the interval Jacobians (variational equations unless finite
     // differences), the orbit samples and the point, for jacobian(), monodromy() and sample().
     Eigen::VectorXd evaluate(const Eigen::VectorXd& z, bool cache);
-    Eigen::VectorXd flowEnd(eval::CompiledModel& model, std::size_t i, double P, const Eigen::VectorXd& start);
+    // With `stepHint`, the integration starts with that step (0 = the default) and leaves its last one there.
+    Eigen::VectorXd flowEnd(eval::CompiledModel& model, std::size_t i, double P, const Eigen::VectorXd& start,
+                            double* stepHint = nullptr);
     static Eigen::VectorXd rhsOf(eval::CompiledModel& model, double t, const Eigen::VectorXd& x);
     // fn(i, model) for every interval i, spread over the worker threads; rethrows the first
     // exception of an interval after all threads finished.
@@ -103,6 +114,9 @@ private:
     Eigen::VectorXd cachedZ_;
     std::vector<Eigen::VectorXd> ends_;
     std::vector<Eigen::MatrixXd> blocks_;
+    // Per interval, the step its last residual integration ended with (useStepHints).
+    std::vector<double> stepHints_;
+    bool useStepHints_ = false;
     std::size_t recordSamples_ = 0;
     bool samplesValid_ = false;  // the recorded samples belong to cachedZ_
     std::vector<double> sampleTimes_;
