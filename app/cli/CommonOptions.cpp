@@ -28,7 +28,7 @@ std::optional<po::variables_map> parseArguments(const Arguments& args, const po:
 void addIntegratorOptions(po::options_description& options, const char* methodOption)
 {
     options.add_options()
-        (methodOption, po::value<std::string>(), "integrator: dopri5 (default) | rosenbrock4 | rk4 | euler | sparse-implicit (large stiff models, PDEs) | "
+        (methodOption, po::value<std::string>(), "integrator (default: dopri5; sparse-implicit for models with fields): dopri5 | rosenbrock4 | rk4 | euler | sparse-implicit (large stiff models, PDEs) | "
          "implicit-euler | crank-nicolson (fixed-step implicit schemes of seed 003: no step limit; Crank-Nicolson is "
          "order 2 but not L-stable, so with a large step the stiff modes of a PDE oscillate). euler on a PDE model "
          "refuses a step above its stability limit dx^2/(2 max alpha)")
@@ -70,6 +70,7 @@ void applyIntegratorOptions(const po::variables_map& vm, const char* methodOptio
             throw UsageError(std::string("--") + methodOption + " must be dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler or crank-nicolson, not '" +
                              name + "'");
         settings.method = *method;
+        settings.methodChosen = true;
     }
     if (vm.count("rtol"))
         settings.relativeTolerance = vm["rtol"].as<double>();
