@@ -109,6 +109,23 @@ std::map<std::string, double> positiveWeights(const po::variables_map& vm, const
     return weights;
 }
 
+std::map<std::string, estimate::Prior> priorOptions(const po::variables_map& vm)
+{
+    std::map<std::string, estimate::Prior> priors;
+    for (const auto& item : repeated(vm, "prior")) {
+        const auto [name, text] = splitAssignment(item, "--prior", "NAME=MEAN,SD");
+        const auto comma = text.find(',');
+        if (comma == std::string::npos)
+            throw UsageError("--prior expects NAME=MEAN,SD, got '" + item + "'");
+        const double mean = parseNumber(text.substr(0, comma), "--prior " + name + " (mean)");
+        const double sd = parseNumber(text.substr(comma + 1), "--prior " + name + " (sd)");
+        if (!(sd > 0))
+            throw UsageError("--prior " + name + ": the standard deviation must be > 0");
+        priors[name] = estimate::Prior{mean, sd};
+    }
+    return priors;
+}
+
 std::map<std::string, std::string> columnMapping(const po::variables_map& vm, const char* form)
 {
     std::map<std::string, std::string> mapping;

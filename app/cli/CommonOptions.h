@@ -43,6 +43,9 @@ std::map<std::string, double> namedValues(const boost::program_options::variable
 std::map<std::string, double> positiveWeights(const boost::program_options::variables_map& vm, const char* name,
                                               const char* form);
 
+// The repeatable --prior NAME=MEAN,SD (sd > 0), by name.
+std::map<std::string, estimate::Prior> priorOptions(const boost::program_options::variables_map& vm);
+
 // The MODEL form's data options: --map NAME=COLUMN (the model name read from another column;
 // `form` names the shape in the usage error), --time (the time column), and one experiment per
 // --data CSV file with that mapping.

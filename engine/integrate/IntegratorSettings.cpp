@@ -37,23 +37,19 @@ bool isAdaptive(IntegrationMethod method)
            method == IntegrationMethod::SparseImplicit;
 }
 
-namespace {
-
-IntegrationMethod defaultMethod(bool hasFields)
+IntegrationMethod defaultMethodFor(bool modelHasFields)
 {
-    return hasFields ? IntegrationMethod::SparseImplicit : IntegrationMethod::Dopri5;
+    return modelHasFields ? IntegrationMethod::SparseImplicit : IntegrationMethod::Dopri5;
 }
-
-}  // namespace
 
 IntegrationMethod defaultMethodFor(const model::Model& model)
 {
-    return defaultMethod(!model.fields.empty());
+    return defaultMethodFor(!model.fields.empty());
 }
 
 IntegrationMethod defaultMethodFor(const eval::CompiledModelSource& model)
 {
-    return defaultMethod(!model.fields.empty());
+    return defaultMethodFor(!model.fields.empty());
 }
 
 void resolveMethod(IntegratorSettings& settings, const model::Model& model)

@@ -47,6 +47,7 @@ struct IntegratorSettings {
 
 // The integrator a model gets when none was chosen: sparse-implicit for a model with fields
 // (the method of lines is stiff, its df/dx sparse; issue 7), dopri5 otherwise.
+IntegrationMethod defaultMethodFor(bool modelHasFields);
 IntegrationMethod defaultMethodFor(const model::Model& model);
 IntegrationMethod defaultMethodFor(const eval::CompiledModelSource& model);
 // settings.method = defaultMethodFor(model) unless settings.methodChosen; methodChosen stays.
