@@ -28,7 +28,7 @@ std::optional<po::variables_map> parseArguments(const Arguments& args, const po:
 void addIntegratorOptions(po::options_description& options, const char* methodOption)
 {
     options.add_options()
-        (methodOption, po::value<std::string>(), "integrator: dopri5 (default) | rosenbrock4 | rk4 | euler | sparse-implicit (large stiff models, PDEs) | "
+        (methodOption, po::value<std::string>(), "integrator (default: dopri5; sparse-implicit for models with fields): dopri5 | rosenbrock4 | rk4 | euler | sparse-implicit (large stiff models, PDEs) | "
          "implicit-euler | crank-nicolson (fixed-step implicit schemes of seed 003: no step limit; Crank-Nicolson is "
          "order 2 but not L-stable, so with a large step the stiff modes of a PDE oscillate). euler on a PDE model "
          "refuses a step above its stability limit dx^2/(2 max alpha)")
@@ -70,6 +70,7 @@ void applyIntegratorOptions(const po::variables_map& vm, const char* methodOptio
             throw UsageError(std::string("--") + methodOption + " must be dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler or crank-nicolson, not '" +
                              name + "'");
         settings.method = *method;
+        settings.methodChosen = true;
     }
     if (vm.count("rtol"))
         settings.relativeTolerance = vm["rtol"].as<double>();
@@ -106,6 +107,23 @@ std::map<std::string, double> positiveWeights(const po::variables_map& vm, const
         weights[key] = w;
     }
     return weights;
+}
+
+std::map<std::string, estimate::Prior> priorOptions(const po::variables_map& vm)
+{
+    std::map<std::string, estimate::Prior> priors;
+    for (const auto& item : repeated(vm, "prior")) {
+        const auto [name, text] = splitAssignment(item, "--prior", "NAME=MEAN,SD");
+        const auto comma = text.find(',');
+        if (comma == std::string::npos)
+            throw UsageError("--prior expects NAME=MEAN,SD, got '" + item + "'");
+        const double mean = parseNumber(text.substr(0, comma), "--prior " + name + " (mean)");
+        const double sd = parseNumber(text.substr(comma + 1), "--prior " + name + " (sd)");
+        if (!(sd > 0))
+            throw UsageError("--prior " + name + ": the standard deviation must be > 0");
+        priors[name] = estimate::Prior{mean, sd};
+    }
+    return priors;
 }
 
 std::map<std::string, std::string> columnMapping(const po::variables_map& vm, const char* form)

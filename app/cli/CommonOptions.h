@@ -24,7 +24,8 @@ std::optional<boost::program_options::variables_map> parseArguments(
 // The integrator options of every command that integrates: --METHOD_OPTION (named "method"
 // by simulate, "integrator" by fit, where --method is the estimator), --rtol, --atol,
 // --max-step, --max-steps. Options not given leave `settings` as they are (the defaults, or
-// a project's), so they can override.
+// a project's), so they can override; a method given is marked chosen, else the job picks the
+// model's default (integrate::defaultMethodFor).
 void addIntegratorOptions(boost::program_options::options_description& options, const char* methodOption);
 void applyIntegratorOptions(const boost::program_options::variables_map& vm, const char* methodOption,
                             integrate::IntegratorSettings& settings);
@@ -41,6 +42,9 @@ std::map<std::string, double> namedValues(const boost::program_options::variable
 // names the expected shape in the usage error (e.g. "OUTPUT=WEIGHT").
 std::map<std::string, double> positiveWeights(const boost::program_options::variables_map& vm, const char* name,
                                               const char* form);
+
+// The repeatable --prior NAME=MEAN,SD (sd > 0), by name.
+std::map<std::string, estimate::Prior> priorOptions(const boost::program_options::variables_map& vm);
 
 // The MODEL form's data options: --map NAME=COLUMN (the model name read from another column;
 // `form` names the shape in the usage error), --time (the time column), and one experiment per

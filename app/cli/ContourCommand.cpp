@@ -66,8 +66,8 @@ int runContour(const Arguments& args)
     po::options_description options(
         "sysid contour PROJECT.sysid|MODEL [--data DATA.csv]... --x NAME=FROM:TO --y NAME=FROM:TO [--grid N]\n"
         "              [--path RESULT.json] [options] -o FILE.json|FILE.csv\n"
-        "The output-error cost (1/2 sum of weighted squared residuals, as `sysid fit` minimises it) at every\n"
-        "point of an N x N grid over two parameters. The other parameters keep their starting values, or with\n"
+        "The output-error cost (1/2 sum of weighted squared residuals, as `sysid fit` minimises it; for bayes\n"
+        "plus the prior terms 1/2 sum ((p - mean)/sd)^2) at every point of an N x N grid over two parameters. The other parameters keep their starting values, or with\n"
         "--path the fit's final estimates; --set overrides both. With --path the fit's iterates are written\n"
         "too (in FILE.json, or next to FILE.csv as FILE.path.csv)");
     options.add_options()
@@ -83,6 +83,10 @@ int runContour(const Arguments& args)
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: value of a parameter held fixed (repeatable)")
         ("weight", po::value<Strings>()->composing(), "OUTPUT=W: weight of an output's squared residuals "
                                                       "(default 1/sigma^2, sigma estimated from the data)")
+        ("method", po::value<std::string>(),
+         "the fit's method (default: the project's, else output-error); bayes adds the prior terms")
+        ("prior", po::value<Strings>()->composing(),
+         "NAME=MEAN,SD: Gaussian prior of a parameter for bayes (repeatable; overrides the model's `prior`)")
         ("threads", po::value<long long>(), "worker threads (default: all cores)")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "FILE.json or FILE.csv (- for JSON on standard output)");
@@ -126,6 +130,16 @@ int runContour(const Arguments& args)
     }
     for (const auto& [name, w] : weights)
         surface.fit.settings.outputWeights[name] = w;
+    if (vm.count("method")) {
+        const std::string name = vm["method"].as<std::string>();
+        const auto method = estimate::parseEstimationMethod(name);
+        if (!method)
+            throw UsageError("--method must be output-error, multiple-shooting, bayes, periodic-response, single-step, "
+                             "multistep or steepest-descent, not '" + name + "'");
+        surface.fit.settings.method = *method;
+    }
+    for (const auto& [name, prior] : priorOptions(vm))
+        surface.fit.settings.priors[name] = prior;
     applyIntegratorOptions(vm, "integrator", surface.fit.settings.integrator);
 
     std::vector<job::PathPoint> path;

@@ -99,17 +99,8 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
         settings.maxIterations = countOption(vm, "max-iterations", 0);
     for (const auto& [output, w] : positiveWeights(vm, "weight", "OUTPUT=WEIGHT"))
         settings.outputWeights[output] = w;
-    for (const auto& item : repeated(vm, "prior")) {
-        const auto [name, text] = splitAssignment(item, "--prior", "NAME=MEAN,SD");
-        const auto comma = text.find(',');
-        if (comma == std::string::npos)
-            throw UsageError("--prior expects NAME=MEAN,SD, got '" + item + "'");
-        const double mean = parseNumber(text.substr(0, comma), "--prior " + name + " (mean)");
-        const double sd = parseNumber(text.substr(comma + 1), "--prior " + name + " (sd)");
-        if (!(sd > 0))
-            throw UsageError("--prior " + name + ": the standard deviation must be > 0");
-        settings.priors[name] = estimate::Prior{mean, sd};
-    }
+    for (const auto& [name, prior] : priorOptions(vm))
+        settings.priors[name] = prior;
     applyIntegratorOptions(vm, "integrator", settings.integrator);
 }
 

@@ -64,6 +64,7 @@ int runSimulate(const Arguments& args)
         throw UsageError("--noise-rms must be a percentage >= 0");
 
     const model::Model m = model::loadModel(vm["model"].as<std::string>());
+    integrate::resolveMethod(settings, m);
     const auto values = parameterValues(m, repeated(vm, "set"));
     eval::CompiledModel compiled(eval::compileModel(m));
     compiled.setParameters(values);

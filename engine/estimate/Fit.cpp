@@ -8,6 +8,7 @@
 #include "engine/estimate/OutputWeights.h"
 #include "engine/estimate/ParameterLayout.h"
 #include "engine/estimate/PeriodicResponseProblem.h"
+#include "engine/estimate/PriorRows.h"
 #include "engine/estimate/SteepestDescent.h"
 #include "engine/estimate/Uncertainty.h"
 
@@ -18,28 +19,6 @@
 namespace sysid::estimate {
 
 namespace {
-
-// The model's own priors (`prior MEAN, SD`), overridden by those in the settings.
-std::vector<std::optional<Prior>> priorsFor(const ParameterLayout& layout, const eval::CompiledModelSource& model,
-                                            const FitSettings& settings)
-{
-    std::vector<std::optional<Prior>> priors(layout.size());
-    for (std::size_t u = 0; u < layout.size(); ++u)
-        priors[u] = model.parameters.at(layout.unknowns()[u].modelIndex).prior;
-    for (const auto& [name, prior] : settings.priors) {
-        if (!(prior.sd > 0) || !std::isfinite(prior.sd) || !std::isfinite(prior.mean))
-            throw FitError("the prior of " + name + " needs a finite mean and a standard deviation > 0");
-        bool found = false;
-        for (std::size_t u = 0; u < layout.size(); ++u)
-            if (layout.unknowns()[u].name == name) {
-                priors[u] = prior;
-                found = true;
-            }
-        if (!found)
-            throw FitError("a prior is given for '" + name + "', which is not an estimated parameter");
-    }
-    return priors;
-}
 
 // Cancelled before the starting point was evaluated: the best estimate is the start.
 FitResult cancelledAtStart(const ParameterLayout& layout, const eval::CompiledModelSource& model)
@@ -132,8 +111,7 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
     } catch (const std::invalid_argument& e) {
         throw FitError(e.what());
     }
-    const bool usesPriors =
-        settings.method == EstimationMethod::Bayes || settings.method == EstimationMethod::PeriodicResponse;
+    const bool usesPriors = estimate::usesPriors(settings.method);
     const auto priors = usesPriors ? priorsFor(layout, *model, settings) : std::vector<std::optional<Prior>>(layout.size());
     if (!usesPriors && !settings.priors.empty() && observer)
         observer->log("note: priors are used by the bayes and periodic-response methods only; " + methodName(settings.method) + " ignores them");

@@ -1,8 +1,56 @@
 #include "engine/estimate/PriorRows.h"
 
+#include "engine/estimate/Fit.h"
+
 #include <cmath>
 
 namespace sysid::estimate {
+
+namespace {
+
+double priorResidual(const Prior& prior, double value)
+{
+    return (value - prior.mean) / prior.sd;
+}
+
+}  // namespace
+
+bool usesPriors(EstimationMethod method)
+{
+    return method == EstimationMethod::Bayes || method == EstimationMethod::PeriodicResponse;
+}
+
+std::vector<std::optional<Prior>> priorsFor(const ParameterLayout& layout, const eval::CompiledModelSource& model,
+                                            const FitSettings& settings)
+{
+    std::vector<std::optional<Prior>> priors(layout.size());
+    for (std::size_t u = 0; u < layout.size(); ++u)
+        priors[u] = model.parameters.at(layout.unknowns()[u].modelIndex).prior;
+    for (const auto& [name, prior] : settings.priors) {
+        if (!(prior.sd > 0) || !std::isfinite(prior.sd) || !std::isfinite(prior.mean))
+            throw FitError("the prior of " + name + " needs a finite mean and a standard deviation > 0");
+        bool found = false;
+        for (std::size_t u = 0; u < layout.size(); ++u)
+            if (layout.unknowns()[u].name == name) {
+                priors[u] = prior;
+                found = true;
+            }
+        if (!found)
+            throw FitError("a prior is given for '" + name + "', which is not an estimated parameter");
+    }
+    return priors;
+}
+
+double priorCost(const std::vector<std::optional<Prior>>& priors, const Eigen::VectorXd& theta)
+{
+    double sum = 0.0;
+    for (std::size_t k = 0; k < priors.size(); ++k)
+        if (priors[k]) {
+            const double r = priorResidual(*priors[k], theta(static_cast<Eigen::Index>(k)));
+            sum += r * r;
+        }
+    return 0.5 * sum;
+}
 
 std::size_t priorRowCount(const std::vector<std::optional<Prior>>& priors)
 {
@@ -19,7 +67,7 @@ bool finishWithPriors(const std::vector<std::optional<Prior>>& priors, const Eig
         if (!priors[k])
             continue;
         const auto kk = static_cast<Eigen::Index>(k);
-        out.residuals(row) = (theta(kk) - priors[k]->mean) / priors[k]->sd;
+        out.residuals(row) = priorResidual(*priors[k], theta(kk));
         out.jacobian(row, kk) = 1.0 / priors[k]->sd;
         ++row;
     }

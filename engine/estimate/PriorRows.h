@@ -2,6 +2,7 @@
 
 #include "engine/estimate/FitSettings.h"
 #include "engine/estimate/LeastSquaresProblem.h"
+#include "engine/estimate/ParameterLayout.h"
 
 #include <Eigen/Dense>
 
@@ -10,6 +11,17 @@
 #include <vector>
 
 namespace sysid::estimate {
+
+// Whether the method's cost has the prior rows: bayes and periodic-response.
+bool usesPriors(EstimationMethod method);
+
+// The prior of each unknown of `layout`: the model's own (`prior MEAN, SD`), overridden by
+// those in the settings. A prior that is not finite, has sd <= 0 or names no unknown is a FitError.
+std::vector<std::optional<Prior>> priorsFor(const ParameterLayout& layout, const eval::CompiledModelSource& model,
+                                            const FitSettings& settings);
+
+// 1/2 sum_k ((theta_k - mean_k) / sd_k)^2: the prior rows' share of the merit.
+double priorCost(const std::vector<std::optional<Prior>>& priors, const Eigen::VectorXd& theta);
 
 // Gaussian priors enter the least-squares problem as extra rows (theta_k - mean_k) / sd_k
 // (the Bayesian estimator, seed note 000 eq. 2.10), after the data rows.

@@ -1,5 +1,8 @@
 #include "engine/integrate/IntegratorSettings.h"
 
+#include "engine/eval/CompiledModelSource.h"
+#include "engine/model/Model.h"
+
 namespace sysid::integrate {
 
 std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name)
@@ -32,6 +35,33 @@ bool isAdaptive(IntegrationMethod method)
 {
     return method == IntegrationMethod::Dopri5 || method == IntegrationMethod::Rosenbrock4 ||
            method == IntegrationMethod::SparseImplicit;
+}
+
+IntegrationMethod defaultMethodFor(bool modelHasFields)
+{
+    return modelHasFields ? IntegrationMethod::SparseImplicit : IntegrationMethod::Dopri5;
+}
+
+IntegrationMethod defaultMethodFor(const model::Model& model)
+{
+    return defaultMethodFor(!model.fields.empty());
+}
+
+IntegrationMethod defaultMethodFor(const eval::CompiledModelSource& model)
+{
+    return defaultMethodFor(!model.fields.empty());
+}
+
+void resolveMethod(IntegratorSettings& settings, const model::Model& model)
+{
+    if (!settings.methodChosen)
+        settings.method = defaultMethodFor(model);
+}
+
+void resolveMethod(IntegratorSettings& settings, const eval::CompiledModelSource& model)
+{
+    if (!settings.methodChosen)
+        settings.method = defaultMethodFor(model);
 }
 
 }  // namespace sysid::integrate

@@ -5,10 +5,17 @@
 #include <string>
 #include <string_view>
 
+namespace sysid::model {
+struct Model;
+}
+namespace sysid::eval {
+struct CompiledModelSource;
+}
+
 namespace sysid::integrate {
 
 enum class IntegrationMethod {
-    Dopri5,       // adaptive explicit Runge-Kutta 5(4), dense output; the default
+    Dopri5,       // adaptive explicit Runge-Kutta 5(4), dense output; the default without fields
     Rosenbrock4,  // adaptive linearly implicit, for stiff systems
     RK4,          // classical fixed-step Runge-Kutta
     Euler,        // explicit Euler, fixed step
@@ -27,6 +34,9 @@ bool isAdaptive(IntegrationMethod method);
 
 struct IntegratorSettings {
     IntegrationMethod method = IntegrationMethod::Dopri5;
+    // False: nobody chose `method`; whoever knows the model (the jobs, the CLI, the GUI) sets
+    // it to defaultMethodFor(model) and a project file leaves it out. True keeps `method`.
+    bool methodChosen = false;
     double relativeTolerance = 1e-8;
     double absoluteTolerance = 1e-10;
     // Adaptive methods: largest step allowed (0 = no limit). Fixed-step methods: the step;
@@ -34,5 +44,14 @@ struct IntegratorSettings {
     double maxStep = 0.0;
     std::size_t maxSteps = 1000000;
 };
+
+// The integrator a model gets when none was chosen: sparse-implicit for a model with fields
+// (the method of lines is stiff, its df/dx sparse; issue 7), dopri5 otherwise.
+IntegrationMethod defaultMethodFor(bool modelHasFields);
+IntegrationMethod defaultMethodFor(const model::Model& model);
+IntegrationMethod defaultMethodFor(const eval::CompiledModelSource& model);
+// settings.method = defaultMethodFor(model) unless settings.methodChosen; methodChosen stays.
+void resolveMethod(IntegratorSettings& settings, const model::Model& model);
+void resolveMethod(IntegratorSettings& settings, const eval::CompiledModelSource& model);
 
 }  // namespace sysid::integrate

@@ -3,7 +3,10 @@
 #include "engine/data/DataError.h"
 #include "engine/data/Text.h"
 #include "engine/estimate/Experiment.h"
+#include "engine/estimate/Fit.h"
 #include "engine/estimate/OutputWeights.h"
+#include "engine/estimate/ParameterLayout.h"
+#include "engine/estimate/PriorRows.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/job/ModelText.h"
@@ -13,7 +16,9 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -59,6 +64,57 @@ std::vector<std::vector<double>> experimentValues(const eval::CompiledModelSourc
             values.back()[parameterIndex(model, name, "experiment")] = value;
     }
     return values;
+}
+
+// The fit's prior term as a function of the two swept parameters: its priors on its unknowns
+// (none unless the method uses them), the unknowns other than x and y at their held values.
+struct PriorTerm {
+    std::vector<std::optional<estimate::Prior>> priors;
+    Eigen::VectorXd theta;
+    std::vector<Eigen::Index> xSlots, ySlots;  // unknowns that are the x / y parameter
+
+    double at(double xv, double yv) const
+    {
+        if (priors.empty())
+            return 0.0;
+        Eigen::VectorXd point = theta;
+        for (Eigen::Index k : xSlots)
+            point(k) = xv;
+        for (Eigen::Index k : ySlots)
+            point(k) = yv;
+        return estimate::priorCost(priors, point);
+    }
+};
+
+PriorTerm priorTerm(const eval::CompiledModelSource& model, const std::vector<double>& held,
+                    const std::vector<estimate::Experiment>& experiments, const estimate::FitSettings& settings,
+                    std::size_t ix, std::size_t iy)
+{
+    PriorTerm term;
+    if (!estimate::usesPriors(settings.method))
+        return term;
+    std::vector<std::map<std::string, double>> fixedValues;
+    for (const auto& e : experiments)
+        fixedValues.push_back(e.fixedValues);
+    try {
+        const estimate::ParameterLayout layout(model, held, fixedValues);
+        term.priors = estimate::priorsFor(layout, model, settings);
+        term.theta = layout.initial();
+        for (std::size_t u = 0; u < layout.size(); ++u) {
+            const auto& unknown = layout.unknowns()[u];
+            if (unknown.experiment >= 0)
+                continue;  // an estimated initial value, not a model parameter
+            if (unknown.modelIndex == ix)
+                term.xSlots.push_back(static_cast<Eigen::Index>(u));
+            if (unknown.modelIndex == iy)
+                term.ySlots.push_back(static_cast<Eigen::Index>(u));
+        }
+    } catch (const std::invalid_argument& e) {
+        throw JobError(JobError::Kind::Settings, std::string("cost surface: ") + e.what());
+    } catch (const estimate::FitError& e) {
+        throw JobError(JobError::Kind::Settings, std::string("cost surface: ") + e.what());
+    }
+    return term;
 }
 
 }  // namespace
@@ -120,6 +176,9 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
     } catch (const std::invalid_argument& e) {
         throw JobError(JobError::Kind::Settings, e.what());
     }
+    const PriorTerm prior = priorTerm(*model, held, experiments, fit.settings, ix, iy);
+    integrate::IntegratorSettings integrator = fit.settings.integrator;
+    integrate::resolveMethod(integrator, *model);
 
     CostSurfaceResult result;
     result.x = x;
@@ -136,7 +195,8 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
     std::exception_ptr callbackError;
     std::stop_source callbackStop;
 
-    // 1/2 sum_j w_j sum_s (y_measured - y_model)^2 over the experiments, as OutputErrorProblem forms it.
+    // 1/2 sum_j w_j sum_s (y_measured - y_model)^2 over the experiments, as OutputErrorProblem forms
+    // it, plus the prior rows' 1/2 sum_k ((theta_k - mean_k) / sd_k)^2 when the fit has them.
     auto costAt = [&](eval::CompiledModel& compiled, double xv, double yv, std::stop_token pointStop) -> double {
         double sum = 0.0;
         for (std::size_t e = 0; e < experiments.size(); ++e) {
@@ -149,7 +209,7 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
             request.times = ex.times;
             request.inputs = &ex.inputs;
             request.stop = pointStop;
-            const integrate::Trajectory tr = integrate::simulate(compiled, request, fit.settings.integrator);
+            const integrate::Trajectory tr = integrate::simulate(compiled, request, integrator);
             for (std::size_t j = 0; j < ex.outputMeasured.size(); ++j) {
                 if (!ex.outputMeasured[j] || weights[j] == 0)
                     continue;
@@ -157,7 +217,7 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
                 sum += weights[j] * (ex.measured.col(jj) - tr.outputs.col(jj)).squaredNorm();
             }
         }
-        return 0.5 * sum;
+        return 0.5 * sum + prior.at(xv, yv);
     };
 
     auto worker = [&] {

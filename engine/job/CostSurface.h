@@ -24,7 +24,8 @@ struct CostSurfaceResult {
     SurfaceAxis x, y;
     std::vector<double> xValues, yValues;
     // cost[iy * x.points + ix] at (xValues[ix], yValues[iy]): 1/2 sum of weighted squared
-    // output residuals, the data term of estimate::fit's cost. NaN where the model cannot be
+    // output residuals plus, for a method with priors (bayes, periodic-response), the prior
+    // term 1/2 sum ((theta - mean)/sd)^2 of estimate::fit's cost. NaN where the model cannot be
     // integrated (its message is counted in `failedPoints`) or the point was not reached.
     std::vector<double> cost;
     std::size_t failedPoints = 0;
@@ -37,7 +38,7 @@ struct CostSurfaceResult {
 
 // The output-error cost of a fit's data over a grid of two of the model's parameters, the
 // others held at the fit's starting values (FitJob::parameterValues over the model text),
-// with the fit's preprocessing, output weights and integrator: the picture of the seed 003
+// with the fit's preprocessing, output weights, priors and integrator: the picture of the seed 003
 // Figures 4.3-4.6 on which an iteration path can be drawn.
 struct CostSurface {
     FitJob fit;

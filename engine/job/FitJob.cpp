@@ -37,6 +37,15 @@ std::string names(const std::vector<std::string>& list)
     return text.empty() ? "none" : text;
 }
 
+// Equation-error methods integrate only to show the fitted model; the others say which integrator runs.
+std::string integratorNote(const estimate::FitSettings& settings)
+{
+    if (estimate::isEquationError(settings.method))
+        return {};
+    return ", integrator " + integrate::methodName(settings.integrator.method) +
+           (settings.integrator.methodChosen ? "" : " (default for this model)");
+}
+
 bool contains(const std::vector<std::string>& list, const std::string& name)
 {
     for (const auto& n : list)
@@ -103,13 +112,15 @@ estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_toke
         throw JobError(JobError::Kind::Settings, e.what());
     }
     sink.started(parameterNames);
-    sink.log("fitting " + std::to_string(parameterNames.size()) + " parameter(s) (" + names(parameterNames) + ") to " +
-             std::to_string(experiments.size()) + " data set(s) by " + estimate::methodName(job.settings.method));
-
-    Forwarder forwarder(sink);
     // Velocities for the equation-error methods are differentiated as the preprocessing says.
     estimate::FitSettings settings = job.settings;
     settings.equationError.differentiation = job.preprocessing.differentiation;
+    integrate::resolveMethod(settings.integrator, *model);
+    sink.log("fitting " + std::to_string(parameterNames.size()) + " parameter(s) (" + names(parameterNames) + ") to " +
+             std::to_string(experiments.size()) + " data set(s) by " + estimate::methodName(job.settings.method) +
+             integratorNote(settings));
+
+    Forwarder forwarder(sink);
     try {
         return estimate::fit(model, start, experiments, settings, &forwarder, stop);
     } catch (const estimate::FitError& e) {

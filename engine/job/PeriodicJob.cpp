@@ -55,6 +55,7 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
     model.setParameters(startingValues(*source, job.parameterValues));
 
     shooting::PeriodicSettings settings = job.shooting;
+    integrate::resolveMethod(settings.integrator, *source);
     std::size_t sweepParameter = 0;
     if (job.sweep) {
         sweepParameter = indexOf(source->parameterNames, job.sweep->parameter, "parameter");

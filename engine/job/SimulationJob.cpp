@@ -50,8 +50,10 @@ integrate::Trajectory simulateJob(const SimulationJob& job, std::stop_token stop
     }
     eval::CompiledModel model(source);
     model.setParameters(values);
+    integrate::IntegratorSettings settings = job.settings;
+    integrate::resolveMethod(settings, *source);
     try {
-        return integrate::simulate(model, request, job.settings);
+        return integrate::simulate(model, request, settings);
     } catch (const integrate::IntegrationError& e) {
         throw JobError(JobError::Kind::Integration, job.modelSource + ": " + e.what());
     } catch (const std::invalid_argument& e) {

@@ -141,6 +141,7 @@ void readIntegrator(const Reader& r, const json& value, const std::string& key, 
             r.fail(key + ".method", "unknown integrator '" + name + "' (known: dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler, "
                    "crank-nicolson)");
         s.method = *method;
+        s.methodChosen = true;
     }
     if (const json* v = Reader::member(value, "rtol"))
         s.relativeTolerance = r.positive(*v, key + ".rtol");
@@ -499,11 +500,13 @@ json projectToJson(const Project& project, const std::string& directory)
     const estimate::FitSettings& s = project.settings;
     root["method"] = estimate::methodName(s.method);
     json settings;
-    settings["integrator"] = {{"method", integrate::methodName(s.integrator.method)},
-                              {"rtol", s.integrator.relativeTolerance},
+    settings["integrator"] = {{"rtol", s.integrator.relativeTolerance},
                               {"atol", s.integrator.absoluteTolerance},
                               {"max_step", s.integrator.maxStep},
                               {"max_steps", s.integrator.maxSteps}};
+    // A method nobody chose stays absent, so the model decides again when it is loaded.
+    if (s.integrator.methodChosen)
+        settings["integrator"]["method"] = integrate::methodName(s.integrator.method);
     settings["max_iterations"] = s.maxIterations;
     settings["cost_tolerance"] = s.costTolerance;
     settings["step_tolerance"] = s.stepTolerance;

@@ -394,6 +394,52 @@ private slots:
         }
     }
 
+    void fieldModelsIntegrateStiffByDefault()
+    {
+        // A 100-node rod: df/dx has eigenvalues down to about -4 alpha / dx^2 = -4e4, so dopri5 needs
+        // some 12 000 steps where sparse-implicit needs a few hundred. Within --max-steps 2000 the
+        // default runs (and is sparse-implicit, bit for bit); dopri5 chosen by hand gives up.
+        const QString rod = writeModel("rod100.model", "field s on x in [0, 1] nodes 100\nparam alpha = 1\n"
+                                                       "s_t = alpha * s_xx\ns(0, t) = 0 ; s(1, t) = 0\n"
+                                                       "s(x, 0) = sin(pi*x)\noutput s(0.5)\n");
+        const QStringList grid{rod, "--t-end", "0.2", "--dt", "0.01", "--max-steps", "2000"};
+        Run r;
+        const Csv byDefault = simulateToCsv(grid, &r);
+        QVERIFY2(byDefault.problem.isEmpty(), qPrintable(byDefault.problem));
+        const Csv sparse = simulateToCsv(grid + QStringList{"--method", "sparse-implicit"});
+        QVERIFY2(sparse.problem.isEmpty(), qPrintable(sparse.problem));
+        QVERIFY(byDefault.rows == sparse.rows);
+        const double dx = 1.0 / 101, lambda1 = std::pow(2 / dx * std::sin(M_PI * dx / 2), 2);
+        QVERIFY(std::abs(byDefault.rows.back()[1] - std::sin(M_PI * 50 * dx) * std::exp(-lambda1 * 0.2)) < 1e-6);
+        const Csv dopri = simulateToCsv(grid + QStringList{"--method", "dopri5"}, &r);
+        QVERIFY(!dopri.problem.isEmpty());
+        QVERIFY2(r.exitCode == 1 && r.err.contains("2000 steps"), qPrintable(describeText(r)));
+        // A model without fields keeps dopri5: the default equals --method dopri5 exactly.
+        const QStringList decay{decayModel(), "--t-end", "2", "--dt", "0.1"};
+        QVERIFY(simulateToCsv(decay).rows == simulateToCsv(decay + QStringList{"--method", "dopri5"}).rows);
+        QVERIFY(simulateToCsv(decay).rows != simulateToCsv(decay + QStringList{"--method", "sparse-implicit"}).rows);
+
+        const Run help = runSysid({"simulate", "--help"});
+        QVERIFY2(help.out.simplified().contains("default: dopri5; sparse-implicit for models with fields"), qPrintable(help.out));
+        const Run fitHelp = runSysid({"fit", "--help"});
+        QVERIFY2(fitHelp.out.simplified().contains("default: dopri5; sparse-implicit for models with fields"), qPrintable(fitHelp.out));
+    }
+
+    void fitOfAFieldModelSaysItsIntegrator()
+    {
+        const QString rod = kExamples + "heat_rod.model";
+        const QString data = path("rod.csv");
+        const Run sim = runSysid({"simulate", rod, "--t-end", "3", "--dt", "0.1", "--set", "alpha[1]=0.1", "--set",
+                                  "alpha[2]=0.15", "--set", "alpha[3]=0.18", "-o", data});
+        QVERIFY2(sim.exitCode == 0, qPrintable(describeText(sim)));
+        const Run fit = runSysid({"fit", rod, "--data", data, "-o", path("rod.json")});
+        QVERIFY2(fit.exitCode == 0, qPrintable(describeText(fit)));
+        QVERIFY2(fit.err.contains("integrator sparse-implicit (default for this model)"), qPrintable(describeText(fit)));
+        const Run chosen = runSysid({"fit", rod, "--data", data, "--integrator", "rosenbrock4", "-o", path("rod.json")});
+        QVERIFY2(chosen.exitCode == 0, qPrintable(describeText(chosen)));
+        QVERIFY2(chosen.err.contains(", integrator rosenbrock4\n"), qPrintable(describeText(chosen)));
+    }
+
     void identicalRunsGiveIdenticalValues_data()
     {
         QTest::addColumn<QStringList>("args");

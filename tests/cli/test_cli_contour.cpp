@@ -12,6 +12,7 @@
 #include "SysidProcess.h"
 
 #include <cmath>
+#include <utility>
 
 namespace {
 
@@ -35,6 +36,23 @@ double closedFormCost(double a, double b)
         sum += r * r;
     }
     return 0.5 * kWeight * sum;
+}
+
+// The Bayes estimate with the prior a ~ N(mean, sd^2): the normal equations of closedFormCost + the prior.
+std::pair<double, double> closedFormBayes(double mean, double sd)
+{
+    double t2 = 0, t3 = 0, t4 = 0, yt = 0, yt2 = 0;
+    for (int k = 0; k <= 20; ++k) {
+        t2 += t(k) * t(k);
+        t3 += t(k) * t(k) * t(k);
+        t4 += t(k) * t(k) * t(k) * t(k);
+        yt += y(k) * t(k);
+        yt2 += y(k) * t(k) * t(k);
+    }
+    const double m11 = kWeight * t2 + 1 / (sd * sd), m12 = kWeight * t3 / 2, m22 = kWeight * t4 / 4;
+    const double r1 = kWeight * yt + mean / (sd * sd), r2 = kWeight * yt2 / 2;
+    const double det = m11 * m22 - m12 * m12;
+    return {(r1 * m22 - m12 * r2) / det, (m11 * r2 - m12 * r1) / det};
 }
 
 }  // namespace
@@ -82,6 +100,36 @@ private slots:
         QCOMPARE(o["minimum"].toObject()["y"].toDouble(), 2.0);
         QCOMPARE(o["failed_points"].toInt(), 0);
         QVERIFY(o["path"].toArray().isEmpty());
+    }
+
+    void bayesContourHasItsMinimumAtTheBayesEstimate()
+    {
+        const auto [a, b] = closedFormBayes(0.5, 0.02);
+        const QString xRange = QString("a=%1:%2").arg(a - 0.6, 0, 'g', 17).arg(a + 0.6, 0, 'g', 17);
+        const QString yRange = QString("b=%1:%2").arg(b - 1.2, 0, 'g', 17).arg(b + 1.2, 0, 'g', 17);
+        const QStringList common{"contour", path("linear.model"), "--data", path("data.csv"), "--x", xRange, "--y", yRange,
+                                 "--grid", "13", "--weight", "x=2.5", "--rtol", "1e-10", "--atol", "1e-12", "-q"};
+        const Run r = runSysid(common + QStringList{"--method", "bayes", "--prior", "a=0.5,0.02", "-o", path("bayes.json")});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        const QJsonObject o = QJsonDocument::fromJson(readFile(path("bayes.json"))).object();
+        const QJsonArray xs = o["x"].toObject()["values"].toArray(), ys = o["y"].toObject()["values"].toArray();
+        const QJsonArray cost = o["cost"].toArray();
+        for (int iy = 0; iy < 13; ++iy)
+            for (int ix = 0; ix < 13; ++ix) {
+                const double av = xs[ix].toDouble(), bv = ys[iy].toDouble();
+                const double expected = closedFormCost(av, bv) + 0.5 * (av - 0.5) * (av - 0.5) / (0.02 * 0.02);
+                const double got = cost[iy].toArray()[ix].toDouble();
+                QVERIFY2(std::abs(got - expected) <= 1e-8 * expected, qPrintable(QString("%1 vs %2").arg(got).arg(expected)));
+            }
+        QVERIFY(std::abs(o["minimum"].toObject()["x"].toDouble() - a) < 1e-12);
+        QVERIFY(std::abs(o["minimum"].toObject()["y"].toDouble() - b) < 1e-12);
+
+        // The output-error contour of the same grid has its minimum near the data's a = 1.
+        const Run plain = runSysid(common + QStringList{"-o", path("plain.json")});
+        QVERIFY2(plain.exitCode == 0, describe(plain));
+        const QJsonObject p = QJsonDocument::fromJson(readFile(path("plain.json"))).object();
+        QVERIFY(std::abs(p["minimum"].toObject()["x"].toDouble() - 1.0) <= 0.1);
+        QVERIFY(runSysid(common + QStringList{"--method", "bayes", "--prior", "a=0.5", "-o", path("bad.json")}).exitCode == 2);
     }
 
     void pathOfAFitOverTheSurface()

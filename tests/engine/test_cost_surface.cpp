@@ -2,7 +2,8 @@
 // in its parameters the output-error cost is an exact quadratic in them, computed here in closed
 // form; a grid point's cost equals estimate::fit's cost at that point (its iteration 0); the
 // result does not depend on the thread count; a stop or a blowing-up model leaves NaN behind
-// with the reason, and bad axes are refused with a message naming them.
+// with the reason, and bad axes are refused with a message naming them. With a Bayes fit's prior
+// the surface adds the prior term, so its minimum is the Bayes estimate (a 2 x 2 linear solve here).
 
 #include "engine/data/DataTable.h"
 #include "engine/job/CostSurface.h"
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace sysid;
@@ -86,6 +88,36 @@ job::CostSurface linearSurface()
     return surface;
 }
 
+// The Bayes estimate of (a, b) with the prior a ~ N(mean, sd^2): the minimum of closedFormCost(a, b)
+// + 1/2 ((a - mean)/sd)^2, from its normal equations (the residual is linear in a and b).
+std::pair<double, double> closedFormBayes(double mean, double sd)
+{
+    const auto t = times();
+    const auto y = measured();
+    double t2 = 0, t3 = 0, t4 = 0, yt = 0, yt2 = 0;
+    for (std::size_t k = 0; k < t.size(); ++k) {
+        t2 += t[k] * t[k];
+        t3 += t[k] * t[k] * t[k];
+        t4 += t[k] * t[k] * t[k] * t[k];
+        yt += y[k] * t[k];
+        yt2 += y[k] * t[k] * t[k];
+    }
+    const double m11 = kWeight * t2 + 1 / (sd * sd), m12 = kWeight * t3 / 2, m22 = kWeight * t4 / 4;
+    const double r1 = kWeight * yt + mean / (sd * sd), r2 = kWeight * yt2 / 2;
+    const double det = m11 * m22 - m12 * m12;
+    return {(r1 * m22 - m12 * r2) / det, (m11 * r2 - m12 * r1) / det};
+}
+
+std::pair<std::size_t, std::size_t> argMinimum(const job::CostSurfaceResult& r)
+{
+    std::pair<std::size_t, std::size_t> best{0, 0};
+    for (std::size_t iy = 0; iy < r.yValues.size(); ++iy)
+        for (std::size_t ix = 0; ix < r.xValues.size(); ++ix)
+            if (r.at(ix, iy) < r.at(best.first, best.second))
+                best = {ix, iy};
+    return best;
+}
+
 void expectError(const job::CostSurface& surface, job::JobError::Kind kind, const QString& part)
 {
     try {
@@ -144,6 +176,46 @@ private slots:
         QVERIFY(r.minimum() >= result.cost * (1 - 1e-9));
         const double a = result.parameters[0].value, b = result.parameters[1].value;
         QVERIFY(std::abs(result.cost - closedFormCost(a, b)) <= 1e-8 * result.cost);
+    }
+
+    void priorMovesTheMinimumToTheBayesFit()
+    {
+        // The data alone put a near 1; a strong prior a ~ N(0.5, 0.02^2) pulls it to about 0.5.
+        const double mean = 0.5, sd = 0.02;
+        const auto [aBayes, bBayes] = closedFormBayes(mean, sd);
+        QVERIFY(std::abs(aBayes - mean) < 0.05);
+        job::FitJob fit = linearJob();
+        fit.settings.method = estimate::EstimationMethod::Bayes;
+        fit.settings.priors["a"] = {mean, sd};
+        job::NullProgressSink sink;
+        const estimate::FitResult result = fit.run(sink);
+        QVERIFY(result.converged);
+        QVERIFY(std::abs(result.parameters[0].value - aBayes) < 1e-6);
+        QVERIFY(std::abs(result.parameters[1].value - bBayes) < 1e-6);
+
+        // A grid centred on the Bayes estimate, wide enough to hold the data-only minimum (1, 2).
+        job::CostSurface surface;
+        surface.fit = fit;
+        surface.x = {"a", aBayes - 0.6, aBayes + 0.6, 13};
+        surface.y = {"b", bBayes - 1.2, bBayes + 1.2, 13};
+        const job::CostSurfaceResult r = surface.run();
+        for (std::size_t iy = 0; iy < 13; ++iy)
+            for (std::size_t ix = 0; ix < 13; ++ix) {
+                const double a = r.xValues[ix], b = r.yValues[iy];
+                const double expected = closedFormCost(a, b) + 0.5 * (a - mean) * (a - mean) / (sd * sd);
+                QVERIFY2(std::abs(r.at(ix, iy) - expected) <= 1e-8 * expected,
+                         qPrintable(QString("(%1, %2): %3 vs %4").arg(ix).arg(iy).arg(r.at(ix, iy)).arg(expected)));
+            }
+        QCOMPARE(argMinimum(r), (std::pair<std::size_t, std::size_t>{6, 6}));
+        QVERIFY(std::abs(r.at(6, 6) - result.cost) <= 1e-8 * result.cost);
+
+        // Without the prior (output error) the same grid has its minimum elsewhere, near a = 1.
+        surface.fit.settings.method = estimate::EstimationMethod::OutputError;
+        const job::CostSurfaceResult plain = surface.run();
+        const auto [ix, iy] = argMinimum(plain);
+        QVERIFY(ix != 6);
+        QVERIFY(std::abs(plain.xValues[ix] - 1.0) <= 0.1);
+        QVERIFY(std::abs(plain.at(6, 6) - closedFormCost(r.xValues[6], r.yValues[6])) <= 1e-8 * plain.at(6, 6));
     }
 
     void iterationPathFollowsTheHistory()

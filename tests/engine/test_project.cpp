@@ -129,6 +129,7 @@ private slots:
         p.preprocessing = json{{"decimation", 2}, {"window", {{"start", 0.0}, {"end", 0.25}}}};
         p.settings.method = estimate::EstimationMethod::Bayes;
         p.settings.integrator.method = integrate::IntegrationMethod::Rosenbrock4;
+        p.settings.integrator.methodChosen = true;
         p.settings.integrator.relativeTolerance = 1e-7;
         p.settings.integrator.absoluteTolerance = 1e-9;
         p.settings.integrator.maxStep = 0.05;
@@ -171,6 +172,7 @@ private slots:
         QCOMPARE(q.preprocessing, p.preprocessing);
         QVERIFY(q.settings.method == p.settings.method);
         QVERIFY(q.settings.integrator.method == p.settings.integrator.method);
+        QVERIFY(q.settings.integrator.methodChosen);
         QCOMPARE(q.settings.integrator.relativeTolerance, 1e-7);
         QCOMPARE(q.settings.integrator.absoluteTolerance, 1e-9);
         QCOMPARE(q.settings.integrator.maxStep, 0.05);
@@ -280,6 +282,40 @@ private slots:
         QCOMPARE(p.modelText, j["model"]["text"].get<std::string>());
         QVERIFY(p.settings.method == estimate::EstimationMethod::OutputError);  // defaults when absent
         QCOMPARE_EQ(p.settings.maxIterations, estimate::FitSettings{}.maxIterations);
+    }
+
+    void integratorNobodyChoseStaysAbsent()
+    {
+        // Issue 7: without settings.integrator.method the model decides (sparse-implicit for fields),
+        // and saving must not write the method it ran with as if the user had chosen it.
+        TempDir tmp;
+        writeData(tmp.path());
+        json j = minimalProject();
+        j["model"]["text"] = "field s on x in [0, 0.8] nodes 3\nparam alpha = 0.2\ns_t = alpha * s_xx\n"
+                             "s(0, t) = 0 ; s(0.8, t) = 0\ns(x, 0) = 1\noutput s(0.4)\n";
+        j["settings"] = {{"integrator", {{"rtol", 1e-7}}}};
+        write(tmp.path() / "p.sysid", j.dump());
+        project::Project p = project::loadProject((tmp.path() / "p.sysid").string());
+        QVERIFY(!p.settings.integrator.methodChosen);
+        QCOMPARE(p.settings.integrator.relativeTolerance, 1e-7);
+        QVERIFY(project::makeFitJob(p).settings.integrator.methodChosen == false);
+
+        const fs::path again = tmp.path() / "again.sysid";
+        p.settings.integrator.method = integrate::IntegrationMethod::SparseImplicit;  // as a front end resolved it
+        project::saveProject(p, again.string());
+        const json unchosen = json::parse(slurp(again));
+        QVERIFY(unchosen["settings"]["integrator"].is_object());
+        QVERIFY(!unchosen["settings"]["integrator"].contains("method"));
+        QCOMPARE(unchosen["settings"]["integrator"]["rtol"].get<double>(), 1e-7);
+
+        // A choice, even of dopri5, is written and read back as a choice.
+        p.settings.integrator.method = integrate::IntegrationMethod::Dopri5;
+        p.settings.integrator.methodChosen = true;
+        project::saveProject(p, again.string());
+        QCOMPARE(json::parse(slurp(again))["settings"]["integrator"]["method"].get<std::string>(), std::string("dopri5"));
+        const project::Project q = project::loadProject(again.string());
+        QVERIFY(q.settings.integrator.methodChosen);
+        QVERIFY(q.settings.integrator.method == integrate::IntegrationMethod::Dopri5);
     }
 
     void examplesLoad_data()

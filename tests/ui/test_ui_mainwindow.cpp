@@ -10,7 +10,9 @@
 #include "ui/project/ProjectDocument.h"
 #include "ui/results/ResultsPanel.h"
 #include "ui/run/FitRunner.h"
+#include "ui/settings/EstimatorPanel.h"
 
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QTableWidget>
 #include <QFile>
@@ -48,6 +50,49 @@ private slots:
         const job::FitJob job = w.document()->makeFitJob();
         QVERIFY(job.parameterValues.empty());
         QVERIFY(job.modelText.find("param gamma = 0.35") != std::string::npos);
+    }
+
+    // Issue 7: a model with fields gets sparse-implicit while nobody picked an integrator; a pick by
+    // hand survives model changes, and the tooltip says which applies.
+    void fieldModelsGetTheStiffIntegratorUnlessOneIsPicked()
+    {
+        const QString oscillator = QStringLiteral("param c = 0.1\nx'' = -c*x' - x\nx(0) = 1, 0\noutput x\n");
+        const QString rod = QStringLiteral("field s on x in [0, 0.8] nodes 3\nparam alpha(x) = 0.2 [0.001, 1]\n"
+                                           "s_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(0.8, t) = 0\ns(x, 0) = 1\noutput s\n");
+        ui::MainWindow w;
+        auto* panel = w.findChild<ui::EstimatorPanel*>();
+        QVERIFY(panel);
+        QComboBox* combo = panel->integratorCombo();
+        w.document()->newFromModel(oscillator, QStringLiteral("osc.model"));
+        QCOMPARE(combo->currentText(), QStringLiteral("dopri5"));
+        w.document()->newFromModel(rod, QStringLiteral("rod.model"));
+        QCOMPARE(combo->currentText(), QStringLiteral("sparse-implicit"));
+        QVERIFY2(combo->toolTip().contains(QStringLiteral("fields")), qPrintable(combo->toolTip()));
+        QVERIFY(!w.document()->settings().integrator.methodChosen);
+        // Editing the text decides again while nothing was picked; a text that does not parse changes nothing.
+        w.document()->setModelText(oscillator);
+        QCOMPARE(combo->currentText(), QStringLiteral("dopri5"));
+        w.document()->setModelText(rod);
+        QCOMPARE(combo->currentText(), QStringLiteral("sparse-implicit"));
+        w.document()->setModelText(rod + QStringLiteral("s_t = (\n"));
+        QCOMPARE(combo->currentText(), QStringLiteral("sparse-implicit"));
+        w.document()->setModelText(rod);
+
+        combo->setCurrentIndex(combo->findText(QStringLiteral("rosenbrock4")));  // the user's pick
+        QVERIFY(w.document()->settings().integrator.methodChosen);
+        QVERIFY(w.document()->settings().integrator.method == integrate::IntegrationMethod::Rosenbrock4);
+        QVERIFY2(combo->toolTip().contains(QStringLiteral("by hand")), qPrintable(combo->toolTip()));
+        w.document()->setModelText(oscillator);
+        QCOMPARE(combo->currentText(), QStringLiteral("rosenbrock4"));
+        w.document()->setModelText(rod);
+        QCOMPARE(combo->currentText(), QStringLiteral("rosenbrock4"));
+        QVERIFY(w.document()->makeFitJob().settings.integrator.method == integrate::IntegrationMethod::Rosenbrock4);
+        // Picking dopri5 on a field model is a choice too.
+        combo->setCurrentIndex(combo->findText(QStringLiteral("dopri5")));
+        w.document()->setModelText(oscillator);
+        w.document()->setModelText(rod);
+        QCOMPARE(combo->currentText(), QStringLiteral("dopri5"));
+        QVERIFY(w.document()->settings().integrator.methodChosen);
     }
 
     void fitExportWorkflow()

@@ -218,11 +218,39 @@ private slots:
     for (auto method : {sysid::integrate::IntegrationMethod::ImplicitEuler, sysid::integrate::IntegrationMethod::CrankNicolson}) {
       estimate::FitSettings s;
       s.integrator.method = method;
+      s.integrator.methodChosen = true;
       s.integrator.maxStep = 0.01;
       panel.setSettings(s);
       QCOMPARE(panel.settings().integrator.method, method);
       QCOMPARE(combo->currentText(), QString::fromStdString(sysid::integrate::methodName(method)));
     }
+  }
+
+  // Issue 7: while no integrator is chosen the panel shows the model's default and reports it as
+  // not chosen; a pick in the combo is a choice that a new default does not override.
+  void estimatorShowsTheModelsDefaultIntegratorUntilOneIsPicked() {
+    using sysid::integrate::IntegrationMethod;
+    EstimatorPanel panel;
+    QComboBox* combo = panel.integratorCombo();
+    panel.setSettings(estimate::FitSettings{});
+    QCOMPARE(combo->currentText(), QStringLiteral("dopri5"));
+    panel.setDefaultIntegrator(IntegrationMethod::SparseImplicit);
+    QCOMPARE(combo->currentText(), QStringLiteral("sparse-implicit"));
+    QVERIFY(combo->toolTip().contains(QStringLiteral("method of lines")));
+    QVERIFY(panel.settings().integrator.method == IntegrationMethod::SparseImplicit);
+    QVERIFY(!panel.settings().integrator.methodChosen);
+    panel.setSettings(panel.settings());  // a round trip through the document keeps it open
+    QVERIFY(!panel.settings().integrator.methodChosen);
+
+    QSignalSpy changed(&panel, &EstimatorPanel::settingsChanged);
+    combo->setCurrentIndex(combo->findText(QStringLiteral("crank-nicolson")));
+    QVERIFY(changed.count() >= 1);
+    QVERIFY(panel.settings().integrator.methodChosen);
+    panel.setDefaultIntegrator(IntegrationMethod::Dopri5);
+    QCOMPARE(combo->currentText(), QStringLiteral("crank-nicolson"));
+    QVERIFY(combo->toolTip().contains(QStringLiteral("by hand")));
+    panel.setSettings(panel.settings());
+    QCOMPARE(combo->currentText(), QStringLiteral("crank-nicolson"));
   }
 
   void estimatorRoundTripsSettings() {
@@ -232,6 +260,7 @@ private slots:
     s.method = estimate::EstimationMethod::MultipleShooting;
     s.shootingIntervals = 17;
     s.integrator.method = sysid::integrate::IntegrationMethod::Rosenbrock4;
+    s.integrator.methodChosen = true;
     s.integrator.relativeTolerance = 1e-7;
     s.integrator.absoluteTolerance = 3e-11;
     s.integrator.maxStep = 0.05;

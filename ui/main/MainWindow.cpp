@@ -865,6 +865,8 @@ void MainWindow::refreshModel()
         const QSignalBlocker block(estimator_);
         estimator_->setOutputs(toList(summary.outputs));
         estimator_->setStates(toList(summary.states));
+        if (summary.valid)  // while the text does not parse, the last model's default stays
+            estimator_->setDefaultIntegrator(integrate::defaultMethodFor(!summary.fields.empty()));
         estimator_->setSettings(document_->settings());
         QStringList states, residuals;
         try {

@@ -213,7 +213,13 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
     updateEnabled();
     emitChanged();
   });
-  connect(integrator_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
+  connect(integrator_, &QComboBox::currentIndexChanged, this, [this] {
+    if (!updating_) {
+      integratorChosen_ = true;  // a pick by hand: the model no longer decides
+      showIntegrator(static_cast<integrate::IntegrationMethod>(integrator_->currentData().toInt()));
+    }
+    emitChanged();
+  });
   connect(shootingIntervals_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
   connect(maxIterations_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
   connect(frequencyParameter_, &QLineEdit::textEdited, this, [this] {
@@ -354,6 +360,29 @@ void EstimatorPanel::weightEdited(QTableWidgetItem* item) {
   emitChanged();
 }
 
+void EstimatorPanel::setDefaultIntegrator(integrate::IntegrationMethod method) {
+  defaultIntegrator_ = method;
+  if (!integratorChosen_) {
+    updating_ = true;
+    showIntegrator(method);
+    updating_ = false;
+  }
+}
+
+void EstimatorPanel::showIntegrator(integrate::IntegrationMethod method) {
+  integrator_->setCurrentIndex(std::max(0, integrator_->findData(static_cast<int>(method))));
+  const QString name = QString::fromStdString(integrate::methodName(defaultIntegrator_));
+  if (integratorChosen_) {
+    integrator_->setToolTip(tr("Chosen by hand: kept when the model changes (the model's default would be %1).").arg(name));
+  } else if (defaultIntegrator_ == integrate::IntegrationMethod::SparseImplicit) {
+    integrator_->setToolTip(tr("Not chosen, so the model decides: %1, because a model with fields (a PDE by the method of "
+                               "lines) is stiff and its Jacobian sparse. Pick another method to keep it.").arg(name));
+  } else {
+    integrator_->setToolTip(tr("Not chosen, so the model decides: %1 (models with fields get sparse-implicit). "
+                               "Pick another method to keep it.").arg(name));
+  }
+}
+
 void EstimatorPanel::setSettings(const estimate::FitSettings& settings) {
   updating_ = true;
   base_ = settings;
@@ -362,7 +391,8 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings) {
   }
   shootingIntervals_->setValue(static_cast<int>(
       std::min<std::size_t>(settings.shootingIntervals, static_cast<std::size_t>(shootingIntervals_->maximum()))));
-  integrator_->setCurrentIndex(std::max(0, integrator_->findData(static_cast<int>(settings.integrator.method))));
+  integratorChosen_ = settings.integrator.methodChosen;
+  showIntegrator(integratorChosen_ ? settings.integrator.method : defaultIntegrator_);
   setNumber(rtol_, settings.integrator.relativeTolerance);
   setNumber(atol_, settings.integrator.absoluteTolerance);
   setNumber(maxStep_, settings.integrator.maxStep);
@@ -394,6 +424,7 @@ estimate::FitSettings EstimatorPanel::settings() const {
   }
   s.shootingIntervals = static_cast<std::size_t>(shootingIntervals_->value());
   s.integrator.method = static_cast<integrate::IntegrationMethod>(integrator_->currentData().toInt());
+  s.integrator.methodChosen = integratorChosen_;
   s.integrator.relativeTolerance = number(rtol_);
   s.integrator.absoluteTolerance = number(atol_);
   s.integrator.maxStep = number(maxStep_);

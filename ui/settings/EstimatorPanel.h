@@ -44,6 +44,10 @@ public:
   // The model's states: one row each in the equation-error weight table.
   void setStates(const QStringList& states);
 
+  // The integrator the current model gets when none was chosen (integrate::defaultMethodFor):
+  // shown while the user has not picked one in the combo. A pick is kept when the model changes.
+  void setDefaultIntegrator(integrate::IntegrationMethod method);
+
   void setSettings(const estimate::FitSettings& settings);
   // The settings shown. Weights are returned only for outputs in outputs() (all
   // weights set when no outputs were given); an empty weight cell means automatic.
@@ -107,6 +111,7 @@ private:
   void rebuildWeightTable();
   void updateEnabled();
   void emitChanged();
+  void showIntegrator(integrate::IntegrationMethod method);
 
   QComboBox* method_ = nullptr;
   QSpinBox* shootingIntervals_ = nullptr;
@@ -143,6 +148,8 @@ private:
   std::map<std::string, double> weightValues_;  // last valid weight per output
   std::map<std::string, bool> weightInvalid_;
   estimate::FitSettings base_;  // members the panel does not show
+  integrate::IntegrationMethod defaultIntegrator_ = integrate::IntegrationMethod::Dopri5;
+  bool integratorChosen_ = false;  // picked in the combo (or chosen in the project)
   bool running_ = false;
   bool updating_ = false;  // suppresses settingsChanged while the panel fills itself
 };
