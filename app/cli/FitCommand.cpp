@@ -50,6 +50,16 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
             throw UsageError("--gain: the steepest-descent gain K must be a finite number > 0");
         settings.steepestDescentGain = gain;
     }
+    if (vm.count("sensitivity")) {
+        const std::string name = vm["sensitivity"].as<std::string>();
+        const auto method = estimate::parseSensitivityMethod(name);
+        if (!method)
+            throw UsageError("--sensitivity must be forward or structural, not '" + name + "'");
+        if (*method == estimate::SensitivityMethod::Structural && !estimate::acceptsSensitivityMethod(settings.method))
+            throw UsageError("--sensitivity structural is for --method output-error, bayes or steepest-descent, not " +
+                             estimate::methodName(settings.method));
+        settings.sensitivity = *method;
+    }
     if (vm.count("formula")) {
         const std::string name = vm["formula"].as<std::string>();
         const auto formula = estimate::parseEquationErrorFormula(name);
@@ -155,6 +165,10 @@ int runFit(const Arguments& args)
         ("gain", po::value<std::string>(),
          "K: steepest-descent gain, theta <- theta - K int sum (model - measured) dmodel/dtheta dt = theta - (K/2) dJ/dtheta, "
          "J = int sum (measured - model)^2 dt (default 0.02, seed 003 eq. 4.22)")
+        ("sensitivity", po::value<std::string>(),
+         "forward (default): the parameter-sensitivity equations (Meissinger) | structural: the structural-sensitivity "
+         "method, one sensitivity model propagated by the matrix exponential, for models linear in the states with "
+         "constant coefficients (output-error, bayes, steepest-descent; seed 003 sec. 3.4)")
         ("formula", po::value<std::string>(),
          "single-step: heun (default) | rk4; multistep: newton-cotes-6 (default) | simpson | trapezoid")
         ("state-weight", po::value<Strings>()->composing(),

@@ -99,6 +99,8 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
         if (u.initial < u.lower || u.initial > u.upper)
             throw FitError("the starting value " + data::formatNumber(u.initial, 6) + " of " + u.name + " lies outside its bounds [" +
                            data::formatNumber(u.lower, 6) + ", " + data::formatNumber(u.upper, 6) + "]");
+    if (settings.sensitivity == SensitivityMethod::Structural && !acceptsSensitivityMethod(settings.method))
+        throw FitError(structuralSensitivityRefusal(settings.method));
     if (isEquationError(settings.method))
         return fitByEquationError(std::move(model), initialValues, experiments, settings, observer, stop);
     std::vector<double> weights;
@@ -124,7 +126,8 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
         problem = std::make_unique<PeriodicResponseProblem>(model, layout, experiments, weights, priors,
                                                             settings.integrator, settings.periodic);
     else
-        problem = std::make_unique<OutputErrorProblem>(model, layout, experiments, weights, priors, settings.integrator);
+        problem = std::make_unique<OutputErrorProblem>(model, layout, experiments, weights, priors, settings.integrator,
+                                                       settings.sensitivity);
 
     auto onAccepted = [&](const IterationRecord& record) {
         if (!observer)

@@ -28,6 +28,30 @@ std::string methodName(EstimationMethod method)
     return "unknown";
 }
 
+std::optional<SensitivityMethod> parseSensitivityMethod(std::string_view name)
+{
+    if (name == "forward") return SensitivityMethod::Forward;
+    if (name == "structural") return SensitivityMethod::Structural;
+    return std::nullopt;
+}
+
+std::string sensitivityMethodName(SensitivityMethod method)
+{
+    return method == SensitivityMethod::Forward ? "forward" : "structural";
+}
+
+bool acceptsSensitivityMethod(EstimationMethod method)
+{
+    return method == EstimationMethod::OutputError || method == EstimationMethod::Bayes ||
+           method == EstimationMethod::SteepestDescent;
+}
+
+std::string structuralSensitivityRefusal(EstimationMethod method)
+{
+    return "the structural sensitivity method is for output-error, bayes and steepest-descent fits; " +
+           methodName(method) + " forms its own derivatives (use sensitivity forward)";
+}
+
 bool isEquationError(EstimationMethod method)
 {
     return method == EstimationMethod::SingleStep || method == EstimationMethod::Multistep;

@@ -75,6 +75,23 @@ struct EquationErrorSettings {
 
 using Prior = model::Prior;
 
+// How the single-shooting methods (output-error, bayes, steepest-descent) get dy/dtheta.
+enum class SensitivityMethod {
+    // Meissinger's parameter-sensitivity equations integrated with the model (any model).
+    Forward,
+    // The structural-sensitivity method (seed 003 sec. 3.4, integrate::structuralSensitivity):
+    // one sensitivity model driven at its sensitivity points, propagated by the matrix
+    // exponential. Only for models linear in the states with constant coefficients (a
+    // discretised linear PDE); the integrator settings do not apply to it.
+    Structural,
+};
+std::optional<SensitivityMethod> parseSensitivityMethod(std::string_view name);  // forward, structural
+std::string sensitivityMethodName(SensitivityMethod method);
+// True for the methods whose Jacobian is the single-shooting output sensitivity.
+bool acceptsSensitivityMethod(EstimationMethod method);
+// Why `method` cannot take the structural method, for the user.
+std::string structuralSensitivityRefusal(EstimationMethod method);
+
 struct FitSettings {
     EstimationMethod method = EstimationMethod::OutputError;
     integrate::IntegratorSettings integrator;
@@ -95,6 +112,7 @@ struct FitSettings {
     // this is the seed's J = int sum_i (q_i - S_i)^2 dt and its update (4.22),
     // da_j = -K int sum_i (q_i - S_i) U_ij dt, so its K = 0.02 means the same here.
     double steepestDescentGain = 0.02;
+    SensitivityMethod sensitivity = SensitivityMethod::Forward;  // output-error, bayes, steepest-descent
 };
 
 }  // namespace sysid::estimate

@@ -1,6 +1,7 @@
 #include "engine/integrate/StructuralSensitivity.h"
 
 #include "engine/data/Text.h"
+#include "engine/integrate/IntegrationError.h"
 
 #include <unsupported/Eigen/MatrixFunctions>
 
@@ -207,6 +208,15 @@ StructuralSensitivityResult structuralSensitivity(eval::CompiledModel& model, co
             const MatrixXd wb = signals(tb, x);
             u = coarse.advance(u, wa, wm, wb);
             out.steps += 2;
+            if (request.stop.stop_requested())
+                throw IntegrationError(IntegrationError::Reason::Cancelled, tb,
+                                       "structural sensitivity cancelled at t = " + data::formatNumber(tb, 10));
+            for (Index i = 0; i < n; ++i)
+                if (!std::isfinite(x(i)))
+                    throw IntegrationError(IntegrationError::Reason::NonFiniteState, tb,
+                                           "the state " + source.stateNames.at(static_cast<std::size_t>(i)) +
+                                               " is not finite at t = " + data::formatNumber(tb, 10) +
+                                               " (the linear system is unstable at these parameter values)");
         }
         record(s);
     }

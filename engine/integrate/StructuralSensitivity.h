@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 
 #include <cstddef>
+#include <stop_token>
 #include <vector>
 
 namespace sysid::integrate {
@@ -25,6 +26,7 @@ struct StructuralSensitivityRequest {
     // Longest step of the exponential propagation; 0: 0.02 / |A|_inf, which keeps the quadratic
     // hold of the sensitivity-point signals below ~1e-8 relative on the fast modes.
     double maxStep = 0.0;
+    std::stop_token stop;  // checked every step: IntegrationError (Cancelled)
 };
 
 struct StructuralSensitivityResult {
@@ -42,7 +44,8 @@ struct StructuralSensitivityResult {
 };
 
 // Throws std::invalid_argument naming the state whose equation is not linear with constant
-// coefficients (df/dx changes with x or t), a bad time grid, or missing inputs.
+// coefficients (df/dx changes with x or t), a bad time grid, or missing inputs; IntegrationError
+// when it is cancelled or a state grows beyond the floating-point range (an unstable system).
 StructuralSensitivityResult structuralSensitivity(eval::CompiledModel& model, const StructuralSensitivityRequest& request);
 
 }  // namespace sysid::integrate

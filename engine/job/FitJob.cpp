@@ -3,6 +3,7 @@
 #include "engine/data/DataError.h"
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
+#include "engine/estimate/FitSettings.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/job/ModelText.h"
 
@@ -42,6 +43,9 @@ std::string integratorNote(const estimate::FitSettings& settings)
 {
     if (estimate::isEquationError(settings.method))
         return {};
+    if (settings.sensitivity == estimate::SensitivityMethod::Structural)
+        return ", structural sensitivities (the model's linear system propagated by the matrix exponential; "
+               "no integrator)";
     return ", integrator " + integrate::methodName(settings.integrator.method) +
            (settings.integrator.methodChosen ? "" : " (default for this model)");
 }
@@ -63,6 +67,8 @@ void checkSettings(const eval::CompiledModelSource& model, const estimate::FitSe
         if (!(weight > 0) || !std::isfinite(weight))
             throw JobError(JobError::Kind::Settings, "weight for '" + output + "' must be a finite number > 0");
     }
+    if (settings.sensitivity == estimate::SensitivityMethod::Structural && !estimate::acceptsSensitivityMethod(settings.method))
+        throw JobError(JobError::Kind::Settings, structuralSensitivityRefusal(settings.method));
     if (settings.method == estimate::EstimationMethod::MultipleShooting && settings.shootingIntervals < 1)
         throw JobError(JobError::Kind::Settings, "multiple shooting needs at least one interval");
 }

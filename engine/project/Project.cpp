@@ -229,7 +229,7 @@ void readSettings(const Reader& r, const json& value, const std::string& key, es
     r.requireObject(value, key,
                     {"integrator", "max_iterations", "cost_tolerance", "step_tolerance", "gradient_tolerance",
                      "shooting_intervals", "output_weights", "priors", "periodic", "equation_error",
-                     "steepest_descent_gain"});
+                     "steepest_descent_gain", "sensitivity"});
     if (const json* v = Reader::member(value, "equation_error"))
         readEquationError(r, *v, key + ".equation_error", s.equationError);
     if (const json* v = Reader::member(value, "periodic"))
@@ -251,6 +251,13 @@ void readSettings(const Reader& r, const json& value, const std::string& key, es
     }
     if (const json* v = Reader::member(value, "steepest_descent_gain"))
         s.steepestDescentGain = r.positive(*v, key + ".steepest_descent_gain");
+    if (const json* v = Reader::member(value, "sensitivity")) {
+        const std::string name = r.string(*v, key + ".sensitivity");
+        const auto method = estimate::parseSensitivityMethod(name);
+        if (!method)
+            r.fail(key + ".sensitivity", "unknown sensitivity method '" + name + "' (known: forward, structural)");
+        s.sensitivity = *method;
+    }
     if (const json* v = Reader::member(value, "output_weights")) {
         const std::string k = key + ".output_weights";
         if (!v->is_object())
@@ -513,6 +520,7 @@ json projectToJson(const Project& project, const std::string& directory)
     settings["gradient_tolerance"] = s.gradientTolerance;
     settings["shooting_intervals"] = s.shootingIntervals;
     settings["steepest_descent_gain"] = s.steepestDescentGain;
+    settings["sensitivity"] = estimate::sensitivityMethodName(s.sensitivity);
     settings["output_weights"] = json::object();
     for (const auto& [output, weight] : s.outputWeights)
         settings["output_weights"][output] = weight;

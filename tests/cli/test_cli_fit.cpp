@@ -348,6 +348,51 @@ private slots:
         QVERIFY2(std::abs(firstSteps[1] / firstSteps[0] - 2.0) < 1e-9, qPrintable(QString::number(firstSteps[1] / firstSteps[0])));
     }
 
+    // --sensitivity structural: the same Gauss-Newton fit of the heat rod as the forward
+    // sensitivities (data simulated by dopri5, so both stop at the data's integration error);
+    // refused with a nonlinear model (naming the state) and with a method that cannot use it.
+    void structuralSensitivity()
+    {
+        QTemporaryDir tmp;
+        const QString data = tmp.filePath("rod.csv");
+        const Run sim = runSysid({"simulate", kExamples + "heat_rod.model", "--t-end", "3", "--dt", "0.05", "--set",
+                                  "alpha[1]=0.1", "--set", "alpha[2]=0.15", "--set", "alpha[3]=0.18", "--rtol", "1e-11",
+                                  "--atol", "1e-13", "-o", data});
+        QVERIFY2(sim.exitCode == 0, describe(sim));
+        QMap<QString, QJsonObject> results;
+        for (const QString& method : {QStringLiteral("forward"), QStringLiteral("structural")}) {
+            const QString out = tmp.filePath(method + ".json");
+            const Run r = runSysid({"fit", kExamples + "heat_rod.model", "--data", data, "--sensitivity", method,
+                                    "--rtol", "1e-11", "--atol", "1e-13", "-o", out});
+            QVERIFY2(r.exitCode == 0, describe(r));
+            QCOMPARE(r.err.contains("structural sensitivities"), method == "structural");
+            results[method] = parseObject(readFile(out));
+        }
+        const QJsonObject f = results["forward"]["parameters"].toObject(), s = results["structural"]["parameters"].toObject();
+        const QMap<QString, double> truth{{"alpha[1]", 0.1}, {"alpha[2]", 0.15}, {"alpha[3]", 0.18}};
+        for (const QString& name : truth.keys()) {
+            const double fv = f[name].toObject()["value"].toDouble(), sv = s[name].toObject()["value"].toDouble();
+            QVERIFY2(std::abs(sv - truth[name]) < 1e-7, qPrintable(name + ": " + QString::number(sv, 'g', 12)));
+            QVERIFY2(std::abs(sv - fv) < 1e-7, qPrintable(name + ": " + QString::number(sv - fv)));
+        }
+
+        const Run nonlinear = runSysid({"fit", kExamples + "sdof_cubic.sysid", "--sensitivity", "structural", "-q"});
+        QCOMPARE(nonlinear.exitCode, 1);
+        QVERIFY2(nonlinear.err.contains("structural sensitivity needs equations linear in the states") &&
+                     nonlinear.err.contains("state u'"),
+                 qPrintable(nonlinear.err));
+        const Run shooting = runSysid({"fit", kExamples + "heat_rod.model", "--data", data, "--method", "multiple-shooting",
+                                       "--sensitivity", "structural", "-o", tmp.filePath("x.json")});
+        QCOMPARE(shooting.exitCode, 2);
+        QVERIFY2(shooting.err.contains("--sensitivity structural is for --method output-error, bayes or steepest-descent, "
+                                       "not multiple-shooting"),
+                 qPrintable(shooting.err));
+        const Run unknown = runSysid({"fit", kExamples + "heat_rod.model", "--data", data, "--sensitivity", "adjoint",
+                                      "-o", tmp.filePath("x.json")});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("--sensitivity must be forward or structural, not 'adjoint'"), qPrintable(unknown.err));
+    }
+
     void modelFormWithMappingAndTwoDataSets()
     {
         // mass_spring_damper with renamed columns (--time, --map for the input and the output),

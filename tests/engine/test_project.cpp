@@ -140,6 +140,7 @@ private slots:
         p.settings.gradientTolerance = 1e-7;
         p.settings.shootingIntervals = 7;
         p.settings.steepestDescentGain = 0.035;
+        p.settings.sensitivity = estimate::SensitivityMethod::Structural;
         p.settings.outputWeights = {{"x", 2.5}};
         p.settings.priors = {{"c", {0.2, 0.05}}};
         p.parameterValues = {{"c", 0.3}, {"x'(0)", 0.5}};
@@ -183,6 +184,8 @@ private slots:
         QCOMPARE(q.settings.gradientTolerance, 1e-7);
         QCOMPARE_EQ(q.settings.shootingIntervals, std::size_t{7});
         QCOMPARE(q.settings.steepestDescentGain, 0.035);
+        QVERIFY(q.settings.sensitivity == estimate::SensitivityMethod::Structural);
+        QCOMPARE(written["settings"]["sensitivity"].get<std::string>(), std::string("structural"));
         QCOMPARE(q.settings.outputWeights, p.settings.outputWeights);
         QCOMPARE_EQ(q.settings.priors.size(), std::size_t{1});
         QCOMPARE(q.settings.priors.at("c").mean, 0.2);
@@ -378,6 +381,10 @@ private slots:
         QTest::newRow("negative gain") << with([](json& j) { j["settings"]["steepest_descent_gain"] = -0.02; })
                                        << "settings.steepest_descent_gain"
                                        << ": settings.steepest_descent_gain: expected a number > 0, got -0.02";
+        QTest::newRow("unknown sensitivity method") << with([](json& j) { j["settings"]["sensitivity"] = "meissinger"; })
+                                                    << "settings.sensitivity"
+                                                    << ": settings.sensitivity: unknown sensitivity method 'meissinger' "
+                                                       "(known: forward, structural)";
         QTest::newRow("unknown periodic solver") << with([](json& j) { j["settings"]["periodic"] = {{"solver", "euler"}}; })
                                                  << "settings.periodic.solver"
                                                  << ": settings.periodic.solver: unknown periodic solver 'euler' (known: "

@@ -326,6 +326,35 @@ private slots:
     QVERIFY(panel.gainEdit()->isHidden());
   }
 
+  // The sensitivity method: shown for the single-shooting methods only; structural greys out the
+  // integrator (it does not run); applies only where the method takes it.
+  void estimatorSensitivityMethod() {
+    EstimatorPanel panel;
+    QVERIFY(!panel.sensitivityCombo()->isHidden());  // output error
+    QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Forward);
+    QVERIFY(panel.integratorBox()->isEnabled());
+    estimate::FitSettings s;
+    s.method = estimate::EstimationMethod::SteepestDescent;
+    s.sensitivity = estimate::SensitivityMethod::Structural;
+    panel.setSettings(s);
+    QCOMPARE(panel.sensitivityCombo()->currentData().toInt(), static_cast<int>(estimate::SensitivityMethod::Structural));
+    QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Structural);
+    QVERIFY(!panel.integratorBox()->isEnabled());
+    QVERIFY(panel.integratorBox()->toolTip().contains("matrix exponential"));
+    QSignalSpy changed(&panel, &EstimatorPanel::settingsChanged);
+    panel.methodCombo()->setCurrentIndex(panel.methodCombo()->findData(static_cast<int>(estimate::EstimationMethod::MultipleShooting)));
+    QVERIFY(panel.sensitivityCombo()->isHidden());
+    QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Forward);  // not applicable: forward
+    QVERIFY(panel.integratorBox()->isEnabled());
+    panel.methodCombo()->setCurrentIndex(panel.methodCombo()->findData(static_cast<int>(estimate::EstimationMethod::Bayes)));
+    QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Structural);  // the pick is kept
+    changed.clear();
+    panel.sensitivityCombo()->setCurrentIndex(panel.sensitivityCombo()->findData(static_cast<int>(estimate::SensitivityMethod::Forward)));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Forward);
+    QVERIFY(panel.integratorBox()->isEnabled());
+  }
+
   void estimatorPeriodicResponseSettings() {
     EstimatorPanel panel;
     QVERIFY(panel.periodicBox()->isHidden());  // output error: not shown

@@ -254,6 +254,7 @@ void MainWindow::buildDocks()
     results_ = new ResultsPanel(this);
     auto* resultsDock = dock(tr("Results"), QStringLiteral("resultsDock"), results_, Qt::BottomDockWidgetArea);
     log_ = new QPlainTextEdit(this);
+    log_->setObjectName(QStringLiteral("runLog"));
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(5000);
     auto* logDock = dock(tr("Log"), QStringLiteral("logDock"), log_, Qt::BottomDockWidgetArea);

@@ -72,6 +72,19 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
                        "J = ∫ Σ (measured − model)² dt (unit weights unless set below); "
                        "seed 003 uses K = 0.02. Too large a gain makes J rise: the fit then stops."));
 
+  sensitivity_ = new QComboBox(this);
+  sensitivity_->setObjectName(QStringLiteral("sensitivityCombo"));
+  sensitivity_->addItem(tr("Forward (Meissinger)"), static_cast<int>(estimate::SensitivityMethod::Forward));
+  sensitivity_->setItemData(0, tr("The parameter-sensitivity equations, integrated with the model: any model."),
+                            Qt::ToolTipRole);
+  sensitivity_->addItem(tr("Structural (linear models)"), static_cast<int>(estimate::SensitivityMethod::Structural));
+  sensitivity_->setItemData(1,
+                            tr("Seed 003's structural-sensitivity method: one sensitivity model of the system's own "
+                               "structure, driven at each parameter's sensitivity points and propagated by the matrix "
+                               "exponential. Only for models linear in the states with constant coefficients (e.g. a "
+                               "linear PDE by the method of lines); the integrator settings do not apply."),
+                            Qt::ToolTipRole);
+
   integrator_ = new QComboBox(this);
   integrator_->setObjectName(QStringLiteral("integratorCombo"));
   integrator_->addItem(QStringLiteral("dopri5"), static_cast<int>(integrate::IntegrationMethod::Dopri5));
@@ -149,6 +162,8 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   methodForm->addRow(tr("Shooting intervals"), shootingIntervals_);
   methodForm->addRow(tr("Gain K"), gain_);
   gainLabel_ = methodForm->labelForField(gain_);
+  methodForm->addRow(tr("Sensitivities"), sensitivity_);
+  sensitivityLabel_ = methodForm->labelForField(sensitivity_);
 
   periodicBox_ = new QGroupBox(tr("Periodic response"), this);
   periodicBox_->setObjectName(QStringLiteral("periodicBox"));
@@ -161,6 +176,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
   periodicForm->addRow(tr("Nodes per period"), nodes_);
 
   auto* integratorBox = new QGroupBox(tr("Integrator"), this);
+  integratorBox_ = integratorBox;
   auto* integratorForm = new QFormLayout(integratorBox);
   integratorForm->addRow(tr("Method"), integrator_);
   integratorForm->addRow(tr("Relative tolerance"), rtol_);
@@ -218,6 +234,10 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent) {
       integratorChosen_ = true;  // a pick by hand: the model no longer decides
       showIntegrator(static_cast<integrate::IntegrationMethod>(integrator_->currentData().toInt()));
     }
+    emitChanged();
+  });
+  connect(sensitivity_, &QComboBox::currentIndexChanged, this, [this] {
+    updateEnabled();
     emitChanged();
   });
   connect(shootingIntervals_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
@@ -391,6 +411,7 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings) {
   }
   shootingIntervals_->setValue(static_cast<int>(
       std::min<std::size_t>(settings.shootingIntervals, static_cast<std::size_t>(shootingIntervals_->maximum()))));
+  sensitivity_->setCurrentIndex(std::max(0, sensitivity_->findData(static_cast<int>(settings.sensitivity))));
   integratorChosen_ = settings.integrator.methodChosen;
   showIntegrator(integratorChosen_ ? settings.integrator.method : defaultIntegrator_);
   setNumber(rtol_, settings.integrator.relativeTolerance);
@@ -423,6 +444,8 @@ estimate::FitSettings EstimatorPanel::settings() const {
     s.method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
   }
   s.shootingIntervals = static_cast<std::size_t>(shootingIntervals_->value());
+  // The choice stays in the combo while another method is shown, but only applies where it can.
+  s.sensitivity = structuralSelected() ? estimate::SensitivityMethod::Structural : estimate::SensitivityMethod::Forward;
   s.integrator.method = static_cast<integrate::IntegrationMethod>(integrator_->currentData().toInt());
   s.integrator.methodChosen = integratorChosen_;
   s.integrator.relativeTolerance = number(rtol_);
@@ -464,6 +487,13 @@ void EstimatorPanel::setRunning(bool running) {
 
 bool EstimatorPanel::optimalSelected() const { return method_->currentData().toInt() == kOptimalMethod; }
 
+bool EstimatorPanel::structuralSelected() const {
+  return !optimalSelected() &&
+         estimate::acceptsSensitivityMethod(static_cast<estimate::EstimationMethod>(method_->currentData().toInt())) &&
+         static_cast<estimate::SensitivityMethod>(sensitivity_->currentData().toInt()) ==
+             estimate::SensitivityMethod::Structural;
+}
+
 void EstimatorPanel::updateEnabled() {
   const bool optimal = optimalSelected();
   const auto method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
@@ -472,6 +502,15 @@ void EstimatorPanel::updateEnabled() {
   gain_->setVisible(steepest);
   if (gainLabel_)
     gainLabel_->setVisible(steepest);
+  const bool takesSensitivity = !optimal && estimate::acceptsSensitivityMethod(method);
+  sensitivity_->setVisible(takesSensitivity);
+  if (sensitivityLabel_)
+    sensitivityLabel_->setVisible(takesSensitivity);
+  // The structural method propagates by the matrix exponential: no integrator runs.
+  integratorBox_->setEnabled(!structuralSelected());
+  integratorBox_->setToolTip(structuralSelected() ? tr("Not used: the structural-sensitivity method propagates the "
+                                                       "linear model exactly by the matrix exponential.")
+                                                  : QString());
   // Hidden, not only disabled: the periodic settings mean nothing to the other methods.
   periodicBox_->setVisible(!optimal && method == estimate::EstimationMethod::PeriodicResponse);
   // A named frequency parameter sets the period per experiment; the fixed period is then unused.

@@ -24,7 +24,8 @@ namespace sysid::ui {
 class EquationErrorSettingsWidget;
 class OptimalEstimationSettingsWidget;
 
-// Settings of the estimator: method, shooting intervals, integrator and its tolerances,
+// Settings of the estimator: method, shooting intervals, sensitivity method (forward or
+// structural, for the single-shooting methods), integrator and its tolerances,
 // stopping rules, per-output weights; Run and Cancel with a busy indicator. The
 // periodic-response settings (forcing period or frequency parameter, periods, solver,
 // shooting intervals, discretisation nodes) are shown only for that method.
@@ -61,12 +62,16 @@ public:
   // keeps the last fit method while it is selected, and setSettings() leaves it selected.
   static constexpr int kOptimalMethod = -1;  // its item data
   bool optimalSelected() const;
+  // The structural-sensitivity method is picked and the method shown takes it.
+  bool structuralSelected() const;
   OptimalEstimationSettingsWidget* optimalSettingsWidget() const { return optimal_; }
   EquationErrorSettingsWidget* equationErrorWidget() const { return equationError_; }
   QGroupBox* equationErrorBox() const { return equationErrorBox_; }
 
   QComboBox* methodCombo() const { return method_; }
   QComboBox* integratorCombo() const { return integrator_; }
+  QComboBox* sensitivityCombo() const { return sensitivity_; }
+  QGroupBox* integratorBox() const { return integratorBox_; }
   QSpinBox* shootingIntervalsSpin() const { return shootingIntervals_; }
   QLineEdit* gainEdit() const { return gain_; }
   QLineEdit* relativeToleranceEdit() const { return rtol_; }
@@ -117,6 +122,9 @@ private:
   QSpinBox* shootingIntervals_ = nullptr;
   QLineEdit* gain_ = nullptr;        // steepest descent only
   QWidget* gainLabel_ = nullptr;
+  QComboBox* sensitivity_ = nullptr;  // output-error, bayes, steepest descent
+  QWidget* sensitivityLabel_ = nullptr;
+  QGroupBox* integratorBox_ = nullptr;
   QComboBox* integrator_ = nullptr;
   QLineEdit* rtol_ = nullptr;
   QLineEdit* atol_ = nullptr;
