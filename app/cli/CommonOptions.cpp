@@ -109,6 +109,18 @@ std::map<std::string, double> positiveWeights(const po::variables_map& vm, const
     return weights;
 }
 
+std::optional<estimate::EstimationMethod> estimationMethodOption(const po::variables_map& vm)
+{
+    if (!vm.count("method"))
+        return std::nullopt;
+    const std::string name = vm["method"].as<std::string>();
+    const auto method = estimate::parseEstimationMethod(name);
+    if (!method)
+        throw UsageError("--method must be output-error, multiple-shooting, bayes, periodic-response, single-step, "
+                         "multistep or steepest-descent, not '" + name + "'");
+    return method;
+}
+
 std::map<std::string, estimate::Prior> priorOptions(const po::variables_map& vm)
 {
     std::map<std::string, estimate::Prior> priors;

@@ -43,6 +43,10 @@ std::map<std::string, double> namedValues(const boost::program_options::variable
 std::map<std::string, double> positiveWeights(const boost::program_options::variables_map& vm, const char* name,
                                               const char* form);
 
+// --method as an estimation method (fit, contour); nothing when it was not given, a UsageError
+// listing the methods when it names none.
+std::optional<estimate::EstimationMethod> estimationMethodOption(const boost::program_options::variables_map& vm);
+
 // The repeatable --prior NAME=MEAN,SD (sd > 0), by name.
 std::map<std::string, estimate::Prior> priorOptions(const boost::program_options::variables_map& vm);
 

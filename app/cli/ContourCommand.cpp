@@ -130,14 +130,8 @@ int runContour(const Arguments& args)
     }
     for (const auto& [name, w] : weights)
         surface.fit.settings.outputWeights[name] = w;
-    if (vm.count("method")) {
-        const std::string name = vm["method"].as<std::string>();
-        const auto method = estimate::parseEstimationMethod(name);
-        if (!method)
-            throw UsageError("--method must be output-error, multiple-shooting, bayes, periodic-response, single-step, "
-                             "multistep or steepest-descent, not '" + name + "'");
+    if (const auto method = estimationMethodOption(vm))
         surface.fit.settings.method = *method;
-    }
     for (const auto& [name, prior] : priorOptions(vm))
         surface.fit.settings.priors[name] = prior;
     applyIntegratorOptions(vm, "integrator", surface.fit.settings.integrator);

@@ -34,14 +34,8 @@ using Strings = std::vector<std::string>;
 // Applies the options given on the command line to settings (a project's or the defaults).
 void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
 {
-    if (vm.count("method")) {
-        const std::string name = vm["method"].as<std::string>();
-        const auto method = estimate::parseEstimationMethod(name);
-        if (!method)
-            throw UsageError("--method must be output-error, multiple-shooting, bayes, periodic-response, single-step, "
-                             "multistep or steepest-descent, not '" + name + "'");
+    if (const auto method = estimationMethodOption(vm))
         settings.method = *method;
-    }
     if (vm.count("gain")) {
         if (settings.method != estimate::EstimationMethod::SteepestDescent)
             throw UsageError("--gain is for --method steepest-descent");

@@ -75,15 +75,17 @@ bool OutputErrorProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
     for (std::size_t e = 0; e < experiments_.size(); ++e) {
         const Experiment& ex = experiments_[e];
         model_.setParameters(layout_.modelValues(pendingTheta_, e));
+        auto fail = [&](const std::exception& error) {
+            failure = (experiments_.size() > 1 ? "experiment " + ex.name + ": " : std::string()) + error.what();
+            return false;
+        };
         Response tr;
         try {
             tr = respond(ex, e, stop);
         } catch (const integrate::IntegrationError& error) {
-            failure = (experiments_.size() > 1 ? "experiment " + ex.name + ": " : std::string()) + error.what();
-            return false;
+            return fail(error);
         } catch (const std::invalid_argument& error) {  // the structural method on a model outside its class
-            failure = (experiments_.size() > 1 ? "experiment " + ex.name + ": " : std::string()) + error.what();
-            return false;
+            return fail(error);
         }
         const Eigen::Index experimentRow = row;
         // Row of output j at sample s: firstRow[j] + s.

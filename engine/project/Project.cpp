@@ -60,6 +60,18 @@ public:
         return value.get<std::string>();
     }
 
+    // A name that `parse` (returning an optional) accepts; anything else fails with
+    // "unknown WHAT 'name' (known: KNOWN)".
+    template <class Parse>
+    auto choice(const json& value, const std::string& key, const char* what, const char* known, Parse parse) const
+    {
+        const std::string name = string(value, key);
+        const auto parsed = parse(name);
+        if (!parsed)
+            fail(key, std::string("unknown ") + what + " '" + name + "' (known: " + known + ")");
+        return *parsed;
+    }
+
     double number(const json& value, const std::string& key) const
     {
         if (!value.is_number())
@@ -135,12 +147,9 @@ void readIntegrator(const Reader& r, const json& value, const std::string& key, 
 {
     r.requireObject(value, key, {"method", "rtol", "atol", "max_step", "max_steps"});
     if (const json* m = Reader::member(value, "method")) {
-        const std::string name = r.string(*m, key + ".method");
-        const auto method = integrate::parseIntegrationMethod(name);
-        if (!method)
-            r.fail(key + ".method", "unknown integrator '" + name + "' (known: dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler, "
-                   "crank-nicolson)");
-        s.method = *method;
+        s.method = r.choice(*m, key + ".method", "integrator",
+                            "dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler, crank-nicolson",
+                            integrate::parseIntegrationMethod);
         s.methodChosen = true;
     }
     if (const json* v = Reader::member(value, "rtol"))
@@ -179,18 +188,10 @@ void readPeriodic(const Reader& r, const json& value, const std::string& key, es
     atLeast("nodes", 4, s.nodes);
     atLeast("warmup_periods", 1, s.warmupPeriods);
     if (const json* v = Reader::member(value, "solver")) {
-        const std::string name = r.string(*v, key + ".solver");
-        const auto solver = estimate::parsePeriodicSolver(name);
-        if (!solver)
-            r.fail(key + ".solver", "unknown periodic solver '" + name + "' (known: shooting, discretisation)");
-        s.solver = *solver;
+        s.solver = r.choice(*v, key + ".solver", "periodic solver", "shooting, discretisation", estimate::parsePeriodicSolver);
     }
     if (const json* v = Reader::member(value, "scheme")) {
-        const std::string name = r.string(*v, key + ".scheme");
-        const auto scheme = estimate::parsePeriodicScheme(name);
-        if (!scheme)
-            r.fail(key + ".scheme", "unknown scheme '" + name + "' (known: central-difference, hermite-simpson)");
-        s.scheme = *scheme;
+        s.scheme = r.choice(*v, key + ".scheme", "scheme", "central-difference, hermite-simpson", estimate::parsePeriodicScheme);
     }
 }
 
@@ -251,13 +252,9 @@ void readSettings(const Reader& r, const json& value, const std::string& key, es
     }
     if (const json* v = Reader::member(value, "steepest_descent_gain"))
         s.steepestDescentGain = r.positive(*v, key + ".steepest_descent_gain");
-    if (const json* v = Reader::member(value, "sensitivity")) {
-        const std::string name = r.string(*v, key + ".sensitivity");
-        const auto method = estimate::parseSensitivityMethod(name);
-        if (!method)
-            r.fail(key + ".sensitivity", "unknown sensitivity method '" + name + "' (known: forward, structural)");
-        s.sensitivity = *method;
-    }
+    if (const json* v = Reader::member(value, "sensitivity"))
+        s.sensitivity = r.choice(*v, key + ".sensitivity", "sensitivity method", "forward, structural",
+                                 estimate::parseSensitivityMethod);
     if (const json* v = Reader::member(value, "output_weights")) {
         const std::string k = key + ".output_weights";
         if (!v->is_object())
@@ -396,15 +393,11 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
         project.preprocessing = *pre;
     }
 
-    if (const json* method = Reader::member(root, "method")) {
-        const std::string name = r.string(*method, "method");
-        const auto parsed = estimate::parseEstimationMethod(name);
-        if (!parsed)
-            r.fail("method", "unknown method '" + name +
-                                 "' (known: output-error, multiple-shooting, bayes, periodic-response, single-step, multistep, "
-                                 "steepest-descent)");
-        project.settings.method = *parsed;
-    }
+    if (const json* method = Reader::member(root, "method"))
+        project.settings.method = r.choice(*method, "method", "method",
+                                           "output-error, multiple-shooting, bayes, periodic-response, single-step, "
+                                           "multistep, steepest-descent",
+                                           estimate::parseEstimationMethod);
     if (const json* settings = Reader::member(root, "settings"))
         readSettings(r, *settings, "settings", project.settings);
 

@@ -1,5 +1,6 @@
 #include "engine/shooting/IntervalIntegrator.h"
 
+#include "engine/data/Text.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/integrate/RosenbrockIntegration.h"
 #include "engine/shooting/IntervalThetaMethod.h"
@@ -16,7 +17,6 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <sstream>
 
 namespace sysid::shooting {
 
@@ -25,14 +25,6 @@ using integrate::IntegrationError;
 using Reason = IntegrationError::Reason;
 
 namespace {
-
-std::string timeText(double t)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << t;
-    return s.str();
-}
 
 bool allFinite(const std::vector<double>& z)
 {
@@ -139,15 +131,15 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
     std::size_t steps = 0;
     auto guard = [&](double t, const std::vector<double>& state) {
         if (stop.stop_requested())
-            throw IntegrationError(Reason::Cancelled, t, where + ": cancelled at t = " + timeText(t));
+            throw IntegrationError(Reason::Cancelled, t, where + ": cancelled at t = " + data::formatNumber(t, 10));
         if (!allFinite(state))
             throw IntegrationError(Reason::NonFiniteState, t,
-                                   where + ": the solution overflows (is not finite) at t = " + timeText(t) +
+                                   where + ": the solution overflows (is not finite) at t = " + data::formatNumber(t, 10) +
                                        "; use more shooting points or a better starting guess");
         if (++steps > settings.maxSteps)
             throw IntegrationError(Reason::TooManySteps, t,
                                    where + ": more than " + std::to_string(settings.maxSteps) + " steps by t = " +
-                                       timeText(t));
+                                       data::formatNumber(t, 10));
     };
     auto rhs = [&augmented](const std::vector<double>& x, std::vector<double>& dx, double t) {
         augmented.rhs(t, x.data(), dx.data());
@@ -206,16 +198,16 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
             }
             if (!std::isfinite(used) || used <= 1e-14 * std::max(1.0, std::abs(t)) || ++rejected > 200) {
                 if (stop.stop_requested())
-                    throw IntegrationError(Reason::Cancelled, t, where + ": cancelled at t = " + timeText(t));
+                    throw IntegrationError(Reason::Cancelled, t, where + ": cancelled at t = " + data::formatNumber(t, 10));
                 const double size = std::accumulate(z.begin(), z.end(), 0.0,
                                                     [](double a, double v) { return std::max(a, std::abs(v)); });
                 if (size > 1e200)
                     throw IntegrationError(Reason::NonFiniteState, t,
-                                           where + ": the solution overflows at t = " + timeText(t) + " (|x| = " +
-                                               timeText(size) +
+                                           where + ": the solution overflows at t = " + data::formatNumber(t, 10) + " (|x| = " +
+                                               data::formatNumber(size, 10) +
                                                "); use more shooting points or a better starting guess");
                 throw IntegrationError(Reason::StepSizeUnderflow, t,
-                                       where + ": the step size became too small at t = " + timeText(t) +
+                                       where + ": the step size became too small at t = " + data::formatNumber(t, 10) +
                                            " (the solution overflows or the problem is too stiff for dopri5); use "
                                            "more shooting points, a better starting guess or rosenbrock4");
             }
@@ -254,7 +246,7 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
         };
         problem.onFailure = [&where](double t, const char* what) {
             throw IntegrationError(Reason::SolverFailure, t,
-                                   where + ": integration failed at t = " + timeText(t) + ": " + what);
+                                   where + ": integration failed at t = " + data::formatNumber(t, 10) + ": " + what);
         };
         problem.boundaries = {t0};
         for (double b : system.breakpoints(t0, t1))
@@ -266,7 +258,7 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
                                        settings.maxStep, initial);
         if (end.size() != N || !allFinite(end))
             throw IntegrationError(Reason::NonFiniteState, t1,
-                                   where + ": the solution overflows (is not finite) at t = " + timeText(t1));
+                                   where + ": the solution overflows (is not finite) at t = " + data::formatNumber(t1, 10));
         z = std::move(end);
         break;
     }

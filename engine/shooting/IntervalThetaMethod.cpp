@@ -1,26 +1,14 @@
 #include "engine/shooting/IntervalThetaMethod.h"
 
+#include "engine/data/Text.h"
 #include "engine/integrate/IntegrationError.h"
 
 #include <Eigen/Dense>
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace sysid::shooting {
-
-namespace {
-
-std::string number(double v)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << v;
-    return s.str();
-}
-
-}  // namespace
 
 void integrateIntervalThetaMethod(OdeSystem& system, double theta, std::size_t steps, double t0, double t1,
                                   std::vector<double>& z, bool variational,
@@ -37,7 +25,7 @@ void integrateIntervalThetaMethod(OdeSystem& system, double theta, std::size_t s
     const Eigen::MatrixXd identity = Eigen::MatrixXd::Identity(n, n);
     auto fail = [&](double t, const std::string& what) {
         throw IntegrationError(IntegrationError::Reason::SolverFailure, t,
-                               where + ": the implicit step to t = " + number(t) + " " + what +
+                               where + ": the implicit step to t = " + data::formatNumber(t, 10) + " " + what +
                                    "; use more steps per interval, more shooting points or a better starting guess");
     };
     for (std::size_t s = 0; s < count; ++s) {

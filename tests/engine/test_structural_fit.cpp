@@ -5,7 +5,6 @@
 #include "Seed003Models.h"
 
 #include "engine/estimate/Fit.h"
-#include "engine/model/ModelBuilder.h"
 
 #include <QtTest>
 
@@ -17,32 +16,14 @@ using namespace sysid;
 
 namespace {
 
-std::shared_ptr<const eval::CompiledModelSource> compiled(const std::string& text)
-{
-    return eval::compileModel(model::parseModel(text, "<test>"));
-}
-
-std::vector<double> grid(double dt, int count)
-{
-    std::vector<double> t;
-    for (int i = 0; i <= count; ++i)
-        t.push_back(dt * i);
-    return t;
-}
+using test::compiledSource;
+using integrate::uniformGrid;
 
 std::vector<double> withValues(const eval::CompiledModelSource& source, const test::seed003::Values& values)
 {
     std::vector<double> all = source.parameterValues;
-    for (const auto& [name, v] : values) {
-        bool found = false;
-        for (std::size_t i = 0; i < source.parameterNames.size(); ++i)
-            if (source.parameterNames[i] == name) {
-                all[i] = v;
-                found = true;
-            }
-        if (!found)
-            throw std::runtime_error("no parameter " + name);
-    }
+    for (const auto& [name, v] : values)
+        all[test::parameter(source, name)] = v;
     return all;
 }
 
@@ -73,7 +54,7 @@ void compareHistories(const estimate::FitResult& forward, const estimate::FitRes
 
 std::string fitFailure(const std::string& text, const estimate::Experiment& experiment, const estimate::FitSettings& settings)
 {
-    const auto source = compiled(text);
+    const auto source = compiledSource(text);
     try {
         (void)estimate::fit(source, source->parameterValues, {experiment}, settings);
     } catch (const estimate::FitError& e) {
@@ -92,9 +73,9 @@ private slots:
     // steps with either sensitivity method, to the same estimate and standard deviations.
     void gaussNewtonTakesTheSameSteps()
     {
-        const auto source = compiled(test::seed003::example1);
+        const auto source = compiledSource(test::seed003::example1);
         const auto truth = test::seed003::perNode("alpha", {0.1, 0.15, 0.18});
-        const auto experiment = test::simulatedExperiment(source, withValues(*source, truth), grid(0.05, 60), 0.5, 3);
+        const auto experiment = test::simulatedExperiment(source, withValues(*source, truth), uniformGrid(0, 3, 0.05), 0.5, 3);
         const auto start = withValues(*source, test::seed003::perNode("alpha", {0.2, 0.2, 0.2}));
         const auto forward = estimate::fit(source, start, {experiment},
                                            settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Forward));
@@ -116,9 +97,9 @@ private slots:
     // 15 iterates agree, so the method of computing the gradient does not change the path.
     void steepestDescentTakesTheSameSteps()
     {
-        const auto source = compiled(test::seed003::example3);
+        const auto source = compiledSource(test::seed003::example3);
         const auto truth = withValues(*source, {{"a", -0.25}, {"b", 0.11}});
-        const auto experiment = test::simulatedExperiment(source, truth, grid(0.05, 60));
+        const auto experiment = test::simulatedExperiment(source, truth, uniformGrid(0, 3, 0.05));
         auto settings = settingsFor(estimate::EstimationMethod::SteepestDescent, estimate::SensitivityMethod::Forward);
         settings.maxIterations = 15;
         const auto forward = estimate::fit(source, source->parameterValues, {experiment}, settings);
@@ -135,7 +116,7 @@ private slots:
     {
         const std::string text = "param k = 3 [0.1, 50]\nparam c = 0.4 [0, 10]\ninput u\n"
                                   "state x = 0.2 estimate\nstate v = 0\nx' = v\nv' = -k*x - c*v + u\noutput x\n";
-        const auto source = compiled(text);
+        const auto source = compiledSource(text);
         std::vector<double> ut, uv;
         for (int i = 0; i <= 400; ++i) {
             ut.push_back(0.025 * i);
@@ -143,7 +124,7 @@ private slots:
         }
         const integrate::InputSignals inputs({data::Signal(ut, uv)});
         const auto truth = withValues(*source, {{"k", 4.0}, {"c", 0.3}, {"x(0)", 0.5}});
-        const auto experiment = test::simulatedExperiment(source, truth, grid(0.05, 200), 0.5, 7,
+        const auto experiment = test::simulatedExperiment(source, truth, uniformGrid(0, 10, 0.05), 0.5, 7,
                                                           data::NoiseDistribution::Gaussian, &inputs);
         auto settings = settingsFor(estimate::EstimationMethod::Bayes, estimate::SensitivityMethod::Forward);
         settings.priors["c"] = estimate::Prior{0.35, 0.05};
@@ -163,8 +144,8 @@ private slots:
     void refusesANonlinearModelNamingTheState()
     {
         const std::string text = "param k = 1\nparam k3 = 0.5\nstate x = 1\nstate v = 0\nx' = v\nv' = -k*x - k3*x^3\noutput x\n";
-        const auto source = compiled(text);
-        const auto experiment = test::simulatedExperiment(source, source->parameterValues, grid(0.1, 30));
+        const auto source = compiledSource(text);
+        const auto experiment = test::simulatedExperiment(source, source->parameterValues, uniformGrid(0, 3, 0.1));
         const std::string message =
             fitFailure(text, experiment, settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Structural));
         QVERIFY2(message.find("state v") != std::string::npos && message.find("linear") != std::string::npos, message.c_str());
@@ -173,8 +154,8 @@ private slots:
     void refusesMethodsThatFormTheirOwnDerivatives()
     {
         const std::string text = "param k = 1\nstate x = 1\nx' = -k*x\noutput x\n";
-        const auto source = compiled(text);
-        const auto experiment = test::simulatedExperiment(source, source->parameterValues, grid(0.1, 30));
+        const auto source = compiledSource(text);
+        const auto experiment = test::simulatedExperiment(source, source->parameterValues, uniformGrid(0, 3, 0.1));
         for (auto method : {estimate::EstimationMethod::MultipleShooting, estimate::EstimationMethod::PeriodicResponse,
                             estimate::EstimationMethod::SingleStep, estimate::EstimationMethod::Multistep}) {
             const std::string message = fitFailure(text, experiment, settingsFor(method, estimate::SensitivityMethod::Structural));
@@ -186,8 +167,8 @@ private slots:
 
     void cancelledBeforeTheFirstStep()
     {
-        const auto source = compiled(test::seed003::example1);
-        const auto experiment = test::simulatedExperiment(source, source->parameterValues, grid(0.05, 60));
+        const auto source = compiledSource(test::seed003::example1);
+        const auto experiment = test::simulatedExperiment(source, source->parameterValues, uniformGrid(0, 3, 0.05));
         std::stop_source stop;
         stop.request_stop();
         const auto result = estimate::fit(source, source->parameterValues, {experiment},

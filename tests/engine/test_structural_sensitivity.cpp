@@ -1,6 +1,7 @@
 // The structural-sensitivity method (seed 003, Bordan 1971 sec. 3.4) against analytic
 // sensitivities and against the forward (Meissinger) sensitivity equations the Simulator
 // integrates: the gradient of the seed's J = int sum_i (q_i - S_i)^2 dt on seed 003's examples.
+#include "IntegrationTestSupport.h"
 #include "Seed003Models.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/integrate/Simulator.h"
@@ -19,26 +20,9 @@ using Eigen::VectorXd;
 
 namespace {
 
-std::shared_ptr<const eval::CompiledModelSource> compiled(const std::string& text)
-{
-    return eval::compileModel(model::parseModel(text, "<test>"));
-}
+using integrate::uniformGrid;
+using test::compiledSource;
 
-std::vector<double> grid(double dt, int count)
-{
-    std::vector<double> t;
-    for (int i = 0; i <= count; ++i)
-        t.push_back(dt * i);
-    return t;
-}
-
-std::size_t indexOf(const eval::CompiledModelSource& source, const std::string& name)
-{
-    for (std::size_t i = 0; i < source.parameterNames.size(); ++i)
-        if (source.parameterNames[i] == name)
-            return i;
-    throw std::runtime_error("no parameter " + name);
-}
 
 // dJ/dp = -2 int sum_i (q_i - y_i) dy_i/dp dt by the trapezoid rule over the samples.
 VectorXd gradient(const std::vector<double>& t, const MatrixXd& measured, const MatrixXd& outputs,
@@ -70,12 +54,12 @@ using test::seed003::perNode;
 // to 1e-6 relative. Prints both costs.
 void compareOnSeedExample(const QString& label, const std::string& text, const Values& truth, const Values& start)
 {
-    const auto source = compiled(text);
+    const auto source = compiledSource(text);
     eval::CompiledModel model(source);
-    const std::vector<double> times = grid(0.05, 60);  // the validation suite's 0..3 every 0.05
+    const std::vector<double> times = uniformGrid(0, 3, 0.05);  // the validation suite's 0..3 every 0.05
     std::vector<double> values = source->parameterValues;
     for (const auto& [name, v] : truth)
-        values[indexOf(*source, name)] = v;
+        values[test::parameter(*source, name)] = v;
     model.setParameters(values);
     integrate::SimulationRequest dataRequest;
     dataRequest.times = times;
@@ -83,11 +67,11 @@ void compareOnSeedExample(const QString& label, const std::string& text, const V
 
     values = source->parameterValues;
     for (const auto& [name, v] : start)
-        values[indexOf(*source, name)] = v;
+        values[test::parameter(*source, name)] = v;
     model.setParameters(values);
     std::vector<std::size_t> parameters;
     for (const auto& [name, v] : truth)
-        parameters.push_back(indexOf(*source, name));
+        parameters.push_back(test::parameter(*source, name));
 
     const auto t0 = std::chrono::steady_clock::now();
     integrate::SimulationRequest forward;
@@ -133,12 +117,12 @@ private slots:
     // dx/db = (1 - e^{-kt}) / k, dx/dk = -b/k^2 (1 - e^{-kt}) - (1 - b/k) t e^{-kt}.
     void scalarAnalytic()
     {
-        const auto source = compiled("param k = 2\nparam b = 0.5\nstate x = 1\nx' = -k*x + b\noutput y = 3*x\n");
+        const auto source = compiledSource("param k = 2\nparam b = 0.5\nstate x = 1\nx' = -k*x + b\noutput y = 3*x\n");
         eval::CompiledModel model(source);
         model.setParameters(source->parameterValues);
         integrate::StructuralSensitivityRequest request;
-        request.times = grid(0.1, 30);
-        request.parameters = {indexOf(*source, "k"), indexOf(*source, "b")};
+        request.times = uniformGrid(0, 3, 0.1);
+        request.parameters = {test::parameter(*source, "k"), test::parameter(*source, "b")};
         const auto r = integrate::structuralSensitivity(model, request);
         const double k = 2, b = 0.5;
         for (std::size_t s = 0; s < request.times.size(); ++s) {
@@ -158,12 +142,12 @@ private slots:
     // dx/da = (sin t - cos t + e^{-t}) / 2, dx/dx0 = e^{-t}.
     void forcedWithInitialValue()
     {
-        const auto source = compiled("param a = 1.5\nparam x0 = 0.3\nstate x = x0\nx' = -x + a*sin(t)\noutput x\n");
+        const auto source = compiledSource("param a = 1.5\nparam x0 = 0.3\nstate x = x0\nx' = -x + a*sin(t)\noutput x\n");
         eval::CompiledModel model(source);
         model.setParameters(source->parameterValues);
         integrate::StructuralSensitivityRequest request;
-        request.times = grid(0.25, 20);
-        request.parameters = {indexOf(*source, "a"), indexOf(*source, "x0")};
+        request.times = uniformGrid(0, 5, 0.25);
+        request.parameters = {test::parameter(*source, "a"), test::parameter(*source, "x0")};
         request.maxStep = 0.01;
         const auto r = integrate::structuralSensitivity(model, request);
         for (std::size_t s = 0; s < request.times.size(); ++s) {
@@ -176,11 +160,11 @@ private slots:
 
     void rejectsNonlinearModel()
     {
-        const auto source = compiled("param k = 1\nstate x = 1\nstate v = 0\nx' = v\nv' = -k*x^3\noutput x\n");
+        const auto source = compiledSource("param k = 1\nstate x = 1\nstate v = 0\nx' = v\nv' = -k*x^3\noutput x\n");
         eval::CompiledModel model(source);
         model.setParameters(source->parameterValues);
         integrate::StructuralSensitivityRequest request;
-        request.times = grid(0.1, 10);
+        request.times = uniformGrid(0, 1, 0.1);
         request.parameters = {0};
         try {
             (void)integrate::structuralSensitivity(model, request);
