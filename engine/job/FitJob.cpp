@@ -3,7 +3,6 @@
 #include "engine/data/DataError.h"
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
-#include "engine/estimate/FitSettings.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/job/ModelText.h"
 
@@ -67,8 +66,6 @@ void checkSettings(const eval::CompiledModelSource& model, const estimate::FitSe
         if (!(weight > 0) || !std::isfinite(weight))
             throw JobError(JobError::Kind::Settings, "weight for '" + output + "' must be a finite number > 0");
     }
-    if (settings.sensitivity == estimate::SensitivityMethod::Structural && !estimate::acceptsSensitivityMethod(settings.method))
-        throw JobError(JobError::Kind::Settings, structuralSensitivityRefusal(settings.method));
     if (settings.method == estimate::EstimationMethod::MultipleShooting && settings.shootingIntervals < 1)
         throw JobError(JobError::Kind::Settings, "multiple shooting needs at least one interval");
 }
