@@ -17,10 +17,12 @@ namespace sysid::cli {
 int runCheck(const Arguments& args)
 {
     po::options_description options("sysid check MODEL [--equations]");
+    // clang-format off
     options.add_options()
         ("help,h", "show this help")
         ("equations", "also print the derived equations (Lagrange's equations, first-order form, outputs)")
         ("model", po::value<std::string>(), "the .model file");
+    // clang-format on
     const auto parsed = parseArguments(args, options, "model");
     if (!parsed)
         return Success;

@@ -27,6 +27,7 @@ std::optional<po::variables_map> parseArguments(const Arguments& args, const po:
 
 void addIntegratorOptions(po::options_description& options, const char* methodOption)
 {
+    // clang-format off
     options.add_options()
         (methodOption, po::value<std::string>(), "integrator (default: dopri5; sparse-implicit for models with fields): dopri5 | rosenbrock4 | rk4 | euler | sparse-implicit (large stiff models, PDEs) | "
          "implicit-euler | crank-nicolson (fixed-step implicit schemes of seed 003: no step limit; Crank-Nicolson is "
@@ -38,6 +39,7 @@ void addIntegratorOptions(po::options_description& options, const char* methodOp
          "largest step (adaptive) or the step (rk4, euler, implicit-euler, crank-nicolson); 0 = no limit / one step per "
          "sample (default 0)")
         ("max-steps", po::value<long long>(), "give up an integration after this many steps (default 1000000)");
+    // clang-format on
 }
 
 std::vector<std::string> repeated(const po::variables_map& vm, const char* name)
@@ -45,7 +47,8 @@ std::vector<std::string> repeated(const po::variables_map& vm, const char* name)
     return vm.count(name) ? vm[name].as<std::vector<std::string>>() : std::vector<std::string>{};
 }
 
-std::pair<std::string, std::string> splitAssignment(const std::string& item, const std::string& option, const char* form)
+std::pair<std::string, std::string> splitAssignment(const std::string& item, const std::string& option,
+                                                    const char* form)
 {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
@@ -61,14 +64,17 @@ std::size_t countOption(const po::variables_map& vm, const char* name, long long
     return static_cast<std::size_t>(value);
 }
 
-void applyIntegratorOptions(const po::variables_map& vm, const char* methodOption, integrate::IntegratorSettings& settings)
+void applyIntegratorOptions(const po::variables_map& vm, const char* methodOption,
+                            integrate::IntegratorSettings& settings)
 {
     if (vm.count(methodOption)) {
         const std::string name = vm[methodOption].as<std::string>();
         const auto method = integrate::parseIntegrationMethod(name);
         if (!method)
-            throw UsageError(std::string("--") + methodOption + " must be dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler or crank-nicolson, not '" +
-                             name + "'");
+            throw UsageError(
+                std::string("--") + methodOption +
+                " must be dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler or crank-nicolson, not '" +
+                name + "'");
         settings.method = *method;
         settings.methodChosen = true;
     }
@@ -117,7 +123,8 @@ std::optional<estimate::EstimationMethod> estimationMethodOption(const po::varia
     const auto method = estimate::parseEstimationMethod(name);
     if (!method)
         throw UsageError("--method must be output-error, multiple-shooting, bayes, periodic-response, single-step, "
-                         "multistep or steepest-descent, not '" + name + "'");
+                         "multistep or steepest-descent, not '" +
+                         name + "'");
     return method;
 }
 

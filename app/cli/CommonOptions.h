@@ -34,7 +34,8 @@ void applyIntegratorOptions(const boost::program_options::variables_map& vm, con
 std::vector<std::string> repeated(const boost::program_options::variables_map& vm, const char* name);
 
 // Splits "NAME=VALUE" as given to `option`; a missing name or value is a UsageError naming `form`.
-std::pair<std::string, std::string> splitAssignment(const std::string& item, const std::string& option, const char* form);
+std::pair<std::string, std::string> splitAssignment(const std::string& item, const std::string& option,
+                                                    const char* form);
 
 // The values of a repeatable NAME=NUMBER option such as --set, by name.
 std::map<std::string, double> namedValues(const boost::program_options::variables_map& vm, const char* name);

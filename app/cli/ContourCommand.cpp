@@ -67,9 +67,11 @@ int runContour(const Arguments& args)
         "sysid contour PROJECT.sysid|MODEL [--data DATA.csv]... --x NAME=FROM:TO --y NAME=FROM:TO [--grid N]\n"
         "              [--path RESULT.json] [options] -o FILE.json|FILE.csv\n"
         "The output-error cost (1/2 sum of weighted squared residuals, as `sysid fit` minimises it; for bayes\n"
-        "plus the prior terms 1/2 sum ((p - mean)/sd)^2) at every point of an N x N grid over two parameters. The other parameters keep their starting values, or with\n"
+        "plus the prior terms 1/2 sum ((p - mean)/sd)^2) at every point of an N x N grid over two parameters. The "
+        "other parameters keep their starting values, or with\n"
         "--path the fit's final estimates; --set overrides both. With --path the fit's iterates are written\n"
         "too (in FILE.json, or next to FILE.csv as FILE.path.csv)");
+    // clang-format off
     options.add_options()
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project or the .model file")
@@ -90,6 +92,7 @@ int runContour(const Arguments& args)
         ("threads", po::value<long long>(), "worker threads (default: all cores)")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "FILE.json or FILE.csv (- for JSON on standard output)");
+    // clang-format on
     addIntegratorOptions(options, "integrator");
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)

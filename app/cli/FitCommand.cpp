@@ -58,8 +58,10 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
         const std::string name = vm["formula"].as<std::string>();
         const auto formula = estimate::parseEquationErrorFormula(name);
         if (!formula)
-            throw UsageError("--formula must be heun, rk4 (single-step) or trapezoid, simpson, newton-cotes-6 (multistep), "
-                             "not '" + name + "'");
+            throw UsageError(
+                "--formula must be heun, rk4 (single-step) or trapezoid, simpson, newton-cotes-6 (multistep), "
+                "not '" +
+                name + "'");
         if (!estimate::isEquationError(settings.method))
             throw UsageError("--formula is for --method single-step or multistep");
         if (estimate::isOneStep(*formula) != (settings.method == estimate::EstimationMethod::SingleStep))
@@ -108,7 +110,6 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
     applyIntegratorOptions(vm, "integrator", settings.integrator);
 }
 
-
 // central | smoothing-spline | savitzky-golay[:WINDOW:ORDER]
 data::Preprocessing::Derivative parseDifferentiation(const std::string& text)
 {
@@ -146,6 +147,7 @@ int runFit(const Arguments& args)
         "sysid fit PROJECT.sysid [-o RESULT.json] [--quiet] [options]\n"
         "sysid fit MODEL --data DATA.csv [--data MORE.csv]... [options] -o RESULT.json\n"
         "A PROJECT (.sysid) names its data and settings; options given here override its settings");
+    // clang-format off
     options.add_options()
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project or the .model file")
@@ -188,6 +190,7 @@ int runFit(const Arguments& args)
          "OUTPUT=W: weight of an output's squared residuals (default 1/sigma^2, sigma estimated from the data)")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
+    // clang-format on
     addIntegratorOptions(options, "integrator");
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)

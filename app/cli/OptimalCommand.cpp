@@ -99,6 +99,7 @@ int runOptimal(const Arguments& args)
         "Optimal estimation (seed 001): states, inputs and parameters minimising the weighted model and\n"
         "measurement residuals, by multiple shooting. A PROJECT gives its first data set and its\n"
         "\"optimal_estimation\" settings; options given here override them. Exit 1 when it does not converge.");
+    // clang-format off
     options.add_options()
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project or the .model file")
@@ -123,6 +124,7 @@ int runOptimal(const Arguments& args)
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)")
         ("residuals", po::value<std::string>(), "RESIDUALS.csv: t and the residual traces xi and eps");
+    // clang-format on
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;

@@ -51,7 +51,10 @@ job::PeriodicSweep parseSweep(const po::variables_map& vm)
     return sweep;
 }
 
-std::string csvNumber(double v) { return data::formatNumber(v, 17); }
+std::string csvNumber(double v)
+{
+    return data::formatNumber(v, 17);
+}
 
 // The branch (with a sweep) or the orbit samples as CSV.
 std::string toCsv(const job::PeriodicJob::Result& result, const std::string& sweepParameter)
@@ -92,6 +95,7 @@ int runPeriodic(const Arguments& args)
         "sysid periodic MODEL --sweep NAME=FROM:TO [--frequency] [options] -o BRANCH.json|.csv\n"
         "T is the forcing period (for an autonomous model, one without t, the first guess of its period).\n"
         "With --frequency, NAME is the forcing's angular frequency and T = 2*pi/NAME (no --period needed)");
+    // clang-format off
     options.add_options()
         ("help,h", "show this help")
         ("model", po::value<std::string>(), "the .model file")
@@ -116,6 +120,7 @@ int runPeriodic(const Arguments& args)
         ("amplitude", po::value<std::string>(), "with --sweep: the state whose (max-min)/2 is the amplitude (default the first)")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "ORBIT.json, or .csv for the orbit samples / the branch (- for standard output)");
+    // clang-format on
     addIntegratorOptions(options, "integrator");
     const auto parsed = parseArguments(args, options, "model");
     if (!parsed)

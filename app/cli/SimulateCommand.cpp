@@ -22,8 +22,9 @@ namespace sysid::cli {
 
 int runSimulate(const Arguments& args)
 {
-    po::options_description options(
-        "sysid simulate MODEL --t-end T --dt DT [--set p=v]... [--input DATA.csv] [--noise-rms PCT --seed N] -o OUT.csv");
+    po::options_description options("sysid simulate MODEL --t-end T --dt DT [--set p=v]... [--input DATA.csv] "
+                                    "[--noise-rms PCT --seed N] -o OUT.csv");
+    // clang-format off
     options.add_options()
         ("help,h", "show this help")
         ("model", po::value<std::string>(), "the .model file")
@@ -39,6 +40,7 @@ int runSimulate(const Arguments& args)
          "uniform: in [-PCT %, +PCT %] x RMS (seed note 004); gaussian: sigma = PCT % x RMS")
         ("seed", po::value<unsigned long long>()->default_value(0), "random seed for the noise")
         ("output,o", po::value<std::string>(), "output CSV file (- for standard output)");
+    // clang-format on
     addIntegratorOptions(options, "method");
     const auto parsed = parseArguments(args, options, "model");
     if (!parsed)
@@ -46,8 +48,10 @@ int runSimulate(const Arguments& args)
     const po::variables_map& vm = *parsed;
     for (const char* required : {"model", "t-end", "dt", "output"})
         if (!vm.count(required))
-            throw UsageError(std::string("missing ") + (std::string(required) == "model" ? "the MODEL file" :
-                             std::string(required) == "output" ? "-o OUT.csv" : "--" + std::string(required)));
+            throw UsageError(std::string("missing ") +
+                             (std::string(required) == "model"        ? "the MODEL file"
+                                  : std::string(required) == "output" ? "-o OUT.csv"
+                                                                      : "--" + std::string(required)));
     const double t0 = vm["t-start"].as<double>();
     const double tEnd = vm["t-end"].as<double>();
     const double dt = vm["dt"].as<double>();
@@ -80,16 +84,16 @@ int runSimulate(const Arguments& args)
         std::vector<std::string> names;
         for (const auto& u : m.inputs)
             names.push_back(u.name);
-        inputs = integrate::InputSignals::fromTable(
-            names, table, columnMapping(vm, "INPUT=COLUMN"));
+        inputs = integrate::InputSignals::fromTable(names, table, columnMapping(vm, "INPUT=COLUMN"));
         const auto& time = table.time();
         if (time.front() > t0 || time.back() < request.times.back())
-            throw UserError(table.source + ": the input data cover t = " + data::formatNumber(time.front(), 10) + " to " +
-                            data::formatNumber(time.back(), 10) + ", but the simulation runs from " + data::formatNumber(t0, 10) + " to " +
-                            data::formatNumber(request.times.back(), 10));
+            throw UserError(table.source + ": the input data cover t = " + data::formatNumber(time.front(), 10) +
+                            " to " + data::formatNumber(time.back(), 10) + ", but the simulation runs from " +
+                            data::formatNumber(t0, 10) + " to " + data::formatNumber(request.times.back(), 10));
         request.inputs = &inputs;
     } else if (vm.count("input")) {
-        std::cerr << "sysid simulate: note: the model has no inputs; " << vm["input"].as<std::string>() << " is not used\n";
+        std::cerr << "sysid simulate: note: the model has no inputs; " << vm["input"].as<std::string>()
+                  << " is not used\n";
     }
 
     const integrate::Trajectory trajectory = integrate::simulate(compiled, request, settings);

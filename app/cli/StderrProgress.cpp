@@ -22,7 +22,8 @@ void StderrProgress::iteration(const estimate::IterationRecord& record)
         return;
     std::string line = "iteration " + std::to_string(record.iteration) + "  cost " + format("%.4e", record.cost) + " ";
     for (std::size_t k = 0; k < record.parameters.size(); ++k)
-        line += " " + (k < names_.size() ? names_[k] : "p" + std::to_string(k)) + "=" + format("%.6g", record.parameters[k]);
+        line += " " + (k < names_.size() ? names_[k] : "p" + std::to_string(k)) + "=" +
+            format("%.6g", record.parameters[k]);
     std::cerr << line << '\n' << std::flush;
 }
 

@@ -88,6 +88,7 @@ int runStudy(const Arguments& args)
         "Fits the project N times, each time to its data with new noise of P % of each signal's RMS added\n"
         "(before its filters), and prints mean, sd and bias of every estimate. Options override the\n"
         "project's \"study\" settings");
+    // clang-format off
     options.add_options()
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project")
@@ -100,6 +101,7 @@ int runStudy(const Arguments& args)
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "RESULT.json or RESULT.csv (one row per realisation); - for JSON on "
                                                "standard output instead of the table");
+    // clang-format on
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;
@@ -146,17 +148,17 @@ int runStudy(const Arguments& args)
         std::cerr << "study: " << study.settings.realisations << " realisations of " << input << " by "
                   << estimate::methodName(study.fit.settings.method) << "\n"
                   << std::flush;
-    const job::NoiseStudyResult result = study.run([&](const job::RealisationResult& r, std::size_t done,
-                                                       std::size_t total) {
-        if (quiet)
-            return;
-        std::string line = "realisation " + std::to_string(r.index + 1) + " (" + std::to_string(done) + "/" +
-                           std::to_string(total) + "): ";
-        line += r.failed ? "failed: " + r.message
-                         : (r.converged ? "converged" : "not converged (" + r.message + ")") + std::string(", ") +
-                               std::to_string(r.iterations) + " iterations";
-        std::cerr << line << '\n' << std::flush;
-    });
+    const job::NoiseStudyResult result =
+        study.run([&](const job::RealisationResult& r, std::size_t done, std::size_t total) {
+            if (quiet)
+                return;
+            std::string line = "realisation " + std::to_string(r.index + 1) + " (" + std::to_string(done) + "/" +
+                std::to_string(total) + "): ";
+            line += r.failed ? "failed: " + r.message
+                             : (r.converged ? "converged" : "not converged (" + r.message + ")") + std::string(", ") +
+                    std::to_string(r.iterations) + " iterations";
+            std::cerr << line << '\n' << std::flush;
+        });
 
     if (result.failed == result.realisations.size() && !result.realisations.empty())
         throw UserError("every realisation failed; the first: " + result.realisations.front().message);
@@ -168,8 +170,8 @@ int runStudy(const Arguments& args)
     printTable(result, std::cout);
     std::cout << std::flush;
     if (!output.empty())
-        project::writeFileAtomically(output, csv ? project::studyResultToCsv(result)
-                                                 : project::studyResultToJson(result).dump(2) + "\n");
+        project::writeFileAtomically(
+            output, csv ? project::studyResultToCsv(result) : project::studyResultToJson(result).dump(2) + "\n");
     return Success;
 }
 

@@ -69,7 +69,7 @@ int main(int argc, char** argv)
             return Success;
         }
         if (command == "--version") {
-            std::cout << "sysid 0.1.0\n";
+            std::cout << "sysid " SYSID_VERSION "\n";
             return Success;
         }
         std::cerr << "sysid: unknown command '" << command << "'\n\n" << usage;

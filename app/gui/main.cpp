@@ -36,14 +36,16 @@ int main(int argc, char* argv[])
     const QCommandLineOption runOption(QStringLiteral("run"), QStringLiteral("With --screenshot: run the fit first."));
     const QCommandLineOption responseOption(
         QStringLiteral("frequency-response"),
-        QStringLiteral("With --screenshot: continue the periodic solution in the forcing frequency NAME from FROM to TO first."),
+        QStringLiteral(
+            "With --screenshot: continue the periodic solution in the forcing frequency NAME from FROM to TO first."),
         QStringLiteral("NAME=FROM:TO"));
     parser.addOption(screenshotOption);
     parser.addOption(runOption);
     parser.addOption(responseOption);
-    parser.addPositionalArgument(QStringLiteral("file"),
-                                 QStringLiteral("Project (.sysid) or model (.model) to open (default: a bundled example)."),
-                                 QStringLiteral("[file]"));
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QStringLiteral("Project (.sysid) or model (.model) to open (default: a bundled example)."),
+        QStringLiteral("[file]"));
     const auto usageError = [&parser](const QString& message) {
         QTextStream(stderr) << "sysid-gui: " << message << "\n\n" << parser.helpText();
         return 2;
@@ -61,8 +63,8 @@ int main(int argc, char* argv[])
         return usageError(QStringLiteral("--run and --frequency-response are only used with --screenshot"));
     if (parser.isSet(runOption) && parser.isSet(responseOption))
         return usageError(QStringLiteral("give --run or --frequency-response, not both"));
-    const QRegularExpressionMatch sweep =
-        QRegularExpression(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)=([^:]+):(.+)$")).match(parser.value(responseOption));
+    const QRegularExpressionMatch sweep = QRegularExpression(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)=([^:]+):(.+)$"))
+                                              .match(parser.value(responseOption));
     if (parser.isSet(responseOption) && !sweep.hasMatch())
         return usageError(QStringLiteral("--frequency-response expects NAME=FROM:TO"));
 

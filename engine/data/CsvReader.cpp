@@ -29,10 +29,8 @@ int toInt(std::size_t n)
 std::string separatorName(char sep)
 {
     switch (sep) {
-    case '\t':
-        return "tab";
-    default:
-        return std::string("'") + sep + "'";
+    case '\t': return "tab";
+    default: return std::string("'") + sep + "'";
     }
 }
 
@@ -326,8 +324,7 @@ std::string numberError(NumberStatus status, std::string_view cell, char decimal
     switch (status) {
     case NumberStatus::NonFinite:
         return "found " + quoted + "; expected a finite number (NaN, Inf and missing values are not allowed)";
-    case NumberStatus::OutOfRange:
-        return "the number " + quoted + " is too large; expected a magnitude below 1.8e308";
+    case NumberStatus::OutOfRange: return "the number " + quoted + " is too large; expected a magnitude below 1.8e308";
     default:
         if (decimalPoint == ',')
             return "found " + quoted + "; expected a number with ',' as the decimal point (like 1,5 or -2,5e-3)";
@@ -335,8 +332,9 @@ std::string numberError(NumberStatus status, std::string_view cell, char decimal
             std::string scratch;
             double v = 0;
             if (parseNumber(cell, ',', scratch, v) == NumberStatus::Ok)
-                return "found " + quoted + "; expected a number with '.' as the decimal point (like 1.5), or set "
-                       "the decimal point to ','";
+                return "found " + quoted +
+                    "; expected a number with '.' as the decimal point (like 1.5), or set "
+                    "the decimal point to ','";
         }
         return "found " + quoted + "; expected a number (like 1.5 or -2.5e-3)";
     }
@@ -392,8 +390,7 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
     for (char c : headerText)
         if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7F)
             throw DataError("is not a text file: the header line holds the control byte \\x" +
-                                printableExcerpt(std::string_view(&c, 1)).substr(2) +
-                                "; expected a CSV text file",
+                                printableExcerpt(std::string_view(&c, 1)).substr(2) + "; expected a CSV text file",
                             sourceName, headerLine);
 
     const char sep =
@@ -411,8 +408,10 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
         std::string name = fields[c].quoted ? unescapeQuotes(fields[c].text) : std::string(fields[c].text);
         name = std::string(trim(name, 0));
         if (name.empty())
-            throw DataError("column " + std::to_string(c + 1) + " has an empty name; expected a name for every column "
-                            "(separator " + separatorName(sep) + ")",
+            throw DataError("column " + std::to_string(c + 1) +
+                                " has an empty name; expected a name for every column "
+                                "(separator " +
+                                separatorName(sep) + ")",
                             sourceName, headerLine, toInt(c + 1));
         const auto [previous, isNew] = seen.emplace(name, c);
         if (!isNew)
@@ -443,8 +442,8 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
     if (options.timeColumn) {
         const auto c = table.findColumn(*options.timeColumn);
         if (!c)
-            throw DataError("no such column for the time; expected one of: " + listNames(table.columnNames),
-                            sourceName, headerLine, 0, *options.timeColumn);
+            throw DataError("no such column for the time; expected one of: " + listNames(table.columnNames), sourceName,
+                            headerLine, 0, *options.timeColumn);
         table.timeColumn = *c;
     } else {
         table.timeColumn = defaultTimeColumn(table.columnNames);
@@ -536,9 +535,8 @@ DataTable readCsv(const std::string& path, const CsvOptions& options)
     }
     if (in.bad()) {
         const int err = errno;
-        throw DataError("cannot be read: " +
-                            (err != 0 ? std::generic_category().message(err) : std::string("read error")),
-                        path);
+        throw DataError(
+            "cannot be read: " + (err != 0 ? std::generic_category().message(err) : std::string("read error")), path);
     }
     return parseCsv(text, path, options);
 }

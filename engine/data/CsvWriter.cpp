@@ -19,7 +19,7 @@ namespace {
 int toInt(std::size_t n)
 {
     return n > static_cast<std::size_t>(std::numeric_limits<int>::max()) ? std::numeric_limits<int>::max()
-                                                                          : static_cast<int>(n);
+                                                                         : static_cast<int>(n);
 }
 
 void validate(const std::string& source, const std::vector<std::string>& header,
@@ -38,8 +38,8 @@ void validate(const std::string& source, const std::vector<std::string>& header,
             throw DataError("column " + std::to_string(c + 1) + " has an empty name; expected a name for every column",
                             source, 0, toInt(c + 1));
         if (name.front() == ' ' || name.front() == '\t' || name.back() == ' ' || name.back() == '\t')
-            throw DataError("the name begins or ends with a blank; expected a name without surrounding blanks",
-                            source, 0, toInt(c + 1), name);
+            throw DataError("the name begins or ends with a blank; expected a name without surrounding blanks", source,
+                            0, toInt(c + 1), name);
         for (char ch : name)
             if (ch == '\n' || ch == '\r' || ch == '\0')
                 throw DataError("the name holds a line break or NUL byte; expected a one-line name", source, 0,

@@ -24,13 +24,9 @@ std::string formatDataError(const std::string& source, int line, int column, con
     return out + message;
 }
 
-DataError::DataError(std::string message_, std::string source_, int line_, int column_, std::string columnName_)
-    : std::runtime_error(formatDataError(source_, line_, column_, columnName_, message_)),
-      source(std::move(source_)),
-      line(line_),
-      column(column_),
-      columnName(std::move(columnName_)),
-      message(std::move(message_))
+DataError::DataError(std::string message_, std::string source_, int line_, int column_, std::string columnName_) :
+    std::runtime_error(formatDataError(source_, line_, column_, columnName_, message_)), source(std::move(source_)),
+    line(line_), column(column_), columnName(std::move(columnName_)), message(std::move(message_))
 {
 }
 

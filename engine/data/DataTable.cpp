@@ -34,8 +34,8 @@ const std::vector<double>& DataTable::column(std::string_view name) const
     std::string list;
     for (const auto& n : columnNames)
         list += (list.empty() ? "'" : ", '") + printableExcerpt(n, 80) + "'";
-    throw DataError("no such column; expected one of: " + (list.empty() ? std::string("(no columns)") : list),
-                    source, 0, 0, std::string(name));
+    throw DataError("no such column; expected one of: " + (list.empty() ? std::string("(no columns)") : list), source,
+                    0, 0, std::string(name));
 }
 
 }  // namespace sysid::data

@@ -11,7 +11,7 @@ namespace sysid::data {
 // A table of sampled signals, column-major: columns[c][row]. One column is the
 // time; readers guarantee equal column lengths and strictly increasing time.
 struct DataTable {
-    std::string source;                     // file name or other origin, for messages
+    std::string source;  // file name or other origin, for messages
     std::vector<std::string> columnNames;
     std::vector<std::vector<double>> columns;  // columns[c][row]
     std::size_t timeColumn = 0;

@@ -26,9 +26,9 @@ void checkTime(const std::vector<double>& time, const std::vector<double>& value
             throw std::invalid_argument(what + ": time sample " + std::to_string(i + 1) +
                                         " is not finite; expected finite times");
         if (i > 0 && !(time[i] > time[i - 1]))
-            throw std::invalid_argument(what + ": time " + formatDouble(time[i]) + " (sample " +
-                                        std::to_string(i + 1) + ") does not increase from " +
-                                        formatDouble(time[i - 1]) + "; expected strictly increasing time");
+            throw std::invalid_argument(what + ": time " + formatDouble(time[i]) + " (sample " + std::to_string(i + 1) +
+                                        ") does not increase from " + formatDouble(time[i - 1]) +
+                                        "; expected strictly increasing time");
     }
 }
 
@@ -50,14 +50,13 @@ std::vector<double> centralDifference(const std::vector<double>& t, const std::v
     {
         const double h1 = t[1] - t[0];
         const double h2 = t[2] - t[1];
-        d[0] = -(2.0 * h1 + h2) / (h1 * (h1 + h2)) * f[0] + (h1 + h2) / (h1 * h2) * f[1] -
-               h1 / (h2 * (h1 + h2)) * f[2];
+        d[0] = -(2.0 * h1 + h2) / (h1 * (h1 + h2)) * f[0] + (h1 + h2) / (h1 * h2) * f[1] - h1 / (h2 * (h1 + h2)) * f[2];
     }
     {
         const double h1 = t[n - 2] - t[n - 3];
         const double h2 = t[n - 1] - t[n - 2];
         d[n - 1] = h2 / (h1 * (h1 + h2)) * f[n - 3] - (h1 + h2) / (h1 * h2) * f[n - 2] +
-                   (2.0 * h2 + h1) / (h2 * (h1 + h2)) * f[n - 1];
+            (2.0 * h2 + h1) / (h2 * (h1 + h2)) * f[n - 1];
     }
     return d;
 }
@@ -77,8 +76,7 @@ Eigen::VectorXd savitzkyGolayWeights(int length, int order, int at)
             power *= u;
         }
     }
-    const Eigen::MatrixXd pseudoInverse =
-        V.colPivHouseholderQr().solve(Eigen::MatrixXd::Identity(length, length));
+    const Eigen::MatrixXd pseudoInverse = V.colPivHouseholderQr().solve(Eigen::MatrixXd::Identity(length, length));
     return pseudoInverse.row(1).transpose() / scale;
 }
 
@@ -91,8 +89,7 @@ std::vector<double> savitzkyGolay(const std::vector<double>& t, const std::vecto
                                     "; expected an odd number of samples >= 3");
     if (order < 1 || order >= window)
         throw std::invalid_argument("Savitzky-Golay derivative: polynomial order " + std::to_string(order) +
-                                    " with window " + std::to_string(window) +
-                                    "; expected 1 <= order < window");
+                                    " with window " + std::to_string(window) + "; expected 1 <= order < window");
     const double dt = uniformTimeStep(t, "Savitzky-Golay derivative");
     const int n = static_cast<int>(t.size());
     const int length = std::min(window, n);
@@ -123,9 +120,9 @@ std::vector<double> savitzkyGolay(const std::vector<double>& t, const std::vecto
 std::vector<double> differentiate(const std::vector<double>& time, const std::vector<double>& values,
                                   DerivativeMethod method, int window, int polynomialOrder)
 {
-    const std::string what = method == DerivativeMethod::SavitzkyGolay     ? "Savitzky-Golay derivative"
-                             : method == DerivativeMethod::SmoothingSpline ? "smoothing-spline derivative"
-                                                                           : "central-difference derivative";
+    const std::string what = method == DerivativeMethod::SavitzkyGolay ? "Savitzky-Golay derivative"
+        : method == DerivativeMethod::SmoothingSpline                  ? "smoothing-spline derivative"
+                                                                       : "central-difference derivative";
     checkTime(time, values, what);
     const std::size_t minimum = method == DerivativeMethod::SmoothingSpline ? 3 : 2;
     if (time.size() < minimum)

@@ -132,8 +132,7 @@ void validatePreprocessing(const Preprocessing& s)
                                " Hz; expected a finite frequency > 0");
     }
     if (s.noise && (!std::isfinite(s.noise->percent) || s.noise->percent < 0))
-        throw settingError("noise level " + formatDouble(s.noise->percent) +
-                           " %; expected a finite percentage >= 0");
+        throw settingError("noise level " + formatDouble(s.noise->percent) + " %; expected a finite percentage >= 0");
     if (s.differentiation.method == DerivativeMethod::SavitzkyGolay) {
         const int window = s.differentiation.window, order = s.differentiation.polynomialOrder;
         if (window < 3 || window % 2 == 0)
@@ -173,7 +172,8 @@ DataTable preprocess(const DataTable& table, const Preprocessing& settings)
         for (std::size_t c = 0; c < out.columns.size(); ++c) {
             if (c == timeColumn)
                 continue;
-            out.columns[c] = inStep(out, "low-pass filter", nameOf(c), [&] { return filtFilt(sections, out.columns[c]); });
+            out.columns[c] =
+                inStep(out, "low-pass filter", nameOf(c), [&] { return filtFilt(sections, out.columns[c]); });
         }
     }
 
@@ -183,8 +183,8 @@ DataTable preprocess(const DataTable& table, const Preprocessing& settings)
         for (std::size_t c = 0; c < out.columns.size(); ++c) {
             if (c == timeColumn)
                 continue;
-            out.columns[c] =
-                inStep(out, "decimation", nameOf(c), [&] { return decimate(time, out.columns[c], settings.decimation).values; });
+            out.columns[c] = inStep(out, "decimation", nameOf(c),
+                                    [&] { return decimate(time, out.columns[c], settings.decimation).values; });
         }
         std::vector<double> kept;
         for (std::size_t i = 0; i < time.size(); i += static_cast<std::size_t>(settings.decimation))
@@ -247,10 +247,12 @@ Preprocessing preprocessingFromJson(const json& j)
         a.percent = readNumber(*p, "noise.percent");
         if (const json* d = member(*n, "distribution")) {
             if (!d->is_string())
-                throw settingError("'noise.distribution' is " + describe(*d) + "; expected \"uniform\" or \"gaussian\"");
+                throw settingError("'noise.distribution' is " + describe(*d) +
+                                   "; expected \"uniform\" or \"gaussian\"");
             const auto parsed = parseNoiseDistribution(d->get<std::string>());
             if (!parsed)
-                throw settingError("'noise.distribution' is " + describe(*d) + "; expected \"uniform\" or \"gaussian\"");
+                throw settingError("'noise.distribution' is " + describe(*d) +
+                                   "; expected \"uniform\" or \"gaussian\"");
             a.distribution = *parsed;
         }
         if (const json* seed = member(*n, "seed"))
@@ -269,7 +271,8 @@ Preprocessing preprocessingFromJson(const json& j)
         if (const json* w = member(*d, "window"))
             s.differentiation.window = readIntInRange(*w, "differentiation.window", 3, 100001, "an odd integer >= 3");
         if (const json* o = member(*d, "order"))
-            s.differentiation.polynomialOrder = readIntInRange(*o, "differentiation.order", 1, 100000, "an integer >= 1");
+            s.differentiation.polynomialOrder =
+                readIntInRange(*o, "differentiation.order", 1, 100000, "an integer >= 1");
     }
     validatePreprocessing(s);
     return s;

@@ -21,12 +21,12 @@ struct Preprocessing {
     // Keep every decimation-th row, after an anti-aliasing filter (see decimate).
     int decimation = 1;
     struct LowPass {
-        int order = 4;          // Butterworth order 1..10
-        double cutoffHz = 0;    // 0 < cutoff < half the sample rate
+        int order = 4;  // Butterworth order 1..10
+        double cutoffHz = 0;  // 0 < cutoff < half the sample rate
     };
     std::optional<LowPass> lowPass;
     struct AddedNoise {
-        double percent = 0;     // of each column's RMS (see addNoise)
+        double percent = 0;  // of each column's RMS (see addNoise)
         NoiseDistribution distribution = NoiseDistribution::Uniform;
         std::uint64_t seed = 0;
     };
@@ -35,7 +35,7 @@ struct Preprocessing {
     // (equation-error estimators); it does not change the table.
     struct Derivative {
         DerivativeMethod method = DerivativeMethod::CentralDifference;
-        int window = 7;           // Savitzky-Golay: samples, odd, > polynomialOrder
+        int window = 7;  // Savitzky-Golay: samples, odd, > polynomialOrder
         int polynomialOrder = 3;  // Savitzky-Golay
         bool operator==(const Derivative&) const = default;
     };

@@ -108,9 +108,9 @@ DataTable trimWindow(const DataTable& table, double t0, double t1)
     }
     const std::size_t rows = out.rowCount();
     if (rows < 2) {
-        const std::string range = time.empty() ? std::string("no samples")
-                                               : "time from " + formatDouble(time.front()) + " to " +
-                                                     formatDouble(time.back());
+        const std::string range = time.empty()
+            ? std::string("no samples")
+            : "time from " + formatDouble(time.front()) + " to " + formatDouble(time.back());
         throw DataError("time window [" + formatDouble(t0) + ", " + formatDouble(t1) + "] holds " +
                             std::to_string(rows) + (rows == 1 ? " sample" : " samples") + " of the data (" + range +
                             "); expected a window with at least 2 samples",

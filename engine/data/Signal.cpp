@@ -8,8 +8,8 @@
 
 namespace sysid::data {
 
-Signal::Signal(std::vector<double> time, std::vector<double> values)
-    : time_(std::move(time)), values_(std::move(values))
+Signal::Signal(std::vector<double> time, std::vector<double> values) :
+    time_(std::move(time)), values_(std::move(values))
 {
     if (time_.size() != values_.size())
         throw std::invalid_argument("Signal: " + std::to_string(time_.size()) + " time values but " +

@@ -50,9 +50,9 @@ SmoothingSpline smoothingSpline(const std::vector<double>& t, const std::vector<
     auto second = [&](std::size_t i) { return (i == 0 || i == n - 1) ? 0.0 : gamma(static_cast<Eigen::Index>(i - 1)); };
     for (std::size_t i = 0; i + 1 < n; ++i)
         s.slopes[i] = (g(static_cast<Eigen::Index>(i + 1)) - g(static_cast<Eigen::Index>(i))) / h[i] -
-                      h[i] * (2.0 * second(i) + second(i + 1)) / 6.0;
+            h[i] * (2.0 * second(i) + second(i + 1)) / 6.0;
     s.slopes[n - 1] = (g(static_cast<Eigen::Index>(n - 1)) - g(static_cast<Eigen::Index>(n - 2))) / h[n - 2] +
-                      h[n - 2] * (second(n - 2) + 2.0 * second(n - 1)) / 6.0;
+        h[n - 2] * (second(n - 2) + 2.0 * second(n - 1)) / 6.0;
     return s;
 }
 

@@ -79,7 +79,9 @@ std::size_t minimumFilterLength(const std::vector<SecondOrderSection>& sections)
     return std::max<std::size_t>(2, defaultPadLength(sections) / 3);
 }
 
-// Forward-backward (zero-phase) filtering: Gustafsson, "Determining the initial states in forward-backward filtering", IEEE Trans. Signal Processing 44(4), 1996, sec. I; padding and initial states as scipy.signal.sosfiltfilt (method "pad").
+// Forward-backward (zero-phase) filtering: Gustafsson, "Determining the initial states in forward-backward filtering",
+// IEEE Trans. Signal Processing 44(4), 1996, sec. I; padding and initial states as scipy.signal.sosfiltfilt (method
+// "pad").
 std::vector<double> filtFilt(const std::vector<SecondOrderSection>& sections, const std::vector<double>& signal)
 {
     for (std::size_t i = 0; i < signal.size(); ++i)

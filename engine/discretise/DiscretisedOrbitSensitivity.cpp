@@ -48,7 +48,8 @@ std::vector<MatrixXd> discretisedParameterSensitivity(eval::CompiledModel& model
     model.setParameters(values);
     system.residual(X);
     system.linearise(X);
-    std::vector<MatrixXd> nodes(M, MatrixXd(static_cast<Index>(model.stateCount()), static_cast<Index>(parameters.size())));
+    std::vector<MatrixXd> nodes(
+        M, MatrixXd(static_cast<Index>(model.stateCount()), static_cast<Index>(parameters.size())));
     for (std::size_t c = 0; c < parameters.size(); ++c) {
         // nodeStates() is linear in X for a fixed period (eliminated velocities are differences).
         const MatrixXd dStates = system.nodeStates(-system.solve(dFdp.col(static_cast<Index>(c))));
@@ -104,7 +105,7 @@ DiscretisedSamples sampleDiscretisedOrbit(eval::CompiledModel& model, const shoo
         const double h01 = r * r * (3 - 2 * r), h11 = r * r * (r - 1);
         const auto ii = static_cast<Index>(i), kk = static_cast<Index>(k);
         const VectorXd x = h00 * solution.states.row(ii).transpose() + h10 * h * slopes.col(ii) +
-                           h01 * solution.states.row(kk).transpose() + h11 * h * slopes.col(kk);
+            h01 * solution.states.row(kk).transpose() + h11 * h * slopes.col(kk);
         const double t = t0 + u * h;
         model.setPoint(t, x.data(), nullptr);
         model.outputs(y.data());
@@ -112,7 +113,7 @@ DiscretisedSamples sampleDiscretisedOrbit(eval::CompiledModel& model, const shoo
         if (!withSensitivity)
             continue;
         const MatrixXd dx = h00 * nodeSensitivity[i] + h10 * h * slopeSensitivity[i] + h01 * nodeSensitivity[k] +
-                            h11 * h * slopeSensitivity[k];
+            h11 * h * slopeSensitivity[k];
         model.outputStateJacobian(Gx.data());
         model.outputParameterJacobian(Gp.data());
         MatrixXd dy = Gx * dx;

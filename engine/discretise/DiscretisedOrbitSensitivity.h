@@ -29,7 +29,7 @@ std::vector<Eigen::MatrixXd> discretisedParameterSensitivity(eval::CompiledModel
 // Control and Estimation Using Nonlinear Programming", 2nd ed., 2010, §4.6.3). With node
 // sensitivities given, also d y / d p of the outputs, including df/dp in the slopes and dg/dp.
 struct DiscretisedSamples {
-    Eigen::MatrixXd outputs;                        // samples x outputs
+    Eigen::MatrixXd outputs;  // samples x outputs
     std::vector<Eigen::MatrixXd> outputSensitivity;  // per sample: outputs x parameters
 };
 DiscretisedSamples sampleDiscretisedOrbit(eval::CompiledModel& model, const shooting::PeriodicSolution& solution,

@@ -12,9 +12,10 @@ using Eigen::VectorXd;
 
 DiscretisedPeriodicSystem::DiscretisedPeriodicSystem(eval::CompiledModel& model, PeriodicScheme scheme,
                                                      std::size_t nodes, double startTime, double period,
-                                                     std::optional<Anchor> anchor)
-    : model_(model), scheme_(scheme), M_(nodes), t0_(startTime), fixedPeriod_(period), anchor_(std::move(anchor)),
-      n_(model.stateCount()), roles_(n_)
+                                                     std::optional<Anchor> anchor) :
+    model_(model),
+    scheme_(scheme), M_(nodes), t0_(startTime), fixedPeriod_(period), anchor_(std::move(anchor)),
+    n_(model.stateCount()), roles_(n_)
 {
     // Only the central-difference scheme needs the pairs: on first-order form it would split into
     // two decoupled odd/even grids, while z'' = (z- - 2z + z+)/d^2 couples neighbours directly.
@@ -41,7 +42,10 @@ DiscretisedPeriodicSystem::DiscretisedPeriodicSystem(eval::CompiledModel& model,
                     roles_[s].column = c;
 }
 
-std::size_t DiscretisedPeriodicSystem::unknownCount() const { return M_ * freeStates_.size() + (anchor_ ? 1 : 0); }
+std::size_t DiscretisedPeriodicSystem::unknownCount() const
+{
+    return M_ * freeStates_.size() + (anchor_ ? 1 : 0);
+}
 
 std::size_t DiscretisedPeriodicSystem::wrap(std::size_t j, int offset) const
 {
@@ -88,8 +92,8 @@ VectorXd DiscretisedPeriodicSystem::fullState(const VectorXd& X, std::size_t j, 
     VectorXd x(static_cast<Index>(n_));
     for (std::size_t s = 0; s < n_; ++s) {
         const auto c = roles_[s].column;
-        x(static_cast<Index>(s)) = roles_[s].eliminated ? (X(col(wrap(j, 1), c)) - X(col(wrap(j, -1), c))) / (2.0 * h)
-                                                        : X(col(j, c));
+        x(static_cast<Index>(s)) =
+            roles_[s].eliminated ? (X(col(wrap(j, 1), c)) - X(col(wrap(j, -1), c))) / (2.0 * h) : X(col(j, c));
     }
     return x;
 }
@@ -170,7 +174,7 @@ VectorXd DiscretisedPeriodicSystem::assembleResidual(const VectorXd& X) const
             if (velocityOf_[c]) {
                 // Seed 000 eq. 3.9 times d^2: q- - 2q + q+ = h^2 q''(t_j).
                 F(col(j, c)) = X(col(wrap(j, -1), c)) - 2.0 * X(col(j, c)) + X(col(wrap(j, 1), c)) -
-                               h * h * a.f(static_cast<Index>(*velocityOf_[c]));
+                    h * h * a.f(static_cast<Index>(*velocityOf_[c]));
             } else {
                 // Trapezoidal rule, second order (Ascher & Petzold, Computer Methods for ODEs and DAEs, 1998).
                 F(col(j, c)) = b.x(s) - a.x(s) - 0.5 * h * (a.f(s) + b.f(s));
@@ -243,7 +247,8 @@ void DiscretisedPeriodicSystem::assembleJacobian(const VectorXd& X, std::vector<
                 add(row, col(jp, c), 1.0);
                 addState(row, j, -h * h * a.J.row(v).transpose());
                 if (anchor_) {
-                    const double dR = -2.0 * h * a.f(v) - h * h * (stepDerivative(a, a.J.row(v).transpose()) + a.ft(v) * ja);
+                    const double dR =
+                        -2.0 * h * a.f(v) - h * h * (stepDerivative(a, a.J.row(v).transpose()) + a.ft(v) * ja);
                     add(row, P, dR * dhdP);
                 }
             } else {
@@ -254,8 +259,9 @@ void DiscretisedPeriodicSystem::assembleJacobian(const VectorXd& X, std::vector<
                 addState(row, jp, -0.5 * h * b.J.row(s).transpose());
                 if (anchor_) {
                     const double dR = -0.5 * (a.f(s) + b.f(s)) -
-                                      0.5 * h * (stepDerivative(a, a.J.row(s).transpose()) + a.ft(s) * ja +
-                                                 stepDerivative(b, b.J.row(s).transpose()) + b.ft(s) * jb);
+                        0.5 * h *
+                            (stepDerivative(a, a.J.row(s).transpose()) + a.ft(s) * ja +
+                             stepDerivative(b, b.J.row(s).transpose()) + b.ft(s) * jb);
                     add(row, P, dR * dhdP);
                 }
             }
@@ -296,6 +302,9 @@ void DiscretisedPeriodicSystem::linearise(const VectorXd& X)
         throw std::runtime_error("the discretised Jacobian is singular to working precision");
 }
 
-VectorXd DiscretisedPeriodicSystem::solve(const VectorXd& rhs) const { return lu_.solve(rhs); }
+VectorXd DiscretisedPeriodicSystem::solve(const VectorXd& rhs) const
+{
+    return lu_.solve(rhs);
+}
 
 }  // namespace sysid::discretise

@@ -21,7 +21,7 @@ namespace sysid::discretise {
 class DiscretisedPeriodicSystem : public shooting::NewtonSystem {
 public:
     struct Anchor {
-        Eigen::VectorXd point;      // guess state at node 0
+        Eigen::VectorXd point;  // guess state at node 0
         Eigen::VectorXd direction;  // unit flow direction there
     };
 
@@ -31,7 +31,7 @@ public:
 
     std::size_t unknownCount() const;
     Eigen::VectorXd pack(const Eigen::MatrixXd& nodeStates, double period) const;  // M x n -> X
-    Eigen::MatrixXd nodeStates(const Eigen::VectorXd& X) const;                      // X -> M x n
+    Eigen::MatrixXd nodeStates(const Eigen::VectorXd& X) const;  // X -> M x n
     double period(const Eigen::VectorXd& X) const;
 
     Eigen::VectorXd residual(const Eigen::VectorXd& X) override;
@@ -49,7 +49,7 @@ private:
     struct NodeValues {
         double t = 0.0;
         Eigen::VectorXd x, f, ft;  // state, rhs, df/dt
-        Eigen::MatrixXd J;         // df/dx
+        Eigen::MatrixXd J;  // df/dx
     };
 
     std::size_t wrap(std::size_t j, int offset) const;
@@ -71,7 +71,7 @@ private:
     std::optional<Anchor> anchor_;
     std::size_t n_ = 0;
     std::vector<StateRole> roles_;
-    std::vector<std::size_t> freeStates_;           // state index of each column
+    std::vector<std::size_t> freeStates_;  // state index of each column
     std::vector<std::optional<std::size_t>> velocityOf_;  // per column: the paired velocity state
     std::vector<NodeValues> nodes_, midpoints_;
     std::vector<Eigen::Triplet<double>> triplets_;

@@ -59,8 +59,8 @@ void checkRequest(const eval::CompiledModel& model, const std::vector<double>& t
                          std::to_string(states.rows()) + " samples");
     for (std::size_t k = 0; k < times.size(); ++k)
         if (!std::isfinite(times[k]) || (k > 0 && !(times[k] > times[k - 1])))
-            throw BadRequest("the guess times must be finite and strictly increasing (at sample " +
-                             std::to_string(k) + ", t = " + std::to_string(times[k]) + ")");
+            throw BadRequest("the guess times must be finite and strictly increasing (at sample " + std::to_string(k) +
+                             ", t = " + std::to_string(times[k]) + ")");
 }
 
 // The guess at the node times, each mapped into the guess's first period [t_0, t_0 + P); past its
@@ -88,7 +88,7 @@ MatrixXd guessAtNodes(const std::vector<double>& times, const MatrixXd& states, 
         }
         const auto k = static_cast<Index>(std::upper_bound(times.begin(), times.end(), t) - times.begin()) - 1;
         const double w = (t - times[static_cast<std::size_t>(k)]) /
-                         (times[static_cast<std::size_t>(k + 1)] - times[static_cast<std::size_t>(k)]);
+            (times[static_cast<std::size_t>(k + 1)] - times[static_cast<std::size_t>(k)]);
         out.row(row) = (1.0 - w) * states.row(k) + w * states.row(k + 1);
     }
     return out;
@@ -100,8 +100,8 @@ void addMonodromy(eval::CompiledModel& model, shooting::PeriodicSolution& soluti
 {
     integrate::SimulationRequest request;
     request.times = {solution.times.front(), solution.times.back()};
-    request.initialState = std::vector<double>(solution.initialState.data(),
-                                               solution.initialState.data() + solution.initialState.size());
+    request.initialState =
+        std::vector<double>(solution.initialState.data(), solution.initialState.data() + solution.initialState.size());
     request.initialStateSensitivity = true;
     request.stop = stop;
     integrate::IntegratorSettings settings;
@@ -118,12 +118,9 @@ void addMonodromy(eval::CompiledModel& model, shooting::PeriodicSolution& soluti
 
 }  // namespace
 
-shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(eval::CompiledModel& model,
-                                                                const std::vector<double>& guessTimes,
-                                                                const MatrixXd& guessStates,
-                                                                const DiscretisationSettings& settings,
-                                                                const shooting::NewtonObserver& observer,
-                                                                std::stop_token stop)
+shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
+    eval::CompiledModel& model, const std::vector<double>& guessTimes, const MatrixXd& guessStates,
+    const DiscretisationSettings& settings, const shooting::NewtonObserver& observer, std::stop_token stop)
 {
     shooting::PeriodicSolution solution;
     try {
@@ -135,7 +132,7 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(eval::CompiledMo
     }
 
     const bool autonomous = settings.kind == shooting::PeriodKind::Autonomous ||
-                            (settings.kind == shooting::PeriodKind::Automatic && !dependsOnTime(model.source()));
+        (settings.kind == shooting::PeriodKind::Automatic && !dependsOnTime(model.source()));
     const std::size_t M = settings.nodes * settings.periods;
     const double guessPeriod = settings.period * static_cast<double>(settings.periods);
     std::vector<double> nodeTimes(M);
@@ -158,7 +155,7 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(eval::CompiledMo
         if (!(norm > 0.0) || !std::isfinite(norm)) {
             solution.newton.stop = shooting::NewtonStop::EvaluationFailed;
             solution.newton.message = "time discretisation: the guess starts at an equilibrium (f = 0 at t = " +
-                                      std::to_string(settings.startTime) + "), which fixes no phase";
+                std::to_string(settings.startTime) + "), which fixes no phase";
             return solution;
         }
         a.direction /= norm;
@@ -166,8 +163,8 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(eval::CompiledMo
     }
 
     DiscretisedPeriodicSystem system(model, settings.scheme, M, settings.startTime, guessPeriod, anchor);
-    solution.newton = shooting::solveDampedNewton(system, system.pack(guess, guessPeriod), settings.newton, observer,
-                                                  stop);
+    solution.newton =
+        shooting::solveDampedNewton(system, system.pack(guess, guessPeriod), settings.newton, observer, stop);
     if (!solution.newton.message.empty() && solution.newton.message.rfind("time discretisation", 0) != 0)
         solution.newton.message = "time discretisation (" + std::to_string(M) + " nodes): " + solution.newton.message;
     if (solution.newton.stop == shooting::NewtonStop::DampingTooSmall)

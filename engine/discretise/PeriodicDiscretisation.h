@@ -21,9 +21,9 @@ enum class PeriodicScheme {
 };
 
 struct DiscretisationSettings {
-    double period = 0.0;            // forcing period T (forced) or first guess of the period (autonomous)
-    std::size_t periods = 1;        // n·T subharmonics
-    std::size_t nodes = 200;        // time points per forcing period (periodicity built in); n·nodes in all
+    double period = 0.0;  // forcing period T (forced) or first guess of the period (autonomous)
+    std::size_t periods = 1;  // n·T subharmonics
+    std::size_t nodes = 200;  // time points per forcing period (periodicity built in); n·nodes in all
     PeriodicScheme scheme = PeriodicScheme::CentralDifference;
     shooting::PeriodKind kind = shooting::PeriodKind::Automatic;
     double startTime = 0.0;
@@ -34,11 +34,8 @@ struct DiscretisationSettings {
 // guessTimes / guessStates (samples x states) are mapped onto the nodes modulo the period and
 // interpolated linearly; a single row (any guessTimes) is a constant orbit. Bad input, a
 // singular Jacobian or non-convergence come back as newton.stop / newton.message, never thrown.
-shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(eval::CompiledModel& model,
-                                                                const std::vector<double>& guessTimes,
-                                                                const Eigen::MatrixXd& guessStates,
-                                                                const DiscretisationSettings& settings,
-                                                                const shooting::NewtonObserver& observer = {},
-                                                                std::stop_token stop = {});
+shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
+    eval::CompiledModel& model, const std::vector<double>& guessTimes, const Eigen::MatrixXd& guessStates,
+    const DiscretisationSettings& settings, const shooting::NewtonObserver& observer = {}, std::stop_token stop = {});
 
 }  // namespace sysid::discretise

@@ -45,12 +45,10 @@ std::vector<double> stateWeights(const eval::CompiledModelSource& model, const M
 // The fitted model simulated over each record from its measured first sample; nullopt when
 // an integration fails (the equation-error methods are also used on models that cannot be
 // simulated stably).
-std::optional<std::vector<Eigen::MatrixXd>> simulateRecords(const std::shared_ptr<const eval::CompiledModelSource>& model,
-                                                            const std::vector<EquationErrorRecord>& records,
-                                                            const Eigen::VectorXd& theta,
-                                                            const std::vector<std::size_t>& unknowns,
-                                                            const integrate::IntegratorSettings& settings,
-                                                            std::stop_token stop, std::string& failure)
+std::optional<std::vector<Eigen::MatrixXd>> simulateRecords(
+    const std::shared_ptr<const eval::CompiledModelSource>& model, const std::vector<EquationErrorRecord>& records,
+    const Eigen::VectorXd& theta, const std::vector<std::size_t>& unknowns,
+    const integrate::IntegratorSettings& settings, std::stop_token stop, std::string& failure)
 {
     eval::CompiledModel compiled(model);
     std::vector<Eigen::MatrixXd> outputs;
@@ -90,8 +88,7 @@ Eigen::VectorXd newtonDirection(const EquationErrorTerms& terms)
     const Eigen::MatrixXd hessian = terms.gaussNewton + terms.secondOrder;
     const Eigen::LDLT<Eigen::MatrixXd> ldlt(hessian);
     const double scale = hessian.diagonal().cwiseAbs().maxCoeff();
-    if (ldlt.info() == Eigen::Success && ldlt.isPositive() && scale > 0 &&
-        ldlt.vectorD().minCoeff() > 1e-14 * scale)
+    if (ldlt.info() == Eigen::Success && ldlt.isPositive() && scale > 0 && ldlt.vectorD().minCoeff() > 1e-14 * scale)
         return -ldlt.solve(terms.gradient);
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(terms.gaussNewton);
     const Eigen::VectorXd values = eigen.eigenvalues();
@@ -115,13 +112,16 @@ std::vector<const ParameterLayout::Unknown*> equationErrorUnknowns(const eval::C
     std::vector<const ParameterLayout::Unknown*> estimated;
     for (const auto& u : layout.unknowns()) {
         if (model.parameters[u.modelIndex].isInitialValue || u.experiment >= 0) {
-            log("note: " + u.name + " is an initial value; the equation-error methods take the states from the data "
+            log("note: " + u.name +
+                " is an initial value; the equation-error methods take the states from the data "
                 "and do not estimate it");
             continue;
         }
         if (!inEquations.count(u.modelIndex)) {
-            log("note: " + u.name + " does not appear in the equations of motion; the equation-error methods cannot "
-                "estimate it (it keeps its starting value " + data::formatNumber(u.initial, 8) + ")");
+            log("note: " + u.name +
+                " does not appear in the equations of motion; the equation-error methods cannot "
+                "estimate it (it keeps its starting value " +
+                data::formatNumber(u.initial, 8) + ")");
             continue;
         }
         estimated.push_back(&u);
@@ -189,10 +189,12 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
         throw FitError(methodName(settings.method) + " is not an equation-error method");
     if (experiments.empty())
         throw FitError("no data to fit: give at least one experiment");
-    const EquationErrorFormula formula =
-        settings.method == EstimationMethod::SingleStep ? settings.equationError.oneStep : settings.equationError.multistep;
+    const EquationErrorFormula formula = settings.method == EstimationMethod::SingleStep
+        ? settings.equationError.oneStep
+        : settings.equationError.multistep;
     if (isOneStep(formula) != (settings.method == EstimationMethod::SingleStep))
-        throw FitError("the " + methodName(settings.method) + " method cannot use the " + equationErrorFormulaName(formula) +
+        throw FitError("the " + methodName(settings.method) + " method cannot use the " +
+                       equationErrorFormulaName(formula) +
                        " formula (single-step: heun, rk4; multistep: trapezoid, simpson, newton-cotes-6)");
     const ParameterLayout layout = layoutOf(*model, initialValues, experiments);
     auto log = [&](const std::string& line) {
@@ -205,7 +207,8 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
     for (const auto* u : estimated)
         unknowns.push_back(u->modelIndex);
     if (unknowns.empty())
-        throw FitError("no parameter of the equations of motion is free: the equation-error methods have nothing to estimate");
+        throw FitError(
+            "no parameter of the equations of motion is free: the equation-error methods have nothing to estimate");
     if (!settings.priors.empty())
         log("note: priors are used by the bayes and periodic-response methods only; " + methodName(settings.method) +
             " ignores them");
@@ -216,8 +219,8 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
     for (std::size_t e = 0; e < experiments.size(); ++e) {
         EquationErrorRecord record;
         record.name = experiments[e].name;
-        record.states = measuredStates(*model, experiments[e], settings.equationError.differentiation,
-                                       objective.minimumSamples());
+        record.states =
+            measuredStates(*model, experiments[e], settings.equationError.differentiation, objective.minimumSamples());
         for (std::size_t i = 0; i < model->stateCount(); ++i)
             if (record.states.differentiated[i] && e == 0)
                 log(model->stateNames[i] + " is not measured: it is taken as the derivative of " +
@@ -364,7 +367,8 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
         estimate.atBound = estimate.value <= unknown.lower || estimate.value >= unknown.upper;
         result.parameters.push_back(estimate);
         if (!std::isfinite(estimate.sd) && !cancelled)
-            log("parameter " + unknown.name + " cannot be determined from these data "
+            log("parameter " + unknown.name +
+                " cannot be determined from these data "
                 "(the equation-error information matrix is singular in its direction)");
     }
     result.covariance = unc.covariance;

@@ -6,11 +6,16 @@ namespace sysid::estimate {
 
 std::optional<EquationErrorFormula> parseEquationErrorFormula(std::string_view name)
 {
-    if (name == "heun") return EquationErrorFormula::Heun;
-    if (name == "rk4") return EquationErrorFormula::RungeKutta4;
-    if (name == "trapezoid") return EquationErrorFormula::Trapezoid;
-    if (name == "simpson") return EquationErrorFormula::Simpson;
-    if (name == "newton-cotes-6") return EquationErrorFormula::NewtonCotes6;
+    if (name == "heun")
+        return EquationErrorFormula::Heun;
+    if (name == "rk4")
+        return EquationErrorFormula::RungeKutta4;
+    if (name == "trapezoid")
+        return EquationErrorFormula::Trapezoid;
+    if (name == "simpson")
+        return EquationErrorFormula::Simpson;
+    if (name == "newton-cotes-6")
+        return EquationErrorFormula::NewtonCotes6;
     return std::nullopt;
 }
 

@@ -10,10 +10,10 @@ namespace sysid::estimate {
 // The integration formulas of the equation-error estimators (seed note 004, ch. 3 and 4): the
 // measured states are substituted into one step of the formula and its mismatch is the residual.
 enum class EquationErrorFormula {
-    Heun,          // one-step, explicit trapezoidal rule (RK2), seed eq. 3.3
-    RungeKutta4,   // one-step, the classical fourth-order Runge-Kutta method
-    Trapezoid,     // multistep over 1 interval: y_i = y_{i-1} + h/2 (F_{i-1} + F_i)
-    Simpson,       // multistep over 2 intervals: y_i = y_{i-2} + h/3 (F_{i-2} + 4 F_{i-1} + F_i)
+    Heun,  // one-step, explicit trapezoidal rule (RK2), seed eq. 3.3
+    RungeKutta4,  // one-step, the classical fourth-order Runge-Kutta method
+    Trapezoid,  // multistep over 1 interval: y_i = y_{i-1} + h/2 (F_{i-1} + F_i)
+    Simpson,  // multistep over 2 intervals: y_i = y_{i-2} + h/3 (F_{i-2} + 4 F_{i-1} + F_i)
     NewtonCotes6,  // multistep over 6 intervals, the seed's closed formula (eq. 4.5)
 };
 

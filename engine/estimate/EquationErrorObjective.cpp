@@ -18,9 +18,9 @@ struct EquationErrorObjective::Programs {
     std::vector<double> firstValues, secondValues;
     std::size_t n = 0, np = 0, parameterJacobianCount = 0, parameterHessianCount = 0, stateHessianCount = 0;
 
-    explicit Programs(const eval::CompiledModelSource& s)
-        : n(s.stateCount()), np(s.parameterCount()), parameterJacobianCount(s.rhsParamJacobian.entries.size()),
-          parameterHessianCount(s.rhsParamHessian.entries.size()), stateHessianCount(s.rhsStateHessian.entries.size())
+    explicit Programs(const eval::CompiledModelSource& s) :
+        n(s.stateCount()), np(s.parameterCount()), parameterJacobianCount(s.rhsParamJacobian.entries.size()),
+        parameterHessianCount(s.rhsParamHessian.entries.size()), stateHessianCount(s.rhsStateHessian.entries.size())
     {
         if (!s.hasSecondDerivatives)
             throw std::logic_error("the equation-error objective needs a model compiled with second derivatives");
@@ -47,7 +47,10 @@ struct EquationErrorObjective::Programs {
         secondValues.resize(secondExpressions.size());
     }
 
-    void setParameters(const std::vector<double>& values) { std::copy(values.begin(), values.end(), variables.begin() + 1 + static_cast<long>(n)); }
+    void setParameters(const std::vector<double>& values)
+    {
+        std::copy(values.begin(), values.end(), variables.begin() + 1 + static_cast<long>(n));
+    }
     void setPoint(double t, const double* x, const std::vector<double>& u)
     {
         variables[0] = t;
@@ -99,9 +102,9 @@ std::vector<double> simpsonWeights(std::size_t m, double h)
 }
 
 EquationErrorObjective::EquationErrorObjective(std::shared_ptr<const eval::CompiledModelSource> model,
-                                               EquationErrorFormula formula, std::vector<std::size_t> unknowns)
-    : source_(std::move(model)), programs_(std::make_unique<Programs>(*source_)), formula_(formula),
-      unknowns_(std::move(unknowns))
+                                               EquationErrorFormula formula, std::vector<std::size_t> unknowns) :
+    source_(std::move(model)),
+    programs_(std::make_unique<Programs>(*source_)), formula_(formula), unknowns_(std::move(unknowns))
 {
     column_.assign(source_->parameterCount(), -1);
     for (std::size_t u = 0; u < unknowns_.size(); ++u)
@@ -173,7 +176,8 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
     const std::size_t n = source.stateCount();
     const auto ni = static_cast<Eigen::Index>(n);
     const auto p = static_cast<Eigen::Index>(unknowns_.size());
-    const EquationErrorOrder order = (requested == EquationErrorOrder::Second && linear_) ? EquationErrorOrder::First : requested;
+    const EquationErrorOrder order =
+        (requested == EquationErrorOrder::Second && linear_) ? EquationErrorOrder::First : requested;
     const bool derivatives = order != EquationErrorOrder::CostOnly;
     const bool second = order == EquationErrorOrder::Second;
     EquationErrorTerms terms;
@@ -202,7 +206,8 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
     auto checkFinite = [&](const EquationErrorRecord& record, std::size_t k) {
         for (Eigen::Index i = 0; i < ni; ++i)
             if (!std::isfinite(residual(i)))
-                throw std::runtime_error("data set '" + record.name + "': the model's right-hand side is not finite at t = " +
+                throw std::runtime_error("data set '" + record.name +
+                                         "': the model's right-hand side is not finite at t = " +
                                          data::formatNumber(record.states.times[k], 8) + " (state " +
                                          source.stateNames[static_cast<std::size_t>(i)] + ")");
     };
@@ -226,7 +231,8 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
             const ButcherTableau tableau = butcherTableau(formula_);
             const std::size_t stages = tableau.stages();
             const std::vector<double> c = simpsonWeights(samples - 1, h);
-            std::vector<Point> points(stages, Point{Eigen::VectorXd(ni), Eigen::MatrixXd(ni, ni), Eigen::MatrixXd(ni, p)});
+            std::vector<Point> points(stages,
+                                      Point{Eigen::VectorXd(ni), Eigen::MatrixXd(ni, ni), Eigen::MatrixXd(ni, p)});
             std::vector<Eigen::MatrixXd> dK(stages, Eigen::MatrixXd(ni, p));
             std::vector<Hessians> d2K(stages);
             for (auto& d : d2K)
@@ -282,8 +288,9 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
                     const double* xpValues = programs_->mixedHessian();
                     for (std::size_t e = 0; e < xx.size(); ++e)
                         if (xx[e].depth < n)
-                            d2[xx[e].row].noalias() += xxValues[e] * dz.row(static_cast<Eigen::Index>(xx[e].column)).transpose() *
-                                                       dz.row(static_cast<Eigen::Index>(xx[e].depth));
+                            d2[xx[e].row].noalias() += xxValues[e] *
+                                dz.row(static_cast<Eigen::Index>(xx[e].column)).transpose() *
+                                dz.row(static_cast<Eigen::Index>(xx[e].depth));
                     for (std::size_t e = 0; e < xp.size(); ++e) {
                         const int l = column_[xp[e].column];
                         if (l < 0 || xp[e].depth >= n)
@@ -299,7 +306,8 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
                                 d2[i].noalias() += fx * d2z[a];
                         }
                 }
-                residual = y.row(static_cast<Eigen::Index>(k)).transpose() - y.row(static_cast<Eigen::Index>(k + 1)).transpose();
+                residual = y.row(static_cast<Eigen::Index>(k)).transpose() -
+                    y.row(static_cast<Eigen::Index>(k + 1)).transpose();
                 if (derivatives)
                     dE.setZero();
                 if (second)
@@ -340,11 +348,13 @@ EquationErrorTerms EquationErrorObjective::evaluate(const Eigen::VectorXd& theta
             Point& point = ring[k % span];
             evaluateAt(t, y.row(static_cast<Eigen::Index>(k)).data(), u, point, order, false);
             if (second)
-                std::copy(programs_->parameterHessian(), programs_->parameterHessian() + pp.size(), ringHessian[k % span].begin());
+                std::copy(programs_->parameterHessian(), programs_->parameterHessian() + pp.size(),
+                          ringHessian[k % span].begin());
             if (k < formula.steps)
                 continue;
             const std::size_t first = k - formula.steps;
-            residual = y.row(static_cast<Eigen::Index>(first)).transpose() - y.row(static_cast<Eigen::Index>(k)).transpose();
+            residual =
+                y.row(static_cast<Eigen::Index>(first)).transpose() - y.row(static_cast<Eigen::Index>(k)).transpose();
             if (derivatives)
                 dE.setZero();
             if (second)

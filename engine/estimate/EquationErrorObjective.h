@@ -22,8 +22,8 @@ struct EquationErrorTerms {
     Eigen::VectorXd gradient;
     Eigen::MatrixXd gaussNewton;  // J'J
     Eigen::MatrixXd secondOrder;  // sum r d2r/dtheta2 (zero when not requested)
-    std::size_t rows = 0;         // residual components
-    bool cancelled = false;       // a stop request ended the evaluation early; the terms are incomplete
+    std::size_t rows = 0;  // residual components
+    bool cancelled = false;  // a stop request ended the evaluation early; the terms are incomplete
 };
 
 // How much of the objective to compute: the cost alone (line searches), with J'r and J'J, or
@@ -35,8 +35,8 @@ struct EquationErrorRecord {
     std::string name;  // for messages
     MeasuredStates states;
     const integrate::InputSignals* inputs = nullptr;  // needed when the model has inputs
-    std::vector<double> parameterValues;               // all model parameters (fixed ones for this record)
-    std::vector<double> stateWeights;                  // w_i
+    std::vector<double> parameterValues;  // all model parameters (fixed ones for this record)
+    std::vector<double> stateWeights;  // w_i
 };
 
 // Simpson's rule weights for m equally spaced values with spacing h (composite Simpson; an

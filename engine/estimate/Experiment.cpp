@@ -27,7 +27,8 @@ Experiment makeExperiment(const eval::CompiledModelSource& model, const data::Da
             for (const auto& n : *names)
                 known = known || n == modelName;
         if (!known)
-            throw data::DataError("the mapping names '" + modelName + "', which is neither an output nor an input of the model",
+            throw data::DataError("the mapping names '" + modelName +
+                                      "', which is neither an output nor an input of the model",
                                   table.source);
         if (!table.findColumn(column))
             table.column(column);  // throws, listing the columns that exist

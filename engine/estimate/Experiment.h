@@ -16,7 +16,7 @@ namespace sysid::estimate {
 struct Experiment {
     std::string name;
     std::vector<double> times;
-    Eigen::MatrixXd measured;        // samples x model outputs; columns not measured are unused
+    Eigen::MatrixXd measured;  // samples x model outputs; columns not measured are unused
     std::vector<bool> outputMeasured;  // per model output
     integrate::InputSignals inputs;
     // Values of fixed parameters for this record only (its own initial state written as

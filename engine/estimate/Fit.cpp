@@ -38,8 +38,6 @@ FitResult cancelledAtStart(const ParameterLayout& layout, const eval::CompiledMo
     return result;
 }
 
-}  // namespace
-
 // The unknowns of a fit of these experiments; a bad per-experiment value is a FitError.
 ParameterLayout layoutFor(const eval::CompiledModelSource& model, const std::vector<double>& values,
                           const std::vector<Experiment>& experiments)
@@ -54,7 +52,10 @@ ParameterLayout layoutFor(const eval::CompiledModelSource& model, const std::vec
     }
 }
 
-std::vector<double> outputResidualRms(const eval::CompiledModelSource& model, const std::vector<Experiment>& experiments,
+}  // namespace
+
+std::vector<double> outputResidualRms(const eval::CompiledModelSource& model,
+                                      const std::vector<Experiment>& experiments,
                                       const std::vector<Eigen::MatrixXd>& outputs)
 {
     std::vector<double> rms(model.outputCount(), std::numeric_limits<double>::quiet_NaN());
@@ -97,8 +98,9 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
         throw FitError("every parameter is fixed: there is nothing to estimate");
     for (const auto& u : layout.unknowns())
         if (u.initial < u.lower || u.initial > u.upper)
-            throw FitError("the starting value " + data::formatNumber(u.initial, 6) + " of " + u.name + " lies outside its bounds [" +
-                           data::formatNumber(u.lower, 6) + ", " + data::formatNumber(u.upper, 6) + "]");
+            throw FitError("the starting value " + data::formatNumber(u.initial, 6) + " of " + u.name +
+                           " lies outside its bounds [" + data::formatNumber(u.lower, 6) + ", " +
+                           data::formatNumber(u.upper, 6) + "]");
     if (settings.sensitivity == SensitivityMethod::Structural && !acceptsSensitivityMethod(settings.method))
         throw FitError(structuralSensitivityRefusal(settings.method));
     if (isEquationError(settings.method))
@@ -114,9 +116,11 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
         throw FitError(e.what());
     }
     const bool usesPriors = estimate::usesPriors(settings.method);
-    const auto priors = usesPriors ? priorsFor(layout, *model, settings) : std::vector<std::optional<Prior>>(layout.size());
+    const auto priors =
+        usesPriors ? priorsFor(layout, *model, settings) : std::vector<std::optional<Prior>>(layout.size());
     if (!usesPriors && !settings.priors.empty() && observer)
-        observer->log("note: priors are used by the bayes and periodic-response methods only; " + methodName(settings.method) + " ignores them");
+        observer->log("note: priors are used by the bayes and periodic-response methods only; " +
+                      methodName(settings.method) + " ignores them");
 
     std::unique_ptr<FitProblem> problem;
     if (settings.method == EstimationMethod::MultipleShooting)
@@ -157,8 +161,8 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
     for (std::size_t u = 0; u < layout.size(); ++u)
         if (priors[u])
             precision(static_cast<Eigen::Index>(u)) = 1.0 / (priors[u]->sd * priors[u]->sd);
-    const Uncertainty unc = uncertainty(outcome.final.jacobian.topRows(dataRows),
-                                        outcome.final.residuals.head(dataRows), precision);
+    const Uncertainty unc =
+        uncertainty(outcome.final.jacobian.topRows(dataRows), outcome.final.residuals.head(dataRows), precision);
     const Eigen::VectorXd theta = problem->parameters();
     for (std::size_t u = 0; u < layout.size(); ++u) {
         const auto uu = static_cast<Eigen::Index>(u);
@@ -173,7 +177,8 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
         estimate.atBound = estimate.value <= unknown.lower || estimate.value >= unknown.upper;
         result.parameters.push_back(estimate);
         if (!std::isfinite(estimate.sd) && observer)
-            observer->log("parameter " + unknown.name + " cannot be determined from these data "
+            observer->log("parameter " + unknown.name +
+                          " cannot be determined from these data "
                           "(the information matrix is singular in its direction)");
     }
     result.covariance = unc.covariance;

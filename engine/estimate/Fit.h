@@ -23,7 +23,8 @@ std::vector<std::string> estimatedParameterNames(const eval::CompiledModelSource
 
 // Root mean square of the unweighted output residuals per model output over the experiments
 // (NaN for an output no experiment measures); outputs[e] holds experiment e's model outputs.
-std::vector<double> outputResidualRms(const eval::CompiledModelSource& model, const std::vector<Experiment>& experiments,
+std::vector<double> outputResidualRms(const eval::CompiledModelSource& model,
+                                      const std::vector<Experiment>& experiments,
                                       const std::vector<Eigen::MatrixXd>& outputs);
 
 // Estimates the free parameters of the model (not `fixed`) from the experiments, starting

@@ -4,13 +4,20 @@ namespace sysid::estimate {
 
 std::optional<EstimationMethod> parseEstimationMethod(std::string_view name)
 {
-    if (name == "output-error") return EstimationMethod::OutputError;
-    if (name == "multiple-shooting") return EstimationMethod::MultipleShooting;
-    if (name == "bayes") return EstimationMethod::Bayes;
-    if (name == "periodic-response") return EstimationMethod::PeriodicResponse;
-    if (name == "single-step") return EstimationMethod::SingleStep;
-    if (name == "multistep") return EstimationMethod::Multistep;
-    if (name == "steepest-descent") return EstimationMethod::SteepestDescent;
+    if (name == "output-error")
+        return EstimationMethod::OutputError;
+    if (name == "multiple-shooting")
+        return EstimationMethod::MultipleShooting;
+    if (name == "bayes")
+        return EstimationMethod::Bayes;
+    if (name == "periodic-response")
+        return EstimationMethod::PeriodicResponse;
+    if (name == "single-step")
+        return EstimationMethod::SingleStep;
+    if (name == "multistep")
+        return EstimationMethod::Multistep;
+    if (name == "steepest-descent")
+        return EstimationMethod::SteepestDescent;
     return std::nullopt;
 }
 
@@ -30,8 +37,10 @@ std::string methodName(EstimationMethod method)
 
 std::optional<SensitivityMethod> parseSensitivityMethod(std::string_view name)
 {
-    if (name == "forward") return SensitivityMethod::Forward;
-    if (name == "structural") return SensitivityMethod::Structural;
+    if (name == "forward")
+        return SensitivityMethod::Forward;
+    if (name == "structural")
+        return SensitivityMethod::Structural;
     return std::nullopt;
 }
 
@@ -43,13 +52,13 @@ std::string sensitivityMethodName(SensitivityMethod method)
 bool acceptsSensitivityMethod(EstimationMethod method)
 {
     return method == EstimationMethod::OutputError || method == EstimationMethod::Bayes ||
-           method == EstimationMethod::SteepestDescent;
+        method == EstimationMethod::SteepestDescent;
 }
 
 std::string structuralSensitivityRefusal(EstimationMethod method)
 {
     return "the structural sensitivity method is for output-error, bayes and steepest-descent fits; " +
-           methodName(method) + " forms its own derivatives (use sensitivity forward)";
+        methodName(method) + " forms its own derivatives (use sensitivity forward)";
 }
 
 bool isEquationError(EstimationMethod method)
@@ -59,8 +68,10 @@ bool isEquationError(EstimationMethod method)
 
 std::optional<PeriodicSolver> parsePeriodicSolver(std::string_view name)
 {
-    if (name == "shooting") return PeriodicSolver::Shooting;
-    if (name == "discretisation") return PeriodicSolver::Discretisation;
+    if (name == "shooting")
+        return PeriodicSolver::Shooting;
+    if (name == "discretisation")
+        return PeriodicSolver::Discretisation;
     return std::nullopt;
 }
 
@@ -71,8 +82,10 @@ std::string periodicSolverName(PeriodicSolver solver)
 
 std::optional<discretise::PeriodicScheme> parsePeriodicScheme(std::string_view name)
 {
-    if (name == "central-difference") return discretise::PeriodicScheme::CentralDifference;
-    if (name == "hermite-simpson") return discretise::PeriodicScheme::HermiteSimpson;
+    if (name == "central-difference")
+        return discretise::PeriodicScheme::CentralDifference;
+    if (name == "hermite-simpson")
+        return discretise::PeriodicScheme::HermiteSimpson;
     return std::nullopt;
 }
 

@@ -15,13 +15,14 @@
 namespace sysid::estimate {
 
 enum class EstimationMethod {
-    OutputError,       // single shooting: simulate each experiment from its initial state
+    OutputError,  // single shooting: simulate each experiment from its initial state
     MultipleShooting,  // Bock: interval start states as extra unknowns, continuity as constraints
-    Bayes,             // output error plus a Gaussian prior per parameter (seed note 000, eq. 2.10)
-    PeriodicResponse,  // steady-state periodic responses: the model response is the periodic solution (seed 000 ch. 5-6)
-    SingleStep,        // equation error of a one-step formula on the measured states (seed 004 ch. 3)
-    Multistep,         // equation error of a multistep formula on the measured states (seed 004 ch. 4)
-    SteepestDescent,   // output error minimised by the seed's fixed-gain gradient step (seed 003 sec. 4.1)
+    Bayes,  // output error plus a Gaussian prior per parameter (seed note 000, eq. 2.10)
+    PeriodicResponse,  // steady-state periodic responses: the model response is the periodic solution (seed 000 ch.
+                       // 5-6)
+    SingleStep,  // equation error of a one-step formula on the measured states (seed 004 ch. 3)
+    Multistep,  // equation error of a multistep formula on the measured states (seed 004 ch. 4)
+    SteepestDescent,  // output error minimised by the seed's fixed-gain gradient step (seed 003 sec. 4.1)
 };
 
 bool isEquationError(EstimationMethod method);
@@ -31,12 +32,13 @@ std::optional<EstimationMethod> parseEstimationMethod(std::string_view name);
 std::string methodName(EstimationMethod method);
 
 enum class PeriodicSolver {
-    Shooting,        // shooting::findPeriodicSolution (intervals = PeriodicResponseSettings::intervals)
+    Shooting,  // shooting::findPeriodicSolution (intervals = PeriodicResponseSettings::intervals)
     Discretisation,  // discretise::findPeriodicSolutionByDiscretisation; response interpolated between the nodes
 };
 std::optional<PeriodicSolver> parsePeriodicSolver(std::string_view name);  // shooting, discretisation
 std::string periodicSolverName(PeriodicSolver solver);
-std::optional<discretise::PeriodicScheme> parsePeriodicScheme(std::string_view name);  // central-difference, hermite-simpson
+std::optional<discretise::PeriodicScheme> parsePeriodicScheme(
+    std::string_view name);  // central-difference, hermite-simpson
 std::string periodicSchemeName(discretise::PeriodicScheme scheme);
 
 // The periodic-response method: each experiment is one measured steady state.
@@ -46,10 +48,10 @@ struct PeriodicResponseSettings {
     // fixedValues, or in the model), not estimated.
     double period = 0.0;
     std::string frequencyParameter;
-    std::size_t periods = 1;            // the response is periods*T-periodic (subharmonics)
+    std::size_t periods = 1;  // the response is periods*T-periodic (subharmonics)
     PeriodicSolver solver = PeriodicSolver::Shooting;
-    std::size_t intervals = 1;          // shooting intervals
-    std::size_t nodes = 200;            // discretisation nodes per forcing period
+    std::size_t intervals = 1;  // shooting intervals
+    std::size_t nodes = 200;  // discretisation nodes per forcing period
     discretise::PeriodicScheme scheme = discretise::PeriodicScheme::HermiteSimpson;
     // The first guess of the orbit: the model simulated from its own initial state over this
     // many periods (the transient dies out); later evaluations start from the last accepted orbit.
@@ -59,7 +61,7 @@ struct PeriodicResponseSettings {
 // The equation-error methods: no ODE is solved; the measured states are substituted into one
 // step of an integration formula and its mismatch is minimised by Newton-Raphson.
 struct EquationErrorSettings {
-    EquationErrorFormula oneStep = EquationErrorFormula::Heun;           // single-step
+    EquationErrorFormula oneStep = EquationErrorFormula::Heun;  // single-step
     EquationErrorFormula multistep = EquationErrorFormula::NewtonCotes6;  // multistep
     // Weight of each state's residual in the objective. A state without an entry gets the
     // seed's scaling (eq. 3.6): 1/T^2 for a coordinate whose velocity is a state too (T the
@@ -96,15 +98,15 @@ struct FitSettings {
     EstimationMethod method = EstimationMethod::OutputError;
     integrate::IntegratorSettings integrator;
     std::size_t maxIterations = 100;
-    double costTolerance = 1e-12;      // stop when the relative decrease of the cost is below this
-    double stepTolerance = 1e-10;      // stop when the relative parameter step is below this
+    double costTolerance = 1e-12;  // stop when the relative decrease of the cost is below this
+    double stepTolerance = 1e-10;  // stop when the relative parameter step is below this
     double gradientTolerance = 1e-10;  // stop when the scaled gradient is below this
     // Weight per output name. An output without an entry gets 1/sigma^2 with sigma estimated
     // from the data (difference-based noise estimate), so outputs in different units balance.
     std::map<std::string, double> outputWeights;
     std::size_t shootingIntervals = 10;  // multiple shooting
     std::map<std::string, Prior> priors;  // Bayes, periodic-response: parameters without a prior are unconstrained
-    PeriodicResponseSettings periodic;    // periodic-response
+    PeriodicResponseSettings periodic;  // periodic-response
     EquationErrorSettings equationError;  // single-step, multistep
     // Steepest descent: theta <- theta - (K/2) dJ/dtheta with J = sum over experiments of
     // int sum_j w_j (q_j - y_j)^2 dt (trapezoid rule over the sample times), w_j = 1 unless

@@ -61,8 +61,8 @@ LevenbergMarquardtOutcome levenbergMarquardt(LeastSquaresProblem& problem, const
         for (Eigen::Index i = 0; i < p; ++i)
             scale(i) = std::max({scale(i), A(i, i), 1e-300});
         // Scaled gradient: the gradient as seen in parameters measured in units of their sensitivity.
-        const double gradient = (g.array() / scale.array().sqrt()).abs().maxCoeff() /
-                                std::max(std::sqrt(2.0 * current.merit), 1e-300);
+        const double gradient =
+            (g.array() / scale.array().sqrt()).abs().maxCoeff() / std::max(std::sqrt(2.0 * current.merit), 1e-300);
         // What a zero parameter step still gains (multiple shooting: closing continuity gaps);
         // while it is large the point is not stationary, however small the gradient.
         const double gap = current.merit - 0.5 * current.residuals.squaredNorm();
@@ -82,7 +82,8 @@ LevenbergMarquardtOutcome levenbergMarquardt(LeastSquaresProblem& problem, const
             const double predictedData = 0.5 * (current.residuals + current.jacobian * full).squaredNorm();
             const double relativeFull = full.norm() / (theta.norm() + settings.stepTolerance);
             // Defects below ~1e-12 are rounding, whatever the cost.
-            const bool gapsClosed = current.violation <= settings.costTolerance * current.merit || current.violation <= 1e-24;
+            const bool gapsClosed =
+                current.violation <= settings.costTolerance * current.merit || current.violation <= 1e-24;
             if (relativeFull <= settings.stepTolerance && gapsClosed &&
                 current.merit - predictedData <= settings.costTolerance * current.merit)
                 return finish(true, "relative step below tolerance");
@@ -124,8 +125,9 @@ LevenbergMarquardtOutcome levenbergMarquardt(LeastSquaresProblem& problem, const
             if (!accepted && relativeFull <= 1e-8 && gapsClosed)
                 return finish(true, "no further decrease: the step is at rounding level");
             if (!accepted)
-                return finish(false, "the line search found no step that reduces the cost" +
-                                         (failure.empty() ? std::string() : " (" + failure + ")"));
+                return finish(false,
+                              "the line search found no step that reduces the cost" +
+                                  (failure.empty() ? std::string() : " (" + failure + ")"));
             continue;
         }
         while (true) {
@@ -168,8 +170,10 @@ LevenbergMarquardtOutcome levenbergMarquardt(LeastSquaresProblem& problem, const
             lambda *= nu;
             nu *= 2.0;
             if (lambda > 1e20)
-                return finish(false, ok ? "no step reduces the cost further (damping limit " + data::formatNumber(lambda, 3) + ")"
-                                        : "the model cannot be evaluated near the current estimate: " + failure);
+                return finish(false,
+                              ok ? "no step reduces the cost further (damping limit " + data::formatNumber(lambda, 3) +
+                                      ")"
+                                 : "the model cannot be evaluated near the current estimate: " + failure);
         }
     }
     return finish(false, "maximum number of iterations (" + std::to_string(settings.maxIterations) + ") reached");

@@ -47,8 +47,8 @@ MeasuredStates measuredStates(const eval::CompiledModelSource& model, const Expe
         const auto column = experiment.measured.col(static_cast<Eigen::Index>(j));
         for (std::size_t k = 0; k < samples; ++k)
             if (!std::isfinite(column(static_cast<Eigen::Index>(k))))
-                throw FitError(where + ": " + model.outputNames[j] + " is not a finite number at t = " +
-                               data::formatNumber(m.times[k], 8));
+                throw FitError(where + ": " + model.outputNames[j] +
+                               " is not a finite number at t = " + data::formatNumber(m.times[k], 8));
         m.values.col(state) = column;
         known[static_cast<std::size_t>(state)] = true;
     }
@@ -83,7 +83,8 @@ MeasuredStates measuredStates(const eval::CompiledModelSource& model, const Expe
             throw FitError(where + ": the equation-error methods need every state on the data, but state " +
                            model.stateNames[i] +
                            " is neither a measured output nor the velocity of a measured coordinate "
-                           "(add `output " + model.stateNames[i] + "` to the model and a column for it)");
+                           "(add `output " +
+                           model.stateNames[i] + "` to the model and a column for it)");
     return m;
 }
 

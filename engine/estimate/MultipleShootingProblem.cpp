@@ -20,9 +20,10 @@ MultipleShootingProblem::MultipleShootingProblem(std::shared_ptr<const eval::Com
                                                  const ParameterLayout& layout,
                                                  const std::vector<Experiment>& experiments,
                                                  const std::vector<double>& weights,
-                                                 const integrate::IntegratorSettings& integrator,
-                                                 std::size_t intervals, std::stop_token stop)
-    : model_(model), layout_(layout), experiments_(experiments), integrator_(integrator), theta_(layout.initial())
+                                                 const integrate::IntegratorSettings& integrator, std::size_t intervals,
+                                                 std::stop_token stop) :
+    model_(model),
+    layout_(layout), experiments_(experiments), integrator_(integrator), theta_(layout.initial())
 {
     for (double w : weights)
         sqrtWeights_.push_back(std::sqrt(w));
@@ -41,16 +42,17 @@ MultipleShootingProblem::MultipleShootingProblem(std::shared_ptr<const eval::Com
         const std::size_t n = std::clamp<std::size_t>(intervals, 1, samples - 1);
         Shooting s;
         for (std::size_t j = 0; j <= n; ++j) {
-            const std::size_t b = static_cast<std::size_t>(std::llround(static_cast<double>(j) * static_cast<double>(samples - 1) /
-                                                                        static_cast<double>(n)));
+            const std::size_t b = static_cast<std::size_t>(
+                std::llround(static_cast<double>(j) * static_cast<double>(samples - 1) / static_cast<double>(n)));
             if (s.boundaries.empty() || b > s.boundaries.back())
                 s.boundaries.push_back(b);
         }
         const std::size_t count = s.boundaries.size() - 1;
         s.nodes.assign(count, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(source.stateCount())));
         s.offset.assign(count, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(source.stateCount())));
-        s.gain.assign(count, Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(source.stateCount()),
-                                                   static_cast<Eigen::Index>(layout.size())));
+        s.gain.assign(count,
+                      Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(source.stateCount()),
+                                            static_cast<Eigen::Index>(layout.size())));
         shooting_.push_back(std::move(s));
         rowOffset_.emplace_back(e.outputMeasured.size(), 0);
         for (std::size_t j = 0; j < e.outputMeasured.size(); ++j) {
@@ -138,14 +140,15 @@ bool MultipleShootingProblem::evaluate(const Eigen::VectorXd& step, Linearizatio
             try {
                 tr = integrate::simulate(model_, request, integrator_);
             } catch (const integrate::IntegrationError& error) {
-                failure = "interval " + std::to_string(j + 1) + (experiments_.size() > 1 ? " of experiment " + ex.name : "") +
-                          ": " + error.what();
+                failure = "interval " + std::to_string(j + 1) +
+                    (experiments_.size() > 1 ? " of experiment " + ex.name : "") + ": " + error.what();
                 return false;
             }
             const bool last = j + 1 == s.nodes.size();
             const std::size_t dataSamples = request.times.size() - (last ? 0 : 1);
             for (std::size_t k = 0; k < dataSamples; ++k)
-                pendingOutputs_[e].row(static_cast<Eigen::Index>(s.boundaries[j] + k)) = tr.outputs.row(static_cast<Eigen::Index>(k));
+                pendingOutputs_[e].row(static_cast<Eigen::Index>(s.boundaries[j] + k)) =
+                    tr.outputs.row(static_cast<Eigen::Index>(k));
             // dr/dtheta = -w (dy/ds C_j + dy/dtheta); the condensed residual adds -w dy/ds a_j.
             for (std::size_t o = 0; o < ex.outputMeasured.size(); ++o) {
                 if (!ex.outputMeasured[o] || sqrtWeights_[o] == 0)
@@ -158,7 +161,8 @@ bool MultipleShootingProblem::evaluate(const Eigen::VectorXd& step, Linearizatio
                     double residual = w * (ex.measured(sample, oo) - tr.outputs(kk, oo));
                     Eigen::RowVectorXd derivative = Eigen::RowVectorXd::Zero(p);
                     for (std::size_t c = 0; c < columns.size(); ++c)
-                        derivative(static_cast<Eigen::Index>(columns[c])) = tr.outputParameterSensitivity[k](oo, static_cast<Eigen::Index>(c));
+                        derivative(static_cast<Eigen::Index>(columns[c])) =
+                            tr.outputParameterSensitivity[k](oo, static_cast<Eigen::Index>(c));
                     if (j > 0) {
                         const Eigen::RowVectorXd dyds = tr.outputInitialSensitivity[k].row(oo);
                         derivative += dyds * C;

@@ -22,7 +22,8 @@ class MultipleShootingProblem : public FitProblem {
 public:
     MultipleShootingProblem(std::shared_ptr<const eval::CompiledModelSource> model, const ParameterLayout& layout,
                             const std::vector<Experiment>& experiments, const std::vector<double>& weights,
-                            const integrate::IntegratorSettings& integrator, std::size_t intervals, std::stop_token stop);
+                            const integrate::IntegratorSettings& integrator, std::size_t intervals,
+                            std::stop_token stop);
 
     Eigen::VectorXd parameters() const override { return theta_; }
     Eigen::VectorXd lower() const override { return layout_.lower(); }
@@ -39,10 +40,10 @@ public:
 
 private:
     struct Shooting {
-        std::vector<std::size_t> boundaries;      // sample index of each node, first 0, last the final sample
-        std::vector<Eigen::VectorXd> nodes;       // s_j, j = 1 .. intervals-1 (index 0 unused)
-        std::vector<Eigen::VectorXd> offset;      // a_j: node correction at a zero parameter step
-        std::vector<Eigen::MatrixXd> gain;        // C_j: node correction per unit parameter step
+        std::vector<std::size_t> boundaries;  // sample index of each node, first 0, last the final sample
+        std::vector<Eigen::VectorXd> nodes;  // s_j, j = 1 .. intervals-1 (index 0 unused)
+        std::vector<Eigen::VectorXd> offset;  // a_j: node correction at a zero parameter step
+        std::vector<Eigen::MatrixXd> gain;  // C_j: node correction per unit parameter step
     };
 
     void initializeNodes(std::stop_token stop);

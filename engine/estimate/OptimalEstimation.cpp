@@ -40,8 +40,8 @@ void checkExperiment(const model::Model& model, const Experiment& e)
                                      " samples; optimal estimation needs at least 3");
     for (std::size_t i = 1; i < e.times.size(); ++i)
         if (!(e.times[i] > e.times[i - 1]))
-            throw OptimalEstimationError("experiment '" + e.name + "': time is not strictly increasing at t = " +
-                                         std::to_string(e.times[i]));
+            throw OptimalEstimationError("experiment '" + e.name +
+                                         "': time is not strictly increasing at t = " + std::to_string(e.times[i]));
     if (e.measured.rows() != static_cast<Eigen::Index>(e.times.size()) ||
         e.measured.cols() != static_cast<Eigen::Index>(model.outputs.size()))
         throw OptimalEstimationError("experiment '" + e.name + "': the measured data is " +
@@ -56,9 +56,9 @@ void checkExperiment(const model::Model& model, const Experiment& e)
         if (e.outputMeasured.size() > j && e.outputMeasured[j])
             for (Eigen::Index i = 0; i < e.measured.rows(); ++i)
                 if (!std::isfinite(e.measured(i, static_cast<Eigen::Index>(j))))
-                    throw OptimalEstimationError("experiment '" + e.name + "': output " + model.outputs[j].name +
-                                                 " is not a finite number at t = " +
-                                                 std::to_string(e.times[static_cast<std::size_t>(i)]));
+                    throw OptimalEstimationError(
+                        "experiment '" + e.name + "': output " + model.outputs[j].name +
+                        " is not a finite number at t = " + std::to_string(e.times[static_cast<std::size_t>(i)]));
 }
 
 // Everything taken from the symbolic model, so no GiNaC object outlives the lock.
@@ -67,7 +67,7 @@ struct Prepared {
     HamiltonianWeights weights;
     std::shared_ptr<const eval::CompiledModelSource> source;
     std::vector<std::optional<std::size_t>> measuredColumnOfState;  // experiment column measuring a state
-    std::vector<double> startingState;                              // per model state, from x(0)
+    std::vector<double> startingState;  // per model state, from x(0)
 };
 
 Prepared prepare(const model::Model& model, const Experiment& experiment, const OptimalEstimationSettings& settings)
@@ -82,11 +82,12 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
     for (const auto& [name, values] : settings.initialGuess) {
         if (values.size() != experiment.times.size())
             throw OptimalEstimationError("the initial guess of " + name + " has " + std::to_string(values.size()) +
-                                         " values; the data has " + std::to_string(experiment.times.size()) + " samples");
+                                         " values; the data has " + std::to_string(experiment.times.size()) +
+                                         " samples");
         for (std::size_t k = 0; k < values.size(); ++k)
             if (!std::isfinite(values[k]))
-                throw OptimalEstimationError("the initial guess of " + name + " is not a finite number at t = " +
-                                             std::to_string(experiment.times[k]));
+                throw OptimalEstimationError("the initial guess of " + name +
+                                             " is not a finite number at t = " + std::to_string(experiment.times[k]));
     }
     requireKnownNames(settings.measurementWeights, L.residualNames, "a measurement weight");
     HamiltonianWeights& w = p.weights;
@@ -94,7 +95,8 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
         const auto it = settings.stateWeights.find(name);
         const double v = it == settings.stateWeights.end() ? 1.0 : it->second;
         if (!(v > 0.0) || !std::isfinite(v))
-            throw OptimalEstimationError("the weight W of " + name + " must be a finite number > 0 (the coupling "
+            throw OptimalEstimationError("the weight W of " + name +
+                                         " must be a finite number > 0 (the coupling "
                                          "between the equations may not be lost, seed 001 §2)");
         w.state.push_back(v);
     }
@@ -136,7 +138,8 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
 // Seed 001 §3.4: positions from the measurements, velocities by central differences,
 // parameters at their starting values, lambda = 0.
 Eigen::MatrixXd initialNodes(const model::Model& model, const Prepared& p, const Experiment& e,
-                             const std::map<std::string, std::vector<double>>& guesses, const std::vector<double>& points)
+                             const std::map<std::string, std::vector<double>>& guesses,
+                             const std::vector<double>& points)
 {
     const AugmentedLayout& L = p.layout;
     const std::size_t N = L.stateNames.size();
@@ -152,7 +155,8 @@ Eigen::MatrixXd initialNodes(const model::Model& model, const Prepared& p, const
     for (std::size_t c = 0; c < L.coordinateNames.size(); ++c)
         positionOfVelocity[L.coordinateVelocity[c]] = L.coordinatePosition[c];
 
-    Eigen::MatrixXd nodes = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(points.size()), static_cast<Eigen::Index>(2 * N));
+    Eigen::MatrixXd nodes =
+        Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(points.size()), static_cast<Eigen::Index>(2 * N));
     for (std::size_t k = 0; k < points.size(); ++k) {
         const double t = points[k];
         for (std::size_t i = 0; i < L.modelStateCount; ++i) {
@@ -192,7 +196,8 @@ std::vector<shooting::BvpStage> defaultOptimalEstimationStages(integrate::Integr
 {
     if (!isFirstStageMethod(firstStageMethod))
         throw OptimalEstimationError("the first stage must be a fixed-step method (euler, rk4, implicit-euler or "
-                                     "crank-nicolson), not " + integrate::methodName(firstStageMethod));
+                                     "crank-nicolson), not " +
+                                     integrate::methodName(firstStageMethod));
     if (firstStageSteps < 1)
         throw OptimalEstimationError("the first stage needs at least 1 step per shooting interval");
     shooting::BvpStage euler, loose, tight;
@@ -273,8 +278,8 @@ OptimalEstimationResult estimateOptimally(const model::Model& model, const Exper
     }
     if (bvp.stages.empty())
         bvp.stages = settings.stages.empty()
-                         ? defaultOptimalEstimationStages(settings.firstStageMethod, settings.firstStageSteps)
-                         : settings.stages;
+            ? defaultOptimalEstimationStages(settings.firstStageMethod, settings.firstStageSteps)
+            : settings.stages;
 
     const Eigen::MatrixXd nodes = initialNodes(model, prepared, experiment, settings.initialGuess, bvp.shootingPoints);
     const shooting::BvpResult solved = shooting::solveBoundaryValueProblem(system, bc, nodes, bvp, progress, stop);
@@ -300,8 +305,8 @@ OptimalEstimationResult estimateOptimally(const model::Model& model, const Exper
         sampled = shooting::sampleSolution(system, solved, experiment.times, bvp.stages.back().integrator);
     } catch (const std::exception& e) {
         result.converged = false;
-        result.message += (result.message.empty() ? "" : "; ") + std::string("the solution could not be sampled: ") +
-                          e.what();
+        result.message +=
+            (result.message.empty() ? "" : "; ") + std::string("the solution could not be sampled: ") + e.what();
         return result;
     }
     const auto samples = static_cast<Eigen::Index>(experiment.times.size());

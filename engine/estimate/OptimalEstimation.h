@@ -46,26 +46,27 @@ struct OptimalEstimationSettings {
 };
 
 std::vector<shooting::BvpStage> defaultOptimalEstimationStages(
-    integrate::IntegrationMethod firstStageMethod = integrate::IntegrationMethod::Euler, std::size_t firstStageSteps = 1);
+    integrate::IntegrationMethod firstStageMethod = integrate::IntegrationMethod::Euler,
+    std::size_t firstStageSteps = 1);
 
 // Whether `method` can be the fixed-step first stage of the schedule (not an adaptive one).
 bool isFirstStageMethod(integrate::IntegrationMethod method);
 
 struct OptimalEstimationResult {
     std::vector<std::string> parameterNames;
-    Eigen::VectorXd parameters;      // theta at t = a
+    Eigen::VectorXd parameters;  // theta at t = a
     Eigen::VectorXd parameterDrift;  // max - min of theta over the data grid
-    std::vector<double> times;       // the data grid
+    std::vector<double> times;  // the data grid
     std::vector<std::string> stateNames;
-    Eigen::MatrixXd states;          // samples x model states
+    Eigen::MatrixXd states;  // samples x model states
     std::vector<std::string> inputNames;  // model inputs, then "q''" per coordinate
-    Eigen::MatrixXd inputs;               // samples x inputNames
+    Eigen::MatrixXd inputs;  // samples x inputNames
     // "xi:<augmented state>" then "eps:<output | input | eom:q>".
     std::vector<std::string> residualNames;
-    Eigen::MatrixXd residuals;       // samples x residualNames
-    double cost = 0.0;               // J by the trapezoidal rule on the data grid
-    std::size_t iterations = 0;      // Newton iterations over all stages
-    double residualNorm = 0.0;       // ||F|| of the shooting system at the end
+    Eigen::MatrixXd residuals;  // samples x residualNames
+    double cost = 0.0;  // J by the trapezoidal rule on the data grid
+    std::size_t iterations = 0;  // Newton iterations over all stages
+    double residualNorm = 0.0;  // ||F|| of the shooting system at the end
     bool converged = false;
     std::string message;
 };

@@ -14,7 +14,10 @@ using GiNaC::ex;
 using GiNaC::exmap;
 using GiNaC::symbol;
 
-bool estimated(const model::Parameter& p) { return !p.fixed && !p.isInitialValue; }
+bool estimated(const model::Parameter& p)
+{
+    return !p.fixed && !p.isInitialValue;
+}
 
 // The expression is linear in the inputs when every first derivative is free of them.
 void requireLinear(const ex& e, const std::vector<symbol>& inputs, const std::string& equation)
@@ -34,8 +37,8 @@ void requireLinear(const ex& e, const std::vector<symbol>& inputs, const std::st
         }
         if (nonlinear)
             throw OptimalEstimationError("optimal estimation needs every equation linear in the inputs and "
-                                         "accelerations, but " + equation + " is not linear in input " +
-                                         u.get_name());
+                                         "accelerations, but " +
+                                         equation + " is not linear in input " + u.get_name());
     }
 }
 
@@ -98,7 +101,8 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
     for (const auto& [name, value] : fixedValues) {
         const std::size_t i = model.parameterIndex(name);
         if (i >= model.parameters.size() || estimated(model.parameters[i]))
-            throw OptimalEstimationError("the experiment fixes '" + name + "', which is not a fixed parameter of the model");
+            throw OptimalEstimationError("the experiment fixes '" + name +
+                                         "', which is not a fixed parameter of the model");
         if (!std::isfinite(value))
             throw OptimalEstimationError("the experiment's value of " + name + " is not a finite number");
     }
@@ -106,7 +110,8 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
     for (std::size_t i = 0; i < model.parameters.size(); ++i)
         if (!estimated(model.parameters[i])) {
             const auto it = fixedValues.find(model.parameters[i].name);
-            fixed[model.parameterSymbols[i]] = GiNaC::numeric(it == fixedValues.end() ? model.parameters[i].value : it->second);
+            fixed[model.parameterSymbols[i]] =
+                GiNaC::numeric(it == fixedValues.end() ? model.parameters[i].value : it->second);
         }
 
     std::vector<symbol> X;
@@ -190,7 +195,8 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
             for (const auto& n : layout.unknownInputNames)
                 names += (names.empty() ? "" : ", ") + n;
             throw OptimalEstimationError("F'VF is singular: the measurement weights do not determine all unknown "
-                                         "inputs (" + names + "); give each a measured residual with a weight > 0");
+                                         "inputs (" +
+                                         names + "); give each a measured residual with a weight > 0");
         }
         const GiNaC::matrix pStar = M.inverse().mul(B.transpose().mul(lambdaVec).add(FtV.mul(residual0)));
         for (std::size_t k = 0; k < np; ++k)

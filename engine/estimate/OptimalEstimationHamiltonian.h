@@ -14,12 +14,12 @@ namespace sysid::estimate {
 // p = [model inputs; accelerations of the second-order coordinates] and one measurement
 // residual per measured output, per model input and per equation of motion.
 struct AugmentedLayout {
-    std::vector<std::string> stateNames;           // X
+    std::vector<std::string> stateNames;  // X
     std::size_t modelStateCount = 0;
     std::vector<std::size_t> estimatedParameters;  // indices into model.parameters, in X order
-    std::vector<std::string> unknownInputNames;    // p: inputs, then "q''" per coordinate
-    std::vector<std::string> residualNames;        // eps: outputs, then inputs, then "eom:q"
-    std::vector<std::size_t> measuredOutputs;      // model output index of each output residual
+    std::vector<std::string> unknownInputNames;  // p: inputs, then "q''" per coordinate
+    std::vector<std::string> residualNames;  // eps: outputs, then inputs, then "eom:q"
+    std::vector<std::size_t> measuredOutputs;  // model output index of each output residual
     std::vector<std::string> coordinateNames;
     std::vector<std::size_t> coordinatePosition, coordinateVelocity;  // state indices per coordinate
 };
@@ -36,8 +36,8 @@ struct HamiltonianWeights {
 // The 2N ODEs of seed 001 eq. (2.7) with p and xi eliminated, as a model the compiler
 // accepts: states [X; lambda_X], inputs [measured outputs; measured model inputs] (named
 // "<name>_m"), outputs [p; xi per augmented state; eps per residual]. Fixed parameters are
-// replaced by their values (from `fixedValues` where it names them). Throws OptimalEstimationError naming the equation when it is not
-// linear in the inputs, or when F'VF is singular. The caller holds model::symbolicMutex().
+// replaced by their values (from `fixedValues` where it names them). Throws OptimalEstimationError naming the equation
+// when it is not linear in the inputs, or when F'VF is singular. The caller holds model::symbolicMutex().
 model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& layout,
                               const HamiltonianWeights& weights, const std::map<std::string, double>& fixedValues = {});
 

@@ -41,14 +41,10 @@ void copyBlocked(const std::vector<Eigen::MatrixXd>& sensitivity, const std::vec
 OutputErrorProblem::OutputErrorProblem(std::shared_ptr<const eval::CompiledModelSource> model,
                                        const ParameterLayout& layout, const std::vector<Experiment>& experiments,
                                        std::vector<double> weights, std::vector<std::optional<Prior>> priors,
-                                       const integrate::IntegratorSettings& integrator, SensitivityMethod sensitivity)
-    : model_(std::move(model)),
-      layout_(layout),
-      experiments_(experiments),
-      priors_(std::move(priors)),
-      integrator_(integrator),
-      sensitivity_(sensitivity),
-      theta_(layout.initial())
+                                       const integrate::IntegratorSettings& integrator, SensitivityMethod sensitivity) :
+    model_(std::move(model)),
+    layout_(layout), experiments_(experiments), priors_(std::move(priors)), integrator_(integrator),
+    sensitivity_(sensitivity), theta_(layout.initial())
 {
     for (double w : weights)
         sqrtWeights_.push_back(std::sqrt(w));
@@ -114,7 +110,7 @@ bool OutputErrorProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
 }
 
 OutputErrorProblem::Response OutputErrorProblem::respond(const Experiment& experiment, std::size_t index,
-                                                        std::stop_token stop)
+                                                         std::stop_token stop)
 {
     if (sensitivity_ == SensitivityMethod::Structural) {
         integrate::StructuralSensitivityRequest request;

@@ -36,7 +36,7 @@ public:
 
 private:
     struct Response {
-        Eigen::MatrixXd outputs;                   // samples x outputs
+        Eigen::MatrixXd outputs;  // samples x outputs
         std::vector<Eigen::MatrixXd> sensitivity;  // per sample: outputs x the experiment's unknowns
     };
     Response respond(const Experiment& experiment, std::size_t index, std::stop_token stop);

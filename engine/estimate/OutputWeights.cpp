@@ -40,7 +40,8 @@ std::vector<double> outputWeights(const eval::CompiledModelSource& model, const 
         }
         // Noise-free data would give sigma ~ 0: keep sigma above 1e-6 of the signal's RMS.
         const double rmsSquared = signalSquares / static_cast<double>(std::max<std::size_t>(samples, 1));
-        const double variance = std::max(noiseVariance / static_cast<double>(experimentsWithOutput), 1e-12 * rmsSquared);
+        const double variance =
+            std::max(noiseVariance / static_cast<double>(experimentsWithOutput), 1e-12 * rmsSquared);
         weights[j] = variance > 0 ? 1.0 / variance : 1.0;
     }
     return weights;

@@ -5,8 +5,9 @@
 namespace sysid::estimate {
 
 ParameterLayout::ParameterLayout(const eval::CompiledModelSource& model, const std::vector<double>& initialValues,
-                                 const std::vector<std::map<std::string, double>>& fixedValues)
-    : base_(fixedValues.size(), initialValues), unknownsOf_(fixedValues.size())
+                                 const std::vector<std::map<std::string, double>>& fixedValues) :
+    base_(fixedValues.size(), initialValues),
+    unknownsOf_(fixedValues.size())
 {
     const std::size_t experimentCount = fixedValues.size();
     if (initialValues.size() != model.parameterCount())
@@ -22,8 +23,9 @@ ParameterLayout::ParameterLayout(const eval::CompiledModelSource& model, const s
                 throw std::invalid_argument("experiment " + std::to_string(e + 1) + " sets '" + name +
                                             "', which is not a parameter of the model");
             if (!model.parameters[index].fixed)
-                throw std::invalid_argument("experiment " + std::to_string(e + 1) + " sets " + name +
-                                            ", which is estimated; only fixed parameters can differ between experiments");
+                throw std::invalid_argument(
+                    "experiment " + std::to_string(e + 1) + " sets " + name +
+                    ", which is estimated; only fixed parameters can differ between experiments");
             base_[e][index] = value;
         }
     for (std::size_t i = 0; i < model.parameterCount(); ++i) {

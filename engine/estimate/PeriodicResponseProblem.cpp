@@ -20,7 +20,7 @@ namespace {
 std::string prefixFor(const std::vector<Experiment>& experiments, std::size_t e)
 {
     return experiments.size() > 1 || !experiments[e].name.empty() ? "experiment " + experiments[e].name + ": "
-                                                                   : std::string();
+                                                                  : std::string();
 }
 
 std::vector<double> forcingPeriodsFor(const eval::CompiledModelSource& model, const ParameterLayout& layout,
@@ -62,17 +62,14 @@ PeriodicResponseProblem::PeriodicResponseProblem(std::shared_ptr<const eval::Com
                                                  const std::vector<Experiment>& experiments,
                                                  std::vector<double> weights, std::vector<std::optional<Prior>> priors,
                                                  const integrate::IntegratorSettings& integrator,
-                                                 const PeriodicResponseSettings& settings)
-    : model_(model),
-      layout_(layout),
-      experiments_(experiments),
-      priors_(std::move(priors)),
-      integrator_(integrator),
-      settings_(settings),
-      theta_(layout.initial())
+                                                 const PeriodicResponseSettings& settings) :
+    model_(model),
+    layout_(layout), experiments_(experiments), priors_(std::move(priors)), integrator_(integrator),
+    settings_(settings), theta_(layout.initial())
 {
     if (model->inputCount() > 0)
-        throw FitError("periodic-response needs a model without measured inputs (write the forcing as a function of t)");
+        throw FitError(
+            "periodic-response needs a model without measured inputs (write the forcing as a function of t)");
     if (settings_.periods == 0)
         throw FitError("periodic-response: the number of periods must be at least 1");
     if (settings_.intervals == 0)
@@ -241,7 +238,8 @@ bool PeriodicResponseProblem::discretisedResponse(std::size_t e, const shooting:
         response = std::move(samples.outputs);
         sensitivity = std::move(samples.outputSensitivity);
     } catch (const std::exception& error) {
-        failure = prefixFor(experiments_, e) + "the discretised periodic response has no sensitivities: " + error.what();
+        failure =
+            prefixFor(experiments_, e) + "the discretised periodic response has no sensitivities: " + error.what();
         return false;
     }
     return true;

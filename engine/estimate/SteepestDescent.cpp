@@ -27,7 +27,8 @@ IterationRecord record(std::size_t iteration, const Eigen::VectorXd& theta, doub
 
 }  // namespace
 
-Eigen::VectorXd trapezoidRowWeights(const std::vector<Experiment>& experiments, const std::vector<double>& outputWeights)
+Eigen::VectorXd trapezoidRowWeights(const std::vector<Experiment>& experiments,
+                                    const std::vector<double>& outputWeights)
 {
     std::vector<double> rows;
     for (const auto& ex : experiments)
@@ -102,12 +103,14 @@ LevenbergMarquardtOutcome steepestDescent(LeastSquaresProblem& problem, const Ei
             return finish(false, "cancelled");
         }
         if (!ok)
-            return finish(false, "the model cannot be evaluated after a steepest-descent step (gain K = " +
-                                     data::formatNumber(gain, 6) + " too large?): " + failure);
+            return finish(false,
+                          "the model cannot be evaluated after a steepest-descent step (gain K = " +
+                              data::formatNumber(gain, 6) + " too large?): " + failure);
         const double next = seedCost(trial, quadratureWeights);
         if (!std::isfinite(next) || next > cost)
-            return finish(false, "the cost rose from " + data::formatNumber(cost, 6) + " to " + data::formatNumber(next, 6) +
-                                     ": the gain K = " + data::formatNumber(gain, 6) + " is too large for this problem");
+            return finish(false,
+                          "the cost rose from " + data::formatNumber(cost, 6) + " to " + data::formatNumber(next, 6) +
+                              ": the gain K = " + data::formatNumber(gain, 6) + " is too large for this problem");
         problem.accept();
         const double previous = cost;
         cost = next;

@@ -30,6 +30,7 @@ LevenbergMarquardtOutcome steepestDescent(LeastSquaresProblem& problem, const Ei
 // Trapezoid weights over each experiment's sample times, one per residual row of an
 // OutputErrorProblem with these output weights (rows: experiment, then measured output with a
 // positive weight, then sample), so that sum_r c_r r_r^2 = sum_e int sum_j w_j (q_j - y_j)^2 dt.
-Eigen::VectorXd trapezoidRowWeights(const std::vector<Experiment>& experiments, const std::vector<double>& outputWeights);
+Eigen::VectorXd trapezoidRowWeights(const std::vector<Experiment>& experiments,
+                                    const std::vector<double>& outputWeights);
 
 }  // namespace sysid::estimate

@@ -48,8 +48,8 @@ Uncertainty uncertaintyFromNormalEquations(const Eigen::MatrixXd& normalMatrix, 
     for (Eigen::Index i = 0; i < p; ++i)
         for (Eigen::Index k = 0; k < p; ++k)
             u.correlation(i, k) = std::isfinite(u.sd(i)) && std::isfinite(u.sd(k)) && u.sd(i) > 0 && u.sd(k) > 0
-                                      ? u.covariance(i, k) / (u.sd(i) * u.sd(k))
-                                      : std::numeric_limits<double>::quiet_NaN();
+                ? u.covariance(i, k) / (u.sd(i) * u.sd(k))
+                : std::numeric_limits<double>::quiet_NaN();
     for (Eigen::Index i = 0; i < p; ++i)
         if (std::isfinite(u.correlation(i, i)))
             u.correlation(i, i) = 1.0;  // exactly, not 1 - 1 ulp from the division

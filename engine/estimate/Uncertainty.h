@@ -8,9 +8,9 @@ namespace sysid::estimate {
 
 struct Uncertainty {
     Eigen::MatrixXd covariance;
-    Eigen::VectorXd sd;           // +inf for a parameter the data cannot determine
+    Eigen::VectorXd sd;  // +inf for a parameter the data cannot determine
     Eigen::MatrixXd correlation;  // NaN where an sd is infinite
-    double halfWidthFactor = 0.0; // 95 % interval = value +- factor * sd (Student t)
+    double halfWidthFactor = 0.0;  // 95 % interval = value +- factor * sd (Student t)
 };
 
 // Covariance of the estimates from the weighted data Jacobian J at the optimum:

@@ -9,9 +9,11 @@ CompiledModel::CompiledModel(std::shared_ptr<const CompiledModelSource> source) 
 {
     const auto& s = *source_;
     variables_.assign(1 + s.stateCount() + s.parameterCount() + s.inputCount(), 0.0);
-    std::copy(s.parameterValues.begin(), s.parameterValues.end(), variables_.begin() + 1 + static_cast<long>(s.stateCount()));
+    std::copy(s.parameterValues.begin(), s.parameterValues.end(),
+              variables_.begin() + 1 + static_cast<long>(s.stateCount()));
     std::size_t largest = s.rhs.size() + s.rhsStateJacobian.entries.size() + s.rhsParamJacobian.entries.size();
-    for (const auto* p : {&s.rhsTimeInputJacobian, &s.outputStateJacobian, &s.outputParamJacobian, &s.initialStateJacobian})
+    for (const auto* p :
+         {&s.rhsTimeInputJacobian, &s.outputStateJacobian, &s.outputParamJacobian, &s.initialStateJacobian})
         largest = std::max(largest, p->entries.size());
     scratch_.resize(largest);
 }
@@ -43,7 +45,9 @@ const ExpressionList& CompiledModel::compile(Program which) const
     case RhsWithJacobians: slot = std::make_unique<ExpressionList>(fused(true), bound); break;
     case Outputs: slot = std::make_unique<ExpressionList>(s.outputs, bound); break;
     case OutputStateJacobian: slot = std::make_unique<ExpressionList>(s.outputStateJacobian.expressions, bound); break;
-    case OutputParameterJacobian: slot = std::make_unique<ExpressionList>(s.outputParamJacobian.expressions, bound); break;
+    case OutputParameterJacobian:
+        slot = std::make_unique<ExpressionList>(s.outputParamJacobian.expressions, bound);
+        break;
     case Initial: slot = std::make_unique<ExpressionList>(s.initialState, bound); break;
     case InitialJacobian: slot = std::make_unique<ExpressionList>(s.initialStateJacobian.expressions, bound); break;
     case ProgramCount: throw std::logic_error("CompiledModel: no such program");
@@ -86,7 +90,10 @@ void CompiledModel::scatter(Program which, const SparseExpressions& pattern, std
         dense[pattern.entries[k].column * rows + pattern.entries[k].row] = scratch_[k];
 }
 
-void CompiledModel::rhs(double* dx) const { program(Rhs).evaluate(dx); }
+void CompiledModel::rhs(double* dx) const
+{
+    program(Rhs).evaluate(dx);
+}
 
 void CompiledModel::stateJacobian(double* J) const
 {
@@ -137,10 +144,14 @@ void CompiledModel::rhsAndJacobianValues(double* dx, double* jxValues, double* j
     program(RhsWithJacobians).evaluate(scratch_.data());
     std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
     std::copy(scratch_.begin() + static_cast<long>(n), scratch_.begin() + static_cast<long>(n + nx), jxValues);
-    std::copy(scratch_.begin() + static_cast<long>(n + nx), scratch_.begin() + static_cast<long>(n + nx + np), jpValues);
+    std::copy(scratch_.begin() + static_cast<long>(n + nx), scratch_.begin() + static_cast<long>(n + nx + np),
+              jpValues);
 }
 
-void CompiledModel::outputs(double* y) const { program(Outputs).evaluate(y); }
+void CompiledModel::outputs(double* y) const
+{
+    program(Outputs).evaluate(y);
+}
 
 void CompiledModel::outputStateJacobian(double* J) const
 {
@@ -152,10 +163,19 @@ void CompiledModel::outputParameterJacobian(double* J) const
     scatter(OutputParameterJacobian, source_->outputParamJacobian, outputCount(), parameterCount(), J);
 }
 
-void CompiledModel::stateHessianValues(double* values) const { program(StateHessian).evaluate(values); }
-void CompiledModel::mixedHessianValues(double* values) const { program(MixedHessian).evaluate(values); }
+void CompiledModel::stateHessianValues(double* values) const
+{
+    program(StateHessian).evaluate(values);
+}
+void CompiledModel::mixedHessianValues(double* values) const
+{
+    program(MixedHessian).evaluate(values);
+}
 
-void CompiledModel::initialState(double* x0) const { program(Initial).evaluate(x0); }
+void CompiledModel::initialState(double* x0) const
+{
+    program(Initial).evaluate(x0);
+}
 
 void CompiledModel::initialStateJacobian(double* J) const
 {

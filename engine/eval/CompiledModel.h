@@ -31,34 +31,46 @@ public:
     // Sets t, x and u for the evaluations below.
     void setPoint(double t, const double* x, const double* u);
 
-    void rhs(double* dx) const;                        // n
-    void stateJacobian(double* J) const;               // n x n
-    void parameterJacobian(double* J) const;           // n x np
-    void timeInputJacobian(double* J) const;           // n x (1 + nu)
+    void rhs(double* dx) const;  // n
+    void stateJacobian(double* J) const;  // n x n
+    void parameterJacobian(double* J) const;  // n x np
+    void timeInputJacobian(double* J) const;  // n x (1 + nu)
     // The same values from one fused program (one muParser call instead of two or three): the
     // integrators with variational or sensitivity equations need them together at every step.
-    void rhsAndStateJacobian(double* dx, double* J) const;                 // n, n x n
-    void rhsAndJacobians(double* dx, double* Jx, double* Jp) const;        // n, n x n, n x np
+    void rhsAndStateJacobian(double* dx, double* J) const;  // n, n x n
+    void rhsAndJacobians(double* dx, double* Jx, double* Jp) const;  // n, n x n, n x np
     // The same fused call with the Jacobians as nonzero values (source() entry order): large
     // sparse models (method of lines) cannot afford the dense n x n and n x np forms.
     void rhsAndJacobianValues(double* dx, double* jxValues, double* jpValues) const;
-    void outputs(double* y) const;                     // ny
-    void outputStateJacobian(double* J) const;         // ny x n
-    void outputParameterJacobian(double* J) const;     // ny x np
+    void outputs(double* y) const;  // ny
+    void outputStateJacobian(double* J) const;  // ny x n
+    void outputParameterJacobian(double* J) const;  // ny x np
 
     // Nonzero second derivatives, values in the order of source().rhsStateHessian.entries.
     void stateHessianValues(double* values) const;
     void mixedHessianValues(double* values) const;
 
-    void initialState(double* x0) const;               // depends on parameters only
-    void initialStateJacobian(double* J) const;        // n x np
+    void initialState(double* x0) const;  // depends on parameters only
+    void initialStateJacobian(double* J) const;  // n x np
 
 private:
     // The programs, each compiled on its first use: a run needs a few of them, and model copies
     // (one per worker thread) are then cheap.
     enum Program : std::size_t {
-        Rhs, StateJacobian, ParameterJacobian, TimeInputJacobian, StateHessian, MixedHessian, RhsWithStateJacobian,
-        RhsWithJacobians, Outputs, OutputStateJacobian, OutputParameterJacobian, Initial, InitialJacobian, ProgramCount
+        Rhs,
+        StateJacobian,
+        ParameterJacobian,
+        TimeInputJacobian,
+        StateHessian,
+        MixedHessian,
+        RhsWithStateJacobian,
+        RhsWithJacobians,
+        Outputs,
+        OutputStateJacobian,
+        OutputParameterJacobian,
+        Initial,
+        InitialJacobian,
+        ProgramCount
     };
     const ExpressionList& program(Program which) const
     {

@@ -24,19 +24,19 @@ struct CompiledModelSource {
     std::vector<std::string> stateNames, parameterNames, inputNames, outputNames;
     std::vector<double> parameterValues;
     std::vector<model::Parameter> parameters;  // names, values, bounds, fixed, initial-value flags
-    std::vector<std::string> rhs;         // f, n entries
-    SparseExpressions rhsStateJacobian;   // df/dx (row i, column j)
-    SparseExpressions rhsParamJacobian;   // df/dp
+    std::vector<std::string> rhs;  // f, n entries
+    SparseExpressions rhsStateJacobian;  // df/dx (row i, column j)
+    SparseExpressions rhsParamJacobian;  // df/dp
     SparseExpressions rhsTimeInputJacobian;  // df/d(t, u): column 0 is t, column 1+r is input r
     // Second derivatives for the Jacobian of the state+sensitivity system (Rosenbrock):
     // depth k runs over [x(0..n-1), t, u(0..nu-1)].
-    SparseExpressions rhsStateHessian;    // d2f_i/dx_j dz_k (row i, column j, depth k)
-    SparseExpressions rhsMixedHessian;    // d2f_i/dp_l dz_k (row i, column l, depth k)
+    SparseExpressions rhsStateHessian;  // d2f_i/dx_j dz_k (row i, column j, depth k)
+    SparseExpressions rhsMixedHessian;  // d2f_i/dp_l dz_k (row i, column l, depth k)
     // d2f_i/dp_l dp_m for l <= m (row i, column l, depth m): the equation-error estimators'
     // Newton-Raphson Hessian.
     SparseExpressions rhsParamHessian;
     bool hasSecondDerivatives = true;  // false: the three above are empty (CompileOptions)
-    std::vector<std::string> outputs;     // g
+    std::vector<std::string> outputs;  // g
     // Per output: the index of the state it is identically equal to, or -1 (a measured state,
     // which the equation-error estimators substitute into the integration formula).
     std::vector<int> outputState;

@@ -9,8 +9,8 @@ ExpressionList::~ExpressionList() = default;
 ExpressionList::ExpressionList(ExpressionList&&) noexcept = default;
 ExpressionList& ExpressionList::operator=(ExpressionList&&) noexcept = default;
 
-ExpressionList::ExpressionList(const std::vector<std::string>& expressions, const std::vector<Variable>& variables)
-    : size_(expressions.size())
+ExpressionList::ExpressionList(const std::vector<std::string>& expressions, const std::vector<Variable>& variables) :
+    size_(expressions.size())
 {
     std::vector<ExpressionTape::Variable> bound;
     bound.reserve(variables.size());
@@ -25,6 +25,9 @@ void ExpressionList::evaluate(double* out) const
         tape_->evaluate(out);
 }
 
-std::size_t ExpressionList::instructionCount() const { return tape_ ? tape_->instructionCount() : 0; }
+std::size_t ExpressionList::instructionCount() const
+{
+    return tape_ ? tape_->instructionCount() : 0;
+}
 
 }  // namespace sysid::eval

@@ -66,7 +66,10 @@ const std::unordered_map<std::string_view, FunctionInfo>& functions()
     return table;
 }
 
-bool commutative(Op op) { return op == Op::Add || op == Op::Mul || op == Op::Min || op == Op::Max; }
+bool commutative(Op op)
+{
+    return op == Op::Add || op == Op::Mul || op == Op::Min || op == Op::Max;
+}
 
 // One operand (b unused): negation, square root and the one-argument functions.
 bool unary(Op op)
@@ -333,8 +336,7 @@ private:
         }
         if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
             const std::size_t start = pos_;
-            while (pos_ < text_.size() &&
-                   (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+            while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
                 ++pos_;
             const std::string_view name = text_.substr(start, pos_ - start);
             if (accept('('))

@@ -31,8 +31,29 @@ public:
     void evaluate(double* out) const;
 
     enum class Op : std::uint8_t {
-        Add, Sub, Mul, Div, Neg, Pow, Sqrt, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh, Exp, Log,
-        Abs, Sign, Min, Max
+        Add,
+        Sub,
+        Mul,
+        Div,
+        Neg,
+        Pow,
+        Sqrt,
+        Sin,
+        Cos,
+        Tan,
+        Asin,
+        Acos,
+        Atan,
+        Atan2,
+        Sinh,
+        Cosh,
+        Tanh,
+        Exp,
+        Log,
+        Abs,
+        Sign,
+        Min,
+        Max
     };
     struct Instruction {
         Op op;

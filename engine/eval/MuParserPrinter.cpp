@@ -25,7 +25,8 @@ std::string number(double v)
 std::string numeric(const GiNaC::numeric& n)
 {
     if (!n.is_real())
-        throw std::invalid_argument("the expression has a complex constant, which cannot be evaluated in real arithmetic");
+        throw std::invalid_argument(
+            "the expression has a complex constant, which cannot be evaluated in real arithmetic");
     if (n.is_integer() && GiNaC::abs(n) < GiNaC::numeric(1000000000))
         return n.is_negative() ? "(" + std::to_string(n.to_long()) + ")" : std::to_string(n.to_long());
     return number(n.to_double());
@@ -34,9 +35,9 @@ std::string numeric(const GiNaC::numeric& n)
 const std::map<std::string, std::string>& functionNames()
 {
     static const std::map<std::string, std::string> names{
-        {"sin", "sin"}, {"cos", "cos"}, {"tan", "tan"}, {"asin", "asin"}, {"acos", "acos"}, {"atan", "atan"},
-        {"atan2", "atan2"}, {"sinh", "sinh"}, {"cosh", "cosh"}, {"tanh", "tanh"}, {"exp", "exp"},
-        {"log", "ln"}, {"abs", "abs"}};
+        {"sin", "sin"},   {"cos", "cos"},     {"tan", "tan"},   {"asin", "asin"}, {"acos", "acos"},
+        {"atan", "atan"}, {"atan2", "atan2"}, {"sinh", "sinh"}, {"cosh", "cosh"}, {"tanh", "tanh"},
+        {"exp", "exp"},   {"log", "ln"},      {"abs", "abs"}};
     return names;
 }
 

@@ -63,17 +63,18 @@ std::string explicitEulerLimitMessage(const eval::CompiledModelSource& source, c
     const std::string limitText = data::formatNumber(limit.largestStep);
     const std::string bound = data::formatNumber(limit.spectralBound);
     const std::string ways = "; use a step <= " + limitText +
-                             " (--max-step), or implicit-euler / crank-nicolson / sparse-implicit, which have no such limit";
+        " (--max-step), or implicit-euler / crank-nicolson / sparse-implicit, which have no such limit";
     const std::string head = "the explicit Euler step " + data::formatNumber(step) + " exceeds its stability limit ";
     const FieldPlace place = locate(source, limit.criticalState);
     if (place.field && place.field->coordinates.size() == 1 && place.field->coordinates[0].size() >= 2) {
         const auto& nodes = place.field->coordinates[0];
         const double dx = nodes[1] - nodes[0];
         const double alpha = limit.spectralBound * dx * dx / 4.0;
-        return head + "dx^2/(2 max alpha) = " + limitText + " for field " + place.field->name + " (dx = " +
-               data::formatNumber(dx) + ", max alpha = " + data::formatNumber(alpha) + " at " + place.field->variables[0] +
-               " = " + data::formatNumber(place.coordinates[0]) + ", read from df/dx at the start: its eigenvalues satisfy |lambda| <= " +
-               bound + " = 4 alpha/dx^2 (Gershgorin) and explicit Euler needs h |lambda| <= 2)" + ways;
+        return head + "dx^2/(2 max alpha) = " + limitText + " for field " + place.field->name +
+            " (dx = " + data::formatNumber(dx) + ", max alpha = " + data::formatNumber(alpha) + " at " +
+            place.field->variables[0] + " = " + data::formatNumber(place.coordinates[0]) +
+            ", read from df/dx at the start: its eigenvalues satisfy |lambda| <= " + bound +
+            " = 4 alpha/dx^2 (Gershgorin) and explicit Euler needs h |lambda| <= 2)" + ways;
     }
     std::string where = "state " + source.stateNames[limit.criticalState];
     if (place.field) {
@@ -83,7 +84,7 @@ std::string explicitEulerLimitMessage(const eval::CompiledModelSource& source, c
         where += ")";
     }
     return head + "2/|lambda|max = " + limitText + ": df/dx at the start has eigenvalues |lambda| <= " + bound +
-           " (a Gershgorin bound, largest at " + where + ") and explicit Euler needs h |lambda| <= 2" + ways;
+        " (a Gershgorin bound, largest at " + where + ") and explicit Euler needs h |lambda| <= 2" + ways;
 }
 
 }  // namespace sysid::integrate

@@ -14,7 +14,7 @@ namespace sysid::integrate {
 // dt <= dx^2 / (2 max alpha) (seed 003, eq. 2.19).
 struct ExplicitEulerLimit {
     double spectralBound = 0.0;  // max_i |a_ii| + sum_{j != i} |a_ij|  (>= every |lambda|)
-    double largestStep = 0.0;    // 2 / spectralBound; infinite when df/dx is zero
+    double largestStep = 0.0;  // 2 / spectralBound; infinite when df/dx is zero
     std::size_t criticalState = 0;  // the row attaining the bound
 };
 

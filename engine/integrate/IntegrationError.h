@@ -11,8 +11,8 @@ public:
     // UnstableStep: a fixed step beyond the explicit method's stability limit, refused before integrating.
     enum class Reason { StepSizeUnderflow, NonFiniteState, TooManySteps, Cancelled, SolverFailure, UnstableStep };
 
-    IntegrationError(Reason reason, double timeReached, const std::string& message)
-        : std::runtime_error(message), reason_(reason), timeReached_(timeReached)
+    IntegrationError(Reason reason, double timeReached, const std::string& message) :
+        std::runtime_error(message), reason_(reason), timeReached_(timeReached)
     {
     }
 

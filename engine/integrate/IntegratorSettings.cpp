@@ -7,13 +7,20 @@ namespace sysid::integrate {
 
 std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name)
 {
-    if (name == "dopri5") return IntegrationMethod::Dopri5;
-    if (name == "rosenbrock4") return IntegrationMethod::Rosenbrock4;
-    if (name == "rk4") return IntegrationMethod::RK4;
-    if (name == "euler") return IntegrationMethod::Euler;
-    if (name == "sparse-implicit") return IntegrationMethod::SparseImplicit;
-    if (name == "implicit-euler") return IntegrationMethod::ImplicitEuler;
-    if (name == "crank-nicolson") return IntegrationMethod::CrankNicolson;
+    if (name == "dopri5")
+        return IntegrationMethod::Dopri5;
+    if (name == "rosenbrock4")
+        return IntegrationMethod::Rosenbrock4;
+    if (name == "rk4")
+        return IntegrationMethod::RK4;
+    if (name == "euler")
+        return IntegrationMethod::Euler;
+    if (name == "sparse-implicit")
+        return IntegrationMethod::SparseImplicit;
+    if (name == "implicit-euler")
+        return IntegrationMethod::ImplicitEuler;
+    if (name == "crank-nicolson")
+        return IntegrationMethod::CrankNicolson;
     return std::nullopt;
 }
 
@@ -34,7 +41,7 @@ std::string methodName(IntegrationMethod method)
 bool isAdaptive(IntegrationMethod method)
 {
     return method == IntegrationMethod::Dopri5 || method == IntegrationMethod::Rosenbrock4 ||
-           method == IntegrationMethod::SparseImplicit;
+        method == IntegrationMethod::SparseImplicit;
 }
 
 IntegrationMethod defaultMethodFor(bool modelHasFields)

@@ -15,17 +15,17 @@ struct CompiledModelSource;
 namespace sysid::integrate {
 
 enum class IntegrationMethod {
-    Dopri5,       // adaptive explicit Runge-Kutta 5(4), dense output; the default without fields
+    Dopri5,  // adaptive explicit Runge-Kutta 5(4), dense output; the default without fields
     Rosenbrock4,  // adaptive linearly implicit, for stiff systems
-    RK4,          // classical fixed-step Runge-Kutta
-    Euler,        // explicit Euler, fixed step
+    RK4,  // classical fixed-step Runge-Kutta
+    Euler,  // explicit Euler, fixed step
     // Adaptive linearly implicit (Rosenbrock-W) with a sparse LU of I - gamma h df/dx shared by
     // the sensitivities: large stiff models such as PDEs by the method of lines.
     SparseImplicit,
     // Fixed-step implicit schemes of seed 003 ch. 2 (its eqs. 2.10 and 2.18), each step's equation
     // solved by Newton with a sparse LU of I - theta h df/dx that the sensitivities share.
-    ImplicitEuler,   // backward differences in time: order 1, L-stable
-    CrankNicolson,   // the trapezoidal average: order 2, A-stable but not L-stable (stiff modes oscillate)
+    ImplicitEuler,  // backward differences in time: order 1, L-stable
+    CrankNicolson,  // the trapezoidal average: order 2, A-stable but not L-stable (stiff modes oscillate)
 };
 
 std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name);

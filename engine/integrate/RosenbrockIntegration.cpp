@@ -61,7 +61,8 @@ void integrateRosenbrock(const RosenbrockProblem& problem, const std::vector<dou
                          double maxStep, double initialStep)
 {
     if (maxStep > 0) {
-        auto stepper = odeint::make_dense_output(absoluteTolerance, relativeTolerance, maxStep, odeint::rosenbrock4<double>());
+        auto stepper =
+            odeint::make_dense_output(absoluteTolerance, relativeTolerance, maxStep, odeint::rosenbrock4<double>());
         run(stepper, problem, z0, times, initialStep);
     } else {
         auto stepper = odeint::make_dense_output(absoluteTolerance, relativeTolerance, odeint::rosenbrock4<double>());

@@ -5,19 +5,12 @@
 namespace sysid::integrate {
 
 SensitivitySystem::SensitivitySystem(eval::CompiledModel& model, const InputSignals* inputs,
-                                     std::vector<std::size_t> parameters, bool initialStateColumns)
-    : model_(model),
-      inputs_(inputs),
-      parameters_(std::move(parameters)),
-      initialStateColumns_(initialStateColumns),
-      n_(model.stateCount()),
-      columns_((initialStateColumns ? model.stateCount() : 0) + parameters_.size()),
-      columnOfParameter_(model.parameterCount(), -1),
-      u_(model.inputCount(), 0.0),
-      du_(model.inputCount(), 0.0),
-      jx_(n_, n_),
-      jp_(n_, model.parameterCount()),
-      jtu_(n_, 1 + model.inputCount())
+                                     std::vector<std::size_t> parameters, bool initialStateColumns) :
+    model_(model),
+    inputs_(inputs), parameters_(std::move(parameters)), initialStateColumns_(initialStateColumns),
+    n_(model.stateCount()), columns_((initialStateColumns ? model.stateCount() : 0) + parameters_.size()),
+    columnOfParameter_(model.parameterCount(), -1), u_(model.inputCount(), 0.0), du_(model.inputCount(), 0.0),
+    jx_(n_, n_), jp_(n_, model.parameterCount()), jtu_(n_, 1 + model.inputCount())
 {
     const std::size_t offset = initialStateColumns ? n_ : 0;
     for (std::size_t c = 0; c < parameters_.size(); ++c)
@@ -149,7 +142,8 @@ void SensitivitySystem::jacobian(double t, const double* z, double* J, double* d
     for (std::size_t block = 0; block <= columns_; ++block)
         for (std::size_t i = 0; i < n_; ++i)
             for (std::size_t j = 0; j < n_; ++j)
-                J[(block * n_ + i) * N + block * n_ + j] = jx_(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+                J[(block * n_ + i) * N + block * n_ + j] =
+                    jx_(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
     for (std::size_t i = 0; i < n_; ++i) {
         double v = jtu_(static_cast<Eigen::Index>(i), 0);
         for (std::size_t r = 0; r < nu; ++r)

@@ -27,8 +27,8 @@ namespace {
 
 class Recorder {
 public:
-    Recorder(eval::CompiledModel& model, SensitivitySystem& system, const SimulationRequest& request)
-        : model_(model), system_(system), request_(request)
+    Recorder(eval::CompiledModel& model, SensitivitySystem& system, const SimulationRequest& request) :
+        model_(model), system_(system), request_(request)
     {
         const auto n = static_cast<Eigen::Index>(model.stateCount());
         const auto samples = static_cast<Eigen::Index>(request.times.size());
@@ -71,7 +71,8 @@ public:
         model_.outputParameterJacobian(gp_.data());
         Eigen::MatrixXd dy = outputProduct(S.middleCols(c, m));
         for (Eigen::Index l = 0; l < m; ++l)
-            dy.col(l) += gp_.col(static_cast<Eigen::Index>(request_.sensitivityParameters[static_cast<std::size_t>(l)]));
+            dy.col(l) +=
+                gp_.col(static_cast<Eigen::Index>(request_.sensitivityParameters[static_cast<std::size_t>(l)]));
         trajectory_.outputParameterSensitivity.push_back(std::move(dy));
     }
 
@@ -105,27 +106,32 @@ private:
 class StepGuard {
 public:
     StepGuard(const SensitivitySystem& system, const std::vector<std::string>& stateNames,
-              const IntegratorSettings& settings, const SimulationRequest& request)
-        : system_(system), stateNames_(stateNames), settings_(settings), request_(request)
+              const IntegratorSettings& settings, const SimulationRequest& request) :
+        system_(system),
+        stateNames_(stateNames), settings_(settings), request_(request)
     {
     }
 
     void afterStep(double t, const double* z, double dt)
     {
         if (request_.stop.stop_requested())
-            throw IntegrationError(IntegrationError::Reason::Cancelled, t, "integration cancelled at t = " + data::formatNumber(t, 10));
+            throw IntegrationError(IntegrationError::Reason::Cancelled, t,
+                                   "integration cancelled at t = " + data::formatNumber(t, 10));
         for (std::size_t i = 0; i < system_.size(); ++i)
             if (!std::isfinite(z[i]))
                 throw IntegrationError(IntegrationError::Reason::NonFiniteState, t, nonFiniteMessage(t, i));
         if (++steps_ > settings_.maxSteps)
-            throw IntegrationError(IntegrationError::Reason::TooManySteps, t,
-                                   "integration stopped at t = " + data::formatNumber(t, 10) + " after the maximum of " +
-                                       std::to_string(settings_.maxSteps) + " steps; the system may be stiff "
-                                       "(try rosenbrock4, or sparse-implicit for a large model) or the tolerances too tight");
+            throw IntegrationError(
+                IntegrationError::Reason::TooManySteps, t,
+                "integration stopped at t = " + data::formatNumber(t, 10) + " after the maximum of " +
+                    std::to_string(settings_.maxSteps) +
+                    " steps; the system may be stiff "
+                    "(try rosenbrock4, or sparse-implicit for a large model) or the tolerances too tight");
         if (isAdaptive(settings_.method) && std::abs(dt) < 1e-14 * std::max(1.0, std::abs(t)))
             throw IntegrationError(IntegrationError::Reason::StepSizeUnderflow, t,
-                                   "integration failed at t = " + data::formatNumber(t, 10) + ": the step size fell to " +
-                                       data::formatNumber(dt, 10) + " (step size underflow); the solution may blow up or have "
+                                   "integration failed at t = " + data::formatNumber(t, 10) +
+                                       ": the step size fell to " + data::formatNumber(dt, 10) +
+                                       " (step size underflow); the solution may blow up or have "
                                        "a discontinuity here");
     }
 
@@ -137,8 +143,8 @@ private:
         const std::size_t n = system_.stateCount();
         const std::string what = (i < n ? "state " : "a sensitivity of state ") + stateNames_[i % n];
         return "integration failed at t = " + data::formatNumber(t, 10) + ": " + what +
-               " became infinite or NaN (the solution blows up, or an expression such as log, sqrt or a division "
-               "left its domain)";
+            " became infinite or NaN (the solution blows up, or an expression such as log, sqrt or a division "
+            "left its domain)";
     }
 
     const SensitivitySystem& system_;
@@ -153,14 +159,18 @@ double initialStep(const SimulationRequest& request, const IntegratorSettings& s
     const auto& times = request.times;
     const double span = times.back() - times.front();
     const double first = times.size() > 1 ? times[1] - times[0] : span;
-    double dt = request.initialStep > 0 && std::isfinite(request.initialStep) ? request.initialStep
-                                                                               : std::min(1e-4 * std::max(span, 1.0), first);
+    double dt = request.initialStep > 0 && std::isfinite(request.initialStep)
+        ? request.initialStep
+        : std::min(1e-4 * std::max(span, 1.0), first);
     if (settings.maxStep > 0)
         dt = std::min(dt, settings.maxStep);
     return dt > 0 ? dt : 1e-6;
 }
 
-const double* vectorData(const std::vector<double>& v) { return v.data(); }
+const double* vectorData(const std::vector<double>& v)
+{
+    return v.data();
+}
 
 // Explicit Euler on a PDE model (method of lines) beyond its stability limit only amplifies the
 // fastest spatial modes until the solution is noise or overflows: refused before integrating,
@@ -203,7 +213,8 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
         throw std::invalid_argument("no output times requested");
     for (std::size_t i = 1; i < times.size(); ++i)
         if (!(times[i] > times[i - 1]))
-            throw std::invalid_argument("output times must be strictly increasing (sample " + std::to_string(i + 1) + ")");
+            throw std::invalid_argument("output times must be strictly increasing (sample " + std::to_string(i + 1) +
+                                        ")");
     if (model.inputCount() > 0 && (!request.inputs || request.inputs->size() != model.inputCount()))
         throw std::invalid_argument("the model has " + std::to_string(model.inputCount()) +
                                     " input(s); give a signal for each");
@@ -245,9 +256,9 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
     case IntegrationMethod::Dopri5: {
         using Stepper = odeint::runge_kutta_dopri5<std::vector<double>>;
         auto stepper = settings.maxStep > 0
-                           ? odeint::make_dense_output(settings.absoluteTolerance, settings.relativeTolerance,
-                                                       settings.maxStep, Stepper())
-                           : odeint::make_dense_output(settings.absoluteTolerance, settings.relativeTolerance, Stepper());
+            ? odeint::make_dense_output(settings.absoluteTolerance, settings.relativeTolerance, settings.maxStep,
+                                        Stepper())
+            : odeint::make_dense_output(settings.absoluteTolerance, settings.relativeTolerance, Stepper());
         try {
             integrateOverSegments(
                 stepper, rhs, z, times, boundaries, initialStep(request, settings), &vectorData,
@@ -268,7 +279,9 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
         RosenbrockProblem problem;
         problem.size = system.size();
         problem.rhs = [&system](double t, const double* x, double* dx) { system.rhs(t, x, dx); };
-        problem.jacobian = [&system](double t, const double* x, double* J, double* dFdt) { system.jacobian(t, x, J, dFdt); };
+        problem.jacobian = [&system](double t, const double* x, double* J, double* dFdt) {
+            system.jacobian(t, x, J, dFdt);
+        };
         problem.record = [&recorder](std::size_t k, const double* x) { recorder.record(k, x); };
         problem.afterStep = [&guard](double t, const double* x, double dt) { guard.afterStep(t, x, dt); };
         problem.onFailure = [](double t, const char* what) {
@@ -289,7 +302,8 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
             throw IntegrationError(IntegrationError::Reason::StepSizeUnderflow, t,
                                    "integration failed at t = " + data::formatNumber(t, 10) + ": " + what);
         };
-        integrateSparseImplicit(model, system, z, times, boundaries, settings, initialStep(request, settings), callbacks);
+        integrateSparseImplicit(model, system, z, times, boundaries, settings, initialStep(request, settings),
+                                callbacks);
         break;
     }
     case IntegrationMethod::ImplicitEuler:

@@ -17,9 +17,9 @@ struct SimulationRequest {
     // model's initial values (its "x(0)") apply.
     std::vector<double> times;
     std::optional<std::vector<double>> initialState;  // replaces the model's x0(p)
-    std::vector<std::size_t> sensitivityParameters;   // model parameter indices for dx/dp
-    bool initialStateSensitivity = false;             // also dx/dx0
-    const InputSignals* inputs = nullptr;             // required when the model has inputs
+    std::vector<std::size_t> sensitivityParameters;  // model parameter indices for dx/dp
+    bool initialStateSensitivity = false;  // also dx/dx0
+    const InputSignals* inputs = nullptr;  // required when the model has inputs
     std::stop_token stop;
     // false: record only the outputs' sensitivities (dy/dp, dy/dx0), not the states' (n x K
     // per sample: 320 MB for 200 states, 200 parameters and 1000 samples).

@@ -23,10 +23,7 @@ namespace {
 constexpr int stages = 4;
 constexpr double gammaDiagonal = 0.4358665215084590;
 constexpr double alphaCoefficient[stages][stages] = {
-    {0, 0, 0, 0},
-    {0.87173304301691801, 0, 0, 0},
-    {0.84457060015369423, -0.11299064236484185, 0, 0},
-    {0, 0, 1, 0}};
+    {0, 0, 0, 0}, {0.87173304301691801, 0, 0, 0}, {0.84457060015369423, -0.11299064236484185, 0, 0}, {0, 0, 1, 0}};
 constexpr double gammaCoefficient[stages][stages] = {
     {0, 0, 0, 0},
     {-0.87173304301691801, 0, 0, 0},
@@ -157,18 +154,12 @@ void solveRows(const SparseLu& lu, const Augmented& rhs, Augmented& work, Augmen
 
 class Stepper {
 public:
-    Stepper(eval::CompiledModel& model, SensitivitySystem& system, const IntegratorSettings& settings)
-        : model_(model),
-          system_(system),
-          settings_(settings),
-          n_(static_cast<Eigen::Index>(model.stateCount())),
-          width_(1 + static_cast<Eigen::Index>(system.columnCount())),
-          f_(model.stateCount()),
-          shifted_(model.stateCount()),
-          jx_(model.source().rhsStateJacobian.entries.size()),
-          jp_(model.source().rhsParamJacobian.entries.size()),
-          timeDependent_(!model.source().rhsTimeInputJacobian.entries.empty()),
-          newton_(model.source())
+    Stepper(eval::CompiledModel& model, SensitivitySystem& system, const IntegratorSettings& settings) :
+        model_(model), system_(system), settings_(settings), n_(static_cast<Eigen::Index>(model.stateCount())),
+        width_(1 + static_cast<Eigen::Index>(system.columnCount())), f_(model.stateCount()),
+        shifted_(model.stateCount()), jx_(model.source().rhsStateJacobian.entries.size()),
+        jp_(model.source().rhsParamJacobian.entries.size()),
+        timeDependent_(!model.source().rhsTimeInputJacobian.entries.empty()), newton_(model.source())
     {
         jacobian_ = newton_.jacobianPattern();
         stageJacobian_ = jacobian_;
@@ -258,7 +249,7 @@ public:
         double sum = 0.0;
         for (Eigen::Index i = 0; i < n_; ++i) {
             const double scale = settings_.absoluteTolerance +
-                                 settings_.relativeTolerance * std::max(std::abs(start_(i, 0)), std::abs(combined_(i, 0)));
+                settings_.relativeTolerance * std::max(std::abs(start_(i, 0)), std::abs(combined_(i, 0)));
             sum += (error(i) / scale) * (error(i) / scale);
         }
         const double norm = std::sqrt(sum / static_cast<double>(n_));
@@ -324,7 +315,8 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
                     t = last ? end : t + tried;
                     columns = Z;
                     callbacks.afterStep(t, columns.data(), tried);
-                    const double grown = tried * std::clamp(0.9 * std::pow(std::max(error, 1e-10), -1.0 / 3.0), 0.2, 5.0);
+                    const double grown =
+                        tried * std::clamp(0.9 * std::pow(std::max(error, 1e-10), -1.0 / 3.0), 0.2, 5.0);
                     // A step cut short at a segment's end says nothing against the longer one.
                     h = last ? std::max(grown, h) : grown;
                     // The slope at the new point starts the next step and closes the interpolant.
@@ -335,9 +327,9 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
                     while (k < times.size() && times[k] <= t) {
                         const double theta = (times[k] - from) / tried;
                         sample = (1 - theta) * previous + theta * Z +
-                                 (theta * (theta - 1)) * ((1 - 2 * theta) * (Z - previous) +
-                                                          ((theta - 1) * tried) * previousSlope +
-                                                          (theta * tried) * stepper.slope());
+                            (theta * (theta - 1)) *
+                                ((1 - 2 * theta) * (Z - previous) + ((theta - 1) * tried) * previousSlope +
+                                 (theta * tried) * stepper.slope());
                         if (times[k] == t)
                             callbacks.record(k, columns.data());
                         else {
@@ -351,10 +343,11 @@ void integrateSparseImplicit(eval::CompiledModel& model, SensitivitySystem& syst
                 tried *= std::isfinite(error) ? std::max(0.2, 0.9 * std::pow(error, -1.0 / 3.0)) : 0.25;
                 h = tried;
                 if (++rejected > 100 || tried < 1e-14 * std::max(1.0, std::abs(t)))
-                    callbacks.onFailure(t, "no step of size above " + data::formatNumber(tried, 3) +
-                                               " meets the tolerances (the step size underflows after " +
-                                               std::to_string(rejected) +
-                                               " rejected steps); the solution may blow up or have a discontinuity here");
+                    callbacks.onFailure(t,
+                                        "no step of size above " + data::formatNumber(tried, 3) +
+                                            " meets the tolerances (the step size underflows after " +
+                                            std::to_string(rejected) +
+                                            " rejected steps); the solution may blow up or have a discontinuity here");
             }
         }
     }

@@ -52,8 +52,8 @@ struct Propagator {
 
 class Evaluator {
 public:
-    Evaluator(eval::CompiledModel& model, const InputSignals* inputs)
-        : model_(model), inputs_(inputs), u_(model.inputCount(), 0.0), n_(static_cast<Index>(model.stateCount()))
+    Evaluator(eval::CompiledModel& model, const InputSignals* inputs) :
+        model_(model), inputs_(inputs), u_(model.inputCount(), 0.0), n_(static_cast<Index>(model.stateCount()))
     {
     }
 
@@ -99,14 +99,16 @@ private:
 
 }  // namespace
 
-StructuralSensitivityResult structuralSensitivity(eval::CompiledModel& model, const StructuralSensitivityRequest& request)
+StructuralSensitivityResult structuralSensitivity(eval::CompiledModel& model,
+                                                  const StructuralSensitivityRequest& request)
 {
     const auto& times = request.times;
     if (times.size() < 2)
         throw std::invalid_argument("structural sensitivity needs at least two sample times");
     for (std::size_t s = 1; s < times.size(); ++s)
         if (!(times[s] > times[s - 1]))
-            throw std::invalid_argument("the sample times must increase strictly (at t = " + data::formatNumber(times[s], 6) + ")");
+            throw std::invalid_argument(
+                "the sample times must increase strictly (at t = " + data::formatNumber(times[s], 6) + ")");
     if (model.inputCount() > 0 && (!request.inputs || request.inputs->size() != model.inputCount()))
         throw std::invalid_argument("the model has inputs: give one signal per input");
     for (std::size_t p : request.parameters)
@@ -137,7 +139,8 @@ StructuralSensitivityResult structuralSensitivity(eval::CompiledModel& model, co
                                         " is not: its df/dx changes with the state or time");
 
     const double norm = a.cwiseAbs().rowwise().sum().maxCoeff();
-    const double maxStep = request.maxStep > 0 ? request.maxStep : (norm > 0 ? 0.02 / norm : times.back() - times.front());
+    const double maxStep =
+        request.maxStep > 0 ? request.maxStep : (norm > 0 ? 0.02 / norm : times.back() - times.front());
 
     StructuralSensitivityResult out;
     out.states.resize(static_cast<Index>(times.size()), n);

@@ -20,9 +20,9 @@ namespace sysid::integrate {
 // (Meissinger) sensitivity equations the Simulator integrates: here the sensitivity model is
 // discretised exactly by the matrix exponential, and only its inputs are interpolated.
 struct StructuralSensitivityRequest {
-    std::vector<double> times;                 // sample times, strictly increasing; x(times[0]) = x0(p)
-    std::vector<std::size_t> parameters;       // model parameter indices
-    const InputSignals* inputs = nullptr;      // required when the model has inputs
+    std::vector<double> times;  // sample times, strictly increasing; x(times[0]) = x0(p)
+    std::vector<std::size_t> parameters;  // model parameter indices
+    const InputSignals* inputs = nullptr;  // required when the model has inputs
     // Longest step of the exponential propagation; 0: 0.02 / |A|_inf, which keeps the quadratic
     // hold of the sensitivity-point signals below ~1e-8 relative on the fast modes.
     double maxStep = 0.0;
@@ -30,10 +30,10 @@ struct StructuralSensitivityRequest {
 };
 
 struct StructuralSensitivityResult {
-    Eigen::MatrixXd states;                           // samples x states
-    std::vector<Eigen::MatrixXd> stateSensitivity;    // per sample: states x parameters, dx/dp
-    Eigen::MatrixXd outputs;                          // samples x outputs
-    std::vector<Eigen::MatrixXd> outputSensitivity;   // per sample: outputs x parameters, dy/dp
+    Eigen::MatrixXd states;  // samples x states
+    std::vector<Eigen::MatrixXd> stateSensitivity;  // per sample: states x parameters, dx/dp
+    Eigen::MatrixXd outputs;  // samples x outputs
+    std::vector<Eigen::MatrixXd> outputSensitivity;  // per sample: outputs x parameters, dy/dp
     // What it cost: the state model's and the sensitivity model's equations per input
     // (states + states * parameters: the seed's finding that, with n outputs, it needs as many
     // equations as Meissinger's method), the matrix exponentials formed, the propagation steps.
@@ -46,6 +46,7 @@ struct StructuralSensitivityResult {
 // Throws std::invalid_argument naming the state whose equation is not linear with constant
 // coefficients (df/dx changes with x or t), a bad time grid, or missing inputs; IntegrationError
 // when it is cancelled or a state grows beyond the floating-point range (an unstable system).
-StructuralSensitivityResult structuralSensitivity(eval::CompiledModel& model, const StructuralSensitivityRequest& request);
+StructuralSensitivityResult structuralSensitivity(eval::CompiledModel& model,
+                                                  const StructuralSensitivityRequest& request);
 
 }  // namespace sysid::integrate

@@ -14,21 +14,20 @@ using SparseMatrix = Eigen::SparseMatrix<double>;
 
 constexpr int maxNewtonIterations = 25;
 
-std::string schemeName(double theta) { return theta == 1.0 ? "implicit Euler" : "Crank-Nicolson"; }
+std::string schemeName(double theta)
+{
+    return theta == 1.0 ? "implicit Euler" : "Crank-Nicolson";
+}
 
 class ThetaStepper {
 public:
-    ThetaStepper(eval::CompiledModel& model, SensitivitySystem& system, const IntegratorSettings& settings, double theta)
-        : model_(model),
-          system_(system),
-          settings_(settings),
-          theta_(theta),
-          n_(static_cast<Eigen::Index>(model.stateCount())),
-          columns_(static_cast<Eigen::Index>(system.columnCount())),
-          f_(model.stateCount()),
-          jx_(model.source().rhsStateJacobian.entries.size()),
-          jp_(model.source().rhsParamJacobian.entries.size()),
-          newton_(model.source())
+    ThetaStepper(eval::CompiledModel& model, SensitivitySystem& system, const IntegratorSettings& settings,
+                 double theta) :
+        model_(model),
+        system_(system), settings_(settings), theta_(theta), n_(static_cast<Eigen::Index>(model.stateCount())),
+        columns_(static_cast<Eigen::Index>(system.columnCount())), f_(model.stateCount()),
+        jx_(model.source().rhsStateJacobian.entries.size()), jp_(model.source().rhsParamJacobian.entries.size()),
+        newton_(model.source())
     {
         jacobian_ = newton_.jacobianPattern();
         known_.resize(n_, columns_);
@@ -58,27 +57,29 @@ public:
         Eigen::VectorXd update;
         for (int iteration = 1;; ++iteration) {
             evaluate(t1, y);
-            const Eigen::VectorXd residual = y - known - implicitWeight * Eigen::Map<const Eigen::VectorXd>(f_.data(), n_);
+            const Eigen::VectorXd residual =
+                y - known - implicitWeight * Eigen::Map<const Eigen::VectorXd>(f_.data(), n_);
             if (!newton_.factorise(jacobian_, implicitWeight)) {
                 why = "the Newton matrix I - theta h df/dx (theta = " + data::formatNumber(theta_) + ") of the " +
-                      schemeName(theta_) + " step to t = " + data::formatNumber(t1, 10) +
-                      " is singular; use a smaller step (--max-step)";
+                    schemeName(theta_) + " step to t = " + data::formatNumber(t1, 10) +
+                    " is singular; use a smaller step (--max-step)";
                 return false;
             }
             update = newton_.lu().solve(-residual);
             y += update;
             if (!y.allFinite()) {
-                why = "the Newton iteration of the " + schemeName(theta_) + " step to t = " + data::formatNumber(t1, 10) +
-                      " diverged (a state became infinite or NaN); use a smaller step (--max-step)";
+                why = "the Newton iteration of the " + schemeName(theta_) +
+                    " step to t = " + data::formatNumber(t1, 10) +
+                    " diverged (a state became infinite or NaN); use a smaller step (--max-step)";
                 return false;
             }
             if (converged(update, y))
                 break;
             if (iteration == maxNewtonIterations) {
-                why = "the Newton iteration of the " + schemeName(theta_) + " step to t = " + data::formatNumber(t1, 10) +
-                      " did not converge in " + std::to_string(maxNewtonIterations) +
-                      " iterations (last update " + data::formatNumber(update.cwiseAbs().maxCoeff(), 3) +
-                      "); use a smaller step (--max-step)";
+                why = "the Newton iteration of the " + schemeName(theta_) +
+                    " step to t = " + data::formatNumber(t1, 10) + " did not converge in " +
+                    std::to_string(maxNewtonIterations) + " iterations (last update " +
+                    data::formatNumber(update.cwiseAbs().maxCoeff(), 3) + "); use a smaller step (--max-step)";
                 return false;
             }
         }
@@ -120,8 +121,9 @@ private:
     {
         double scaled = 0.0;
         for (Eigen::Index i = 0; i < n_; ++i)
-            scaled = std::max(scaled, std::abs(update(i)) /
-                                          (settings_.absoluteTolerance + settings_.relativeTolerance * std::abs(y(i))));
+            scaled = std::max(scaled,
+                              std::abs(update(i)) /
+                                  (settings_.absoluteTolerance + settings_.relativeTolerance * std::abs(y(i))));
         const double size = n_ > 0 ? y.cwiseAbs().maxCoeff() : 0.0;
         return scaled <= 1.0 || (n_ > 0 && update.cwiseAbs().maxCoeff() <= 1e-14 * std::max(1.0, size));
     }
@@ -142,8 +144,9 @@ private:
 
 FixedSteps fixedSteps(double interval, double maxStep)
 {
-    const std::size_t count =
-        maxStep > 0 ? std::max<std::size_t>(static_cast<std::size_t>(std::ceil(interval / maxStep * (1 - 1e-12))), 1) : 1;
+    const std::size_t count = maxStep > 0
+        ? std::max<std::size_t>(static_cast<std::size_t>(std::ceil(interval / maxStep * (1 - 1e-12))), 1)
+        : 1;
     return {count, interval / static_cast<double>(count)};
 }
 

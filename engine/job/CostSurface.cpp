@@ -36,25 +36,28 @@ std::size_t parameterIndex(const eval::CompiledModelSource& model, const std::st
     std::string known;
     for (const auto& n : model.parameterNames)
         known += (known.empty() ? "" : ", ") + n;
-    throw JobError(JobError::Kind::Settings, std::string("cost surface: the ") + axis + " axis names '" + name +
-                                                 "', which is not a parameter of the model (parameters: " +
-                                                 (known.empty() ? "none" : known) + ")");
+    throw JobError(JobError::Kind::Settings,
+                   std::string("cost surface: the ") + axis + " axis names '" + name +
+                       "', which is not a parameter of the model (parameters: " + (known.empty() ? "none" : known) +
+                       ")");
 }
 
 void checkAxis(const SurfaceAxis& axis, const char* which)
 {
     if (axis.points < 2)
-        throw JobError(JobError::Kind::Settings, std::string("cost surface: the ") + which + " axis (" + axis.parameter +
-                                                     ") needs at least 2 grid points");
+        throw JobError(JobError::Kind::Settings,
+                       std::string("cost surface: the ") + which + " axis (" + axis.parameter +
+                           ") needs at least 2 grid points");
     if (!std::isfinite(axis.from) || !std::isfinite(axis.to) || !(axis.from < axis.to))
-        throw JobError(JobError::Kind::Settings, std::string("cost surface: the ") + which + " axis range of " +
-                                                     axis.parameter + " must be finite and increasing, not " +
-                                                     data::formatNumber(axis.from, 6) + " to " +
-                                                     data::formatNumber(axis.to, 6));
+        throw JobError(JobError::Kind::Settings,
+                       std::string("cost surface: the ") + which + " axis range of " + axis.parameter +
+                           " must be finite and increasing, not " + data::formatNumber(axis.from, 6) + " to " +
+                           data::formatNumber(axis.to, 6));
 }
 
 // Each experiment's parameter values: the held values with its own fixed values applied.
-std::vector<std::vector<double>> experimentValues(const eval::CompiledModelSource& model, const std::vector<double>& held,
+std::vector<std::vector<double>> experimentValues(const eval::CompiledModelSource& model,
+                                                  const std::vector<double>& held,
                                                   const std::vector<estimate::Experiment>& experiments)
 {
     std::vector<std::vector<double>> values;
@@ -144,8 +147,9 @@ std::vector<PathPoint> iterationPath(const estimate::FitResult& result, const st
                 return k;
             estimated += (estimated.empty() ? "" : ", ") + result.parameters[k].name;
         }
-        throw JobError(JobError::Kind::Settings, "iteration path: the fit did not estimate '" + name +
-                                                     "' (it estimated: " + (estimated.empty() ? "nothing" : estimated) + ")");
+        throw JobError(JobError::Kind::Settings,
+                       "iteration path: the fit did not estimate '" + name +
+                           "' (it estimated: " + (estimated.empty() ? "nothing" : estimated) + ")");
     };
     const std::size_t cx = column(x), cy = column(y);
     std::vector<PathPoint> path;
@@ -164,8 +168,8 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
     const std::size_t ix = parameterIndex(*model, x.parameter, "x");
     const std::size_t iy = parameterIndex(*model, y.parameter, "y");
     if (ix == iy)
-        throw JobError(JobError::Kind::Settings, "cost surface: the x and y axes both name " + x.parameter +
-                                                     "; choose two different parameters");
+        throw JobError(JobError::Kind::Settings,
+                       "cost surface: the x and y axes both name " + x.parameter + "; choose two different parameters");
     if (fit.experiments.empty())
         throw JobError(JobError::Kind::Data, "cost surface: no data: give at least one data set");
     const std::vector<estimate::Experiment> experiments = preparedExperiments(fit, *model);
@@ -240,8 +244,8 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
                         break;
                     ++failed;
                     if (failure.empty())
-                        failure = x.parameter + " = " + data::formatNumber(result.xValues[col], 6) + ", " + y.parameter +
-                                  " = " + data::formatNumber(result.yValues[row], 6) + ": " + error.what();
+                        failure = x.parameter + " = " + data::formatNumber(result.xValues[col], 6) + ", " +
+                            y.parameter + " = " + data::formatNumber(result.yValues[row], 6) + ": " + error.what();
                 }
             }
             if (combined.stop_requested())

@@ -46,7 +46,7 @@ std::string integratorNote(const estimate::FitSettings& settings)
         return ", structural sensitivities (the model's linear system propagated by the matrix exponential; "
                "no integrator)";
     return ", integrator " + integrate::methodName(settings.integrator.method) +
-           (settings.integrator.methodChosen ? "" : " (default for this model)");
+        (settings.integrator.methodChosen ? "" : " (default for this model)");
 }
 
 bool contains(const std::vector<std::string>& list, const std::string& name)
@@ -61,8 +61,9 @@ void checkSettings(const eval::CompiledModelSource& model, const estimate::FitSe
 {
     for (const auto& [output, weight] : settings.outputWeights) {
         if (!contains(model.outputNames, output))
-            throw JobError(JobError::Kind::Settings, "weight for '" + output + "': the model has no output '" + output +
-                                                         "' (outputs: " + names(model.outputNames) + ")");
+            throw JobError(JobError::Kind::Settings,
+                           "weight for '" + output + "': the model has no output '" + output +
+                               "' (outputs: " + names(model.outputNames) + ")");
         if (!(weight > 0) || !std::isfinite(weight))
             throw JobError(JobError::Kind::Settings, "weight for '" + output + "' must be a finite number > 0");
     }

@@ -17,10 +17,10 @@ namespace sysid::job {
 
 // One measured record of a fit: a data table and how its columns map onto the model.
 struct ExperimentData {
-    std::string name;                           // for messages and plots; the table's source if empty
+    std::string name;  // for messages and plots; the table's source if empty
     data::DataTable table;
     std::map<std::string, std::string> mapping;  // model output/input name -> column; same name if absent
-    std::map<std::string, double> fixedValues;   // fixed parameters with other values in this record only
+    std::map<std::string, double> fixedValues;  // fixed parameters with other values in this record only
 };
 
 // A parameter fit with everything it needs, copied in, so it can run on any thread while the
@@ -30,7 +30,7 @@ struct FitJob {
     std::string modelText;
     std::string modelSource = "<model>";  // the name model errors are reported under
     std::vector<ExperimentData> experiments;
-    data::Preprocessing preprocessing;     // applied to every table before it is used
+    data::Preprocessing preprocessing;  // applied to every table before it is used
     estimate::FitSettings settings;
     std::map<std::string, double> parameterValues;  // starting values, overriding the model text
 

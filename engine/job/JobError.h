@@ -10,11 +10,11 @@ namespace sysid::job {
 class JobError : public std::runtime_error {
 public:
     enum class Kind {
-        Model,        // the model text does not parse or compile
-        Data,         // a data table or its mapping / preprocessing is unusable
-        Settings,     // a parameter, prior, weight or setting names something the model lacks
+        Model,  // the model text does not parse or compile
+        Data,  // a data table or its mapping / preprocessing is unusable
+        Settings,  // a parameter, prior, weight or setting names something the model lacks
         Integration,  // the model cannot be integrated (at the starting point)
-        Fit,          // the estimator cannot start
+        Fit,  // the estimator cannot start
     };
 
     JobError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}

@@ -37,7 +37,8 @@ std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::str
     }
 }
 
-std::vector<double> startingValues(const eval::CompiledModelSource& model, const std::map<std::string, double>& overrides)
+std::vector<double> startingValues(const eval::CompiledModelSource& model,
+                                   const std::map<std::string, double>& overrides)
 {
     std::vector<double> values = model.parameterValues;
     for (const auto& [name, value] : overrides) {
@@ -46,8 +47,9 @@ std::vector<double> startingValues(const eval::CompiledModelSource& model, const
             if (model.parameterNames[i] == name)
                 index = i;
         if (index == model.parameterNames.size())
-            throw JobError(JobError::Kind::Settings, "starting value for '" + name + "': the model has no parameter '" +
-                                                         name + "' (parameters: " + knownNames(model.parameterNames) + ")");
+            throw JobError(JobError::Kind::Settings,
+                           "starting value for '" + name + "': the model has no parameter '" + name +
+                               "' (parameters: " + knownNames(model.parameterNames) + ")");
         if (!std::isfinite(value))
             throw JobError(JobError::Kind::Settings, "starting value for '" + name + "' is not a finite number");
         values[index] = value;

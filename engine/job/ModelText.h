@@ -16,6 +16,7 @@ std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::str
 
 // The model's parameter values (model order) with `overrides` (name -> value) applied.
 // Throws JobError(Settings) naming an unknown parameter and listing the known ones.
-std::vector<double> startingValues(const eval::CompiledModelSource& model, const std::map<std::string, double>& overrides);
+std::vector<double> startingValues(const eval::CompiledModelSource& model,
+                                   const std::map<std::string, double>& overrides);
 
 }  // namespace sysid::job

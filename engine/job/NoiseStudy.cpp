@@ -193,7 +193,8 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
             if (!r.failed && p < r.estimates.size())
                 values.push_back(r.estimates[p]);
         const auto truth = trueValues.find(names[p]);
-        study.summary.push_back(summarise(names[p], std::move(values), truth == trueValues.end() ? kNaN : truth->second));
+        study.summary.push_back(
+            summarise(names[p], std::move(values), truth == trueValues.end() ? kNaN : truth->second));
     }
     return study;
 }

@@ -31,8 +31,8 @@ std::uint64_t realisationSeed(std::uint64_t base, std::size_t realisation);
 struct RealisationResult {
     std::size_t index = 0;
     std::uint64_t seed = 0;
-    bool failed = false;          // the fit could not run; `message` says why
-    std::string message;          // the fit's stop reason, or the failure
+    bool failed = false;  // the fit could not run; `message` says why
+    std::string message;  // the fit's stop reason, or the failure
     bool converged = false;
     std::size_t iterations = 0;
     double cost = 0;
@@ -42,29 +42,29 @@ struct RealisationResult {
 // Location and spread of one parameter's estimates over the realisations that did not fail.
 struct ParameterSummary {
     std::string name;
-    std::size_t count = 0;       // estimates summarised
-    double trueValue = 0;        // NaN when unknown
-    double mean = 0, sd = 0;     // sd: sample standard deviation (n - 1); NaN for n < 2
-    double standardError = 0;    // sd / sqrt(n)
-    double bias = 0;             // mean - true; NaN when the true value is unknown
-    double biasPercent = 0;      // 100 bias / |true|; NaN when unknown or true = 0
+    std::size_t count = 0;  // estimates summarised
+    double trueValue = 0;  // NaN when unknown
+    double mean = 0, sd = 0;  // sd: sample standard deviation (n - 1); NaN for n < 2
+    double standardError = 0;  // sd / sqrt(n)
+    double bias = 0;  // mean - true; NaN when the true value is unknown
+    double biasPercent = 0;  // 100 bias / |true|; NaN when unknown or true = 0
     double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
     double lowerWhisker = 0, upperWhisker = 0;  // Tukey: extreme data within 1.5 IQR of the box
 };
 
-// Summary of a sample, its values that are not finite left out (NaN everywhere for an empty one). Quartiles interpolate linearly
-// between order statistics (Hyndman & Fan 1996, definition 7, the default of R and NumPy).
+// Summary of a sample, its values that are not finite left out (NaN everywhere for an empty one). Quartiles interpolate
+// linearly between order statistics (Hyndman & Fan 1996, definition 7, the default of R and NumPy).
 ParameterSummary summarise(const std::string& name, std::vector<double> values, double trueValue);
 
 struct NoiseStudyResult {
     NoiseStudySettings settings;
-    std::string method;                      // estimation method name
+    std::string method;  // estimation method name
     std::vector<std::string> parameterNames;  // estimated parameters, fit order
     std::vector<RealisationResult> realisations;  // finished ones (failed included), by index
-    std::vector<ParameterSummary> summary;       // per parameter, parameterNames order
+    std::vector<ParameterSummary> summary;  // per parameter, parameterNames order
     std::size_t failed = 0;
     std::size_t notConverged = 0;  // included in the summary; their stop reasons are in `realisations`
-    bool cancelled = false;        // stopped before every realisation finished
+    bool cancelled = false;  // stopped before every realisation finished
 };
 
 // A Monte Carlo study: the fit repeated on N noisy copies of its (clean, usually simulated)
@@ -75,7 +75,7 @@ struct NoiseStudy {
     FitJob fit;
     NoiseStudySettings settings;
     std::map<std::string, double> trueValues;  // parameter -> true value, for the bias
-    unsigned threads = 0;                      // 0: std::thread::hardware_concurrency()
+    unsigned threads = 0;  // 0: std::thread::hardware_concurrency()
 
     // Called once per finished realisation, serialised (never two at once), on a worker
     // thread: the realisation, how many have finished, and N. Must not block for long.

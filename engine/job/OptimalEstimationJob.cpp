@@ -72,11 +72,12 @@ struct ParsedModel {
                         found = &p;
                 }
                 if (!found)
-                    throw JobError(JobError::Kind::Settings, "starting value for '" + name +
-                                                                 "': the model has no parameter '" + name +
-                                                                 "' (parameters: " + names(known) + ")");
+                    throw JobError(JobError::Kind::Settings,
+                                   "starting value for '" + name + "': the model has no parameter '" + name +
+                                       "' (parameters: " + names(known) + ")");
                 if (!std::isfinite(value))
-                    throw JobError(JobError::Kind::Settings, "starting value for '" + name + "' is not a finite number");
+                    throw JobError(JobError::Kind::Settings,
+                                   "starting value for '" + name + "' is not a finite number");
                 found->value = value;
             }
             compiled = eval::compileModel(*symbolic);
@@ -136,9 +137,9 @@ estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, P
     try {
         data::validatePreprocessing(job.preprocessing);
         const data::DataTable table = data::preprocess(job.experiment.table, job.preprocessing);
-        experiment = estimate::makeExperiment(*model.compiled, table, job.experiment.mapping,
-                                              job.experiment.name.empty() ? job.experiment.table.source
-                                                                          : job.experiment.name);
+        experiment =
+            estimate::makeExperiment(*model.compiled, table, job.experiment.mapping,
+                                     job.experiment.name.empty() ? job.experiment.table.source : job.experiment.name);
         experiment.fixedValues = job.experiment.fixedValues;
     } catch (const data::DataError& e) {
         throw JobError(JobError::Kind::Data, e.what());
@@ -164,16 +165,14 @@ estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, P
     std::string schedule;
     try {
         const auto stages = job.settings.stages.empty()
-                                ? estimate::defaultOptimalEstimationStages(job.settings.firstStageMethod,
-                                                                           job.settings.firstStageSteps)
-                                : job.settings.stages;
+            ? estimate::defaultOptimalEstimationStages(job.settings.firstStageMethod, job.settings.firstStageSteps)
+            : job.settings.stages;
         for (const auto& stage : stages) {
             const auto& integrator = stage.integrator;
             schedule += (schedule.empty() ? "" : " -> ") + integrate::methodName(integrator.method) +
-                        (integrate::isAdaptive(integrator.method)
-                             ? " rtol " + shortNumber(integrator.relativeTolerance)
-                             : " " + std::to_string(stage.stepsPerInterval) + " step" +
-                                   (stage.stepsPerInterval == 1 ? "" : "s") + " per interval");
+                (integrate::isAdaptive(integrator.method) ? " rtol " + shortNumber(integrator.relativeTolerance)
+                                                          : " " + std::to_string(stage.stepsPerInterval) + " step" +
+                         (stage.stepsPerInterval == 1 ? "" : "s") + " per interval");
         }
     } catch (const estimate::OptimalEstimationError& e) {
         throw JobError(JobError::Kind::Settings, e.what());

@@ -19,7 +19,7 @@ struct OptimalEstimationJob {
     std::string modelText;
     std::string modelSource = "<model>";  // the name model errors are reported under
     ExperimentData experiment;
-    data::Preprocessing preprocessing;    // applied to the table before it is used
+    data::Preprocessing preprocessing;  // applied to the table before it is used
     estimate::OptimalEstimationSettings settings;
     std::map<std::string, double> parameterValues;  // starting values, overriding the model text
 

@@ -39,7 +39,7 @@ shooting::NewtonObserver newtonProgress(ProgressSink& sink)
 std::string describePoint(const std::string& parameter, const shooting::BranchPoint& p)
 {
     std::string line = parameter + " = " + data::formatNumber(p.parameter, 8) + "  amplitude " +
-                       data::formatNumber(p.amplitude, 8) + "  " + (p.stable ? "stable" : "unstable");
+        data::formatNumber(p.amplitude, 8) + "  " + (p.stable ? "stable" : "unstable");
     if (p.type != shooting::BranchPointType::Regular)
         line += "  <- " + shooting::describe(p.type);
     return line;
@@ -49,8 +49,10 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
 {
     const auto source = compileModelText(job.modelText, job.modelSource);
     if (source->inputCount() > 0)
-        throw JobError(JobError::Kind::Settings, job.modelSource + ": periodic solutions need a model without inputs; "
-                                                                   "write the forcing in the equations (e.g. B*cos(w*t))");
+        throw JobError(JobError::Kind::Settings,
+                       job.modelSource +
+                           ": periodic solutions need a model without inputs; "
+                           "write the forcing in the equations (e.g. B*cos(w*t))");
     eval::CompiledModel model(source);
     model.setParameters(startingValues(*source, job.parameterValues));
 
@@ -69,8 +71,9 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         }
     }
     if (!(settings.period > 0) || !std::isfinite(settings.period))
-        throw JobError(JobError::Kind::Settings, "the period must be a number > 0 (the forcing period, or the first "
-                                                 "guess of an autonomous orbit's period)");
+        throw JobError(JobError::Kind::Settings,
+                       "the period must be a number > 0 (the forcing period, or the first "
+                       "guess of an autonomous orbit's period)");
     if (settings.periods < 1)
         throw JobError(JobError::Kind::Settings, "the number of forcing periods per orbit must be at least 1");
 
@@ -94,7 +97,8 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         if (job.solver == PeriodicSolver::Discretisation) {
             // The last settled period, sampled at the nodes, is the whole-orbit guess.
             integrate::SimulationRequest orbit;
-            orbit.times = integrate::uniformGrid(t0, t0 + span, span / static_cast<double>(job.nodes * settings.periods));
+            orbit.times =
+                integrate::uniformGrid(t0, t0 + span, span / static_cast<double>(job.nodes * settings.periods));
             orbit.initialState = std::vector<double>(x0.data(), x0.data() + x0.size());
             orbit.stop = stop;
             const auto trajectory = integrate::simulate(model, orbit, settings.integrator);
@@ -124,7 +128,7 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         d.newton = settings.newton;
         sink.log("time discretisation with " + std::to_string(job.nodes * settings.periods) + " nodes");
         result.solution = discretise::findPeriodicSolutionByDiscretisation(model, guessTimes, guessStates, d,
-                                                                          newtonProgress(sink), stop);
+                                                                           newtonProgress(sink), stop);
     }
     const auto& solution = result.solution;
     if (solution.converged() && solution.outputs.rows() > 0)
@@ -140,7 +144,8 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         c.initialStep = job.sweep->step;
         c.maxStep = std::max(job.sweep->step, std::abs(job.sweep->to - job.sweep->from) / 20.0);
         c.maxPoints = job.sweep->maxPoints;
-        c.method = job.sweep->natural ? shooting::ContinuationMethod::Natural : shooting::ContinuationMethod::PseudoArclength;
+        c.method =
+            job.sweep->natural ? shooting::ContinuationMethod::Natural : shooting::ContinuationMethod::PseudoArclength;
         if (!job.sweep->amplitudeState.empty())
             c.amplitudeState = indexOf(source->stateNames, job.sweep->amplitudeState, "state");
         if (job.sweep->frequency)
@@ -174,8 +179,8 @@ PeriodicJob::Result PeriodicJob::run(ProgressSink& sink, std::stop_token stop) c
     if (stop.stop_requested())
         sink.finished(JobStatus::Cancelled, "cancelled");
     else
-        sink.finished(JobStatus::Succeeded, result.solution.converged() ? result.solution.floquet.verdict
-                                                                         : result.solution.newton.message);
+        sink.finished(JobStatus::Succeeded,
+                      result.solution.converged() ? result.solution.floquet.verdict : result.solution.newton.message);
     return result;
 }
 

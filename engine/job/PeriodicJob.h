@@ -18,13 +18,13 @@ enum class PeriodicSolver { Shooting, Discretisation };
 
 // A frequency-response (or any one-parameter) continuation of the periodic solution.
 struct PeriodicSweep {
-    std::string parameter;          // model parameter continued
-    double from = 0.0, to = 1.0;    // the first orbit is found at `from`
-    bool frequency = false;         // the parameter is the forcing's angular frequency: T = 2 pi / value
-    double step = 0.02;             // initial (arclength) step
+    std::string parameter;  // model parameter continued
+    double from = 0.0, to = 1.0;  // the first orbit is found at `from`
+    bool frequency = false;  // the parameter is the forcing's angular frequency: T = 2 pi / value
+    double step = 0.02;  // initial (arclength) step
     std::size_t maxPoints = 200;
-    bool natural = false;           // natural continuation (stops at folds); default pseudo-arclength
-    std::string amplitudeState;     // state whose (max - min)/2 is the amplitude; default the first
+    bool natural = false;  // natural continuation (stops at folds); default pseudo-arclength
+    std::string amplitudeState;  // state whose (max - min)/2 is the amplitude; default the first
 };
 
 // One periodic steady state (and optionally its continuation), with everything copied in.
@@ -33,9 +33,9 @@ struct PeriodicJob {
     std::string modelSource = "<model>";
     std::map<std::string, double> parameterValues;  // overriding the model text
     PeriodicSolver solver = PeriodicSolver::Shooting;
-    shooting::PeriodicSettings shooting;    // period, periods, intervals, integrator, Newton settings
+    shooting::PeriodicSettings shooting;  // period, periods, intervals, integrator, Newton settings
     discretise::PeriodicScheme scheme = discretise::PeriodicScheme::CentralDifference;
-    std::size_t nodes = 200;                // time-discretisation nodes per forcing period
+    std::size_t nodes = 200;  // time-discretisation nodes per forcing period
     // Starting guess of x(t0) by state name; states not named start from the model's x(0).
     std::map<std::string, double> guess;
     // Periods simulated from the guess before Newton starts, so that a stable orbit's
@@ -45,7 +45,7 @@ struct PeriodicJob {
 
     struct Result {
         std::vector<std::string> stateNames, outputNames;
-        shooting::PeriodicSolution solution;              // at the sweep's start when there is a sweep
+        shooting::PeriodicSolution solution;  // at the sweep's start when there is a sweep
         std::optional<shooting::ContinuationResult> branch;
     };
     // The sink gets Newton iterations (cost = 1/2||F||^2), one log line per branch point, the

@@ -13,7 +13,7 @@ namespace sysid::job {
 enum class JobStatus {
     Succeeded,  // ran to its end (a fit that did not converge still succeeded: its result says why it stopped)
     Cancelled,  // stopped by the stop token; a fit still returns its best estimate
-    Failed,     // could not run; run() throws JobError with the same message
+    Failed,  // could not run; run() throws JobError with the same message
 };
 
 // Receives a job's events, on the job's thread, in order: started, then iterations (numbers

@@ -30,17 +30,18 @@ integrate::Trajectory simulateJob(const SimulationJob& job, std::stop_token stop
     request.stop = stop;
     if (source->inputCount() > 0) {
         if (!job.inputs)
-            throw JobError(JobError::Kind::Data, "the model " + job.modelSource + " has input(s) " +
-                                                     source->inputNames.front() +
-                                                     (source->inputCount() > 1 ? ", ..." : "") + "; give their data");
+            throw JobError(JobError::Kind::Data,
+                           "the model " + job.modelSource + " has input(s) " + source->inputNames.front() +
+                               (source->inputCount() > 1 ? ", ..." : "") + "; give their data");
         try {
             inputs = integrate::InputSignals::fromTable(source->inputNames, *job.inputs, job.inputMapping);
             const auto& time = job.inputs->time();
             if (time.front() > job.times.front() || time.back() < job.times.back())
-                throw JobError(JobError::Kind::Data, job.inputs->source + ": the input data cover t = " +
-                                                         data::formatNumber(time.front(), 10) + " to " + data::formatNumber(time.back(), 10) +
-                                                         ", but the simulation runs from " + data::formatNumber(job.times.front(), 10) +
-                                                         " to " + data::formatNumber(job.times.back(), 10));
+                throw JobError(
+                    JobError::Kind::Data,
+                    job.inputs->source + ": the input data cover t = " + data::formatNumber(time.front(), 10) + " to " +
+                        data::formatNumber(time.back(), 10) + ", but the simulation runs from " +
+                        data::formatNumber(job.times.front(), 10) + " to " + data::formatNumber(job.times.back(), 10));
         } catch (const data::DataError& e) {
             throw JobError(JobError::Kind::Data, e.what());
         } catch (const std::invalid_argument& e) {
@@ -77,8 +78,9 @@ integrate::Trajectory SimulationJob::run(ProgressSink& sink, std::stop_token sto
         throw error;
     }
     sink.trace(0, trajectory.times, trajectory.outputs);
-    sink.finished(JobStatus::Succeeded, "simulated " + std::to_string(trajectory.times.size()) + " samples in " +
-                                            std::to_string(trajectory.steps) + " steps");
+    sink.finished(JobStatus::Succeeded,
+                  "simulated " + std::to_string(trajectory.times.size()) + " samples in " +
+                      std::to_string(trajectory.steps) + " steps");
     return trajectory;
 }
 

@@ -20,8 +20,8 @@ struct SimulationJob {
     std::string modelSource = "<model>";
     std::map<std::string, double> parameterValues;  // overriding the model text
     integrate::IntegratorSettings settings;
-    std::vector<double> times;                       // output grid, strictly increasing; starts at x(0)
-    std::optional<data::DataTable> inputs;           // required when the model has inputs
+    std::vector<double> times;  // output grid, strictly increasing; starts at x(0)
+    std::optional<data::DataTable> inputs;  // required when the model has inputs
     std::map<std::string, std::string> inputMapping;  // model input -> column; same name if absent
 
     // Simulates; the sink gets one trace (experiment 0, the model outputs) and finished().

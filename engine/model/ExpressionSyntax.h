@@ -14,7 +14,7 @@ struct ExpressionSyntax {
     Kind kind = Kind::Number;
     double number = 0.0;
     std::string name;  // Name and Call
-    int primes = 0;    // Name: x' or x''
+    int primes = 0;  // Name: x' or x''
     std::vector<std::shared_ptr<const ExpressionSyntax>> operands;
     SourceLocation where;
 };

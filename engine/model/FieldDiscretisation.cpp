@@ -32,14 +32,16 @@ std::vector<numeric> finiteDifferenceWeights(int derivative, const std::vector<i
                 throw std::invalid_argument("finiteDifferenceWeights: repeated offset");
             c2 *= c3;
             for (int k = 0; k <= std::min(j, m); ++k) {
-                const numeric lower = k > 0 ? previous[static_cast<std::size_t>(k - 1)][static_cast<std::size_t>(nu)] : numeric(0);
+                const numeric lower =
+                    k > 0 ? previous[static_cast<std::size_t>(k - 1)][static_cast<std::size_t>(nu)] : numeric(0);
                 delta[static_cast<std::size_t>(k)][static_cast<std::size_t>(nu)] =
                     (aj * previous[static_cast<std::size_t>(k)][static_cast<std::size_t>(nu)] - k * lower) / c3;
             }
         }
         const numeric aPrev = offsets[static_cast<std::size_t>(j - 1)];
         for (int k = 0; k <= std::min(j, m); ++k) {
-            const numeric lower = k > 0 ? previous[static_cast<std::size_t>(k - 1)][static_cast<std::size_t>(j - 1)] : numeric(0);
+            const numeric lower =
+                k > 0 ? previous[static_cast<std::size_t>(k - 1)][static_cast<std::size_t>(j - 1)] : numeric(0);
             delta[static_cast<std::size_t>(k)][static_cast<std::size_t>(j)] =
                 c1 / c2 * (k * lower - aPrev * previous[static_cast<std::size_t>(k)][static_cast<std::size_t>(j - 1)]);
         }
@@ -115,7 +117,8 @@ public:
                 return side.value.subs(coordinates(index));
             }
             if (index[d] != (above ? n + 2 : -1))
-                throw FieldDiscretisationError("internal: a difference formula reaches two nodes beyond a flux boundary");
+                throw FieldDiscretisationError(
+                    "internal: a difference formula reaches two nodes beyond a flux boundary");
             std::vector<int> mirror = index, onBoundary = index;
             mirror[d] = above ? n : 1;
             onBoundary[d] = boundaryNode;
@@ -202,10 +205,13 @@ DiscretisedField discretiseField(const FieldDefinition& field)
         throw FieldDiscretisationError("the order of the differences must be 2 or 4");
     for (std::size_t d = 0; d < field.axes.size(); ++d) {
         if (field.axes[d].interiorNodes < 1)
-            throw FieldDiscretisationError("field " + field.name + " needs at least one node along " + field.axes[d].variable);
-        if (field.order == 4 && (field.boundaries[d][0].kind == BoundaryKind::Flux || field.boundaries[d][1].kind == BoundaryKind::Flux))
+            throw FieldDiscretisationError("field " + field.name + " needs at least one node along " +
+                                           field.axes[d].variable);
+        if (field.order == 4 &&
+            (field.boundaries[d][0].kind == BoundaryKind::Flux || field.boundaries[d][1].kind == BoundaryKind::Flux))
             throw FieldDiscretisationError("order 4 is available with fixed boundary values (s = ...) only; "
-                                           "use order 2 for the flux condition along " + field.axes[d].variable);
+                                           "use order 2 for the flux condition along " +
+                                           field.axes[d].variable);
     }
     DiscretisedField out;
     Grid grid(field, out);

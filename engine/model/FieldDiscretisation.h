@@ -18,7 +18,7 @@ std::vector<GiNaC::numeric> finiteDifferenceWeights(int derivative, const std::v
 struct FieldAxis {
     std::string variable;
     GiNaC::ex lower, upper;  // exact numbers
-    int interiorNodes = 1;   // nodes 1..n; nodes 0 and n+1 lie on the boundary
+    int interiorNodes = 1;  // nodes 1..n; nodes 0 and n+1 lie on the boundary
 
     GiNaC::ex spacing() const { return (upper - lower) / (interiorNodes + 1); }
     GiNaC::ex coordinate(int node) const { return lower + node * spacing(); }
@@ -26,7 +26,7 @@ struct FieldAxis {
 
 enum class BoundaryKind {
     Dirichlet,  // s = g on the side
-    Flux,       // s_x = g (Neumann); Robin when g involves the boundary value s
+    Flux,  // s_x = g (Neumann); Robin when g involves the boundary value s
 };
 
 struct FieldBoundary {
@@ -44,7 +44,7 @@ struct FieldPlaceholders {
 struct NodeCoefficient {
     GiNaC::symbol placeholder;
     std::size_t axis = 0;
-    int firstNode = 1;                   // node index of values[0]
+    int firstNode = 1;  // node index of values[0]
     std::vector<GiNaC::symbol> values;
 };
 
@@ -54,14 +54,14 @@ struct FieldDefinition {
     int order = 2;  // 2 or 4: accuracy of the difference formulas
     std::vector<std::array<FieldBoundary, 2>> boundaries;  // per axis: lower end, upper end
     FieldPlaceholders symbols;
-    GiNaC::ex rhs;      // s_t in the placeholders
+    GiNaC::ex rhs;  // s_t in the placeholders
     GiNaC::ex initial;  // s(x, 0) in the coordinate placeholders
     std::vector<NodeCoefficient> coefficients;
 };
 
 struct FieldNode {
     std::vector<int> index;  // grid index per axis
-    std::string name;        // s[2] or s[2,3]
+    std::string name;  // s[2] or s[2,3]
     GiNaC::symbol symbol;
     GiNaC::ex rhs;
     GiNaC::ex initial;
@@ -69,7 +69,7 @@ struct FieldNode {
 
 struct DiscretisedField {
     std::vector<int> firstNode, lastNode;  // state nodes per axis
-    std::vector<FieldNode> nodes;          // last axis fastest
+    std::vector<FieldNode> nodes;  // last axis fastest
 };
 
 // The field cannot be discretised as asked (too few nodes for the order, flux sides at order 4).

@@ -24,7 +24,7 @@ struct LagrangeSystem {
 
 struct LagrangeResult {
     std::vector<LagrangeEquation> equations;  // as derived, for display
-    std::vector<GiNaC::ex> accelerations;     // q'' solved from them
+    std::vector<GiNaC::ex> accelerations;  // q'' solved from them
 };
 
 class LagrangeError : public std::runtime_error {

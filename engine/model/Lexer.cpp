@@ -8,7 +8,8 @@ namespace sysid::model {
 std::string describe(const Token& token)
 {
     switch (token.kind) {
-    case TokenKind::Identifier: return "'" + token.text + std::string(static_cast<std::size_t>(token.primes), '\'') + "'";
+    case TokenKind::Identifier:
+        return "'" + token.text + std::string(static_cast<std::size_t>(token.primes), '\'') + "'";
     case TokenKind::Number: return "number " + token.text;
     case TokenKind::Separator: return token.text == ";" ? "';'" : "end of line";
     case TokenKind::End: return "end of file";
@@ -18,9 +19,18 @@ std::string describe(const Token& token)
 
 namespace {
 
-bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool isNameStart(char c)
+{
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool isNameChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+bool isDigit(char c)
+{
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
 
 }  // namespace
 
@@ -72,8 +82,9 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
                 ++j;
             }
             if (t.primes > 2)
-                errors.push_back({here, "'" + t.text + "' has " + std::to_string(t.primes) +
-                                            " primes; at most two (" + t.text + "'') are allowed"});
+                errors.push_back({here,
+                                  "'" + t.text + "' has " + std::to_string(t.primes) + " primes; at most two (" +
+                                      t.text + "'') are allowed"});
             column += static_cast<int>(j - i);
             i = j;
             tokens.push_back(std::move(t));
@@ -101,7 +112,8 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
             if (ec != std::errc() || end != t.text.data() + t.text.size())
                 errors.push_back({here, "'" + t.text + "' is not a valid number"});
             else if (j < text.size() && isNameStart(text[j]))
-                errors.push_back({here, "number '" + t.text + "' runs into a name; write an operator between them (e.g. 2*x)"});
+                errors.push_back(
+                    {here, "number '" + t.text + "' runs into a name; write an operator between them (e.g. 2*x)"});
             column += static_cast<int>(j - i);
             i = j;
             tokens.push_back(std::move(t));
@@ -126,7 +138,8 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
         if (kind == TokenKind::End) {
             const unsigned char uc = static_cast<unsigned char>(c);
             std::string shown = (uc >= 32 && uc < 127) ? std::string("'") + c + "'" : "non-ASCII character";
-            errors.push_back({here, "unexpected " + shown + " (expected a name, a number or one of + - * / ^ ( ) [ ] , = ;)"});
+            errors.push_back(
+                {here, "unexpected " + shown + " (expected a name, a number or one of + - * / ^ ( ) [ ] , = ;)"});
             // A multi-byte UTF-8 character is one column and one error, not one per byte.
             while (i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xC0) == 0x80)
                 ++i;

@@ -27,7 +27,7 @@ struct Parameter {
 struct State {
     std::string name;  // x, or x' for the velocity of a second-order coordinate
     GiNaC::symbol symbol;
-    GiNaC::ex rhs;      // d/dt of this state
+    GiNaC::ex rhs;  // d/dt of this state
     GiNaC::ex initial;  // in terms of parameters
     SourceLocation where;
 };
@@ -57,7 +57,7 @@ struct FieldLayout {
     std::string name;
     std::vector<std::string> variables;
     std::vector<std::vector<double>> coordinates;  // per axis, of the nodes that are states
-    std::vector<std::size_t> states;               // state index per node, last axis fastest
+    std::vector<std::size_t> states;  // state index per node, last axis fastest
     SourceLocation where;
 };
 

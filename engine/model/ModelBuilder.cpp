@@ -53,12 +53,16 @@ GiNaC::ex exactNumber(const std::string& spelling)
     return mantissa * GiNaC::numeric(10).power(GiNaC::numeric(exponent));
 }
 
-std::string at(SourceLocation where) { return "line " + std::to_string(where.line); }
+std::string at(SourceLocation where)
+{
+    return "line " + std::to_string(where.line);
+}
 
 const std::set<std::string>& reservedWords()
 {
-    static const std::set<std::string> words{"param", "state", "input", "let", "output", "coord", "kinetic",
-                                             "potential", "dissipation", "force", "fixed", "estimate", "prior", "t", "pi"};
+    static const std::set<std::string> words{"param", "state",    "input",     "let",         "output",
+                                             "coord", "kinetic",  "potential", "dissipation", "force",
+                                             "fixed", "estimate", "prior",     "t",           "pi"};
     return words;
 }
 
@@ -85,16 +89,22 @@ const std::map<std::string, FunctionInfo>& functions()
         {"sqrt", {1, [](const std::vector<ex>& a) -> ex { return GiNaC::sqrt(a[0]); }}},
         {"abs", {1, [](const std::vector<ex>& a) -> ex { return ex(sysid_abs(a[0])); }}},
         {"sign", {1, [](const std::vector<ex>& a) -> ex { return ex(sysid_sign(a[0])); }}},
-        {"min", {-1, [](const std::vector<ex>& a) -> ex {
-                     ex r = a[0];
-                     for (std::size_t i = 1; i < a.size(); ++i) r = sysid_min(r, a[i]);
-                     return r;
-                 }}},
-        {"max", {-1, [](const std::vector<ex>& a) -> ex {
-                     ex r = a[0];
-                     for (std::size_t i = 1; i < a.size(); ++i) r = sysid_max(r, a[i]);
-                     return r;
-                 }}},
+        {"min",
+         {-1,
+          [](const std::vector<ex>& a) -> ex {
+              ex r = a[0];
+              for (std::size_t i = 1; i < a.size(); ++i)
+                  r = sysid_min(r, a[i]);
+              return r;
+          }}},
+        {"max",
+         {-1,
+          [](const std::vector<ex>& a) -> ex {
+              ex r = a[0];
+              for (std::size_t i = 1; i < a.size(); ++i)
+                  r = sysid_max(r, a[i]);
+              return r;
+          }}},
     };
     return table;
 }
@@ -108,8 +118,17 @@ std::string functionList()
 }
 
 enum class NameKind {
-    Parameter, FirstOrderState, SecondOrderCoordinate, LagrangeCoordinate, Input, Let, Output,
-    Field, FieldVariable, FieldDerivative, NodeParameter,
+    Parameter,
+    FirstOrderState,
+    SecondOrderCoordinate,
+    LagrangeCoordinate,
+    Input,
+    Let,
+    Output,
+    Field,
+    FieldVariable,
+    FieldDerivative,
+    NodeParameter,
 };
 
 std::string kindWord(NameKind k)
@@ -168,8 +187,8 @@ struct FieldInfo {
     std::vector<std::array<const FieldConditionStatement*, 2>> sides;  // per axis: lower, upper end
     const FieldConditionStatement* initial = nullptr;
     std::vector<std::array<int, 2>> stateNodes;  // per axis
-    bool ready = false;                          // grid, conditions and placeholders are complete
-    bool broken = false;                         // an error in its grid or conditions is already reported
+    bool ready = false;  // grid, conditions and placeholders are complete
+    bool broken = false;  // an error in its grid or conditions is already reported
     DiscretisedField grid;
 };
 
@@ -183,7 +202,10 @@ struct NodeParameter {
 
 class Builder {
 public:
-    Builder(std::string source, std::vector<ModelDiagnostic>& errors) : errors_(errors) { model_.source = std::move(source); }
+    Builder(std::string source, std::vector<ModelDiagnostic>& errors) : errors_(errors)
+    {
+        model_.source = std::move(source);
+    }
 
     Model build(const ModelSyntax& syntax)
     {
@@ -224,16 +246,26 @@ private:
         if (functions().count(n.name))
             fail(n.where, "'" + n.name + "' is the name of a function and cannot be used as a name");
         if (auto it = names_.find(n.name); it != names_.end())
-            fail(n.where, "'" + n.name + "' is already declared as " + kindWord(it->second.kind) + " on " +
-                              at(it->second.where));
+            fail(n.where,
+                 "'" + n.name + "' is already declared as " + kindWord(it->second.kind) + " on " +
+                     at(it->second.where));
         names_[n.name] = {kind, n.where, index};
     }
 
     Coordinate& addCoordinate(const NamedPlace& n, bool lagrangian)
     {
-        declareName(n, lagrangian ? NameKind::LagrangeCoordinate : NameKind::SecondOrderCoordinate, coordinates_.size());
-        Coordinate c{n.name, n.where, lagrangian, GiNaC::symbol(n.name), GiNaC::symbol(n.name + "'"),
-                     GiNaC::symbol(n.name + "''"), std::nullopt, {}, {}, {}};
+        declareName(n, lagrangian ? NameKind::LagrangeCoordinate : NameKind::SecondOrderCoordinate,
+                    coordinates_.size());
+        Coordinate c{n.name,
+                     n.where,
+                     lagrangian,
+                     GiNaC::symbol(n.name),
+                     GiNaC::symbol(n.name + "'"),
+                     GiNaC::symbol(n.name + "''"),
+                     std::nullopt,
+                     {},
+                     {},
+                     {}};
         coordinates_.push_back(std::move(c));
         order_.push_back({true, coordinates_.size() - 1});
         return coordinates_.back();
@@ -255,7 +287,8 @@ private:
                     declareField(*f);
                 } else if (auto* s = std::get_if<StateStatement>(&st)) {
                     declareName(s->name, NameKind::FirstOrderState, firstOrder_.size());
-                    FirstOrder f{s->name.name, s->name.where, GiNaC::symbol(s->name.name), std::nullopt, {}, std::nullopt, {}};
+                    FirstOrder f{
+                        s->name.name, s->name.where, GiNaC::symbol(s->name.name), std::nullopt, {}, std::nullopt, {}};
                     if (s->initial)
                         f.initial = InitialValue{s->initial, s->estimate, s->initial->where};
                     f.initialWhere = s->name.where;
@@ -274,10 +307,12 @@ private:
                 } else if (auto* e = std::get_if<EnergyStatement>(&st)) {
                     declareName(e->name, NameKind::Let, 0);
                     const EnergyStatement*& slot = e->kind == EnergyKind::Kinetic ? kinetic_
-                                                 : e->kind == EnergyKind::Potential ? potential_ : dissipation_;
+                        : e->kind == EnergyKind::Potential                        ? potential_
+                                                                                  : dissipation_;
                     if (slot)
-                        fail(e->keyword, "a second " + energyWord(e->kind) + " (the first is on " +
-                                             at(slot->keyword) + "); combine them into one expression");
+                        fail(e->keyword,
+                             "a second " + energyWord(e->kind) + " (the first is on " + at(slot->keyword) +
+                                 "); combine them into one expression");
                     slot = e;
                 } else if (auto* d = std::get_if<DerivativeStatement>(&st)) {
                     if (d->order == 2 && !names_.count(d->name.name))
@@ -289,8 +324,9 @@ private:
 
     static std::string energyWord(EnergyKind k)
     {
-        return k == EnergyKind::Kinetic ? "kinetic energy" : k == EnergyKind::Potential ? "potential energy"
-                                                                                         : "dissipation function";
+        return k == EnergyKind::Kinetic  ? "kinetic energy"
+            : k == EnergyKind::Potential ? "potential energy"
+                                         : "dissipation function";
     }
 
     double constantValue(const ExpressionPtr& e, const std::string& what)
@@ -319,8 +355,9 @@ private:
                     if (!(param.lower < param.upper))
                         fail(p->lower->where, "the bounds of " + param.name + " must satisfy lower < upper");
                     if (param.value < param.lower || param.value > param.upper)
-                        fail(p->value->where, "the initial value of " + param.name + " lies outside its bounds [" +
-                                                  formatNumber(param.lower) + ", " + formatNumber(param.upper) + "]");
+                        fail(p->value->where,
+                             "the initial value of " + param.name + " lies outside its bounds [" +
+                                 formatNumber(param.lower) + ", " + formatNumber(param.upper) + "]");
                 }
                 if (p->priorMean) {
                     const double mean = constantValue(p->priorMean, "the prior mean of " + param.name);
@@ -353,12 +390,14 @@ private:
         declareName({f.name.name + "_t", f.name.where}, NameKind::FieldDerivative, index);
         for (const auto& axis : f.axes) {
             declareName(axis.variable, NameKind::FieldVariable, index);
-            declareName({f.name.name + "_" + axis.variable.name, axis.variable.where}, NameKind::FieldDerivative, index);
+            declareName({f.name.name + "_" + axis.variable.name, axis.variable.where}, NameKind::FieldDerivative,
+                        index);
             declareName({f.name.name + "_" + axis.variable.name + axis.variable.name, axis.variable.where},
                         NameKind::FieldDerivative, index);
         }
         if (f.axes.size() > 2)
-            fail(f.axes[2].variable.where, "a field has one or two spatial variables, not " + std::to_string(f.axes.size()));
+            fail(f.axes[2].variable.where,
+                 "a field has one or two spatial variables, not " + std::to_string(f.axes.size()));
     }
 
     static constexpr int maxFieldNodes = 2000;  // GiNaC works per node: keep the symbolic model tractable
@@ -391,7 +430,8 @@ private:
             bool complete = true;
             const std::string& name = info.definition.name;
             if (!info.equation) {
-                errors_.push_back({info.statement->name.where, "field " + name + " has no equation; add " + name + "_t = ..."});
+                errors_.push_back(
+                    {info.statement->name.where, "field " + name + " has no equation; add " + name + "_t = ..."});
                 complete = false;
             }
             for (std::size_t d = 0; d < info.sides.size(); ++d) {
@@ -401,10 +441,10 @@ private:
                         continue;
                     const std::string end = exactText(side == 0 ? axis.lower : axis.upper);
                     errors_.push_back({info.statement->axes[d].variable.where,
-                                       "field " + name + " has no boundary condition at " + axis.variable + " = " + end +
-                                           "; add " + conditionExample(info, d, end) + " = ... (value) or " +
-                                           name + "_" + axis.variable + conditionExample(info, d, end).substr(name.size()) +
-                                           " = ... (flux)"});
+                                       "field " + name + " has no boundary condition at " + axis.variable + " = " +
+                                           end + "; add " + conditionExample(info, d, end) + " = ... (value) or " +
+                                           name + "_" + axis.variable +
+                                           conditionExample(info, d, end).substr(name.size()) + " = ... (flux)"});
                     complete = false;
                 }
             }
@@ -415,15 +455,16 @@ private:
             for (std::size_t d = 0; d < info.sides.size(); ++d) {
                 for (int side = 0; side < 2; ++side)
                     info.definition.boundaries[d][static_cast<std::size_t>(side)].kind =
-                        isFlux(info, *info.sides[d][static_cast<std::size_t>(side)]) ? BoundaryKind::Flux : BoundaryKind::Dirichlet;
+                        isFlux(info, *info.sides[d][static_cast<std::size_t>(side)]) ? BoundaryKind::Flux
+                                                                                     : BoundaryKind::Dirichlet;
                 const auto range = stateNodeRange(info.definition.axes[d], info.definition.boundaries[d]);
                 info.stateNodes.push_back(range);
                 total *= static_cast<std::size_t>(range[1] - range[0] + 1);
             }
             if (total > maxFieldNodes) {
-                errors_.push_back({info.statement->name.where, "field " + name + " has " + std::to_string(total) +
-                                                                   " nodes; at most " + std::to_string(maxFieldNodes) +
-                                                                   " are supported"});
+                errors_.push_back({info.statement->name.where,
+                                   "field " + name + " has " + std::to_string(total) + " nodes; at most " +
+                                       std::to_string(maxFieldNodes) + " are supported"});
                 continue;
             }
             FieldPlaceholders& ph = info.definition.symbols;
@@ -477,12 +518,14 @@ private:
             axis.lower = resolve(a.lower, Context::Constant);
             axis.upper = resolve(a.upper, Context::Constant);
             if (!((axis.upper - axis.lower).evalf() > 0))
-                fail(a.lower->where, "the interval of " + a.variable.name + " is empty: [" + exactText(axis.lower) + ", " +
-                                         exactText(axis.upper) + "] needs lower < upper");
+                fail(a.lower->where,
+                     "the interval of " + a.variable.name + " is empty: [" + exactText(axis.lower) + ", " +
+                         exactText(axis.upper) + "] needs lower < upper");
             const double nodes = constantValue(a.nodes, "the number of nodes along " + a.variable.name);
             if (nodes != std::floor(nodes) || nodes < 1)
-                fail(a.nodes->where, "the number of interior nodes along " + a.variable.name +
-                                         " must be a whole number >= 1, not " + formatNumber(nodes));
+                fail(a.nodes->where,
+                     "the number of interior nodes along " + a.variable.name + " must be a whole number >= 1, not " +
+                         formatNumber(nodes));
             if (nodes > maxFieldNodes)
                 fail(a.nodes->where, "at most " + std::to_string(maxFieldNodes) + " nodes along " + a.variable.name);
             axis.interiorNodes = static_cast<int>(nodes);
@@ -491,7 +534,8 @@ private:
         if (f.order) {
             const double order = constantValue(f.order, "the order of " + name);
             if (order != 2 && order != 4)
-                fail(f.order->where, "the order of the differences of " + name + " must be 2 or 4, not " + formatNumber(order));
+                fail(f.order->where,
+                     "the order of the differences of " + name + " must be 2 or 4, not " + formatNumber(order));
             def.order = static_cast<int>(order);
         }
         info.sides.assign(def.axes.size(), {nullptr, nullptr});
@@ -509,9 +553,12 @@ private:
             for (std::size_t d = 0; d < info.statement->axes.size(); ++d)
                 if (info.statement->axes[d].variable.name == suffix)
                     return {it->second.index, d};
-            fail(written.where, "a boundary condition gives the field (" + info.definition.name + "(...) = ...) or its "
-                                "first derivative across the side (" + info.definition.name + "_" +
-                                    info.statement->axes[0].variable.name + "(...) = ...), not " + written.name);
+            fail(written.where,
+                 "a boundary condition gives the field (" + info.definition.name +
+                     "(...) = ...) or its "
+                     "first derivative across the side (" +
+                     info.definition.name + "_" + info.statement->axes[0].variable.name + "(...) = ...), not " +
+                     written.name);
         }
         if (it != names_.end())
             fail(written.where, written.name + " is " + kindWord(it->second.kind) + ", not a field; " + what);
@@ -520,11 +567,13 @@ private:
 
     void attachEquation(const FieldEquationStatement& e)
     {
-        const std::size_t f = fieldOf(e.field, "declare it with 'field " + e.field.name + " on x in [0, 1] nodes 10'").first;
+        const std::size_t f =
+            fieldOf(e.field, "declare it with 'field " + e.field.name + " on x in [0, 1] nodes 10'").first;
         FieldInfo& info = fields_[f];
         if (info.equation)
-            fail(e.field.where, "a second equation for " + e.field.name + "_t (the first is on " +
-                                    at(info.equation->field.where) + ")");
+            fail(e.field.where,
+                 "a second equation for " + e.field.name + "_t (the first is on " + at(info.equation->field.where) +
+                     ")");
         info.equation = &e;
     }
 
@@ -548,25 +597,30 @@ private:
             return;  // its grid has errors, already reported
         const std::string variables = fieldVariables(info);
         if (c.arguments.size() != dims + 1)
-            fail(c.name.where, name + " depends on (" + variables + "t): write " + name + "(" + variables +
-                                   "0) = ... for the initial values and a boundary like " +
-                                   conditionExample(info, 0, exactText(info.definition.axes[0].lower)) + " = ...");
+            fail(c.name.where,
+                 name + " depends on (" + variables + "t): write " + name + "(" + variables +
+                     "0) = ... for the initial values and a boundary like " +
+                     conditionExample(info, 0, exactText(info.definition.axes[0].lower)) + " = ...");
         const ExpressionPtr& time = c.arguments.back();
         if (isName(time, "t") || (time->kind == ExpressionSyntax::Kind::Number && time->number == 0 && fluxAxis)) {
             attachBoundary(info, c, fluxAxis);
             return;
         }
         if (time->kind != ExpressionSyntax::Kind::Number || time->number != 0)
-            fail(time->where, "the last argument of " + c.name.name + "(...) is the time: t for a boundary condition, "
-                              "0 for the initial values");
+            fail(time->where,
+                 "the last argument of " + c.name.name +
+                     "(...) is the time: t for a boundary condition, "
+                     "0 for the initial values");
         if (fluxAxis)
             fail(c.name.where, "initial values are given for the field itself: " + name + "(" + variables + "0) = ...");
         for (std::size_t d = 0; d < dims; ++d)
             if (!isName(c.arguments[d], info.statement->axes[d].variable.name))
-                fail(c.arguments[d]->where, "the initial values " + name + "(" + variables + "0) = ... are a function of " +
-                                                info.statement->axes[d].variable.name + "; write the variable itself here");
+                fail(c.arguments[d]->where,
+                     "the initial values " + name + "(" + variables + "0) = ... are a function of " +
+                         info.statement->axes[d].variable.name + "; write the variable itself here");
         if (info.initial)
-            fail(c.name.where, "the initial values of " + name + " are already given on " + at(info.initial->name.where));
+            fail(c.name.where,
+                 "the initial values of " + name + " are already given on " + at(info.initial->name.where));
         info.initial = &c;
     }
 
@@ -578,13 +632,17 @@ private:
             if (isName(c.arguments[d], info.statement->axes[d].variable.name))
                 continue;
             if (fixedAxis)
-                fail(c.arguments[d]->where, "a boundary condition fixes one coordinate; " +
-                                                info.statement->axes[*fixedAxis].variable.name + " is already fixed");
+                fail(c.arguments[d]->where,
+                     "a boundary condition fixes one coordinate; " + info.statement->axes[*fixedAxis].variable.name +
+                         " is already fixed");
             fixedAxis = d;
         }
         if (!fixedAxis)
-            fail(c.name.where, "a boundary condition of " + name + " names the side: write the end of the interval, "
-                               "e.g. " + conditionExample(info, 0, exactText(info.definition.axes[0].lower)));
+            fail(c.name.where,
+                 "a boundary condition of " + name +
+                     " names the side: write the end of the interval, "
+                     "e.g. " +
+                     conditionExample(info, 0, exactText(info.definition.axes[0].lower)));
         const std::size_t d = *fixedAxis;
         const FieldAxis& axis = info.definition.axes[d];
         const ExpressionPtr& point = c.arguments[d];
@@ -596,15 +654,18 @@ private:
         };
         const int side = near(axis.lower) ? 0 : near(axis.upper) ? 1 : -1;
         if (side < 0)
-            fail(point->where, axis.variable + " = " + exactText(value) + " is not an end of the interval [" +
-                                   exactText(axis.lower) + ", " + exactText(axis.upper) + "] of " + name);
+            fail(point->where,
+                 axis.variable + " = " + exactText(value) + " is not an end of the interval [" + exactText(axis.lower) +
+                     ", " + exactText(axis.upper) + "] of " + name);
         if (fluxAxis && *fluxAxis != d)
-            fail(c.name.where, "on the side " + axis.variable + " = " + exactText(value) + " the flux is " + name + "_" +
-                                   axis.variable + ", not " + c.name.name);
+            fail(c.name.where,
+                 "on the side " + axis.variable + " = " + exactText(value) + " the flux is " + name + "_" +
+                     axis.variable + ", not " + c.name.name);
         auto& slot = info.sides[d][static_cast<std::size_t>(side)];
         if (slot)
-            fail(c.name.where, "a second boundary condition for " + name + " at " + axis.variable + " = " +
-                                   exactText(value) + " (the first is on " + at(slot->name.where) + ")");
+            fail(c.name.where,
+                 "a second boundary condition for " + name + " at " + axis.variable + " = " + exactText(value) +
+                     " (the first is on " + at(slot->name.where) + ")");
         slot = &c;
     }
 
@@ -612,13 +673,15 @@ private:
     {
         NodeParameter& np = nodeParameters_[names_.at(p.name.name).index];
         if (p.over.size() != 1)
-            fail(p.over[1].where, "a per-node parameter follows one field variable: param " + p.name.name + "(" +
-                                      p.over[0].name + ") = ...");
+            fail(p.over[1].where,
+                 "a per-node parameter follows one field variable: param " + p.name.name + "(" + p.over[0].name +
+                     ") = ...");
         auto it = names_.find(p.over[0].name);
         if (it == names_.end() || it->second.kind != NameKind::FieldVariable)
-            fail(p.over[0].where, "'" + p.over[0].name + "' in " + p.name.name + "(" + p.over[0].name +
-                                      ") is not a field variable; declare it with 'field s on " + p.over[0].name +
-                                      " in [0, 1] nodes 10'");
+            fail(p.over[0].where,
+                 "'" + p.over[0].name + "' in " + p.name.name + "(" + p.over[0].name +
+                     ") is not a field variable; declare it with 'field s on " + p.over[0].name +
+                     " in [0, 1] nodes 10'");
         np.field = it->second.index;
         const FieldInfo& info = fields_[np.field];
         if (!info.ready)
@@ -650,7 +713,9 @@ private:
             for (std::size_t d = 0; d < info.sides.size(); ++d)
                 for (std::size_t side = 0; side < 2; ++side) {
                     currentFlux_ = def.boundaries[d][side].kind == BoundaryKind::Flux;
-                    guarded([&] { def.boundaries[d][side].value = resolve(info.sides[d][side]->value, Context::FieldBoundary); });
+                    guarded([&] {
+                        def.boundaries[d][side].value = resolve(info.sides[d][side]->value, Context::FieldBoundary);
+                    });
                 }
             def.initial = 0;
             if (info.initial)
@@ -678,12 +743,14 @@ private:
                     layout.variables.push_back(info.definition.axes[d].variable);
                     std::vector<double> coordinates;
                     for (int node = info.grid.firstNode[d]; node <= info.grid.lastNode[d]; ++node)
-                        coordinates.push_back(GiNaC::ex_to<GiNaC::numeric>(info.definition.axes[d].coordinate(node).evalf()).to_double());
+                        coordinates.push_back(
+                            GiNaC::ex_to<GiNaC::numeric>(info.definition.axes[d].coordinate(node).evalf()).to_double());
                     layout.coordinates.push_back(std::move(coordinates));
                 }
                 for (const FieldNode& node : info.grid.nodes) {
                     layout.states.push_back(model_.states.size());
-                    model_.states.push_back({node.name, node.symbol, node.rhs, node.initial, info.statement->name.where});
+                    model_.states.push_back(
+                        {node.name, node.symbol, node.rhs, node.initial, info.statement->name.where});
                 }
                 model_.fields.push_back(std::move(layout));
             });
@@ -713,8 +780,9 @@ private:
             fail(e.where, written + ": fields have no primes; the time derivative is " + field + "_t");
         if (d.kind == NameKind::FieldVariable) {
             if (!own)
-                fail(e.where, e.name + " is the spatial variable of field " + field + "; it can appear only in " + field +
-                                  "_t = ... and the boundary and initial conditions of " + field);
+                fail(e.where,
+                     e.name + " is the spatial variable of field " + field + "; it can appear only in " + field +
+                         "_t = ... and the boundary and initial conditions of " + field);
             for (std::size_t a = 0; a < info.definition.axes.size(); ++a)
                 if (info.definition.axes[a].variable == e.name)
                     return info.definition.symbols.coordinate[a];
@@ -723,13 +791,18 @@ private:
             if (own && (ctx == Context::FieldEquation || (ctx == Context::FieldBoundary && currentFlux_)))
                 return info.definition.symbols.value;
             if (own && ctx == Context::FieldBoundary)
-                fail(e.where, "a boundary value " + field + "(...) = ... cannot depend on " + field + " itself; for a "
-                              "Robin condition give the flux " + field + "_" + info.definition.axes[0].variable +
-                              "(...) = ... in terms of " + field);
+                fail(e.where,
+                     "a boundary value " + field + "(...) = ... cannot depend on " + field +
+                         " itself; for a "
+                         "Robin condition give the flux " +
+                         field + "_" + info.definition.axes[0].variable + "(...) = ... in terms of " + field);
             if (own)
                 fail(e.where, "the initial values of " + field + " cannot depend on " + field + " itself");
-            fail(e.where, "field " + field + " has one value per node; use it in " + field + "_t = ..., or as an output "
-                          "(output " + field + " for every node, output " + field + "(X) at one point)");
+            fail(e.where,
+                 "field " + field + " has one value per node; use it in " + field +
+                     "_t = ..., or as an output "
+                     "(output " +
+                     field + " for every node, output " + field + "(X) at one point)");
         }
         if (d.kind == NameKind::FieldDerivative && own && ctx == Context::FieldEquation) {
             const std::string suffix = e.name.substr(field.size() + 1);
@@ -740,7 +813,8 @@ private:
                 if (suffix == v + v)
                     return info.definition.symbols.second[a];
             }
-            fail(e.where, e.name + " is the time derivative of " + field + "; it stands on the left of " + field + "_t = ...");
+            fail(e.where,
+                 e.name + " is the time derivative of " + field + "; it stands on the left of " + field + "_t = ...");
         }
         fail(e.where, e.name + " is a derivative of field " + field + "; it can appear only in " + field + "_t = ...");
     }
@@ -749,8 +823,9 @@ private:
     void noteLetField(std::size_t field, SourceLocation where)
     {
         if (letField_ && *letField_ != field)
-            fail(where, "a let may use one field only; this one uses " + fields_[*letField_].definition.name + " and " +
-                            fields_[field].definition.name);
+            fail(where,
+                 "a let may use one field only; this one uses " + fields_[*letField_].definition.name + " and " +
+                     fields_[field].definition.name);
         letField_ = field;
     }
 
@@ -771,15 +846,20 @@ private:
             ctx = Context::FieldEquation;
         }
         if (ctx != Context::FieldEquation)
-            fail(e.where, e.name + "(" + variable + ") has one value per node; it can appear only in a field equation s_t = ...");
+            fail(e.where,
+                 e.name + "(" + variable +
+                     ") has one value per node; it can appear only in a field equation s_t = ...");
         if (!resolvingLet_ && np.field != currentField_)
-            fail(e.where, e.name + "(" + variable + ") belongs to the nodes of field " + fields_[np.field].definition.name +
-                              ", not of " + fields_[currentField_].definition.name);
+            fail(e.where,
+                 e.name + "(" + variable + ") belongs to the nodes of field " + fields_[np.field].definition.name +
+                     ", not of " + fields_[currentField_].definition.name);
         if (e.operands.size() != 1 || !isName(e.operands[0], variable))
-            fail(e.where, "write " + e.name + "(" + variable + "): a per-node parameter takes the node's own " + variable);
+            fail(e.where,
+                 "write " + e.name + "(" + variable + "): a per-node parameter takes the node's own " + variable);
         if (np.values.empty())
-            fail(e.where, "field " + fields_[np.field].definition.name +
-                              " cannot be used until the errors in its declaration are fixed");
+            fail(e.where,
+                 "field " + fields_[np.field].definition.name +
+                     " cannot be used until the errors in its declaration are fixed");
         return np.placeholder;
     }
 
@@ -827,11 +907,14 @@ private:
                 else if (auto* f = std::get_if<ForceStatement>(&st)) {
                     auto it = names_.find(f->coordinate.name);
                     if (it == names_.end() || it->second.kind != NameKind::LagrangeCoordinate)
-                        fail(f->coordinate.where, "'force " + f->coordinate.name + "' needs a Lagrangian coordinate "
-                                                  "declared with 'coord " + f->coordinate.name + "'");
+                        fail(f->coordinate.where,
+                             "'force " + f->coordinate.name +
+                                 "' needs a Lagrangian coordinate "
+                                 "declared with 'coord " +
+                                 f->coordinate.name + "'");
                     if (forces.count(f->coordinate.name))
-                        fail(f->coordinate.where, "a second force on " + f->coordinate.name +
-                                                      "; add the terms into one 'force' statement");
+                        fail(f->coordinate.where,
+                             "a second force on " + f->coordinate.name + "; add the terms into one 'force' statement");
                     forces[f->coordinate.name] = f;
                 }
             });
@@ -847,24 +930,28 @@ private:
         auto it = names_.find(d.name.name);
         const std::string written = d.name.name + std::string(static_cast<std::size_t>(d.order), '\'');
         if (it == names_.end())
-            fail(d.name.where, "equation for undeclared state " + d.name.name + "; declare it with 'state " +
-                                   d.name.name + " = VALUE' (or write " + d.name.name + "'' = ... for a second-order coordinate)");
+            fail(d.name.where,
+                 "equation for undeclared state " + d.name.name + "; declare it with 'state " + d.name.name +
+                     " = VALUE' (or write " + d.name.name + "'' = ... for a second-order coordinate)");
         const Declaration& decl = it->second;
         if (decl.kind == NameKind::FirstOrderState) {
             if (d.order != 1)
                 fail(d.name.where, d.name.name + " is a first-order state; write " + d.name.name + "' = ...");
             FirstOrder& f = firstOrder_[decl.index];
             if (f.equationWhere.line > 0)
-                fail(d.name.where, "a second equation for " + written + " (the first is on " + at(f.equationWhere) + ")");
+                fail(d.name.where,
+                     "a second equation for " + written + " (the first is on " + at(f.equationWhere) + ")");
             f.equationWhere = d.name.where;  // before resolving: an equation with an error is not also "missing"
             f.rhs = resolve(d.value, Context::Dynamics);
         } else if (decl.kind == NameKind::SecondOrderCoordinate) {
             if (d.order != 2)
-                fail(d.name.where, d.name.name + " is a second-order coordinate (it has " + d.name.name +
-                                       "'' = ...); its velocity " + d.name.name + "' is a state, not an equation");
+                fail(d.name.where,
+                     d.name.name + " is a second-order coordinate (it has " + d.name.name + "'' = ...); its velocity " +
+                         d.name.name + "' is a state, not an equation");
             Coordinate& c = coordinates_[decl.index];
             if (c.equationWhere.line > 0)
-                fail(d.name.where, "a second equation for " + written + " (the first is on " + at(c.equationWhere) + ")");
+                fail(d.name.where,
+                     "a second equation for " + written + " (the first is on " + at(c.equationWhere) + ")");
             c.equationWhere = d.name.where;
             c.acceleration_rhs = resolve(d.value, Context::Dynamics);
         } else if (decl.kind == NameKind::LagrangeCoordinate) {
@@ -885,13 +972,15 @@ private:
         if (coords.empty()) {
             for (const EnergyStatement* e : {kinetic_, potential_, dissipation_})
                 if (e)
-                    errors_.push_back({e->keyword, "'" + energyWord(e->kind) +
-                                                       "' needs Lagrangian coordinates: declare them with 'coord q'"});
+                    errors_.push_back(
+                        {e->keyword,
+                         "'" + energyWord(e->kind) + "' needs Lagrangian coordinates: declare them with 'coord q'"});
             return;
         }
         if (!kinetic_) {
-            errors_.push_back({coords.front()->where, "Lagrangian coordinate " + coords.front()->name +
-                                                          " needs a kinetic energy: add 'kinetic T = ...'"});
+            errors_.push_back(
+                {coords.front()->where,
+                 "Lagrangian coordinate " + coords.front()->name + " needs a kinetic energy: add 'kinetic T = ...'"});
             return;
         }
         if (!errors_.empty())
@@ -935,7 +1024,8 @@ private:
                 if (decl.kind == NameKind::FirstOrderState) {
                     FirstOrder& f = firstOrder_[decl.index];
                     if (f.initial)
-                        fail(s->name.where, "the initial value of " + f.name + " is already given on " + at(f.initialWhere));
+                        fail(s->name.where,
+                             "the initial value of " + f.name + " is already given on " + at(f.initialWhere));
                     if (s->values.size() != 1)
                         fail(s->values[1].where, f.name + " is a first-order state: give one initial value");
                     f.initial = s->values[0];
@@ -943,16 +1033,19 @@ private:
                 } else if (decl.kind == NameKind::SecondOrderCoordinate || decl.kind == NameKind::LagrangeCoordinate) {
                     Coordinate& c = coordinates_[decl.index];
                     if (!c.initial.empty())
-                        fail(s->name.where, "the initial values of " + c.name + " are already given on " + at(c.initialWhere));
+                        fail(s->name.where,
+                             "the initial values of " + c.name + " are already given on " + at(c.initialWhere));
                     if (s->values.size() > 2)
                         fail(s->values[2].where, c.name + "(0) takes a position and a velocity, not more");
                     c.initial = s->values;
                     c.initialWhere = s->name.where;
                 } else if (decl.kind == NameKind::Field) {
-                    fail(s->name.where, s->name.name + " is a field: write its initial values as " + s->name.name + "(" +
-                                            fieldVariables(fields_[decl.index]) + "0) = ...");
+                    fail(s->name.where,
+                         s->name.name + " is a field: write its initial values as " + s->name.name + "(" +
+                             fieldVariables(fields_[decl.index]) + "0) = ...");
                 } else {
-                    fail(s->name.where, s->name.name + " is " + kindWord(decl.kind) + "; initial values belong to states");
+                    fail(s->name.where,
+                         s->name.name + " is " + kindWord(decl.kind) + "; initial values belong to states");
                 }
             });
         }
@@ -980,19 +1073,24 @@ private:
             guarded([&] {
                 if (isCoordinate) {
                     Coordinate& c = coordinates_[index];
-                    const std::optional<InitialValue> pos = c.initial.size() > 0 ? std::optional(c.initial[0]) : std::nullopt;
-                    const std::optional<InitialValue> vel = c.initial.size() > 1 ? std::optional(c.initial[1]) : std::nullopt;
-                    model_.states.push_back({c.name, c.position, c.velocity, initialExpression(pos, c.name + "(0)"), c.where});
+                    const std::optional<InitialValue> pos =
+                        c.initial.size() > 0 ? std::optional(c.initial[0]) : std::nullopt;
+                    const std::optional<InitialValue> vel =
+                        c.initial.size() > 1 ? std::optional(c.initial[1]) : std::nullopt;
+                    model_.states.push_back(
+                        {c.name, c.position, c.velocity, initialExpression(pos, c.name + "(0)"), c.where});
                     model_.states.push_back({c.name + "'", c.velocity, *c.acceleration_rhs,
                                              initialExpression(vel, c.name + "'(0)"), c.where});
                 } else {
                     FirstOrder& f = firstOrder_[index];
-                    model_.states.push_back({f.name, f.symbol, *f.rhs, initialExpression(f.initial, f.name + "(0)"), f.where});
+                    model_.states.push_back(
+                        {f.name, f.symbol, *f.rhs, initialExpression(f.initial, f.name + "(0)"), f.where});
                 }
             });
         }
         if (model_.states.empty() && errors_.empty() && fields_.empty())
-            errors_.push_back({{1, 1}, "the model has no states: declare 'state y = VALUE' with y' = ..., or write x'' = ..."});
+            errors_.push_back(
+                {{1, 1}, "the model has no states: declare 'state y = VALUE' with y' = ..., or write x'' = ..."});
     }
 
     void defineOutputs(const ModelSyntax& syntax)
@@ -1003,14 +1101,16 @@ private:
             if (!o)
                 continue;
             guarded([&] {
-                if (auto f = names_.find(o->name.name); f != names_.end() && f->second.kind == NameKind::Field && !o->value) {
+                if (auto f = names_.find(o->name.name);
+                    f != names_.end() && f->second.kind == NameKind::Field && !o->value) {
                     fieldOutput(*o, fields_[f->second.index], seen);
                     return;
                 }
                 if (!o->at.empty())
-                    fail(o->name.where, "output " + o->name.name + "(...) takes the value of a field at a point, but " +
-                                            o->name.name + (names_.count(o->name.name) ? " is " + kindWord(names_.at(o->name.name).kind)
-                                                                                         : " is not declared"));
+                    fail(o->name.where,
+                         "output " + o->name.name + "(...) takes the value of a field at a point, but " + o->name.name +
+                             (names_.count(o->name.name) ? " is " + kindWord(names_.at(o->name.name).kind)
+                                                         : " is not declared"));
                 const std::string name = o->name.name + std::string(static_cast<std::size_t>(o->primes), '\'');
                 if (auto it = seen.find(name); it != seen.end())
                     fail(o->name.where, "output " + name + " is already declared on " + at(it->second));
@@ -1019,10 +1119,12 @@ private:
                     if (reservedWords().count(o->name.name))
                         fail(o->name.where, "'" + o->name.name + "' is a reserved word and cannot name an output");
                     if (functions().count(o->name.name))
-                        fail(o->name.where, "'" + o->name.name + "' is the name of a function and cannot name an output");
+                        fail(o->name.where,
+                             "'" + o->name.name + "' is the name of a function and cannot name an output");
                     if (names_.count(o->name.name))
-                        fail(o->name.where, "output name " + o->name.name + " is already " +
-                                                kindWord(names_.at(o->name.name).kind) + "; choose another name");
+                        fail(o->name.where,
+                             "output name " + o->name.name + " is already " + kindWord(names_.at(o->name.name).kind) +
+                                 "; choose another name");
                     value = resolve(o->value, Context::Output);
                 } else {
                     auto e = std::make_shared<ExpressionSyntax>();
@@ -1060,8 +1162,9 @@ private:
             return;
         }
         if (o.at.size() != info.definition.axes.size())
-            fail(o.name.where, "field " + field + " has " + std::to_string(info.definition.axes.size()) +
-                                   " spatial variable(s); give that many coordinates in output " + field + "(...)");
+            fail(o.name.where,
+                 "field " + field + " has " + std::to_string(info.definition.axes.size()) +
+                     " spatial variable(s); give that many coordinates in output " + field + "(...)");
         std::vector<ex> point;
         std::string name = field + "(";
         for (std::size_t d = 0; d < o.at.size(); ++d) {
@@ -1128,9 +1231,10 @@ private:
                 if (resolvingLet_)
                     noteLetField(f->second, e.where);
                 else if (ctx != Context::FieldEquation || currentField_ != f->second)
-                    fail(e.where, e.name + " depends on field " + fields_[f->second].definition.name +
-                                      " (its variables, values or per-node parameters); it can appear only in " +
-                                      fields_[f->second].definition.name + "_t = ...");
+                    fail(e.where,
+                         e.name + " depends on field " + fields_[f->second].definition.name +
+                             " (its variables, values or per-node parameters); it can appear only in " +
+                             fields_[f->second].definition.name + "_t = ...");
             }
             return lets_.at(e.name);
         case NameKind::FirstOrderState:
@@ -1138,8 +1242,9 @@ private:
                 return firstOrder_[d.index].symbol;
             if (ctx == Context::Output && e.primes == 1)
                 return stateRhs(e.name, 1, e.where);
-            fail(e.where, written + " is the derivative of state " + e.name +
-                              "; it may only stand on the left of its equation or in an output");
+            fail(e.where,
+                 written + " is the derivative of state " + e.name +
+                     "; it may only stand on the left of its equation or in an output");
         case NameKind::SecondOrderCoordinate:
         case NameKind::LagrangeCoordinate:
             if (e.primes == 0)
@@ -1149,8 +1254,7 @@ private:
             if (ctx == Context::Output)
                 return stateRhs(e.name, 2, e.where);
             fail(e.where, written + " (an acceleration) may only stand on the left of its equation or in an output");
-        default:
-            fail(e.where, "'" + written + "' cannot be used in an expression");
+        default: fail(e.where, "'" + written + "' cannot be used in an expression");
         }
     }
 
@@ -1218,7 +1322,8 @@ private:
         case K::Power: {
             const ex base = resolve(e->operands[0], ctx);
             const ex exponent = resolve(e->operands[1], ctx);
-            if (base.is_zero() && GiNaC::is_a<GiNaC::numeric>(exponent) && !GiNaC::ex_to<GiNaC::numeric>(exponent).is_positive())
+            if (base.is_zero() && GiNaC::is_a<GiNaC::numeric>(exponent) &&
+                !GiNaC::ex_to<GiNaC::numeric>(exponent).is_positive())
                 fail(e->where, "0 raised to a non-positive power");
             return GiNaC::pow(base, exponent);
         }
@@ -1234,8 +1339,9 @@ private:
             const int arity = it->second.arity;
             const int given = static_cast<int>(e->operands.size());
             if (arity >= 0 && given != arity)
-                fail(e->where, e->name + "() takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") +
-                                   ", " + std::to_string(given) + " given");
+                fail(e->where,
+                     e->name + "() takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") + ", " +
+                         std::to_string(given) + " given");
             if (arity < 0 && given < 2)
                 fail(e->where, e->name + "() takes two or more arguments, " + std::to_string(given) + " given");
             std::vector<ex> args;
@@ -1258,9 +1364,9 @@ private:
     std::vector<FieldInfo> fields_;
     std::vector<NodeParameter> nodeParameters_;
     std::size_t currentField_ = std::string::npos;  // the field whose equation or condition is being resolved
-    bool currentFlux_ = false;                      // that condition gives the flux, so it may use the field value
-    bool resolvingLet_ = false;                     // a let is being resolved: field names give placeholders
-    std::optional<std::size_t> letField_;           // the field that let draws on
+    bool currentFlux_ = false;  // that condition gives the flux, so it may use the field value
+    bool resolvingLet_ = false;  // a let is being resolved: field names give placeholders
+    std::optional<std::size_t> letField_;  // the field that let draws on
     std::map<std::string, std::size_t> letFields_;  // lets drawing on a field, and which
     const EnergyStatement* kinetic_ = nullptr;
     const EnergyStatement* potential_ = nullptr;

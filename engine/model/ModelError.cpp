@@ -24,10 +24,9 @@ static std::string joinDiagnostics(const std::string& source, const std::vector<
     return text;
 }
 
-ModelError::ModelError(std::string source, std::vector<ModelDiagnostic> diagnostics)
-    : std::runtime_error(joinDiagnostics(source, diagnostics)),
-      source_(std::move(source)),
-      diagnostics_(std::move(diagnostics))
+ModelError::ModelError(std::string source, std::vector<ModelDiagnostic> diagnostics) :
+    std::runtime_error(joinDiagnostics(source, diagnostics)), source_(std::move(source)),
+    diagnostics_(std::move(diagnostics))
 {
 }
 

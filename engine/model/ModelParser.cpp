@@ -88,9 +88,10 @@ private:
     {
         const Token& first = peek();
         if (first.kind != TokenKind::Identifier)
-            fail(first, "expected a statement (param, state, input, let, output, coord, kinetic, potential, "
-                        "dissipation, force, an equation like x' = ... or an initial value like x(0) = ...), found " +
-                            describe(first));
+            fail(first,
+                 "expected a statement (param, state, input, let, output, coord, kinetic, potential, "
+                 "dissipation, force, an equation like x' = ... or an initial value like x(0) = ...), found " +
+                     describe(first));
         if (first.primes > 0) {
             next();
             expect(TokenKind::Equals, "'=' after " + describe(first));
@@ -106,21 +107,31 @@ private:
             next();
             return FieldEquationStatement{{word.substr(0, word.size() - 2), first.where}, expression()};
         }
-        if (word == "param") return paramStatement();
-        if (word == "state") return stateStatement();
-        if (word == "input") { next(); return InputStatement{nameList("an input name")}; }
-        if (word == "coord") { next(); return CoordStatement{nameList("a coordinate name")}; }
+        if (word == "param")
+            return paramStatement();
+        if (word == "state")
+            return stateStatement();
+        if (word == "input") {
+            next();
+            return InputStatement{nameList("an input name")};
+        }
+        if (word == "coord") {
+            next();
+            return CoordStatement{nameList("a coordinate name")};
+        }
         if (word == "let") {
             next();
             NamedPlace name = plainName("a name after 'let'");
             expect(TokenKind::Equals, "'=' after the name");
             return LetStatement{name, expression()};
         }
-        if (word == "output") return outputStatement();
+        if (word == "output")
+            return outputStatement();
         if (word == "kinetic" || word == "potential" || word == "dissipation") {
             next();
             const EnergyKind kind = word == "kinetic" ? EnergyKind::Kinetic
-                                  : word == "potential" ? EnergyKind::Potential : EnergyKind::Dissipation;
+                : word == "potential"                 ? EnergyKind::Potential
+                                                      : EnergyKind::Dissipation;
             NamedPlace name = plainName("a name after '" + word + "' (e.g. " + word + " T = ...)");
             expect(TokenKind::Equals, "'=' after the name");
             return EnergyStatement{kind, first.where, name, expression()};
@@ -132,10 +143,15 @@ private:
             return ForceStatement{coordinate, expression()};
         }
         if (peek(1).kind == TokenKind::Equals)
-            fail(first, "'" + word + " = ...' is not a statement; write " + word + "' = ... for an equation, "
-                        "let " + word + " = ... for an intermediate or param " + word + " = ... for a parameter");
-        fail(first, "unknown statement '" + word + "' (expected param, state, input, let, output, coord, kinetic, "
-                    "potential, dissipation, force, field or an equation)");
+            fail(first,
+                 "'" + word + " = ...' is not a statement; write " + word +
+                     "' = ... for an equation, "
+                     "let " +
+                     word + " = ... for an intermediate or param " + word + " = ... for a parameter");
+        fail(first,
+             "unknown statement '" + word +
+                 "' (expected param, state, input, let, output, coord, kinetic, "
+                 "potential, dissipation, force, field or an equation)");
     }
 
     Statement paramStatement()
@@ -235,14 +251,16 @@ private:
         f.name = plainName("a field name");
         const Token& on = peek();
         if (!isKeyword(on, "on"))
-            fail(on, "expected 'on' after the field name (field " + f.name.name + " on x in [0, 1] nodes 10), found " +
-                         describe(on));
+            fail(on,
+                 "expected 'on' after the field name (field " + f.name.name + " on x in [0, 1] nodes 10), found " +
+                     describe(on));
         next();
         do {
             FieldAxisSyntax axis;
             axis.variable = plainName("a spatial variable (field " + f.name.name + " on x in [0, 1] nodes 10)");
             if (!isKeyword(peek(), "in"))
-                fail(peek(), "expected 'in' and an interval after " + axis.variable.name + ", found " + describe(peek()));
+                fail(peek(),
+                     "expected 'in' and an interval after " + axis.variable.name + ", found " + describe(peek()));
             next();
             expect(TokenKind::LeftBracket, "'[' to open the interval of " + axis.variable.name);
             axis.lower = expression();
@@ -250,8 +268,9 @@ private:
             axis.upper = expression();
             expect(TokenKind::RightBracket, "']' to close the interval of " + axis.variable.name);
             if (!isKeyword(peek(), "nodes"))
-                fail(peek(), "expected 'nodes' and the number of interior nodes along " + axis.variable.name +
-                                 ", found " + describe(peek()));
+                fail(peek(),
+                     "expected 'nodes' and the number of interior nodes along " + axis.variable.name + ", found " +
+                         describe(peek()));
             next();
             axis.nodes = expression();
             f.axes.push_back(std::move(axis));
@@ -317,7 +336,8 @@ private:
         ExpressionPtr left = term();
         while (peek().kind == TokenKind::Plus || peek().kind == TokenKind::Minus) {
             const Token& op = next();
-            const auto kind = op.kind == TokenKind::Plus ? ExpressionSyntax::Kind::Add : ExpressionSyntax::Kind::Subtract;
+            const auto kind =
+                op.kind == TokenKind::Plus ? ExpressionSyntax::Kind::Add : ExpressionSyntax::Kind::Subtract;
             left = make(kind, op.where, {left, term()});
         }
         return left;
@@ -328,7 +348,8 @@ private:
         ExpressionPtr left = unary();
         while (peek().kind == TokenKind::Star || peek().kind == TokenKind::Slash) {
             const Token& op = next();
-            const auto kind = op.kind == TokenKind::Star ? ExpressionSyntax::Kind::Multiply : ExpressionSyntax::Kind::Divide;
+            const auto kind =
+                op.kind == TokenKind::Star ? ExpressionSyntax::Kind::Multiply : ExpressionSyntax::Kind::Divide;
             left = make(kind, op.where, {left, unary()});
         }
         return left;

@@ -40,8 +40,8 @@ struct LetStatement {
 
 struct OutputStatement {
     NamedPlace name;
-    int primes = 0;           // output x' names a velocity
-    ExpressionPtr value;      // null: the output is the named state itself
+    int primes = 0;  // output x' names a velocity
+    ExpressionPtr value;  // null: the output is the named state itself
     std::vector<ExpressionPtr> at;  // output s(0.4): a field at one point
 };
 
@@ -105,8 +105,8 @@ struct FieldConditionStatement {
 };
 
 using Statement = std::variant<ParamStatement, StateStatement, InputStatement, LetStatement, OutputStatement,
-                               CoordStatement, EnergyStatement, ForceStatement, DerivativeStatement,
-                               InitialStatement, FieldStatement, FieldEquationStatement, FieldConditionStatement>;
+                               CoordStatement, EnergyStatement, ForceStatement, DerivativeStatement, InitialStatement,
+                               FieldStatement, FieldEquationStatement, FieldConditionStatement>;
 
 struct ModelSyntax {
     std::vector<Statement> statements;

@@ -10,16 +10,25 @@ namespace sysid::model {
 enum class TokenKind {
     Identifier,  // name, possibly followed by ' or '' (see primes)
     Number,
-    Plus, Minus, Star, Slash, Caret,
-    LeftParen, RightParen, LeftBracket, RightBracket,
-    Comma, Equals, Separator,  // Separator: end of line or ';'
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Caret,
+    LeftParen,
+    RightParen,
+    LeftBracket,
+    RightBracket,
+    Comma,
+    Equals,
+    Separator,  // Separator: end of line or ';'
     End,
 };
 
 struct Token {
     TokenKind kind = TokenKind::End;
     std::string text;  // identifier name without primes, or the number's spelling
-    int primes = 0;    // x' -> 1, x'' -> 2
+    int primes = 0;  // x' -> 1, x'' -> 2
     double number = 0.0;
     SourceLocation where;
 };

@@ -17,7 +17,11 @@ json finiteOrNull(double v)
 
 json axisToJson(const job::SurfaceAxis& axis, const std::vector<double>& values)
 {
-    return {{"parameter", axis.parameter}, {"from", axis.from}, {"to", axis.to}, {"points", axis.points}, {"values", values}};
+    return {{"parameter", axis.parameter},
+            {"from", axis.from},
+            {"to", axis.to},
+            {"points", axis.points},
+            {"values", values}};
 }
 
 // Round-trip precision, so a redrawn figure matches the computed one.
@@ -50,8 +54,9 @@ json costSurfaceToJson(const job::CostSurfaceResult& surface, const std::vector<
         rows.push_back(std::move(row));
     }
     out["cost"] = std::move(rows);
-    out["minimum"] = std::isfinite(best) ? json{{"cost", best}, {"x", surface.xValues[bestX]}, {"y", surface.yValues[bestY]}}
-                                         : json(nullptr);
+    out["minimum"] = std::isfinite(best)
+        ? json{{"cost", best}, {"x", surface.xValues[bestX]}, {"y", surface.yValues[bestY]}}
+        : json(nullptr);
     out["failed_points"] = surface.failedPoints;
     out["first_failure"] = surface.firstFailure;
     out["cancelled"] = surface.cancelled;

@@ -13,10 +13,11 @@ namespace {
 std::size_t count(const json& value, const std::string& key, std::size_t minimum)
 {
     const bool whole = value.is_number_unsigned() ||
-                       (value.is_number_float() && value.get<double>() == std::floor(value.get<double>()) &&
-                        value.get<double>() >= 0 && value.get<double>() < 1e9);
+        (value.is_number_float() && value.get<double>() == std::floor(value.get<double>()) &&
+         value.get<double>() >= 0 && value.get<double>() < 1e9);
     if (!whole || value.get<double>() < static_cast<double>(minimum))
-        throw OptimalSettingsError(key, "expected a whole number >= " + std::to_string(minimum) + ", got " + value.dump());
+        throw OptimalSettingsError(key,
+                                   "expected a whole number >= " + std::to_string(minimum) + ", got " + value.dump());
     return static_cast<std::size_t>(value.get<double>());
 }
 
@@ -58,8 +59,8 @@ double number(const json& value, const std::string& key, bool positive)
         throw OptimalSettingsError(key, "expected a number, got " + value.dump());
     const double v = value.get<double>();
     if (!std::isfinite(v) || (positive ? !(v > 0) : !(v >= 0)))
-        throw OptimalSettingsError(key, std::string("expected a finite number ") + (positive ? "> 0" : ">= 0") +
-                                            ", got " + value.dump());
+        throw OptimalSettingsError(
+            key, std::string("expected a finite number ") + (positive ? "> 0" : ">= 0") + ", got " + value.dump());
     return v;
 }
 
@@ -143,11 +144,12 @@ estimate::OptimalEstimationSettings optimalSettingsFromJson(const json& in)
     if (const auto it = in.find("first_stage"); it != in.end() && !it->is_null()) {
         requireObject(*it, "first_stage", {"method", "steps_per_interval"});
         if (const auto m = it->find("method"); m != it->end() && !m->is_null()) {
-            const auto method = m->is_string() ? integrate::parseIntegrationMethod(m->get<std::string>()) : std::nullopt;
+            const auto method =
+                m->is_string() ? integrate::parseIntegrationMethod(m->get<std::string>()) : std::nullopt;
             if (!method || !estimate::isFirstStageMethod(*method))
-                throw OptimalSettingsError("first_stage.method",
-                                           "expected one of \"euler\", \"rk4\", \"implicit-euler\", \"crank-nicolson\", got " +
-                                               m->dump());
+                throw OptimalSettingsError(
+                    "first_stage.method",
+                    "expected one of \"euler\", \"rk4\", \"implicit-euler\", \"crank-nicolson\", got " + m->dump());
             s.firstStageMethod = *method;
         }
         if (const auto k = it->find("steps_per_interval"); k != it->end() && !k->is_null())

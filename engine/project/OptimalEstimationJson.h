@@ -27,9 +27,9 @@ nlohmann::json optimalSettingsToJson(const estimate::OptimalEstimationSettings& 
 // "state_weights.x" (empty for the object itself).
 class OptimalSettingsError : public std::invalid_argument {
 public:
-    OptimalSettingsError(std::string key, std::string message)
-        : std::invalid_argument(key.empty() ? message : key + ": " + message), key(std::move(key)),
-          message(std::move(message))
+    OptimalSettingsError(std::string key, std::string message) :
+        std::invalid_argument(key.empty() ? message : key + ": " + message), key(std::move(key)),
+        message(std::move(message))
     {
     }
     std::string key;

@@ -8,7 +8,10 @@ namespace {
 
 using nlohmann::json;
 
-json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json finite(double v)
+{
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
 
 json multipliers(const std::vector<std::complex<double>>& mu)
 {

@@ -167,8 +167,9 @@ void readIntegrator(const Reader& r, const json& value, const std::string& key, 
 
 void readPeriodic(const Reader& r, const json& value, const std::string& key, estimate::PeriodicResponseSettings& s)
 {
-    r.requireObject(value, key,
-                    {"period", "frequency_parameter", "periods", "solver", "intervals", "nodes", "scheme", "warmup_periods"});
+    r.requireObject(
+        value, key,
+        {"period", "frequency_parameter", "periods", "solver", "intervals", "nodes", "scheme", "warmup_periods"});
     if (const json* v = Reader::member(value, "period")) {
         s.period = r.number(*v, key + ".period");
         if (s.period < 0)
@@ -188,10 +189,12 @@ void readPeriodic(const Reader& r, const json& value, const std::string& key, es
     atLeast("nodes", 4, s.nodes);
     atLeast("warmup_periods", 1, s.warmupPeriods);
     if (const json* v = Reader::member(value, "solver")) {
-        s.solver = r.choice(*v, key + ".solver", "periodic solver", "shooting, discretisation", estimate::parsePeriodicSolver);
+        s.solver =
+            r.choice(*v, key + ".solver", "periodic solver", "shooting, discretisation", estimate::parsePeriodicSolver);
     }
     if (const json* v = Reader::member(value, "scheme")) {
-        s.scheme = r.choice(*v, key + ".scheme", "scheme", "central-difference, hermite-simpson", estimate::parsePeriodicScheme);
+        s.scheme = r.choice(*v, key + ".scheme", "scheme", "central-difference, hermite-simpson",
+                            estimate::parsePeriodicScheme);
     }
 }
 
@@ -205,8 +208,9 @@ void readEquationError(const Reader& r, const json& value, const std::string& ke
         const std::string text = r.string(*v, key + "." + name);
         const auto parsed = estimate::parseEquationErrorFormula(text);
         if (!parsed || estimate::isOneStep(*parsed) != oneStep)
-            r.fail(key + "." + name, "unknown formula '" + text + "' (known: " +
-                                         (oneStep ? "heun, rk4" : "trapezoid, simpson, newton-cotes-6") + ")");
+            r.fail(key + "." + name,
+                   "unknown formula '" + text +
+                       "' (known: " + (oneStep ? "heun, rk4" : "trapezoid, simpson, newton-cotes-6") + ")");
         target = *parsed;
     };
     formula("one_step", true, s.oneStep);
@@ -305,8 +309,9 @@ std::string parseReason(const std::string& what)
 Project projectFromJson(const json& root, const std::string& file, const std::string& directory)
 {
     const Reader r(file);
-    r.requireObject(root, "", {"version", "model", "data", "preprocessing", "method", "settings", "parameters",
-                               "last_result", "optimal_estimation", "study"});
+    r.requireObject(root, "",
+                    {"version", "model", "data", "preprocessing", "method", "settings", "parameters", "last_result",
+                     "optimal_estimation", "study"});
     Project project;
 
     const json* version = Reader::member(root, "version");
@@ -315,8 +320,9 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
     if (!version->is_number_integer() || version->get<long long>() < 1)
         r.fail("version", "expected a whole number >= 1, got " + Reader::describe(*version));
     if (version->get<long long>() > kProjectVersion)
-        r.fail("version", "the project has version " + version->dump() + ", but this sysid reads versions up to " +
-                              std::to_string(kProjectVersion) + "; it was written by a newer sysid");
+        r.fail("version",
+               "the project has version " + version->dump() + ", but this sysid reads versions up to " +
+                   std::to_string(kProjectVersion) + "; it was written by a newer sysid");
     project.version = static_cast<int>(version->get<long long>());
 
     const json* model = Reader::member(root, "model");
@@ -359,8 +365,8 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
                 set.timeColumn = r.string(*time, key + ".time_column");
             if (const json* mapping = Reader::member(item, "mapping")) {
                 if (!mapping->is_object())
-                    r.fail(key + ".mapping", "expected an object {\"MODEL NAME\": \"COLUMN\"}, got " +
-                                                 Reader::describe(*mapping));
+                    r.fail(key + ".mapping",
+                           "expected an object {\"MODEL NAME\": \"COLUMN\"}, got " + Reader::describe(*mapping));
                 for (const auto& m : mapping->items())
                     set.mapping[m.key()] = r.string(m.value(), key + ".mapping." + m.key());
             }

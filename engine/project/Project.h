@@ -32,9 +32,9 @@ struct Project {
     struct DataSet {
         std::string name;  // shown in plots and messages; may be empty
         std::string path;
-        std::optional<std::string> timeColumn;       // default: t, time, else the first column
+        std::optional<std::string> timeColumn;  // default: t, time, else the first column
         std::map<std::string, std::string> mapping;  // model output/input -> column
-        std::map<std::string, double> fixedValues;   // fixed parameters with other values in this record only
+        std::map<std::string, double> fixedValues;  // fixed parameters with other values in this record only
         // Parameter values a synthetic record was simulated with; results show the relative error.
         std::map<std::string, double> trueValues;
     };
@@ -44,7 +44,7 @@ struct Project {
     // method, integrator, iterations, tolerances, shooting intervals, output weights, priors
     estimate::FitSettings settings;
     std::map<std::string, double> parameterValues;  // starting values overriding the model text
-    std::optional<nlohmann::json> lastResult;       // resultToJson of the last fit
+    std::optional<nlohmann::json> lastResult;  // resultToJson of the last fit
     // Weights, priors and shooting points of optimal estimation ("optimal_estimation",
     // OptimalEstimationJson.h); absent in projects that never used it.
     std::optional<estimate::OptimalEstimationSettings> optimalEstimation;

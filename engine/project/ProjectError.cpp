@@ -19,13 +19,9 @@ std::string format(const std::string& file, const std::string& key, const std::s
 
 }  // namespace
 
-ProjectError::ProjectError(std::string file_, std::string key_, std::string message_, int line_, int column_)
-    : std::runtime_error(format(file_, key_, message_, line_, column_)),
-      file(std::move(file_)),
-      key(std::move(key_)),
-      message(std::move(message_)),
-      line(line_),
-      column(column_)
+ProjectError::ProjectError(std::string file_, std::string key_, std::string message_, int line_, int column_) :
+    std::runtime_error(format(file_, key_, message_, line_, column_)), file(std::move(file_)), key(std::move(key_)),
+    message(std::move(message_)), line(line_), column(column_)
 {
 }
 

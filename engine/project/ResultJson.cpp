@@ -56,7 +56,8 @@ estimate::FitResult resultFromJson(const json& in)
             result.correlation.resize(n, n);
             for (Eigen::Index i = 0; i < n; ++i)
                 for (Eigen::Index k = 0; k < n; ++k)
-                    result.correlation(i, k) = number(correlation.at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(k)));
+                    result.correlation(i, k) =
+                        number(correlation.at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(k)));
         }
         const json history = in.value("history", json::array());
         for (const auto& h : history) {
@@ -111,8 +112,9 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
     for (const std::size_t i : order) {
         json row = json::array();
         for (const std::size_t j : order)
-            row.push_back(haveMatrix ? finite(result.correlation(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)))
-                                     : json(nullptr));
+            row.push_back(haveMatrix
+                              ? finite(result.correlation(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)))
+                              : json(nullptr));
         correlation.push_back(std::move(row));
     }
     out["correlation"] = std::move(correlation);
@@ -122,7 +124,8 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
         json values = json::object();
         for (std::size_t k = 0; k < record.parameters.size() && k < result.parameters.size(); ++k)
             values[result.parameters[k].name] = finite(record.parameters[k]);
-        history.push_back({{"iteration", record.iteration}, {"cost", finite(record.cost)}, {"parameters", std::move(values)}});
+        history.push_back(
+            {{"iteration", record.iteration}, {"cost", finite(record.cost)}, {"parameters", std::move(values)}});
     }
     out["history"] = std::move(history);
     return out;

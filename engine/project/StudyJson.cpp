@@ -76,8 +76,8 @@ job::NoiseStudySettings studySettingsFromJson(const json& in)
     }
     if (const json* v = member("noise_percent")) {
         if (!v->is_number() || !std::isfinite(v->get<double>()) || !(v->get<double>() > 0))
-            throw StudySettingsError("noise_percent", "expected a finite number > 0 (percent of the signal RMS), got " +
-                                                          v->dump());
+            throw StudySettingsError("noise_percent",
+                                     "expected a finite number > 0 (percent of the signal RMS), got " + v->dump());
         s.noisePercent = v->get<double>();
     }
     if (const json* v = member("distribution")) {
@@ -121,8 +121,8 @@ json studyResultToJson(const job::NoiseStudyResult& r)
                                      {"upper_whisker", finite(s.upperWhisker)}};
     out["realisations"] = json::array();
     for (const auto& real : r.realisations) {
-        json item = {{"index", real.index},       {"seed", real.seed},
-                     {"failed", real.failed},     {"converged", real.converged},
+        json item = {{"index", real.index},           {"seed", real.seed},
+                     {"failed", real.failed},         {"converged", real.converged},
                      {"iterations", real.iterations}, {"cost", real.failed ? json(nullptr) : finite(real.cost)},
                      {"message", real.message}};
         item["estimates"] = json::object();
@@ -141,8 +141,8 @@ std::string studyResultToCsv(const job::NoiseStudyResult& r)
     text += ",message\n";
     for (const auto& real : r.realisations) {
         text += std::to_string(real.index) + "," + std::to_string(real.seed) + "," + (real.failed ? "1" : "0") + "," +
-                (real.converged ? "1" : "0") + "," + std::to_string(real.iterations) + "," +
-                (real.failed ? std::string() : cell(real.cost));
+            (real.converged ? "1" : "0") + "," + std::to_string(real.iterations) + "," +
+            (real.failed ? std::string() : cell(real.cost));
         for (std::size_t p = 0; p < r.parameterNames.size(); ++p)
             text += "," + (p < real.estimates.size() ? cell(real.estimates[p]) : std::string());
         text += "," + quoted(real.message) + "\n";

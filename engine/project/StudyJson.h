@@ -17,9 +17,9 @@ nlohmann::json studySettingsToJson(const job::NoiseStudySettings& settings);
 // object itself).
 class StudySettingsError : public std::invalid_argument {
 public:
-    StudySettingsError(std::string key, std::string message)
-        : std::invalid_argument(key.empty() ? message : key + ": " + message), key(std::move(key)),
-          message(std::move(message))
+    StudySettingsError(std::string key, std::string message) :
+        std::invalid_argument(key.empty() ? message : key + ": " + message), key(std::move(key)),
+        message(std::move(message))
     {
     }
     std::string key;

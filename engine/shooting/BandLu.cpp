@@ -7,13 +7,16 @@
 
 namespace sysid::shooting {
 
-BandLu::BandLu(std::size_t size, std::size_t lower, std::size_t upper)
-    : size_(size), lower_(lower), upper_(upper), width_(2 * lower + upper + 1), data_(size * width_),
-      multipliers_(size * lower), pivots_(size)
+BandLu::BandLu(std::size_t size, std::size_t lower, std::size_t upper) :
+    size_(size), lower_(lower), upper_(upper), width_(2 * lower + upper + 1), data_(size * width_),
+    multipliers_(size * lower), pivots_(size)
 {
 }
 
-void BandLu::setZero() { std::fill(data_.begin(), data_.end(), 0.0); }
+void BandLu::setZero()
+{
+    std::fill(data_.begin(), data_.end(), 0.0);
+}
 
 // Band Gaussian elimination with partial pivoting (Golub & Van Loan, Matrix Computations,
 // 4th ed., §4.3.5; LINPACK dgbfa): the multipliers of each column are kept apart and the

@@ -32,7 +32,7 @@ public:
 private:
     std::size_t size_ = 0, lower_ = 0, upper_ = 0;
     std::size_t width_ = 0;  // lower + upper + lower: the upper band grows by `lower` under pivoting
-    std::vector<double> data_;         // row i holds columns i - lower ... i + upper + lower
+    std::vector<double> data_;  // row i holds columns i - lower ... i + upper + lower
     std::vector<double> multipliers_;  // column k: rows k + 1 ... k + lower
     std::vector<std::size_t> pivots_;
 };

@@ -49,14 +49,15 @@ struct BoundaryConditions {
     // Separated form: filled when `separated` is true.
     bool separated = true;
     std::size_t leftCount = 0;  // p
-    std::function<Eigen::VectorXd(const Eigen::VectorXd& xa)> left;              // p rows
-    std::function<Eigen::MatrixXd(const Eigen::VectorXd& xa)> leftJacobian;      // p x n
-    std::function<Eigen::VectorXd(const Eigen::VectorXd& xb)> right;             // n - p rows
-    std::function<Eigen::MatrixXd(const Eigen::VectorXd& xb)> rightJacobian;     // (n - p) x n
+    std::function<Eigen::VectorXd(const Eigen::VectorXd& xa)> left;  // p rows
+    std::function<Eigen::MatrixXd(const Eigen::VectorXd& xa)> leftJacobian;  // p x n
+    std::function<Eigen::VectorXd(const Eigen::VectorXd& xb)> right;  // n - p rows
+    std::function<Eigen::MatrixXd(const Eigen::VectorXd& xb)> rightJacobian;  // (n - p) x n
     // General form: filled when `separated` is false.
     std::function<Eigen::VectorXd(const Eigen::VectorXd& xa, const Eigen::VectorXd& xb)> general;  // n rows
     std::function<void(const Eigen::VectorXd& xa, const Eigen::VectorXd& xb, Eigen::MatrixXd& dga,
-                       Eigen::MatrixXd& dgb)> generalJacobian;                   // n x n each
+                       Eigen::MatrixXd& dgb)>
+        generalJacobian;  // n x n each
 };
 
 // How J_i = dy_i(t_{i+1})/ds_i is built. Variational: Phi' = (df/dx) Phi integrated with the
@@ -80,13 +81,13 @@ struct BvpStage {
 
 struct BvpSettings {
     std::vector<double> shootingPoints;  // a = t_1 < ... < t_m = b; see uniformShootingPoints
-    std::vector<BvpStage> stages;        // at least one; the last one decides the accuracy
+    std::vector<BvpStage> stages;  // at least one; the last one decides the accuracy
     IntervalJacobian jacobian = IntervalJacobian::Variational;
-    NewtonSettings newton;               // residualTolerance is replaced by each stage's
+    NewtonSettings newton;  // residualTolerance is replaced by each stage's
     // Each stage starts with chord steps on the previous stage's factorisation (off: every
     // stage builds its own Jacobians, e.g. to time them).
     bool reuseBetweenStages = true;
-    std::size_t threads = 0;             // 0 = hardware concurrency
+    std::size_t threads = 0;  // 0 = hardware concurrency
 };
 
 std::vector<double> uniformShootingPoints(double a, double b, std::size_t count);
@@ -102,7 +103,7 @@ struct BvpIteration {
 struct BvpResult {
     std::vector<double> shootingPoints;
     Eigen::MatrixXd nodes;  // m x n: x at every shooting point
-    NewtonResult newton;    // of the last stage run
+    NewtonResult newton;  // of the last stage run
     std::size_t totalIterations = 0;
     bool converged() const { return newton.converged(); }
     std::string message;

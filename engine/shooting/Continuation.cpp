@@ -30,7 +30,10 @@ std::function<double(double)> forcingPeriodOfFrequency()
 
 namespace {
 
-std::string number(double v) { return data::formatNumber(v, 6); }
+std::string number(double v)
+{
+    return data::formatNumber(v, 6);
+}
 
 // (max - min)/2 of samples over one period (first and last sample coincide), each extreme
 // refined by the parabola through it and its two neighbours.
@@ -98,11 +101,11 @@ Eigen::VectorXd extrapolated(const std::vector<Eigen::VectorXd>& points, double 
 
 class Branch {
 public:
-    Branch(eval::CompiledModel& model, const ContinuationSettings& settings, bool autonomous)
-        : model_(model), settings_(settings), autonomous_(autonomous),
-          base_(model.parameters().begin(), model.parameters().end()),
-          equations(model, settings.periodic.intervals, autonomous, settings.periodic.startTime,
-                    settings.periodic.integrator, usesFiniteDifferenceJacobian(model, settings.periodic.jacobian))
+    Branch(eval::CompiledModel& model, const ContinuationSettings& settings, bool autonomous) :
+        model_(model), settings_(settings), autonomous_(autonomous),
+        base_(model.parameters().begin(), model.parameters().end()),
+        equations(model, settings.periodic.intervals, autonomous, settings.periodic.startTime,
+                  settings.periodic.integrator, usesFiniteDifferenceJacobian(model, settings.periodic.jacobian))
     {
         equations.recordSamples(samples());
     }
@@ -210,8 +213,8 @@ private:
 // [F(z, p); tau·(y - yk) - ds] = 0 for y = [z; p] (Keller's pseudo-arclength system).
 class ArclengthSystem : public NewtonSystem {
 public:
-    ArclengthSystem(Branch& branch, Eigen::VectorXd yk, Eigen::VectorXd tau, double ds)
-        : branch_(branch), yk_(std::move(yk)), tau_(std::move(tau)), ds_(ds)
+    ArclengthSystem(Branch& branch, Eigen::VectorXd yk, Eigen::VectorXd tau, double ds) :
+        branch_(branch), yk_(std::move(yk)), tau_(std::move(tau)), ds_(ds)
     {
     }
     Eigen::VectorXd residual(const Eigen::VectorXd& y) override
@@ -233,8 +236,8 @@ public:
             residual(y);
         std::vector<Eigen::Triplet<double>> triplets;
         branch_.equations.jacobian(triplets);
-        const Eigen::MatrixXd Fp = branch_.equations.parameterDerivative(
-            y.head(m), {branch_.settings_.parameter}, {branch_.periodDerivative(y(m))});
+        const Eigen::MatrixXd Fp = branch_.equations.parameterDerivative(y.head(m), {branch_.settings_.parameter},
+                                                                         {branch_.periodDerivative(y(m))});
         for (Eigen::Index i = 0; i < m; ++i)
             triplets.emplace_back(static_cast<int>(i), static_cast<int>(m), Fp(i, 0));
         for (Eigen::Index j = 0; j <= m; ++j)
@@ -309,7 +312,8 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
     BranchPoint current;
     try {
         branch.setParameter(settings.start);
-        const double P0 = autonomous ? ps.period * static_cast<double>(ps.periods) : branch.forcedPeriod(settings.start);
+        const double P0 =
+            autonomous ? ps.period * static_cast<double>(ps.periods) : branch.forcedPeriod(settings.start);
         if (!(P0 > 0) || !std::isfinite(P0))
             return fail("the period at the start parameter must be positive (got " + number(P0) + ")");
         if (autonomous)
@@ -351,7 +355,8 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
     // step (Deuflhard, Newton Methods for Nonlinear Problems, sec. 2.1.4) that saves one
     // integration of the variational equations per point. Returns the stepped point, or
     // nothing when the cache does not hold yk or the step cannot be taken.
-    auto chordStep = [&](const Eigen::VectorXd& yk, double p, const Eigen::VectorXd& start) -> std::optional<Eigen::VectorXd> {
+    auto chordStep = [&](const Eigen::VectorXd& yk, double p,
+                         const Eigen::VectorXd& start) -> std::optional<Eigen::VectorXd> {
         if (autonomous || branch.equations.cachedPoint().size() != m || branch.equations.cachedPoint() != yk.head(m) ||
             branch.lastParameter_ != yk(m))
             return std::nullopt;
@@ -474,7 +479,7 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
             ds /= 2;
             if (ds < settings.minStep) {
                 result.message = std::string("the step fell below the minimum at parameter ") + number(y(m)) +
-                                 (arclength ? "" : " (natural continuation cannot pass a fold; use pseudo-arclength)");
+                    (arclength ? "" : " (natural continuation cannot pass a fold; use pseudo-arclength)");
                 return result;
             }
             continue;
@@ -489,13 +494,14 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
                 nextTau = system.tangent();
             }
         } catch (const std::exception& e) {
-            result.message = std::string("the branch point at parameter ") + number(c->y(m)) +
-                             " could not be analysed: " + e.what();
+            result.message =
+                std::string("the branch point at parameter ") + number(c->y(m)) + " could not be analysed: " + e.what();
             return result;
         }
 
         // Folds (a real multiplier through +1) and period doublings (through -1).
-        for (const auto& [shift, type] : {std::pair{1.0, BranchPointType::Fold}, std::pair{-1.0, BranchPointType::PeriodDoubling}}) {
+        for (const auto& [shift, type] :
+             {std::pair{1.0, BranchPointType::Fold}, std::pair{-1.0, BranchPointType::PeriodDoubling}}) {
             const double fa = testFunction(current.multipliers, autonomous, shift);
             const double fb = testFunction(next.multipliers, autonomous, shift);
             if (fa == 0.0 || (fa > 0) == (fb > 0))

@@ -15,21 +15,22 @@
 namespace sysid::shooting {
 
 enum class ContinuationMethod {
-    Natural,          // step the parameter, correct the orbit at fixed parameter (stops at a fold)
+    Natural,  // step the parameter, correct the orbit at fixed parameter (stops at a fold)
     PseudoArclength,  // Keller's method: step along the branch tangent, passes turning points
 };
 
 enum class BranchPointType {
     Regular,
-    Fold,            // a real Floquet multiplier crosses +1 (turning point / saddle-node)
+    Fold,  // a real Floquet multiplier crosses +1 (turning point / saddle-node)
     PeriodDoubling,  // a real Floquet multiplier crosses -1
 };
 std::string describe(BranchPointType type);
 
 struct ContinuationSettings {
-    std::size_t parameter = 0;     // model parameter index that is continued
-    double start = 0.0, end = 1.0; // parameter range; the branch starts at `start` and stops when it leaves [start, end]
-    double initialStep = 0.01;     // parameter step (Natural) or arclength step (PseudoArclength)
+    std::size_t parameter = 0;  // model parameter index that is continued
+    double start = 0.0,
+           end = 1.0;  // parameter range; the branch starts at `start` and stops when it leaves [start, end]
+    double initialStep = 0.01;  // parameter step (Natural) or arclength step (PseudoArclength)
     double minStep = 1e-6, maxStep = 0.1;
     std::size_t maxPoints = 200;
     std::size_t amplitudeState = 0;  // amplitude = (max - min)/2 of this state over the orbit
@@ -41,7 +42,7 @@ struct ContinuationSettings {
     std::function<double(double)> periodDerivative;
     std::size_t correctorIterations = 8;  // Newton iterations per corrector before the step is halved
                                           // (correctors also give up below a damping of 0.05)
-    PeriodicSettings periodic;            // shooting settings (intervals, integrator, Newton tolerance, samples)
+    PeriodicSettings periodic;  // shooting settings (intervals, integrator, Newton tolerance, samples)
 };
 
 // T(w) = 2 pi / w: the forcing period when the continued parameter is the angular frequency.
@@ -50,18 +51,18 @@ std::function<double(double)> forcingPeriodOfFrequency();
 struct BranchPoint {
     double parameter = 0.0;
     double amplitude = 0.0;  // (max - min)/2 of the amplitude state (peaks refined by parabolas through the samples)
-    double period = 0.0;     // orbit period
+    double period = 0.0;  // orbit period
     std::vector<std::complex<double>> multipliers;  // Floquet multipliers, decreasing modulus
     bool stable = false;
     BranchPointType type = BranchPointType::Regular;
     Eigen::VectorXd initialState;  // x(t0)
-    std::size_t iterations = 0;    // corrector Newton iterations
+    std::size_t iterations = 0;  // corrector Newton iterations
 };
 
 struct ContinuationResult {
     std::vector<BranchPoint> points;  // in branch order; Fold / PeriodDoubling points inserted where found
-    bool completed = false;           // the branch left the parameter range (rather than stopping early)
-    std::string message;              // why it stopped
+    bool completed = false;  // the branch left the parameter range (rather than stopping early)
+    std::string message;  // why it stopped
 };
 
 // Continuation of periodic solutions in one model parameter, from the orbit near `guess`

@@ -23,7 +23,10 @@ std::string describe(NewtonStop stop)
 
 namespace {
 
-double maxAbs(const Eigen::VectorXd& v) { return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff(); }
+double maxAbs(const Eigen::VectorXd& v)
+{
+    return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
+}
 
 // F(x), or nothing when F cannot be evaluated there (the message is kept for the user).
 std::optional<Eigen::VectorXd> tryResidual(NewtonSystem& system, const Eigen::VectorXd& x, std::size_t& count,
@@ -163,9 +166,9 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
                 if (damping < settings.minDamping) {
                     result.stop = NewtonStop::DampingTooSmall;
                     result.message = "necessary damping factor is too small (below " +
-                                     std::to_string(settings.minDamping) +
-                                     "); try more shooting intervals or a better starting guess" +
-                                     (f ? std::string() : " (" + failure + ")");
+                        std::to_string(settings.minDamping) +
+                        "); try more shooting intervals or a better starting guess" +
+                        (f ? std::string() : " (" + failure + ")");
                     tryResidual(system, result.x, result.residualEvaluations, failure);
                     return result;
                 }
@@ -193,12 +196,15 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
     return result;
 }
 
-DenseNewtonSystem::DenseNewtonSystem(Residual residual, Jacobian jacobian)
-    : residual_(std::move(residual)), jacobian_(std::move(jacobian))
+DenseNewtonSystem::DenseNewtonSystem(Residual residual, Jacobian jacobian) :
+    residual_(std::move(residual)), jacobian_(std::move(jacobian))
 {
 }
 
-Eigen::VectorXd DenseNewtonSystem::residual(const Eigen::VectorXd& x) { return residual_(x); }
+Eigen::VectorXd DenseNewtonSystem::residual(const Eigen::VectorXd& x)
+{
+    return residual_(x);
+}
 
 void DenseNewtonSystem::linearise(const Eigen::VectorXd& x)
 {
@@ -206,7 +212,10 @@ void DenseNewtonSystem::linearise(const Eigen::VectorXd& x)
     checkRegular(lu_, "Jacobian");
 }
 
-Eigen::VectorXd DenseNewtonSystem::solve(const Eigen::VectorXd& rhs) const { return lu_.solve(rhs); }
+Eigen::VectorXd DenseNewtonSystem::solve(const Eigen::VectorXd& rhs) const
+{
+    return lu_.solve(rhs);
+}
 
 void checkRegular(const Eigen::PartialPivLU<Eigen::MatrixXd>& lu, const std::string& what)
 {

@@ -28,9 +28,9 @@ public:
 struct NewtonSettings {
     std::size_t maxIterations = 50;
     double residualTolerance = 1e-10;  // converged when max|F_i| <= this
-    double stepTolerance = 1e-12;      // or when a full step changes x by <= this·(1 + |x|) (max norms)
-    double armijo = 1e-4;              // sufficient-decrease constant alpha
-    double minDamping = 1e-6;          // give up when the line search needs a smaller damping factor
+    double stepTolerance = 1e-12;  // or when a full step changes x by <= this·(1 + |x|) (max norms)
+    double armijo = 1e-4;  // sufficient-decrease constant alpha
+    double minDamping = 1e-6;  // give up when the line search needs a smaller damping factor
     // Fixed-Jacobian (chord) mode: after a full Newton step the old factorisation is reused
     // while each step contracts ||F|| by at least this factor (0 disables the mode).
     double chordContraction = 0.0;
@@ -43,7 +43,7 @@ struct NewtonSettings {
 struct NewtonIteration {
     std::size_t iteration = 0;
     double residualNorm = 0.0;  // ||F||_2 after the step
-    double damping = 1.0;       // line-search factor of the accepted step
+    double damping = 1.0;  // line-search factor of the accepted step
     bool jacobianReused = false;
     const Eigen::VectorXd* x = nullptr;  // the iterate after the step; valid during the observer call only
 };

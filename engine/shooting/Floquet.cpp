@@ -12,9 +12,15 @@ namespace sysid::shooting {
 
 namespace {
 
-bool isReal(std::complex<double> mu) { return std::abs(mu.imag()) <= 1e-9 * std::max(1.0, std::abs(mu)); }
+bool isReal(std::complex<double> mu)
+{
+    return std::abs(mu.imag()) <= 1e-9 * std::max(1.0, std::abs(mu));
+}
 
-std::string number(double v) { return data::formatNumber(v, 6); }
+std::string number(double v)
+{
+    return data::formatNumber(v, 6);
+}
 
 }  // namespace
 

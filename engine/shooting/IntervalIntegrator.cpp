@@ -34,8 +34,8 @@ bool allFinite(const std::vector<double>& z)
 // x' = f and, with the variational equations, Phi' = (df/dx) Phi.
 class AugmentedSystem {
 public:
-    AugmentedSystem(OdeSystem& system, bool variational)
-        : system_(system), n_(system.dimension()), variational_(variational), J_(n_ * n_), dfdt_(n_)
+    AugmentedSystem(OdeSystem& system, bool variational) :
+        system_(system), n_(system.dimension()), variational_(variational), J_(n_ * n_), dfdt_(n_)
     {
     }
 
@@ -112,9 +112,8 @@ private:
 
 }  // namespace
 
-std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, double t0, double t1,
-                                      const double* x0, bool variational, std::stop_token stop,
-                                      const std::string& where)
+std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, double t0, double t1, const double* x0,
+                                      bool variational, std::stop_token stop, const std::string& where)
 {
     AugmentedSystem augmented(system, variational);
     const std::size_t n = system.dimension();
@@ -134,12 +133,13 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
             throw IntegrationError(Reason::Cancelled, t, where + ": cancelled at t = " + data::formatNumber(t, 10));
         if (!allFinite(state))
             throw IntegrationError(Reason::NonFiniteState, t,
-                                   where + ": the solution overflows (is not finite) at t = " + data::formatNumber(t, 10) +
+                                   where +
+                                       ": the solution overflows (is not finite) at t = " + data::formatNumber(t, 10) +
                                        "; use more shooting points or a better starting guess");
         if (++steps > settings.maxSteps)
             throw IntegrationError(Reason::TooManySteps, t,
-                                   where + ": more than " + std::to_string(settings.maxSteps) + " steps by t = " +
-                                       data::formatNumber(t, 10));
+                                   where + ": more than " + std::to_string(settings.maxSteps) +
+                                       " steps by t = " + data::formatNumber(t, 10));
     };
     auto rhs = [&augmented](const std::vector<double>& x, std::vector<double>& dx, double t) {
         augmented.rhs(t, x.data(), dx.data());
@@ -198,13 +198,14 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
             }
             if (!std::isfinite(used) || used <= 1e-14 * std::max(1.0, std::abs(t)) || ++rejected > 200) {
                 if (stop.stop_requested())
-                    throw IntegrationError(Reason::Cancelled, t, where + ": cancelled at t = " + data::formatNumber(t, 10));
+                    throw IntegrationError(Reason::Cancelled, t,
+                                           where + ": cancelled at t = " + data::formatNumber(t, 10));
                 const double size = std::accumulate(z.begin(), z.end(), 0.0,
                                                     [](double a, double v) { return std::max(a, std::abs(v)); });
                 if (size > 1e200)
                     throw IntegrationError(Reason::NonFiniteState, t,
-                                           where + ": the solution overflows at t = " + data::formatNumber(t, 10) + " (|x| = " +
-                                               data::formatNumber(size, 10) +
+                                           where + ": the solution overflows at t = " + data::formatNumber(t, 10) +
+                                               " (|x| = " + data::formatNumber(size, 10) +
                                                "); use more shooting points or a better starting guess");
                 throw IntegrationError(Reason::StepSizeUnderflow, t,
                                        where + ": the step size became too small at t = " + data::formatNumber(t, 10) +
@@ -258,7 +259,8 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
                                        settings.maxStep, initial);
         if (end.size() != N || !allFinite(end))
             throw IntegrationError(Reason::NonFiniteState, t1,
-                                   where + ": the solution overflows (is not finite) at t = " + data::formatNumber(t1, 10));
+                                   where +
+                                       ": the solution overflows (is not finite) at t = " + data::formatNumber(t1, 10));
         z = std::move(end);
         break;
     }

@@ -13,8 +13,7 @@ namespace sysid::shooting {
 // Phi(t0) = I ride along, and the result is [x(t1); Phi(t1) column-major] (n + n^2 values);
 // otherwise x(t1). Throws integrate::IntegrationError whose message starts with `where`
 // (e.g. "interval 3 [0.2, 0.3]") and gives the time it reached.
-std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, double t0, double t1,
-                                      const double* x0, bool variational, std::stop_token stop,
-                                      const std::string& where);
+std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, double t0, double t1, const double* x0,
+                                      bool variational, std::stop_token stop, const std::string& where);
 
 }  // namespace sysid::shooting

@@ -6,8 +6,8 @@
 
 namespace sysid::shooting {
 
-IntervalPool::IntervalPool(const OdeSystem& prototype, std::size_t threads, std::size_t intervals)
-    : intervals_(intervals)
+IntervalPool::IntervalPool(const OdeSystem& prototype, std::size_t threads, std::size_t intervals) :
+    intervals_(intervals)
 {
     if (threads == 0)
         threads = std::max(1u, std::thread::hardware_concurrency());

@@ -7,14 +7,14 @@
 
 namespace sysid::shooting {
 
-ModelOdeSystem::ModelOdeSystem(const eval::CompiledModel& model, const integrate::InputSignals* inputs)
-    : model_(model), inputs_(inputs), u_(model.inputCount(), 0.0), du_(model.inputCount(), 0.0),
-      timeInput_(model.stateCount() * (1 + model.inputCount()), 0.0), hints_(model.inputCount(), 0)
+ModelOdeSystem::ModelOdeSystem(const eval::CompiledModel& model, const integrate::InputSignals* inputs) :
+    model_(model), inputs_(inputs), u_(model.inputCount(), 0.0), du_(model.inputCount(), 0.0),
+    timeInput_(model.stateCount() * (1 + model.inputCount()), 0.0), hints_(model.inputCount(), 0)
 {
     const std::size_t have = inputs_ ? inputs_->size() : 0;
     if (have != model_.inputCount())
-        throw std::invalid_argument("the model has " + std::to_string(model_.inputCount()) +
-                                    " inputs but " + std::to_string(have) + " input signals were given");
+        throw std::invalid_argument("the model has " + std::to_string(model_.inputCount()) + " inputs but " +
+                                    std::to_string(have) + " input signals were given");
 }
 
 void ModelOdeSystem::setPoint(double t, const double* x)
@@ -62,7 +62,8 @@ std::vector<double> ModelOdeSystem::breakpoints(double t0, double t1) const
     const double rounding = 1e-12 * std::max({1.0, std::abs(t0), std::abs(t1)});
     for (std::size_t i = 0; i < inputs_->size(); ++i) {
         const auto& time = inputs_->signal(i).time();
-        for (auto it = std::upper_bound(time.begin(), time.end(), t0 + rounding); it != time.end() && *it < t1 - rounding; ++it)
+        for (auto it = std::upper_bound(time.begin(), time.end(), t0 + rounding);
+             it != time.end() && *it < t1 - rounding; ++it)
             all.push_back(*it);
     }
     std::sort(all.begin(), all.end());
@@ -73,6 +74,9 @@ std::vector<double> ModelOdeSystem::breakpoints(double t0, double t1) const
     return kept;
 }
 
-std::unique_ptr<OdeSystem> ModelOdeSystem::clone() const { return std::make_unique<ModelOdeSystem>(model_, inputs_); }
+std::unique_ptr<OdeSystem> ModelOdeSystem::clone() const
+{
+    return std::make_unique<ModelOdeSystem>(model_, inputs_);
+}
 
 }  // namespace sysid::shooting

@@ -59,10 +59,10 @@ void checkSize(const Eigen::MatrixXd& value, Eigen::Index rows, Eigen::Index col
 class ShootingSystem : public NewtonSystem {
 public:
     ShootingSystem(const OdeSystem& system, const BoundaryConditions& conditions, const BvpSettings& settings,
-                   std::stop_token stop)
-        : conditions_(conditions), settings_(settings), points_(settings.shootingPoints), stop_(std::move(stop)),
-          n_(system.dimension()), m_(points_.size()), pool_(system, settings.threads, m_ - 1), ends_(m_ - 1),
-          blocks_(m_ - 1)
+                   std::stop_token stop) :
+        conditions_(conditions),
+        settings_(settings), points_(settings.shootingPoints), stop_(std::move(stop)), n_(system.dimension()),
+        m_(points_.size()), pool_(system, settings.threads, m_ - 1), ends_(m_ - 1), blocks_(m_ - 1)
     {
         if (conditions_.separated) {
             const std::size_t p = conditions_.leftCount;
@@ -111,7 +111,8 @@ public:
                 const std::size_t row = p + i * n_;
                 for (std::size_t r = 0; r < n_; ++r) {
                     for (std::size_t c = 0; c < n_; ++c)
-                        band_(row + r, i * n_ + c) = blocks_[i](static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
+                        band_(row + r, i * n_ + c) =
+                            blocks_[i](static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
                     band_(row + r, (i + 1) * n_ + r) = -1.0;
                 }
             }
@@ -219,11 +220,13 @@ private:
         const auto n = static_cast<Eigen::Index>(n_);
         const std::string where = intervalName(points_, i);
         if (variational) {
-            const auto z = integrateInterval(system, jacobianStage_, points_[i], points_[i + 1], node(x, i), true, stop_, where);
+            const auto z =
+                integrateInterval(system, jacobianStage_, points_[i], points_[i + 1], node(x, i), true, stop_, where);
             blocks_[i] = Eigen::Map<const Eigen::MatrixXd>(z.data() + n_, n, n);
             return;
         }
-        const auto base = integrateInterval(system, *stage_, points_[i], points_[i + 1], node(x, i), false, stop_, where);
+        const auto base =
+            integrateInterval(system, *stage_, points_[i], points_[i + 1], node(x, i), false, stop_, where);
         blocks_[i].resize(n, n);
         std::vector<double> s(node(x, i), node(x, i) + n_);
         const double root = std::sqrt(std::numeric_limits<double>::epsilon());
@@ -232,7 +235,8 @@ private:
             const double h = root * std::max(1.0, std::abs(original));
             s[k] = original + h;
             const double step = s[k] - original;  // the step actually representable
-            const auto shifted = integrateInterval(system, *stage_, points_[i], points_[i + 1], s.data(), false, stop_, where);
+            const auto shifted =
+                integrateInterval(system, *stage_, points_[i], points_[i + 1], s.data(), false, stop_, where);
             s[k] = original;
             for (std::size_t r = 0; r < n_; ++r)
                 blocks_[i](static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(k)) = (shifted[r] - base[r]) / step;
@@ -270,7 +274,7 @@ std::optional<std::string> checkInput(const OdeSystem& system, const BoundaryCon
             return "shooting point " + std::to_string(i + 1) + " is not finite";
         if (i > 0 && !(points[i] > points[i - 1]))
             return "shooting points must increase: point " + std::to_string(i + 1) + " (t = " + number(points[i]) +
-                   ") is not after point " + std::to_string(i) + " (t = " + number(points[i - 1]) + ")";
+                ") is not after point " + std::to_string(i) + " (t = " + number(points[i - 1]) + ")";
     }
     if (settings.stages.empty())
         return "no stage (integrator and tolerance) was given";
@@ -285,17 +289,17 @@ std::optional<std::string> checkInput(const OdeSystem& system, const BoundaryCon
     if (static_cast<std::size_t>(initialNodes.rows()) != points.size() ||
         static_cast<std::size_t>(initialNodes.cols()) != n)
         return "the initial nodes are " + std::to_string(initialNodes.rows()) + " x " +
-               std::to_string(initialNodes.cols()) + ", expected " + std::to_string(points.size()) + " x " +
-               std::to_string(n) + " (shooting points x states)";
+            std::to_string(initialNodes.cols()) + ", expected " + std::to_string(points.size()) + " x " +
+            std::to_string(n) + " (shooting points x states)";
     for (Eigen::Index i = 0; i < initialNodes.rows(); ++i)
         for (Eigen::Index k = 0; k < initialNodes.cols(); ++k)
             if (!std::isfinite(initialNodes(i, k)))
                 return "the initial node at shooting point " + std::to_string(i + 1) + ", state " +
-                       std::to_string(k + 1) + " is not finite";
+                    std::to_string(k + 1) + " is not finite";
     if (conditions.separated) {
         if (conditions.leftCount > n)
             return "the left boundary condition count " + std::to_string(conditions.leftCount) +
-                   " exceeds the number of states " + std::to_string(n);
+                " exceeds the number of states " + std::to_string(n);
         if (!conditions.left || !conditions.right || !conditions.leftJacobian || !conditions.rightJacobian)
             return "separated boundary conditions need left, right, leftJacobian and rightJacobian";
     } else if (!conditions.general || !conditions.generalJacobian) {
@@ -389,16 +393,16 @@ BvpResult solveBoundaryValueProblem(const OdeSystem& system, const BoundaryCondi
                 result.newton.stop = NewtonStop::Cancelled;
                 result.newton.message = "cancelled during iteration " + std::to_string(result.newton.iterations + 1);
             }
-            result.message = "stage " + std::to_string(s + 1) + " of " + std::to_string(settings.stages.size()) +
-                             " (" + integrate::methodName(stage.integrator.method) + "): " + result.newton.message;
+            result.message = "stage " + std::to_string(s + 1) + " of " + std::to_string(settings.stages.size()) + " (" +
+                integrate::methodName(stage.integrator.method) + "): " + result.newton.message;
             break;
         }
         result.message = "converged in " + std::to_string(result.totalIterations) + " Newton iterations (" +
-                         std::to_string(settings.stages.size()) + " stages); " + result.newton.message;
+            std::to_string(settings.stages.size()) + " stages); " + result.newton.message;
     }
-    result.nodes = Eigen::Map<const Eigen::MatrixXd>(x.data(), static_cast<Eigen::Index>(n),
-                                                     static_cast<Eigen::Index>(m))
-                       .transpose();
+    result.nodes =
+        Eigen::Map<const Eigen::MatrixXd>(x.data(), static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m))
+            .transpose();
     return result;
 }
 
@@ -415,7 +419,8 @@ Eigen::MatrixXd sampleSolution(const OdeSystem& system, const BvpResult& result,
     std::vector<std::size_t> order(times.size());
     for (std::size_t k = 0; k < order.size(); ++k)
         order[k] = k;
-    std::stable_sort(order.begin(), order.end(), [&times](std::size_t a, std::size_t b) { return times[a] < times[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&times](std::size_t a, std::size_t b) { return times[a] < times[b]; });
 
     BvpStage stage;
     stage.integrator = integrator;
@@ -436,9 +441,9 @@ Eigen::MatrixXd sampleSolution(const OdeSystem& system, const BvpResult& result,
                 x[c] = result.nodes(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(c));
         }
         if (tk > t) {
-            stage.stepsPerInterval =
-                integrator.maxStep > 0 ? static_cast<std::size_t>(std::ceil((tk - t) / integrator.maxStep * (1 - 1e-12)))
-                                       : 1;
+            stage.stepsPerInterval = integrator.maxStep > 0
+                ? static_cast<std::size_t>(std::ceil((tk - t) / integrator.maxStep * (1 - 1e-12)))
+                : 1;
             x = integrateInterval(*worker, stage, t, tk, x.data(), false, {}, intervalName(points, i));
             t = tk;
         }

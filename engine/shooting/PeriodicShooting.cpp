@@ -63,7 +63,7 @@ private:
 bool usesToleranceSchedule(const PeriodicSettings& s)
 {
     return s.looseTolerance > 0 && integrate::isAdaptive(s.integrator.method) &&
-           s.looseTolerance >= 100 * s.integrator.relativeTolerance;
+        s.looseTolerance >= 100 * s.integrator.relativeTolerance;
 }
 
 integrate::IntegratorSettings looseIntegrator(const PeriodicSettings& s)
@@ -99,7 +99,7 @@ std::string checkInput(const eval::CompiledModel& model, const Eigen::VectorXd& 
         return "periodic solutions need a model without measured inputs (write the forcing as a function of t)";
     if (static_cast<std::size_t>(guess.size()) != model.stateCount())
         return "the start guess has " + std::to_string(guess.size()) + " values; the model has " +
-               std::to_string(model.stateCount()) + " states";
+            std::to_string(model.stateCount()) + " states";
     if (!guess.allFinite())
         return "the start guess is not finite";
     if (!(s.period > 0) || !std::isfinite(s.period))

@@ -15,21 +15,21 @@ namespace sysid::shooting {
 
 // How the shooting Jacobian (and the monodromy matrix) is computed.
 enum class ShootingJacobian {
-    Automatic,          // FiniteDifferences when the right-hand side contains sign() (a jump), else Variational
-    Variational,        // the variational equations along the orbit (exact for continuous f)
+    Automatic,  // FiniteDifferences when the right-hand side contains sign() (a jump), else Variational
+    Variational,  // the variational equations along the orbit (exact for continuous f)
     FiniteDifferences,  // central differences of the integrated flow
 };
 
 struct PeriodicSettings {
-    double period = 0.0;           // forcing period T (Forced) or first guess (Autonomous)
-    std::size_t periods = 1;       // n for n·T-periodic (subharmonic) solutions
-    std::size_t intervals = 1;     // shooting intervals: 1 = single shooting, N = multiple shooting
-    std::size_t threads = 1;       // intervals integrated in parallel (0 = hardware concurrency); each extra
-                                   // thread compiles its own model copy once per solve
+    double period = 0.0;  // forcing period T (Forced) or first guess (Autonomous)
+    std::size_t periods = 1;  // n for n·T-periodic (subharmonic) solutions
+    std::size_t intervals = 1;  // shooting intervals: 1 = single shooting, N = multiple shooting
+    std::size_t threads = 1;  // intervals integrated in parallel (0 = hardware concurrency); each extra
+                              // thread compiles its own model copy once per solve
     PeriodKind kind = PeriodKind::Automatic;
-    double startTime = 0.0;        // t0
-    std::size_t samples = 200;     // orbit samples returned over one period
-    integrate::IntegratorSettings integrator;   // default dopri5 1e-8/1e-10 is fine
+    double startTime = 0.0;  // t0
+    std::size_t samples = 200;  // orbit samples returned over one period
+    integrate::IntegratorSettings integrator;  // default dopri5 1e-8/1e-10 is fine
     NewtonSettings newton;
     // A right-hand side that jumps across a switching surface (for example a damping
     // b*(1 + sign(abs(x) - 1))/2 that is switched on at a wall) makes the flow's true Jacobian
@@ -63,8 +63,8 @@ PeriodKind resolvedKind(const eval::CompiledModel& model, PeriodKind kind);
 // periodicity condition y_N(t0 + P; s_N) - s_1. The Jacobian blocks dy_i/ds_i come from the
 // variational equations (integrate::simulate with initialStateSensitivity), never from finite
 // differences; the (block-cyclic, corner-coupled) matrix is factorised by Eigen::SparseLU for
-// N > 1 and by dense LU for N = 1 (finite differences instead when f jumps, see ShootingJacobian). Autonomous orbits add the Poincaré phase condition
-// f(x*)·(s_1 - x*) = 0 with x* the guess (Seydel, "Practical Bifurcation and Stability
+// N > 1 and by dense LU for N = 1 (finite differences instead when f jumps, see ShootingJacobian). Autonomous orbits
+// add the Poincaré phase condition f(x*)·(s_1 - x*) = 0 with x* the guess (Seydel, "Practical Bifurcation and Stability
 // Analysis", 3rd ed., §7.3), and the column dF/dP = f(y_i(t_{i+1}))/N of each block row.
 // Never throws for bad input or a failing integration: the result's newton.message says why.
 PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::VectorXd& guess,
@@ -78,7 +78,7 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
 // converge or an integration fails.
 struct PeriodicSensitivity {
     Eigen::MatrixXd initialState;  // states x parameters
-    Eigen::RowVectorXd period;     // 1 x parameters
+    Eigen::RowVectorXd period;  // 1 x parameters
 };
 PeriodicSensitivity periodicParameterSensitivity(eval::CompiledModel& model, const PeriodicSolution& solution,
                                                  const std::vector<std::size_t>& parameters,

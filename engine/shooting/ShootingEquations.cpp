@@ -14,10 +14,11 @@ namespace sysid::shooting::detail {
 
 ShootingEquations::ShootingEquations(eval::CompiledModel& model, std::size_t intervals, bool autonomous,
                                      double startTime, const integrate::IntegratorSettings& integrator,
-                                     bool finiteDifferences)
-    : model_(model), n_(model.stateCount()), N_(intervals), autonomous_(autonomous), t0_(startTime),
-      finiteDifferences_(finiteDifferences), integrator_(integrator), ends_(intervals), blocks_(intervals),
-      stepHints_(intervals, 0.0)
+                                     bool finiteDifferences) :
+    model_(model),
+    n_(model.stateCount()), N_(intervals), autonomous_(autonomous), t0_(startTime),
+    finiteDifferences_(finiteDifferences), integrator_(integrator), ends_(intervals), blocks_(intervals),
+    stepHints_(intervals, 0.0)
 {
     if (N_ == 0)
         throw std::invalid_argument("at least one shooting interval is needed");
@@ -50,7 +51,10 @@ double ShootingEquations::shootingTime(std::size_t i, double period) const
     return t0_ + static_cast<double>(i) * period / static_cast<double>(N_);
 }
 
-Eigen::VectorXd ShootingEquations::rhs(double t, const Eigen::VectorXd& x) const { return rhsOf(model_, t, x); }
+Eigen::VectorXd ShootingEquations::rhs(double t, const Eigen::VectorXd& x) const
+{
+    return rhsOf(model_, t, x);
+}
 
 Eigen::VectorXd ShootingEquations::rhsOf(eval::CompiledModel& model, double t, const Eigen::VectorXd& x)
 {
@@ -112,16 +116,23 @@ Eigen::VectorXd ShootingEquations::initialUnknowns(const Eigen::VectorXd& x0, do
         request.stop = stop_;
         const auto trajectory = integrate::simulate(model_, request, integrator_);
         for (std::size_t i = 1; i < N_; ++i)
-            z.segment(static_cast<Eigen::Index>(i) * n, n) = trajectory.states.row(static_cast<Eigen::Index>(i)).transpose();
+            z.segment(static_cast<Eigen::Index>(i) * n, n) =
+                trajectory.states.row(static_cast<Eigen::Index>(i)).transpose();
     }
     if (autonomous_)
         z(z.size() - 1) = period;
     return z;
 }
 
-Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z) { return evaluate(z, true); }
+Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
+{
+    return evaluate(z, true);
+}
 
-Eigen::VectorXd ShootingEquations::flowResidual(const Eigen::VectorXd& z) { return evaluate(z, false); }
+Eigen::VectorXd ShootingEquations::flowResidual(const Eigen::VectorXd& z)
+{
+    return evaluate(z, false);
+}
 
 Eigen::VectorXd ShootingEquations::evaluate(const Eigen::VectorXd& z, bool cache)
 {
@@ -139,7 +150,8 @@ Eigen::VectorXd ShootingEquations::evaluate(const Eigen::VectorXd& z, bool cache
     if (recording) {
         sampleGrid(P, recordSamples_, sampleTimes_, first);
         sampleStates_.resize(static_cast<Eigen::Index>(recordSamples_), n);
-        sampleOutputs_.resize(static_cast<Eigen::Index>(recordSamples_), static_cast<Eigen::Index>(model_.outputCount()));
+        sampleOutputs_.resize(static_cast<Eigen::Index>(recordSamples_),
+                              static_cast<Eigen::Index>(model_.outputCount()));
     }
     forIntervals([&](std::size_t i, eval::CompiledModel& model) {
         const auto row = static_cast<Eigen::Index>(i) * n;
@@ -278,7 +290,8 @@ void ShootingEquations::jacobian(std::vector<Eigen::Triplet<double>>& triplets)
     }
 }
 
-Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z, const std::vector<std::size_t>& parameters,
+Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
+                                                       const std::vector<std::size_t>& parameters,
                                                        const std::vector<double>& periodDerivative)
 {
     const auto n = static_cast<Eigen::Index>(n_);
@@ -291,8 +304,8 @@ Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
         for (Eigen::Index j = 0; j < m; ++j) {
             const std::size_t p = parameters[static_cast<std::size_t>(j)];
             const double dP = !autonomous_ && static_cast<std::size_t>(j) < periodDerivative.size()
-                                  ? periodDerivative[static_cast<std::size_t>(j)]
-                                  : 0.0;
+                ? periodDerivative[static_cast<std::size_t>(j)]
+                : 0.0;
             const double h = relative * std::max(1.0, std::abs(base[p]));
             std::vector<Eigen::VectorXd> ends[2] = {std::vector<Eigen::VectorXd>(N_), std::vector<Eigen::VectorXd>(N_)};
             for (int side = 0; side < 2; ++side) {
@@ -302,7 +315,8 @@ Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
                 model_.setParameters(values);
                 try {
                     forIntervals([&](std::size_t i, eval::CompiledModel& model) {
-                        ends[side][i] = flowEnd(model, i, P + sign * h * dP, z.segment(static_cast<Eigen::Index>(i) * n, n));
+                        ends[side][i] =
+                            flowEnd(model, i, P + sign * h * dP, z.segment(static_cast<Eigen::Index>(i) * n, n));
                     });
                 } catch (...) {
                     model_.setParameters(base);
@@ -331,9 +345,10 @@ Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
             Eigen::VectorXd dP = rhsOf(model, request.times[1], end) * (static_cast<double>(i + 1) / N);
             if (i > 0)
                 dP -= trajectory.stateInitialSensitivity.back() * rhsOf(model, request.times[0], z.segment(row, n)) *
-                      (static_cast<double>(i) / N);
+                    (static_cast<double>(i) / N);
             for (Eigen::Index j = 0; j < m; ++j)
-                if (static_cast<std::size_t>(j) < periodDerivative.size() && periodDerivative[static_cast<std::size_t>(j)] != 0.0)
+                if (static_cast<std::size_t>(j) < periodDerivative.size() &&
+                    periodDerivative[static_cast<std::size_t>(j)] != 0.0)
                     D.block(row, j, n, 1) += periodDerivative[static_cast<std::size_t>(j)] * dP;
         }
     });
@@ -348,7 +363,8 @@ void ShootingEquations::sampleGrid(double P, std::size_t samples, std::vector<do
         nodes[i] = shootingTime(i, P);
     times.resize(samples);
     for (std::size_t k = 0; k < samples; ++k) {
-        double t = k + 1 == samples ? nodes[N_] : nodes[0] + static_cast<double>(k) * P / static_cast<double>(samples - 1);
+        double t =
+            k + 1 == samples ? nodes[N_] : nodes[0] + static_cast<double>(k) * P / static_cast<double>(samples - 1);
         for (double node : nodes)
             if (std::abs(t - node) <= 1e-12 * (1.0 + std::abs(node)))
                 t = node;

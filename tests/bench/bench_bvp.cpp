@@ -21,7 +21,10 @@ using namespace sysid::shooting;
 namespace {
 
 constexpr std::size_t kCopies = 5, kN = 2 * kCopies;
-double omega(std::size_t j) { return 1.0 + 0.5 * static_cast<double>(j); }
+double omega(std::size_t j)
+{
+    return 1.0 + 0.5 * static_cast<double>(j);
+}
 
 class Saddles : public OdeSystem {
 public:
@@ -86,7 +89,8 @@ int main(int argc, char** argv)
     std::printf("bench_bvp (%s build): 10 ODEs, %s rtol 1e-8 atol 1e-10, %s Jacobian, %zu thread(s)\n",
                 SYSID_BENCH_BUILD_TYPE, integrate::methodName(*method).c_str(),
                 differences ? "finite-difference" : "variational", threads);
-    std::printf("per Newton iteration (mean over the iterations that built a Jacobian, best of 5 solves), milliseconds\n");
+    std::printf(
+        "per Newton iteration (mean over the iterations that built a Jacobian, best of 5 solves), milliseconds\n");
     std::printf("%6s %5s %10s %10s %10s %10s %12s %9s\n", "m", "iter", "residual", "jacobian", "factor", "solve",
                 "total/(m-1)", "|F|");
     for (std::size_t m : {10, 50, 100, 200, 500, 1000}) {

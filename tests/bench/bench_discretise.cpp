@@ -77,14 +77,15 @@ try {
                 const auto start = std::chrono::steady_clock::now();
                 auto last = start;
                 r = discretise::findPeriodicSolutionByDiscretisation(
-                    model, times, states, s, [&](const shooting::NewtonIteration&) { last = std::chrono::steady_clock::now(); });
+                    model, times, states, s,
+                    [&](const shooting::NewtonIteration&) { last = std::chrono::steady_clock::now(); });
                 const double ms = std::chrono::duration<double, std::milli>(last - start).count();
                 perIteration.push_back(ms / static_cast<double>(std::max<std::size_t>(1, r.newton.iterations)));
             }
             const double ms = median(perIteration);
             std::printf("%-16s %8zu %6zu %14.3f %16.3f %10s\n",
-                        scheme == discretise::PeriodicScheme::CentralDifference ? "central" : "hermite-simpson",
-                        nodes, r.newton.iterations, ms, 1000.0 * ms / static_cast<double>(nodes),
+                        scheme == discretise::PeriodicScheme::CentralDifference ? "central" : "hermite-simpson", nodes,
+                        r.newton.iterations, ms, 1000.0 * ms / static_cast<double>(nodes),
                         r.converged() ? "yes" : "no");
         }
     }

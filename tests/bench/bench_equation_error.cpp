@@ -54,7 +54,7 @@ double median(std::vector<double> values)
 }
 
 estimate::Experiment record(const std::shared_ptr<const sysid::eval::CompiledModelSource>& source, std::size_t samples,
-                           double noisePercent)
+                            double noisePercent)
 {
     sysid::eval::CompiledModel model(source);
     integrate::SimulationRequest request;
@@ -106,13 +106,14 @@ int main(int argc, char** argv)
     const std::vector<Method> methods{
         {"single-step heun", estimate::EstimationMethod::SingleStep, estimate::EquationErrorFormula::Heun},
         {"single-step rk4", estimate::EstimationMethod::SingleStep, estimate::EquationErrorFormula::RungeKutta4},
-        {"multistep newton-cotes-6", estimate::EstimationMethod::Multistep, estimate::EquationErrorFormula::NewtonCotes6},
+        {"multistep newton-cotes-6", estimate::EstimationMethod::Multistep,
+         estimate::EquationErrorFormula::NewtonCotes6},
         {"multistep simpson", estimate::EstimationMethod::Multistep, estimate::EquationErrorFormula::Simpson},
         {"output error (dopri5)", estimate::EstimationMethod::OutputError, estimate::EquationErrorFormula::Heun},
     };
     std::printf("build %s, %d runs per case (median), one thread\n", SYSID_BENCH_BUILD_TYPE, runs);
-    std::printf("%-26s %8s %6s %6s %12s %14s %16s   gamma Omega2 alpha1 alpha2\n", "method", "samples", "noise",
-                "iter", "fit [ms]", "ns/sample/iter", "fit+sim [ms]");
+    std::printf("%-26s %8s %6s %6s %12s %14s %16s   gamma Omega2 alpha1 alpha2\n", "method", "samples", "noise", "iter",
+                "fit [ms]", "ns/sample/iter", "fit+sim [ms]");
     for (const auto& [n, noise] : cases) {
         const std::vector<estimate::Experiment> data{record(source, n, noise)};
         for (const auto& m : methods) {
@@ -141,8 +142,8 @@ int main(int argc, char** argv)
             // Evaluations: the start plus one per iteration (line-search retries are rare here).
             const double evaluations = static_cast<double>(result.iterations + 1);
             const double perSample = median(core) * 1e6 / (static_cast<double>(n) * evaluations);
-            std::printf("%-26s %8zu %5.0f%% %6zu %12.2f %14.0f %16.2f  ", m.name, n, noise, result.iterations, median(core),
-                        perSample, median(full));
+            std::printf("%-26s %8zu %5.0f%% %6zu %12.2f %14.0f %16.2f  ", m.name, n, noise, result.iterations,
+                        median(core), perSample, median(full));
             for (const auto& p : result.parameters)
                 if (p.name != "u'(0)")
                     std::printf(" %.4f", p.value);

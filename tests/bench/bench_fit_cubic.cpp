@@ -318,8 +318,8 @@ int main(int argc, char** argv)
                  << result.stopReason << "\",\n  \"cost\": " << num(result.cost)
                  << ",\n  \"integration_error\": " << num(integrationError)
                  << ",\n  \"simulation_seconds\": " << num(median(simSeconds))
-                 << ",\n  \"simulation_steps\": " << simSteps
-                 << ",\n  \"load_average\": \"" << loadAverage() << "\",\n  \"names\": [";
+                 << ",\n  \"simulation_steps\": " << simSteps << ",\n  \"load_average\": \"" << loadAverage()
+                 << "\",\n  \"names\": [";
             for (std::size_t i = 0; i < 3; ++i)
                 json << (i ? ", " : "") << '"' << result.parameters[i].name << '"';
             json << "],\n  \"truth\": [" << num(truth[0]) << ", " << num(truth[1]) << ", " << num(truth[2])
@@ -336,8 +336,9 @@ int main(int argc, char** argv)
             json << "],\n  \"sd\": [";
             for (std::size_t i = 0; i < 3; ++i)
                 json << (i ? ", " : "") << num(result.parameters[i].sd);
-            json << "],\n  \"rtol\": " << num(opt.rtol) << ", \"atol\": " << num(opt.atol) << ", \"ftol\": "
-                 << num(opt.ftol) << ", \"xtol\": " << num(opt.xtol) << ", \"gtol\": " << num(opt.gtol) << "\n}\n";
+            json << "],\n  \"rtol\": " << num(opt.rtol) << ", \"atol\": " << num(opt.atol)
+                 << ", \"ftol\": " << num(opt.ftol) << ", \"xtol\": " << num(opt.xtol)
+                 << ", \"gtol\": " << num(opt.gtol) << "\n}\n";
             if (!json)
                 throw std::runtime_error("cannot write " + opt.jsonPath);
         }

@@ -44,7 +44,10 @@ namespace integrate = sysid::integrate;
 // Every timed loop's result ends up here, so no loop can be optimised away.
 volatile double g_sink = 0.0;
 
-void consume(double value) { g_sink = g_sink + value; }
+void consume(double value)
+{
+    g_sink = g_sink + value;
+}
 
 double median(std::vector<double> values)
 {
@@ -114,8 +117,8 @@ void printMachine()
 #else
     std::printf(", assertions on\n");
 #endif
-    std::printf("  libraries      : Boost %s, Eigen %d.%d.%d\n", BOOST_LIB_VERSION,
-                EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION);
+    std::printf("  libraries      : Boost %s, Eigen %d.%d.%d\n", BOOST_LIB_VERSION, EIGEN_WORLD_VERSION,
+                EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -144,7 +147,7 @@ struct DuffingParameters {
 // Distinct evaluation points, cycled through, so nothing can be hoisted out of the loops.
 struct Points {
     static constexpr std::size_t count = 1024;  // power of two
-    std::vector<double> t, x;                   // x: two states per point
+    std::vector<double> t, x;  // x: two states per point
 };
 
 Points makePoints()
@@ -382,8 +385,8 @@ void benchmarkSimulation(CompiledModel& model)
     for (const auto& c : cases) {
         const SimulationFigures f = runSimulation(model, c, repeats);
         if (!f.failure.empty()) {
-            std::printf("  %-34s %7.0f %8zu  FAILED after %.1f ms: %s\n", c.label, c.periods, f.samples, f.seconds * 1e3,
-                        f.failure.c_str());
+            std::printf("  %-34s %7.0f %8zu  FAILED after %.1f ms: %s\n", c.label, c.periods, f.samples,
+                        f.seconds * 1e3, f.failure.c_str());
             continue;
         }
         char sensitivity[32] = "-";

@@ -8,7 +8,8 @@
 // two runs: RMUSN 8 and 11 iterations, 0.3 / 0.5 min on a 486DX/50). Timed around
 // estimateOptimally() only, which includes the symbolic assembly and compilation.
 //
-// Usage: bench_optimal_estimation [--runs N] [--threads N] [--schedule default|dopri5] [--write-csv FILE] [--json FILE] [--points-sweep 1]
+// Usage: bench_optimal_estimation [--runs N] [--threads N] [--schedule default|dopri5] [--write-csv FILE] [--json FILE]
+// [--points-sweep 1]
 //   --write-csv  also write the data (t, u, s) to FILE (resources/examples/msd_optimal_data.csv)
 //   --json       also solve a tight reference (one more stage: dopri5 rtol 1e-13, Newton 1e-10) and
 //                write timings, estimates, their error against it and the data in full precision
@@ -52,7 +53,10 @@ namespace {
 using namespace sysid;
 using Clock = std::chrono::steady_clock;
 
-std::string example(const std::string& file) { return std::string(SYSID_SOURCE_DIR) + "/resources/examples/" + file; }
+std::string example(const std::string& file)
+{
+    return std::string(SYSID_SOURCE_DIR) + "/resources/examples/" + file;
+}
 
 model::Model withParameters(double value)
 {
@@ -194,9 +198,10 @@ int main(int argc, char** argv)
             m = {};
         }
         if (pointsSweep) {
-            std::printf("per Newton iteration of the dopri5 1e-6 stage (mean over those that built a Jacobian, best of %d), "
-                        "ms, %zu thread(s)\n%6s %5s %10s %10s %10s %10s %12s %9s\n",
-                        runs, threads, "m", "iter", "residual", "jacobian", "factor", "solve", "total/(m-1)", "|dm|");
+            std::printf(
+                "per Newton iteration of the dopri5 1e-6 stage (mean over those that built a Jacobian, best of %d), "
+                "ms, %zu thread(s)\n%6s %5s %10s %10s %10s %10s %12s %9s\n",
+                runs, threads, "m", "iter", "residual", "jacobian", "factor", "solve", "total/(m-1)", "|dm|");
             for (const std::size_t points : {11, 51, 101, 201, 501, 1001}) {
                 model::Model m = withParameters(10.0);
                 estimate::OptimalEstimationSettings settings;
@@ -238,8 +243,8 @@ int main(int argc, char** argv)
                     continue;
                 }
                 const double k = 1e3;
-                std::printf("%6zu %5zu %10.3f %10.3f %10.3f %10.3f %12.4f %9.1e\n", points, lastIterations, residual * k,
-                            jacobian * k, factor * k, solve * k,
+                std::printf("%6zu %5zu %10.3f %10.3f %10.3f %10.3f %12.4f %9.1e\n", points, lastIterations,
+                            residual * k, jacobian * k, factor * k, solve * k,
                             (residual + jacobian + factor + solve) * k / static_cast<double>(points - 1),
                             std::abs(r.parameters(0) - cases.front().result.parameters(0)));
             }
@@ -287,11 +292,12 @@ int main(int argc, char** argv)
             for (std::size_t c = 0; c < cases.size(); ++c) {
                 const auto& r = cases[c].result;
                 const bool usable = r.parameters.size() == 3;
-                const double error = r.converged && usable ? (r.parameters - reference.parameters).cwiseAbs().maxCoeff() : NAN;
-                out << (c ? ",\n" : "\n") << "    {\"start\": " << cases[c].start << ", \"seconds\": " << cases[c].median
-                    << ", \"min_seconds\": " << cases[c].fastest << ", \"runs\": " << runs
-                    << ", \"converged\": " << (r.converged ? "true" : "false") << ", \"iterations\": " << r.iterations
-                    << ", \"estimates\": [";
+                const double error =
+                    r.converged && usable ? (r.parameters - reference.parameters).cwiseAbs().maxCoeff() : NAN;
+                out << (c ? ",\n" : "\n") << "    {\"start\": " << cases[c].start
+                    << ", \"seconds\": " << cases[c].median << ", \"min_seconds\": " << cases[c].fastest
+                    << ", \"runs\": " << runs << ", \"converged\": " << (r.converged ? "true" : "false")
+                    << ", \"iterations\": " << r.iterations << ", \"estimates\": [";
                 for (Eigen::Index i = 0; i < 3; ++i)
                     out << (i ? ", " : "") << number(usable ? r.parameters(i) : NAN);
                 out << "], \"error\": " << number(error) << "}";

@@ -41,16 +41,22 @@ namespace estimate = sysid::estimate;
 namespace integrate = sysid::integrate;
 namespace eval = sysid::eval;
 
-double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+double seconds(Clock::time_point since)
+{
+    return std::chrono::duration<double>(Clock::now() - since).count();
+}
 
 // Process CPU time: the machine may be shared, and one core's worth of work is what the target is about.
-double cpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+double cpuSeconds()
+{
+    return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+}
 
 std::string modelText(int nodes)
 {
     return "field s on x in [0, 1] nodes " + std::to_string(nodes) +
-           "\nparam alpha(x) = 0.15 [0.01, 1]\ns_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(1, t) = 0\n"
-           "s(x, 0) = sin(pi*x) + 0.5*sin(3*pi*x) + 0.25*sin(6*pi*x)\noutput s\n";
+        "\nparam alpha(x) = 0.15 [0.01, 1]\ns_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(1, t) = 0\n"
+        "s(x, 0) = sin(pi*x) + 0.5*sin(3*pi*x) + 0.25*sin(6*pi*x)\noutput s\n";
 }
 
 integrate::IntegratorSettings sparse(double rtol, double atol)
@@ -70,7 +76,7 @@ double cost(const integrate::Trajectory& r, const Eigen::MatrixXd& measured, dou
         gradient->setZero(static_cast<Eigen::Index>(r.sensitivityParameters.size()));
         for (std::size_t k = 0; k < r.outputParameterSensitivity.size(); ++k)
             gradient->noalias() += weight * r.outputParameterSensitivity[k].transpose() *
-                                   residual.row(static_cast<Eigen::Index>(k)).transpose();
+                residual.row(static_cast<Eigen::Index>(k)).transpose();
     }
     return 0.5 * weight * residual.squaredNorm();
 }
@@ -106,15 +112,23 @@ int main(int argc, char** argv)
             continue;
         }
         if (i + 1 >= argc) {
-            std::fprintf(stderr, "usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd] [--estimates FILE]\n");
+            std::fprintf(
+                stderr,
+                "usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd] [--estimates FILE]\n");
             return 2;
         }
-        if (!std::strcmp(argv[i], "--nodes")) nodes = std::atoi(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--samples")) samples = std::atoi(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--t-end")) tEnd = std::atof(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--estimates")) estimatesFile = argv[i + 1];
+        if (!std::strcmp(argv[i], "--nodes"))
+            nodes = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--samples"))
+            samples = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--t-end"))
+            tEnd = std::atof(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--estimates"))
+            estimatesFile = argv[i + 1];
         else {
-            std::fprintf(stderr, "usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd] [--estimates FILE]\n");
+            std::fprintf(
+                stderr,
+                "usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd] [--estimates FILE]\n");
             return 2;
         }
     }
@@ -177,19 +191,22 @@ int main(int argc, char** argv)
         const double h = 1e-6;
         p[static_cast<std::size_t>(i)] = guess[static_cast<std::size_t>(i)] + h;
         model.setParameters(p);
-        const double up = cost(integrate::simulate(model, plain, sparse(1e-10, 1e-13)), experiment.measured, weight, nullptr);
+        const double up =
+            cost(integrate::simulate(model, plain, sparse(1e-10, 1e-13)), experiment.measured, weight, nullptr);
         p[static_cast<std::size_t>(i)] = guess[static_cast<std::size_t>(i)] - h;
         model.setParameters(p);
-        const double down = cost(integrate::simulate(model, plain, sparse(1e-10, 1e-13)), experiment.measured, weight, nullptr);
+        const double down =
+            cost(integrate::simulate(model, plain, sparse(1e-10, 1e-13)), experiment.measured, weight, nullptr);
         fdGradient(i) = (up - down) / (2 * h);
     }
     const double fdGradientTime = seconds(start);
     model.setParameters(guess);
     const double agreement = (gradient - fdGradient).norm() / fdGradient.norm();
     if (finiteDifferences)
-        std::printf("cost gradient at the guess: sensitivities %.3f s, central differences (%d simulations at rtol 1e-10) "
-                "%.3f s, ratio %.1f; |g_sens - g_fd| / |g_fd| = %.2e\n",
-                sensitivityGradientTime, 2 * nodes, fdGradientTime, fdGradientTime / sensitivityGradientTime, agreement);
+        std::printf(
+            "cost gradient at the guess: sensitivities %.3f s, central differences (%d simulations at rtol 1e-10) "
+            "%.3f s, ratio %.1f; |g_sens - g_fd| / |g_fd| = %.2e\n",
+            sensitivityGradientTime, 2 * nodes, fdGradientTime, fdGradientTime / sensitivityGradientTime, agreement);
 
     estimate::FitSettings fitSettings;
     fitSettings.integrator = settings;
@@ -214,9 +231,10 @@ int main(int argc, char** argv)
                 result.iterations, fitTime, fitTime / std::max<std::size_t>(result.iterations, 1), fitCpu,
                 fitCpu / static_cast<double>(std::max<std::size_t>(result.iterations, 1)),
                 result.converged ? "yes" : "no", result.stopReason.c_str(), result.cost, result.residualCount);
-    std::printf("alpha error against the truth 0.1 + 0.1 x: rms %.2e, max %.2e (alpha[%d] = %.5f, sd %.1e, true %.5f)\n",
-                rms, worst, nodes / 2, result.parameters[static_cast<std::size_t>(nodes / 2 - 1)].value,
-                result.parameters[static_cast<std::size_t>(nodes / 2 - 1)].sd, truth[static_cast<std::size_t>(nodes / 2 - 1)]);
+    std::printf(
+        "alpha error against the truth 0.1 + 0.1 x: rms %.2e, max %.2e (alpha[%d] = %.5f, sd %.1e, true %.5f)\n", rms,
+        worst, nodes / 2, result.parameters[static_cast<std::size_t>(nodes / 2 - 1)].value,
+        result.parameters[static_cast<std::size_t>(nodes / 2 - 1)].sd, truth[static_cast<std::size_t>(nodes / 2 - 1)]);
     if (!estimatesFile.empty()) {
         std::FILE* out = std::fopen(estimatesFile.c_str(), "w");
         if (!out) {

@@ -172,7 +172,8 @@ int main(int argc, char** argv)
         for (const auto& point : sweep.points)
             sweepIterations += point.iterations;
         for (std::size_t k = 0; k < sweepPoints; ++k)
-            sweepError = std::max(sweepError, (sweep.points[k].initialState - refSweep.points[k].initialState).cwiseAbs().maxCoeff());
+            sweepError = std::max(
+                sweepError, (sweep.points[k].initialState - refSweep.points[k].initialState).cwiseAbs().maxCoeff());
     }
     const double sweepSeconds = median(sweepTimes);
     std::printf("  %-24s %9.3f ms  (median of %d)  %zu points w = %.1f..%.1f  %.2f Newton iterations per point  "

@@ -34,10 +34,7 @@ struct Problem {
             d.row(i) << (i + 1) * dx, 1.0;
         return d;
     }
-    VectorXd alpha(const VectorXd& theta) const
-    {
-        return linear ? VectorXd(dAlpha() * theta) : theta;
-    }
+    VectorXd alpha(const VectorXd& theta) const { return linear ? VectorXd(dAlpha() * theta) : theta; }
 };
 
 // Second difference with the rod's ends held at 0, divided by dx^2 (eq. 4.17).
@@ -50,9 +47,9 @@ VectorXd secondDifference(const VectorXd& q)
 }
 
 struct Sweep {
-    double cost = 0.0;   // J = int sum (q - S)^2 dt
-    VectorXd gradient;   // int sum (q - S) U dt, the bracket of eq. (4.22)
-    MatrixXd hessian;    // int U'U dt
+    double cost = 0.0;  // J = int sum (q - S)^2 dt
+    VectorXd gradient;  // int sum (q - S) U dt, the bracket of eq. (4.22)
+    MatrixXd hessian;  // int U'U dt
 };
 
 // One compute-mode sweep: system S at `truth`, model q and its sensitivities U at theta.

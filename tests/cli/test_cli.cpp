@@ -24,7 +24,10 @@ using sysid::test::Run;
 using sysid::test::runSysid;
 
 // The shared description, as text for the messages built here.
-QString describeText(const Run& r) { return QString::fromUtf8(sysid::test::describe(r, 2000)); }
+QString describeText(const Run& r)
+{
+    return QString::fromUtf8(sysid::test::describe(r, 2000));
+}
 
 struct Csv {
     QStringList header;
@@ -86,8 +89,8 @@ std::optional<double> timeIn(const QString& text)
     if (at < 0)
         return std::nullopt;
     int end = at + 4;
-    while (end < text.size() && (text[end].isDigit() || text[end] == '.' || text[end] == 'e' || text[end] == '-' ||
-                                 text[end] == '+'))
+    while (end < text.size() &&
+           (text[end].isDigit() || text[end] == '.' || text[end] == 'e' || text[end] == '-' || text[end] == '+'))
         ++end;
     bool ok = false;
     const double v = text.mid(at + 4, end - at - 4).toDouble(&ok);
@@ -229,27 +232,33 @@ private slots:
         QTest::newRow("missing --dt") << QStringList{"simulate", duffing, "--t-end", "1", "-o", "-"} << "--dt";
         QTest::newRow("missing -o") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1"} << "-o";
         QTest::newRow("missing model") << QStringList{"simulate", "--t-end", "1", "--dt", "0.1", "-o", "-"} << "MODEL";
-        QTest::newRow("bad --method") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--method", "leapfrog", "-o", "-"}
+        QTest::newRow("bad --method") << QStringList{"simulate", duffing,    "--t-end",  "1",  "--dt",
+                                                     "0.1",      "--method", "leapfrog", "-o", "-"}
                                       << "leapfrog";
-        QTest::newRow("--set without =") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--set", "k", "-o", "-"}
+        QTest::newRow("--set without =") << QStringList{"simulate", duffing, "--t-end", "1",  "--dt",
+                                                        "0.1",      "--set", "k",       "-o", "-"}
                                          << "--set";
-        QTest::newRow("--set not a number") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--set", "k=abc", "-o", "-"}
-                                            << "abc";
-        QTest::newRow("--t-end not a number") << QStringList{"simulate", duffing, "--t-end", "soon", "--dt", "0.1", "-o", "-"}
-                                              << "t-end";
-        QTest::newRow("--dt zero") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0", "-o", "-"} << "--dt";
-        QTest::newRow("--t-end before start") << QStringList{"simulate", duffing, "--t-end", "-1", "--dt", "0.1", "-o", "-"}
-                                              << "--t-end";
-        QTest::newRow("bad --noise-dist") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--noise-rms", "1",
-                                                         "--noise-dist", "cauchy", "-o", "-"}
-                                          << "--noise-dist";
-        QTest::newRow("negative --noise-rms") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--noise-rms", "-1",
-                                                             "-o", "-"}
-                                              << "--noise-rms";
-        QTest::newRow("bad --map") << QStringList{"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1",
-                                                  "--input", kExamples + "forced_input_sdof_force.csv", "--map", "f", "-o", "-"}
-                                   << "--map";
-        QTest::newRow("unknown option") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--bogus", "-o", "-"}
+        QTest::newRow("--set not a number")
+            << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--set", "k=abc", "-o", "-"} << "abc";
+        QTest::newRow("--t-end not a number")
+            << QStringList{"simulate", duffing, "--t-end", "soon", "--dt", "0.1", "-o", "-"} << "t-end";
+        QTest::newRow("--dt zero") << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0", "-o", "-"}
+                                   << "--dt";
+        QTest::newRow("--t-end before start")
+            << QStringList{"simulate", duffing, "--t-end", "-1", "--dt", "0.1", "-o", "-"} << "--t-end";
+        QTest::newRow("bad --noise-dist")
+            << QStringList{"simulate",    duffing, "--t-end",      "1",      "--dt", "0.1",
+                           "--noise-rms", "1",     "--noise-dist", "cauchy", "-o",   "-"}
+            << "--noise-dist";
+        QTest::newRow("negative --noise-rms")
+            << QStringList{"simulate", duffing, "--t-end", "1", "--dt", "0.1", "--noise-rms", "-1", "-o", "-"}
+            << "--noise-rms";
+        QTest::newRow("bad --map")
+            << QStringList{"simulate", kExamples + "forced_input_sdof.model",     "--t-end", "1", "--dt", "0.1",
+                           "--input",  kExamples + "forced_input_sdof_force.csv", "--map",   "f", "-o",   "-"}
+            << "--map";
+        QTest::newRow("unknown option") << QStringList{"simulate", duffing,   "--t-end", "1", "--dt",
+                                                       "0.1",      "--bogus", "-o",      "-"}
                                         << "bogus";
     }
 
@@ -275,7 +284,8 @@ private slots:
 
     void setUnknownParameterIsAUserError()
     {
-        const Run r = runSysid({"simulate", kExamples + "duffing.model", "--t-end", "1", "--dt", "0.1", "--set", "nosuch=1", "-o", "-"});
+        const Run r = runSysid(
+            {"simulate", kExamples + "duffing.model", "--t-end", "1", "--dt", "0.1", "--set", "nosuch=1", "-o", "-"});
         QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
         QVERIFY2(r.err.contains("nosuch"), qPrintable(describeText(r)));
         QVERIFY2(r.err.contains("k, B"), qPrintable(describeText(r)));  // lists the parameters there are
@@ -299,7 +309,8 @@ private slots:
         QCOMPARE(csv.rows.size(), std::size_t(21));  // t-end/dt + 1
         for (std::size_t k = 0; k < csv.rows.size(); ++k) {
             const double t = csv.rows[k][0];
-            QVERIFY2(std::abs(t - 0.1 * static_cast<double>(k)) < 1e-12, qPrintable(QString("t[%1] = %2").arg(k).arg(t, 0, 'g', 17)));
+            QVERIFY2(std::abs(t - 0.1 * static_cast<double>(k)) < 1e-12,
+                     qPrintable(QString("t[%1] = %2").arg(k).arg(t, 0, 'g', 17)));
             QVERIFY2(std::abs(csv.rows[k][1] - std::exp(-0.5 * t)) < 1e-7,
                      qPrintable(QString("x(%1) = %2").arg(t).arg(csv.rows[k][1], 0, 'g', 17)));
         }
@@ -312,10 +323,14 @@ private slots:
         QTest::addColumn<QString>("tEnd");
         QTest::addColumn<QString>("dt");
         QTest::addColumn<int>("rows");
-        QTest::newRow("10/0.01") << "10" << "0.01" << 1001;
-        QTest::newRow("1/0.25") << "1" << "0.25" << 5;
-        QTest::newRow("3/0.3") << "3" << "0.3" << 11;
-        QTest::newRow("0.7/0.1") << "0.7" << "0.1" << 8;
+        QTest::newRow("10/0.01") << "10"
+                                 << "0.01" << 1001;
+        QTest::newRow("1/0.25") << "1"
+                                << "0.25" << 5;
+        QTest::newRow("3/0.3") << "3"
+                               << "0.3" << 11;
+        QTest::newRow("0.7/0.1") << "0.7"
+                                 << "0.1" << 8;
     }
 
     void rowCountOnOtherGrids()
@@ -382,7 +397,8 @@ private slots:
         Run r;
         simulateToCsv({rod, "--t-end", "1", "--dt", "0.2", "--method", "euler"}, &r);
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("dx^2/(2 max alpha) = 0.1 for field s (dx = 0.2, max alpha = 0.2 at x = 0.4"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("dx^2/(2 max alpha) = 0.1 for field s (dx = 0.2, max alpha = 0.2 at x = 0.4"),
+                 qPrintable(r.err));
         QVERIFY2(r.err.contains("use a step <= 0.1 (--max-step), or implicit-euler / crank-nicolson / sparse-implicit"),
                  qPrintable(r.err));
         const Csv below = simulateToCsv({rod, "--t-end", "1", "--dt", "0.2", "--method", "euler", "--max-step", "0.1"});
@@ -399,9 +415,10 @@ private slots:
         // A 100-node rod: df/dx has eigenvalues down to about -4 alpha / dx^2 = -4e4, so dopri5 needs
         // some 12 000 steps where sparse-implicit needs a few hundred. Within --max-steps 2000 the
         // default runs (and is sparse-implicit, bit for bit); dopri5 chosen by hand gives up.
-        const QString rod = writeModel("rod100.model", "field s on x in [0, 1] nodes 100\nparam alpha = 1\n"
-                                                       "s_t = alpha * s_xx\ns(0, t) = 0 ; s(1, t) = 0\n"
-                                                       "s(x, 0) = sin(pi*x)\noutput s(0.5)\n");
+        const QString rod = writeModel("rod100.model",
+                                       "field s on x in [0, 1] nodes 100\nparam alpha = 1\n"
+                                       "s_t = alpha * s_xx\ns(0, t) = 0 ; s(1, t) = 0\n"
+                                       "s(x, 0) = sin(pi*x)\noutput s(0.5)\n");
         const QStringList grid{rod, "--t-end", "0.2", "--dt", "0.01", "--max-steps", "2000"};
         Run r;
         const Csv byDefault = simulateToCsv(grid, &r);
@@ -420,9 +437,11 @@ private slots:
         QVERIFY(simulateToCsv(decay).rows != simulateToCsv(decay + QStringList{"--method", "sparse-implicit"}).rows);
 
         const Run help = runSysid({"simulate", "--help"});
-        QVERIFY2(help.out.simplified().contains("default: dopri5; sparse-implicit for models with fields"), qPrintable(help.out));
+        QVERIFY2(help.out.simplified().contains("default: dopri5; sparse-implicit for models with fields"),
+                 qPrintable(help.out));
         const Run fitHelp = runSysid({"fit", "--help"});
-        QVERIFY2(fitHelp.out.simplified().contains("default: dopri5; sparse-implicit for models with fields"), qPrintable(fitHelp.out));
+        QVERIFY2(fitHelp.out.simplified().contains("default: dopri5; sparse-implicit for models with fields"),
+                 qPrintable(fitHelp.out));
     }
 
     void fitOfAFieldModelSaysItsIntegrator()
@@ -434,8 +453,10 @@ private slots:
         QVERIFY2(sim.exitCode == 0, qPrintable(describeText(sim)));
         const Run fit = runSysid({"fit", rod, "--data", data, "-o", path("rod.json")});
         QVERIFY2(fit.exitCode == 0, qPrintable(describeText(fit)));
-        QVERIFY2(fit.err.contains("integrator sparse-implicit (default for this model)"), qPrintable(describeText(fit)));
-        const Run chosen = runSysid({"fit", rod, "--data", data, "--integrator", "rosenbrock4", "-o", path("rod.json")});
+        QVERIFY2(fit.err.contains("integrator sparse-implicit (default for this model)"),
+                 qPrintable(describeText(fit)));
+        const Run chosen =
+            runSysid({"fit", rod, "--data", data, "--integrator", "rosenbrock4", "-o", path("rod.json")});
         QVERIFY2(chosen.exitCode == 0, qPrintable(describeText(chosen)));
         QVERIFY2(chosen.err.contains(", integrator rosenbrock4\n"), qPrintable(describeText(chosen)));
     }
@@ -445,11 +466,12 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("rows");
         QTest::newRow("duffing") << QStringList{kExamples + "duffing.model", "--t-end", "5", "--dt", "0.05"} << 101;
-        QTest::newRow("forced_input_sdof") << QStringList{kExamples + "forced_input_sdof.model", "--t-end", "10", "--dt", "0.01",
-                                                          "--input", kExamples + "forced_input_sdof_force.csv"}
-                                           << 1001;
-        QTest::newRow("pendulum_lagrange") << QStringList{kExamples + "pendulum_lagrange.model", "--t-end", "10", "--dt", "0.01"}
-                                           << 1001;
+        QTest::newRow("forced_input_sdof")
+            << QStringList{kExamples + "forced_input_sdof.model",    "--t-end", "10", "--dt", "0.01", "--input",
+                           kExamples + "forced_input_sdof_force.csv"}
+            << 1001;
+        QTest::newRow("pendulum_lagrange")
+            << QStringList{kExamples + "pendulum_lagrange.model", "--t-end", "10", "--dt", "0.01"} << 1001;
     }
 
     void identicalRunsGiveIdenticalValues()
@@ -545,7 +567,8 @@ private slots:
 
     void modelWithInputNeedsInputData()
     {
-        const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "-o", "-"});
+        const Run r =
+            runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "-o", "-"});
         QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
         QVERIFY2(r.err.contains("input(s) f"), qPrintable(describeText(r)));
         QVERIFY2(r.err.contains("--input"), qPrintable(describeText(r)));
@@ -570,8 +593,10 @@ private slots:
         // a = x'': compare with the second difference of x
         for (std::size_t k = 1; k + 1 < csv.rows.size(); ++k) {
             const double dd = (csv.rows[k + 1][1] - 2 * csv.rows[k][1] + csv.rows[k - 1][1]) / (0.01 * 0.01);
-            QVERIFY2(std::abs(dd - csv.rows[k][2]) < 1e-2 * largestA,
-                     qPrintable(QString("t = %1: a = %2, second difference %3").arg(csv.rows[k][0]).arg(csv.rows[k][2]).arg(dd)));
+            QVERIFY2(
+                std::abs(dd - csv.rows[k][2]) < 1e-2 * largestA,
+                qPrintable(
+                    QString("t = %1: a = %2, second difference %3").arg(csv.rows[k][0]).arg(csv.rows[k][2]).arg(dd)));
         }
 
         // With zero force the mass stays at rest: the input is really read.
@@ -608,7 +633,8 @@ private slots:
                                     .arg(csv.rows[k][1], 0, 'g', 17)));
         // without --map, the column f is missing
         Run noMap;
-        const Csv missing = simulateToCsv({model, "--t-end", "10", "--dt", "0.01", "--input", mapped, "--time", "time_s"}, &noMap);
+        const Csv missing =
+            simulateToCsv({model, "--t-end", "10", "--dt", "0.01", "--input", mapped, "--time", "time_s"}, &noMap);
         QVERIFY2(noMap.exitCode == 1, qPrintable(describeText(noMap)));
         QVERIFY2(noMap.err.contains("f"), qPrintable(describeText(noMap)));
     }
@@ -617,8 +643,8 @@ private slots:
     {
         const QString bad = path("bad_force.csv");
         QVERIFY(writeText(bad, "t,f\n0,1\n0.5,abc\n1,2\n"));
-        const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "--input", bad,
-                                "-o", "-"});
+        const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1",
+                                "--input", bad, "-o", "-"});
         QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
         QVERIFY2(r.err.contains(bad + ":3:"), qPrintable(describeText(r)));
         QVERIFY2(r.err.contains("abc"), qPrintable(describeText(r)));
@@ -629,12 +655,12 @@ private slots:
     {
         const QString shortCsv = path("short_force.csv");
         QVERIFY(writeText(shortCsv, "t,f\n0,1\n0.5,1\n"));
-        const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "--input",
-                                shortCsv, "-o", "-"});
+        const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1",
+                                "--input", shortCsv, "-o", "-"});
         QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
         QVERIFY2(r.err.contains(shortCsv), qPrintable(describeText(r)));
-        const Run missing = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1", "--input",
-                                      path("nope.csv"), "-o", "-"});
+        const Run missing = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1",
+                                      "--input", path("nope.csv"), "-o", "-"});
         QVERIFY2(missing.exitCode == 1, qPrintable(describeText(missing)));
         QVERIFY2(missing.err.contains(path("nope.csv")), qPrintable(describeText(missing)));
     }
@@ -653,7 +679,8 @@ private slots:
         QFETCH(QString, method);
         // y' = y^2, y(0) = 1 has the solution 1/(1 - t), which blows up at t = 1.
         const QString model = writeModel("blowup.model", "state y = 1\ny' = y^2\n");
-        const Run r = runSysid({"simulate", model, "--t-end", "2", "--dt", "0.1", "--method", method, "-o", path("blowup.csv")});
+        const Run r =
+            runSysid({"simulate", model, "--t-end", "2", "--dt", "0.1", "--method", method, "-o", path("blowup.csv")});
         QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
         const auto t = timeIn(r.err);
         QVERIFY2(t.has_value(), qPrintable(describeText(r)));

@@ -16,17 +16,23 @@
 
 namespace {
 
-using sysid::test::Run;
-using sysid::test::runSysid;
 using sysid::test::describe;
 using sysid::test::readFile;
+using sysid::test::Run;
+using sysid::test::runSysid;
 using sysid::test::writeFile;
 
 constexpr double kWeight = 2.5;
 
-double t(int k) { return 0.1 * k; }
+double t(int k)
+{
+    return 0.1 * k;
+}
 // a = 1, b = 2 with a fixed disturbance, so the least-squares cost is not zero.
-double y(int k) { return t(k) + t(k) * t(k) + 0.01 * ((k % 3) - 1.0); }
+double y(int k)
+{
+    return t(k) + t(k) * t(k) + 0.01 * ((k % 3) - 1.0);
+}
 
 double closedFormCost(double a, double b)
 {
@@ -93,7 +99,8 @@ private slots:
             for (int ix = 0; ix < 5; ++ix) {
                 const double expected = closedFormCost(xs[ix].toDouble(), ys[iy].toDouble());
                 const double got = cost[iy].toArray()[ix].toDouble();
-                QVERIFY2(std::abs(got - expected) <= 1e-8 * expected, qPrintable(QString("%1 vs %2").arg(got).arg(expected)));
+                QVERIFY2(std::abs(got - expected) <= 1e-8 * expected,
+                         qPrintable(QString("%1 vs %2").arg(got).arg(expected)));
             }
         // (a, b) = (1, 2) is on the grid and the nearest grid point to the least-squares minimum.
         QCOMPARE(o["minimum"].toObject()["x"].toDouble(), 1.0);
@@ -107,9 +114,11 @@ private slots:
         const auto [a, b] = closedFormBayes(0.5, 0.02);
         const QString xRange = QString("a=%1:%2").arg(a - 0.6, 0, 'g', 17).arg(a + 0.6, 0, 'g', 17);
         const QString yRange = QString("b=%1:%2").arg(b - 1.2, 0, 'g', 17).arg(b + 1.2, 0, 'g', 17);
-        const QStringList common{"contour", path("linear.model"), "--data", path("data.csv"), "--x", xRange, "--y", yRange,
-                                 "--grid", "13", "--weight", "x=2.5", "--rtol", "1e-10", "--atol", "1e-12", "-q"};
-        const Run r = runSysid(common + QStringList{"--method", "bayes", "--prior", "a=0.5,0.02", "-o", path("bayes.json")});
+        const QStringList common{
+            "contour", path("linear.model"), "--data", path("data.csv"), "--x",   xRange,   "--y",   yRange, "--grid",
+            "13",      "--weight",           "x=2.5",  "--rtol",         "1e-10", "--atol", "1e-12", "-q"};
+        const Run r =
+            runSysid(common + QStringList{"--method", "bayes", "--prior", "a=0.5,0.02", "-o", path("bayes.json")});
         QVERIFY2(r.exitCode == 0, describe(r));
         const QJsonObject o = QJsonDocument::fromJson(readFile(path("bayes.json"))).object();
         const QJsonArray xs = o["x"].toObject()["values"].toArray(), ys = o["y"].toObject()["values"].toArray();
@@ -119,7 +128,8 @@ private slots:
                 const double av = xs[ix].toDouble(), bv = ys[iy].toDouble();
                 const double expected = closedFormCost(av, bv) + 0.5 * (av - 0.5) * (av - 0.5) / (0.02 * 0.02);
                 const double got = cost[iy].toArray()[ix].toDouble();
-                QVERIFY2(std::abs(got - expected) <= 1e-8 * expected, qPrintable(QString("%1 vs %2").arg(got).arg(expected)));
+                QVERIFY2(std::abs(got - expected) <= 1e-8 * expected,
+                         qPrintable(QString("%1 vs %2").arg(got).arg(expected)));
             }
         QVERIFY(std::abs(o["minimum"].toObject()["x"].toDouble() - a) < 1e-12);
         QVERIFY(std::abs(o["minimum"].toObject()["y"].toDouble() - b) < 1e-12);
@@ -129,21 +139,23 @@ private slots:
         QVERIFY2(plain.exitCode == 0, describe(plain));
         const QJsonObject p = QJsonDocument::fromJson(readFile(path("plain.json"))).object();
         QVERIFY(std::abs(p["minimum"].toObject()["x"].toDouble() - 1.0) <= 0.1);
-        QVERIFY(runSysid(common + QStringList{"--method", "bayes", "--prior", "a=0.5", "-o", path("bad.json")}).exitCode == 2);
+        QVERIFY(
+            runSysid(common + QStringList{"--method", "bayes", "--prior", "a=0.5", "-o", path("bad.json")}).exitCode ==
+            2);
     }
 
     void pathOfAFitOverTheSurface()
     {
-        const Run fit = runSysid({"fit", path("linear.model"), "--data", path("data.csv"), "--weight", "x=2.5", "-o",
-                                  path("result.json")});
+        const Run fit = runSysid(
+            {"fit", path("linear.model"), "--data", path("data.csv"), "--weight", "x=2.5", "-o", path("result.json")});
         QVERIFY2(fit.exitCode == 0, describe(fit));
         const QJsonObject result = QJsonDocument::fromJson(readFile(path("result.json"))).object();
         const double a = result["parameters"].toObject()["a"].toObject()["value"].toDouble();
         const double b = result["parameters"].toObject()["b"].toObject()["value"].toDouble();
 
-        const Run r = runSysid({"contour", path("linear.model"), "--data", path("data.csv"), "--x", "b=1:3", "--y",
-                                "a=0:2", "--grid", "3", "--weight", "x=2.5", "--path", path("result.json"), "-o",
-                                path("surface.json")});
+        const Run r =
+            runSysid({"contour", path("linear.model"), "--data", path("data.csv"), "--x", "b=1:3", "--y", "a=0:2",
+                      "--grid", "3", "--weight", "x=2.5", "--path", path("result.json"), "-o", path("surface.json")});
         QVERIFY2(r.exitCode == 0, describe(r));
         const QJsonObject o = QJsonDocument::fromJson(readFile(path("surface.json"))).object();
         const QJsonArray p = o["path"].toArray();
@@ -153,11 +165,12 @@ private slots:
         QCOMPARE(p.last().toObject()["x"].toDouble(), b);
         QCOMPARE(p.last().toObject()["y"].toDouble(), a);
         // The path's first cost is the surface's cost at the start, computed independently here.
-        QVERIFY(std::abs(p.first().toObject()["cost"].toDouble() - closedFormCost(0.2, 2.8)) < 1e-6 * closedFormCost(0.2, 2.8));
+        QVERIFY(std::abs(p.first().toObject()["cost"].toDouble() - closedFormCost(0.2, 2.8)) <
+                1e-6 * closedFormCost(0.2, 2.8));
 
         const Run csv = runSysid({"contour", path("linear.model"), "--data", path("data.csv"), "--x", "a=0:2", "--y",
-                                  "b=1:3", "--grid", "3", "--weight", "x=2.5", "--path", path("result.json"), "-q", "-o",
-                                  path("surface.csv")});
+                                  "b=1:3", "--grid", "3", "--weight", "x=2.5", "--path", path("result.json"), "-q",
+                                  "-o", path("surface.csv")});
         QVERIFY2(csv.exitCode == 0, describe(csv));
         const QList<QByteArray> lines = readFile(path("surface.csv")).trimmed().split('\n');
         QCOMPARE(lines.size(), 10);
@@ -183,9 +196,11 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         r = runSysid(base + QStringList{"--x", "k=0:2", "--y", "b=0:1", "-o", path("s.json")});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("the x axis names 'k', which is not a parameter of the model (parameters: a, b)"), describe(r));
+        QVERIFY2(r.err.contains("the x axis names 'k', which is not a parameter of the model (parameters: a, b)"),
+                 describe(r));
         QVERIFY(writeFile(path("bad.json"), "{\"parameters\": 3}"));
-        r = runSysid(base + QStringList{"--x", "a=0:2", "--y", "b=0:1", "--path", path("bad.json"), "-o", path("s.json")});
+        r = runSysid(base +
+                     QStringList{"--x", "a=0:2", "--y", "b=0:1", "--path", path("bad.json"), "-o", path("s.json")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("--path " + path("bad.json") + ": not a fit result"), describe(r));
         r = runSysid(base + QStringList{"--x", "a=0:2", "--y", "b=0:1", "--grid", "1", "-o", path("s.json")});

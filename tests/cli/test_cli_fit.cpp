@@ -19,21 +19,21 @@
 
 namespace {
 
+using sysid::test::describe;
 using sysid::test::kExamples;
 using sysid::test::kSysid;
+using sysid::test::parseObject;
+using sysid::test::readFile;
 using sysid::test::Run;
 using sysid::test::runSysid;
-using sysid::test::describe;
-using sysid::test::readFile;
 using sysid::test::writeFile;
-using sysid::test::parseObject;
 
 // The keys of RESULT.json (DESIGN.md, "The command line").
 QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameters, const QStringList& outputs)
 {
     QStringList problems;
-    const QStringList top{"cancelled", "converged", "correlation", "cost", "history", "iterations", "parameters",
-                          "residual_rms", "stop_reason"};
+    const QStringList top{"cancelled",  "converged",  "correlation",  "cost",       "history",
+                          "iterations", "parameters", "residual_rms", "stop_reason"};
     if (r.keys() != top)
         problems << "top-level keys " + r.keys().join(',');
     const QJsonObject ps = r["parameters"].toObject();
@@ -42,7 +42,8 @@ QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameter
     for (const auto& name : ps.keys()) {
         const QStringList keys = ps[name].toObject().keys();
         if (keys != QStringList{"initial", "lower95", "std", "upper95", "value"} &&  // measured data
-            keys != QStringList{"initial", "lower95", "relative_error", "std", "true", "upper95", "value"})  // synthetic
+            keys !=
+                QStringList{"initial", "lower95", "relative_error", "std", "true", "upper95", "value"})  // synthetic
             problems << name + " has keys " + keys.join(',');
     }
     if (!r["cost"].isDouble() || !r["iterations"].isDouble() || !r["converged"].isBool() || !r["cancelled"].isBool() ||
@@ -61,7 +62,8 @@ QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameter
         problems << "empty history";
     for (const auto& h : history) {
         const QJsonObject o = h.toObject();
-        if (o.keys() != QStringList{"cost", "iteration", "parameters"} || o["parameters"].toObject().keys() != parameters)
+        if (o.keys() != QStringList{"cost", "iteration", "parameters"} ||
+            o["parameters"].toObject().keys() != parameters)
             problems << "history entry keys " + o.keys().join(',');
     }
     if (!history.isEmpty() && history.last().toObject()["iteration"].toInt() != r["iterations"].toInt())
@@ -83,7 +85,12 @@ QStringList estimateProblems(const QJsonObject& r, const std::map<QString, Truth
         const QJsonObject p = r["parameters"].toObject()[name].toObject();
         const double value = p["value"].toDouble(), sd = p["std"].toDouble();
         if (!(std::abs(value - t.value) <= 4 * sd) || !(sd > 0 && sd <= t.maxSd))
-            problems << QString("%1 = %2 +- %3, true %4 (sd at most %5)").arg(name).arg(value).arg(sd).arg(t.value).arg(t.maxSd);
+            problems << QString("%1 = %2 +- %3, true %4 (sd at most %5)")
+                            .arg(name)
+                            .arg(value)
+                            .arg(sd)
+                            .arg(t.value)
+                            .arg(t.maxSd);
     }
     return problems;
 }
@@ -130,10 +137,7 @@ class TestCliFit : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY2(QFile::exists(kSysid), qPrintable(kSysid + " is not built"));
-    }
+    void initTestCase() { QVERIFY2(QFile::exists(kSysid), qPrintable(kSysid + " is not built")); }
 
     void exampleSdofCubic()
     {
@@ -186,22 +190,27 @@ private slots:
         const Run r = runSysid({"fit", kExamples + "sdof_cubic.sysid", "--method", "multistep", "--formula", "simpson",
                                 "--differentiation", "savitzky-golay:11:3", "--refine", "-o", refined});
         QVERIFY2(r.exitCode == 0, describe(r));
-        QVERIFY2(r.err.contains("u' is not measured: it is taken as the derivative of u (savitzky-golay)"), describe(r));
+        QVERIFY2(r.err.contains("u' is not measured: it is taken as the derivative of u (savitzky-golay)"),
+                 describe(r));
         QVERIFY2(r.err.contains("refining by output error from the multistep estimate"), describe(r));
         const QJsonObject result = parseObject(readFile(refined));
         const QJsonObject start = result["equation_error_estimate"].toObject();
         QVERIFY2(start["converged"].toBool(), describe(r));
         const QJsonObject startParameters = start["parameters"].toObject();
         QVERIFY(!startParameters.contains("u'(0)"));  // an initial value: not an equation-error unknown
-        const QStringList first = estimateProblems(start, {{"gamma", {0.5, 0.1}}, {"Omega2", {25, 1.5}}, {"k3", {2.5, 5.0}}});
+        const QStringList first =
+            estimateProblems(start, {{"gamma", {0.5, 0.1}}, {"Omega2", {25, 1.5}}, {"k3", {2.5, 5.0}}});
         QVERIFY2(first.isEmpty(), qPrintable(first.join('\n')));
         const QJsonObject reference = parseObject(readFile(plain))["parameters"].toObject();
         const QJsonObject final = result["parameters"].toObject();
         for (const QString& name : QStringList{"gamma", "Omega2", "k3", "u'(0)"}) {
-            const double a = final[name].toObject()["value"].toDouble(), b = reference[name].toObject()["value"].toDouble();
-            QVERIFY2(std::abs(a - b) < 1e-5 * std::abs(b), qPrintable(QStringLiteral("%1: %2 vs %3").arg(name).arg(a).arg(b)));
+            const double a = final[name].toObject()["value"].toDouble(),
+                         b = reference[name].toObject()["value"].toDouble();
+            QVERIFY2(std::abs(a - b) < 1e-5 * std::abs(b),
+                     qPrintable(QStringLiteral("%1: %2 vs %3").arg(name).arg(a).arg(b)));
         }
-        QCOMPARE(final["gamma"].toObject()["initial"].toDouble(), startParameters["gamma"].toObject()["value"].toDouble());
+        QCOMPARE(final["gamma"].toObject()["initial"].toDouble(),
+                 startParameters["gamma"].toObject()["value"].toDouble());
     }
 
     // The 2-DOF example project (seed 004 ch. 7): multistep from the seed's starting values
@@ -220,7 +229,8 @@ private slots:
         // Frequencies and damping to a few per cent (5 % noise); cross-coupling terms are weakly
         // determined, as in the seed's Table 21.
         const QStringList problems = estimateProblems(
-            result, {{"Omega1sq", {25, 0.5}}, {"Omega2sq", {17, 0.5}}, {"gamma1", {0.35, 0.02}}, {"gamma2", {0.25, 0.02}}});
+            result,
+            {{"Omega1sq", {25, 0.5}}, {"Omega2sq", {17, 0.5}}, {"gamma1", {0.35, 0.02}}, {"gamma2", {0.25, 0.02}}});
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
     }
 
@@ -268,8 +278,8 @@ private slots:
         QVERIFY2(r.exitCode == 0, describe(r));
         const QJsonObject result = parseObject(r.out.toUtf8());
         QVERIFY2(result["converged"].toBool(), describe(r));
-        const QStringList estimates = estimateProblems(
-            result, {{"c", {0.2, 0.3}}, {"k", {1.0, 0.7}}, {"k3", {0.5, 1.0}}, {"B", {0.5, 0.7}}});
+        const QStringList estimates =
+            estimateProblems(result, {{"c", {0.2, 0.3}}, {"k", {1.0, 0.7}}, {"k3", {0.5, 1.0}}, {"B", {0.5, 0.7}}});
         QVERIFY2(estimates.isEmpty(), qPrintable(estimates.join('\n')));
     }
 
@@ -301,10 +311,30 @@ private slots:
         const QString fromProject = tmp.filePath("p.json"), fromModel = tmp.filePath("m.json");
         const Run p = runSysid({"fit", kExamples + "sdof_cubic.sysid", "-o", fromProject, "-q"});
         QVERIFY2(p.exitCode == 0, describe(p));
-        const Run m = runSysid({"fit", kExamples + "sdof_cubic.model", "--data", kExamples + "data/sdof_cubic_5pct.csv",
-                                "--set", "gamma=0.35", "--set", "Omega2=32.5", "--set", "k3=1.75", "--set", "u'(0)=3.5",
-                                "--method", "output-error", "--max-iterations", "100", "--integrator", "dopri5",
-                                "--rtol", "1e-8", "--atol", "1e-10", "-o", fromModel});
+        const Run m = runSysid({"fit",
+                                kExamples + "sdof_cubic.model",
+                                "--data",
+                                kExamples + "data/sdof_cubic_5pct.csv",
+                                "--set",
+                                "gamma=0.35",
+                                "--set",
+                                "Omega2=32.5",
+                                "--set",
+                                "k3=1.75",
+                                "--set",
+                                "u'(0)=3.5",
+                                "--method",
+                                "output-error",
+                                "--max-iterations",
+                                "100",
+                                "--integrator",
+                                "dopri5",
+                                "--rtol",
+                                "1e-8",
+                                "--atol",
+                                "1e-10",
+                                "-o",
+                                fromModel});
         QVERIFY2(m.exitCode == 0, describe(m));
         const QJsonObject a = parseObject(readFile(fromProject)), b = parseObject(readFile(fromModel));
         QVERIFY(!a.isEmpty());
@@ -345,7 +375,8 @@ private slots:
                 QVERIFY(history[i].toObject()["cost"].toDouble() < history[i - 1].toObject()["cost"].toDouble());
             firstSteps.append(history[1].toObject()["parameters"].toObject()["alpha[1]"].toDouble() - 0.2);
         }
-        QVERIFY2(std::abs(firstSteps[1] / firstSteps[0] - 2.0) < 1e-9, qPrintable(QString::number(firstSteps[1] / firstSteps[0])));
+        QVERIFY2(std::abs(firstSteps[1] / firstSteps[0] - 2.0) < 1e-9,
+                 qPrintable(QString::number(firstSteps[1] / firstSteps[0])));
     }
 
     // --sensitivity structural: the same Gauss-Newton fit of the heat rod as the forward
@@ -368,7 +399,8 @@ private slots:
             QCOMPARE(r.err.contains("structural sensitivities"), method == "structural");
             results[method] = parseObject(readFile(out));
         }
-        const QJsonObject f = results["forward"]["parameters"].toObject(), s = results["structural"]["parameters"].toObject();
+        const QJsonObject f = results["forward"]["parameters"].toObject(),
+                          s = results["structural"]["parameters"].toObject();
         const QMap<QString, double> truth{{"alpha[1]", 0.1}, {"alpha[2]", 0.15}, {"alpha[3]", 0.18}};
         for (const QString& name : truth.keys()) {
             const double fv = f[name].toObject()["value"].toDouble(), sv = s[name].toObject()["value"].toDouble();
@@ -381,16 +413,19 @@ private slots:
         QVERIFY2(nonlinear.err.contains("structural sensitivity needs equations linear in the states") &&
                      nonlinear.err.contains("state u'"),
                  qPrintable(nonlinear.err));
-        const Run shooting = runSysid({"fit", kExamples + "heat_rod.model", "--data", data, "--method", "multiple-shooting",
-                                       "--sensitivity", "structural", "-o", tmp.filePath("x.json")});
+        const Run shooting =
+            runSysid({"fit", kExamples + "heat_rod.model", "--data", data, "--method", "multiple-shooting",
+                      "--sensitivity", "structural", "-o", tmp.filePath("x.json")});
         QCOMPARE(shooting.exitCode, 2);
-        QVERIFY2(shooting.err.contains("--sensitivity structural is for --method output-error, bayes or steepest-descent, "
-                                       "not multiple-shooting"),
-                 qPrintable(shooting.err));
+        QVERIFY2(
+            shooting.err.contains("--sensitivity structural is for --method output-error, bayes or steepest-descent, "
+                                  "not multiple-shooting"),
+            qPrintable(shooting.err));
         const Run unknown = runSysid({"fit", kExamples + "heat_rod.model", "--data", data, "--sensitivity", "adjoint",
                                       "-o", tmp.filePath("x.json")});
         QCOMPARE(unknown.exitCode, 2);
-        QVERIFY2(unknown.err.contains("--sensitivity must be forward or structural, not 'adjoint'"), qPrintable(unknown.err));
+        QVERIFY2(unknown.err.contains("--sensitivity must be forward or structural, not 'adjoint'"),
+                 qPrintable(unknown.err));
     }
 
     void modelFormWithMappingAndTwoDataSets()
@@ -398,7 +433,8 @@ private slots:
         // mass_spring_damper with renamed columns (--time, --map for the input and the output),
         // first the first 6 s of the record alone, then twice as two experiments sharing m, b, k.
         QTemporaryDir tmp;
-        const QStringList lines = QString::fromUtf8(readFile(kExamples + "data/mass_spring_damper_measured.csv")).split('\n');
+        const QStringList lines =
+            QString::fromUtf8(readFile(kExamples + "data/mass_spring_damper_measured.csv")).split('\n');
         QByteArray csv = "time,force,disp\n";
         int row = 0;
         for (const auto& line : lines) {
@@ -410,10 +446,11 @@ private slots:
         QVERIFY(writeFile(tmp.filePath("a.csv"), csv));
         QVERIFY(writeFile(tmp.filePath("b.csv"), csv));
         const QStringList mapping{"--time", "time", "--map", "u=force", "--map", "s=disp",
-                                  "--set", "m=10", "--set", "b=10", "--set", "k=10"};
+                                  "--set",  "m=10", "--set", "b=10",    "--set", "k=10"};
         const QString out = tmp.filePath("r.json");
-        const Run r = runSysid(QStringList{"fit", kExamples + "mass_spring_damper.model", "--data", tmp.filePath("a.csv"),
-                                           "-o", out} + mapping);
+        const Run r = runSysid(
+            QStringList{"fit", kExamples + "mass_spring_damper.model", "--data", tmp.filePath("a.csv"), "-o", out} +
+            mapping);
         QVERIFY2(r.exitCode == 0, describe(r));
         QVERIFY(r.err.contains("to 1 data set(s)"));
         const QJsonObject one = parseObject(readFile(out));
@@ -421,16 +458,19 @@ private slots:
         QStringList estimates = estimateProblems(one, {{"m", {1, 0.004}}, {"b", {1, 0.004}}, {"k", {1, 0.004}}});
         QVERIFY2(estimates.isEmpty(), qPrintable(estimates.join('\n')));
 
-        const Run two = runSysid(QStringList{"fit", kExamples + "mass_spring_damper.model", "--data", tmp.filePath("a.csv"),
-                                             "--data", tmp.filePath("b.csv"), "-o", out} + mapping);
+        const Run two = runSysid(QStringList{"fit", kExamples + "mass_spring_damper.model", "--data",
+                                             tmp.filePath("a.csv"), "--data", tmp.filePath("b.csv"), "-o", out} +
+                                 mapping);
         QVERIFY2(two.exitCode == 0, describe(two));
         QVERIFY2(two.err.contains("to 2 data set(s)"), describe(two));
         const QJsonObject both = parseObject(readFile(out));
         // The same record twice: the same estimates (to the fit's tolerance) and sd / sqrt(2), up to
         // the residual variance's degrees of freedom: sqrt(2 (600 - 3) / (1200 - 3)) = 0.99875.
         for (const QString name : {"m", "b", "k"}) {
-            const QJsonObject a = one["parameters"].toObject()[name].toObject(), b = both["parameters"].toObject()[name].toObject();
-            QVERIFY2(std::abs(a["value"].toDouble() - b["value"].toDouble()) < 1e-3 * a["std"].toDouble(), describe(two));
+            const QJsonObject a = one["parameters"].toObject()[name].toObject(),
+                              b = both["parameters"].toObject()[name].toObject();
+            QVERIFY2(std::abs(a["value"].toDouble() - b["value"].toDouble()) < 1e-3 * a["std"].toDouble(),
+                     describe(two));
             QVERIFY2(std::abs(b["std"].toDouble() * std::sqrt(2.0) / a["std"].toDouble() - 1) < 3e-3, describe(two));
         }
     }
@@ -465,13 +505,18 @@ private slots:
         QTest::newRow("model without data") << QStringList{"fit", model, "-o", "r.json"} << "missing --data";
         QTest::newRow("model without -o") << QStringList{"fit", model, "--data", data} << "missing -o";
         QTest::newRow("unknown method") << QStringList{"fit", project, "--method", "newton"} << "--method must be";
-        QTest::newRow("unknown integrator") << QStringList{"fit", project, "--integrator", "rk45"} << "--integrator must be";
-        QTest::newRow("set without value") << QStringList{"fit", project, "--set", "gamma"} << "--set expects NAME=VALUE";
-        QTest::newRow("set not a number") << QStringList{"fit", project, "--set", "gamma=fast"} << "not a finite number";
+        QTest::newRow("unknown integrator")
+            << QStringList{"fit", project, "--integrator", "rk45"} << "--integrator must be";
+        QTest::newRow("set without value")
+            << QStringList{"fit", project, "--set", "gamma"} << "--set expects NAME=VALUE";
+        QTest::newRow("set not a number")
+            << QStringList{"fit", project, "--set", "gamma=fast"} << "not a finite number";
         QTest::newRow("prior without sd") << QStringList{"fit", project, "--prior", "gamma=0.5"} << "--prior expects";
         QTest::newRow("prior sd zero") << QStringList{"fit", project, "--prior", "gamma=0.5,0"} << "must be > 0";
-        QTest::newRow("weight not a number") << QStringList{"fit", project, "--weight", "u=heavy"} << "not a finite number";
-        QTest::newRow("negative iterations") << QStringList{"fit", project, "--max-iterations", "-3"} << "max-iterations";
+        QTest::newRow("weight not a number")
+            << QStringList{"fit", project, "--weight", "u=heavy"} << "not a finite number";
+        QTest::newRow("negative iterations")
+            << QStringList{"fit", project, "--max-iterations", "-3"} << "max-iterations";
         QTest::newRow("zero intervals") << QStringList{"fit", project, "--intervals", "0"} << "--intervals";
         QTest::newRow("unknown periodic solver") << QStringList{"fit", project, "--periodic-solver", "euler"}
                                                  << "--periodic-solver must be shooting or discretisation";
@@ -486,22 +531,24 @@ private slots:
         QTest::newRow("formula of the other method")
             << QStringList{"fit", project, "--method", "single-step", "--formula", "simpson"}
             << "--formula simpson is not a single-step formula";
-        QTest::newRow("formula without equation error") << QStringList{"fit", project, "--formula", "heun"}
-                                                        << "--formula is for --method single-step or multistep";
-        QTest::newRow("refine without equation error") << QStringList{"fit", project, "--refine"}
-                                                       << "--refine follows an equation-error fit";
-        QTest::newRow("bad differentiation") << QStringList{"fit", project, "--method", "multistep", "--differentiation",
-                                                            "savitzky-golay:4:3"}
-                                             << "--differentiation";
-        QTest::newRow("state weight zero") << QStringList{"fit", project, "--method", "multistep", "--state-weight", "u=0"}
-                                           << "--state-weight u: the weight must be > 0";
-        QTest::newRow("gain without steepest descent") << QStringList{"fit", project, "--gain", "0.02"}
-                                                       << "--gain is for --method steepest-descent";
+        QTest::newRow("formula without equation error")
+            << QStringList{"fit", project, "--formula", "heun"} << "--formula is for --method single-step or multistep";
+        QTest::newRow("refine without equation error")
+            << QStringList{"fit", project, "--refine"} << "--refine follows an equation-error fit";
+        QTest::newRow("bad differentiation")
+            << QStringList{"fit", project, "--method", "multistep", "--differentiation", "savitzky-golay:4:3"}
+            << "--differentiation";
+        QTest::newRow("state weight zero")
+            << QStringList{"fit", project, "--method", "multistep", "--state-weight", "u=0"}
+            << "--state-weight u: the weight must be > 0";
+        QTest::newRow("gain without steepest descent")
+            << QStringList{"fit", project, "--gain", "0.02"} << "--gain is for --method steepest-descent";
         QTest::newRow("negative gain") << QStringList{"fit", project, "--method", "steepest-descent", "--gain", "-1"}
                                        << "--gain: the steepest-descent gain K must be a finite number > 0";
-        QTest::newRow("data with a project") << QStringList{"fit", project, "--data", data} << "--data is for the MODEL form";
-        QTest::newRow("map without column") << QStringList{"fit", model, "--data", data, "--map", "u", "-o", "r.json"}
-                                            << "--map expects";
+        QTest::newRow("data with a project")
+            << QStringList{"fit", project, "--data", data} << "--data is for the MODEL form";
+        QTest::newRow("map without column")
+            << QStringList{"fit", model, "--data", data, "--map", "u", "-o", "r.json"} << "--map expects";
     }
 
     void badArgumentsExit2()
@@ -547,19 +594,20 @@ private slots:
                                          << QStringList{} << "FILE:4:1: not a JSON project file";
         QTest::newRow("unknown method in project")
             << "p.sysid"
-            << QByteArray("{\"version\": 1, \"model\": {\"text\": \"param a = 1\\nstate y = 1\\ny' = -a*y\\noutput y\\n\"}, "
-                          "\"method\": \"newton\"}")
+            << QByteArray(
+                   "{\"version\": 1, \"model\": {\"text\": \"param a = 1\\nstate y = 1\\ny' = -a*y\\noutput y\\n\"}, "
+                   "\"method\": \"newton\"}")
             << QStringList{} << "FILE: method: unknown method 'newton'";
         QTest::newRow("model error") << "bad.model" << QByteArray("param a = 1\nstate y = 1\ny' = -a*\noutput y\n")
                                      << QStringList{"--data", kExamples + "data/sdof_cubic_5pct.csv", "-o", "-"}
                                      << "FILE:3:";
-        QTest::newRow("unknown parameter") << "ok.model" << QByteArray("param a = 1\nstate u = 1\nu' = -a*u\noutput u\n")
-                                           << QStringList{"--data", kExamples + "data/sdof_cubic_5pct.csv", "--set",
-                                                          "b=2", "-o", "-"}
-                                           << "no parameter 'b'";
-        QTest::newRow("no matching column") << "ok.model" << QByteArray("param a = 1\nstate y = 1\ny' = -a*y\noutput y\n")
-                                            << QStringList{"--data", kExamples + "data/sdof_cubic_5pct.csv", "-o", "-"}
-                                            << "sdof_cubic_5pct.csv";
+        QTest::newRow("unknown parameter")
+            << "ok.model" << QByteArray("param a = 1\nstate u = 1\nu' = -a*u\noutput u\n")
+            << QStringList{"--data", kExamples + "data/sdof_cubic_5pct.csv", "--set", "b=2", "-o", "-"}
+            << "no parameter 'b'";
+        QTest::newRow("no matching column")
+            << "ok.model" << QByteArray("param a = 1\nstate y = 1\ny' = -a*y\noutput y\n")
+            << QStringList{"--data", kExamples + "data/sdof_cubic_5pct.csv", "-o", "-"} << "sdof_cubic_5pct.csv";
     }
 
     void userErrorsExit1()
@@ -582,8 +630,9 @@ private slots:
         const Run r = runSysid({"fit", kExamples + "duffing_periodic.sysid", "--frequency-parameter", "omega", "-q"});
         QVERIFY2(r.exitCode == 1, describe(r));
         QVERIFY2(r.err.contains("the frequency parameter 'omega' is not a parameter of the model"), describe(r));
-        const Run none = runSysid({"fit", kExamples + "duffing_periodic.model", "--data",
-                                   kExamples + "data/duffing_periodic_w1.csv", "--method", "periodic-response", "-o", "-"});
+        const Run none =
+            runSysid({"fit", kExamples + "duffing_periodic.model", "--data", kExamples + "data/duffing_periodic_w1.csv",
+                      "--method", "periodic-response", "-o", "-"});
         QVERIFY2(none.exitCode == 1, describe(none));
         QVERIFY2(none.err.contains("periodic-response needs the forcing period"), describe(none));
     }
@@ -616,7 +665,8 @@ private slots:
         QVERIFY(QDir(tmp.path()).mkdir("dir.json"));
         r = runSysid({"fit", kExamples + "sdof_cubic.sysid", "-q", "-o", tmp.filePath("dir.json")});
         QVERIFY2(r.exitCode == 1 && r.err.contains(tmp.filePath("dir.json")), describe(r));
-        QCOMPARE(QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), (QStringList{"dir.json", "r.json"}));
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+                 (QStringList{"dir.json", "r.json"}));
     }
 
     void helpAndUsage()

@@ -17,13 +17,13 @@
 
 namespace {
 
+using sysid::test::describe;
 using sysid::test::kExamples;
+using sysid::test::parseObject;
+using sysid::test::readFile;
 using sysid::test::Run;
 using sysid::test::runSysid;
-using sysid::test::describe;
-using sysid::test::readFile;
 using sysid::test::writeFile;
-using sysid::test::parseObject;
 
 const QString kModel = kExamples + "msd_optimal.model";
 const QString kData = kExamples + "msd_optimal_data.csv";
@@ -46,8 +46,9 @@ private slots:
         QVERIFY2(r.err.contains("stages euler 1 step per interval -> dopri5 rtol 1e-06 -> dopri5 rtol 1e-11"),
                  describe(r));
         const QJsonObject j = parseObject(readFile(result));
-        QCOMPARE(j.keys(), (QStringList{"converged", "cost", "inputs", "iterations", "message", "parameters",
-                                        "residual_norm", "residuals", "states", "times"}));
+        QCOMPARE(j.keys(),
+                 (QStringList{"converged", "cost", "inputs", "iterations", "message", "parameters", "residual_norm",
+                              "residuals", "states", "times"}));
         QVERIFY(j["converged"].toBool());
         const QJsonObject ps = j["parameters"].toObject();
         QCOMPARE(ps.keys(), (QStringList{"b", "k", "m"}));
@@ -62,7 +63,8 @@ private slots:
         QCOMPARE(j["inputs"].toObject().keys(), (QStringList{"s''", "u"}));
         QCOMPARE(j["states"].toObject()["s"].toArray().size(), samples);
         const QStringList residualNames = j["residuals"].toObject().keys();
-        QVERIFY2(residualNames.contains("xi:s") && residualNames.contains("eps:s") && residualNames.contains("eps:eom:s"),
+        QVERIFY2(residualNames.contains("xi:s") && residualNames.contains("eps:s") &&
+                     residualNames.contains("eps:eom:s"),
                  qPrintable(residualNames.join(',')));
         // The true model on noise-free data: every residual vanishes (to the estimate's accuracy).
         const QJsonObject traces = j["residuals"].toObject();
@@ -101,7 +103,8 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("nothing"), describe(r));
 
-        project["optimal_estimation"] = QJsonObject{{"shooting_points", 51}, {"state_weights", QJsonObject{{"s", 1.0}}}};
+        project["optimal_estimation"] =
+            QJsonObject{{"shooting_points", 51}, {"state_weights", QJsonObject{{"s", 1.0}}}};
         QVERIFY(writeFile(file, QJsonDocument(project).toJson()));
         r = runSysid({"optimal", file, "-q"});
         QVERIFY2(r.exitCode == 0, describe(r));
@@ -130,13 +133,14 @@ private slots:
         QTest::addColumn<QString>("csv");  // replaces the data when not empty
         QTest::addColumn<QString>("expected");
         QTest::newRow("unknown state weight") << QStringList{"--state-weight", "q=2"} << QString() << "q";
-        QTest::newRow("unknown measurement weight") << QStringList{"--measurement-weight", "eom:z=2"} << QString()
-                                                    << "eom:z";
+        QTest::newRow("unknown measurement weight")
+            << QStringList{"--measurement-weight", "eom:z=2"} << QString() << "eom:z";
         QTest::newRow("unknown prior") << QStringList{"--initial", "z=1,1"} << QString() << "z";
         QTest::newRow("unknown parameter") << QStringList{"--set", "c=2"} << QString() << "'c'";
         QTest::newRow("NaN in the data") << QStringList{} << "t,u,s\n0,0,0\n0.1,0.1,nan\n0.2,0.2,0.01\n0.3,0.1,0.02\n"
                                          << "d.csv:3: column 's'";
-        QTest::newRow("missing input column") << QStringList{} << "t,s\n0,0\n0.1,0.001\n0.2,0.004\n0.3,0.009\n" << "u";
+        QTest::newRow("missing input column") << QStringList{} << "t,s\n0,0\n0.1,0.001\n0.2,0.004\n0.3,0.009\n"
+                                              << "u";
         QTest::newRow("mapped column missing") << QStringList{"--map", "s=pos"} << QString() << "pos";
     }
 
@@ -151,7 +155,8 @@ private slots:
             data = tmp.filePath("d.csv");
             QVERIFY(writeFile(data, csv.toUtf8()));
         }
-        const Run r = runSysid(QStringList{"optimal", kModel, "--data", data, "-q", "-o", tmp.filePath("r.json")} + extra);
+        const Run r =
+            runSysid(QStringList{"optimal", kModel, "--data", data, "-q", "-o", tmp.filePath("r.json")} + extra);
         QVERIFY2(r.exitCode == 1, describe(r));
         QVERIFY2(r.err.contains(expected), describe(r));
         QVERIFY2(!r.err.contains("iteration"), describe(r));
@@ -164,8 +169,8 @@ private slots:
         const QString result = tmp.filePath("r.json");
         // Three shooting points from a start far off (m = 0.01, k = 100, b = 0): the shooting
         // matrix of the first stage is singular.
-        const Run r = runSysid({"optimal", kModel, "--data", kData, "--points", "3", "--set", "m=1e-2", "--set", "k=100",
-                                "--set", "b=0", "-q", "-o", result});
+        const Run r = runSysid({"optimal", kModel, "--data", kData, "--points", "3", "--set", "m=1e-2", "--set",
+                                "k=100", "--set", "b=0", "-q", "-o", result});
         QVERIFY2(r.exitCode == 1, describe(r));
         QVERIFY2(r.err.contains("did not converge"), describe(r));
         QVERIFY(!parseObject(readFile(result))["converged"].toBool());
@@ -177,21 +182,21 @@ private slots:
         QTest::newRow("no input") << QStringList{"optimal"};
         QTest::newRow("no data") << QStringList{"optimal", kModel, "-o", "r.json"};
         QTest::newRow("no output") << QStringList{"optimal", kModel, "--data", kData};
-        QTest::newRow("weight not a number") << QStringList{"optimal", kModel, "--data", kData, "--state-weight", "s=x",
-                                                            "-o", "r.json"};
-        QTest::newRow("weight zero") << QStringList{"optimal", kModel, "--data", kData, "--state-weight", "s=0", "-o",
-                                                    "r.json"};
-        QTest::newRow("V negative") << QStringList{"optimal", kModel, "--data", kData, "--measurement-weight", "s=-1",
-                                                   "-o", "r.json"};
-        QTest::newRow("prior without weight") << QStringList{"optimal", kModel, "--data", kData, "--initial", "s=1",
-                                                             "-o", "r.json"};
+        QTest::newRow("weight not a number")
+            << QStringList{"optimal", kModel, "--data", kData, "--state-weight", "s=x", "-o", "r.json"};
+        QTest::newRow("weight zero") << QStringList{"optimal",        kModel, "--data", kData,
+                                                    "--state-weight", "s=0",  "-o",     "r.json"};
+        QTest::newRow("V negative") << QStringList{"optimal", kModel, "--data", kData, "--measurement-weight",
+                                                   "s=-1",    "-o",   "r.json"};
+        QTest::newRow("prior without weight")
+            << QStringList{"optimal", kModel, "--data", kData, "--initial", "s=1", "-o", "r.json"};
         QTest::newRow("one point") << QStringList{"optimal", kModel, "--data", kData, "--points", "1", "-o", "r.json"};
-        QTest::newRow("adaptive first stage") << QStringList{"optimal", kModel, "--data", kData, "--first-stage", "dopri5",
-                                                             "-o", "r.json"};
-        QTest::newRow("no first-stage steps") << QStringList{"optimal", kModel, "--data", kData, "--first-stage-steps",
-                                                             "0", "-o", "r.json"};
-        QTest::newRow("unknown option") << QStringList{"optimal", kModel, "--data", kData, "--weights", "1", "-o",
-                                                       "r.json"};
+        QTest::newRow("adaptive first stage")
+            << QStringList{"optimal", kModel, "--data", kData, "--first-stage", "dopri5", "-o", "r.json"};
+        QTest::newRow("no first-stage steps")
+            << QStringList{"optimal", kModel, "--data", kData, "--first-stage-steps", "0", "-o", "r.json"};
+        QTest::newRow("unknown option") << QStringList{"optimal",   kModel, "--data", kData,
+                                                       "--weights", "1",    "-o",     "r.json"};
         QTest::newRow("data with a project") << QStringList{"optimal", "p.sysid", "--data", kData};
     }
 

@@ -13,10 +13,10 @@
 #include <complex>
 #include <numbers>
 
+using sysid::test::describe;
 using sysid::test::kExamples;
 using sysid::test::Run;
 using sysid::test::runSysid;
-using sysid::test::describe;
 
 namespace {
 
@@ -24,7 +24,10 @@ namespace {
 const char* kLinear = "param c = 0.2\nparam k = 1\nparam F = 1 fixed\nparam w = 1.3 fixed\n"
                       "x'' = -c*x' - k*x + F*cos(w*t)\nx(0) = 0, 0\noutput x\n";
 
-double amplitude(double c, double k, double F, double w) { return F / std::hypot(k - w * w, c * w); }
+double amplitude(double c, double k, double F, double w)
+{
+    return F / std::hypot(k - w * w, c * w);
+}
 
 QJsonObject readJson(const QString& path)
 {
@@ -54,7 +57,8 @@ private slots:
         QTemporaryDir dir;
         const QString model = writeModel(dir, "linear.model", kLinear);
         const double w = 1.3, T = 2 * std::numbers::pi / w;
-        const Run r = runSysid({"periodic", model, "--period", QString::number(T, 'g', 17), "-o", dir.filePath("o.json")});
+        const Run r =
+            runSysid({"periodic", model, "--period", QString::number(T, 'g', 17), "-o", dir.filePath("o.json")});
         QVERIFY2(r.exitCode == 0, describe(r, 2000));
         const QJsonObject o = readJson(dir.filePath("o.json"));
         const double X = amplitude(0.2, 1, 1, w), phi = std::atan2(0.2 * w, 1 - w * w);
@@ -70,7 +74,8 @@ private slots:
         QCOMPARE(multipliers.size(), 2);
         for (const auto& m : multipliers) {
             const std::complex<double> got(m.toArray()[0].toDouble(), m.toArray()[1].toDouble());
-            QVERIFY2(std::min(std::abs(got - mu), std::abs(got - std::conj(mu))) < 1e-7, qPrintable(QString::number(got.real())));
+            QVERIFY2(std::min(std::abs(got - mu), std::abs(got - std::conj(mu))) < 1e-7,
+                     qPrintable(QString::number(got.real())));
         }
         const QJsonArray xs = o["orbit"].toObject()["outputs"].toObject()["x"].toArray();
         QVERIFY(xs.size() >= 100);
@@ -160,7 +165,8 @@ private slots:
         QTest::newRow("scheme") << QStringList{"periodic", m, "--period", "6", "--scheme", "rk9", "-o", "-"};
         QTest::newRow("sweep form") << QStringList{"periodic", m, "--period", "6", "--sweep", "mu=1", "-o", "-"};
         QTest::newRow("step without sweep") << QStringList{"periodic", m, "--period", "6", "--step", "0.1", "-o", "-"};
-        QTest::newRow("zero intervals") << QStringList{"periodic", m, "--period", "6", "--shooting-intervals", "0", "-o", "-"};
+        QTest::newRow("zero intervals") << QStringList{"periodic", m,    "--period", "6", "--shooting-intervals",
+                                                       "0",        "-o", "-"};
         QTest::newRow("guess form") << QStringList{"periodic", m, "--period", "6", "--guess", "x", "-o", "-"};
     }
 
@@ -179,17 +185,19 @@ private slots:
         const QString m = kExamples + "vanderpol.model";
         QTest::newRow("unknown state") << QStringList{"periodic", m, "--period", "6", "--guess", "y=1", "-o", "-"}
                                        << "the model has no state 'y' (it has: x, x')";
-        QTest::newRow("unknown parameter") << QStringList{"periodic", m, "--period", "6", "--set", "nu=1", "-o", "-"}
-                                           << "nu";
+        QTest::newRow("unknown parameter")
+            << QStringList{"periodic", m, "--period", "6", "--set", "nu=1", "-o", "-"} << "nu";
         QTest::newRow("unknown sweep parameter")
             << QStringList{"periodic", m, "--period", "6", "--sweep", "nu=1:2", "-o", "-"} << "no parameter 'nu'";
         QTest::newRow("model with inputs")
             << QStringList{"periodic", kExamples + "mass_spring_damper.model", "--period", "6", "-o", "-"}
             << "periodic solutions need a model without inputs";
-        QTest::newRow("missing model") << QStringList{"periodic", kExamples + "nosuch.model", "--period", "6", "-o", "-"}
+        QTest::newRow("missing model") << QStringList{"periodic", kExamples + "nosuch.model", "--period", "6", "-o",
+                                                      "-"}
                                        << "cannot open the model file";
         // An equilibrium (x = 0 stays 0) has no orbit to find: Newton says so.
-        QTest::newRow("no orbit") << QStringList{"periodic", m, "--period", "6", "--guess", "x=0", "--settle", "0", "-o", "-"}
+        QTest::newRow("no orbit") << QStringList{"periodic", m,          "--period", "6",  "--guess",
+                                                 "x=0",      "--settle", "0",        "-o", "-"}
                                   << "no periodic solution found";
     }
 

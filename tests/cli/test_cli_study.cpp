@@ -16,10 +16,10 @@
 
 namespace {
 
-using sysid::test::Run;
-using sysid::test::runSysid;
 using sysid::test::describe;
 using sysid::test::readFile;
+using sysid::test::Run;
+using sysid::test::runSysid;
 using sysid::test::writeFile;
 
 constexpr double kA = 1.0, kB = 2.0;
@@ -35,12 +35,13 @@ QByteArray cleanCsv()
     return text;
 }
 
-QByteArray project(const QByteArray& study, const QByteArray& model = "\"param a = 0.5\", \"param b = 0.5\", "
-                                                                      "\"state x = 0\", \"x' = a + b*t\", \"output x\"")
+QByteArray project(const QByteArray& study,
+                   const QByteArray& model = "\"param a = 0.5\", \"param b = 0.5\", "
+                                             "\"state x = 0\", \"x' = a + b*t\", \"output x\"")
 {
     return "{\"version\": 1, \"model\": {\"source\": \"linear.model\", \"text\": [" + model +
-           "]}, \"data\": [{\"path\": \"clean.csv\", \"true_values\": {\"a\": 1, \"b\": 2}}]" +
-           (study.isEmpty() ? QByteArray() : ", \"study\": " + study) + "}\n";
+        "]}, \"data\": [{\"path\": \"clean.csv\", \"true_values\": {\"a\": 1, \"b\": 2}}]" +
+        (study.isEmpty() ? QByteArray() : ", \"study\": " + study) + "}\n";
 }
 
 }  // namespace
@@ -56,14 +57,15 @@ private slots:
     {
         QVERIFY(dir_.isValid());
         QVERIFY(writeFile(path("clean.csv"), cleanCsv()));
-        QVERIFY(writeFile(path("linear.sysid"),
-                          project("{\"realisations\": 7, \"noise_percent\": 5, \"distribution\": \"gaussian\", \"seed\": 3}")));
+        QVERIFY(writeFile(
+            path("linear.sysid"),
+            project("{\"realisations\": 7, \"noise_percent\": 5, \"distribution\": \"gaussian\", \"seed\": 3}")));
     }
 
     void gaussianStudyToJson()
     {
-        const Run r = runSysid({"study", path("linear.sysid"), "--realisations", "200", "--threads", "2", "-o",
-                                path("study.json")});
+        const Run r = runSysid(
+            {"study", path("linear.sysid"), "--realisations", "200", "--threads", "2", "-o", path("study.json")});
         QVERIFY2(r.exitCode == 0, describe(r));
         // The table: header and one row per parameter; the settings line.
         QVERIFY2(r.out.contains("200 of 200 realisations, 0 failed"), describe(r));
@@ -102,8 +104,8 @@ private slots:
     void projectSettingsAndCsv()
     {
         // Without options the project's 7 realisations; --method and CSV output.
-        const Run r = runSysid({"study", path("linear.sysid"), "--method", "multiple-shooting", "--quiet", "-o",
-                                path("study.csv")});
+        const Run r = runSysid(
+            {"study", path("linear.sysid"), "--method", "multiple-shooting", "--quiet", "-o", path("study.csv")});
         QVERIFY2(r.exitCode == 0, describe(r));
         QVERIFY2(r.err.isEmpty(), describe(r));
         QVERIFY2(r.out.contains("7 of 7 realisations") && r.out.contains("multiple-shooting"), describe(r));
@@ -170,8 +172,9 @@ private slots:
         r = runSysid({"study", path("missing.sysid")});
         QVERIFY2(r.exitCode == 1 && r.err.contains("missing.sysid"), describe(r));
         // Every realisation failing (the model has no 'c'): exit 1 with the fit's message.
-        QVERIFY(writeFile(path("broken.sysid"),
-                          project("{\"realisations\": 3}", "\"param a = 1\", \"state x = 0\", \"x' = a*c\", \"output x\"")));
+        QVERIFY(writeFile(
+            path("broken.sysid"),
+            project("{\"realisations\": 3}", "\"param a = 1\", \"state x = 0\", \"x' = a*c\", \"output x\"")));
         r = runSysid({"study", path("broken.sysid"), "-q"});
         QVERIFY2(r.exitCode == 1 && r.err.contains("every realisation failed") && r.err.contains("linear.model"),
                  describe(r));

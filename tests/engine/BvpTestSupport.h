@@ -14,7 +14,9 @@ class LambdaOde : public shooting::OdeSystem {
 public:
     using Rhs = std::function<void(double t, const double* x, double* f)>;
     using Jacobian = std::function<void(double t, const double* x, double* J, double* dfdt)>;
-    LambdaOde(std::size_t n, Rhs rhs, Jacobian jacobian) : n_(n), rhs_(std::move(rhs)), jacobian_(std::move(jacobian)) {}
+    LambdaOde(std::size_t n, Rhs rhs, Jacobian jacobian) : n_(n), rhs_(std::move(rhs)), jacobian_(std::move(jacobian))
+    {
+    }
     std::size_t dimension() const override { return n_; }
     void rhs(double t, const double* x, double* f) override { rhs_(t, x, f); }
     void jacobian(double t, const double* x, double* J, double* dfdt) override { jacobian_(t, x, J, dfdt); }
@@ -30,12 +32,16 @@ private:
 inline LambdaOde secondOrder(std::function<double(double, double)> c, std::function<double(double, double)> dcdy)
 {
     return LambdaOde(
-        2, [c](double t, const double* x, double* f) { f[0] = x[1]; f[1] = c(t, x[0]); },
+        2,
+        [c](double t, const double* x, double* f) {
+            f[0] = x[1];
+            f[1] = c(t, x[0]);
+        },
         [dcdy](double t, const double* x, double* J, double* dfdt) {
-            J[0] = 0.0;            // (0,0)
+            J[0] = 0.0;  // (0,0)
             J[1] = dcdy(t, x[0]);  // (1,0)
-            J[2] = 1.0;            // (0,1)
-            J[3] = 0.0;            // (1,1)
+            J[2] = 1.0;  // (0,1)
+            J[3] = 0.0;  // (1,1)
             dfdt[0] = dfdt[1] = 0.0;
         });
 }

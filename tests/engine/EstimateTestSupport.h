@@ -11,11 +11,11 @@ namespace sysid::test {
 
 // An experiment made by simulating `text` with its own parameter values (the truth),
 // optionally with noise of `percent` % of each output's RMS (seed note 004's model).
-inline estimate::Experiment simulatedExperiment(const std::shared_ptr<const eval::CompiledModelSource>& source,
-                                                const std::vector<double>& truth, const std::vector<double>& times,
-                                                double percent = 0.0, std::uint64_t seed = 1,
-                                                data::NoiseDistribution distribution = data::NoiseDistribution::Gaussian,
-                                                const integrate::InputSignals* inputs = nullptr)
+inline estimate::Experiment simulatedExperiment(
+    const std::shared_ptr<const eval::CompiledModelSource>& source, const std::vector<double>& truth,
+    const std::vector<double>& times, double percent = 0.0, std::uint64_t seed = 1,
+    data::NoiseDistribution distribution = data::NoiseDistribution::Gaussian,
+    const integrate::InputSignals* inputs = nullptr)
 {
     eval::CompiledModel model(source);
     model.setParameters(truth);
@@ -40,6 +40,9 @@ inline estimate::Experiment simulatedExperiment(const std::shared_ptr<const eval
     return e;
 }
 
-inline double relativeError(double value, double truth) { return std::abs(value - truth) / std::abs(truth); }
+inline double relativeError(double value, double truth)
+{
+    return std::abs(value - truth) / std::abs(truth);
+}
 
 }  // namespace sysid::test

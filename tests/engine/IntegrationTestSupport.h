@@ -40,6 +40,9 @@ inline std::size_t parameter(const eval::CompiledModelSource& source, const std:
     throw std::invalid_argument("no parameter " + name);
 }
 
-inline std::size_t parameter(const eval::CompiledModel& m, const std::string& name) { return parameter(m.source(), name); }
+inline std::size_t parameter(const eval::CompiledModel& m, const std::string& name)
+{
+    return parameter(m.source(), name);
+}
 
 }  // namespace sysid::test

@@ -15,9 +15,9 @@
 
 using namespace sysid;
 using namespace sysid::shooting;
-using integrate::IntegrationMethod;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
+using integrate::IntegrationMethod;
 
 namespace {
 
@@ -32,8 +32,14 @@ test::LambdaOde quadraticOde()
 {
     return test::secondOrder([](double, double y) { return 1.5 * y * y; }, [](double, double y) { return 3.0 * y; });
 }
-double quadraticY(double t) { return 4.0 / ((1 + t) * (1 + t)); }
-double quadraticDy(double t) { return -8.0 / ((1 + t) * (1 + t) * (1 + t)); }
+double quadraticY(double t)
+{
+    return 4.0 / ((1 + t) * (1 + t));
+}
+double quadraticDy(double t)
+{
+    return -8.0 / ((1 + t) * (1 + t) * (1 + t));
+}
 
 // y'' = L^2 y, y(0) = 0, y(1) = 1 with L = 1000: y = sinh(L t) / sinh(L), written without overflow.
 constexpr double kRate = 1000.0;
@@ -42,7 +48,10 @@ test::LambdaOde steepOde()
     return test::secondOrder([](double, double y) { return kRate * kRate * y; },
                              [](double, double) { return kRate * kRate; });
 }
-double steepY(double t) { return std::exp(kRate * (t - 1)) * (1 - std::exp(-2 * kRate * t)) / (1 - std::exp(-2 * kRate)); }
+double steepY(double t)
+{
+    return std::exp(kRate * (t - 1)) * (1 - std::exp(-2 * kRate * t)) / (1 - std::exp(-2 * kRate));
+}
 double steepDy(double t)
 {
     return kRate * std::exp(kRate * (t - 1)) * (1 + std::exp(-2 * kRate * t)) / (1 - std::exp(-2 * kRate));
@@ -77,7 +86,8 @@ BvpResult solveQuadratic(std::size_t points, BvpStage stage, IntervalJacobian ja
     auto s = settingsWith(points, stage);
     s.jacobian = jacobian;
     s.threads = threads;
-    return solveBoundaryValueProblem(quadraticOde(), test::dirichlet(4, 1), test::linearGuess(s.shootingPoints, 4, 1), s);
+    return solveBoundaryValueProblem(quadraticOde(), test::dirichlet(4, 1), test::linearGuess(s.shootingPoints, 4, 1),
+                                     s);
 }
 
 }  // namespace
@@ -159,8 +169,8 @@ private slots:
     void multipleShootingSucceedsWhereSingleShootingOverflows()
     {
         auto single = settingsWith(2, test::stage(IntegrationMethod::Dopri5));
-        const auto failed =
-            solveBoundaryValueProblem(steepOde(), test::dirichlet(0, 1), test::linearGuess(single.shootingPoints, 0, 1), single);
+        const auto failed = solveBoundaryValueProblem(steepOde(), test::dirichlet(0, 1),
+                                                      test::linearGuess(single.shootingPoints, 0, 1), single);
         qInfo("single shooting: %s", failed.message.c_str());
         QVERIFY(!failed.converged());
         QVERIFY2(failed.message.find("overflow") != std::string::npos, failed.message.c_str());
@@ -199,12 +209,14 @@ private slots:
               rk2);
         QVERIFY2(euler1 < 0.1 && euler2 / euler1 > 0.4 && euler2 / euler1 < 0.6,
                  qPrintable(QString("%1 %2").arg(euler1).arg(euler2)));
-        QVERIFY2(rk1 < 1e-4 && rk2 / rk1 > 1.0 / 20 && rk2 / rk1 < 1.0 / 12, qPrintable(QString("%1 %2").arg(rk1).arg(rk2)));
+        QVERIFY2(rk1 < 1e-4 && rk2 / rk1 > 1.0 / 20 && rk2 / rk1 < 1.0 / 12,
+                 qPrintable(QString("%1 %2").arg(rk1).arg(rk2)));
         QVERIFY(error(IntegrationMethod::RK4, 40) < 1e-8);
-        const double ie1 = error(IntegrationMethod::ImplicitEuler, 20), ie2 = error(IntegrationMethod::ImplicitEuler, 40);
+        const double ie1 = error(IntegrationMethod::ImplicitEuler, 20),
+                     ie2 = error(IntegrationMethod::ImplicitEuler, 40);
         const double cn1 = error(IntegrationMethod::CrankNicolson, 4), cn2 = error(IntegrationMethod::CrankNicolson, 8);
-        qInfo("node errors: implicit Euler 20/40 steps %.3e / %.3e, Crank-Nicolson 4/8 steps %.3e / %.3e", ie1, ie2, cn1,
-              cn2);
+        qInfo("node errors: implicit Euler 20/40 steps %.3e / %.3e, Crank-Nicolson 4/8 steps %.3e / %.3e", ie1, ie2,
+              cn1, cn2);
         // The interval maps' Jacobians are those of the discrete steps: finite differences of
         // the same maps give the same iterates.
         const auto cnVariational = solveQuadratic(11, test::stage(IntegrationMethod::CrankNicolson, 0, 0, 4));
@@ -225,16 +237,18 @@ private slots:
     {
         auto solve = [](IntegrationMethod method, std::size_t steps) {
             auto s = settingsWith(201, test::stage(method, 0, 0, steps, 1e-9));
-            return solveBoundaryValueProblem(steepOde(), test::dirichlet(0, 1), test::linearGuess(s.shootingPoints, 0, 1), s);
+            return solveBoundaryValueProblem(steepOde(), test::dirichlet(0, 1),
+                                             test::linearGuess(s.shootingPoints, 0, 1), s);
         };
         const auto euler = solve(IntegrationMethod::Euler, 1), one = solve(IntegrationMethod::CrankNicolson, 1),
-                   four = solve(IntegrationMethod::CrankNicolson, 4), eight = solve(IntegrationMethod::CrankNicolson, 8);
+                   four = solve(IntegrationMethod::CrankNicolson, 4),
+                   eight = solve(IntegrationMethod::CrankNicolson, 8);
         QVERIFY(!euler.converged());
         QVERIFY2(euler.message.find("singular") != std::string::npos, euler.message.c_str());
         for (const auto* r : {&one, &four, &eight})
             QVERIFY2(r->converged(), r->message.c_str());
-        const double e1 = nodeError(one, steepY, steepDy, kRate),
-                     e4 = nodeError(four, steepY, steepDy, kRate), e8 = nodeError(eight, steepY, steepDy, kRate);
+        const double e1 = nodeError(one, steepY, steepDy, kRate), e4 = nodeError(four, steepY, steepDy, kRate),
+                     e8 = nodeError(eight, steepY, steepDy, kRate);
         qInfo("steep BVP, 200 intervals: Euler 1 step: %s; trapezoidal 1 / 4 / 8 steps: node error %.3e / %.3e / %.3e "
               "(%zu Newton iterations with 1 step)",
               euler.message.c_str(), e1, e4, e8, one.totalIterations);
@@ -261,12 +275,12 @@ private slots:
         s.stages.push_back(test::stage(IntegrationMethod::Dopri5));
         std::vector<std::size_t> stagesSeen;
         std::size_t dopriJacobians = 0;
-        const auto r = solveBoundaryValueProblem(quadraticOde(), test::dirichlet(4, 1),
-                                                 test::linearGuess(s.shootingPoints, 4, 1), s,
-                                                 [&](const BvpIteration& it) {
-                                                     stagesSeen.push_back(it.stage);
-                                                     dopriJacobians += it.stage == 1 && !it.newton.jacobianReused;
-                                                 });
+        const auto r =
+            solveBoundaryValueProblem(quadraticOde(), test::dirichlet(4, 1), test::linearGuess(s.shootingPoints, 4, 1),
+                                      s, [&](const BvpIteration& it) {
+                                          stagesSeen.push_back(it.stage);
+                                          dopriJacobians += it.stage == 1 && !it.newton.jacobianReused;
+                                      });
         QVERIFY2(r.converged(), r.message.c_str());
         QVERIFY(nodeError(r, quadraticY, quadraticDy) < 1e-8);
         QVERIFY(!stagesSeen.empty() && stagesSeen.front() == 0 && stagesSeen.back() == 1);
@@ -288,10 +302,10 @@ private slots:
         std::vector<std::size_t> jacobiansPerStage(2, 0);
         const auto guess = test::linearGuess(exact.shootingPoints, 4, 1);
         const auto a = solveBoundaryValueProblem(quadraticOde(), test::dirichlet(4, 1), guess, exact);
-        const auto b = solveBoundaryValueProblem(quadraticOde(), test::dirichlet(4, 1), guess, loose,
-                                                 [&](const BvpIteration& it) {
-                                                     jacobiansPerStage[it.stage] += it.newton.jacobianReused ? 0 : 1;
-                                                 });
+        const auto b =
+            solveBoundaryValueProblem(quadraticOde(), test::dirichlet(4, 1), guess, loose, [&](const BvpIteration& it) {
+                jacobiansPerStage[it.stage] += it.newton.jacobianReused ? 0 : 1;
+            });
         QVERIFY2(a.converged() && b.converged(), (a.message + " / " + b.message).c_str());
         QVERIFY2((a.nodes - b.nodes).cwiseAbs().maxCoeff() < 1e-9,
                  qPrintable(QString::number((a.nodes - b.nodes).cwiseAbs().maxCoeff())));
@@ -313,7 +327,11 @@ private slots:
     void periodicConditionsUseSparseLu()
     {
         test::LambdaOde ode(
-            2, [](double t, const double* x, double* f) { f[0] = x[1]; f[1] = -x[0] - 0.5 * x[1] + std::cos(t); },
+            2,
+            [](double t, const double* x, double* f) {
+                f[0] = x[1];
+                f[1] = -x[0] - 0.5 * x[1] + std::cos(t);
+            },
             [](double t, const double*, double* J, double* dfdt) {
                 J[0] = 0.0, J[1] = -1.0, J[2] = 1.0, J[3] = -0.5;
                 dfdt[0] = 0.0, dfdt[1] = -std::sin(t);
@@ -350,9 +368,9 @@ private slots:
         auto s = settingsWith(21, test::stage(IntegrationMethod::Dopri5));
         s.newton.chordContraction = 0.5;
         std::size_t reused = 0;
-        const auto r = solveBoundaryValueProblem(quadraticOde(), test::dirichlet(4, 1),
-                                                 test::linearGuess(s.shootingPoints, 4, 1), s,
-                                                 [&](const BvpIteration& it) { reused += it.newton.jacobianReused; });
+        const auto r =
+            solveBoundaryValueProblem(quadraticOde(), test::dirichlet(4, 1), test::linearGuess(s.shootingPoints, 4, 1),
+                                      s, [&](const BvpIteration& it) { reused += it.newton.jacobianReused; });
         QVERIFY2(r.converged(), r.message.c_str());
         QVERIFY(reused > 0);
         QVERIFY(r.newton.jacobianEvaluations < r.totalIterations);
@@ -412,7 +430,8 @@ private slots:
                 dfdt[0] = dfdt[1] = 0;
             });
         auto s = settingsWith(21, test::stage(IntegrationMethod::Dopri5));
-        const auto r = solveBoundaryValueProblem(ode, test::dirichlet(4, 1), MatrixXd::Zero(21, 2), s, {}, source.get_token());
+        const auto r =
+            solveBoundaryValueProblem(ode, test::dirichlet(4, 1), MatrixXd::Zero(21, 2), s, {}, source.get_token());
         QCOMPARE(r.newton.stop, NewtonStop::Cancelled);
         QVERIFY(callsAtStop == 3000);
         QVERIFY2(*calls - callsAtStop < 200, qPrintable(QString::number(*calls - callsAtStop)));
@@ -504,10 +523,13 @@ private slots:
         auto model = test::compiled("state x = 0\nstate v = 0\nx' = v\nv' = x\n");
         auto s = settingsWith(11, test::stage(IntegrationMethod::Dopri5));
         s.threads = 2;
-        const auto r = solveBoundaryValueProblem(ModelOdeSystem(*model), test::dirichlet(0, 1), MatrixXd::Zero(11, 2), s);
+        const auto r =
+            solveBoundaryValueProblem(ModelOdeSystem(*model), test::dirichlet(0, 1), MatrixXd::Zero(11, 2), s);
         QVERIFY2(r.converged(), r.message.c_str());
         const double s1 = std::sinh(1.0);
-        QVERIFY(nodeError(r, [s1](double t) { return std::sinh(t) / s1; }, [s1](double t) { return std::cosh(t) / s1; }) < 1e-8);
+        QVERIFY(nodeError(
+                    r, [s1](double t) { return std::sinh(t) / s1; }, [s1](double t) { return std::cosh(t) / s1; }) <
+                1e-8);
     }
 };
 

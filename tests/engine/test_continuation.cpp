@@ -34,7 +34,10 @@ ContinuationSettings frequencySweep(const eval::CompiledModel& model, double sta
     return s;
 }
 
-Eigen::VectorXd zero2() { return Eigen::VectorXd::Zero(2); }
+Eigen::VectorXd zero2()
+{
+    return Eigen::VectorXd::Zero(2);
+}
 
 double largestRealNear(const std::vector<std::complex<double>>& mu, double target)
 {
@@ -110,8 +113,9 @@ private slots:
             if (p.type != BranchPointType::Regular)
                 continue;
             const bool middle = i > folds[0] && i < folds[1];
-            QVERIFY2(p.stable != middle, qPrintable(QString("w = %1, amplitude %2, stable %3")
-                                                        .arg(p.parameter).arg(p.amplitude).arg(p.stable)));
+            QVERIFY2(
+                p.stable != middle,
+                qPrintable(QString("w = %1, amplitude %2, stable %3").arg(p.parameter).arg(p.amplitude).arg(p.stable)));
         }
         // The parameter decreases along the middle branch.
         QVERIFY(r.points[folds[0] + 1].parameter > r.points[folds[1] - 1].parameter);
@@ -167,10 +171,13 @@ private slots:
         auto s = frequencySweep(*model, 0.5, 2.0);
         std::stop_source source;
         std::size_t count = 0;
-        const auto r = continuePeriodicSolutions(*model, zero2(), s, [&](const BranchPoint&) {
-            if (++count == 3)
-                source.request_stop();
-        }, source.get_token());
+        const auto r = continuePeriodicSolutions(
+            *model, zero2(), s,
+            [&](const BranchPoint&) {
+                if (++count == 3)
+                    source.request_stop();
+            },
+            source.get_token());
         QVERIFY(!r.completed);
         QCOMPARE(r.message, std::string("cancelled"));
         QCOMPARE(r.points.size(), std::size_t(3));

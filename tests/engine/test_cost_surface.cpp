@@ -235,7 +235,8 @@ private slots:
             job::iterationPath(result, "a", "c");
             QFAIL("no error for a parameter the fit did not estimate");
         } catch (const job::JobError& e) {
-            QCOMPARE(std::string(e.what()), std::string("iteration path: the fit did not estimate 'c' (it estimated: a, b)"));
+            QCOMPARE(std::string(e.what()),
+                     std::string("iteration path: the fit did not estimate 'c' (it estimated: a, b)"));
         }
     }
 
@@ -317,7 +318,8 @@ private slots:
     {
         job::CostSurface s = linearSurface();
         s.x.parameter = "k";
-        expectError(s, job::JobError::Kind::Settings, "the x axis names 'k', which is not a parameter of the model (parameters: a, b, c)");
+        expectError(s, job::JobError::Kind::Settings,
+                    "the x axis names 'k', which is not a parameter of the model (parameters: a, b, c)");
         s = linearSurface();
         s.y.parameter = "a";
         expectError(s, job::JobError::Kind::Settings, "both name a");

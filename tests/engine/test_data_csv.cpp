@@ -63,24 +63,24 @@ std::string slurp(const std::string& path)
 
 // Parses TEXT with OPTIONS, expects a DataError at LINE / COLUMN / NAME whose
 // message contains FRAGMENT, and checks what() shows the place first.
-#define CHECK_CSV_ERROR(text, options, expLine, expColumn, expName, fragment)                                    \
-    do {                                                                                                          \
-        const auto err_ = parseError((text), (options));                                                          \
-        QVERIFY2(err_.has_value(), "expected a DataError");                                                       \
-        QVERIFY2(contains(err_->message, (fragment)), err_->what());                                              \
-        QCOMPARE(err_->source, kSource);                                                                          \
-        QCOMPARE(err_->line, (expLine));                                                                          \
-        QCOMPARE(err_->column, (expColumn));                                                                      \
-        QCOMPARE(err_->columnName, std::string(expName));                                                         \
-        std::string place_ = kSource;                                                                             \
-        if ((expLine) > 0)                                                                                        \
-            place_ += ":" + std::to_string(expLine);                                                              \
-        place_ += ": ";                                                                                           \
-        if (!std::string(expName).empty())                                                                        \
-            place_ += "column '" + std::string(expName) + "': ";                                                  \
-        else if ((expColumn) > 0)                                                                                 \
-            place_ += "column " + std::to_string(expColumn) + ": ";                                               \
-        QVERIFY2(std::string(err_->what()) == place_ + err_->message, err_->what());                              \
+#define CHECK_CSV_ERROR(text, options, expLine, expColumn, expName, fragment)                                          \
+    do {                                                                                                               \
+        const auto err_ = parseError((text), (options));                                                               \
+        QVERIFY2(err_.has_value(), "expected a DataError");                                                            \
+        QVERIFY2(contains(err_->message, (fragment)), err_->what());                                                   \
+        QCOMPARE(err_->source, kSource);                                                                               \
+        QCOMPARE(err_->line, (expLine));                                                                               \
+        QCOMPARE(err_->column, (expColumn));                                                                           \
+        QCOMPARE(err_->columnName, std::string(expName));                                                              \
+        std::string place_ = kSource;                                                                                  \
+        if ((expLine) > 0)                                                                                             \
+            place_ += ":" + std::to_string(expLine);                                                                   \
+        place_ += ": ";                                                                                                \
+        if (!std::string(expName).empty())                                                                             \
+            place_ += "column '" + std::string(expName) + "': ";                                                       \
+        else if ((expColumn) > 0)                                                                                      \
+            place_ += "column " + std::to_string(expColumn) + ": ";                                                    \
+        QVERIFY2(std::string(err_->what()) == place_ + err_->message, err_->what());                                   \
     } while (false)
 
 class TestDataCsv : public QObject {
@@ -258,7 +258,8 @@ private slots:
 
     void headerNames()
     {
-        const DataTable t = parseCsv("  t , \"x pos\" ,\"say \"\"hi\"\"\", \" padded \" ,\"a,b\"\n0,1,2,3,4\n", kSource);
+        const DataTable t =
+            parseCsv("  t , \"x pos\" ,\"say \"\"hi\"\"\", \" padded \" ,\"a,b\"\n0,1,2,3,4\n", kSource);
         QCOMPARE(t.columnNames, (std::vector<std::string>{"t", "x pos", "say \"hi\"", "padded", "a,b"}));
         QVERIFY(t.column("a,b") == (std::vector<double>{4}));
         // Names that are quoted numbers are names.
@@ -290,10 +291,10 @@ private slots:
 
     void acceptedNumbers()
     {
-        const DataTable t = parseCsv(
-            "t,x\n1,+1\n2,-.5\n3,5.\n4,1e5\n5,1E-3\n6, 2 \n7,-0\n8,1e-400\n9,-1e-400\n10,4.9e-324\n"
-            "11,1.7976931348623157e308\n12,0.1\n",
-            kSource);
+        const DataTable t =
+            parseCsv("t,x\n1,+1\n2,-.5\n3,5.\n4,1e5\n5,1E-3\n6, 2 \n7,-0\n8,1e-400\n9,-1e-400\n10,4.9e-324\n"
+                     "11,1.7976931348623157e308\n12,0.1\n",
+                     kSource);
         const std::vector<double>& x = t.column("x");
         QCOMPARE(x.size(), std::size_t(12));
         QVERIFY(x[0] == 1 && x[1] == -0.5 && x[2] == 5 && x[3] == 1e5 && x[4] == 1e-3 && x[5] == 2);
@@ -309,15 +310,24 @@ private slots:
     {
         QTest::addColumn<QString>("cell");
         QTest::addColumn<QString>("quoted");
-        QTest::newRow("word") << "abc" << "'abc'";
-        QTest::newRow("trailing text") << "1.5m" << "'1.5m'";
-        QTest::newRow("two numbers") << "1 2" << "'1 2'";
-        QTest::newRow("hex") << "0x10" << "'0x10'";
-        QTest::newRow("bare exponent") << "1e" << "'1e'";
-        QTest::newRow("two signs") << "+-1" << "'+-1'";
-        QTest::newRow("lone sign") << "-" << "'-'";
-        QTest::newRow("lone point") << "." << "'.'";
-        QTest::newRow("NA") << "NA" << "'NA'";
+        QTest::newRow("word") << "abc"
+                              << "'abc'";
+        QTest::newRow("trailing text") << "1.5m"
+                                       << "'1.5m'";
+        QTest::newRow("two numbers") << "1 2"
+                                     << "'1 2'";
+        QTest::newRow("hex") << "0x10"
+                             << "'0x10'";
+        QTest::newRow("bare exponent") << "1e"
+                                       << "'1e'";
+        QTest::newRow("two signs") << "+-1"
+                                   << "'+-1'";
+        QTest::newRow("lone sign") << "-"
+                                   << "'-'";
+        QTest::newRow("lone point") << "."
+                                    << "'.'";
+        QTest::newRow("NA") << "NA"
+                            << "'NA'";
         QTest::newRow("long text is cut") << QString(100, 'z') << "'" + QString(32, 'z') + "...'";
     }
     void nonNumericCell()
@@ -370,8 +380,10 @@ private slots:
 
     void raggedRows()
     {
-        CHECK_CSV_ERROR("t,x,y\n0,1,2\n1,2\n", CsvOptions{}, 3, 0, "", "expected 3 fields as in the header (line 1), found 2");
-        CHECK_CSV_ERROR("#c\nt;x\n0;1\n1;2;3\n", CsvOptions{}, 4, 0, "", "expected 2 fields as in the header (line 2), found 3");
+        CHECK_CSV_ERROR("t,x,y\n0,1,2\n1,2\n", CsvOptions{}, 3, 0, "",
+                        "expected 3 fields as in the header (line 1), found 2");
+        CHECK_CSV_ERROR("#c\nt;x\n0;1\n1;2;3\n", CsvOptions{}, 4, 0, "",
+                        "expected 2 fields as in the header (line 2), found 3");
         CHECK_CSV_ERROR("t,x\n0,1,\n", CsvOptions{}, 2, 0, "", "found 3");
         // A comma row in a semicolon file is one field.
         CHECK_CSV_ERROR("t;x\n0,1\n", CsvOptions{}, 2, 0, "", "found 1 (separator ';')");
@@ -407,12 +419,19 @@ private slots:
         // UTF-16 (little endian, with byte order mark) has NULs on line 1.
         CHECK_CSV_ERROR("\xFF\xFEt\0,\0x\0\n\0"s, CsvOptions{}, 1, 0, "", "is not a text file");
         // Invalid UTF-8 in the header: Latin-1, a lone continuation byte, an overlong form, a surrogate.
-        for (const std::string h : {"t,temp \xB0" "C", "t,\x80x", "t,\xC0\xAF", "t,\xED\xA0\x80", "\xFF\xFE\xFF,x"})
-            CHECK_CSV_ERROR("# ok\n" + h + "\n0,1\n", CsvOptions{}, 2, 0, "", "is not a text file: the header line is not valid UTF-8");
+        for (const std::string h : {"t,temp \xB0"
+                                    "C",
+                                    "t,\x80x", "t,\xC0\xAF", "t,\xED\xA0\x80", "\xFF\xFE\xFF,x"})
+            CHECK_CSV_ERROR("# ok\n" + h + "\n0,1\n", CsvOptions{}, 2, 0, "",
+                            "is not a text file: the header line is not valid UTF-8");
         CHECK_CSV_ERROR("t,\x01x\n0,1\n", CsvOptions{}, 1, 0, "", "is not a text file");
         // Valid UTF-8 names are fine, and so is invalid UTF-8 in a comment.
-        const DataTable t = parseCsv("# \xB0\xFF\nt,temperatur \xC2\xB0" "C,\xCE\xB8\n0,1,2\n", kSource);
-        QCOMPARE(t.columnNames[1], "temperatur \xC2\xB0" "C"s);
+        const DataTable t = parseCsv("# \xB0\xFF\nt,temperatur \xC2\xB0"
+                                     "C,\xCE\xB8\n0,1,2\n",
+                                     kSource);
+        QCOMPARE(t.columnNames[1],
+                 "temperatur \xC2\xB0"
+                 "C"s);
         QCOMPARE(t.columnNames[2], "\xCE\xB8"s);
     }
 
@@ -505,7 +524,9 @@ private slots:
         }
         // An empty file and a binary file.
         const std::string empty = dir.filePath("empty.csv").toStdString();
-        { std::ofstream out(empty); }
+        {
+            std::ofstream out(empty);
+        }
         try {
             readCsv(empty);
             QFAIL("expected a DataError");
@@ -605,7 +626,10 @@ private slots:
             case 1: o.decimalPoint = ','; break;
             case 2: o.separator = ';'; break;
             case 3: o.timeColumn = "x"; break;
-            case 4: o.separator = '\t'; o.decimalPoint = ','; break;
+            case 4:
+                o.separator = '\t';
+                o.decimalPoint = ',';
+                break;
             default: break;
             }
             return o;
@@ -673,9 +697,17 @@ private slots:
             a[i] = v;
             b[i] = std::ldexp(static_cast<double>(rng() >> 11), -53) * 10.0 - 5.0;
         }
-        const std::vector<double> special = {0.0, -0.0, 0.1, 1.0 / 3.0, std::numeric_limits<double>::max(),
-                                             -std::numeric_limits<double>::max(), std::numeric_limits<double>::min(),
-                                             std::numeric_limits<double>::denorm_min(), -5e-324, 1e22, 123456789012345678.0};
+        const std::vector<double> special = {0.0,
+                                             -0.0,
+                                             0.1,
+                                             1.0 / 3.0,
+                                             std::numeric_limits<double>::max(),
+                                             -std::numeric_limits<double>::max(),
+                                             std::numeric_limits<double>::min(),
+                                             std::numeric_limits<double>::denorm_min(),
+                                             -5e-324,
+                                             1e22,
+                                             123456789012345678.0};
         std::copy(special.begin(), special.end(), a.begin());
 
         const std::vector<std::string> header = {"t", "a, \"quoted\" #1", "2"};
@@ -687,7 +719,8 @@ private slots:
         const std::vector<double>* original[] = {&t, &a, &b};
         for (std::size_t c = 0; c < 3; ++c)
             for (std::size_t i = 0; i < n; ++i)
-                QVERIFY2(std::bit_cast<std::uint64_t>(r.columns[c][i]) == std::bit_cast<std::uint64_t>((*original[c])[i]),
+                QVERIFY2(std::bit_cast<std::uint64_t>(r.columns[c][i]) ==
+                             std::bit_cast<std::uint64_t>((*original[c])[i]),
                          (std::to_string(c) + "/" + std::to_string(i)).c_str());
         // Names that look like numbers are quoted, so they still read as a header.
         std::ostringstream numeric;

@@ -85,8 +85,8 @@ std::vector<double> flatten(const std::vector<SecondOrderSection>& sections)
 
 // Amplitude and phase (radians, relative to sin) of the component at frequency f
 // in samples from..to-1 (an integer number of periods).
-std::pair<double, double> toneOf(const std::vector<double>& t, const std::vector<double>& y, double f,
-                                 std::size_t from, std::size_t to)
+std::pair<double, double> toneOf(const std::vector<double>& t, const std::vector<double>& y, double f, std::size_t from,
+                                 std::size_t to)
 {
     double s = 0, c = 0;
     for (std::size_t i = from; i < to; ++i) {
@@ -107,41 +107,56 @@ std::pair<double, double> toneOf(const std::vector<double>& t, const std::vector
 // printed with repr() (shortest round-trip text).
 const std::vector<double> scipyButter2At10Of100 = {0.06745527388907192, 0.13491054777814385, 0.06745527388907192,
                                                    -1.1429805025399011, 0.41280159809618877};
-const std::vector<double> scipyButter4At10Of100 = {
-    0.004824343357716231, 0.009648686715432462, 0.004824343357716231, -1.0485995763626117, 0.2961403575616696,
-    1.0, 2.0, 1.0, -1.320913430819426, 0.6327387928852762};
+const std::vector<double> scipyButter4At10Of100 = {0.004824343357716231,
+                                                   0.009648686715432462,
+                                                   0.004824343357716231,
+                                                   -1.0485995763626117,
+                                                   0.2961403575616696,
+                                                   1.0,
+                                                   2.0,
+                                                   1.0,
+                                                   -1.320913430819426,
+                                                   0.6327387928852762};
 const std::vector<double> scipyButter2At1Of67 = {0.0020605693531623175, 0.004121138706324635, 0.0020605693531623175,
                                                  -1.8675528271421369, 0.8757951045547862};
-const std::vector<double> scipyButter4At09Of67 = {
-    2.847038886795201e-06, 5.694077773590402e-06, 2.847038886795201e-06, -1.8488826752312881, 0.8554875620143805,
-    1.0, 2.0, 1.0, -1.9305985669237133, 0.9374953728319284};
+const std::vector<double> scipyButter4At09Of67 = {2.847038886795201e-06,
+                                                  5.694077773590402e-06,
+                                                  2.847038886795201e-06,
+                                                  -1.8488826752312881,
+                                                  0.8554875620143805,
+                                                  1.0,
+                                                  2.0,
+                                                  1.0,
+                                                  -1.9305985669237133,
+                                                  0.9374953728319284};
 
-const std::vector<double> scipyX40 = {
-    1.0289, 1.6419, 1.1467, -0.9732, -1.3928, 0.0672, 0.8614, 0.5092, 1.8103, 0.7508, 0.6398, -0.7313, -1.1077, 1.4844,
-    0.0489, 0.8115, -1.3764, -0.4364, -1.2911, -0.7757, 0.9031, -1.4806, -0.5341, 0.1638, -0.6685, -0.2523, -0.2219,
-    0.4181, -0.4313, 0.2723, 0.0568, 0.4246, 0.2249, 1.6577, -0.6637, 1.1992, -0.4026, -0.9579, 1.2112, -0.4395};
+const std::vector<double> scipyX40 = {1.0289,  1.6419,  1.1467,  -0.9732, -1.3928, 0.0672,  0.8614,  0.5092,
+                                      1.8103,  0.7508,  0.6398,  -0.7313, -1.1077, 1.4844,  0.0489,  0.8115,
+                                      -1.3764, -0.4364, -1.2911, -0.7757, 0.9031,  -1.4806, -0.5341, 0.1638,
+                                      -0.6685, -0.2523, -0.2219, 0.4181,  -0.4313, 0.2723,  0.0568,  0.4246,
+                                      0.2249,  1.6577,  -0.6637, 1.1992,  -0.4026, -0.9579, 1.2112,  -0.4395};
 const std::vector<double> scipyFiltFiltOrder4 = {
-    1.0402081412749145, 0.5894845808522128, 0.2198049997383274, -0.0014342553553682719, -0.04468705590814935,
-    0.06969819057006471, 0.2761700936040684, 0.4876213289452668, 0.6281828139354942, 0.6589608992037566,
-    0.5844053796233559, 0.43823852641867767, 0.2596699043170283, 0.07543369341750253, -0.1029613045148681,
-    -0.2699926889640036, -0.41643036493658286, -0.5281073887283457, -0.592676369399702, -0.6070887713815025,
-    -0.5793747785359995, -0.5241849876531932, -0.456212577184518, -0.3854630223777567, -0.3154999100322766,
-    -0.2440515184141486, -0.16521342613678502, -0.07260210073976314, 0.03707466606393949, 0.1606123556126023,
-    0.2862762174122993, 0.39481376846542937, 0.46425757866996453, 0.47704101467394855, 0.4259952113576873,
-    0.31591050791214975, 0.15995703762796934, -0.02643282653911909, -0.23026995408768647, -0.4420993945629868};
+    1.0402081412749145,  0.5894845808522128,   0.2198049997383274,   -0.0014342553553682719, -0.04468705590814935,
+    0.06969819057006471, 0.2761700936040684,   0.4876213289452668,   0.6281828139354942,     0.6589608992037566,
+    0.5844053796233559,  0.43823852641867767,  0.2596699043170283,   0.07543369341750253,    -0.1029613045148681,
+    -0.2699926889640036, -0.41643036493658286, -0.5281073887283457,  -0.592676369399702,     -0.6070887713815025,
+    -0.5793747785359995, -0.5241849876531932,  -0.456212577184518,   -0.3854630223777567,    -0.3154999100322766,
+    -0.2440515184141486, -0.16521342613678502, -0.07260210073976314, 0.03707466606393949,    0.1606123556126023,
+    0.2862762174122993,  0.39481376846542937,  0.46425757866996453,  0.47704101467394855,    0.4259952113576873,
+    0.31591050791214975, 0.15995703762796934,  -0.02643282653911909, -0.23026995408768647,   -0.4420993945629868};
 const std::vector<double> scipyFiltFiltOrder3 = {
-    1.0437044738994292, 0.6133519389618323, 0.2480907195758969, 0.01532378474347039, -0.03883918797770812,
-    0.07813262025602669, 0.29637417469335675, 0.5127721329776176, 0.6388629373477311, 0.6380089692086925,
-    0.5327580945599382, 0.37928231729108264, 0.2253664827045524, 0.08298534681234007, -0.06354508240034044,
-    -0.2260809296172061, -0.3910510261445901, -0.5259827543036512, -0.60318740886582, -0.6175515231773706,
+    1.0437044738994292,  0.6133519389618323,  0.2480907195758969,   0.01532378474347039,  -0.03883918797770812,
+    0.07813262025602669, 0.29637417469335675, 0.5127721329776176,   0.6388629373477311,   0.6380089692086925,
+    0.5327580945599382,  0.37928231729108264, 0.2253664827045524,   0.08298534681234007,  -0.06354508240034044,
+    -0.2260809296172061, -0.3910510261445901, -0.5259827543036512,  -0.60318740886582,    -0.6175515231773706,
     -0.5849952813123128, -0.5271801993982422, -0.45927212585960564, -0.38847527807943555, -0.3166323893695642,
-    -0.2418070318850691, -0.1602048179159366, -0.06786254554663439, 0.03851988881340665, 0.15882516861840734,
-    0.2846642435528997, 0.3970225770920381, 0.4702858586581488, 0.4822329906937457, 0.4244662551192814,
-    0.305488498427481, 0.14406185164291202, -0.04170893972345828, -0.24072062847587722, -0.44591276359640053};
-const std::vector<double> scipyFiltFiltOrder4Short = {
-    0.9962565315010212, 0.5153011396907654, 0.1445103787954864, -0.03662649751326848, 0.0007587323908897561,
-    0.21673496214504595, 0.5054335134816693, 0.7245927209668145, 0.7435206906925533, 0.4909146550958234,
-    -0.01707094534933732, -0.680562000151322};
+    -0.2418070318850691, -0.1602048179159366, -0.06786254554663439, 0.03851988881340665,  0.15882516861840734,
+    0.2846642435528997,  0.3970225770920381,  0.4702858586581488,   0.4822329906937457,   0.4244662551192814,
+    0.305488498427481,   0.14406185164291202, -0.04170893972345828, -0.24072062847587722, -0.44591276359640053};
+const std::vector<double> scipyFiltFiltOrder4Short = {0.9962565315010212,   0.5153011396907654,    0.1445103787954864,
+                                                      -0.03662649751326848, 0.0007587323908897561, 0.21673496214504595,
+                                                      0.5054335134816693,   0.7245927209668145,    0.7435206906925533,
+                                                      0.4909146550958234,   -0.01707094534933732,  -0.680562000151322};
 
 // A unit sine over 20 s sampled every 0.01 s with Gaussian noise of 2 % of its RMS (seed 5): the
 // derivative methods are compared on it against the exact slope.
@@ -213,15 +228,20 @@ private slots:
                 QCOMPARE(firstOrder, order % 2);
                 QVERIFY(std::abs(std::abs(frequencyResponse(sections, 0, fs)) - 1) < 1e-12);
                 const double atCutoff = std::abs(frequencyResponse(sections, fc, fs));
-                QVERIFY2(std::abs(atCutoff - 1 / std::sqrt(2.0)) < 1e-10,
-                         qPrintable(QString("order %1 fc %2: |H(fc)| = %3").arg(order).arg(fc).arg(atCutoff, 0, 'g', 17)));
+                QVERIFY2(
+                    std::abs(atCutoff - 1 / std::sqrt(2.0)) < 1e-10,
+                    qPrintable(QString("order %1 fc %2: |H(fc)| = %3").arg(order).arg(fc).arg(atCutoff, 0, 'g', 17)));
                 for (double f : {0.3 * fc, 0.9 * fc, std::min(1.5 * fc, 49.9), 45.0}) {
                     const double ratio = std::tan(pi * f / fs) / std::tan(pi * fc / fs);
                     const double want = 1 / (1 + std::pow(ratio, 2 * order));
                     const double got = std::norm(frequencyResponse(sections, f, fs));
                     QVERIFY2(std::abs(got - want) <= 1e-9 * want + 1e-14,
                              qPrintable(QString("order %1 fc %2 f %3: |H|^2 = %4, expected %5")
-                                            .arg(order).arg(fc).arg(f).arg(got).arg(want)));
+                                            .arg(order)
+                                            .arg(fc)
+                                            .arg(f)
+                                            .arg(got)
+                                            .arg(want)));
                 }
             }
         }
@@ -264,8 +284,7 @@ private slots:
         const auto y = filtFilt(sections, x);
         const double want = std::norm(frequencyResponse(sections, f, fs));  // |H|^2
         const auto [amp, phase] = toneOf(t, y, f, 200, 800);
-        QVERIFY2(std::abs(amp / want - 1) < 1e-3,
-                 qPrintable(QString("amplitude %1, |H|^2 = %2").arg(amp).arg(want)));
+        QVERIFY2(std::abs(amp / want - 1) < 1e-3, qPrintable(QString("amplitude %1, |H|^2 = %2").arg(amp).arg(want)));
         QVERIFY2(std::abs(phase) < 1e-3, qPrintable(QString("phase %1").arg(phase)));
     }
 
@@ -295,12 +314,14 @@ private slots:
             std::size_t n;
             const std::vector<double>* expected;
         };
-        const Case cases[] = {{4, 40, &scipyFiltFiltOrder4}, {3, 40, &scipyFiltFiltOrder3}, {4, 12, &scipyFiltFiltOrder4Short}};
+        const Case cases[] = {
+            {4, 40, &scipyFiltFiltOrder4}, {3, 40, &scipyFiltFiltOrder3}, {4, 12, &scipyFiltFiltOrder4Short}};
         for (const auto& c : cases) {
             const std::vector<double> x(scipyX40.begin(), scipyX40.begin() + static_cast<std::ptrdiff_t>(c.n));
             const auto y = filtFilt(butterworthLowPass(c.order, 10, 100), x);
             const double err = maxAbsDifference(y, *c.expected);
-            QVERIFY2(err < 1e-10, qPrintable(QString("order %1, %2 samples: max difference %3").arg(c.order).arg(c.n).arg(err)));
+            QVERIFY2(err < 1e-10,
+                     qPrintable(QString("order %1, %2 samples: max difference %3").arg(c.order).arg(c.n).arg(err)));
         }
     }
 
@@ -314,7 +335,9 @@ private slots:
         const std::string m = messageOf<std::invalid_argument>([&] { filtFilt(sections, {1, 2, 3, 4}); });
         QVERIFY2(contains(m, "4 samples") && contains(m, "at least 5"), m.c_str());
         QCOMPARE(filtFilt(sections, {1, 2, 3, 4, 5}).size(), std::size_t(5));
-        QVERIFY(contains(messageOf<std::invalid_argument>([&] { filtFilt(sections, {1, 2, NAN, 4, 5, 6}); }),
+        QVERIFY(contains(messageOf<std::invalid_argument>([&] {
+                             filtFilt(sections, {1, 2, NAN, 4, 5, 6});
+                         }),
                          "sample 3"));
         QCOMPARE(filtFilt({}, {1.0, 2.0}), (std::vector<double>{1.0, 2.0}));
     }
@@ -373,12 +396,14 @@ private slots:
         QCOMPARE(r.values.back(), 5.0);
         const auto r3 = resampleUniform(t, v, 0.3);
         QCOMPARE(r3.time.size(), std::size_t(7));  // 0 .. 1.8
-        QCOMPARE(r3.values[1], v[1]);               // exactly at a sample
+        QCOMPARE(r3.values[1], v[1]);  // exactly at a sample
         // Piecewise linear data: the interpolant follows the pieces.
         const auto tri = resampleUniform({0.0, 1.0, 2.0}, {0.0, 1.0, 0.0}, 0.5);
         QCOMPARE(tri.values, (std::vector<double>{0.0, 0.5, 1.0, 0.5, 0.0}));
         QVERIFY(contains(messageOf<std::invalid_argument>([&] { resampleUniform(t, v, 0); }), "interval 0"));
-        QVERIFY(contains(messageOf<std::invalid_argument>([&] { resampleUniform({0.0, 1.0, 1.0}, {1.0, 2.0, 3.0}, 0.1); }),
+        QVERIFY(contains(messageOf<std::invalid_argument>([&] {
+                             resampleUniform({0.0, 1.0, 1.0}, {1.0, 2.0, 3.0}, 0.1);
+                         }),
                          "strictly increasing"));
     }
 
@@ -503,7 +528,8 @@ private slots:
         const double residual = std::sqrt(sum / static_cast<double>(t.size()));
         QVERIFY2(std::abs(residual / noiseSd(t, x.data()) - 1) < 0.01, qPrintable(QString::number(residual)));
         // The noise level is what was added: 2 % of the RMS of a unit sine.
-        QVERIFY2(std::abs(noiseSd(t, x.data()) / (0.02 / std::sqrt(2.0)) - 1) < 0.1, qPrintable(QString::number(noiseSd(t, x.data()))));
+        QVERIFY2(std::abs(noiseSd(t, x.data()) / (0.02 / std::sqrt(2.0)) - 1) < 0.1,
+                 qPrintable(QString::number(noiseSd(t, x.data()))));
     }
 
     void differentiationRejectsBadInput()
@@ -520,25 +546,26 @@ private slots:
         QVERIFY(contains(sg(7, 0), "1 <= order < window"));
         auto tBad = t;
         tBad[3] += 0.01;
-        QVERIFY(contains(messageOf<std::invalid_argument>(
-                             [&] { differentiate(tBad, x, DerivativeMethod::SavitzkyGolay); }),
-                         "not uniformly sampled"));
+        QVERIFY(
+            contains(messageOf<std::invalid_argument>([&] { differentiate(tBad, x, DerivativeMethod::SavitzkyGolay); }),
+                     "not uniformly sampled"));
         QCOMPARE(differentiate(tBad, x, DerivativeMethod::CentralDifference).size(), std::size_t(20));
         tBad[3] = tBad[2];
-        QVERIFY(contains(messageOf<std::invalid_argument>(
-                             [&] { differentiate(tBad, x, DerivativeMethod::CentralDifference); }),
-                         "strictly increasing"));
-        QVERIFY(contains(messageOf<std::invalid_argument>(
-                             [&] { differentiate({1.0}, {1.0}, DerivativeMethod::CentralDifference); }),
-                         "at least 2"));
-        QVERIFY(contains(messageOf<std::invalid_argument>(
-                             [&] { differentiate({1.0, 2.0}, {1.0, 2.0}, DerivativeMethod::SmoothingSpline); }),
+        QVERIFY(contains(
+            messageOf<std::invalid_argument>([&] { differentiate(tBad, x, DerivativeMethod::CentralDifference); }),
+            "strictly increasing"));
+        QVERIFY(contains(
+            messageOf<std::invalid_argument>([&] { differentiate({1.0}, {1.0}, DerivativeMethod::CentralDifference); }),
+            "at least 2"));
+        QVERIFY(contains(messageOf<std::invalid_argument>([&] {
+                             differentiate({1.0, 2.0}, {1.0, 2.0}, DerivativeMethod::SmoothingSpline);
+                         }),
                          "at least 3"));
         auto notFinite = x;
         notFinite[5] = std::nan("");
-        QVERIFY(contains(messageOf<std::invalid_argument>(
-                             [&] { differentiate(t, notFinite, DerivativeMethod::SmoothingSpline); }),
-                         "value 6 is not finite"));
+        QVERIFY(contains(
+            messageOf<std::invalid_argument>([&] { differentiate(t, notFinite, DerivativeMethod::SmoothingSpline); }),
+            "value 6 is not finite"));
     }
 
     void trapezoidExactForLinear()
@@ -548,7 +575,8 @@ private slots:
         const auto integral = integrateTrapezoid(t, v, 2.0);
         for (std::size_t i = 0; i < t.size(); ++i) {
             const double want = 2.0 + 2 * (t[i] * t[i] - 1.0) - (t[i] + 1.0);
-            QVERIFY2(std::abs(integral[i] - want) < 1e-13, qPrintable(QString("t %1: %2 vs %3").arg(t[i]).arg(integral[i]).arg(want)));
+            QVERIFY2(std::abs(integral[i] - want) < 1e-13,
+                     qPrintable(QString("t %1: %2 vs %3").arg(t[i]).arg(integral[i]).arg(want)));
         }
         // Not exact for a quadratic: the check above can fail.
         const auto q = integrateTrapezoid(t, sample(t, [](double s) { return s * s; }));
@@ -558,7 +586,8 @@ private slots:
 
     void derivativeMethodNames()
     {
-        for (auto m : {DerivativeMethod::CentralDifference, DerivativeMethod::SavitzkyGolay, DerivativeMethod::SmoothingSpline})
+        for (auto m :
+             {DerivativeMethod::CentralDifference, DerivativeMethod::SavitzkyGolay, DerivativeMethod::SmoothingSpline})
             QCOMPARE(parseDerivativeMethod(derivativeMethodName(m)), std::optional(m));
         QCOMPARE(derivativeMethodName(DerivativeMethod::CentralDifference), std::string_view("central"));
         QCOMPARE(derivativeMethodName(DerivativeMethod::SavitzkyGolay), std::string_view("savitzky-golay"));
@@ -578,14 +607,16 @@ private slots:
             QCOMPARE(s.frequency.size(), std::size_t(129));
             QCOMPARE(s.power.size(), std::size_t(129));
             QCOMPARE(s.frequency.back(), 50.0);
-            const auto peak = static_cast<std::size_t>(std::max_element(s.power.begin(), s.power.end()) - s.power.begin());
+            const auto peak =
+                static_cast<std::size_t>(std::max_element(s.power.begin(), s.power.end()) - s.power.begin());
             const double df = s.frequency[1] - s.frequency[0];
             QVERIFY2(std::abs(s.frequency[peak] - f) <= df / 2,
                      qPrintable(QString("peak at %1 Hz for %2 Hz").arg(s.frequency[peak]).arg(f)));
             double total = 0;
             for (double p : s.power)
                 total += p * df;
-            QVERIFY2(std::abs(total / (a * a / 2) - 1) < 0.05, qPrintable(QString("f %1: integral %2").arg(f).arg(total)));
+            QVERIFY2(std::abs(total / (a * a / 2) - 1) < 0.05,
+                     qPrintable(QString("f %1: integral %2").arg(f).arg(total)));
         }
         // White noise: flat density with integral = variance (checks the one-sided scaling).
         std::vector<double> noise(1 << 16, 0.0);

@@ -177,8 +177,8 @@ private slots:
         QVERIFY(!empty.window && !empty.lowPass && !empty.noise);
         QCOMPARE(empty.decimation, 1);
         QCOMPARE(toJson(empty), nlohmann::json::parse(R"({"decimation": 1})"));
-        const Preprocessing defaults =
-            preprocessingFromJson(nlohmann::json::parse(R"({"low_pass": {"cutoff_hz": 2}, "noise": {"percent": 5}, "window": null})"));
+        const Preprocessing defaults = preprocessingFromJson(
+            nlohmann::json::parse(R"({"low_pass": {"cutoff_hz": 2}, "noise": {"percent": 5}, "window": null})"));
         QCOMPARE(defaults.lowPass->order, 4);
         QCOMPARE(defaults.noise->distribution, NoiseDistribution::Uniform);
         QCOMPARE(defaults.noise->seed, std::uint64_t(0));
@@ -189,33 +189,51 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("not an object") << "[1, 2]" << "'preprocessing' is [1,2] (array); expected an object";
-        QTest::newRow("unknown member") << R"({"lowpass": {}})" << "unknown member 'lowpass' in 'preprocessing'";
-        QTest::newRow("decimation 0") << R"({"decimation": 0})" << "'decimation' is 0; expected an integer from 1";
-        QTest::newRow("decimation fraction") << R"({"decimation": 1.5})" << "'decimation' is 1.5 (number); expected an integer";
-        QTest::newRow("decimation bool") << R"({"decimation": true})" << "'decimation' is true (boolean); expected an integer";
+        QTest::newRow("not an object") << "[1, 2]"
+                                       << "'preprocessing' is [1,2] (array); expected an object";
+        QTest::newRow("unknown member") << R"({"lowpass": {}})"
+                                        << "unknown member 'lowpass' in 'preprocessing'";
+        QTest::newRow("decimation 0") << R"({"decimation": 0})"
+                                      << "'decimation' is 0; expected an integer from 1";
+        QTest::newRow("decimation fraction") << R"({"decimation": 1.5})"
+                                             << "'decimation' is 1.5 (number); expected an integer";
+        QTest::newRow("decimation bool") << R"({"decimation": true})"
+                                         << "'decimation' is true (boolean); expected an integer";
         QTest::newRow("order 12") << R"({"low_pass": {"order": 12, "cutoff_hz": 1}})"
                                   << "'low_pass.order' is 12; expected an integer from 1 to 10";
-        QTest::newRow("no cutoff") << R"({"low_pass": {"order": 4}})" << "'low_pass' needs 'cutoff_hz'";
+        QTest::newRow("no cutoff") << R"({"low_pass": {"order": 4}})"
+                                   << "'low_pass' needs 'cutoff_hz'";
         QTest::newRow("cutoff text") << R"({"low_pass": {"cutoff_hz": "5"}})"
                                      << "'low_pass.cutoff_hz' is \"5\" (string); expected a number";
-        QTest::newRow("cutoff negative") << R"({"low_pass": {"cutoff_hz": -5}})" << "low-pass cutoff -5 Hz";
-        QTest::newRow("low_pass typo") << R"({"low_pass": {"cutoff": 5}})" << "unknown member 'cutoff' in 'low_pass'";
-        QTest::newRow("negative noise") << R"({"noise": {"percent": -1}})" << "noise level -1 %";
-        QTest::newRow("no percent") << R"({"noise": {"seed": 1}})" << "'noise' needs 'percent'";
-        QTest::newRow("distribution") << R"({"noise": {"percent": 5, "distribution": "pink"}})"
-                                      << "'noise.distribution' is \"pink\" (string); expected \"uniform\" or \"gaussian\"";
-        QTest::newRow("negative seed") << R"({"noise": {"percent": 5, "seed": -3}})" << "'noise.seed' is -3";
-        QTest::newRow("fraction seed") << R"({"noise": {"percent": 5, "seed": 2.5}})" << "'noise.seed' is 2.5";
-        QTest::newRow("window order") << R"({"window": {"start": 5, "end": 1}})" << "window from 5 to 1";
-        QTest::newRow("window array") << R"({"window": [0, 1]})" << "'window' is [0,1] (array); expected an object";
+        QTest::newRow("cutoff negative") << R"({"low_pass": {"cutoff_hz": -5}})"
+                                         << "low-pass cutoff -5 Hz";
+        QTest::newRow("low_pass typo") << R"({"low_pass": {"cutoff": 5}})"
+                                       << "unknown member 'cutoff' in 'low_pass'";
+        QTest::newRow("negative noise") << R"({"noise": {"percent": -1}})"
+                                        << "noise level -1 %";
+        QTest::newRow("no percent") << R"({"noise": {"seed": 1}})"
+                                    << "'noise' needs 'percent'";
+        QTest::newRow("distribution")
+            << R"({"noise": {"percent": 5, "distribution": "pink"}})"
+            << "'noise.distribution' is \"pink\" (string); expected \"uniform\" or \"gaussian\"";
+        QTest::newRow("negative seed") << R"({"noise": {"percent": 5, "seed": -3}})"
+                                       << "'noise.seed' is -3";
+        QTest::newRow("fraction seed") << R"({"noise": {"percent": 5, "seed": 2.5}})"
+                                       << "'noise.seed' is 2.5";
+        QTest::newRow("window order") << R"({"window": {"start": 5, "end": 1}})"
+                                      << "window from 5 to 1";
+        QTest::newRow("window array") << R"({"window": [0, 1]})"
+                                      << "'window' is [0,1] (array); expected an object";
         QTest::newRow("derivative method") << R"({"differentiation": {"method": "spline"}})"
-                                           << "'differentiation.method' is \"spline\" (string); expected \"central\", \"savitzky-golay\" or \"smoothing-spline\"";
+                                           << "'differentiation.method' is \"spline\" (string); expected \"central\", "
+                                              "\"savitzky-golay\" or \"smoothing-spline\"";
         QTest::newRow("even window") << R"({"differentiation": {"method": "savitzky-golay", "window": 8}})"
                                      << "Savitzky-Golay window 8; expected an odd number >= 3";
-        QTest::newRow("order too high") << R"({"differentiation": {"method": "savitzky-golay", "window": 5, "order": 5}})"
-                                        << "Savitzky-Golay order 5; expected 1 to 4";
-        QTest::newRow("window half") << R"({"window": {"start": 0}})" << "'window' needs both 'start' and 'end'";
+        QTest::newRow("order too high")
+            << R"({"differentiation": {"method": "savitzky-golay", "window": 5, "order": 5}})"
+            << "Savitzky-Golay order 5; expected 1 to 4";
+        QTest::newRow("window half") << R"({"window": {"start": 0}})"
+                                     << "'window' needs both 'start' and 'end'";
     }
 
     void jsonRejectsBadValues()

@@ -138,7 +138,8 @@ private slots:
         }
         const Signal s(t, v);
         std::uniform_real_distribution<double> jump(-1.0, t.back() + 1.0), step(0.0, 0.05);
-        for (std::size_t start : {std::size_t{0}, std::size_t{57}, std::size_t{198}, std::size_t{199}, std::size_t{100000}}) {
+        for (std::size_t start :
+             {std::size_t{0}, std::size_t{57}, std::size_t{198}, std::size_t{199}, std::size_t{100000}}) {
             std::size_t hint = start;
             double x = -0.5;
             for (int k = 0; k < 5000; ++k) {
@@ -341,10 +342,12 @@ private slots:
         QVERIFY2(std::abs(s.std / a - 1.0) < 0.015, qPrintable(QString("std %1, expected %2").arg(s.std).arg(a)));
         QVERIFY2(std::abs(s.mean) < 0.02 * a, qPrintable(QString("mean %1").arg(s.mean)));
         const double beyond1 =
-            static_cast<double>(std::count_if(e.begin(), e.end(), [&](double x) { return std::abs(x) > a; })) / double(n);
+            static_cast<double>(std::count_if(e.begin(), e.end(), [&](double x) { return std::abs(x) > a; })) /
+            double(n);
         QVERIFY2(std::abs(beyond1 - 0.3173) < 0.01, qPrintable(QString("beyond 1 sigma: %1").arg(beyond1)));
         const auto beyond3 = std::count_if(e.begin(), e.end(), [&](double x) { return std::abs(x) > 3 * a; });
-        QVERIFY2(beyond3 > 150 && beyond3 < 400, qPrintable(QString("beyond 3 sigma: %1").arg(beyond3)));  // 270 expected
+        QVERIFY2(beyond3 > 150 && beyond3 < 400,
+                 qPrintable(QString("beyond 3 sigma: %1").arg(beyond3)));  // 270 expected
     }
 
     void noiseRejectsBadArguments()
@@ -352,10 +355,12 @@ private slots:
         std::mt19937_64 rng(1);
         std::vector<double> x = {1.0, 2.0};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, addNoise(x, -1.0, NoiseDistribution::Uniform, rng));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 addNoise(x, std::numeric_limits<double>::quiet_NaN(), NoiseDistribution::Uniform, rng));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 addNoise(x, std::numeric_limits<double>::infinity(), NoiseDistribution::Gaussian, rng));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            addNoise(x, std::numeric_limits<double>::quiet_NaN(), NoiseDistribution::Uniform, rng));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            addNoise(x, std::numeric_limits<double>::infinity(), NoiseDistribution::Gaussian, rng));
         std::vector<double> bad = {1.0, std::numeric_limits<double>::quiet_NaN()};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, addNoise(bad, 5.0, NoiseDistribution::Gaussian, rng));
         QVERIFY((x == std::vector<double>{1.0, 2.0}));

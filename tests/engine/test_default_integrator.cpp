@@ -90,7 +90,8 @@ private slots:
         integrate::resolveMethod(unchosen, rod);
         QVERIFY(unchosen.method == IntegrationMethod::SparseImplicit);
         QVERIFY(!unchosen.methodChosen);  // still open: saving leaves it out
-        for (const auto method : {IntegrationMethod::Dopri5, IntegrationMethod::Rosenbrock4, IntegrationMethod::CrankNicolson}) {
+        for (const auto method :
+             {IntegrationMethod::Dopri5, IntegrationMethod::Rosenbrock4, IntegrationMethod::CrankNicolson}) {
             integrate::IntegratorSettings chosen;
             chosen.method = method;
             chosen.methodChosen = true;

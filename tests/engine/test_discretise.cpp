@@ -96,10 +96,10 @@ QString list(const std::vector<double>& v)
 const char* cartModel(double stiffness, double gamma = 1.0)
 {
     static std::string text;
-    text = "param b = 2\nparam kw = " + std::to_string(stiffness) +
-           "\nparam g = " + std::to_string(gamma) + "\n"
-           "x'' = -b*(1 + sign(abs(x) - 1))/2*x' - kw*(max(x - 1, 0) + min(x + 1, 0)) + g*sin(t)\n"
-           "x(0) = 0, 0\n";
+    text = "param b = 2\nparam kw = " + std::to_string(stiffness) + "\nparam g = " + std::to_string(gamma) +
+        "\n"
+        "x'' = -b*(1 + sign(abs(x) - 1))/2*x' - kw*(max(x - 1, 0) + min(x + 1, 0)) + g*sin(t)\n"
+        "x(0) = 0, 0\n";
     return text.c_str();
 }
 
@@ -142,16 +142,16 @@ class TestDiscretise : public QObject {
         const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Zero(1, 1), s);
         if (!r.converged())
             throw std::runtime_error(r.newton.message);
-        return nodeError(r, [&](double t) {
-            return VectorXd::Constant(1, (a * std::cos(t) + std::sin(t)) / (1.0 + a * a));
-        });
+        return nodeError(
+            r, [&](double t) { return VectorXd::Constant(1, (a * std::cos(t) + std::sin(t)) / (1.0 + a * a)); });
     }
 
 private slots:
     void centralDifferenceIsSecondOrder()
     {
-        const auto orders = observedOrders({20, 40, 80, 160, 320},
-                                           [&](std::size_t n) { return linearOscillatorError(PeriodicScheme::CentralDifference, n); });
+        const auto orders = observedOrders({20, 40, 80, 160, 320}, [&](std::size_t n) {
+            return linearOscillatorError(PeriodicScheme::CentralDifference, n);
+        });
         qInfo("central difference, linear oscillator, orders %s", qPrintable(list(orders)));
         for (std::size_t i = 1; i < orders.size(); ++i)
             QVERIFY2(std::abs(orders[i] - 2.0) < 0.05, qPrintable(list(orders)));
@@ -159,8 +159,9 @@ private slots:
 
     void hermiteSimpsonIsFourthOrder()
     {
-        const auto orders = observedOrders({10, 20, 40, 80, 160},
-                                           [&](std::size_t n) { return linearOscillatorError(PeriodicScheme::HermiteSimpson, n); });
+        const auto orders = observedOrders({10, 20, 40, 80, 160}, [&](std::size_t n) {
+            return linearOscillatorError(PeriodicScheme::HermiteSimpson, n);
+        });
         qInfo("Hermite-Simpson, linear oscillator, orders %s", qPrintable(list(orders)));
         for (std::size_t i = 1; i < orders.size(); ++i)
             QVERIFY2(std::abs(orders[i] - 4.0) < 0.1, qPrintable(list(orders)));
@@ -168,10 +169,10 @@ private slots:
 
     void firstOrderStatesConvergeWithoutSawtooth()
     {
-        const auto trapezoid = observedOrders({20, 40, 80, 160},
-                                              [&](std::size_t n) { return firstOrderError(PeriodicScheme::CentralDifference, n); });
-        const auto hermite = observedOrders({10, 20, 40, 80},
-                                            [&](std::size_t n) { return firstOrderError(PeriodicScheme::HermiteSimpson, n); });
+        const auto trapezoid = observedOrders(
+            {20, 40, 80, 160}, [&](std::size_t n) { return firstOrderError(PeriodicScheme::CentralDifference, n); });
+        const auto hermite = observedOrders(
+            {10, 20, 40, 80}, [&](std::size_t n) { return firstOrderError(PeriodicScheme::HermiteSimpson, n); });
         qInfo("first-order state: trapezoid orders %s, Hermite-Simpson orders %s", qPrintable(list(trapezoid)),
               qPrintable(list(hermite)));
         for (std::size_t i = 1; i < trapezoid.size(); ++i) {
@@ -253,8 +254,8 @@ private slots:
         s.nodes = 2000;
         const auto c = discretise::findPeriodicSolutionByDiscretisation(*m, guess.times, guess.states, s);
         QVERIFY2(c.converged(), c.newton.message.c_str());
-        qInfo("Van der Pol: Hermite-Simpson 400 nodes period %.14g, central difference 2000 nodes %.14g",
-              r.period, c.period);
+        qInfo("Van der Pol: Hermite-Simpson 400 nodes period %.14g, central difference 2000 nodes %.14g", r.period,
+              c.period);
         QVERIFY2(std::abs(c.period - published) < 1e-4, qPrintable(QString::number(c.period, 'g', 15)));
     }
 
@@ -286,18 +287,19 @@ private slots:
             std::size_t nodes;
             double tolerance;
         };
-        for (const Case c : {Case{10.0, 400, 3e-3}, Case{30.0, 200, 2e-2}, Case{30.0, 2000, 1e-4}, Case{100.0, 1000, 1e-2}}) {
+        for (const Case c :
+             {Case{10.0, 400, 3e-3}, Case{30.0, 200, 2e-2}, Case{30.0, 2000, 1e-4}, Case{100.0, 1000, 1e-2}}) {
             auto m = test::compiled(cartModel(c.k));
             const auto guess = lastSpan(*m, 30.0 * T, T);
-            const VectorXd reference =
-                shootingReference(*m, guess.states.row(guess.states.rows() - 1).transpose(), T);
+            const VectorXd reference = shootingReference(*m, guess.states.row(guess.states.rows() - 1).transpose(), T);
             DiscretisationSettings s;
             s.period = T;
             s.nodes = c.nodes;
             const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, guess.times, guess.states, s);
             QVERIFY2(r.converged(), r.newton.message.c_str());
             const double err = (r.initialState - reference).cwiseAbs().maxCoeff();
-            qInfo("cart k = %g, %zu nodes: %zu iterations, error vs shooting %.3g", c.k, c.nodes, r.newton.iterations, err);
+            qInfo("cart k = %g, %zu nodes: %zu iterations, error vs shooting %.3g", c.k, c.nodes, r.newton.iterations,
+                  err);
             QVERIFY2(err < c.tolerance, qPrintable(QString::number(err)));
         }
     }
@@ -345,7 +347,8 @@ private slots:
                 discretise::DiscretisedPeriodicSystem system(*m, scheme, M, 0.4, P, anchor);
                 MatrixXd states(static_cast<Eigen::Index>(M), 3);
                 for (Eigen::Index j = 0; j < states.rows(); ++j)
-                    states.row(j) << std::sin(0.5 * double(j)), 0.3 * std::cos(double(j)), 0.2 + 0.1 * std::sin(double(j));
+                    states.row(j) << std::sin(0.5 * double(j)), 0.3 * std::cos(double(j)),
+                        0.2 + 0.1 * std::sin(double(j));
                 const VectorXd X = system.pack(states, P);
                 const VectorXd v = VectorXd::LinSpaced(X.size(), -1.0, 1.0).array().sin();
                 const double eps = 1e-6;
@@ -353,8 +356,8 @@ private slots:
                 system.residual(X);
                 system.linearise(X);
                 const double err = (system.solve(dF) - v).cwiseAbs().maxCoeff();
-                QVERIFY2(err < 1e-6, qPrintable(QString("scheme %1 autonomous %2: %3")
-                                                    .arg(int(scheme)).arg(autonomous).arg(err)));
+                QVERIFY2(err < 1e-6,
+                         qPrintable(QString("scheme %1 autonomous %2: %3").arg(int(scheme)).arg(autonomous).arg(err)));
             }
         }
     }

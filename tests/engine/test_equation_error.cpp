@@ -55,9 +55,10 @@ integrate::InputSignals forcing(const std::vector<double>& times)
 
 // States stepped by the explicit Runge-Kutta method itself, so that its equation error vanishes
 // at the true parameters.
-Eigen::MatrixXd stepped(const std::shared_ptr<const eval::CompiledModelSource>& source, const std::vector<double>& truth,
-                        const std::vector<double>& times, const std::vector<double>& x0,
-                        estimate::EquationErrorFormula formula, const integrate::InputSignals* inputs)
+Eigen::MatrixXd stepped(const std::shared_ptr<const eval::CompiledModelSource>& source,
+                        const std::vector<double>& truth, const std::vector<double>& times,
+                        const std::vector<double>& x0, estimate::EquationErrorFormula formula,
+                        const integrate::InputSignals* inputs)
 {
     eval::CompiledModel model(source);
     model.setParameters(truth);
@@ -106,7 +107,8 @@ estimate::Experiment experimentOf(const std::vector<double>& times, const Eigen:
 estimate::FitSettings settingsFor(estimate::EquationErrorFormula formula)
 {
     estimate::FitSettings s;
-    s.method = estimate::isOneStep(formula) ? estimate::EstimationMethod::SingleStep : estimate::EstimationMethod::Multistep;
+    s.method =
+        estimate::isOneStep(formula) ? estimate::EstimationMethod::SingleStep : estimate::EstimationMethod::Multistep;
     if (estimate::isOneStep(formula))
         s.equationError.oneStep = formula;
     else
@@ -114,7 +116,10 @@ estimate::FitSettings settingsFor(estimate::EquationErrorFormula formula)
     return s;
 }
 
-std::vector<double> seedTimes() { return integrate::uniformGrid(0.0, 5.0, 5.0 / 334.0); }
+std::vector<double> seedTimes()
+{
+    return integrate::uniformGrid(0.0, 5.0, 5.0 / 334.0);
+}
 
 std::vector<double> valuesWith(const eval::CompiledModelSource& source, const std::map<std::string, double>& changes)
 {
@@ -193,7 +198,8 @@ private slots:
             record.states.differentiated = {false};
             record.parameterValues = {1.0};
             record.stateWeights = {1.0};
-            const auto terms = objective.evaluate(Eigen::VectorXd::Ones(1), {record}, estimate::EquationErrorOrder::Second);
+            const auto terms =
+                objective.evaluate(Eigen::VectorXd::Ones(1), {record}, estimate::EquationErrorOrder::Second);
             QVERIFY(objective.linearInUnknowns());
             if (d == degree)
                 QVERIFY2(terms.cost < 1e-28, qPrintable(QStringLiteral("degree %1: cost %2").arg(d).arg(terms.cost)));
@@ -243,11 +249,14 @@ private slots:
             QVERIFY2(std::abs(gradient - terms.gradient(l)) < 1e-7 * (1 + std::abs(gradient)),
                      qPrintable(QStringLiteral("gradient %1: %2 vs %3").arg(l).arg(terms.gradient(l)).arg(gradient)));
             const Eigen::VectorXd column = (tp.gradient - tm.gradient) / (2 * d);
-            QVERIFY2((column - hessian.col(l)).norm() < 1e-6 * (1 + column.norm()),
-                     qPrintable(QStringLiteral("Hessian column %1 differs by %2").arg(l).arg((column - hessian.col(l)).norm())));
+            QVERIFY2(
+                (column - hessian.col(l)).norm() < 1e-6 * (1 + column.norm()),
+                qPrintable(
+                    QStringLiteral("Hessian column %1 differs by %2").arg(l).arg((column - hessian.col(l)).norm())));
         }
         if (estimate::isOneStep(f) || f == estimate::EquationErrorFormula::NewtonCotes6)
-            QVERIFY2(terms.secondOrder.norm() > 1e-6 * terms.gaussNewton.norm(), "the second-order term should not vanish");
+            QVERIFY2(terms.secondOrder.norm() > 1e-6 * terms.gaussNewton.norm(),
+                     "the second-order term should not vanish");
     }
 
     // Data that are exactly a Heun (or RK4) solution: the residual vanishes at the truth, and
@@ -266,16 +275,19 @@ private slots:
         const std::vector<double> truth = source->parameterValues;  // 0.5, 25, 0.5, 2.5, Q 5
         const auto times = seedTimes();
         const Eigen::MatrixXd states = stepped(source, truth, times, {0.0, 5.0}, f, nullptr);
-        const auto result = estimate::fit(source, valuesWith(*source, {{"gamma", 0.35}, {"Omega2", 22.5},
-                                                                              {"alpha1", 1.0}, {"alpha2", 1.0}}),
-                                          {experimentOf(times, states)}, settingsFor(f));
+        const auto result = estimate::fit(
+            source, valuesWith(*source, {{"gamma", 0.35}, {"Omega2", 22.5}, {"alpha1", 1.0}, {"alpha2", 1.0}}),
+            {experimentOf(times, states)}, settingsFor(f));
         QVERIFY2(result.converged, result.stopReason.c_str());
         QCOMPARE(result.parameters.size(), std::size_t{4});  // Q is an initial value: not estimated
-        const std::vector<std::pair<std::string, double>> expected{{"gamma", 0.5}, {"Omega2", 25}, {"alpha1", 0.5}, {"alpha2", 2.5}};
+        const std::vector<std::pair<std::string, double>> expected{
+            {"gamma", 0.5}, {"Omega2", 25}, {"alpha1", 0.5}, {"alpha2", 2.5}};
         for (std::size_t k = 0; k < expected.size(); ++k) {
             QCOMPARE(QString::fromStdString(result.parameters[k].name), QString::fromStdString(expected[k].first));
             QVERIFY2(test::relativeError(result.parameters[k].value, expected[k].second) < 1e-9,
-                     qPrintable(QStringLiteral("%1 = %2").arg(QString::fromStdString(expected[k].first)).arg(result.parameters[k].value, 0, 'g', 15)));
+                     qPrintable(QStringLiteral("%1 = %2")
+                                    .arg(QString::fromStdString(expected[k].first))
+                                    .arg(result.parameters[k].value, 0, 'g', 15)));
         }
         QVERIFY2(result.iterations <= 8, qPrintable(QStringLiteral("%1 iterations").arg(result.iterations)));
         QVERIFY(std::isfinite(result.residualRms[0]));
@@ -290,7 +302,8 @@ private slots:
         const auto inputs = forcing(times);
         for (auto f : {estimate::EquationErrorFormula::Heun, estimate::EquationErrorFormula::RungeKutta4}) {
             const Eigen::MatrixXd states = stepped(source, source->parameterValues, times, {1.0, 0.5}, f, &inputs);
-            const auto result = estimate::fit(source, {0.5, 0.0, 2.0}, {experimentOf(times, states, &inputs)}, settingsFor(f));
+            const auto result =
+                estimate::fit(source, {0.5, 0.0, 2.0}, {experimentOf(times, states, &inputs)}, settingsFor(f));
             QVERIFY2(result.converged, result.stopReason.c_str());
             for (std::size_t k = 0; k < 3; ++k)
                 QVERIFY2(test::relativeError(result.parameters[k].value, source->parameterValues[k]) < 1e-8,
@@ -306,9 +319,9 @@ private slots:
         const auto source = compiled(quadraticCubic);
         const auto times = seedTimes();
         const auto data = test::simulatedExperiment(source, source->parameterValues, times);
-        const auto result = estimate::fit(source, valuesWith(*source, {{"gamma", 0.35}, {"Omega2", 22.5},
-                                                                              {"alpha1", 1.0}, {"alpha2", 1.0}}),
-                                          {data}, settingsFor(estimate::EquationErrorFormula::NewtonCotes6));
+        const auto result = estimate::fit(
+            source, valuesWith(*source, {{"gamma", 0.35}, {"Omega2", 22.5}, {"alpha1", 1.0}, {"alpha2", 1.0}}), {data},
+            settingsFor(estimate::EquationErrorFormula::NewtonCotes6));
         QVERIFY2(result.converged, result.stopReason.c_str());
         QCOMPARE(result.iterations, std::size_t{1});
         const std::vector<double> truth{0.5, 25, 0.5, 2.5};
@@ -332,8 +345,10 @@ private slots:
                                           settings, &observer);
         QVERIFY2(result.converged, result.stopReason.c_str());
         QVERIFY(observer.logged("u' is not measured"));
-        QVERIFY2(test::relativeError(result.parameters[0].value, 0.5) < 1e-3, qPrintable(QString::number(result.parameters[0].value)));
-        QVERIFY2(test::relativeError(result.parameters[1].value, 25) < 1e-4, qPrintable(QString::number(result.parameters[1].value)));
+        QVERIFY2(test::relativeError(result.parameters[0].value, 0.5) < 1e-3,
+                 qPrintable(QString::number(result.parameters[0].value)));
+        QVERIFY2(test::relativeError(result.parameters[1].value, 25) < 1e-4,
+                 qPrintable(QString::number(result.parameters[1].value)));
     }
 
     // Finely sampled noisy data: the one-step residual is mostly noise, and the user is told.
@@ -342,10 +357,12 @@ private slots:
         const auto source = compiled(quadraticCubic);
         const auto fine = integrate::uniformGrid(0.0, 5.0, 5.0 / 9999.0);
         LogObserver noisy, clean;
-        estimate::fit(source, source->parameterValues, {test::simulatedExperiment(source, source->parameterValues, fine, 5.0, 4)},
+        estimate::fit(source, source->parameterValues,
+                      {test::simulatedExperiment(source, source->parameterValues, fine, 5.0, 4)},
                       settingsFor(estimate::EquationErrorFormula::Heun), &noisy);
         QVERIFY(noisy.logged("warning: data set 'simulated': u changes by only"));
-        estimate::fit(source, source->parameterValues, {test::simulatedExperiment(source, source->parameterValues, seedTimes(), 1.0, 4)},
+        estimate::fit(source, source->parameterValues,
+                      {test::simulatedExperiment(source, source->parameterValues, seedTimes(), 1.0, 4)},
                       settingsFor(estimate::EquationErrorFormula::NewtonCotes6), &clean);
         QVERIFY(!clean.logged("warning:"));
     }

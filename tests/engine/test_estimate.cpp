@@ -104,7 +104,9 @@ private slots:
         QVERIFY2(r.converged, r.stopReason.c_str());
         QVERIFY(test::relativeError(find(r, "k").value, 4.0) < 1e-6);
         b.fixedValues["k"] = 1.0;  // estimated: cannot differ per experiment
-        QVERIFY_THROWS_EXCEPTION(estimate::FitError, estimate::fit(src, {0.3, 3.0, 1.0}, {a, b}, settingsFor(EstimationMethod::OutputError)));
+        QVERIFY_THROWS_EXCEPTION(
+            estimate::FitError,
+            estimate::fit(src, {0.3, 3.0, 1.0}, {a, b}, settingsFor(EstimationMethod::OutputError)));
     }
 
     void bayesPosteriorOfALinearModel()
@@ -125,10 +127,11 @@ private slots:
         }
         const double dataPrecision = tt / (0.01 * 0.01), priorPrecision = 1.0 / (0.05 * 0.05);
         const double mean = (ty / (0.01 * 0.01) + 1.0 * priorPrecision) / (dataPrecision + priorPrecision);
-        QVERIFY2(std::abs(r.parameters[0].value - mean) < 1e-8, qPrintable(QString::number(r.parameters[0].value - mean)));
+        QVERIFY2(std::abs(r.parameters[0].value - mean) < 1e-8,
+                 qPrintable(QString::number(r.parameters[0].value - mean)));
         // The sd uses the residual variance estimated from the data in place of the known 0.01.
         const double s2 = 2 * (r.cost - 0.5 * std::pow((r.parameters[0].value - 1.0) / 0.05, 2)) /
-                          static_cast<double>(times.size() - 1);
+            static_cast<double>(times.size() - 1);
         const double sd = 1.0 / std::sqrt(dataPrecision / s2 + priorPrecision);
         QVERIFY(std::abs(r.parameters[0].sd - sd) < 1e-8 * sd + 1e-12);
     }
@@ -154,18 +157,21 @@ private slots:
     void multipleShootingFitsAChaoticSystemWhereSingleShootingFails()
     {
         // Lorenz, all states measured, parameters started 50 % off (Bock's classic demonstration).
-        const char* lorenz = "param sigma = 10 [0, 100]\nparam rho = 28 [0, 100]\nparam beta = 2.6666666666666667 [0, 20]\n"
-                             "state x = -8\nstate y = 7\nstate z = 27\n"
-                             "x' = sigma*(y - x)\ny' = x*(rho - z) - y\nz' = x*y - beta*z\n";
+        const char* lorenz =
+            "param sigma = 10 [0, 100]\nparam rho = 28 [0, 100]\nparam beta = 2.6666666666666667 [0, 20]\n"
+            "state x = -8\nstate y = 7\nstate z = 27\n"
+            "x' = sigma*(y - x)\ny' = x*(rho - z) - y\nz' = x*y - beta*z\n";
         const auto src = source(lorenz);
-        const auto data = test::simulatedExperiment(src, {10.0, 28.0, 8.0 / 3.0}, integrate::uniformGrid(0, 4, 0.02), 1.0, 3);
+        const auto data =
+            test::simulatedExperiment(src, {10.0, 28.0, 8.0 / 3.0}, integrate::uniformGrid(0, 4, 0.02), 1.0, 3);
         const std::vector<double> start{15.0, 14.0, 4.0};
         auto s = settingsFor(EstimationMethod::MultipleShooting);
         s.integrator = test::tight(integrate::IntegrationMethod::Dopri5, 1e-8, 1e-10);
         s.shootingIntervals = 40;
         const auto ms = estimate::fit(src, start, {data}, s);
         QVERIFY2(ms.converged, ms.stopReason.c_str());
-        QVERIFY2(test::relativeError(find(ms, "sigma").value, 10.0) < 0.01, qPrintable(QString::number(find(ms, "sigma").value)));
+        QVERIFY2(test::relativeError(find(ms, "sigma").value, 10.0) < 0.01,
+                 qPrintable(QString::number(find(ms, "sigma").value)));
         QVERIFY(test::relativeError(find(ms, "rho").value, 28.0) < 0.01);
         QVERIFY(test::relativeError(find(ms, "beta").value, 8.0 / 3.0) < 0.01);
         s.method = EstimationMethod::OutputError;
@@ -205,10 +211,12 @@ private slots:
     {
         const auto src = source("param c = 0.1 fixed\nx'' = -c*x' - x\nx(0) = 1, 0\n");
         const auto data = test::simulatedExperiment(src, {0.1}, integrate::uniformGrid(0, 1, 0.1));
-        QVERIFY_THROWS_EXCEPTION(estimate::FitError, estimate::fit(src, {0.1}, {data}, settingsFor(EstimationMethod::OutputError)));
+        QVERIFY_THROWS_EXCEPTION(estimate::FitError,
+                                 estimate::fit(src, {0.1}, {data}, settingsFor(EstimationMethod::OutputError)));
         const auto free = source(oscillator);
         const auto d2 = test::simulatedExperiment(free, {0.4, 4.0}, integrate::uniformGrid(0, 1, 0.1));
-        QVERIFY_THROWS_EXCEPTION(estimate::FitError, estimate::fit(free, {20.0, 4.0}, {d2}, settingsFor(EstimationMethod::OutputError)));
+        QVERIFY_THROWS_EXCEPTION(estimate::FitError,
+                                 estimate::fit(free, {20.0, 4.0}, {d2}, settingsFor(EstimationMethod::OutputError)));
         auto s = settingsFor(EstimationMethod::Bayes);
         s.priors["nosuch"] = {1, 1};
         QVERIFY_THROWS_EXCEPTION(estimate::FitError, estimate::fit(free, {0.1, 2.0}, {d2}, s));

@@ -23,8 +23,8 @@ namespace {
 
 // Evaluates `expressions` with the tape and with muParser at `points` random variable values in
 // [lo, hi]; returns the largest difference relative to max(1, |muParser value|).
-double largestDifference(const std::vector<std::string>& expressions, std::size_t variableCount, int points,
-                         double lo, double hi, unsigned seed = 1)
+double largestDifference(const std::vector<std::string>& expressions, std::size_t variableCount, int points, double lo,
+                         double hi, unsigned seed = 1)
 {
     if (expressions.empty())
         return 0.0;
@@ -89,7 +89,8 @@ private slots:
     void exampleModelsAgreeWithMuParser()
     {
         std::size_t models = 0, programs = 0;
-        for (const auto& entry : std::filesystem::directory_iterator(std::string(SYSID_SOURCE_DIR) + "/resources/examples")) {
+        for (const auto& entry :
+             std::filesystem::directory_iterator(std::string(SYSID_SOURCE_DIR) + "/resources/examples")) {
             if (entry.path().extension() != ".model")
                 continue;
             std::shared_ptr<const eval::CompiledModelSource> s;
@@ -104,7 +105,9 @@ private slots:
                                      &s->initialState, &s->initialStateJacobian.expressions}) {
                 // Integer powers are products on the tape and pow() in muParser: a few ulps apart.
                 const double d = largestDifference(*list, variables, 20, -1.5, 1.5, static_cast<unsigned>(programs));
-                QVERIFY2(d < 1e-12, qPrintable(QString("%1: %2").arg(QString::fromStdString(entry.path().filename().string())).arg(d)));
+                QVERIFY2(
+                    d < 1e-12,
+                    qPrintable(QString("%1: %2").arg(QString::fromStdString(entry.path().filename().string())).arg(d)));
                 ++programs;
             }
             ++models;
@@ -141,13 +144,13 @@ private slots:
     {
         double x = 1.0;
         const std::vector<eval::ExpressionTape::Variable> bound{{"v0", &x}};
-        for (const auto& [text, part] : std::vector<std::pair<std::string, std::string>>{
-                 {"v0 +", "unexpected end"},
-                 {"foo(v0)", "unknown function 'foo'"},
-                 {"v0 + v7", "unknown variable 'v7'"},
-                 {"min(v0)", "min called with 1 arguments"},
-                 {"(v0 + 1", "missing ')'"},
-                 {"v0 $ 2", "unexpected '$'"}}) {
+        for (const auto& [text, part] :
+             std::vector<std::pair<std::string, std::string>>{{"v0 +", "unexpected end"},
+                                                              {"foo(v0)", "unknown function 'foo'"},
+                                                              {"v0 + v7", "unknown variable 'v7'"},
+                                                              {"min(v0)", "min called with 1 arguments"},
+                                                              {"(v0 + 1", "missing ')'"},
+                                                              {"v0 $ 2", "unexpected '$'"}}) {
             try {
                 eval::ExpressionTape tape({text}, bound);
                 QFAIL(("accepted: " + text).c_str());

@@ -64,7 +64,8 @@ double sineRodError(const integrate::Trajectory& r, double factor)
     const Eigen::Index last = r.states.rows() - 1;
     double worst = 0;
     for (Eigen::Index j = 0; j < r.states.cols(); ++j)
-        worst = std::max(worst, std::abs(r.states(last, j) - factor * std::sin(M_PI * 0.1 * static_cast<double>(j + 1))));
+        worst =
+            std::max(worst, std::abs(r.states(last, j) - factor * std::sin(M_PI * 0.1 * static_cast<double>(j + 1))));
     return worst;
 }
 
@@ -152,7 +153,8 @@ private slots:
             else
                 g = 1 - h * lambda;
             const double discrete = sineRodError(r, std::pow(g, steps));
-            QVERIFY2(discrete < 1e-12, qPrintable(QString("h = %1: %2 from the discrete solution").arg(h).arg(discrete)));
+            QVERIFY2(discrete < 1e-12,
+                     qPrintable(QString("h = %1: %2 from the discrete solution").arg(h).arg(discrete)));
             QCOMPARE(r.steps, static_cast<std::size_t>(std::lround(steps)));
             errors.push_back(sineRodError(r, std::exp(-lambda * T)));
         }
@@ -188,15 +190,16 @@ private slots:
             double residual = 0;
             for (Eigen::Index i = 1; i < r.states.rows(); ++i) {
                 const double x0 = r.states(i - 1, 0), x1 = r.states(i, 0);
-                residual = std::max(residual, std::abs(x1 - x0 - h * (theta * -k * x1 * x1 * x1 + (1 - theta) * -k * x0 * x0 * x0)));
+                residual = std::max(
+                    residual, std::abs(x1 - x0 - h * (theta * -k * x1 * x1 * x1 + (1 - theta) * -k * x0 * x0 * x0)));
             }
             QVERIFY2(residual < 1e-13, qPrintable(QString("h = %1: step residual %2").arg(h).arg(residual)));
             errors.push_back(std::abs(r.states(r.states.rows() - 1, 0) - 1 / std::sqrt(1 + 2 * k * T)));
         }
         for (std::size_t i = 1; i < errors.size(); ++i) {
             const double measured = std::log2(errors[i - 1] / errors[i]);
-            qInfo("%s on x' = -k x^3: error %.3e -> %.3e, order %.3f", QTest::currentDataTag(), errors[i - 1], errors[i],
-                  measured);
+            qInfo("%s on x' = -k x^3: error %.3e -> %.3e, order %.3f", QTest::currentDataTag(), errors[i - 1],
+                  errors[i], measured);
             QVERIFY(std::abs(measured - order) < 0.1);
         }
     }
@@ -215,7 +218,8 @@ private slots:
         }
         for (std::size_t i = 1; i < errors.size(); ++i) {
             const double measured = std::log2(errors[i - 1] / errors[i]);
-            qInfo("s_t = a s_xx - c s^3, implicit Euler: error %.3e -> %.3e, order %.3f", errors[i - 1], errors[i], measured);
+            qInfo("s_t = a s_xx - c s^3, implicit Euler: error %.3e -> %.3e, order %.3f", errors[i - 1], errors[i],
+                  measured);
             QVERIFY(std::abs(measured - 1) < 0.1);
         }
         // One step per sample: x1 - x0 - h f(t1, x1) = 0 with f evaluated by the compiled model.
@@ -229,7 +233,8 @@ private slots:
             m->setPoint(grid[static_cast<std::size_t>(i)], x1.data(), nullptr);
             m->rhs(f.data());
             for (Eigen::Index j = 0; j < x1.size(); ++j)
-                residual = std::max(residual, std::abs(x1(j) - r.states(i - 1, j) - h * f[static_cast<std::size_t>(j)]));
+                residual =
+                    std::max(residual, std::abs(x1(j) - r.states(i - 1, j) - h * f[static_cast<std::size_t>(j)]));
         }
         QVERIFY2(residual < 1e-12, qPrintable(QString::number(residual)));
     }
@@ -242,10 +247,14 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<double>("step");
         const QString example1 = QString::fromStdString(test::seed003::example1 + "output s\n");
-        QTest::newRow("implicit-euler, seed 003 example 1") << static_cast<int>(IntegrationMethod::ImplicitEuler) << example1 << 0.05;
-        QTest::newRow("crank-nicolson, seed 003 example 1") << static_cast<int>(IntegrationMethod::CrankNicolson) << example1 << 0.05;
-        QTest::newRow("implicit-euler, cubic sink") << static_cast<int>(IntegrationMethod::ImplicitEuler) << QString(cubicRod) << 0.02;
-        QTest::newRow("crank-nicolson, cubic sink") << static_cast<int>(IntegrationMethod::CrankNicolson) << QString(cubicRod) << 0.02;
+        QTest::newRow("implicit-euler, seed 003 example 1")
+            << static_cast<int>(IntegrationMethod::ImplicitEuler) << example1 << 0.05;
+        QTest::newRow("crank-nicolson, seed 003 example 1")
+            << static_cast<int>(IntegrationMethod::CrankNicolson) << example1 << 0.05;
+        QTest::newRow("implicit-euler, cubic sink")
+            << static_cast<int>(IntegrationMethod::ImplicitEuler) << QString(cubicRod) << 0.02;
+        QTest::newRow("crank-nicolson, cubic sink")
+            << static_cast<int>(IntegrationMethod::CrankNicolson) << QString(cubicRod) << 0.02;
     }
 
     void sensitivitiesAgainstCentralDifferences()
@@ -298,7 +307,9 @@ private slots:
             for (std::size_t k = 0; k < times.size(); ++k) {
                 const auto row = static_cast<Eigen::Index>(k);
                 const Eigen::VectorXd fd = (up.states.row(row) - down.states.row(row)).transpose() / 2e-6;
-                worstX0 = std::max(worstX0, (fd - r.stateInitialSensitivity[k].col(static_cast<Eigen::Index>(i))).cwiseAbs().maxCoeff());
+                worstX0 = std::max(
+                    worstX0,
+                    (fd - r.stateInitialSensitivity[k].col(static_cast<Eigen::Index>(i))).cwiseAbs().maxCoeff());
             }
         }
         qInfo("%s: max |dx/dp - central difference| = %.2e (largest %.2e), dx/dx0 %.2e", QTest::currentDataTag(), worst,
@@ -319,8 +330,8 @@ private slots:
         QTest::newRow("peak alpha 2 at x = 0.3, dx = 0.1") << QString(peakedRod) << 2.0 << 0.01 / (2 * 2);
         QTest::newRow("peak alpha 7.5 at x = 0.3, dx = 0.1") << QString(peakedRod) << 7.5 << 0.01 / (2 * 7.5);
         QTest::newRow("sine rod, a = 0.5") << QString(sineRod) << 0.0 << 0.01 / (2 * 0.5);
-        QTest::newRow("seed 003 example 4 (dx = 0.2, alpha = 0.1)") << QString::fromStdString(test::seed003::example4PerNode)
-                                                                     << 0.0 << 0.04 / (2 * 0.1);
+        QTest::newRow("seed 003 example 4 (dx = 0.2, alpha = 0.1)")
+            << QString::fromStdString(test::seed003::example4PerNode) << 0.0 << 0.04 / (2 * 0.1);
     }
 
     void explicitEulerLimitIsTheSeedFormula()
@@ -358,14 +369,16 @@ private slots:
             qInfo("%s", e.what());
             QCOMPARE(e.reason(), integrate::IntegrationError::Reason::UnstableStep);
             QCOMPARE(e.timeReached(), 0.0);
-            for (const char* part : {"step 0.0026 ", "dx^2/(2 max alpha) = 0.0025", "field s", "dx = 0.1", "max alpha = 2",
-                                     "at x = 0.3", "use a step <= 0.0025", "implicit-euler", "crank-nicolson"})
+            for (const char* part :
+                 {"step 0.0026 ", "dx^2/(2 max alpha) = 0.0025", "field s", "dx = 0.1", "max alpha = 2", "at x = 0.3",
+                  "use a step <= 0.0025", "implicit-euler", "crank-nicolson"})
                 QVERIFY2(message.contains(part), qPrintable(QString("'%1' missing from: %2").arg(part, message)));
         }
         // The limit the message gives, typed back, passes.
         QVERIFY(simulate(*m, times, fixedStep(IntegrationMethod::Euler, 0.0025)).states.allFinite());
         // Without a step (one per sample, 0.05) the default is refused too; the implicit schemes take it.
-        QVERIFY_THROWS_EXCEPTION(integrate::IntegrationError, simulate(*m, times, fixedStep(IntegrationMethod::Euler, 0)));
+        QVERIFY_THROWS_EXCEPTION(integrate::IntegrationError,
+                                 simulate(*m, times, fixedStep(IntegrationMethod::Euler, 0)));
         QVERIFY(simulate(*m, times, fixedStep(IntegrationMethod::ImplicitEuler, 0)).states.allFinite());
         QVERIFY(simulate(*m, times, fixedStep(IntegrationMethod::CrankNicolson, 0)).states.allFinite());
     }
@@ -474,7 +487,8 @@ private slots:
             worst = std::max(worst, test::relativeError(r.parameters[j].value, truth[j]));
         qInfo("seed 003 example 1 (crank-nicolson data and model): %zu iterations, alpha = (%.8f, %.8f, %.8f), worst "
               "relative error %.2e, %s",
-              r.iterations, r.parameters[0].value, r.parameters[1].value, r.parameters[2].value, worst, r.stopReason.c_str());
+              r.iterations, r.parameters[0].value, r.parameters[1].value, r.parameters[2].value, worst,
+              r.stopReason.c_str());
         QVERIFY(r.converged);
         QVERIFY(worst < 1e-6);
     }

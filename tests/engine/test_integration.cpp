@@ -60,7 +60,8 @@ private slots:
         const double rk4Ratio = errorWith(IntegrationMethod::RK4, 0.02) / errorWith(IntegrationMethod::RK4, 0.01);
         QVERIFY2(std::abs(rk4Ratio - 16) < 1.0, qPrintable(QString::number(rk4Ratio)));
         QVERIFY(errorWith(IntegrationMethod::RK4, 0.01) < 1e-7);
-        const double eulerRatio = errorWith(IntegrationMethod::Euler, 0.002) / errorWith(IntegrationMethod::Euler, 0.001);
+        const double eulerRatio =
+            errorWith(IntegrationMethod::Euler, 0.002) / errorWith(IntegrationMethod::Euler, 0.001);
         QVERIFY2(std::abs(eulerRatio - 2) < 0.1, qPrintable(QString::number(eulerRatio)));
     }
 
@@ -107,7 +108,8 @@ private slots:
         const auto explicitRun = integrate::simulate(*m, r, test::tight(IntegrationMethod::Dopri5, 1e-8, 1e-12));
         for (std::size_t k = 0; k < r.times.size(); ++k) {
             const double t = r.times[k];
-            QVERIFY(std::abs(implicit.states(static_cast<Eigen::Index>(k), 1) - (std::exp(-t) + std::exp(-1000 * t))) < 1e-8);
+            QVERIFY(std::abs(implicit.states(static_cast<Eigen::Index>(k), 1) - (std::exp(-t) + std::exp(-1000 * t))) <
+                    1e-8);
         }
         QVERIFY2(implicit.steps * 5 < explicitRun.steps,
                  qPrintable(QString("%1 vs %2").arg(implicit.steps).arg(explicitRun.steps)));
@@ -185,7 +187,8 @@ private slots:
             integrate::simulate(*m, r, test::tight(IntegrationMethod::Dopri5, 1e-8, 1e-10));
             QFAIL("expected an IntegrationError");
         } catch (const integrate::IntegrationError& e) {
-            QVERIFY2(e.timeReached() > 0.99 && e.timeReached() <= 1.0 + 1e-6, qPrintable(QString::number(e.timeReached())));
+            QVERIFY2(e.timeReached() > 0.99 && e.timeReached() <= 1.0 + 1e-6,
+                     qPrintable(QString::number(e.timeReached())));
             QVERIFY(QString(e.what()).contains("t = "));
         }
     }

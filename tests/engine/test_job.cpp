@@ -55,7 +55,8 @@ data::DataTable simulatedTable(const std::string& modelText, const std::vector<s
     settings.relativeTolerance = 1e-10;
     settings.absoluteTolerance = 1e-12;
     const integrate::Trajectory trajectory = integrate::simulate(model, request, settings);
-    std::vector<double> x(trajectory.outputs.col(0).data(), trajectory.outputs.col(0).data() + trajectory.outputs.rows());
+    std::vector<double> x(trajectory.outputs.col(0).data(),
+                          trajectory.outputs.col(0).data() + trajectory.outputs.rows());
     std::mt19937_64 rng(7);
     if (noisePercent > 0)
         data::addNoise(x, noisePercent, data::NoiseDistribution::Uniform, rng);
@@ -213,7 +214,8 @@ private slots:
         QCOMPARE(result->parameters[0].name, std::string("c"));
         QCOMPARE(result->parameters[0].initial, 0.1);
         // 1 % uniform noise on a unit-amplitude signal: sd of c is ~1e-3; 0.01 is far outside noise.
-        QVERIFY2(std::abs(result->parameters[0].value - kTrueC) < 0.01, std::to_string(result->parameters[0].value).c_str());
+        QVERIFY2(std::abs(result->parameters[0].value - kTrueC) < 0.01,
+                 std::to_string(result->parameters[0].value).c_str());
 
         const auto events = sink.snapshot();
         QVERIFY(events.size() >= 4);
@@ -291,7 +293,8 @@ private slots:
         }
         job::NullProgressSink sink;
         const estimate::FitResult result = fit.run(sink);
-        QVERIFY2(std::abs(result.parameters.at(0).value - kTrueC) < 0.01, std::to_string(result.parameters.at(0).value).c_str());
+        QVERIFY2(std::abs(result.parameters.at(0).value - kTrueC) < 0.01,
+                 std::to_string(result.parameters.at(0).value).c_str());
         // Naming an estimated parameter there is a settings error.
         fit.experiments[1].fixedValues = {{"c", 0.2}};
         try {
@@ -405,16 +408,22 @@ private slots:
         QTest::addColumn<int>("kind");
         QTest::addColumn<QString>("message");
         QTest::newRow("model syntax") << "param c = 0.1\nx'' = -c*x' - \nx(0) = 1, 0\noutput x\n"
-                                      << "x" << "" << "" << int(job::JobError::Kind::Model) << "oscillator.model:2:";
+                                      << "x"
+                                      << ""
+                                      << "" << int(job::JobError::Kind::Model) << "oscillator.model:2:";
         QTest::newRow("unknown name in model") << "param c = 0.1\nx'' = -c*x' - q*x\nx(0) = 1, 0\noutput x\n"
-                                               << "x" << "" << "" << int(job::JobError::Kind::Model)
-                                               << "oscillator.model:2:";
-        QTest::newRow("no output column") << QString::fromStdString(kOscillator) << "y" << "" << ""
-                                          << int(job::JobError::Kind::Data) << "oscillator.csv";
-        QTest::newRow("unknown starting parameter") << QString::fromStdString(kOscillator) << "x" << "q" << ""
-                                                    << int(job::JobError::Kind::Settings) << "no parameter 'q'";
-        QTest::newRow("mapping to a missing column") << QString::fromStdString(kOscillator) << "x" << "" << "x"
-                                                     << int(job::JobError::Kind::Data) << "oscillator.csv";
+                                               << "x"
+                                               << ""
+                                               << "" << int(job::JobError::Kind::Model) << "oscillator.model:2:";
+        QTest::newRow("no output column") << QString::fromStdString(kOscillator) << "y"
+                                          << ""
+                                          << "" << int(job::JobError::Kind::Data) << "oscillator.csv";
+        QTest::newRow("unknown starting parameter") << QString::fromStdString(kOscillator) << "x"
+                                                    << "q"
+                                                    << "" << int(job::JobError::Kind::Settings) << "no parameter 'q'";
+        QTest::newRow("mapping to a missing column") << QString::fromStdString(kOscillator) << "x"
+                                                     << ""
+                                                     << "x" << int(job::JobError::Kind::Data) << "oscillator.csv";
     }
 
     void errorsKeepTheirPlace()
@@ -425,7 +434,8 @@ private slots:
         QFETCH(QString, mapFrom);
         QFETCH(int, kind);
         QFETCH(QString, message);
-        const data::DataTable table = simulatedTable(kOscillator, {{"c", kTrueC}}, 2.0, 0.05, 0.0, column.toStdString());
+        const data::DataTable table =
+            simulatedTable(kOscillator, {{"c", kTrueC}}, 2.0, 0.05, 0.0, column.toStdString());
         job::FitJob fit = oscillatorJob(table);
         fit.modelText = modelText.toStdString();
         if (!start.isEmpty())
@@ -467,7 +477,8 @@ private slots:
         const integrate::Trajectory trajectory = sim.run(sink);
         QCOMPARE_EQ(trajectory.times.size(), std::size_t{301});
         for (std::size_t i = 0; i < trajectory.times.size(); ++i)  // undamped: x = cos(2t)
-            QVERIFY(std::abs(trajectory.outputs(static_cast<Eigen::Index>(i), 0) - std::cos(2 * trajectory.times[i])) < 1e-7);
+            QVERIFY(std::abs(trajectory.outputs(static_cast<Eigen::Index>(i), 0) - std::cos(2 * trajectory.times[i])) <
+                    1e-7);
         const auto events = sink.snapshot();
         QCOMPARE_EQ(events.size(), std::size_t{2});
         QCOMPARE(events[0].kind, RecordingSink::Event::Trace);

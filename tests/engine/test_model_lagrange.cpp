@@ -33,7 +33,10 @@ std::string show(const GiNaC::ex& e)
     return s.str();
 }
 
-bool isZero(const GiNaC::ex& e) { return e.expand().is_zero() || e.normal().is_zero(); }
+bool isZero(const GiNaC::ex& e)
+{
+    return e.expand().is_zero() || e.normal().is_zero();
+}
 
 const GiNaC::symbol& param(const Model& m, const std::string& name)
 {
@@ -80,16 +83,15 @@ std::vector<double> jacobianAt(eval::CompiledModel& cm, const std::vector<double
     return J;
 }
 
-const char* pendulumText =
-    "param m = 2\n"
-    "param l = 3\n"
-    "param g = 9.81\n"
-    "param F = 0.5\n"
-    "coord q\n"
-    "q(0) = 1, 0\n"
-    "kinetic T = 1/2*m*l^2*q'^2\n"
-    "potential V = -m*g*l*cos(q)\n"
-    "force q = F\n";
+const char* pendulumText = "param m = 2\n"
+                           "param l = 3\n"
+                           "param g = 9.81\n"
+                           "param F = 0.5\n"
+                           "coord q\n"
+                           "q(0) = 1, 0\n"
+                           "kinetic T = 1/2*m*l^2*q'^2\n"
+                           "potential V = -m*g*l*cos(q)\n"
+                           "force q = F\n";
 
 }  // namespace
 
@@ -159,7 +161,8 @@ private slots:
         const Model m = model::loadModel(SYSID_SOURCE_DIR "/resources/examples/pendulum_lagrange.model");
         const GiNaC::symbol &mm = param(m, "m"), &l = param(m, "l"), &g = param(m, "g"), &c = param(m, "c");
         const GiNaC::ex q = stateSymbol(m, "q"), qd = stateSymbol(m, "q'"), qdd = m.accelerationSymbols[0];
-        QVERIFY((m.lagrangeEquations[0].lhs - (mm * l * l * qdd + c * qd + mm * g * l * GiNaC::sin(q))).expand().is_zero());
+        QVERIFY(
+            (m.lagrangeEquations[0].lhs - (mm * l * l * qdd + c * qd + mm * g * l * GiNaC::sin(q))).expand().is_zero());
         QVERIFY(m.lagrangeEquations[0].generalizedForce.is_zero());
     }
 
@@ -196,13 +199,12 @@ private slots:
     {
         // Cart (mass M, position x) carrying a pendulum (mass m, length l, angle th from the downward
         // vertical), pushed by an input force u against viscous friction c.
-        const Model m = model::parseModel(
-            "param M = 1.5\nparam m = 0.4\nparam l = 0.8\nparam g = 9.81\nparam c = 0.2\n"
-            "input u\n"
-            "coord x, th\n"
-            "kinetic T = 1/2*(M + m)*x'^2 + m*l*x'*th'*cos(th) + 1/2*m*l^2*th'^2\n"
-            "potential V = -m*g*l*cos(th)\n"
-            "force x = u - c*x'\n");
+        const Model m = model::parseModel("param M = 1.5\nparam m = 0.4\nparam l = 0.8\nparam g = 9.81\nparam c = 0.2\n"
+                                          "input u\n"
+                                          "coord x, th\n"
+                                          "kinetic T = 1/2*(M + m)*x'^2 + m*l*x'*th'*cos(th) + 1/2*m*l^2*th'^2\n"
+                                          "potential V = -m*g*l*cos(th)\n"
+                                          "force x = u - c*x'\n");
         QCOMPARE(m.states.size(), std::size_t(4));
         QCOMPARE(m.states[0].name, std::string("x"));
         QCOMPARE(m.states[1].name, std::string("x'"));
@@ -218,7 +220,8 @@ private slots:
                             &c = param(m, "c");
         const GiNaC::ex th = stateSymbol(m, "th"), thd = stateSymbol(m, "th'"), xd = stateSymbol(m, "x'");
         const GiNaC::ex xdd = m.accelerationSymbols[0], thdd = m.accelerationSymbols[1];
-        const GiNaC::ex lhsX = (M + mm) * xdd + mm * l * GiNaC::cos(th) * thdd - mm * l * GiNaC::sin(th) * GiNaC::pow(thd, 2);
+        const GiNaC::ex lhsX =
+            (M + mm) * xdd + mm * l * GiNaC::cos(th) * thdd - mm * l * GiNaC::sin(th) * GiNaC::pow(thd, 2);
         const GiNaC::ex lhsTh = mm * l * GiNaC::cos(th) * xdd + mm * l * l * thdd + mm * g * l * GiNaC::sin(th);
         QCOMPARE(m.lagrangeEquations[0].coordinate, std::string("x"));
         QCOMPARE(m.lagrangeEquations[1].coordinate, std::string("th"));
@@ -267,8 +270,9 @@ private slots:
                 const auto fm = rhsAt(cm, {Mv, mv, lv, gv, cv}, 0.3, zm, {u});
                 for (std::size_t i = 0; i < 4; ++i) {
                     const double fd = (fp[i] - fm[i]) / (2 * h);
-                    QVERIFY2(std::abs(J[i + 4 * j] - fd) < 1e-5 * std::max(1.0, std::abs(fd)),
-                             qPrintable(QString("J(%1,%2) = %3, differences %4").arg(i).arg(j).arg(J[i + 4 * j]).arg(fd)));
+                    QVERIFY2(
+                        std::abs(J[i + 4 * j] - fd) < 1e-5 * std::max(1.0, std::abs(fd)),
+                        qPrintable(QString("J(%1,%2) = %3, differences %4").arg(i).arg(j).arg(J[i + 4 * j]).arg(fd)));
                 }
             }
         }
@@ -281,7 +285,8 @@ private slots:
         QCOMPARE(e->diagnostics().size(), std::size_t(1));
         QCOMPARE(e->diagnostics()[0].where.line, 3);
         QCOMPARE(e->diagnostics()[0].where.column, 1);
-        QVERIFY2(std::string(e->diagnostics()[0].message).find("the kinetic energy depends on input u") != std::string::npos,
+        QVERIFY2(std::string(e->diagnostics()[0].message).find("the kinetic energy depends on input u") !=
+                     std::string::npos,
                  e->what());
         // An input outside the momentum (in T but not multiplied by a velocity) is fine.
         QVERIFY(!errorOf("input u\ncoord q\nkinetic T = 1/2*q'^2 + u*q\npotential V = q^2\n"));
@@ -378,7 +383,8 @@ private slots:
         for (double y : {0.0, 0.5, -0.5, 1.0, 2.0}) {
             const auto J = jacobianAt(cm, {y});
             const double expected = 3.0 * (y > 1 ? 1 : y < 1 ? -1 : 0);
-            QVERIFY2(J[0] == expected, qPrintable(QString("d/dy at %1 is %2, expected %3").arg(y).arg(J[0]).arg(expected)));
+            QVERIFY2(J[0] == expected,
+                     qPrintable(QString("d/dy at %1 is %2, expected %3").arg(y).arg(J[0]).arg(expected)));
         }
         // symbolically too
         GiNaC::symbol v("v");
@@ -392,8 +398,8 @@ private slots:
         const Model m = model::parseModel("state y\ny' = abs(y) + abs(2 - y)\n");
         eval::CompiledModel cm(eval::compileModel(m));
         QCOMPARE(jacobianAt(cm, {0.0})[0], -1.0);  // sign(0) - sign(2)
-        QCOMPARE(jacobianAt(cm, {2.0})[0], 1.0);                                   // sign(2) - sign(0)
-        QCOMPARE(jacobianAt(cm, {1.0})[0], 0.0);                                   // 1 - 1
+        QCOMPARE(jacobianAt(cm, {2.0})[0], 1.0);  // sign(2) - sign(0)
+        QCOMPARE(jacobianAt(cm, {1.0})[0], 0.0);  // 1 - 1
         QCOMPARE(jacobianAt(cm, {-1.0})[0], -2.0);
     }
 
@@ -405,16 +411,17 @@ private slots:
             double a, b;
             double dMinDa, dMinDb, dMaxDa, dMaxDb;
         } cases[] = {
-            {1, 2, 1, 0, 0, 2},        // a < b, a < 2b
-            {3, 2, 0, 1, 0, 2},        // a > b, a < 2b
-            {5, 1, 0, 1, 1, 0},        // a > 2b
-            {-1, -3, 0, 1, 1, 0},      // a > b, a > 2b
-            {1, 1, 0.5, 0.5, 0, 2},    // tie of min: half each side
-            {2, 1, 0, 1, 0.5, 1},      // tie of max: a = 2b
+            {1, 2, 1, 0, 0, 2},  // a < b, a < 2b
+            {3, 2, 0, 1, 0, 2},  // a > b, a < 2b
+            {5, 1, 0, 1, 1, 0},  // a > 2b
+            {-1, -3, 0, 1, 1, 0},  // a > b, a > 2b
+            {1, 1, 0.5, 0.5, 0, 2},  // tie of min: half each side
+            {2, 1, 0, 1, 0.5, 1},  // tie of max: a = 2b
         };
         for (const auto& k : cases) {
             const auto J = jacobianAt(cm, {k.a, k.b});  // column-major 2 x 2
-            const QString where = QString("at a=%1 b=%2: J = [%3 %4; %5 %6]").arg(k.a).arg(k.b).arg(J[0]).arg(J[2]).arg(J[1]).arg(J[3]);
+            const QString where =
+                QString("at a=%1 b=%2: J = [%3 %4; %5 %6]").arg(k.a).arg(k.b).arg(J[0]).arg(J[2]).arg(J[1]).arg(J[3]);
             QVERIFY2(J[0] == k.dMinDa && J[2] == k.dMinDb, qPrintable(where));
             QVERIFY2(J[1] == k.dMaxDa && J[3] == k.dMaxDb, qPrintable(where));
         }

@@ -115,7 +115,7 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 
 // Empty when `text` fails with a diagnostic at line:column whose message holds `needle` (and,
 // with `only`, no other diagnostic); otherwise what went wrong.
-std::string checkError(const std::string& text, int line, int column, const std::string& needle, bool only)
+static std::string checkError(const std::string& text, int line, int column, const std::string& needle, bool only)
 {
     const auto err = errorOf(text);
     if (!err)
@@ -134,16 +134,16 @@ std::string checkError(const std::string& text, int line, int column, const std:
     return "expected " + std::to_string(line) + ":" + std::to_string(column) + " '" + needle + "', got:" + describe(ds);
 }
 
-#define EXPECT_ONE_ERROR(text, line, column, needle)                           \
-    do {                                                                       \
-        const std::string problem_ = checkError(text, line, column, needle, true); \
-        QVERIFY2(problem_.empty(), problem_.c_str());                          \
+#define EXPECT_ONE_ERROR(text, line, column, needle)                                                                   \
+    do {                                                                                                               \
+        const std::string problem_ = checkError(text, line, column, needle, true);                                     \
+        QVERIFY2(problem_.empty(), problem_.c_str());                                                                  \
     } while (false)
 
-#define EXPECT_ERROR(text, line, column, needle)                                \
-    do {                                                                        \
-        const std::string problem_ = checkError(text, line, column, needle, false); \
-        QVERIFY2(problem_.empty(), problem_.c_str());                           \
+#define EXPECT_ERROR(text, line, column, needle)                                                                       \
+    do {                                                                                                               \
+        const std::string problem_ = checkError(text, line, column, needle, false);                                    \
+        QVERIFY2(problem_.empty(), problem_.c_str());                                                                  \
     } while (false)
 
 class TestModelParser : public QObject {
@@ -192,15 +192,14 @@ private slots:
 
     void parameterValuesBoundsAndFixed()
     {
-        const Model m = model::parseModel(
-            "param a = 0.1 [0, 10]\n"
-            "param b = 2 fixed\n"
-            "param c = 1e-3\n"
-            "param d = .5 [-1, 1] fixed\n"
-            "param e = 2*pi\n"
-            "param f = -(3 + 1)/8 [-2*pi, pi^2]\n"
-            "param g = 1.5E+2\n"
-            "state y = 0\ny' = a + b + c + d + e + f + g\n");
+        const Model m = model::parseModel("param a = 0.1 [0, 10]\n"
+                                          "param b = 2 fixed\n"
+                                          "param c = 1e-3\n"
+                                          "param d = .5 [-1, 1] fixed\n"
+                                          "param e = 2*pi\n"
+                                          "param f = -(3 + 1)/8 [-2*pi, pi^2]\n"
+                                          "param g = 1.5E+2\n"
+                                          "state y = 0\ny' = a + b + c + d + e + f + g\n");
         QCOMPARE(m.parameters.size(), std::size_t(7));
         QCOMPARE(m.parameterSymbols.size(), std::size_t(7));
         const char* names[] = {"a", "b", "c", "d", "e", "f", "g"};
@@ -243,14 +242,13 @@ private slots:
 
     void estimatedInitialValuesBecomeParameters()
     {
-        const Model m = model::parseModel(
-            "param k = 3\n"
-            "state y = 1 estimate\n"
-            "y' = -k*y\n"
-            "x'' = -x\n"
-            "x(0) = 2 estimate, 0.5 estimate\n"
-            "z'' = -z\n"
-            "z(0) = 7, 8 estimate\n");
+        const Model m = model::parseModel("param k = 3\n"
+                                          "state y = 1 estimate\n"
+                                          "y' = -k*y\n"
+                                          "x'' = -x\n"
+                                          "x(0) = 2 estimate, 0.5 estimate\n"
+                                          "z'' = -z\n"
+                                          "z(0) = 7, 8 estimate\n");
         QCOMPARE(m.parameters.size(), std::size_t(5));
         QCOMPARE(m.parameters[0].name, std::string("k"));
         QVERIFY(!m.parameters[0].isInitialValue);
@@ -290,10 +288,9 @@ private slots:
 
     void initialValuesMayBeExpressionsOfParameters()
     {
-        const Model m = model::parseModel(
-            "param a = 2\nparam b = 3\n"
-            "state y = a*b + 1\ny' = -y\n"
-            "x'' = -x\nx(0) = a/b, -sqrt(b)\n");
+        const Model m = model::parseModel("param a = 2\nparam b = 3\n"
+                                          "state y = a*b + 1\ny' = -y\n"
+                                          "x'' = -x\nx(0) = a/b, -sqrt(b)\n");
         const GiNaC::symbol &a = param(m, "a"), &b = param(m, "b");
         QVERIFY(same(state(m, "y").initial, a * b + 1));
         QVERIFY(same(state(m, "x").initial, a / b));
@@ -306,19 +303,18 @@ private slots:
         QVERIFY(std::abs(x0[2] + std::sqrt(3.0)) < 1e-15);
         std::vector<double> J(cm.stateCount() * cm.parameterCount());
         cm.initialStateJacobian(J.data());  // column-major n x np
-        QCOMPARE(J[0 + 3 * 0], 3.0);         // d(a*b+1)/da = b
-        QCOMPARE(J[0 + 3 * 1], 2.0);         // d/db = a
+        QCOMPARE(J[0 + 3 * 0], 3.0);  // d(a*b+1)/da = b
+        QCOMPARE(J[0 + 3 * 1], 2.0);  // d/db = a
         QVERIFY(std::abs(J[1 + 3 * 1] + 2.0 / 9.0) < 1e-15);  // d(a/b)/db = -a/b^2
     }
 
     void letsAreSubstituted()
     {
-        const Model m = model::parseModel(
-            "param k3 = 2\nparam c = 0.5\n"
-            "let fs = k3*x^3\n"
-            "let fd = c*x'\n"
-            "let total = fs + fd\n"
-            "x'' = -total + sin(t)\n");
+        const Model m = model::parseModel("param k3 = 2\nparam c = 0.5\n"
+                                          "let fs = k3*x^3\n"
+                                          "let fd = c*x'\n"
+                                          "let total = fs + fd\n"
+                                          "x'' = -total + sin(t)\n");
         const GiNaC::symbol &k3 = param(m, "k3"), &c = param(m, "c");
         const GiNaC::ex x = state(m, "x").symbol, xd = state(m, "x'").symbol;
         QVERIFY2(same(state(m, "x'").rhs, -k3 * GiNaC::pow(x, 3) - c * xd + GiNaC::sin(m.time)),
@@ -342,15 +338,14 @@ private slots:
 
     void outputsByNameVelocityAccelerationAndExpression()
     {
-        const Model m = model::parseModel(
-            "param c = 0.3\n"
-            "state y = 1\ny' = -c*y\n"
-            "x'' = -c*x' - x + y\n"
-            "output x\n"
-            "output x'\n"
-            "output x''\n"
-            "output y'\n"
-            "output e = x - y\n");
+        const Model m = model::parseModel("param c = 0.3\n"
+                                          "state y = 1\ny' = -c*y\n"
+                                          "x'' = -c*x' - x + y\n"
+                                          "output x\n"
+                                          "output x'\n"
+                                          "output x''\n"
+                                          "output y'\n"
+                                          "output e = x - y\n");
         QVERIFY(m.outputsDeclared);
         QCOMPARE(join(outputNames(m)), std::string("x x' x'' y' e"));
         const GiNaC::symbol& c = param(m, "c");
@@ -377,13 +372,12 @@ private slots:
 
     void commentsAndSemicolons()
     {
-        const Model m = model::parseModel(
-            "# a comment line\n"
-            "param a = 1; param b = 2 # trailing comment; not a statement\n"
-            "   # indented comment\n"
-            "\n"
-            "state y = 1; y' = -a*y + b ;; output y\r\n"
-            "#last line without newline");
+        const Model m = model::parseModel("# a comment line\n"
+                                          "param a = 1; param b = 2 # trailing comment; not a statement\n"
+                                          "   # indented comment\n"
+                                          "\n"
+                                          "state y = 1; y' = -a*y + b ;; output y\r\n"
+                                          "#last line without newline");
         QCOMPARE(m.parameters.size(), std::size_t(2));
         QCOMPARE(m.states.size(), std::size_t(1));
         QCOMPARE(join(outputNames(m)), std::string("y"));
@@ -403,41 +397,55 @@ private slots:
 
     void everyFunctionEvaluatesLikeStd()
     {
-        const Model m = model::parseModel(
-            "state a\na' = 0\nstate b\nb' = 0\n"
-            "output o_sin = sin(a)\n"
-            "output o_cos = cos(a)\n"
-            "output o_tan = tan(a)\n"
-            "output o_asin = asin(a)\n"
-            "output o_acos = acos(a)\n"
-            "output o_atan = atan(b)\n"
-            "output o_atan2 = atan2(b, a - 0.5)\n"
-            "output o_sinh = sinh(b)\n"
-            "output o_cosh = cosh(b)\n"
-            "output o_tanh = tanh(b)\n"
-            "output o_exp = exp(b)\n"
-            "output o_log = log(a)\n"
-            "output o_sqrt = sqrt(a)\n"
-            "output o_abs = abs(b)\n"
-            "output o_sign = sign(b)\n"
-            "output o_min = min(a, b)\n"
-            "output o_max = max(a, b)\n"
-            "output o_min3 = min(a, b, 0.25)\n"
-            "output o_max3 = max(b, a, 0.75)\n"
-            "output o_pow = a^b\n"
-            "output o_pi = pi*a\n");
+        const Model m = model::parseModel("state a\na' = 0\nstate b\nb' = 0\n"
+                                          "output o_sin = sin(a)\n"
+                                          "output o_cos = cos(a)\n"
+                                          "output o_tan = tan(a)\n"
+                                          "output o_asin = asin(a)\n"
+                                          "output o_acos = acos(a)\n"
+                                          "output o_atan = atan(b)\n"
+                                          "output o_atan2 = atan2(b, a - 0.5)\n"
+                                          "output o_sinh = sinh(b)\n"
+                                          "output o_cosh = cosh(b)\n"
+                                          "output o_tanh = tanh(b)\n"
+                                          "output o_exp = exp(b)\n"
+                                          "output o_log = log(a)\n"
+                                          "output o_sqrt = sqrt(a)\n"
+                                          "output o_abs = abs(b)\n"
+                                          "output o_sign = sign(b)\n"
+                                          "output o_min = min(a, b)\n"
+                                          "output o_max = max(a, b)\n"
+                                          "output o_min3 = min(a, b, 0.25)\n"
+                                          "output o_max3 = max(b, a, 0.75)\n"
+                                          "output o_pow = a^b\n"
+                                          "output o_pi = pi*a\n");
         eval::CompiledModel cm(eval::compileModel(m));
         QCOMPARE(cm.outputCount(), std::size_t(21));
         const double points[][2] = {{0.3, -0.7}, {0.8, 1.2}, {0.5, 0.0}, {0.1, 0.1}, {0.95, -2.5}};
         for (const auto& pt : points) {
             const double a = pt[0], b = pt[1];
             const double sign = b > 0 ? 1.0 : b < 0 ? -1.0 : 0.0;
-            const double expected[] = {std::sin(a),  std::cos(a),  std::tan(a),  std::asin(a),
-                                       std::acos(a), std::atan(b), std::atan2(b, a - 0.5),
-                                       std::sinh(b), std::cosh(b), std::tanh(b), std::exp(b),
-                                       std::log(a),  std::sqrt(a), std::abs(b),  sign,
-                                       std::min(a, b), std::max(a, b), std::min({a, b, 0.25}),
-                                       std::max({b, a, 0.75}), std::pow(a, b), M_PI * a};
+            const double expected[] = {std::sin(a),
+                                       std::cos(a),
+                                       std::tan(a),
+                                       std::asin(a),
+                                       std::acos(a),
+                                       std::atan(b),
+                                       std::atan2(b, a - 0.5),
+                                       std::sinh(b),
+                                       std::cosh(b),
+                                       std::tanh(b),
+                                       std::exp(b),
+                                       std::log(a),
+                                       std::sqrt(a),
+                                       std::abs(b),
+                                       sign,
+                                       std::min(a, b),
+                                       std::max(a, b),
+                                       std::min({a, b, 0.25}),
+                                       std::max({b, a, 0.75}),
+                                       std::pow(a, b),
+                                       M_PI * a};
             const double x[] = {a, b};
             cm.setPoint(0.0, x, nullptr);
             std::vector<double> y(cm.outputCount());
@@ -458,10 +466,10 @@ private slots:
     void functionsOfNumbersFoldToConstants()
     {
         // Constant arguments are evaluated when the model is built (and give the same numbers).
-        const Model m = model::parseModel(
-            "param p1 = abs(-3) + sign(-2) + min(4, 1, 2) + max(-1, -5)\n"
-            "param p2 = sqrt(16) + exp(0) + log(1) + atan2(1, 1)*4/pi + cos(pi) + sign(0)\n"
-            "state y\ny' = abs(-2)*y + sign(0) + max(3, 1)\n");
+        const Model m =
+            model::parseModel("param p1 = abs(-3) + sign(-2) + min(4, 1, 2) + max(-1, -5)\n"
+                              "param p2 = sqrt(16) + exp(0) + log(1) + atan2(1, 1)*4/pi + cos(pi) + sign(0)\n"
+                              "state y\ny' = abs(-2)*y + sign(0) + max(3, 1)\n");
         QCOMPARE(m.parameters[0].value, 3.0 - 1.0 + 1.0 - 1.0);
         QVERIFY(std::abs(m.parameters[1].value - (4.0 + 1.0 + 0.0 + 1.0 - 1.0 + 0.0)) < 1e-14);
         QVERIFY2(same(m.states[0].rhs, 2 * m.states[0].symbol + 3), show(m.states[0].rhs).c_str());
@@ -541,9 +549,11 @@ private slots:
     {
         EXPECT_ONE_ERROR("param a = 1\nparam a = 2\nstate y\ny' = -a*y\n", 2, 7,
                          "'a' is already declared as a parameter on line 1");
-        EXPECT_ONE_ERROR("param y = 1\nstate y = 1\ny' = -y\n", 2, 7, "'y' is already declared as a parameter on line 1");
+        EXPECT_ONE_ERROR("param y = 1\nstate y = 1\ny' = -y\n", 2, 7,
+                         "'y' is already declared as a parameter on line 1");
         EXPECT_ONE_ERROR("state y = 1\ny' = -y\ninput y\n", 3, 7, "'y' is already declared as a state on line 1");
-        EXPECT_ONE_ERROR("x'' = -x\nparam x = 1\n", 2, 7, "'x' is already declared as a second-order coordinate on line 1");
+        EXPECT_ONE_ERROR("x'' = -x\nparam x = 1\n", 2, 7,
+                         "'x' is already declared as a second-order coordinate on line 1");
         EXPECT_ONE_ERROR("param sin = 1\nstate y\ny' = -y\n", 1, 7, "is the name of a function");
         EXPECT_ONE_ERROR("param t = 1\nstate y\ny' = -y\n", 1, 7, "reserved word");
         EXPECT_ONE_ERROR("state y\ny' = -y\noutput y\noutput y\n", 4, 8, "output y is already declared on line 3");
@@ -582,7 +592,8 @@ private slots:
     void secondEquationForTheSameState()
     {
         EXPECT_ONE_ERROR("state y = 1\ny' = -y\ny' = y\n", 3, 1, "a second equation for y' (the first is on line 2)");
-        EXPECT_ONE_ERROR("x'' = -x\nstate y\ny' = 0\nx'' = x\n", 4, 1, "a second equation for x'' (the first is on line 1)");
+        EXPECT_ONE_ERROR("x'' = -x\nstate y\ny' = 0\nx'' = x\n", 4, 1,
+                         "a second equation for x'' (the first is on line 1)");
         EXPECT_ERROR("state y\ny'' = -y\n", 2, 1, "y is a first-order state; write y' = ...");
         EXPECT_ONE_ERROR("x'' = -x\nx' = 1\n", 2, 1, "x is a second-order coordinate");
     }
@@ -603,11 +614,13 @@ private slots:
     {
         // missing '='
         EXPECT_ONE_ERROR("state y = 1\ny' -y\n", 2, 4, "expected '=' after 'y'', found '-'");
-        EXPECT_ONE_ERROR("param a 1\nstate y\ny' = -y\n", 1, 9, "expected '=' and an initial value after the parameter name");
+        EXPECT_ONE_ERROR("param a 1\nstate y\ny' = -y\n", 1, 9,
+                         "expected '=' and an initial value after the parameter name");
         EXPECT_ONE_ERROR("state y\nlet f y\ny' = -y\n", 2, 7, "expected '=' after the name");
         EXPECT_ONE_ERROR("state y\ny = -y\n", 2, 1, "'y = ...' is not a statement");
         // dangling operator
-        EXPECT_ONE_ERROR("state y = 1\ny' = -y *\n", 2, 10, "expected a number, a name or '(' in an expression, found end of line");
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y *\n", 2, 10,
+                         "expected a number, a name or '(' in an expression, found end of line");
         EXPECT_ONE_ERROR("state y = 1\ny' = -y *", 2, 10, "expected a number, a name or '(' in an expression");
         EXPECT_ONE_ERROR("state y = 1\ny' = -y + ; output y\n", 2, 11, "found ';'");
         // unbalanced parentheses
@@ -643,15 +656,18 @@ private slots:
 
     void letUsedBeforeItsDefinition()
     {
-        EXPECT_ONE_ERROR("state y = 1\nlet g = 2*f\nlet f = y\ny' = -g\n", 2, 11, "'f' is used before its definition on line 3");
+        EXPECT_ONE_ERROR("state y = 1\nlet g = 2*f\nlet f = y\ny' = -g\n", 2, 11,
+                         "'f' is used before its definition on line 3");
         EXPECT_ONE_ERROR("state y = 1\nlet g = 2*g\ny' = -g\n", 2, 11, "'g' is used before its definition on line 2");
     }
 
     void bounds()
     {
-        EXPECT_ONE_ERROR("param a = 1 [2, 2]\nstate y\ny' = -a*y\n", 1, 14, "the bounds of a must satisfy lower < upper");
+        EXPECT_ONE_ERROR("param a = 1 [2, 2]\nstate y\ny' = -a*y\n", 1, 14,
+                         "the bounds of a must satisfy lower < upper");
         EXPECT_ONE_ERROR("param a = 1 [3, 2]\nstate y\ny' = -a*y\n", 1, 14, "lower < upper");
-        EXPECT_ONE_ERROR("param a = 5 [0, 1]\nstate y\ny' = -a*y\n", 1, 11, "the initial value of a lies outside its bounds [0, 1]");
+        EXPECT_ONE_ERROR("param a = 5 [0, 1]\nstate y\ny' = -a*y\n", 1, 11,
+                         "the initial value of a lies outside its bounds [0, 1]");
         EXPECT_ONE_ERROR("param a = -0.5 [0, 1]\nstate y\ny' = -a*y\n", 1, 11, "outside its bounds");
         // a value on a bound is inside
         QVERIFY(!errorOf("param a = 1 [0, 1]\nparam b = 0 [0, 1]\nstate y\ny' = -a*b*y\n"));
@@ -685,7 +701,8 @@ private slots:
     void initialValueForUnknownState()
     {
         EXPECT_ONE_ERROR("state y = 1\ny' = -y\nw(0) = 1\n", 3, 1, "initial value for unknown state w");
-        EXPECT_ONE_ERROR("param a = 1\nstate y\ny' = -y\na(0) = 1\n", 4, 1, "a is a parameter; initial values belong to states");
+        EXPECT_ONE_ERROR("param a = 1\nstate y\ny' = -y\na(0) = 1\n", 4, 1,
+                         "a is a parameter; initial values belong to states");
         EXPECT_ONE_ERROR("state y = 1\ny' = -y\ny(0) = 2\n", 3, 1, "the initial value of y is already given on line 1");
         EXPECT_ONE_ERROR("state y\ny' = -y\ny(0) = 2, 3\n", 3, 11, "y is a first-order state: give one initial value");
         EXPECT_ONE_ERROR("x'' = -x\nx(0) = 1, 2, 3\n", 2, 14, "x(0) takes a position and a velocity, not more");
@@ -713,13 +730,12 @@ private slots:
     void severalErrorsReportedInLineOrder()
     {
         // Errors found in different phases (parameters, equations, declarations) come out sorted.
-        const auto e = errorOf(
-            "state y = 1\n"            // 1
-            "let f = -foo\n"           // 2 unknown symbol
-            "param a = 5 [0, 1]\n"     // 3 outside bounds
-            "z' = sin(y, y)\n"         // 4 undeclared state
-            "state w\n"                // 5 no equation
-            "y' = f\n");               // 6 fine
+        const auto e = errorOf("state y = 1\n"  // 1
+                               "let f = -foo\n"  // 2 unknown symbol
+                               "param a = 5 [0, 1]\n"  // 3 outside bounds
+                               "z' = sin(y, y)\n"  // 4 undeclared state
+                               "state w\n"  // 5 no equation
+                               "y' = f\n");  // 6 fine
         QVERIFY(e);
         const auto& ds = e->diagnostics();
         QVERIFY2(ds.size() == 4, describe(ds).c_str());
@@ -759,12 +775,9 @@ private slots:
     {
         // A model with an error never gets as far as a Model (and so never compiles).
         const char* broken[] = {
-            "state y\ny' = -y\n$",
-            "state y\ny' = -y\noutput nosuch\n",
-            "state y\ny' = -y\noutput x'\n",
-            "state y = 1 estimate estimate\ny' = -y\n",
-            "input u\nstate y\ny' = u'\n",
-            "x'' = -x\noutput x'''\n",
+            "state y\ny' = -y\n$",           "state y\ny' = -y\noutput nosuch\n",
+            "state y\ny' = -y\noutput x'\n", "state y = 1 estimate estimate\ny' = -y\n",
+            "input u\nstate y\ny' = u'\n",   "x'' = -x\noutput x'''\n",
         };
         for (const char* text : broken)
             QVERIFY2(errorOf(text).has_value(), text);

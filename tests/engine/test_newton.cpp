@@ -29,7 +29,9 @@ private slots:
     void rosenbrockRoot()
     {
         DenseNewtonSystem system(
-            [](const VectorXd& x) { return vec({10.0 * (x(1) - x(0) * x(0)), 1.0 - x(0)}); },
+            [](const VectorXd& x) {
+                return vec({10.0 * (x(1) - x(0) * x(0)), 1.0 - x(0)});
+            },
             [](const VectorXd& x) {
                 MatrixXd J(2, 2);
                 J << -20.0 * x(0), 10.0, -1.0, 0.0;
@@ -74,7 +76,9 @@ private slots:
     void chordModeReusesJacobian()
     {
         DenseNewtonSystem system(
-            [](const VectorXd& x) { return vec({x(0) + 0.1 * x(0) * x(0) * x(0) - 2.0, x(1) - 0.5 * std::sin(x(0))}); },
+            [](const VectorXd& x) {
+                return vec({x(0) + 0.1 * x(0) * x(0) * x(0) - 2.0, x(1) - 0.5 * std::sin(x(0))});
+            },
             [](const VectorXd& x) {
                 MatrixXd J(2, 2);
                 J << 1.0 + 0.3 * x(0) * x(0), 0.0, -0.5 * std::cos(x(0)), 1.0;
@@ -98,7 +102,9 @@ private slots:
     void handedInFactorisationComesFirst()
     {
         std::size_t jacobians = 0;
-        auto residual = [](const VectorXd& x) { return vec({x(0) + 0.1 * x(0) * x(0) * x(0) - 2.0, x(1) - 0.5 * std::sin(x(0))}); };
+        auto residual = [](const VectorXd& x) {
+            return vec({x(0) + 0.1 * x(0) * x(0) * x(0) - 2.0, x(1) - 0.5 * std::sin(x(0))});
+        };
         auto jacobian = [&](const VectorXd& x) {
             ++jacobians;
             MatrixXd J(2, 2);
@@ -128,8 +134,11 @@ private slots:
 
     void singularJacobianIsReported()
     {
-        DenseNewtonSystem system([](const VectorXd& x) { return vec({x(0) + x(1), x(0) + x(1) - 1.0}); },
-                                 [](const VectorXd&) { return MatrixXd::Ones(2, 2); });
+        DenseNewtonSystem system(
+            [](const VectorXd& x) {
+                return vec({x(0) + x(1), x(0) + x(1) - 1.0});
+            },
+            [](const VectorXd&) { return MatrixXd::Ones(2, 2); });
         const auto r = solveDampedNewton(system, vec({0.0, 0.0}), {});
         QCOMPARE(r.stop, NewtonStop::SingularJacobian);
         QVERIFY(r.message.find("singular") != std::string::npos);

@@ -141,12 +141,12 @@ private slots:
         std::size_t lastFinished = 0;
         bool increasing = true;
         const auto start = std::chrono::steady_clock::now();
-        const job::NoiseStudyResult result = study.run([&](const job::RealisationResult&, std::size_t finished,
-                                                           std::size_t total) {
-            increasing = increasing && finished == lastFinished + 1 && total == n;
-            lastFinished = finished;
-            ++calls;
-        });
+        const job::NoiseStudyResult result =
+            study.run([&](const job::RealisationResult&, std::size_t finished, std::size_t total) {
+                increasing = increasing && finished == lastFinished + 1 && total == n;
+                lastFinished = finished;
+                ++calls;
+            });
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         QCOMPARE(calls.load(), n);
         QVERIFY(increasing);
@@ -346,9 +346,8 @@ private slots:
         study.settings.noisePercent = 20;
         study.trueValues = {{"a", 1.0}};
         std::size_t failuresSeen = 0;
-        const job::NoiseStudyResult result = study.run([&](const job::RealisationResult& r, std::size_t, std::size_t) {
-            failuresSeen += r.failed ? 1 : 0;
-        });
+        const job::NoiseStudyResult result = study.run(
+            [&](const job::RealisationResult& r, std::size_t, std::size_t) { failuresSeen += r.failed ? 1 : 0; });
         qInfo("%zu of 20 realisations failed", result.failed);
         QVERIFY(!result.cancelled);
         QCOMPARE(result.realisations.size(), std::size_t{20});
@@ -440,7 +439,8 @@ private slots:
         s.distribution = data::NoiseDistribution::Gaussian;
         s.seed = 77;
         const json j = project::studySettingsToJson(s);
-        QCOMPARE(j, json::parse(R"({"realisations": 250, "noise_percent": 12.5, "distribution": "gaussian", "seed": 77})"));
+        QCOMPARE(
+            j, json::parse(R"({"realisations": 250, "noise_percent": 12.5, "distribution": "gaussian", "seed": 77})"));
         QVERIFY(project::studySettingsFromJson(j) == s);
         QVERIFY(project::studySettingsFromJson(json::object()) == job::NoiseStudySettings{});
 

@@ -20,10 +20,9 @@ using Eigen::VectorXd;
 
 namespace {
 
-std::shared_ptr<const eval::CompiledModelSource> compiledHamiltonian(const std::string& text,
-                                                                     const estimate::HamiltonianWeights& w,
-                                                                     estimate::AugmentedLayout* layoutOut = nullptr,
-                                                                     const std::map<std::string, double>& fixedValues = {})
+std::shared_ptr<const eval::CompiledModelSource> compiledHamiltonian(
+    const std::string& text, const estimate::HamiltonianWeights& w, estimate::AugmentedLayout* layoutOut = nullptr,
+    const std::map<std::string, double>& fixedValues = {})
 {
     std::lock_guard lock(model::symbolicMutex());
     const model::Model m = model::parseModel(text);
@@ -34,7 +33,10 @@ std::shared_ptr<const eval::CompiledModelSource> compiledHamiltonian(const std::
     return eval::compileModel(h);
 }
 
-double relative(double a, double b) { return std::abs(a - b) / std::max(1.0, std::abs(b)); }
+double relative(double a, double b)
+{
+    return std::abs(a - b) / std::max(1.0, std::abs(b));
+}
 
 struct LqReference {
     VectorXd x, u;  // on the fine grid
@@ -166,7 +168,8 @@ private slots:
         std::mt19937_64 rng(3);
         std::uniform_real_distribution<double> d(0.5, 2.0);
         VectorXd x(static_cast<Eigen::Index>(n));
-        for (auto& v : x) v = d(rng);
+        for (auto& v : x)
+            v = d(rng);
         const double U[2] = {0.3, -0.4};
         h.setPoint(0.1, x.data(), U);
         MatrixXd J(n, n);
@@ -232,8 +235,8 @@ private slots:
         });
         QVERIFY2(r.converged, r.message.c_str());
         const int fine = 20;
-        const auto ref = lqReference(a, W, Vy, Vu, qa, Wa, data::Signal(e.times, zv), data::Signal(e.times, uv), 0.0, 5.0,
-                                     fine * static_cast<int>(samples - 1));
+        const auto ref = lqReference(a, W, Vy, Vu, qa, Wa, data::Signal(e.times, zv), data::Signal(e.times, uv), 0.0,
+                                     5.0, fine * static_cast<int>(samples - 1));
         // The fine grid's closure at the two ends is only first order in u, so u is compared
         // inside; at the ends u = u_m + lambda / Vu with lambda(a) = W_a (x(a) - q_a), lambda(b) = 0.
         double worstX = 0, worstU = 0;
@@ -245,7 +248,8 @@ private slots:
         QVERIFY(std::abs(r.inputs(0, 0) - (uv.front() + Wa * (r.states(0, 0) - qa) / Vu)) < 1e-7);
         QVERIFY(std::abs(r.inputs(samples - 1, 0) - uv.back()) < 1e-7);
         qInfo("LQ smoother vs fine-grid least squares: max |dx| = %.2e, max |du| = %.2e, J = %.6g vs %.6g, "
-              "%zu Newton iterations", worstX, worstU, r.cost, ref.cost, r.iterations);
+              "%zu Newton iterations",
+              worstX, worstU, r.cost, ref.cost, r.iterations);
         // J of the result is integrated by the trapezoidal rule on the 0.01 data grid: O(1e-4).
         QVERIFY(std::abs(r.cost - ref.cost) < 1e-3 * ref.cost);
         QVERIFY(worstX < 1e-6);

@@ -20,7 +20,10 @@ using namespace sysid;
 
 namespace {
 
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+bool contains(const std::string& haystack, const std::string& needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
 
 // The first diagnostic of a model that must not build.
 model::ModelDiagnostic firstError(const std::string& text)
@@ -71,7 +74,8 @@ private slots:
         QVERIFY(finiteDifferenceWeights(1, {-1, 0, 1}) == rationals({{-1, 2}, {0, 1}, {1, 2}}));
         QVERIFY(finiteDifferenceWeights(2, {-2, -1, 0, 1, 2}) ==
                 rationals({{-1, 12}, {4, 3}, {-5, 2}, {4, 3}, {-1, 12}}));
-        QVERIFY(finiteDifferenceWeights(1, {-2, -1, 0, 1, 2}) == rationals({{1, 12}, {-2, 3}, {0, 1}, {2, 3}, {-1, 12}}));
+        QVERIFY(finiteDifferenceWeights(1, {-2, -1, 0, 1, 2}) ==
+                rationals({{1, 12}, {-2, 3}, {0, 1}, {2, 3}, {-1, 12}}));
         // The node next to a boundary at fourth order: f''(x1) from f0..f5 (Fornberg 1988, table 3).
         QVERIFY(finiteDifferenceWeights(2, {-1, 0, 1, 2, 3, 4}) ==
                 rationals({{10, 12}, {-15, 12}, {-4, 12}, {14, 12}, {-6, 12}, {1, 12}}));
@@ -110,8 +114,10 @@ private slots:
         const double expected[3] = {alpha[0] * (1.0 - 2 * x[0] + x[1]) / h2, alpha[1] * (x[0] - 2 * x[1] + x[2]) / h2,
                                     alpha[2] * (x[1] - 2 * x[2] + 2.0) / h2};
         for (int i = 0; i < 3; ++i)
-            QVERIFY2(std::abs(dx[static_cast<std::size_t>(i)] - expected[i]) < 1e-12 * std::abs(expected[i]),
-                     qPrintable(QString("node %1: %2 vs %3").arg(i + 1).arg(dx[static_cast<std::size_t>(i)]).arg(expected[i])));
+            QVERIFY2(
+                std::abs(dx[static_cast<std::size_t>(i)] - expected[i]) < 1e-12 * std::abs(expected[i]),
+                qPrintable(
+                    QString("node %1: %2 vs %3").arg(i + 1).arg(dx[static_cast<std::size_t>(i)]).arg(expected[i])));
         std::vector<double> x0(3);
         m.initialState(x0.data());
         QCOMPARE(x0, (std::vector<double>{1, 1, 1}));
@@ -122,9 +128,10 @@ private slots:
     void largeGridEvaluates()
     {
         const int n = 1000;
-        eval::CompiledModel m(eval::compileModel(model::parseModel(
-            "field s on x in [0, 1] nodes " + std::to_string(n) + "\nparam alpha(x) = 0.2 [0.01, 1]\n"
-            "s_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(1, t) = 0\ns(x, 0) = 1\noutput s(0.5)\n")));
+        eval::CompiledModel m(eval::compileModel(
+            model::parseModel("field s on x in [0, 1] nodes " + std::to_string(n) +
+                              "\nparam alpha(x) = 0.2 [0.01, 1]\n"
+                              "s_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(1, t) = 0\ns(x, 0) = 1\noutput s(0.5)\n")));
         QCOMPARE(m.stateCount(), std::size_t(n));
         QCOMPARE(m.parameterCount(), std::size_t(n));
         std::vector<double> alpha(n), x(n);
@@ -169,7 +176,8 @@ s(x, 0) = x*(1.2 - x)
             const double left = i == 0 ? std::sin(t) : x[i - 1];
             const double right = i == 4 ? 0.0 : x[i + 1];
             const double xi = h * static_cast<double>(i + 1);
-            const double expected = (-0.1 * xi + 0.22) * (left - 2 * x[i] + right) / (h * h) + 0.5 * (right - left) / (2 * h);
+            const double expected =
+                (-0.1 * xi + 0.22) * (left - 2 * x[i] + right) / (h * h) + 0.5 * (right - left) / (2 * h);
             QVERIFY2(std::abs(dx[i] - expected) < 1e-12, qPrintable(QString("node %1").arg(i + 1)));
         }
         std::vector<double> x0(5);
@@ -183,9 +191,11 @@ s(x, 0) = x*(1.2 - x)
     {
         const std::string head = "param a = -0.1\nparam b = 0.22\nfield s on x in [0, 1.2] nodes 5\n"
                                  "s(0, t) = 1 ; s(1.2, t) = 0\nparam k(x) = 0.3\n";
-        eval::CompiledModel inline_(eval::compileModel(model::parseModel(head + "s_t = (a*x + b) * s_xx + k(x)*s*s_x\n")));
+        eval::CompiledModel inline_(
+            eval::compileModel(model::parseModel(head + "s_t = (a*x + b) * s_xx + k(x)*s*s_x\n")));
         eval::CompiledModel withLets(eval::compileModel(model::parseModel(
-            head + "let alpha = a*x + b\nlet advection = k(x)*s*s_x\nlet both = alpha*s_xx + advection\ns_t = both\n")));
+            head +
+            "let alpha = a*x + b\nlet advection = k(x)*s*s_x\nlet both = alpha*s_xx + advection\ns_t = both\n")));
         const std::vector<double> p{-0.1, 0.22, 0.3, 0.4, 0.5, 0.6, 0.7};
         inline_.setParameters(p);
         withLets.setParameters(p);
@@ -193,7 +203,8 @@ s(x, 0) = x*(1.2 - x)
         const std::vector<double> expected = rhsAt(inline_, 0.0, x), actual = rhsAt(withLets, 0.0, x);
         for (std::size_t i = 0; i < x.size(); ++i)
             QVERIFY(std::abs(expected[i] - actual[i]) <= 1e-13 * std::abs(expected[i]));
-        QVERIFY(std::abs(expected[2] - ((-0.1 * 0.6 + 0.22) * (0.7 - 0.8 + 0.3) / 0.04 + 0.5 * 0.4 * (0.3 - 0.7) / 0.4)) < 1e-12);
+        QVERIFY(std::abs(expected[2] -
+                         ((-0.1 * 0.6 + 0.22) * (0.7 - 0.8 + 0.3) / 0.04 + 0.5 * 0.4 * (0.3 - 0.7) / 0.4)) < 1e-12);
     }
 
     // Neumann on the left (ghost node s_{-1} = s_1 - 2 h g), Robin on the right (s_x = -k s):
@@ -260,8 +271,9 @@ output s(0.4, 0.4)
         };
         for (int i = 1; i <= 3; ++i)
             for (int j = 1; j <= 3; ++j) {
-                const double expected = r[static_cast<std::size_t>(i - 1)] * (at(i - 1, j) - 2 * at(i, j) + at(i + 1, j)) / h2 +
-                                        v[static_cast<std::size_t>(j - 1)] * (at(i, j - 1) - 2 * at(i, j) + at(i, j + 1)) / h2;
+                const double expected =
+                    r[static_cast<std::size_t>(i - 1)] * (at(i - 1, j) - 2 * at(i, j) + at(i + 1, j)) / h2 +
+                    v[static_cast<std::size_t>(j - 1)] * (at(i, j - 1) - 2 * at(i, j) + at(i, j + 1)) / h2;
                 QVERIFY2(std::abs(dx[static_cast<std::size_t>((i - 1) * 3 + (j - 1))] - expected) < 1e-12,
                          qPrintable(QString("node %1,%2").arg(i).arg(j)));
             }
@@ -373,7 +385,8 @@ output s(0.5, 0.5)
         int built = 0, rejected = 0;
         for (const std::string& text : texts) {
             for (std::size_t i = 0; i < text.size(); ++i) {
-                for (const std::string& damaged : {text.substr(0, i) + text.substr(i + 1), text.substr(0, i + 1) + text.substr(i)}) {
+                for (const std::string& damaged :
+                     {text.substr(0, i) + text.substr(i + 1), text.substr(0, i + 1) + text.substr(i)}) {
                     try {
                         const model::Model m = model::parseModel(damaged);
                         eval::CompiledModel c(eval::compileModel(m));
@@ -404,71 +417,86 @@ output s(0.5, 0.5)
         QTest::addColumn<int>("column");
         QTest::addColumn<QString>("message");
         const QString ok = "field s on x in [0, 1] nodes 3\n";
-        QTest::newRow("unknown field") << ok + "q_t = s_xx\ns(0, t) = 0 ; s(1, t) = 0\ns_t = s_xx\n" << 2 << 1
-                                       << "unknown field 'q'";
-        QTest::newRow("missing boundary") << ok + "s_t = s_xx\ns(0, t) = 0\n" << 1 << 12
-                                          << "no boundary condition at x = 1; add s(1, t) = ... (value) or s_x(1, t) = ... (flux)";
-        QTest::newRow("missing boundary at 0.8") << QString("field s on x in [0, 0.8] nodes 3\ns_t = s_xx\ns(0, t) = 0\n") << 1 << 12
-                                                 << "no boundary condition at x = 0.8; add s(0.8, t) = ...";
+        QTest::newRow("unknown field") << ok + "q_t = s_xx\ns(0, t) = 0 ; s(1, t) = 0\ns_t = s_xx\n"
+                                       << 2 << 1 << "unknown field 'q'";
+        QTest::newRow("missing boundary")
+            << ok + "s_t = s_xx\ns(0, t) = 0\n"
+            << 1 << 12 << "no boundary condition at x = 1; add s(1, t) = ... (value) or s_x(1, t) = ... (flux)";
+        QTest::newRow("missing boundary at 0.8")
+            << QString("field s on x in [0, 0.8] nodes 3\ns_t = s_xx\ns(0, t) = 0\n") << 1 << 12
+            << "no boundary condition at x = 0.8; add s(0.8, t) = ...";
         QTest::newRow("missing equation") << ok + "s(0, t) = 0 ; s(1, t) = 0\n" << 1 << 7 << "field s has no equation";
-        QTest::newRow("nodes zero") << QString("field s on x in [0, 1] nodes 0\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n") << 1 << 30
-                                    << "must be a whole number >= 1";
+        QTest::newRow("nodes zero") << QString("field s on x in [0, 1] nodes 0\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n") << 1
+                                    << 30 << "must be a whole number >= 1";
         QTest::newRow("nodes fraction") << QString("field s on x in [0, 1] nodes 2.5\ns_t = s_xx\n") << 1 << 30
                                         << "must be a whole number >= 1, not 2.5";
         QTest::newRow("empty interval") << QString("field s on x in [1, 1] nodes 3\ns_t = s_xx\n") << 1 << 18
                                         << "the interval of x is empty";
-        QTest::newRow("not an end") << ok + "s_t = s_xx\ns(0.5, t) = 0\n" << 3 << 3 << "x = 0.5 is not an end of the interval";
-        QTest::newRow("second boundary") << ok + "s_t = s_xx\ns(0, t) = 0 ; s(1, t) = 0 ; s_x(0, t) = 1\n" << 3 << 29
-                                         << "a second boundary condition for s at x = 0";
+        QTest::newRow("not an end") << ok + "s_t = s_xx\ns(0.5, t) = 0\n"
+                                    << 3 << 3 << "x = 0.5 is not an end of the interval";
+        QTest::newRow("second boundary") << ok + "s_t = s_xx\ns(0, t) = 0 ; s(1, t) = 0 ; s_x(0, t) = 1\n"
+                                         << 3 << 29 << "a second boundary condition for s at x = 0";
         QTest::newRow("order 3") << QString("field s on x in [0, 1] nodes 3 order 3\n") << 1 << 38 << "must be 2 or 4";
-        QTest::newRow("order 4 flux") << QString("field s on x in [0, 1] nodes 5 order 4\ns_t = s_xx\ns_x(0,t)=0;s(1,t)=0\n")
-                                      << 1 << 7 << "order 4 is available with fixed boundary values";
-        QTest::newRow("node param bare") << ok + "param alpha(x) = 1\ns_t = alpha*s_xx\ns(0,t)=0;s(1,t)=0\n" << 3 << 7
-                                         << "alpha is one parameter per node; write alpha(x)";
-        QTest::newRow("node param not a variable") << QString("param alpha(z) = 1\n") + ok + "s_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
-                                                   << 1 << 13 << "'z' in alpha(z) is not a field variable";
-        QTest::newRow("node param wrong argument") << ok + "param alpha(x) = 1\ns_t = alpha(0.5)*s_xx\ns(0,t)=0;s(1,t)=0\n"
-                                                   << 3 << 7 << "write alpha(x)";
-        QTest::newRow("derivative in ODE") << ok + "state y = 0\ny' = s_xx\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n" << 3 << 6
-                                           << "s_xx is a derivative of field s; it can appear only in s_t = ...";
-        QTest::newRow("variable in ODE") << ok + "state y = 0\ny' = x\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n" << 3 << 6
-                                         << "x is the spatial variable of field s";
-        QTest::newRow("field in ODE") << ok + "state y = 0\ny' = s\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n" << 3 << 6
-                                      << "field s has one value per node";
-        QTest::newRow("value boundary uses field") << ok + "s_t = s_xx\ns(0,t)=s;s(1,t)=0\n" << 3 << 8
-                                                   << "a boundary value s(...) = ... cannot depend on s itself";
-        QTest::newRow("time in initial") << ok + "s_t = s_xx\ns(0,t)=0;s(1,t)=0\ns(x, 0) = t\n" << 4 << 11
-                                         << "time t cannot appear in the initial values of a field";
+        QTest::newRow("order 4 flux")
+            << QString("field s on x in [0, 1] nodes 5 order 4\ns_t = s_xx\ns_x(0,t)=0;s(1,t)=0\n") << 1 << 7
+            << "order 4 is available with fixed boundary values";
+        QTest::newRow("node param bare") << ok + "param alpha(x) = 1\ns_t = alpha*s_xx\ns(0,t)=0;s(1,t)=0\n"
+                                         << 3 << 7 << "alpha is one parameter per node; write alpha(x)";
+        QTest::newRow("node param not a variable")
+            << QString("param alpha(z) = 1\n") + ok + "s_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
+            << 1 << 13 << "'z' in alpha(z) is not a field variable";
+        QTest::newRow("node param wrong argument")
+            << ok + "param alpha(x) = 1\ns_t = alpha(0.5)*s_xx\ns(0,t)=0;s(1,t)=0\n"
+            << 3 << 7 << "write alpha(x)";
+        QTest::newRow("derivative in ODE")
+            << ok + "state y = 0\ny' = s_xx\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
+            << 3 << 6 << "s_xx is a derivative of field s; it can appear only in s_t = ...";
+        QTest::newRow("variable in ODE") << ok + "state y = 0\ny' = x\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
+                                         << 3 << 6 << "x is the spatial variable of field s";
+        QTest::newRow("field in ODE") << ok + "state y = 0\ny' = s\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
+                                      << 3 << 6 << "field s has one value per node";
+        QTest::newRow("value boundary uses field")
+            << ok + "s_t = s_xx\ns(0,t)=s;s(1,t)=0\n"
+            << 3 << 8 << "a boundary value s(...) = ... cannot depend on s itself";
+        QTest::newRow("time in initial") << ok + "s_t = s_xx\ns(0,t)=0;s(1,t)=0\ns(x, 0) = t\n"
+                                         << 4 << 11 << "time t cannot appear in the initial values of a field";
         QTest::newRow("wrong argument count") << ok + "s_t = s_xx\ns(0, 1, t)=0\n" << 3 << 1 << "s depends on (x, t)";
-        QTest::newRow("bad time argument") << ok + "s_t = s_xx\ns(0, 2) = 0\n" << 3 << 6 << "the last argument of s(...) is the time";
-        QTest::newRow("output outside") << ok + "s_t = s_xx\ns(0,t)=0;s(1,t)=0\noutput s(2)\n" << 4 << 10
-                                        << "x lies outside the interval of s";
-        QTest::newRow("output point of non-field") << ok + "state y = 0\ny' = 1\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\noutput y(1)\n"
-                                                   << 6 << 8 << "output y(...) takes the value of a field at a point";
-        QTest::newRow("second equation") << ok + "s_t = s_xx\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n" << 3 << 1
-                                         << "a second equation for s_t";
-        QTest::newRow("missing on") << QString("field s x in [0, 1] nodes 3\n") << 1 << 9 << "expected 'on' after the field name";
+        QTest::newRow("bad time argument") << ok + "s_t = s_xx\ns(0, 2) = 0\n"
+                                           << 3 << 6 << "the last argument of s(...) is the time";
+        QTest::newRow("output outside") << ok + "s_t = s_xx\ns(0,t)=0;s(1,t)=0\noutput s(2)\n"
+                                        << 4 << 10 << "x lies outside the interval of s";
+        QTest::newRow("output point of non-field")
+            << ok + "state y = 0\ny' = 1\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\noutput y(1)\n"
+            << 6 << 8 << "output y(...) takes the value of a field at a point";
+        QTest::newRow("second equation") << ok + "s_t = s_xx\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
+                                         << 3 << 1 << "a second equation for s_t";
+        QTest::newRow("missing on") << QString("field s x in [0, 1] nodes 3\n") << 1 << 9
+                                    << "expected 'on' after the field name";
         QTest::newRow("missing nodes") << QString("field s on x in [0, 1] 3\n") << 1 << 24 << "expected 'nodes'";
-        QTest::newRow("second derivative as boundary") << ok + "s_t = s_xx\ns_xx(0,t)=0;s(1,t)=0\n" << 3 << 1
-                                                       << "a boundary condition gives the field";
+        QTest::newRow("second derivative as boundary") << ok + "s_t = s_xx\ns_xx(0,t)=0;s(1,t)=0\n"
+                                                       << 3 << 1 << "a boundary condition gives the field";
         QTest::newRow("flux across the wrong side")
-            << QString("field s on x in [0, 1] nodes 2, y in [0, 1] nodes 2\ns_t = s_xx + s_yy\ns_y(0, y, t) = 0\n") << 3 << 1
-            << "on the side x = 0 the flux is s_x, not s_y";
-        QTest::newRow("ODE initial value on a field") << ok + "s_t = s_xx\ns(0,t)=0;s(1,t)=0\ns(0) = 1\n" << 4 << 1
-                                                      << "s is a field: write its initial values as s(x, 0) = ...";
-        QTest::newRow("ODE equation on a field") << ok + "s' = 1\ns(0,t)=0;s(1,t)=0\n" << 2 << 1
-                                                 << "s is a field; its equation is written s_t = ...";
-        QTest::newRow("field let in an ODE") << ok + "let alpha = 2*x\nstate y = 0\ny' = alpha\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
-                                             << 4 << 6 << "alpha depends on field s (its variables, values or per-node "
-                                                          "parameters); it can appear only in s_t = ...";
-        QTest::newRow("field let in a boundary") << ok + "let alpha = 2*x\ns_t = s_xx\ns(0,t)=alpha;s(1,t)=0\n" << 4 << 8
-                                                 << "alpha depends on field s";
-        QTest::newRow("let over two fields")
-            << ok + "field q on z in [0, 1] nodes 2\nlet both = min(x, z)\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
-                    "q_t = q_zz\nq(0,t)=0;q(1,t)=0\n" << 3 << 19
-            << "a let may use one field only; this one uses s and q";
-        QTest::newRow("too many nodes") << QString("field s on x in [0, 1] nodes 100, y in [0, 1] nodes 100\ns_t = s_xx\n"
-                                                   "s(0,y,t)=0;s(1,y,t)=0;s(x,0,t)=0;s(x,1,t)=0\n")
+            << QString("field s on x in [0, 1] nodes 2, y in [0, 1] nodes 2\ns_t = s_xx + s_yy\ns_y(0, y, t) = 0\n")
+            << 3 << 1 << "on the side x = 0 the flux is s_x, not s_y";
+        QTest::newRow("ODE initial value on a field")
+            << ok + "s_t = s_xx\ns(0,t)=0;s(1,t)=0\ns(0) = 1\n"
+            << 4 << 1 << "s is a field: write its initial values as s(x, 0) = ...";
+        QTest::newRow("ODE equation on a field") << ok + "s' = 1\ns(0,t)=0;s(1,t)=0\n"
+                                                 << 2 << 1 << "s is a field; its equation is written s_t = ...";
+        QTest::newRow("field let in an ODE")
+            << ok + "let alpha = 2*x\nstate y = 0\ny' = alpha\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
+            << 4 << 6
+            << "alpha depends on field s (its variables, values or per-node "
+               "parameters); it can appear only in s_t = ...";
+        QTest::newRow("field let in a boundary") << ok + "let alpha = 2*x\ns_t = s_xx\ns(0,t)=alpha;s(1,t)=0\n"
+                                                 << 4 << 8 << "alpha depends on field s";
+        QTest::newRow("let over two fields") << ok +
+                "field q on z in [0, 1] nodes 2\nlet both = min(x, z)\ns_t = s_xx\ns(0,t)=0;s(1,t)=0\n"
+                "q_t = q_zz\nq(0,t)=0;q(1,t)=0\n"
+                                             << 3 << 19 << "a let may use one field only; this one uses s and q";
+        QTest::newRow("too many nodes") << QString(
+                                               "field s on x in [0, 1] nodes 100, y in [0, 1] nodes 100\ns_t = s_xx\n"
+                                               "s(0,y,t)=0;s(1,y,t)=0;s(x,0,t)=0;s(x,1,t)=0\n")
                                         << 1 << 7 << "field s has 10000 nodes; at most 2000";
     }
 

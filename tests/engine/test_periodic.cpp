@@ -139,8 +139,9 @@ private slots:
         for (auto mu : serial.floquet.multipliers)
             QVERIFY(closestDistance(mu, fdSerial.floquet.multipliers) < 1e-5);
         QVERIFY(!usesFiniteDifferenceJacobian(*model, ShootingJacobian::Automatic));
-        QVERIFY(usesFiniteDifferenceJacobian(*test::compiled("param b = 1\nx'' = -b*sign(x') - x + cos(t)\nx(0) = 0, 0\noutput x\n"),
-                                             ShootingJacobian::Automatic));
+        QVERIFY(usesFiniteDifferenceJacobian(
+            *test::compiled("param b = 1\nx'' = -b*sign(x') - x + cos(t)\nx(0) = 0, 0\noutput x\n"),
+            ShootingJacobian::Automatic));
     }
 
     // Lindstedt-Poincaré: T = 2 pi (1 + mu^2/16 - 5 mu^4/3072 + ...).
@@ -190,8 +191,8 @@ private slots:
         settings.periods = 1;
         settings.newton.maxIterations = 5;
         QVERIFY(!findPeriodicSolution(*model, vec2(0, 0), settings).converged() ||
-                (findPeriodicSolution(*model, vec2(0, 0), settings).initialState -
-                 linearSteadyState(0.3, 2, 1.5, 0.5)).norm() > 1e-3);
+                (findPeriodicSolution(*model, vec2(0, 0), settings).initialState - linearSteadyState(0.3, 2, 1.5, 0.5))
+                        .norm() > 1e-3);
     }
 
     void sensitivitiesMatchFiniteDifferences_data()
@@ -240,7 +241,8 @@ private slots:
                      qPrintable(QString("parameter %1: |fd - ift| = %2").arg(j).arg((fd - ift).norm())));
             if (autonomous) {
                 const double fdP = (plus.period - minus.period) / (2 * h);
-                QVERIFY(std::abs(fdP - sens.period(static_cast<Eigen::Index>(j))) <= 1e-5 * std::max(1.0, std::abs(fdP)));
+                QVERIFY(std::abs(fdP - sens.period(static_cast<Eigen::Index>(j))) <=
+                        1e-5 * std::max(1.0, std::abs(fdP)));
             } else {
                 QCOMPARE(sens.period(static_cast<Eigen::Index>(j)), 0.0);
             }

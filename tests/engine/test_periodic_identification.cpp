@@ -129,8 +129,8 @@ private slots:
             s.periodic.scheme = periods == 1 ? discretise::PeriodicScheme::HermiteSimpson
                                              : discretise::PeriodicScheme::CentralDifference;
         }
-        estimate::PeriodicResponseProblem problem(model, layout, data, {1.0}, std::vector<std::optional<estimate::Prior>>(4),
-                                                  s.integrator, s.periodic);
+        estimate::PeriodicResponseProblem problem(
+            model, layout, data, {1.0}, std::vector<std::optional<estimate::Prior>>(4), s.integrator, s.periodic);
         estimate::Linearization at;
         std::string failure;
         QVERIFY2(problem.evaluate(Eigen::VectorXd::Zero(4), at, failure, {}), failure.c_str());
@@ -174,8 +174,9 @@ private slots:
         QFETCH(double, k3);
         QFETCH(double, B);
         QFETCH(bool, fixB);
-        const std::string text = fixB ? std::string(duffing).replace(std::string(duffing).find("[0, 100]\nparam w"), 8, "fixed")
-                                      : std::string(duffing);
+        const std::string text = fixB
+            ? std::string(duffing).replace(std::string(duffing).find("[0, 100]\nparam w"), 8, "fixed")
+            : std::string(duffing);
         const auto model = eval::compileModel(model::parseModel(text));
         const auto data = experiments(model);
         const auto r = estimate::fit(model, startValues(*model, c, k, k3, B), data, periodicSettings());
@@ -205,10 +206,10 @@ private slots:
             QVERIFY(discrete.converged);
             double difference = 0.0;
             for (std::size_t i = 0; i < 4; ++i)
-                difference = std::max(difference,
-                                      test::relativeError(discrete.parameters[i].value, shot.parameters[i].value));
-            qInfo("%zu nodes: %zu iterations, largest relative difference to shooting %.3e", nodes,
-                  discrete.iterations, difference);
+                difference =
+                    std::max(difference, test::relativeError(discrete.parameters[i].value, shot.parameters[i].value));
+            qInfo("%zu nodes: %zu iterations, largest relative difference to shooting %.3e", nodes, discrete.iterations,
+                  difference);
             if (previous > 0)
                 QVERIFY2(difference < previous / 8, "not fourth order");
             previous = difference;
@@ -248,8 +249,9 @@ private slots:
                 double plus[] = {theta[0], theta[1], theta[2]}, minus[] = {theta[0], theta[1], theta[2]};
                 plus[p] += 1e-6;
                 minus[p] -= 1e-6;
-                const double dx = (exact(plus[0], plus[1], plus[2], 1.3, tau[s]) -
-                                   exact(minus[0], minus[1], minus[2], 1.3, tau[s])) / 2e-6;
+                const double dx =
+                    (exact(plus[0], plus[1], plus[2], 1.3, tau[s]) - exact(minus[0], minus[1], minus[2], 1.3, tau[s])) /
+                    2e-6;
                 QVERIFY2(std::abs(samples.outputSensitivity[s](0, Eigen::Index(p)) - dx) < 1e-6,
                          qPrintable(QString("tau %1, parameter %2").arg(tau[s]).arg(p)));
             }
@@ -300,8 +302,8 @@ private slots:
         const estimate::ParameterLayout layout(*model, startValues(*model, 0.25, 1.2, 0.4, 0.6), fixed);
         auto s = periodicSettings();
         s.integrator.maxSteps = 20000;
-        estimate::PeriodicResponseProblem problem(model, layout, data, {1.0}, std::vector<std::optional<estimate::Prior>>(4),
-                                                  s.integrator, s.periodic);
+        estimate::PeriodicResponseProblem problem(
+            model, layout, data, {1.0}, std::vector<std::optional<estimate::Prior>>(4), s.integrator, s.periodic);
         estimate::Linearization at, bad, again;
         std::string failure;
         QVERIFY2(problem.evaluate(Eigen::VectorXd::Zero(4), at, failure, {}), failure.c_str());
@@ -346,7 +348,8 @@ private slots:
         auto s = periodicSettings();
         s.integrator.maxSteps = 20;  // too few for one period: every integration fails
         const QString message = fitError(model, data, s);
-        QVERIFY2(message.contains("starting values") && message.contains("experiment " + QString::fromStdString(data[0].name)),
+        QVERIFY2(message.contains("starting values") &&
+                     message.contains("experiment " + QString::fromStdString(data[0].name)),
                  qPrintable(message));
     }
 };

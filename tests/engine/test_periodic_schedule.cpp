@@ -176,7 +176,8 @@ private slots:
         QVERIFY(hinted.steps < fresh.steps);
         const auto exact = integrate::simulate(*model, request, test::tight());
         QVERIFY((hinted.states.row(1) - exact.states.row(1)).cwiseAbs().maxCoeff() < 1e-7);
-        QVERIFY((hinted.stateInitialSensitivity.back() - exact.stateInitialSensitivity.back()).cwiseAbs().maxCoeff() < 1e-6);
+        QVERIFY((hinted.stateInitialSensitivity.back() - exact.stateInitialSensitivity.back()).cwiseAbs().maxCoeff() <
+                1e-6);
         // A hint larger than the interval is cut to it; fixed-step methods report no step.
         request.initialStep = 100.0;
         const auto huge = integrate::simulate(*model, request, settings);

@@ -79,9 +79,10 @@ private:
 // A valid project file's JSON with one data file data/run1.csv next to it.
 json minimalProject()
 {
-    return json{{"version", 1},
-                {"model", {{"source", "osc.model"}, {"text", {"param c = 0.1", "x'' = -c*x' - x", "x(0) = 1, 0", "output x"}}}},
-                {"data", json::array({{{"path", "data/run1.csv"}}})}};
+    return json{
+        {"version", 1},
+        {"model", {{"source", "osc.model"}, {"text", {"param c = 0.1", "x'' = -c*x' - x", "x(0) = 1, 0", "output x"}}}},
+        {"data", json::array({{{"path", "data/run1.csv"}}})}};
 }
 
 void writeData(const fs::path& dir)
@@ -315,7 +316,8 @@ private slots:
         p.settings.integrator.method = integrate::IntegrationMethod::Dopri5;
         p.settings.integrator.methodChosen = true;
         project::saveProject(p, again.string());
-        QCOMPARE(json::parse(slurp(again))["settings"]["integrator"]["method"].get<std::string>(), std::string("dopri5"));
+        QCOMPARE(json::parse(slurp(again))["settings"]["integrator"]["method"].get<std::string>(),
+                 std::string("dopri5"));
         const project::Project q = project::loadProject(again.string());
         QVERIFY(q.settings.integrator.methodChosen);
         QVERIFY(q.settings.integrator.method == integrate::IntegrationMethod::Dopri5);
@@ -358,18 +360,27 @@ private slots:
             change(j);
             return QString::fromStdString(j.dump(2));
         };
-        QTest::newRow("not JSON") << "{\n  \"version\": 1,\n  \"model\": }\n" << ""
-                                  << ":3:12: not a JSON project file: syntax error while parsing value - unexpected '}'; "
-                                     "expected '[', '{', or a literal";
-        QTest::newRow("empty file") << "" << "" << ":1:1: not a JSON project file";
-        QTest::newRow("not an object") << "[1, 2]" << "" << ": expected an object, got [1,2] (array)";
-        QTest::newRow("version missing") << with([](json& j) { j.erase("version"); }) << "version" << ": version: missing";
-        QTest::newRow("version newer") << with([](json& j) { j["version"] = 2; }) << "version"
-                                       << ": version: the project has version 2, but this sysid reads versions up to 1; "
-                                          "it was written by a newer sysid";
+        QTest::newRow("not JSON")
+            << "{\n  \"version\": 1,\n  \"model\": }\n"
+            << ""
+            << ":3:12: not a JSON project file: syntax error while parsing value - unexpected '}'; "
+               "expected '[', '{', or a literal";
+        QTest::newRow("empty file") << ""
+                                    << ""
+                                    << ":1:1: not a JSON project file";
+        QTest::newRow("not an object") << "[1, 2]"
+                                       << ""
+                                       << ": expected an object, got [1,2] (array)";
+        QTest::newRow("version missing") << with([](json& j) { j.erase("version"); }) << "version"
+                                         << ": version: missing";
+        QTest::newRow("version newer")
+            << with([](json& j) { j["version"] = 2; }) << "version"
+            << ": version: the project has version 2, but this sysid reads versions up to 1; "
+               "it was written by a newer sysid";
         QTest::newRow("version wrong type") << with([](json& j) { j["version"] = "1"; }) << "version"
                                             << ": version: expected a whole number >= 1, got \"1\" (string)";
-        QTest::newRow("model missing") << with([](json& j) { j.erase("model"); }) << "model" << ": model: missing";
+        QTest::newRow("model missing") << with([](json& j) { j.erase("model"); }) << "model"
+                                       << ": model: missing";
         QTest::newRow("model text missing") << with([](json& j) { j["model"].erase("text"); }) << "model.text"
                                             << ": model.text: missing";
         QTest::newRow("model text empty") << with([](json& j) { j["model"]["text"] = json::array(); }) << "model.text"
@@ -377,109 +388,154 @@ private slots:
         QTest::newRow("model line wrong type") << with([](json& j) { j["model"]["text"][1] = 5; }) << "model.text[1]"
                                                << ": model.text[1]: expected a string, got 5 (number)";
         QTest::newRow("unknown method") << with([](json& j) { j["method"] = "newton"; }) << "method"
-                                        << ": method: unknown method 'newton' (known: output-error, multiple-shooting, bayes, periodic-response, single-step, multistep, steepest-descent)";
+                                        << ": method: unknown method 'newton' (known: output-error, multiple-shooting, "
+                                           "bayes, periodic-response, single-step, multistep, steepest-descent)";
         QTest::newRow("negative gain") << with([](json& j) { j["settings"]["steepest_descent_gain"] = -0.02; })
                                        << "settings.steepest_descent_gain"
                                        << ": settings.steepest_descent_gain: expected a number > 0, got -0.02";
-        QTest::newRow("unknown sensitivity method") << with([](json& j) { j["settings"]["sensitivity"] = "meissinger"; })
-                                                    << "settings.sensitivity"
-                                                    << ": settings.sensitivity: unknown sensitivity method 'meissinger' "
-                                                       "(known: forward, structural)";
-        QTest::newRow("unknown periodic solver") << with([](json& j) { j["settings"]["periodic"] = {{"solver", "euler"}}; })
-                                                 << "settings.periodic.solver"
-                                                 << ": settings.periodic.solver: unknown periodic solver 'euler' (known: "
-                                                    "shooting, discretisation)";
-        QTest::newRow("negative period") << with([](json& j) { j["settings"]["periodic"] = {{"period", -2}}; })
-                                         << "settings.periodic.period"
-                                         << ": settings.periodic.period: expected a period >= 0 (0: from the frequency parameter)";
-        QTest::newRow("zero periods") << with([](json& j) { j["settings"]["periodic"] = {{"periods", 0}}; })
-                                      << "settings.periodic.periods" << ": settings.periodic.periods: must be at least 1";
-        QTest::newRow("unknown scheme") << with([](json& j) { j["settings"]["periodic"] = {{"scheme", "rk4"}}; })
-                                        << "settings.periodic.scheme"
-                                        << ": settings.periodic.scheme: unknown scheme 'rk4' (known: central-difference, "
-                                           "hermite-simpson)";
+        QTest::newRow("unknown sensitivity method")
+            << with([](json& j) { j["settings"]["sensitivity"] = "meissinger"; }) << "settings.sensitivity"
+            << ": settings.sensitivity: unknown sensitivity method 'meissinger' "
+               "(known: forward, structural)";
+        QTest::newRow("unknown periodic solver")
+            << with([](json& j) {
+                   j["settings"]["periodic"] = {{"solver", "euler"}};
+               })
+            << "settings.periodic.solver"
+            << ": settings.periodic.solver: unknown periodic solver 'euler' (known: "
+               "shooting, discretisation)";
+        QTest::newRow("negative period")
+            << with([](json& j) {
+                   j["settings"]["periodic"] = {{"period", -2}};
+               })
+            << "settings.periodic.period"
+            << ": settings.periodic.period: expected a period >= 0 (0: from the frequency parameter)";
+        QTest::newRow("zero periods") << with([](json& j) {
+            j["settings"]["periodic"] = {{"periods", 0}};
+        }) << "settings.periodic.periods"
+                                      << ": settings.periodic.periods: must be at least 1";
+        QTest::newRow("unknown scheme")
+            << with([](json& j) {
+                   j["settings"]["periodic"] = {{"scheme", "rk4"}};
+               })
+            << "settings.periodic.scheme"
+            << ": settings.periodic.scheme: unknown scheme 'rk4' (known: central-difference, "
+               "hermite-simpson)";
         QTest::newRow("method wrong type") << with([](json& j) { j["method"] = 3; }) << "method"
                                            << ": method: expected a string, got 3 (number)";
-        QTest::newRow("unknown integrator") << with([](json& j) { j["settings"]["integrator"]["method"] = "rk45"; })
-                                            << "settings.integrator.method"
-                                            << ": settings.integrator.method: unknown integrator 'rk45' (known: dopri5, "
-                                               "rosenbrock4, rk4, euler, sparse-implicit, implicit-euler, crank-nicolson)";
-        QTest::newRow("iterations wrong type") << with([](json& j) { j["settings"]["max_iterations"] = "many"; })
-                                               << "settings.max_iterations"
-                                               << ": settings.max_iterations: expected a whole number >= 0, got \"many\" (string)";
-        QTest::newRow("negative iterations") << with([](json& j) { j["settings"]["max_iterations"] = -1; })
-                                             << "settings.max_iterations"
-                                             << ": settings.max_iterations: expected a whole number >= 0, got -1 (number)";
-        QTest::newRow("rtol not positive") << with([](json& j) { j["settings"]["integrator"]["rtol"] = 0; })
-                                           << "settings.integrator.rtol" << ": settings.integrator.rtol: expected a number > 0, got 0";
-        QTest::newRow("prior without sd") << with([](json& j) { j["settings"]["priors"]["c"] = {{"mean", 1}}; })
-                                          << "settings.priors.c" << ": settings.priors.c: a prior needs both \"mean\" and \"sd\"";
-        QTest::newRow("weight wrong type") << with([](json& j) { j["settings"]["output_weights"]["x"] = "high"; })
-                                           << "settings.output_weights.x"
-                                           << ": settings.output_weights.x: expected a number, got \"high\" (string)";
+        QTest::newRow("unknown integrator")
+            << with([](json& j) { j["settings"]["integrator"]["method"] = "rk45"; }) << "settings.integrator.method"
+            << ": settings.integrator.method: unknown integrator 'rk45' (known: dopri5, "
+               "rosenbrock4, rk4, euler, sparse-implicit, implicit-euler, crank-nicolson)";
+        QTest::newRow("iterations wrong type")
+            << with([](json& j) { j["settings"]["max_iterations"] = "many"; }) << "settings.max_iterations"
+            << ": settings.max_iterations: expected a whole number >= 0, got \"many\" (string)";
+        QTest::newRow("negative iterations")
+            << with([](json& j) { j["settings"]["max_iterations"] = -1; }) << "settings.max_iterations"
+            << ": settings.max_iterations: expected a whole number >= 0, got -1 (number)";
+        QTest::newRow("rtol not positive")
+            << with([](json& j) { j["settings"]["integrator"]["rtol"] = 0; }) << "settings.integrator.rtol"
+            << ": settings.integrator.rtol: expected a number > 0, got 0";
+        QTest::newRow("prior without sd") << with([](json& j) {
+            j["settings"]["priors"]["c"] = {{"mean", 1}};
+        }) << "settings.priors.c"
+                                          << ": settings.priors.c: a prior needs both \"mean\" and \"sd\"";
+        QTest::newRow("weight wrong type")
+            << with([](json& j) { j["settings"]["output_weights"]["x"] = "high"; }) << "settings.output_weights.x"
+            << ": settings.output_weights.x: expected a number, got \"high\" (string)";
         QTest::newRow("unknown key") << with([](json& j) { j["settings"]["max_iteration"] = 5; })
-                                     << "settings.max_iteration" << ": settings.max_iteration: unknown key (known here: ";
+                                     << "settings.max_iteration"
+                                     << ": settings.max_iteration: unknown key (known here: ";
         QTest::newRow("data not an array") << with([](json& j) { j["data"] = "run1.csv"; }) << "data"
                                            << ": data: expected an array of data sets, got \"run1.csv\" (string)";
         QTest::newRow("data path missing") << with([](json& j) { j["data"][0].erase("path"); }) << "data[0].path"
                                            << ": data[0].path: missing";
-        QTest::newRow("data file not found") << with([](json& j) { j["data"].push_back({{"path", "data/run2.csv"}}); })
-                                             << "data[1].path"
+        QTest::newRow("data file not found") << with([](json& j) {
+            j["data"].push_back({{"path", "data/run2.csv"}});
+        }) << "data[1].path"
                                              << ": data[1].path: data file 'data/run2.csv' not found (looked for ";
-        QTest::newRow("mapping wrong type") << with([](json& j) { j["data"][0]["mapping"] = {{"x", 1}}; })
-                                            << "data[0].mapping.x" << ": data[0].mapping.x: expected a string, got 1 (number)";
-        QTest::newRow("fixed value wrong type") << with([](json& j) { j["data"][0]["fixed_values"] = {{"k", true}}; })
-                                                << "data[0].fixed_values.k"
+        QTest::newRow("mapping wrong type") << with([](json& j) {
+            j["data"][0]["mapping"] = {{"x", 1}};
+        }) << "data[0].mapping.x"
+                                            << ": data[0].mapping.x: expected a string, got 1 (number)";
+        QTest::newRow("fixed value wrong type") << with([](json& j) {
+            j["data"][0]["fixed_values"] = {{"k", true}};
+        }) << "data[0].fixed_values.k"
                                                 << ": data[0].fixed_values.k: expected a number, got true (boolean)";
-        QTest::newRow("true values not an object") << with([](json& j) { j["data"][0]["true_values"] = 3; })
-                                                   << "data[0].true_values"
-                                                   << ": data[0].true_values: expected an object {\"PARAMETER\": value}, got 3";
-        QTest::newRow("starting value wrong type") << with([](json& j) { j["parameters"] = {{"c", "0.2"}}; })
-                                                   << "parameters.c" << ": parameters.c: expected a number, got \"0.2\" (string)";
-        QTest::newRow("bad preprocessing") << with([](json& j) { j["preprocessing"] = {{"decimation", 0}}; })
-                                           << "preprocessing" << ": preprocessing: ";
-        QTest::newRow("unknown preprocessing") << with([](json& j) { j["preprocessing"] = {{"smooth", true}}; })
-                                               << "preprocessing" << ": preprocessing: unknown member 'smooth'";
+        QTest::newRow("true values not an object")
+            << with([](json& j) { j["data"][0]["true_values"] = 3; }) << "data[0].true_values"
+            << ": data[0].true_values: expected an object {\"PARAMETER\": value}, got 3";
+        QTest::newRow("starting value wrong type") << with([](json& j) {
+            j["parameters"] = {{"c", "0.2"}};
+        }) << "parameters.c"
+                                                   << ": parameters.c: expected a number, got \"0.2\" (string)";
+        QTest::newRow("bad preprocessing") << with([](json& j) {
+            j["preprocessing"] = {{"decimation", 0}};
+        }) << "preprocessing"
+                                           << ": preprocessing: ";
+        QTest::newRow("unknown preprocessing") << with([](json& j) {
+            j["preprocessing"] = {{"smooth", true}};
+        }) << "preprocessing"
+                                               << ": preprocessing: unknown member 'smooth'";
         QTest::newRow("optimal estimation not an object")
             << with([](json& j) { j["optimal_estimation"] = 3; }) << "optimal_estimation"
             << ": optimal_estimation: expected an object, got number";
-        QTest::newRow("optimal estimation unknown key")
-            << with([](json& j) { j["optimal_estimation"] = {{"points", 5}}; }) << "optimal_estimation.points"
-            << ": optimal_estimation.points: unknown key (known here: state_weights, measurement_weights, initial_prior, "
-               "shooting_points, first_stage)";
+        QTest::newRow("optimal estimation unknown key") << with([](json& j) {
+            j["optimal_estimation"] = {{"points", 5}};
+        }) << "optimal_estimation.points"
+                                                        << ": optimal_estimation.points: unknown key (known here: "
+                                                           "state_weights, measurement_weights, initial_prior, "
+                                                           "shooting_points, first_stage)";
         QTest::newRow("first stage adaptive")
-            << with([](json& j) { j["optimal_estimation"] = {{"first_stage", {{"method", "dopri5"}}}}; })
+            << with([](json& j) {
+                   j["optimal_estimation"] = {{"first_stage", {{"method", "dopri5"}}}};
+               })
             << "optimal_estimation.first_stage.method"
             << ": optimal_estimation.first_stage.method: expected one of \"euler\", \"rk4\", \"implicit-euler\", "
                "\"crank-nicolson\", got \"dopri5\"";
         QTest::newRow("first stage no steps")
-            << with([](json& j) { j["optimal_estimation"] = {{"first_stage", {{"steps_per_interval", 0}}}}; })
+            << with([](json& j) {
+                   j["optimal_estimation"] = {{"first_stage", {{"steps_per_interval", 0}}}};
+               })
             << "optimal_estimation.first_stage.steps_per_interval"
             << ": optimal_estimation.first_stage.steps_per_interval: expected a whole number >= 1, got 0";
         QTest::newRow("state weight zero")
-            << with([](json& j) { j["optimal_estimation"] = {{"state_weights", {{"x", 0}}}}; })
-            << "optimal_estimation.state_weights.x" << ": optimal_estimation.state_weights.x: expected a finite number > 0, got 0";
+            << with([](json& j) {
+                   j["optimal_estimation"] = {{"state_weights", {{"x", 0}}}};
+               })
+            << "optimal_estimation.state_weights.x"
+            << ": optimal_estimation.state_weights.x: expected a finite number > 0, got 0";
         QTest::newRow("measurement weight negative")
-            << with([](json& j) { j["optimal_estimation"] = {{"measurement_weights", {{"x", -1}}}}; })
+            << with([](json& j) {
+                   j["optimal_estimation"] = {{"measurement_weights", {{"x", -1}}}};
+               })
             << "optimal_estimation.measurement_weights.x"
             << ": optimal_estimation.measurement_weights.x: expected a finite number >= 0, got -1";
         QTest::newRow("measurement weight wrong type")
-            << with([](json& j) { j["optimal_estimation"] = {{"measurement_weights", {{"x", "big"}}}}; })
+            << with([](json& j) {
+                   j["optimal_estimation"] = {{"measurement_weights", {{"x", "big"}}}};
+               })
             << "optimal_estimation.measurement_weights.x"
             << ": optimal_estimation.measurement_weights.x: expected a number, got \"big\"";
-        QTest::newRow("prior without weight")
-            << with([](json& j) { j["optimal_estimation"] = {{"initial_prior", {{"x", {{"value", 1}}}}}}; })
-            << "optimal_estimation.initial_prior.x.weight" << ": optimal_estimation.initial_prior.x.weight: missing";
-        QTest::newRow("one-step formula as multistep")
-            << with([](json& j) { j["settings"] = {{"equation_error", {{"multistep", "heun"}}}}; })
-            << "settings.equation_error.multistep"
-            << ": settings.equation_error.multistep: unknown formula 'heun' (known: trapezoid, simpson, newton-cotes-6)";
+        QTest::newRow("prior without weight") << with([](json& j) {
+            j["optimal_estimation"] = {{"initial_prior", {{"x", {{"value", 1}}}}}};
+        }) << "optimal_estimation.initial_prior.x.weight"
+                                              << ": optimal_estimation.initial_prior.x.weight: missing";
+        QTest::newRow("one-step formula as multistep") << with([](json& j) {
+            j["settings"] = {{"equation_error", {{"multistep", "heun"}}}};
+        }) << "settings.equation_error.multistep"
+                                                       << ": settings.equation_error.multistep: unknown formula 'heun' "
+                                                          "(known: trapezoid, simpson, newton-cotes-6)";
         QTest::newRow("negative state weight")
-            << with([](json& j) { j["settings"] = {{"equation_error", {{"state_weights", {{"x", -1}}}}}}; })
+            << with([](json& j) {
+                   j["settings"] = {{"equation_error", {{"state_weights", {{"x", -1}}}}}};
+               })
             << "settings.equation_error.state_weights.x"
             << ": settings.equation_error.state_weights.x: expected a number > 0, got -1";
         QTest::newRow("one shooting point")
-            << with([](json& j) { j["optimal_estimation"] = {{"shooting_points", 1}}; })
+            << with([](json& j) {
+                   j["optimal_estimation"] = {{"shooting_points", 1}};
+               })
             << "optimal_estimation.shooting_points"
             << ": optimal_estimation.shooting_points: expected a whole number >= 2, got 1";
     }
@@ -497,7 +553,8 @@ private slots:
         std::string gotKey = "(none)";
         const std::string what = loadError(tmp.path(), text.toStdString(), &gotKey);
         const std::string expected = file.string() + message.toStdString();
-        QVERIFY2(what.compare(0, expected.size(), expected) == 0, ("got:      " + what + "\nexpected: " + expected).c_str());
+        QVERIFY2(what.compare(0, expected.size(), expected) == 0,
+                 ("got:      " + what + "\nexpected: " + expected).c_str());
         QCOMPARE(gotKey, key.toStdString());
         QCOMPARE(snapshot(tmp.path()), before);  // loading never writes
     }
@@ -631,9 +688,11 @@ private slots:
         std::vector<std::string> keys;
         for (const auto& item : j.items())
             keys.push_back(item.key());
-        QCOMPARE(keys, (std::vector<std::string>{"cancelled", "converged", "correlation", "cost", "history", "iterations",
-                                                 "parameters", "residual_rms", "stop_reason"}));
-        QCOMPARE(j["parameters"]["k"], (json{{"value", 2.0}, {"std", 0.1}, {"initial", 1.0}, {"lower95", 1.8}, {"upper95", 2.2}}));
+        QCOMPARE(keys,
+                 (std::vector<std::string>{"cancelled", "converged", "correlation", "cost", "history", "iterations",
+                                           "parameters", "residual_rms", "stop_reason"}));
+        QCOMPARE(j["parameters"]["k"],
+                 (json{{"value", 2.0}, {"std", 0.1}, {"initial", 1.0}, {"lower95", 1.8}, {"upper95", 2.2}}));
         QVERIFY(j["parameters"]["c"]["std"].is_null());
         QCOMPARE(j["parameters"]["c"]["value"].get<double>(), 0.4);
         QCOMPARE(j["cost"].get<double>(), 3.5);
@@ -731,7 +790,7 @@ private slots:
         r.parameters.push_back({"m", 0, 0, 0, 0, 0, false});
         r.correlation.resize(3, 3);
         r.correlation << 1, 0.1, 0.2,  //
-            0.1, 1, 0.3,               //
+            0.1, 1, 0.3,  //
             0.2, 0.3, 1;
         const json j = project::resultToJson(r);
         // Written order a, m, z: corr(a, m) = 0.3, corr(a, z) = 0.1, corr(m, z) = 0.2.

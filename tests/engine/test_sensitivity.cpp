@@ -30,7 +30,10 @@ double complexStep(int which, double c, double k, double x0, double v0, double t
     return dampedOscillator(args[0], args[1], args[2], args[3], t).imag() / h;
 }
 
-double relativeError(double a, double b, double scale) { return std::abs(a - b) / std::max(std::abs(b), scale); }
+double relativeError(double a, double b, double scale)
+{
+    return std::abs(a - b) / std::max(std::abs(b), scale);
+}
 
 }  // namespace
 
@@ -118,12 +121,13 @@ private slots:
             const double h = 1e-3 * std::max(1.0, std::abs(nominal[p]));
             const Eigen::MatrixXd fd = (-simulateWith(p, nominal[p] + 2 * h) + 8 * simulateWith(p, nominal[p] + h) -
                                         8 * simulateWith(p, nominal[p] - h) + simulateWith(p, nominal[p] - 2 * h)) /
-                                       (12 * h);
+                (12 * h);
             for (std::size_t s = 0; s < r.times.size(); ++s)
                 for (Eigen::Index y = 0; y < tr.outputs.cols(); ++y) {
                     const double scale = 1e-3 * fd.col(y).cwiseAbs().maxCoeff();
-                    worst = std::max(worst, relativeError(tr.outputParameterSensitivity[s](y, static_cast<Eigen::Index>(p)),
-                                                          fd(static_cast<Eigen::Index>(s), y), std::max(scale, 1e-8)));
+                    worst = std::max(worst,
+                                     relativeError(tr.outputParameterSensitivity[s](y, static_cast<Eigen::Index>(p)),
+                                                   fd(static_cast<Eigen::Index>(s), y), std::max(scale, 1e-8)));
                 }
         }
         QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));

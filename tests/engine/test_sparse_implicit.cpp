@@ -33,7 +33,8 @@ output y1
 std::string rod(int nodes, double alpha)
 {
     return "field s on x in [0, 1] nodes " + std::to_string(nodes) + "\nparam alpha(x) = " + std::to_string(alpha) +
-           " [0.001, 1]\ns_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(1, t) = 0\ns(x, 0) = sin(pi*x) + 0.5*sin(3*pi*x)\noutput s\n";
+        " [0.001, 1]\ns_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(1, t) = 0\ns(x, 0) = sin(pi*x) + 0.5*sin(3*pi*x)\noutput "
+        "s\n";
 }
 
 integrate::Trajectory run(eval::CompiledModel& m, const std::vector<double>& times, IntegrationMethod method,
@@ -91,7 +92,8 @@ class TestSparseImplicit : public QObject {
 private slots:
     void namesAndSettings()
     {
-        QCOMPARE(integrate::parseIntegrationMethod("sparse-implicit"), std::optional(IntegrationMethod::SparseImplicit));
+        QCOMPARE(integrate::parseIntegrationMethod("sparse-implicit"),
+                 std::optional(IntegrationMethod::SparseImplicit));
         QCOMPARE(integrate::methodName(IntegrationMethod::SparseImplicit), std::string("sparse-implicit"));
         QVERIFY(integrate::isAdaptive(IntegrationMethod::SparseImplicit));
     }
@@ -104,7 +106,8 @@ private slots:
         const auto reference = run(*m, times, IntegrationMethod::Rosenbrock4, 1e-11, 1e-14);
         const auto sparse = run(*m, times, IntegrationMethod::SparseImplicit, 1e-8, 1e-12);
         const double states = relativeDifference(sparse.states, reference.states, 1e-10);
-        const double dp = relativeDifference(sparse.stateParameterSensitivity, reference.stateParameterSensitivity, 1e-6);
+        const double dp =
+            relativeDifference(sparse.stateParameterSensitivity, reference.stateParameterSensitivity, 1e-6);
         const double dx0 = relativeDifference(sparse.stateInitialSensitivity, reference.stateInitialSensitivity, 1e-6);
         qInfo("Robertson: %zu steps (rosenbrock4 %zu); relative differences states %.2e, dx/dp %.2e, dx/dx0 %.2e",
               sparse.steps, reference.steps, states, dp, dx0);
@@ -124,9 +127,11 @@ private slots:
         const auto reference = run(*m, times, IntegrationMethod::Rosenbrock4, 1e-11, 1e-14);
         const auto sparse = run(*m, times, IntegrationMethod::SparseImplicit, 1e-8, 1e-12);
         const double states = relativeDifference(sparse.states, reference.states, 1e-6);
-        const double dp = relativeDifference(sparse.stateParameterSensitivity, reference.stateParameterSensitivity, 1e-4);
+        const double dp =
+            relativeDifference(sparse.stateParameterSensitivity, reference.stateParameterSensitivity, 1e-4);
         const double dx0 = relativeDifference(sparse.stateInitialSensitivity, reference.stateInitialSensitivity, 1e-4);
-        const double dy = relativeDifference(sparse.outputParameterSensitivity, reference.outputParameterSensitivity, 1e-4);
+        const double dy =
+            relativeDifference(sparse.outputParameterSensitivity, reference.outputParameterSensitivity, 1e-4);
         qInfo("5-node rod: relative differences states %.2e, dx/dalpha %.2e, dx/dx0 %.2e, dy/dalpha %.2e", states, dp,
               dx0, dy);
         QVERIFY(states < 1e-6);
@@ -142,7 +147,8 @@ private slots:
         const auto reference = run(*m, times, IntegrationMethod::Rosenbrock4, 1e-11, 1e-14);
         const auto sparse = run(*m, times, IntegrationMethod::SparseImplicit, 1e-8, 1e-12);
         const double states = relativeDifference(sparse.states, reference.states, 1e-6);
-        const double dp = relativeDifference(sparse.stateParameterSensitivity, reference.stateParameterSensitivity, 1e-4);
+        const double dp =
+            relativeDifference(sparse.stateParameterSensitivity, reference.stateParameterSensitivity, 1e-4);
         const double dx0 = relativeDifference(sparse.stateInitialSensitivity, reference.stateInitialSensitivity, 1e-4);
         qInfo("4 x 4 grid: %zu steps; relative differences states %.2e, dx/dp %.2e, dx/dx0 %.2e", sparse.steps, states,
               dp, dx0);
@@ -159,15 +165,16 @@ private slots:
         const int nodes = 60;
         const double a = 0.3, dx = 1.0 / (nodes + 1);
         const std::string text = "field s on x in [0, 1] nodes " + std::to_string(nodes) +
-                                 "\nparam a = 0.3\ns_t = a * s_xx\ns(0, t) = 0 ; s(1, t) = 0\n"
-                                 "s(x, 0) = sin(pi*x) + 0.5*sin(3*pi*x)\noutput s\n";
+            "\nparam a = 0.3\ns_t = a * s_xx\ns(0, t) = 0 ; s(1, t) = 0\n"
+            "s(x, 0) = sin(pi*x) + 0.5*sin(3*pi*x)\noutput s\n";
         auto m = test::compiled(text);
         const auto times = integrate::uniformGrid(0, 1, 0.01);
         integrate::SimulationRequest request;
         request.times = times;
         request.sensitivityParameters = {0};
         const auto r = integrate::simulate(*m, request, test::tight(IntegrationMethod::SparseImplicit, 1e-9, 1e-12));
-        const double mu1 = (2 - 2 * std::cos(M_PI * dx)) / (dx * dx), mu3 = (2 - 2 * std::cos(3 * M_PI * dx)) / (dx * dx);
+        const double mu1 = (2 - 2 * std::cos(M_PI * dx)) / (dx * dx),
+                     mu3 = (2 - 2 * std::cos(3 * M_PI * dx)) / (dx * dx);
         double stateError = 0, sensitivityError = 0, pdeError = 0;
         for (std::size_t k = 0; k < times.size(); ++k) {
             const double t = times[k];
@@ -176,10 +183,10 @@ private slots:
                 const double e1 = std::sin(M_PI * x) * std::exp(-a * mu1 * t);
                 const double e3 = 0.5 * std::sin(3 * M_PI * x) * std::exp(-a * mu3 * t);
                 stateError = std::max(stateError, std::abs(r.states(static_cast<Eigen::Index>(k), i) - e1 - e3));
-                sensitivityError = std::max(sensitivityError,
-                                            std::abs(r.stateParameterSensitivity[k](i, 0) + mu1 * t * e1 + mu3 * t * e3));
+                sensitivityError = std::max(
+                    sensitivityError, std::abs(r.stateParameterSensitivity[k](i, 0) + mu1 * t * e1 + mu3 * t * e3));
                 const double pde = std::sin(M_PI * x) * std::exp(-a * M_PI * M_PI * t) +
-                                   0.5 * std::sin(3 * M_PI * x) * std::exp(-9 * a * M_PI * M_PI * t);
+                    0.5 * std::sin(3 * M_PI * x) * std::exp(-9 * a * M_PI * M_PI * t);
                 pdeError = std::max(pdeError, std::abs(r.states(static_cast<Eigen::Index>(k), i) - pde));
             }
         }
@@ -213,8 +220,10 @@ private slots:
             m->setParameters(shifted);
             const auto down = run(*m, times, IntegrationMethod::SparseImplicit, 1e-12, 1e-15, false);
             for (std::size_t k = 0; k < times.size(); ++k) {
-                const Eigen::VectorXd fd = (up.states.row(static_cast<Eigen::Index>(k)) -
-                                            down.states.row(static_cast<Eigen::Index>(k))).transpose() / (2 * delta);
+                const Eigen::VectorXd fd =
+                    (up.states.row(static_cast<Eigen::Index>(k)) - down.states.row(static_cast<Eigen::Index>(k)))
+                        .transpose() /
+                    (2 * delta);
                 const Eigen::VectorXd an = r.stateParameterSensitivity[k].col(static_cast<Eigen::Index>(j));
                 worst = std::max(worst, (fd - an).cwiseAbs().maxCoeff());
                 largest = std::max(largest, an.cwiseAbs().maxCoeff());
@@ -235,8 +244,10 @@ private slots:
         const auto r = run(*m, integrate::uniformGrid(0, 0.2, 0.05), IntegrationMethod::SparseImplicit, 1e-6, 1e-9);
         double worst = 0, largest = 0;
         for (std::size_t k = 0; k < r.times.size(); ++k) {
-            worst = std::max(worst, (r.outputParameterSensitivity[k] - r.stateParameterSensitivity[k]).cwiseAbs().maxCoeff());
-            worst = std::max(worst, (r.outputInitialSensitivity[k] - r.stateInitialSensitivity[k]).cwiseAbs().maxCoeff());
+            worst = std::max(worst,
+                             (r.outputParameterSensitivity[k] - r.stateParameterSensitivity[k]).cwiseAbs().maxCoeff());
+            worst =
+                std::max(worst, (r.outputInitialSensitivity[k] - r.stateInitialSensitivity[k]).cwiseAbs().maxCoeff());
             largest = std::max(largest, r.stateParameterSensitivity[k].cwiseAbs().maxCoeff());
         }
         QVERIFY(largest > 0.01);
@@ -271,8 +282,9 @@ private slots:
         const auto r = integrate::simulate(*m, request, test::tight(IntegrationMethod::SparseImplicit, 1e-9, 1e-12));
         double worst = 0;
         for (std::size_t k = 0; k < times.size(); ++k)
-            worst = std::max(worst, std::abs(r.states(static_cast<Eigen::Index>(k), 0) - std::cos(times[k]) -
-                                             std::exp(-1e6 * times[k])));
+            worst = std::max(
+                worst,
+                std::abs(r.states(static_cast<Eigen::Index>(k), 0) - std::cos(times[k]) - std::exp(-1e6 * times[k])));
         qInfo("y' = -1e6 (y - cos t) - sin t: max error %.2e in %zu steps", worst, r.steps);
         QVERIFY(worst < 1e-7);
         QVERIFY(r.steps < 5000);

@@ -19,7 +19,9 @@ namespace {
 // theta_k = theta* + (I - K M'CM)^k (theta_0 - theta*) (the seed's step is (K/2) dJ/dtheta), theta* = (M'CM)^-1 M'Cb.
 class LinearProblem : public estimate::LeastSquaresProblem {
 public:
-    LinearProblem(MatrixXd m, VectorXd b, VectorXd start) : m_(std::move(m)), b_(std::move(b)), theta_(std::move(start)) {}
+    LinearProblem(MatrixXd m, VectorXd b, VectorXd start) : m_(std::move(m)), b_(std::move(b)), theta_(std::move(start))
+    {
+    }
     VectorXd parameters() const override { return theta_; }
     VectorXd lower() const override { return VectorXd::Constant(theta_.size(), -1e300); }
     VectorXd upper() const override { return VectorXd::Constant(theta_.size(), 1e300); }
@@ -109,7 +111,8 @@ private slots:
     {
         const MatrixXd m = matrix3x2();
         const VectorXd c = vec({0.5, 1.0, 2.0});
-        const double lambdaMax = (m.transpose() * c.asDiagonal() * m).selfadjointView<Eigen::Lower>().eigenvalues().maxCoeff();
+        const double lambdaMax =
+            (m.transpose() * c.asDiagonal() * m).selfadjointView<Eigen::Lower>().eigenvalues().maxCoeff();
         LinearProblem problem(m, vec({1.0, -2.0, 0.5}), vec({3.0, -1.0}));
         estimate::FitSettings settings;
         const auto out = estimate::steepestDescent(problem, c, 3.0 / lambdaMax, settings, {}, nullptr);
@@ -139,8 +142,8 @@ private slots:
     // (exp(-t) - exp(-k0 t))^2 with the analytic responses, and the fit reaches k = 1.
     void fitByMethodName()
     {
-        const std::shared_ptr<const eval::CompiledModelSource> source =
-            eval::compileModel(model::parseModel("param k = 0.5 [0.01, 10]\nstate y = 1\ny' = -k*y\noutput y\n", "<decay>"));
+        const std::shared_ptr<const eval::CompiledModelSource> source = eval::compileModel(
+            model::parseModel("param k = 0.5 [0.01, 10]\nstate y = 1\ny' = -k*y\noutput y\n", "<decay>"));
         estimate::Experiment ex;
         ex.name = "decay";
         const int n = 101;
@@ -151,7 +154,8 @@ private slots:
         }
         ex.outputMeasured = {true};
         estimate::FitSettings settings;
-        QCOMPARE(estimate::parseEstimationMethod("steepest-descent"), std::optional{estimate::EstimationMethod::SteepestDescent});
+        QCOMPARE(estimate::parseEstimationMethod("steepest-descent"),
+                 std::optional{estimate::EstimationMethod::SteepestDescent});
         QCOMPARE(estimate::methodName(estimate::EstimationMethod::SteepestDescent), std::string("steepest-descent"));
         settings.method = estimate::EstimationMethod::SteepestDescent;
         settings.steepestDescentGain = 4.0;
@@ -176,8 +180,10 @@ private slots:
         QCOMPARE(seen.size(), result.history.size());
         QVERIFY2(std::abs(seen.front().cost - j0) < 1e-8 * j0, qPrintable(QString::number(seen.front().cost - j0)));
         QVERIFY2(result.converged, result.stopReason.c_str());
-        QVERIFY2(std::abs(result.parameters[0].value - 1.0) < 1e-4, qPrintable(QString::number(result.parameters[0].value)));
-        qInfo() << "decay: k from 0.5 to" << result.parameters[0].value << "in" << result.iterations << "iterations, K = 4";
+        QVERIFY2(std::abs(result.parameters[0].value - 1.0) < 1e-4,
+                 qPrintable(QString::number(result.parameters[0].value)));
+        qInfo() << "decay: k from 0.5 to" << result.parameters[0].value << "in" << result.iterations
+                << "iterations, K = 4";
     }
 };
 

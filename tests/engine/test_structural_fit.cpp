@@ -16,8 +16,8 @@ using namespace sysid;
 
 namespace {
 
-using test::compiledSource;
 using integrate::uniformGrid;
+using test::compiledSource;
 
 std::vector<double> withValues(const eval::CompiledModelSource& source, const test::seed003::Values& values)
 {
@@ -52,7 +52,8 @@ void compareHistories(const estimate::FitResult& forward, const estimate::FitRes
     QVERIFY2(worst < tolerance, qPrintable(QString::number(worst)));
 }
 
-std::string fitFailure(const std::string& text, const estimate::Experiment& experiment, const estimate::FitSettings& settings)
+std::string fitFailure(const std::string& text, const estimate::Experiment& experiment,
+                       const estimate::FitSettings& settings)
 {
     const auto source = compiledSource(text);
     try {
@@ -75,12 +76,15 @@ private slots:
     {
         const auto source = compiledSource(test::seed003::example1);
         const auto truth = test::seed003::perNode("alpha", {0.1, 0.15, 0.18});
-        const auto experiment = test::simulatedExperiment(source, withValues(*source, truth), uniformGrid(0, 3, 0.05), 0.5, 3);
+        const auto experiment =
+            test::simulatedExperiment(source, withValues(*source, truth), uniformGrid(0, 3, 0.05), 0.5, 3);
         const auto start = withValues(*source, test::seed003::perNode("alpha", {0.2, 0.2, 0.2}));
-        const auto forward = estimate::fit(source, start, {experiment},
-                                           settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Forward));
+        const auto forward =
+            estimate::fit(source, start, {experiment},
+                          settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Forward));
         const auto structural = estimate::fit(
-            source, start, {experiment}, settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Structural));
+            source, start, {experiment},
+            settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Structural));
         QVERIFY(forward.converged);
         QVERIFY(structural.converged);
         compareHistories(forward, structural, 1e-6);
@@ -89,7 +93,8 @@ private slots:
                      qPrintable(QString::number(structural.parameters[i].value - forward.parameters[i].value)));
             QVERIFY2(test::relativeError(structural.parameters[i].value, truth[i].second) < 0.02,
                      qPrintable(QString::number(structural.parameters[i].value)));
-            QVERIFY(std::abs(structural.parameters[i].sd - forward.parameters[i].sd) <= 1e-3 * forward.parameters[i].sd + 1e-12);
+            QVERIFY(std::abs(structural.parameters[i].sd - forward.parameters[i].sd) <=
+                    1e-3 * forward.parameters[i].sd + 1e-12);
         }
     }
 
@@ -115,7 +120,7 @@ private slots:
     void initialValueInputAndPrior()
     {
         const std::string text = "param k = 3 [0.1, 50]\nparam c = 0.4 [0, 10]\ninput u\n"
-                                  "state x = 0.2 estimate\nstate v = 0\nx' = v\nv' = -k*x - c*v + u\noutput x\n";
+                                 "state x = 0.2 estimate\nstate v = 0\nx' = v\nv' = -k*x - c*v + u\noutput x\n";
         const auto source = compiledSource(text);
         std::vector<double> ut, uv;
         for (int i = 0; i <= 400; ++i) {
@@ -138,17 +143,21 @@ private slots:
             QVERIFY2(std::abs(f - s) < 1e-6 * (1 + std::abs(f)),
                      qPrintable(QString::fromStdString(forward.parameters[i].name) + ": " + QString::number(f - s)));
         }
-        QVERIFY2(test::relativeError(structural.parameters[0].value, 4.0) < 0.02, qPrintable(QString::number(structural.parameters[0].value)));
+        QVERIFY2(test::relativeError(structural.parameters[0].value, 4.0) < 0.02,
+                 qPrintable(QString::number(structural.parameters[0].value)));
     }
 
     void refusesANonlinearModelNamingTheState()
     {
-        const std::string text = "param k = 1\nparam k3 = 0.5\nstate x = 1\nstate v = 0\nx' = v\nv' = -k*x - k3*x^3\noutput x\n";
+        const std::string text =
+            "param k = 1\nparam k3 = 0.5\nstate x = 1\nstate v = 0\nx' = v\nv' = -k*x - k3*x^3\noutput x\n";
         const auto source = compiledSource(text);
         const auto experiment = test::simulatedExperiment(source, source->parameterValues, uniformGrid(0, 3, 0.1));
         const std::string message =
-            fitFailure(text, experiment, settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Structural));
-        QVERIFY2(message.find("state v") != std::string::npos && message.find("linear") != std::string::npos, message.c_str());
+            fitFailure(text, experiment,
+                       settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Structural));
+        QVERIFY2(message.find("state v") != std::string::npos && message.find("linear") != std::string::npos,
+                 message.c_str());
     }
 
     void refusesMethodsThatFormTheirOwnDerivatives()
@@ -158,8 +167,10 @@ private slots:
         const auto experiment = test::simulatedExperiment(source, source->parameterValues, uniformGrid(0, 3, 0.1));
         for (auto method : {estimate::EstimationMethod::MultipleShooting, estimate::EstimationMethod::PeriodicResponse,
                             estimate::EstimationMethod::SingleStep, estimate::EstimationMethod::Multistep}) {
-            const std::string message = fitFailure(text, experiment, settingsFor(method, estimate::SensitivityMethod::Structural));
-            QVERIFY2(message.find("structural sensitivity method is for output-error, bayes and steepest-descent") != std::string::npos &&
+            const std::string message =
+                fitFailure(text, experiment, settingsFor(method, estimate::SensitivityMethod::Structural));
+            QVERIFY2(message.find("structural sensitivity method is for output-error, bayes and steepest-descent") !=
+                             std::string::npos &&
                          message.find(estimate::methodName(method)) != std::string::npos,
                      message.c_str());
         }
@@ -171,9 +182,10 @@ private slots:
         const auto experiment = test::simulatedExperiment(source, source->parameterValues, uniformGrid(0, 3, 0.05));
         std::stop_source stop;
         stop.request_stop();
-        const auto result = estimate::fit(source, source->parameterValues, {experiment},
-                                          settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Structural),
-                                          nullptr, stop.get_token());
+        const auto result =
+            estimate::fit(source, source->parameterValues, {experiment},
+                          settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Structural),
+                          nullptr, stop.get_token());
         QVERIFY(result.cancelled);
     }
 

@@ -23,7 +23,6 @@ namespace {
 using integrate::uniformGrid;
 using test::compiledSource;
 
-
 // dJ/dp = -2 int sum_i (q_i - y_i) dy_i/dp dt by the trapezoid rule over the samples.
 VectorXd gradient(const std::vector<double>& t, const MatrixXd& measured, const MatrixXd& outputs,
                   const std::vector<MatrixXd>& sensitivity)
@@ -47,8 +46,8 @@ integrate::IntegratorSettings tight()
     return s;
 }
 
-using test::seed003::Values;
 using test::seed003::perNode;
+using test::seed003::Values;
 
 // Gradient at `start` of J against data simulated at `truth`, by both methods; they must agree
 // to 1e-6 relative. Prints both costs.
@@ -131,8 +130,10 @@ private slots:
             QVERIFY(std::abs(r.states(ss, 0) - (b / k + (1 - b / k) * e)) < 1e-12);
             const double dk = -b / (k * k) * (1 - e) - (1 - b / k) * t * e;
             const double db = (1 - e) / k;
-            QVERIFY2(std::abs(r.stateSensitivity[s](0, 0) - dk) < 1e-9, qPrintable(QString::number(r.stateSensitivity[s](0, 0) - dk)));
-            QVERIFY2(std::abs(r.stateSensitivity[s](0, 1) - db) < 1e-9, qPrintable(QString::number(r.stateSensitivity[s](0, 1) - db)));
+            QVERIFY2(std::abs(r.stateSensitivity[s](0, 0) - dk) < 1e-9,
+                     qPrintable(QString::number(r.stateSensitivity[s](0, 0) - dk)));
+            QVERIFY2(std::abs(r.stateSensitivity[s](0, 1) - db) < 1e-9,
+                     qPrintable(QString::number(r.stateSensitivity[s](0, 1) - db)));
             QVERIFY(std::abs(r.outputSensitivity[s](0, 0) - 3 * dk) < 3e-9);
         }
         QCOMPARE(r.sensitivityEquations, std::size_t{2});
@@ -142,7 +143,8 @@ private slots:
     // dx/da = (sin t - cos t + e^{-t}) / 2, dx/dx0 = e^{-t}.
     void forcedWithInitialValue()
     {
-        const auto source = compiledSource("param a = 1.5\nparam x0 = 0.3\nstate x = x0\nx' = -x + a*sin(t)\noutput x\n");
+        const auto source =
+            compiledSource("param a = 1.5\nparam x0 = 0.3\nstate x = x0\nx' = -x + a*sin(t)\noutput x\n");
         eval::CompiledModel model(source);
         model.setParameters(source->parameterValues);
         integrate::StructuralSensitivityRequest request;
@@ -153,7 +155,8 @@ private slots:
         for (std::size_t s = 0; s < request.times.size(); ++s) {
             const double t = request.times[s];
             const double da = 0.5 * (std::sin(t) - std::cos(t) + std::exp(-t));
-            QVERIFY2(std::abs(r.stateSensitivity[s](0, 0) - da) < 1e-9, qPrintable(QString::number(r.stateSensitivity[s](0, 0) - da)));
+            QVERIFY2(std::abs(r.stateSensitivity[s](0, 0) - da) < 1e-9,
+                     qPrintable(QString::number(r.stateSensitivity[s](0, 0) - da)));
             QVERIFY(std::abs(r.stateSensitivity[s](0, 1) - std::exp(-t)) < 1e-12);
         }
     }
@@ -179,7 +182,8 @@ private slots:
     void seedExample1()
     {
         const std::string& text = test::seed003::example1;
-        compareOnSeedExample("example 1, start 0.2", text, perNode("alpha", {0.1, 0.15, 0.18}), perNode("alpha", {0.2, 0.2, 0.2}));
+        compareOnSeedExample("example 1, start 0.2", text, perNode("alpha", {0.1, 0.15, 0.18}),
+                             perNode("alpha", {0.2, 0.2, 0.2}));
         compareOnSeedExample("example 1, start 0.05", text, perNode("alpha", {0.1, 0.15, 0.18}),
                              perNode("alpha", {0.05, 0.05, 0.05}));
     }

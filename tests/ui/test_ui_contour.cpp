@@ -37,7 +37,10 @@ bool writeFile(const QString& path, const QByteArray& text)
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
 }
 
-double t(int k) { return 0.05 * k; }
+double t(int k)
+{
+    return 0.05 * k;
+}
 
 // Clean data x = t + t^2 (a = 1, b = 2) on 0..2; c is fixed and does not act.
 QString writeLinearProject(const QTemporaryDir& dir)
@@ -49,7 +52,8 @@ QString writeLinearProject(const QTemporaryDir& dir)
         return {};
     const QByteArray project =
         "{\"version\": 1, \"model\": {\"source\": \"linear.model\", \"text\": [\"param a = 0.5\", \"param b = 0.5\", "
-        "\"param c = 1 fixed\", \"state x = 0\", \"x' = a + b*t + 0*c\", \"output x\"]}, \"data\": [{\"path\": \"clean.csv\"}]}\n";
+        "\"param c = 1 fixed\", \"state x = 0\", \"x' = a + b*t + 0*c\", \"output x\"]}, \"data\": [{\"path\": "
+        "\"clean.csv\"}]}\n";
     const QString path = dir.filePath("linear.sysid");
     return writeFile(path, project) ? path : QString();
 }
@@ -150,7 +154,8 @@ private slots:
                     continue;
                 const double ratio = result->at(ix, iy) / reference;
                 const double expected = squares(result->xValues[ix], result->yValues[iy]) / squares(0, 1);
-                QVERIFY2(std::abs(ratio - expected) < 1e-6 * expected, qPrintable(QString("%1 vs %2").arg(ratio).arg(expected)));
+                QVERIFY2(std::abs(ratio - expected) < 1e-6 * expected,
+                         qPrintable(QString("%1 vs %2").arg(ratio).arg(expected)));
             }
         QCOMPARE(panel.plot()->cellValue(1, 3), result->at(1, 3));
         QCOMPARE(panel.plot()->pathPointCount(), 0);
@@ -197,7 +202,7 @@ private slots:
         QByteArray csv = "t,s[1],s[2],s[3]\n";
         for (int k = 0; k <= 10; ++k)
             csv += QByteArray::number(0.1 * k) + "," + QByteArray::number(1 + 0.1 * k) + "," +
-                   QByteArray::number(2 + 0.1 * k) + "," + QByteArray::number(3 + 0.1 * k) + "\n";
+                QByteArray::number(2 + 0.1 * k) + "," + QByteArray::number(3 + 0.1 * k) + "\n";
         QVERIFY(writeFile(dir.filePath("rod.csv"), csv));
         const QByteArray project =
             "{\"version\": 1, \"model\": {\"source\": \"rod.model\", \"text\": [\"field s on x in [0, 0.8] nodes 3\", "
@@ -211,7 +216,8 @@ private slots:
         QCOMPARE(panel.fieldCombo()->count(), 1);
         QCOMPARE(panel.fieldCombo()->currentText(), QString("s"));
         QVERIFY(panel.plot()->hasField());
-        QVERIFY2(panel.statusLabel()->text().startsWith("3 of 3 nodes measured"), qPrintable(panel.statusLabel()->text()));
+        QVERIFY2(panel.statusLabel()->text().startsWith("3 of 3 nodes measured"),
+                 qPrintable(panel.statusLabel()->text()));
         QCOMPARE(panel.plot()->shownValue(4, 1), 2.4);  // sample 4, node 2 (x = 0.4)
 
         std::vector<double> times;
@@ -272,12 +278,14 @@ private slots:
         QCOMPARE(panel.cutCombo()->itemText(0), QString("y = 0.2"));
         QCOMPARE(panel.cutCombo()->itemText(2), QString("x = 0.2"));
         QCOMPARE(panel.cutCombo()->currentIndex(), 1);  // the middle of y: y = 0.4
-        QVERIFY2(panel.statusLabel()->text().startsWith("3 of 3 nodes measured"), qPrintable(panel.statusLabel()->text()));
+        QVERIFY2(panel.statusLabel()->text().startsWith("3 of 3 nodes measured"),
+                 qPrintable(panel.statusLabel()->text()));
         QCOMPARE(panel.plot()->positionAxis(), QString("x"));
         QCOMPARE(panel.plot()->shownValue(3, 1), 22 + 0.3);  // s[2,2] at t = 0.3
-        panel.cutCombo()->setCurrentIndex(4);              // x = 0.6: s[3,1], s[3,2] along y
+        panel.cutCombo()->setCurrentIndex(4);  // x = 0.6: s[3,1], s[3,2] along y
         QCOMPARE(panel.plot()->positionAxis(), QString("y"));
-        QVERIFY2(panel.statusLabel()->text().startsWith("2 of 2 nodes measured"), qPrintable(panel.statusLabel()->text()));
+        QVERIFY2(panel.statusLabel()->text().startsWith("2 of 2 nodes measured"),
+                 qPrintable(panel.statusLabel()->text()));
         QCOMPARE(panel.plot()->shownValue(2, 0), 31 + 0.2);
         QCOMPARE(panel.plot()->shownValue(2, 1), 32 + 0.2);
     }

@@ -27,50 +27,62 @@ using sysid::ui::SyntheticDataDialog;
 
 namespace {
 
-bool writeFile(const QString& path, const QByteArray& bytes) {
-  QFile f(path);
-  return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+bool writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
-QStringList readLines(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly))
-    return {};
-  QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
-  while (!lines.isEmpty() && lines.back().isEmpty())
-    lines.pop_back();
-  return lines;
+QStringList readLines(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    while (!lines.isEmpty() && lines.back().isEmpty())
+        lines.pop_back();
+    return lines;
 }
 
-QPushButton* okButton(ImportDialog& d) {
-  auto* box = d.findChild<QDialogButtonBox*>();
-  return box != nullptr ? box->button(QDialogButtonBox::Ok) : nullptr;
+QPushButton* okButton(ImportDialog& d)
+{
+    auto* box = d.findChild<QDialogButtonBox*>();
+    return box != nullptr ? box->button(QDialogButtonBox::Ok) : nullptr;
 }
 
-QTableWidget* preview(ImportDialog& d) { return d.findChild<QTableWidget*>(QStringLiteral("previewTable")); }
+QTableWidget* preview(ImportDialog& d)
+{
+    return d.findChild<QTableWidget*>(QStringLiteral("previewTable"));
+}
 
-QLabel* errorLabel(QWidget& d) { return d.findChild<QLabel*>(QStringLiteral("errorLabel")); }
+QLabel* errorLabel(QWidget& d)
+{
+    return d.findChild<QLabel*>(QStringLiteral("errorLabel"));
+}
 
 // Row of the preview showing the file's physical line, -1 if none.
-int previewRowOfLine(ImportDialog& d, int line) {
-  QTableWidget* table = preview(d);
-  for (int r = 0; r < table->rowCount(); ++r)
-    if (table->verticalHeaderItem(r) != nullptr && table->verticalHeaderItem(r)->text() == QString::number(line))
-      return r;
-  return -1;
+int previewRowOfLine(ImportDialog& d, int line)
+{
+    QTableWidget* table = preview(d);
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (table->verticalHeaderItem(r) != nullptr && table->verticalHeaderItem(r)->text() == QString::number(line))
+            return r;
+    return -1;
 }
 
-bool rowHighlighted(ImportDialog& d, int row) {
-  const QTableWidgetItem* item = preview(d)->item(row, 0);
-  return item != nullptr && item->background().style() != Qt::NoBrush &&
-         item->background().color().red() > item->background().color().green();
+bool rowHighlighted(ImportDialog& d, int row)
+{
+    const QTableWidgetItem* item = preview(d)->item(row, 0);
+    return item != nullptr && item->background().style() != Qt::NoBrush &&
+        item->background().color().red() > item->background().color().green();
 }
 
-sysid::model::Parameter parameter(const std::string& name, double value) {
-  sysid::model::Parameter p;
-  p.name = name;
-  p.value = value;
-  return p;
+sysid::model::Parameter parameter(const std::string& name, double value)
+{
+    sysid::model::Parameter p;
+    p.name = name;
+    p.value = value;
+    return p;
 }
 
 const QByteArray kBadCsv = "t,x,y\n0,1,2\n0.1,abc,3\n0.2,1,2\n";
@@ -79,295 +91,304 @@ const QByteArray kGoodCsv = "t,x,y\n0,1,2\n0.1,1.5,3\n0.2,1,2\n";
 }  // namespace
 
 class TestUiData : public QObject {
-  Q_OBJECT
+    Q_OBJECT
 
 private slots:
-  void malformedCsvShowsLineAndDisablesOk() {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString bad = dir.filePath(QStringLiteral("bad.csv"));
-    const QString good = dir.filePath(QStringLiteral("good.csv"));
-    QVERIFY(writeFile(bad, kBadCsv));
-    QVERIFY(writeFile(good, kGoodCsv));
+    void malformedCsvShowsLineAndDisablesOk()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+        const QString good = dir.filePath(QStringLiteral("good.csv"));
+        QVERIFY(writeFile(bad, kBadCsv));
+        QVERIFY(writeFile(good, kGoodCsv));
 
-    ImportDialog d;
-    d.setModelNames({"x", "y"}, {});
-    d.show();
-    d.loadFile(bad);
-    QVERIFY2(d.errorText().startsWith(QStringLiteral("bad.csv:3:")), qPrintable(d.errorText()));
-    QVERIFY2(d.errorText().contains(QStringLiteral("column 'x'")), qPrintable(d.errorText()));
-    QVERIFY2(d.errorText().contains(QStringLiteral("abc")), qPrintable(d.errorText()));
-    QCOMPARE(d.errorLine(), 3);
-    QVERIFY(!d.isAcceptable());
-    QVERIFY(okButton(d) != nullptr);
-    QVERIFY(!okButton(d)->isEnabled());
-    QVERIFY(errorLabel(d)->isVisible());
-    QCOMPARE(errorLabel(d)->text(), d.errorText());
-    const int row = previewRowOfLine(d, 3);
-    QVERIFY(row >= 0);
-    QVERIFY(rowHighlighted(d, row));
-    QVERIFY(!rowHighlighted(d, previewRowOfLine(d, 2)));
-    QVERIFY(d.isVisible());
+        ImportDialog d;
+        d.setModelNames({"x", "y"}, {});
+        d.show();
+        d.loadFile(bad);
+        QVERIFY2(d.errorText().startsWith(QStringLiteral("bad.csv:3:")), qPrintable(d.errorText()));
+        QVERIFY2(d.errorText().contains(QStringLiteral("column 'x'")), qPrintable(d.errorText()));
+        QVERIFY2(d.errorText().contains(QStringLiteral("abc")), qPrintable(d.errorText()));
+        QCOMPARE(d.errorLine(), 3);
+        QVERIFY(!d.isAcceptable());
+        QVERIFY(okButton(d) != nullptr);
+        QVERIFY(!okButton(d)->isEnabled());
+        QVERIFY(errorLabel(d)->isVisible());
+        QCOMPARE(errorLabel(d)->text(), d.errorText());
+        const int row = previewRowOfLine(d, 3);
+        QVERIFY(row >= 0);
+        QVERIFY(rowHighlighted(d, row));
+        QVERIFY(!rowHighlighted(d, previewRowOfLine(d, 2)));
+        QVERIFY(d.isVisible());
 
-    // The dialog stays usable: a good file clears the error and enables OK.
-    d.loadFile(good);
-    QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
-    QCOMPARE(d.errorLine(), 0);
-    QVERIFY(d.isAcceptable());
-    QVERIFY(okButton(d)->isEnabled());
-    QVERIFY(!errorLabel(d)->isVisible());
-    QVERIFY(!rowHighlighted(d, previewRowOfLine(d, 3)));
-    QCOMPARE(d.table().rowCount(), std::size_t(3));
-    QCOMPARE(d.table().column("x")[1], 1.5);
-    QCOMPARE(d.filePath(), QFileInfo(good).absoluteFilePath());
-    QVERIFY(!d.timeColumn().has_value());
-    QVERIFY(d.mapping().empty());
+        // The dialog stays usable: a good file clears the error and enables OK.
+        d.loadFile(good);
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QCOMPARE(d.errorLine(), 0);
+        QVERIFY(d.isAcceptable());
+        QVERIFY(okButton(d)->isEnabled());
+        QVERIFY(!errorLabel(d)->isVisible());
+        QVERIFY(!rowHighlighted(d, previewRowOfLine(d, 3)));
+        QCOMPARE(d.table().rowCount(), std::size_t(3));
+        QCOMPARE(d.table().column("x")[1], 1.5);
+        QCOMPARE(d.filePath(), QFileInfo(good).absoluteFilePath());
+        QVERIFY(!d.timeColumn().has_value());
+        QVERIFY(d.mapping().empty());
 
-    // OK is disabled when no output is mapped.
-    d.setColumnFor(QStringLiteral("x"), QString());
-    d.setColumnFor(QStringLiteral("y"), QString());
-    QVERIFY(!d.isAcceptable());
-    QVERIFY(!okButton(d)->isEnabled());
-    d.setColumnFor(QStringLiteral("y"), QStringLiteral("y"));
-    QVERIFY(okButton(d)->isEnabled());
-  }
+        // OK is disabled when no output is mapped.
+        d.setColumnFor(QStringLiteral("x"), QString());
+        d.setColumnFor(QStringLiteral("y"), QString());
+        QVERIFY(!d.isAcceptable());
+        QVERIFY(!okButton(d)->isEnabled());
+        d.setColumnFor(QStringLiteral("y"), QStringLiteral("y"));
+        QVERIFY(okButton(d)->isEnabled());
+    }
 
-  void missingFileAndErrorBeyondPreview() {
-    QTemporaryDir dir;
-    ImportDialog d;
-    d.setModelNames({"x"}, {});
-    d.loadFile(dir.filePath(QStringLiteral("nope.csv")));
-    QVERIFY(!d.errorText().isEmpty());
-    QVERIFY(!d.isAcceptable());
+    void missingFileAndErrorBeyondPreview()
+    {
+        QTemporaryDir dir;
+        ImportDialog d;
+        d.setModelNames({"x"}, {});
+        d.loadFile(dir.filePath(QStringLiteral("nope.csv")));
+        QVERIFY(!d.errorText().isEmpty());
+        QVERIFY(!d.isAcceptable());
 
-    QByteArray text = "t,x\n";
-    for (int i = 0; i < 400; ++i)
-      text += QByteArray::number(i) + (i == 300 ? ",oops\n" : ",1\n");
-    const QString path = dir.filePath(QStringLiteral("long.csv"));
-    QVERIFY(writeFile(path, text));
-    d.loadFile(path);
-    QCOMPARE(d.errorLine(), 302);
-    const int row = previewRowOfLine(d, 302);
-    QVERIFY(row >= 0);
-    QVERIFY(rowHighlighted(d, row));
-    QCOMPARE(preview(d)->item(row, 1)->text(), QStringLiteral("oops"));
+        QByteArray text = "t,x\n";
+        for (int i = 0; i < 400; ++i)
+            text += QByteArray::number(i) + (i == 300 ? ",oops\n" : ",1\n");
+        const QString path = dir.filePath(QStringLiteral("long.csv"));
+        QVERIFY(writeFile(path, text));
+        d.loadFile(path);
+        QCOMPARE(d.errorLine(), 302);
+        const int row = previewRowOfLine(d, 302);
+        QVERIFY(row >= 0);
+        QVERIFY(rowHighlighted(d, row));
+        QCOMPARE(preview(d)->item(row, 1)->text(), QStringLiteral("oops"));
 
-    // An empty file and a header-only file are errors, not crashes.
-    QVERIFY(writeFile(path, ""));
-    d.loadFile(path);
-    QVERIFY(!d.errorText().isEmpty());
-    QVERIFY(writeFile(path, "t,x\n"));
-    d.loadFile(path);
-    QVERIFY(!d.errorText().isEmpty());
-    QVERIFY(!d.isAcceptable());
-  }
+        // An empty file and a header-only file are errors, not crashes.
+        QVERIFY(writeFile(path, ""));
+        d.loadFile(path);
+        QVERIFY(!d.errorText().isEmpty());
+        QVERIFY(writeFile(path, "t,x\n"));
+        d.loadFile(path);
+        QVERIFY(!d.errorText().isEmpty());
+        QVERIFY(!d.isAcceptable());
+    }
 
-  void detectsSemicolonAndTab() {
-    QTemporaryDir dir;
-    const QString semi = dir.filePath(QStringLiteral("semi.csv"));
-    const QString tab = dir.filePath(QStringLiteral("tab.txt"));
-    const QString comma = dir.filePath(QStringLiteral("decimal.csv"));
-    QVERIFY(writeFile(semi, "# comment line\ntime;x;y\n0;1;2\n1;2;3\n"));
-    QVERIFY(writeFile(tab, "t\tx\ty\n0\t1\t2\n1\t2\t3\n2\t3\t4\n"));
-    QVERIFY(writeFile(comma, "t;x\n0,5;1,25\n1,5;2\n"));
+    void detectsSemicolonAndTab()
+    {
+        QTemporaryDir dir;
+        const QString semi = dir.filePath(QStringLiteral("semi.csv"));
+        const QString tab = dir.filePath(QStringLiteral("tab.txt"));
+        const QString comma = dir.filePath(QStringLiteral("decimal.csv"));
+        QVERIFY(writeFile(semi, "# comment line\ntime;x;y\n0;1;2\n1;2;3\n"));
+        QVERIFY(writeFile(tab, "t\tx\ty\n0\t1\t2\n1\t2\t3\n2\t3\t4\n"));
+        QVERIFY(writeFile(comma, "t;x\n0,5;1,25\n1,5;2\n"));
 
-    ImportDialog d;
-    d.setModelNames({"x", "y"}, {});
-    d.loadFile(semi);
-    QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
-    QCOMPARE(d.effectiveSeparator(), ';');
-    QCOMPARE(preview(d)->columnCount(), 3);
-    QCOMPARE(preview(d)->rowCount(), 2);
-    QCOMPARE(preview(d)->item(1, 2)->text(), QStringLiteral("3"));
-    QCOMPARE(d.table().columnNames[d.table().timeColumn], std::string("time"));
-    QVERIFY(d.isAcceptable());
+        ImportDialog d;
+        d.setModelNames({"x", "y"}, {});
+        d.loadFile(semi);
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QCOMPARE(d.effectiveSeparator(), ';');
+        QCOMPARE(preview(d)->columnCount(), 3);
+        QCOMPARE(preview(d)->rowCount(), 2);
+        QCOMPARE(preview(d)->item(1, 2)->text(), QStringLiteral("3"));
+        QCOMPARE(d.table().columnNames[d.table().timeColumn], std::string("time"));
+        QVERIFY(d.isAcceptable());
 
-    d.loadFile(tab);
-    QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
-    QCOMPARE(d.effectiveSeparator(), '\t');
-    QCOMPARE(preview(d)->columnCount(), 3);
-    QCOMPARE(d.table().rowCount(), std::size_t(3));
+        d.loadFile(tab);
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QCOMPARE(d.effectiveSeparator(), '\t');
+        QCOMPARE(preview(d)->columnCount(), 3);
+        QCOMPARE(d.table().rowCount(), std::size_t(3));
 
-    // Forcing the wrong separator is an inline error; auto recovers.
-    d.setSeparator(',');
-    QVERIFY(!d.errorText().isEmpty());
-    QVERIFY(!d.isAcceptable());
-    d.setSeparator(0);
-    QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        // Forcing the wrong separator is an inline error; auto recovers.
+        d.setSeparator(',');
+        QVERIFY(!d.errorText().isEmpty());
+        QVERIFY(!d.isAcceptable());
+        d.setSeparator(0);
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
 
-    // Decimal comma with ';'.
-    d.setModelNames({"x"}, {});
-    d.loadFile(comma);
-    QVERIFY(!d.errorText().isEmpty());  // '.' decimal point: "0,5" is not a number here
-    d.setDecimalPoint(',');
-    QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
-    QCOMPARE(d.table().column("x")[0], 1.25);
-    QCOMPARE(d.table().time()[1], 1.5);
+        // Decimal comma with ';'.
+        d.setModelNames({"x"}, {});
+        d.loadFile(comma);
+        QVERIFY(!d.errorText().isEmpty());  // '.' decimal point: "0,5" is not a number here
+        d.setDecimalPoint(',');
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QCOMPARE(d.table().column("x")[0], 1.25);
+        QCOMPARE(d.table().time()[1], 1.5);
 
-    // An explicit time column.
-    auto* timeCombo = d.findChild<QComboBox*>(QStringLiteral("timeCombo"));
-    QVERIFY(timeCombo != nullptr);
-    timeCombo->setCurrentIndex(timeCombo->findData(QStringLiteral("x")));
-    QCOMPARE(d.timeColumn().value_or(""), std::string("x"));
-    QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
-    QCOMPARE(d.table().columnNames[d.table().timeColumn], std::string("x"));
-  }
+        // An explicit time column.
+        auto* timeCombo = d.findChild<QComboBox*>(QStringLiteral("timeCombo"));
+        QVERIFY(timeCombo != nullptr);
+        timeCombo->setCurrentIndex(timeCombo->findData(QStringLiteral("x")));
+        QCOMPARE(d.timeColumn().value_or(""), std::string("x"));
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QCOMPARE(d.table().columnNames[d.table().timeColumn], std::string("x"));
+    }
 
-  void mappingPreselectsEqualNames() {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("data.csv"));
-    QVERIFY(writeFile(path, "t,x,u,force\n0,1,0,5\n1,2,1,6\n2,3,2,7\n"));
-    ImportDialog d;
-    d.setModelNames({"x", "pos"}, {"u"});
-    d.loadFile(path);
-    QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
-    QCOMPARE(d.columnFor(QStringLiteral("x")), QStringLiteral("x"));
-    QCOMPARE(d.columnFor(QStringLiteral("pos")), QString());
-    QCOMPARE(d.columnFor(QStringLiteral("u")), QStringLiteral("u"));
-    auto* combo = d.findChild<QComboBox*>(QStringLiteral("mapping_pos"));
-    QVERIFY(combo != nullptr);
-    QCOMPARE(combo->itemText(0), QStringLiteral("(not measured)"));
-    QCOMPARE(combo->findData(QStringLiteral("t")), -1);  // the time column is not offered
-    QVERIFY(d.isAcceptable());
-    std::map<std::string, std::string> expected{{"u", "u"}};
-    QCOMPARE(d.mapping(), expected);
+    void mappingPreselectsEqualNames()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("data.csv"));
+        QVERIFY(writeFile(path, "t,x,u,force\n0,1,0,5\n1,2,1,6\n2,3,2,7\n"));
+        ImportDialog d;
+        d.setModelNames({"x", "pos"}, {"u"});
+        d.loadFile(path);
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QCOMPARE(d.columnFor(QStringLiteral("x")), QStringLiteral("x"));
+        QCOMPARE(d.columnFor(QStringLiteral("pos")), QString());
+        QCOMPARE(d.columnFor(QStringLiteral("u")), QStringLiteral("u"));
+        auto* combo = d.findChild<QComboBox*>(QStringLiteral("mapping_pos"));
+        QVERIFY(combo != nullptr);
+        QCOMPARE(combo->itemText(0), QStringLiteral("(not measured)"));
+        QCOMPARE(combo->findData(QStringLiteral("t")), -1);  // the time column is not offered
+        QVERIFY(d.isAcceptable());
+        std::map<std::string, std::string> expected{{"u", "u"}};
+        QCOMPARE(d.mapping(), expected);
 
-    combo->setCurrentIndex(combo->findData(QStringLiteral("force")));
-    expected["pos"] = "force";
-    QCOMPARE(d.mapping(), expected);
+        combo->setCurrentIndex(combo->findData(QStringLiteral("force")));
+        expected["pos"] = "force";
+        QCOMPARE(d.mapping(), expected);
 
-    // x deliberately not measured although a column x exists: mapped to the time column.
-    d.setColumnFor(QStringLiteral("x"), QString());
-    expected["x"] = "t";
-    QCOMPARE(d.mapping(), expected);
+        // x deliberately not measured although a column x exists: mapped to the time column.
+        d.setColumnFor(QStringLiteral("x"), QString());
+        expected["x"] = "t";
+        QCOMPARE(d.mapping(), expected);
 
-    // User choices survive a re-parse (here: another decimal point setting that still parses).
-    d.setSeparator(',');
-    QCOMPARE(d.columnFor(QStringLiteral("pos")), QStringLiteral("force"));
-    QCOMPARE(d.columnFor(QStringLiteral("x")), QString());
+        // User choices survive a re-parse (here: another decimal point setting that still parses).
+        d.setSeparator(',');
+        QCOMPARE(d.columnFor(QStringLiteral("pos")), QStringLiteral("force"));
+        QCOMPARE(d.columnFor(QStringLiteral("x")), QString());
 
-    // An input without a column blocks OK; outputs have "(not measured)", inputs do not.
-    ImportDialog e;
-    e.setModelNames({"x"}, {"F"});
-    e.loadFile(path);
-    QVERIFY(e.errorText().isEmpty());
-    QVERIFY(!e.isAcceptable());
-    auto* inputCombo = e.findChild<QComboBox*>(QStringLiteral("mapping_F"));
-    QVERIFY(inputCombo != nullptr);
-    QVERIFY(inputCombo->itemText(0) != QStringLiteral("(not measured)"));
-    e.setColumnFor(QStringLiteral("F"), QStringLiteral("force"));
-    QVERIFY(e.isAcceptable());
-    QCOMPARE(e.mapping().at("F"), std::string("force"));
-  }
+        // An input without a column blocks OK; outputs have "(not measured)", inputs do not.
+        ImportDialog e;
+        e.setModelNames({"x"}, {"F"});
+        e.loadFile(path);
+        QVERIFY(e.errorText().isEmpty());
+        QVERIFY(!e.isAcceptable());
+        auto* inputCombo = e.findChild<QComboBox*>(QStringLiteral("mapping_F"));
+        QVERIFY(inputCombo != nullptr);
+        QVERIFY(inputCombo->itemText(0) != QStringLiteral("(not measured)"));
+        e.setColumnFor(QStringLiteral("F"), QStringLiteral("force"));
+        QVERIFY(e.isAcceptable());
+        QCOMPARE(e.mapping().at("F"), std::string("force"));
+    }
 
-  void syntheticDataWritesCsv() {
-    QTemporaryDir dir;
-    const QString target = dir.filePath(QStringLiteral("synthetic.csv"));
-    SyntheticDataDialog d;
-    d.setModel(QStringLiteral("param a = 0.5\nparam b = 2\nstate y = 1\nstate z = 0\ny' = -a*y + z\nz' = -b*y\n"
-                              "output y\noutput z\n"),
-               QStringLiteral("small.model"));
-    d.setParameters({parameter("a", 0.5), parameter("b", 2.0)});
-    auto* table = d.findChild<QTableWidget*>(QStringLiteral("parameterTable"));
-    QVERIFY(table != nullptr);
-    QCOMPARE(table->rowCount(), 2);
-    QCOMPARE(table->item(1, 1)->text(), QStringLiteral("2"));
-    table->item(0, 1)->setText(QStringLiteral("0.25"));
-    d.setTimeSpan(2.0, 0.1);
-    d.setNoise(1.0, sysid::data::NoiseDistribution::Gaussian, 7);
-    d.setTargetPath(target);
-    QSignalSpy generated(&d, &SyntheticDataDialog::generated);
-    d.show();
-    d.generate();
-    QVERIFY(d.isGenerating() || !d.writtenPath().isEmpty());
-    QTRY_VERIFY_WITH_TIMEOUT(!d.writtenPath().isEmpty() || !d.errorText().isEmpty(), 10000);
-    QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
-    QCOMPARE(d.writtenPath(), target);
-    QCOMPARE(generated.count(), 1);
-    QCOMPARE(d.result(), int(QDialog::Accepted));
-    const QStringList lines = readLines(target);
-    QCOMPARE(lines.value(0), QStringLiteral("t,y,z"));
-    QCOMPARE(lines.size(), 1 + 21);
-    QVERIFY(lines.value(1).startsWith(QStringLiteral("0,")));
-    QVERIFY(lines.back().startsWith(QStringLiteral("2,")));
+    void syntheticDataWritesCsv()
+    {
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("synthetic.csv"));
+        SyntheticDataDialog d;
+        d.setModel(QStringLiteral("param a = 0.5\nparam b = 2\nstate y = 1\nstate z = 0\ny' = -a*y + z\nz' = -b*y\n"
+                                  "output y\noutput z\n"),
+                   QStringLiteral("small.model"));
+        d.setParameters({parameter("a", 0.5), parameter("b", 2.0)});
+        auto* table = d.findChild<QTableWidget*>(QStringLiteral("parameterTable"));
+        QVERIFY(table != nullptr);
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("2"));
+        table->item(0, 1)->setText(QStringLiteral("0.25"));
+        d.setTimeSpan(2.0, 0.1);
+        d.setNoise(1.0, sysid::data::NoiseDistribution::Gaussian, 7);
+        d.setTargetPath(target);
+        QSignalSpy generated(&d, &SyntheticDataDialog::generated);
+        d.show();
+        d.generate();
+        QVERIFY(d.isGenerating() || !d.writtenPath().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!d.writtenPath().isEmpty() || !d.errorText().isEmpty(), 10000);
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QCOMPARE(d.writtenPath(), target);
+        QCOMPARE(generated.count(), 1);
+        QCOMPARE(d.result(), int(QDialog::Accepted));
+        const QStringList lines = readLines(target);
+        QCOMPARE(lines.value(0), QStringLiteral("t,y,z"));
+        QCOMPARE(lines.size(), 1 + 21);
+        QVERIFY(lines.value(1).startsWith(QStringLiteral("0,")));
+        QVERIFY(lines.back().startsWith(QStringLiteral("2,")));
 
-    // The written file imports cleanly.
-    ImportDialog import;
-    import.setModelNames({"y", "z"}, {});
-    import.loadFile(target);
-    QVERIFY2(import.errorText().isEmpty(), qPrintable(import.errorText()));
-    QVERIFY(import.isAcceptable());
-  }
+        // The written file imports cleanly.
+        ImportDialog import;
+        import.setModelNames({"y", "z"}, {});
+        import.loadFile(target);
+        QVERIFY2(import.errorText().isEmpty(), qPrintable(import.errorText()));
+        QVERIFY(import.isAcceptable());
+    }
 
-  void syntheticDataShowsErrorsInline() {
-    QTemporaryDir dir;
-    SyntheticDataDialog d;
-    d.setModel(QStringLiteral("param a = 1\nstate y = 1\ny' = -a*\noutput y\n"), QStringLiteral("broken.model"));
-    d.setTargetPath(dir.filePath(QStringLiteral("out.csv")));
-    d.show();
-    d.generate();
-    QTRY_VERIFY_WITH_TIMEOUT(!d.isGenerating(), 10000);
-    QVERIFY(d.errorText().contains(QStringLiteral("broken.model")));
-    QVERIFY(d.writtenPath().isEmpty());
-    QVERIFY(d.isVisible());
-    QVERIFY(errorLabel(d)->isVisible());
+    void syntheticDataShowsErrorsInline()
+    {
+        QTemporaryDir dir;
+        SyntheticDataDialog d;
+        d.setModel(QStringLiteral("param a = 1\nstate y = 1\ny' = -a*\noutput y\n"), QStringLiteral("broken.model"));
+        d.setTargetPath(dir.filePath(QStringLiteral("out.csv")));
+        d.show();
+        d.generate();
+        QTRY_VERIFY_WITH_TIMEOUT(!d.isGenerating(), 10000);
+        QVERIFY(d.errorText().contains(QStringLiteral("broken.model")));
+        QVERIFY(d.writtenPath().isEmpty());
+        QVERIFY(d.isVisible());
+        QVERIFY(errorLabel(d)->isVisible());
 
-    // A parameter the model lacks and a bad number are errors too; the dialog stays open.
-    d.setModel(QStringLiteral("param a = 1\nstate y = 1\ny' = -a*y\noutput y\n"), QStringLiteral("ok.model"));
-    d.setParameters({parameter("a", 1.0)});
-    d.findChild<QTableWidget*>(QStringLiteral("parameterTable"))->item(0, 1)->setText(QStringLiteral("abc"));
-    d.generate();
-    QVERIFY(!d.isGenerating());
-    QVERIFY(d.errorText().contains(QStringLiteral("abc")));
+        // A parameter the model lacks and a bad number are errors too; the dialog stays open.
+        d.setModel(QStringLiteral("param a = 1\nstate y = 1\ny' = -a*y\noutput y\n"), QStringLiteral("ok.model"));
+        d.setParameters({parameter("a", 1.0)});
+        d.findChild<QTableWidget*>(QStringLiteral("parameterTable"))->item(0, 1)->setText(QStringLiteral("abc"));
+        d.generate();
+        QVERIFY(!d.isGenerating());
+        QVERIFY(d.errorText().contains(QStringLiteral("abc")));
 
-    // Destroying the dialog while it simulates neither blocks long nor crashes.
-    auto running = std::make_unique<SyntheticDataDialog>();
-    running->setModel(QStringLiteral("param a = 1\nstate y = 1\ny' = -a*y\noutput y\n"), QStringLiteral("ok.model"));
-    running->setTimeSpan(1000.0, 0.001);
-    running->setTargetPath(dir.filePath(QStringLiteral("never.csv")));
-    running->generate();
-    running.reset();
-  }
+        // Destroying the dialog while it simulates neither blocks long nor crashes.
+        auto running = std::make_unique<SyntheticDataDialog>();
+        running->setModel(QStringLiteral("param a = 1\nstate y = 1\ny' = -a*y\noutput y\n"),
+                          QStringLiteral("ok.model"));
+        running->setTimeSpan(1000.0, 0.001);
+        running->setTargetPath(dir.filePath(QStringLiteral("never.csv")));
+        running->generate();
+        running.reset();
+    }
 
-  void experimentListSignals() {
-    ExperimentList list;
-    QSignalSpy current(&list, &ExperimentList::currentExperimentChanged);
-    QSignalSpy remove(&list, &ExperimentList::removeRequested);
-    list.setExperiments({QStringLiteral("run 1"), QStringLiteral("run 2"), QStringLiteral("run 3")},
-                        {QStringLiteral("/data/a.csv"), QStringLiteral("/data/b.csv"), QStringLiteral("/data/c.csv")}, 1);
-    QCOMPARE(list.count(), 3);
-    QCOMPARE(list.currentRow(), 1);
-    QCOMPARE(list.item(2)->text(), QStringLiteral("run 3"));
-    QCOMPARE(list.item(2)->toolTip(), QStringLiteral("/data/c.csv"));
-    QCOMPARE(current.count(), 0);  // setExperiments emits nothing
+    void experimentListSignals()
+    {
+        ExperimentList list;
+        QSignalSpy current(&list, &ExperimentList::currentExperimentChanged);
+        QSignalSpy remove(&list, &ExperimentList::removeRequested);
+        list.setExperiments(
+            {QStringLiteral("run 1"), QStringLiteral("run 2"), QStringLiteral("run 3")},
+            {QStringLiteral("/data/a.csv"), QStringLiteral("/data/b.csv"), QStringLiteral("/data/c.csv")}, 1);
+        QCOMPARE(list.count(), 3);
+        QCOMPARE(list.currentRow(), 1);
+        QCOMPARE(list.item(2)->text(), QStringLiteral("run 3"));
+        QCOMPARE(list.item(2)->toolTip(), QStringLiteral("/data/c.csv"));
+        QCOMPARE(current.count(), 0);  // setExperiments emits nothing
 
-    list.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&list));
-    QTest::mouseClick(list.viewport(), Qt::LeftButton, {}, list.visualItemRect(list.item(2)).center());
-    QCOMPARE(current.count(), 1);
-    QCOMPARE(current.at(0).at(0).toInt(), 2);
+        list.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&list));
+        QTest::mouseClick(list.viewport(), Qt::LeftButton, {}, list.visualItemRect(list.item(2)).center());
+        QCOMPARE(current.count(), 1);
+        QCOMPARE(current.at(0).at(0).toInt(), 2);
 
-    std::unique_ptr<QMenu> menu(list.createContextMenu(list.visualItemRect(list.item(0)).center()));
-    QVERIFY(menu != nullptr);
-    QAction* removeAction = menu->findChild<QAction*>(QStringLiteral("removeExperimentAction"));
-    QVERIFY(removeAction != nullptr);
-    QCOMPARE(removeAction->text(), QStringLiteral("Remove"));
-    removeAction->trigger();
-    QCOMPARE(remove.count(), 1);
-    QCOMPARE(remove.at(0).at(0).toInt(), 0);
+        std::unique_ptr<QMenu> menu(list.createContextMenu(list.visualItemRect(list.item(0)).center()));
+        QVERIFY(menu != nullptr);
+        QAction* removeAction = menu->findChild<QAction*>(QStringLiteral("removeExperimentAction"));
+        QVERIFY(removeAction != nullptr);
+        QCOMPARE(removeAction->text(), QStringLiteral("Remove"));
+        removeAction->trigger();
+        QCOMPARE(remove.count(), 1);
+        QCOMPARE(remove.at(0).at(0).toInt(), 0);
 
-    QTest::keyClick(&list, Qt::Key_Delete);
-    QCOMPARE(remove.count(), 2);
-    QCOMPARE(remove.at(1).at(0).toInt(), 2);
+        QTest::keyClick(&list, Qt::Key_Delete);
+        QCOMPARE(remove.count(), 2);
+        QCOMPARE(remove.at(1).at(0).toInt(), 2);
 
-    QVERIFY(list.createContextMenu(QPoint(5, list.viewport()->height() - 2)) == nullptr ||
-            list.count() * list.visualItemRect(list.item(0)).height() >= list.viewport()->height());
+        QVERIFY(list.createContextMenu(QPoint(5, list.viewport()->height() - 2)) == nullptr ||
+                list.count() * list.visualItemRect(list.item(0)).height() >= list.viewport()->height());
 
-    list.setExperiments({QStringLiteral("only")}, {}, -1);
-    QCOMPARE(list.count(), 1);
-    QCOMPARE(list.currentRow(), -1);
-    QVERIFY(list.item(0)->toolTip().isEmpty());
-  }
+        list.setExperiments({QStringLiteral("only")}, {}, -1);
+        QCOMPARE(list.count(), 1);
+        QCOMPARE(list.currentRow(), -1);
+        QVERIFY(list.item(0)->toolTip().isEmpty());
+    }
 };
 
 QTEST_MAIN(TestUiData)

@@ -34,16 +34,15 @@ using sysid::ui::SymbolList;
 
 namespace {
 
-const char* const kDuffing =
-    "# Duffing oscillator\n"
-    "param c = 0.1 [0, 10]      # initial guess, optional bounds; estimated\n"
-    "param k3 = 1.0             # estimated\n"
-    "param B = 12 fixed         # known, not estimated\n"
-    "input u                    # a data column of this name, interpolated in time\n"
-    "let  fs = k3*x^3           # intermediate expression\n"
-    "x'' = -c*x' - fs + B*cos(t) + u     # second-order: makes states x and x'\n"
-    "x(0) = 1 estimate, 0       # initial position and velocity of x\n"
-    "output x                   # measured output\n";
+const char* const kDuffing = "# Duffing oscillator\n"
+                             "param c = 0.1 [0, 10]      # initial guess, optional bounds; estimated\n"
+                             "param k3 = 1.0             # estimated\n"
+                             "param B = 12 fixed         # known, not estimated\n"
+                             "input u                    # a data column of this name, interpolated in time\n"
+                             "let  fs = k3*x^3           # intermediate expression\n"
+                             "x'' = -c*x' - fs + B*cos(t) + u     # second-order: makes states x and x'\n"
+                             "x(0) = 1 estimate, 0       # initial position and velocity of x\n"
+                             "output x                   # measured output\n";
 
 // Parses with the engine (under the symbolic lock) and returns the parameters.
 std::vector<sysid::model::Parameter> parseParameters(const QString& text)
@@ -133,13 +132,13 @@ void TestUiEditor::highlighterColoursTokens()
     QVERIFY(h);
     const QTextBlock first = editor.document()->firstBlock();
     const QTextBlock second = first.next();
-    QVERIFY(hasFormatAt(first, 0, h->format(ModelHighlighter::Kind::Keyword)));    // param
-    QVERIFY(hasFormatAt(first, 10, h->format(ModelHighlighter::Kind::Number)));    // 2.5e3
-    QVERIFY(hasFormatAt(first, 16, h->format(ModelHighlighter::Kind::Keyword)));   // fixed
-    QVERIFY(hasFormatAt(first, 25, h->format(ModelHighlighter::Kind::Comment)));   // # note
-    QVERIFY(hasFormatAt(second, 1, h->format(ModelHighlighter::Kind::Prime)));     // x''
+    QVERIFY(hasFormatAt(first, 0, h->format(ModelHighlighter::Kind::Keyword)));  // param
+    QVERIFY(hasFormatAt(first, 10, h->format(ModelHighlighter::Kind::Number)));  // 2.5e3
+    QVERIFY(hasFormatAt(first, 16, h->format(ModelHighlighter::Kind::Keyword)));  // fixed
+    QVERIFY(hasFormatAt(first, 25, h->format(ModelHighlighter::Kind::Comment)));  // # note
+    QVERIFY(hasFormatAt(second, 1, h->format(ModelHighlighter::Kind::Prime)));  // x''
     QVERIFY(hasFormatAt(second, 9, h->format(ModelHighlighter::Kind::Function)));  // sin
-    QVERIFY(!hasFormatAt(first, 6, h->format(ModelHighlighter::Kind::Number)));    // k
+    QVERIFY(!hasFormatAt(first, 6, h->format(ModelHighlighter::Kind::Number)));  // k
 }
 
 void TestUiEditor::typedErrorIsUnderlinedAtItsPlaceAndCleared()
@@ -150,8 +149,9 @@ void TestUiEditor::typedErrorIsUnderlinedAtItsPlaceAndCleared()
     int checks = 0;
     connect(&editor, &ModelEditor::summaryChanged, this, [&](const ModelSummary&) { ++checks; });
     // line 3: "y' = a*foo + 1": the unknown symbol foo is at column 8
-    typeLines(&editor, {QStringLiteral("param a = 0.1"), QStringLiteral("state y = 1"),
-                        QStringLiteral("y' = a*foo + 1"), QStringLiteral("output y")});
+    typeLines(&editor,
+              {QStringLiteral("param a = 0.1"), QStringLiteral("state y = 1"), QStringLiteral("y' = a*foo + 1"),
+               QStringLiteral("output y")});
     QCOMPARE(checks, 0);  // debounced: nothing checked while typing
     QVERIFY(editor.checkPending());
     QTRY_VERIFY(!editor.diagnostics().empty());
@@ -246,7 +246,8 @@ void TestUiEditor::rewriteParameterLineRoundTrips()
 
     // k3: values that need all their digits read back exactly; comment column kept.
     const double third = 1.0 / 3.0;
-    t = ParameterTable::rewriteParameterLine(t, param("k3", third, std::pair{-1e-7, 1e6}, false, sysid::model::Prior{third, 0.5}));
+    t = ParameterTable::rewriteParameterLine(
+        t, param("k3", third, std::pair{-1e-7, 1e6}, false, sysid::model::Prior{third, 0.5}));
     ps = parseParameters(t);
     QVERIFY(find(ps, "k3")->prior);
     QCOMPARE(find(ps, "k3")->prior->mean, third);
@@ -267,8 +268,8 @@ void TestUiEditor::rewriteParameterLineRoundTrips()
     QVERIFY(std::isinf(find(ps, "B")->upper));
 
     // Infinite bounds are left out; everything else in the text is untouched.
-    t = ParameterTable::rewriteParameterLine(t, param("c", 0.1, std::pair{0.0, std::numeric_limits<double>::infinity()},
-                                             false));
+    t = ParameterTable::rewriteParameterLine(
+        t, param("c", 0.1, std::pair{0.0, std::numeric_limits<double>::infinity()}, false));
     QVERIFY(lineOf(t, 1).startsWith(QStringLiteral("param c = 0.1 ")));
     QVERIFY(!lineOf(t, 1).contains(QLatin1Char('[')));
     for (int i : {0, 4, 5, 6, 7, 8})

@@ -65,11 +65,14 @@ private slots:
         QVERIFY(!panel.weightTable()->isVisible());  // output weights do not apply
         ui::EquationErrorSettingsWidget* w = panel.equationErrorWidget();
         QCOMPARE(w->formulaCombo()->count(), 3);
-        QCOMPARE(w->formulaCombo()->currentData().toInt(), static_cast<int>(estimate::EquationErrorFormula::NewtonCotes6));
-        w->formulaCombo()->setCurrentIndex(w->formulaCombo()->findData(static_cast<int>(estimate::EquationErrorFormula::Simpson)));
+        QCOMPARE(w->formulaCombo()->currentData().toInt(),
+                 static_cast<int>(estimate::EquationErrorFormula::NewtonCotes6));
+        w->formulaCombo()->setCurrentIndex(
+            w->formulaCombo()->findData(static_cast<int>(estimate::EquationErrorFormula::Simpson)));
         selectMethod(&panel, estimate::EstimationMethod::SingleStep);
         QCOMPARE(w->formulaCombo()->count(), 2);
-        w->formulaCombo()->setCurrentIndex(w->formulaCombo()->findData(static_cast<int>(estimate::EquationErrorFormula::RungeKutta4)));
+        w->formulaCombo()->setCurrentIndex(
+            w->formulaCombo()->findData(static_cast<int>(estimate::EquationErrorFormula::RungeKutta4)));
         QCOMPARE(w->weightTable()->rowCount(), 2);
         w->weightTable()->item(0, 1)->setText("0.04");
         w->simulateCheck()->setChecked(false);
@@ -87,7 +90,8 @@ private slots:
         QVERIFY(panel.isValid());
         // The document echoing the settings back keeps them.
         panel.setSettings(s);
-        QCOMPARE(w->formulaCombo()->currentData().toInt(), static_cast<int>(estimate::EquationErrorFormula::RungeKutta4));
+        QCOMPARE(w->formulaCombo()->currentData().toInt(),
+                 static_cast<int>(estimate::EquationErrorFormula::RungeKutta4));
         QCOMPARE(w->weightTable()->item(0, 1)->text(), QStringLiteral("0.04"));
     }
 

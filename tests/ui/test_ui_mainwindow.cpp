@@ -58,8 +58,9 @@ private slots:
     void fieldModelsGetTheStiffIntegratorUnlessOneIsPicked()
     {
         const QString oscillator = QStringLiteral("param c = 0.1\nx'' = -c*x' - x\nx(0) = 1, 0\noutput x\n");
-        const QString rod = QStringLiteral("field s on x in [0, 0.8] nodes 3\nparam alpha(x) = 0.2 [0.001, 1]\n"
-                                           "s_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(0.8, t) = 0\ns(x, 0) = 1\noutput s\n");
+        const QString rod =
+            QStringLiteral("field s on x in [0, 0.8] nodes 3\nparam alpha(x) = 0.2 [0.001, 1]\n"
+                           "s_t = alpha(x) * s_xx\ns(0, t) = 0 ; s(0.8, t) = 0\ns(x, 0) = 1\noutput s\n");
         ui::MainWindow w;
         auto* panel = w.findChild<ui::EstimatorPanel*>();
         QVERIFY(panel);
@@ -114,7 +115,8 @@ private slots:
         QVERIFY2(shown.converged, shown.stopReason.c_str());
         const auto* log = w.findChild<QPlainTextEdit*>(QStringLiteral("runLog"));
         QVERIFY(log);
-        QVERIFY2(log->toPlainText().contains(QStringLiteral("structural sensitivities")), qPrintable(log->toPlainText()));
+        QVERIFY2(log->toPlainText().contains(QStringLiteral("structural sensitivities")),
+                 qPrintable(log->toPlainText()));
 
         job::FitJob forward = job;
         forward.settings.sensitivity = estimate::SensitivityMethod::Forward;
@@ -122,7 +124,8 @@ private slots:
         const estimate::FitResult direct = forward.run(sink);
         QCOMPARE(shown.parameters.size(), std::size_t{3});
         for (std::size_t i = 0; i < direct.parameters.size(); ++i)
-            QVERIFY2(std::abs(shown.parameters[i].value - direct.parameters[i].value) < 1e-6 * direct.parameters[i].value,
+            QVERIFY2(std::abs(shown.parameters[i].value - direct.parameters[i].value) <
+                         1e-6 * direct.parameters[i].value,
                      qPrintable(QString::number(shown.parameters[i].value - direct.parameters[i].value)));
     }
 
@@ -148,7 +151,8 @@ private slots:
         QVERIFY(table->rowCount() >= static_cast<int>(direct.parameters.size()));
         bool found = false;
         for (int r = 0; r < table->rowCount(); ++r)
-            found = found || (table->item(r, 0) && table->item(r, 0)->text() == QString::fromStdString(direct.parameters[0].name));
+            found = found ||
+                (table->item(r, 0) && table->item(r, 0)->text() == QString::fromStdString(direct.parameters[0].name));
         QVERIFY(found);
         // The example's data are synthetic with known true values: every row shows its error.
         QCOMPARE(w.document()->trueValues().size(), std::size_t{4});
@@ -160,7 +164,8 @@ private slots:
 
         QTemporaryDir dir;
         QString error;
-        QVERIFY2(ui::ResultsPanel::exportJson(shown, dir.filePath(QStringLiteral("p.json")), &error), qPrintable(error));
+        QVERIFY2(ui::ResultsPanel::exportJson(shown, dir.filePath(QStringLiteral("p.json")), &error),
+                 qPrintable(error));
         QVERIFY2(ui::ResultsPanel::exportCsv(shown, dir.filePath(QStringLiteral("p.csv")), &error), qPrintable(error));
         QVERIFY(QFile(dir.filePath(QStringLiteral("p.json"))).size() > 10);
         QVERIFY2(w.outputPlot(0)->exportTo(dir.filePath(QStringLiteral("f.png")), 800, 600, &error), qPrintable(error));
@@ -183,7 +188,8 @@ private slots:
         ui::MainWindow w;
         w.show();
         // A long fit: a lightly damped oscillator over many samples, started far off.
-        const char* model = "param c = 0.01 [0, 10]\nparam k = 1 [0.1, 100]\nx'' = -c*x' - k*x\nx(0) = 1, 0\noutput x\n";
+        const char* model =
+            "param c = 0.01 [0, 10]\nparam k = 1 [0.1, 100]\nx'' = -c*x' - k*x\nx(0) = 1, 0\noutput x\n";
         w.document()->newFromModel(QString::fromLatin1(model), QStringLiteral("long.model"));
         eval::CompiledModel truth(eval::compileModel(model::parseModel(model)));
         truth.setParameters(std::vector<double>{0.02, 4.0});

@@ -161,7 +161,8 @@ private slots:
         QCOMPARE_EQ(s.shootingPoints, std::size_t{61});
         QCOMPARE_EQ(s.firstStageSteps, std::size_t{8});
         QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->firstStageStepsSpin()->value(), 8);
-        QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->weightTable()->item(7, 1)->text(), QStringLiteral("250"));
+        QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->weightTable()->item(7, 1)->text(),
+                 QStringLiteral("250"));
     }
 
     void runConvergesAndFillsTheResidualPlots()

@@ -36,498 +36,524 @@ namespace data = sysid::data;
 
 namespace {
 
-estimate::FitResult twoParameterResult() {
-  estimate::FitResult r;
-  estimate::ParameterEstimate c;
-  c.name = "c";
-  c.initial = 0.5;
-  c.value = 0.1;
-  c.sd = 0.01;
-  c.lower95 = 0.08;
-  c.upper95 = 0.12;
-  estimate::ParameterEstimate k;
-  k.name = "k3";
-  k.initial = 2.0;
-  k.value = 1.0;
-  k.sd = std::numeric_limits<double>::infinity();
-  k.lower95 = -std::numeric_limits<double>::infinity();
-  k.upper95 = std::numeric_limits<double>::infinity();
-  k.atBound = true;
-  r.parameters = {c, k};
-  r.correlation = Eigen::MatrixXd(2, 2);
-  r.correlation << 1.0, -0.8, -0.8, 1.0;
-  r.covariance = Eigen::MatrixXd::Identity(2, 2);
-  r.cost = 1.25;
-  r.outputNames = {"x"};
-  r.residualRms = {0.03};
-  r.residualCount = 100;
-  r.iterations = 7;
-  r.converged = true;
-  r.stopReason = "cost decrease below tolerance";
-  return r;
+estimate::FitResult twoParameterResult()
+{
+    estimate::FitResult r;
+    estimate::ParameterEstimate c;
+    c.name = "c";
+    c.initial = 0.5;
+    c.value = 0.1;
+    c.sd = 0.01;
+    c.lower95 = 0.08;
+    c.upper95 = 0.12;
+    estimate::ParameterEstimate k;
+    k.name = "k3";
+    k.initial = 2.0;
+    k.value = 1.0;
+    k.sd = std::numeric_limits<double>::infinity();
+    k.lower95 = -std::numeric_limits<double>::infinity();
+    k.upper95 = std::numeric_limits<double>::infinity();
+    k.atBound = true;
+    r.parameters = {c, k};
+    r.correlation = Eigen::MatrixXd(2, 2);
+    r.correlation << 1.0, -0.8, -0.8, 1.0;
+    r.covariance = Eigen::MatrixXd::Identity(2, 2);
+    r.cost = 1.25;
+    r.outputNames = {"x"};
+    r.residualRms = {0.03};
+    r.residualCount = 100;
+    r.iterations = 7;
+    r.converged = true;
+    r.stopReason = "cost decrease below tolerance";
+    return r;
 }
 
-QByteArray readAll(const QString& path) {
-  QFile f(path);
-  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-data::DataTable sineTable() {
-  data::DataTable t;
-  t.source = "sine";
-  t.columnNames = {"t", "y"};
-  t.columns.resize(2);
-  const double fs = 100.0;
-  for (int i = 0; i < 1000; ++i) {
-    const double time = i / fs;
-    t.columns[0].push_back(time);
-    t.columns[1].push_back(std::sin(2 * std::numbers::pi * 1.0 * time) +
-                           0.3 * std::sin(2 * std::numbers::pi * 30.0 * time));
-  }
-  t.timeColumn = 0;
-  return t;
+data::DataTable sineTable()
+{
+    data::DataTable t;
+    t.source = "sine";
+    t.columnNames = {"t", "y"};
+    t.columns.resize(2);
+    const double fs = 100.0;
+    for (int i = 0; i < 1000; ++i) {
+        const double time = i / fs;
+        t.columns[0].push_back(time);
+        t.columns[1].push_back(std::sin(2 * std::numbers::pi * 1.0 * time) +
+                               0.3 * std::sin(2 * std::numbers::pi * 30.0 * time));
+    }
+    t.timeColumn = 0;
+    return t;
 }
 
 }  // namespace
 
 class TestUiPanels : public QObject {
-  Q_OBJECT
+    Q_OBJECT
 
 private slots:
-  void resultsTableShowsParameters() {
-    ResultsPanel panel;
-    panel.setResult(twoParameterResult(), {{"c", 0.125}});
-    QTableWidget* t = panel.parameterTable();
-    QCOMPARE(t->rowCount(), 2);
-    QCOMPARE(t->item(0, ResultsPanel::ColName)->text(), QStringLiteral("c"));
-    QCOMPARE(t->item(0, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.1"));
-    QCOMPARE(t->item(0, ResultsPanel::ColSd)->text(), QStringLiteral("0.01"));
-    QCOMPARE(t->item(0, ResultsPanel::ColInterval)->text(), QStringLiteral("[0.08, 0.12]"));
-    QCOMPARE(t->item(0, ResultsPanel::ColRelError)->text(), QStringLiteral("-20 %"));
-    QVERIFY(t->item(0, ResultsPanel::ColBound)->text().isEmpty());
-    QCOMPARE(t->item(1, ResultsPanel::ColName)->text(), QStringLiteral("k3"));
-    QCOMPARE(t->item(1, ResultsPanel::ColSd)->text(), QStringLiteral("∞"));
-    QCOMPARE(t->item(1, ResultsPanel::ColInterval)->text(), QStringLiteral("[−∞, ∞]"));
-    QVERIFY(t->item(1, ResultsPanel::ColRelError)->text().isEmpty());
-    QVERIFY(!t->item(1, ResultsPanel::ColBound)->text().isEmpty());
-    QCOMPARE(ResultsPanel::formatNumber(std::nan("")), QStringLiteral("—"));
+    void resultsTableShowsParameters()
+    {
+        ResultsPanel panel;
+        panel.setResult(twoParameterResult(), {{"c", 0.125}});
+        QTableWidget* t = panel.parameterTable();
+        QCOMPARE(t->rowCount(), 2);
+        QCOMPARE(t->item(0, ResultsPanel::ColName)->text(), QStringLiteral("c"));
+        QCOMPARE(t->item(0, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.1"));
+        QCOMPARE(t->item(0, ResultsPanel::ColSd)->text(), QStringLiteral("0.01"));
+        QCOMPARE(t->item(0, ResultsPanel::ColInterval)->text(), QStringLiteral("[0.08, 0.12]"));
+        QCOMPARE(t->item(0, ResultsPanel::ColRelError)->text(), QStringLiteral("-20 %"));
+        QVERIFY(t->item(0, ResultsPanel::ColBound)->text().isEmpty());
+        QCOMPARE(t->item(1, ResultsPanel::ColName)->text(), QStringLiteral("k3"));
+        QCOMPARE(t->item(1, ResultsPanel::ColSd)->text(), QStringLiteral("∞"));
+        QCOMPARE(t->item(1, ResultsPanel::ColInterval)->text(), QStringLiteral("[−∞, ∞]"));
+        QVERIFY(t->item(1, ResultsPanel::ColRelError)->text().isEmpty());
+        QVERIFY(!t->item(1, ResultsPanel::ColBound)->text().isEmpty());
+        QCOMPARE(ResultsPanel::formatNumber(std::nan("")), QStringLiteral("—"));
 
-    const QString summary = panel.summaryLabel()->text();
-    QVERIFY2(summary.contains(QStringLiteral("1.25")), qPrintable(summary));
-    QVERIFY(summary.contains(QStringLiteral("x 0.03")));
-    QVERIFY(summary.contains(QStringLiteral("7 iterations")));
-    QVERIFY(summary.contains(QStringLiteral("cost decrease below tolerance")));
-    QVERIFY(summary.contains(QStringLiteral("converged")));
+        const QString summary = panel.summaryLabel()->text();
+        QVERIFY2(summary.contains(QStringLiteral("1.25")), qPrintable(summary));
+        QVERIFY(summary.contains(QStringLiteral("x 0.03")));
+        QVERIFY(summary.contains(QStringLiteral("7 iterations")));
+        QVERIFY(summary.contains(QStringLiteral("cost decrease below tolerance")));
+        QVERIFY(summary.contains(QStringLiteral("converged")));
 
-    panel.clear();
-    QCOMPARE(panel.parameterTable()->rowCount(), 0);
-    QCOMPARE(panel.correlationTable()->rowCount(), 0);
-    QVERIFY(!panel.hasResult());
-  }
-
-  void correlationCellsColouredBySign() {
-    ResultsPanel panel;
-    panel.setResult(twoParameterResult());
-    QTableWidget* c = panel.correlationTable();
-    QCOMPARE(c->rowCount(), 2);
-    QCOMPARE(c->columnCount(), 2);
-    QCOMPARE(c->item(0, 1)->text(), QStringLiteral("-0.800"));
-    QCOMPARE(c->item(0, 0)->text(), QStringLiteral("1.000"));
-    const QColor negative = c->item(0, 1)->background().color();
-    const QColor positive = c->item(0, 0)->background().color();
-    QVERIFY(negative.blue() > negative.red());
-    QVERIFY(positive.red() > positive.blue());
-    QCOMPARE(ResultsPanel::correlationColor(0.0), QColor(255, 255, 255));
-    QCOMPARE(ResultsPanel::correlationColor(-1.0), QColor(0, 0, 255));
-    QCOMPARE(ResultsPanel::correlationColor(1.0), QColor(255, 0, 0));
-  }
-
-  void exportsJsonAndCsv() {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const estimate::FitResult r = twoParameterResult();
-    QString error;
-    const QString jsonPath = dir.filePath(QStringLiteral("result.json"));
-    QVERIFY2(ResultsPanel::exportJson(r, jsonPath, &error), qPrintable(error));
-    const auto json = nlohmann::json::parse(readAll(jsonPath).toStdString());
-    QCOMPARE(json["parameters"]["c"]["value"].get<double>(), 0.1);
-    QCOMPARE(json["iterations"].get<int>(), 7);
-    QVERIFY(json["converged"].get<bool>());
-
-    const QString csvPath = dir.filePath(QStringLiteral("parameters.csv"));
-    QVERIFY2(ResultsPanel::exportCsv(r, csvPath, &error), qPrintable(error));
-    const QStringList lines = QString::fromUtf8(readAll(csvPath)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    QCOMPARE(lines.size(), 3);
-    QCOMPARE(lines[0], QStringLiteral("name,value,sd,lower95,upper95"));
-    const QStringList first = lines[1].split(QLatin1Char(','));
-    QCOMPARE(first.size(), 5);
-    QCOMPARE(first[0], QStringLiteral("c"));
-    QCOMPARE(first[1].toDouble(), 0.1);  // 17 digits read back exactly
-    QCOMPARE(first[4].toDouble(), 0.12);
-    QCOMPARE(lines[2], QStringLiteral("k3,1,inf,-inf,inf"));
-
-    const QString bad = dir.filePath(QStringLiteral("no/such/folder/result.json"));
-    error.clear();
-    QVERIFY(!ResultsPanel::exportJson(r, bad, &error));
-    QVERIFY(!error.isEmpty());
-    error.clear();
-    QVERIFY(!ResultsPanel::exportCsv(r, dir.filePath(QStringLiteral("no/such/p.csv")), &error));
-    QVERIFY(!error.isEmpty());
-    QVERIFY(!QFileInfo::exists(bad));
-  }
-
-  void exportsReportFolder() {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString folder = dir.filePath(QStringLiteral("report/run1"));
-    int calls = 0;
-    const ResultsPanel::FigureExporter figure = [&calls](const QString& path, QString*) {
-      ++calls;
-      QFile f(path);
-      return f.open(QIODevice::WriteOnly) && f.write("png") == 3;
-    };
-    QString error;
-    QVERIFY2(ResultsPanel::exportReport(twoParameterResult(), folder,
-                                        {{QStringLiteral("fit.png"), figure}, {QStringLiteral("cost.png"), figure}},
-                                        &error),
-             qPrintable(error));
-    QCOMPARE(calls, 2);
-    for (const char* name : {"parameters.json", "parameters.csv", "fit.png", "cost.png"}) {
-      QVERIFY2(QFileInfo::exists(QDir(folder).filePath(QString::fromLatin1(name))), name);
+        panel.clear();
+        QCOMPARE(panel.parameterTable()->rowCount(), 0);
+        QCOMPARE(panel.correlationTable()->rowCount(), 0);
+        QVERIFY(!panel.hasResult());
     }
-    const ResultsPanel::FigureExporter failing = [](const QString&, QString* e) {
-      *e = QStringLiteral("plot failed");
-      return false;
-    };
-    QVERIFY(!ResultsPanel::exportReport(twoParameterResult(), folder, {{QStringLiteral("x.png"), failing}}, &error));
-    QCOMPARE(error, QStringLiteral("plot failed"));
-  }
 
-  // The seed's fixed-step schemes are in the integrator combo, with tooltips saying what they
-  // cost (Crank-Nicolson's oscillation, explicit Euler's limit), and round-trip through settings.
-  void estimatorOffersTheFixedStepSchemes() {
-    EstimatorPanel panel;
-    auto* combo = panel.findChild<QComboBox*>(QStringLiteral("integratorCombo"));
-    QVERIFY(combo);
-    const int euler = combo->findText(QStringLiteral("euler"));
-    const int implicitEuler = combo->findText(QStringLiteral("implicit-euler"));
-    const int crankNicolson = combo->findText(QStringLiteral("crank-nicolson"));
-    QVERIFY(euler >= 0 && implicitEuler >= 0 && crankNicolson >= 0);
-    QVERIFY(combo->itemData(euler, Qt::ToolTipRole).toString().contains(QStringLiteral("stability limit")));
-    QVERIFY(combo->itemData(crankNicolson, Qt::ToolTipRole).toString().contains(QStringLiteral("not L-stable")));
-    for (auto method : {sysid::integrate::IntegrationMethod::ImplicitEuler, sysid::integrate::IntegrationMethod::CrankNicolson}) {
-      estimate::FitSettings s;
-      s.integrator.method = method;
-      s.integrator.methodChosen = true;
-      s.integrator.maxStep = 0.01;
-      panel.setSettings(s);
-      QCOMPARE(panel.settings().integrator.method, method);
-      QCOMPARE(combo->currentText(), QString::fromStdString(sysid::integrate::methodName(method)));
+    void correlationCellsColouredBySign()
+    {
+        ResultsPanel panel;
+        panel.setResult(twoParameterResult());
+        QTableWidget* c = panel.correlationTable();
+        QCOMPARE(c->rowCount(), 2);
+        QCOMPARE(c->columnCount(), 2);
+        QCOMPARE(c->item(0, 1)->text(), QStringLiteral("-0.800"));
+        QCOMPARE(c->item(0, 0)->text(), QStringLiteral("1.000"));
+        const QColor negative = c->item(0, 1)->background().color();
+        const QColor positive = c->item(0, 0)->background().color();
+        QVERIFY(negative.blue() > negative.red());
+        QVERIFY(positive.red() > positive.blue());
+        QCOMPARE(ResultsPanel::correlationColor(0.0), QColor(255, 255, 255));
+        QCOMPARE(ResultsPanel::correlationColor(-1.0), QColor(0, 0, 255));
+        QCOMPARE(ResultsPanel::correlationColor(1.0), QColor(255, 0, 0));
     }
-  }
 
-  // Issue 7: while no integrator is chosen the panel shows the model's default and reports it as
-  // not chosen; a pick in the combo is a choice that a new default does not override.
-  void estimatorShowsTheModelsDefaultIntegratorUntilOneIsPicked() {
-    using sysid::integrate::IntegrationMethod;
-    EstimatorPanel panel;
-    QComboBox* combo = panel.integratorCombo();
-    panel.setSettings(estimate::FitSettings{});
-    QCOMPARE(combo->currentText(), QStringLiteral("dopri5"));
-    panel.setDefaultIntegrator(IntegrationMethod::SparseImplicit);
-    QCOMPARE(combo->currentText(), QStringLiteral("sparse-implicit"));
-    QVERIFY(combo->toolTip().contains(QStringLiteral("method of lines")));
-    QVERIFY(panel.settings().integrator.method == IntegrationMethod::SparseImplicit);
-    QVERIFY(!panel.settings().integrator.methodChosen);
-    panel.setSettings(panel.settings());  // a round trip through the document keeps it open
-    QVERIFY(!panel.settings().integrator.methodChosen);
+    void exportsJsonAndCsv()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const estimate::FitResult r = twoParameterResult();
+        QString error;
+        const QString jsonPath = dir.filePath(QStringLiteral("result.json"));
+        QVERIFY2(ResultsPanel::exportJson(r, jsonPath, &error), qPrintable(error));
+        const auto json = nlohmann::json::parse(readAll(jsonPath).toStdString());
+        QCOMPARE(json["parameters"]["c"]["value"].get<double>(), 0.1);
+        QCOMPARE(json["iterations"].get<int>(), 7);
+        QVERIFY(json["converged"].get<bool>());
 
-    QSignalSpy changed(&panel, &EstimatorPanel::settingsChanged);
-    combo->setCurrentIndex(combo->findText(QStringLiteral("crank-nicolson")));
-    QVERIFY(changed.count() >= 1);
-    QVERIFY(panel.settings().integrator.methodChosen);
-    panel.setDefaultIntegrator(IntegrationMethod::Dopri5);
-    QCOMPARE(combo->currentText(), QStringLiteral("crank-nicolson"));
-    QVERIFY(combo->toolTip().contains(QStringLiteral("by hand")));
-    panel.setSettings(panel.settings());
-    QCOMPARE(combo->currentText(), QStringLiteral("crank-nicolson"));
-  }
+        const QString csvPath = dir.filePath(QStringLiteral("parameters.csv"));
+        QVERIFY2(ResultsPanel::exportCsv(r, csvPath, &error), qPrintable(error));
+        const QStringList lines = QString::fromUtf8(readAll(csvPath)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QStringLiteral("name,value,sd,lower95,upper95"));
+        const QStringList first = lines[1].split(QLatin1Char(','));
+        QCOMPARE(first.size(), 5);
+        QCOMPARE(first[0], QStringLiteral("c"));
+        QCOMPARE(first[1].toDouble(), 0.1);  // 17 digits read back exactly
+        QCOMPARE(first[4].toDouble(), 0.12);
+        QCOMPARE(lines[2], QStringLiteral("k3,1,inf,-inf,inf"));
 
-  void estimatorRoundTripsSettings() {
-    EstimatorPanel panel;
-    panel.setOutputs({QStringLiteral("x"), QStringLiteral("v")});
-    estimate::FitSettings s;
-    s.method = estimate::EstimationMethod::MultipleShooting;
-    s.shootingIntervals = 17;
-    s.integrator.method = sysid::integrate::IntegrationMethod::Rosenbrock4;
-    s.integrator.methodChosen = true;
-    s.integrator.relativeTolerance = 1e-7;
-    s.integrator.absoluteTolerance = 3e-11;
-    s.integrator.maxStep = 0.05;
-    s.maxIterations = 42;
-    s.costTolerance = 1e-9;
-    s.stepTolerance = 2e-8;
-    s.gradientTolerance = 5e-7;
-    s.outputWeights = {{"x", 2.5}};
-    s.priors = {{"c", estimate::Prior{0.1, 0.2}}};
-    QSignalSpy changed(&panel, &EstimatorPanel::settingsChanged);
-    panel.setSettings(s);
-    QVERIFY(changed.count() >= 1);
-    QVERIFY(panel.shootingIntervalsSpin()->isEnabled());
+        const QString bad = dir.filePath(QStringLiteral("no/such/folder/result.json"));
+        error.clear();
+        QVERIFY(!ResultsPanel::exportJson(r, bad, &error));
+        QVERIFY(!error.isEmpty());
+        error.clear();
+        QVERIFY(!ResultsPanel::exportCsv(r, dir.filePath(QStringLiteral("no/such/p.csv")), &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!QFileInfo::exists(bad));
+    }
 
-    const estimate::FitSettings back = panel.settings();
-    QCOMPARE(back.method, s.method);
-    QCOMPARE(back.shootingIntervals, s.shootingIntervals);
-    QCOMPARE(back.integrator.method, s.integrator.method);
-    QCOMPARE(back.integrator.relativeTolerance, s.integrator.relativeTolerance);
-    QCOMPARE(back.integrator.absoluteTolerance, s.integrator.absoluteTolerance);
-    QCOMPARE(back.integrator.maxStep, s.integrator.maxStep);
-    QCOMPARE(back.maxIterations, s.maxIterations);
-    QCOMPARE(back.costTolerance, s.costTolerance);
-    QCOMPARE(back.stepTolerance, s.stepTolerance);
-    QCOMPARE(back.gradientTolerance, s.gradientTolerance);
-    QCOMPARE(back.outputWeights.size(), std::size_t{1});
-    QCOMPARE(back.outputWeights.at("x"), 2.5);
-    QCOMPARE(back.priors.size(), std::size_t{1});
-    QCOMPARE(panel.weightTable()->rowCount(), 2);
-    QCOMPARE(panel.weightTable()->item(0, 1)->text(), QStringLiteral("2.5"));
-    QVERIFY(panel.weightTable()->item(1, 1)->text().isEmpty());
+    void exportsReportFolder()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString folder = dir.filePath(QStringLiteral("report/run1"));
+        int calls = 0;
+        const ResultsPanel::FigureExporter figure = [&calls](const QString& path, QString*) {
+            ++calls;
+            QFile f(path);
+            return f.open(QIODevice::WriteOnly) && f.write("png") == 3;
+        };
+        QString error;
+        QVERIFY2(ResultsPanel::exportReport(twoParameterResult(), folder,
+                                            {{QStringLiteral("fit.png"), figure}, {QStringLiteral("cost.png"), figure}},
+                                            &error),
+                 qPrintable(error));
+        QCOMPARE(calls, 2);
+        for (const char* name : {"parameters.json", "parameters.csv", "fit.png", "cost.png"}) {
+            QVERIFY2(QFileInfo::exists(QDir(folder).filePath(QString::fromLatin1(name))), name);
+        }
+        const ResultsPanel::FigureExporter failing = [](const QString&, QString* e) {
+            *e = QStringLiteral("plot failed");
+            return false;
+        };
+        QVERIFY(
+            !ResultsPanel::exportReport(twoParameterResult(), folder, {{QStringLiteral("x.png"), failing}}, &error));
+        QCOMPARE(error, QStringLiteral("plot failed"));
+    }
 
-    // A weight typed into the table; an empty cell is automatic.
-    panel.weightTable()->item(1, 1)->setText(QStringLiteral("4"));
-    QCOMPARE(panel.settings().outputWeights.at("v"), 4.0);
-    panel.weightTable()->item(0, 1)->setText(QString());
-    QCOMPARE(panel.settings().outputWeights.count("x"), std::size_t{0});
+    // The seed's fixed-step schemes are in the integrator combo, with tooltips saying what they
+    // cost (Crank-Nicolson's oscillation, explicit Euler's limit), and round-trip through settings.
+    void estimatorOffersTheFixedStepSchemes()
+    {
+        EstimatorPanel panel;
+        auto* combo = panel.findChild<QComboBox*>(QStringLiteral("integratorCombo"));
+        QVERIFY(combo);
+        const int euler = combo->findText(QStringLiteral("euler"));
+        const int implicitEuler = combo->findText(QStringLiteral("implicit-euler"));
+        const int crankNicolson = combo->findText(QStringLiteral("crank-nicolson"));
+        QVERIFY(euler >= 0 && implicitEuler >= 0 && crankNicolson >= 0);
+        QVERIFY(combo->itemData(euler, Qt::ToolTipRole).toString().contains(QStringLiteral("stability limit")));
+        QVERIFY(combo->itemData(crankNicolson, Qt::ToolTipRole).toString().contains(QStringLiteral("not L-stable")));
+        for (auto method :
+             {sysid::integrate::IntegrationMethod::ImplicitEuler, sysid::integrate::IntegrationMethod::CrankNicolson}) {
+            estimate::FitSettings s;
+            s.integrator.method = method;
+            s.integrator.methodChosen = true;
+            s.integrator.maxStep = 0.01;
+            panel.setSettings(s);
+            QCOMPARE(panel.settings().integrator.method, method);
+            QCOMPARE(combo->currentText(), QString::fromStdString(sysid::integrate::methodName(method)));
+        }
+    }
 
-    // Output error disables the shooting intervals.
-    panel.methodCombo()->setCurrentIndex(0);
-    QVERIFY(!panel.shootingIntervalsSpin()->isEnabled());
-    QCOMPARE(panel.settings().method, estimate::EstimationMethod::OutputError);
-  }
+    // Issue 7: while no integrator is chosen the panel shows the model's default and reports it as
+    // not chosen; a pick in the combo is a choice that a new default does not override.
+    void estimatorShowsTheModelsDefaultIntegratorUntilOneIsPicked()
+    {
+        using sysid::integrate::IntegrationMethod;
+        EstimatorPanel panel;
+        QComboBox* combo = panel.integratorCombo();
+        panel.setSettings(estimate::FitSettings{});
+        QCOMPARE(combo->currentText(), QStringLiteral("dopri5"));
+        panel.setDefaultIntegrator(IntegrationMethod::SparseImplicit);
+        QCOMPARE(combo->currentText(), QStringLiteral("sparse-implicit"));
+        QVERIFY(combo->toolTip().contains(QStringLiteral("method of lines")));
+        QVERIFY(panel.settings().integrator.method == IntegrationMethod::SparseImplicit);
+        QVERIFY(!panel.settings().integrator.methodChosen);
+        panel.setSettings(panel.settings());  // a round trip through the document keeps it open
+        QVERIFY(!panel.settings().integrator.methodChosen);
 
-  void estimatorSteepestDescentGain() {
-    EstimatorPanel panel;
-    QVERIFY(panel.gainEdit()->isHidden());  // output error: no gain
-    estimate::FitSettings s;
-    s.method = estimate::EstimationMethod::SteepestDescent;
-    s.steepestDescentGain = 0.05;
-    panel.setSettings(s);
-    QVERIFY(!panel.gainEdit()->isHidden());
-    QCOMPARE(panel.gainEdit()->text(), QStringLiteral("0.05"));
-    QCOMPARE(panel.settings().method, estimate::EstimationMethod::SteepestDescent);
-    QCOMPARE(panel.settings().steepestDescentGain, 0.05);
-    panel.gainEdit()->clear();
-    QTest::keyClicks(panel.gainEdit(), QStringLiteral("0.01"));
-    QCOMPARE(panel.settings().steepestDescentGain, 0.01);
-    panel.gainEdit()->clear();
-    QTest::keyClicks(panel.gainEdit(), QStringLiteral("0"));
-    QVERIFY(!panel.isValid());  // the gain must be > 0
-    panel.methodCombo()->setCurrentIndex(0);
-    QVERIFY(panel.gainEdit()->isHidden());
-  }
+        QSignalSpy changed(&panel, &EstimatorPanel::settingsChanged);
+        combo->setCurrentIndex(combo->findText(QStringLiteral("crank-nicolson")));
+        QVERIFY(changed.count() >= 1);
+        QVERIFY(panel.settings().integrator.methodChosen);
+        panel.setDefaultIntegrator(IntegrationMethod::Dopri5);
+        QCOMPARE(combo->currentText(), QStringLiteral("crank-nicolson"));
+        QVERIFY(combo->toolTip().contains(QStringLiteral("by hand")));
+        panel.setSettings(panel.settings());
+        QCOMPARE(combo->currentText(), QStringLiteral("crank-nicolson"));
+    }
 
-  // The sensitivity method: shown for the single-shooting methods only; structural greys out the
-  // integrator (it does not run); applies only where the method takes it.
-  void estimatorSensitivityMethod() {
-    EstimatorPanel panel;
-    QVERIFY(!panel.sensitivityCombo()->isHidden());  // output error
-    QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Forward);
-    QVERIFY(panel.integratorBox()->isEnabled());
-    estimate::FitSettings s;
-    s.method = estimate::EstimationMethod::SteepestDescent;
-    s.sensitivity = estimate::SensitivityMethod::Structural;
-    panel.setSettings(s);
-    QCOMPARE(panel.sensitivityCombo()->currentData().toInt(), static_cast<int>(estimate::SensitivityMethod::Structural));
-    QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Structural);
-    QVERIFY(!panel.integratorBox()->isEnabled());
-    QVERIFY(panel.integratorBox()->toolTip().contains("matrix exponential"));
-    QSignalSpy changed(&panel, &EstimatorPanel::settingsChanged);
-    panel.methodCombo()->setCurrentIndex(panel.methodCombo()->findData(static_cast<int>(estimate::EstimationMethod::MultipleShooting)));
-    QVERIFY(panel.sensitivityCombo()->isHidden());
-    QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Forward);  // not applicable: forward
-    QVERIFY(panel.integratorBox()->isEnabled());
-    panel.methodCombo()->setCurrentIndex(panel.methodCombo()->findData(static_cast<int>(estimate::EstimationMethod::Bayes)));
-    QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Structural);  // the pick is kept
-    changed.clear();
-    panel.sensitivityCombo()->setCurrentIndex(panel.sensitivityCombo()->findData(static_cast<int>(estimate::SensitivityMethod::Forward)));
-    QCOMPARE(changed.count(), 1);
-    QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Forward);
-    QVERIFY(panel.integratorBox()->isEnabled());
-  }
+    void estimatorRoundTripsSettings()
+    {
+        EstimatorPanel panel;
+        panel.setOutputs({QStringLiteral("x"), QStringLiteral("v")});
+        estimate::FitSettings s;
+        s.method = estimate::EstimationMethod::MultipleShooting;
+        s.shootingIntervals = 17;
+        s.integrator.method = sysid::integrate::IntegrationMethod::Rosenbrock4;
+        s.integrator.methodChosen = true;
+        s.integrator.relativeTolerance = 1e-7;
+        s.integrator.absoluteTolerance = 3e-11;
+        s.integrator.maxStep = 0.05;
+        s.maxIterations = 42;
+        s.costTolerance = 1e-9;
+        s.stepTolerance = 2e-8;
+        s.gradientTolerance = 5e-7;
+        s.outputWeights = {{"x", 2.5}};
+        s.priors = {{"c", estimate::Prior{0.1, 0.2}}};
+        QSignalSpy changed(&panel, &EstimatorPanel::settingsChanged);
+        panel.setSettings(s);
+        QVERIFY(changed.count() >= 1);
+        QVERIFY(panel.shootingIntervalsSpin()->isEnabled());
 
-  void estimatorPeriodicResponseSettings() {
-    EstimatorPanel panel;
-    QVERIFY(panel.periodicBox()->isHidden());  // output error: not shown
-    estimate::FitSettings s;
-    s.method = estimate::EstimationMethod::PeriodicResponse;
-    s.periodic.frequencyParameter = "w";
-    s.periodic.period = 2.5;
-    s.periodic.periods = 2;
-    s.periodic.solver = estimate::PeriodicSolver::Discretisation;
-    s.periodic.intervals = 3;
-    s.periodic.nodes = 120;
-    s.periodic.warmupPeriods = 9;  // not shown: kept from setSettings
-    panel.setSettings(s);
-    QVERIFY(!panel.periodicBox()->isHidden());
-    QVERIFY(!panel.periodEdit()->isEnabled());  // the frequency parameter sets the period
-    QVERIFY(panel.nodesSpin()->isEnabled());
-    QVERIFY(!panel.shootingIntervalsSpin()->isEnabled());
-    estimate::FitSettings back = panel.settings();
-    QCOMPARE(back.method, estimate::EstimationMethod::PeriodicResponse);
-    QCOMPARE(back.periodic.frequencyParameter, std::string("w"));
-    QCOMPARE(back.periodic.period, 2.5);
-    QCOMPARE(back.periodic.periods, std::size_t{2});
-    QCOMPARE(back.periodic.solver, estimate::PeriodicSolver::Discretisation);
-    QCOMPARE(back.periodic.intervals, std::size_t{3});
-    QCOMPARE(back.periodic.nodes, std::size_t{120});
-    QCOMPARE(back.periodic.warmupPeriods, std::size_t{9});
+        const estimate::FitSettings back = panel.settings();
+        QCOMPARE(back.method, s.method);
+        QCOMPARE(back.shootingIntervals, s.shootingIntervals);
+        QCOMPARE(back.integrator.method, s.integrator.method);
+        QCOMPARE(back.integrator.relativeTolerance, s.integrator.relativeTolerance);
+        QCOMPARE(back.integrator.absoluteTolerance, s.integrator.absoluteTolerance);
+        QCOMPARE(back.integrator.maxStep, s.integrator.maxStep);
+        QCOMPARE(back.maxIterations, s.maxIterations);
+        QCOMPARE(back.costTolerance, s.costTolerance);
+        QCOMPARE(back.stepTolerance, s.stepTolerance);
+        QCOMPARE(back.gradientTolerance, s.gradientTolerance);
+        QCOMPARE(back.outputWeights.size(), std::size_t{1});
+        QCOMPARE(back.outputWeights.at("x"), 2.5);
+        QCOMPARE(back.priors.size(), std::size_t{1});
+        QCOMPARE(panel.weightTable()->rowCount(), 2);
+        QCOMPARE(panel.weightTable()->item(0, 1)->text(), QStringLiteral("2.5"));
+        QVERIFY(panel.weightTable()->item(1, 1)->text().isEmpty());
 
-    // Typed by the user: no frequency parameter, a period of 6.
-    panel.frequencyParameterEdit()->clear();
-    QTest::keyClicks(panel.frequencyParameterEdit(), QStringLiteral(" "));
-    QVERIFY(panel.periodEdit()->isEnabled());
-    panel.periodEdit()->clear();
-    QTest::keyClicks(panel.periodEdit(), QStringLiteral("6"));
-    panel.periodicSolverCombo()->setCurrentIndex(panel.periodicSolverCombo()->findData(
-        static_cast<int>(estimate::PeriodicSolver::Shooting)));
-    QVERIFY(!panel.nodesSpin()->isEnabled());
-    back = panel.settings();
-    QVERIFY(back.periodic.frequencyParameter.empty());
-    QCOMPARE(back.periodic.period, 6.0);
-    QCOMPARE(back.periodic.solver, estimate::PeriodicSolver::Shooting);
-    panel.periodEdit()->clear();
-    QTest::keyClicks(panel.periodEdit(), QStringLiteral("-1"));
-    QVERIFY(!panel.isValid());
-    QCOMPARE(panel.settings().periodic.period, 6.0);
+        // A weight typed into the table; an empty cell is automatic.
+        panel.weightTable()->item(1, 1)->setText(QStringLiteral("4"));
+        QCOMPARE(panel.settings().outputWeights.at("v"), 4.0);
+        panel.weightTable()->item(0, 1)->setText(QString());
+        QCOMPARE(panel.settings().outputWeights.count("x"), std::size_t{0});
 
-    // Another method hides the periodic settings again.
-    panel.methodCombo()->setCurrentIndex(panel.methodCombo()->findData(static_cast<int>(estimate::EstimationMethod::Bayes)));
-    QVERIFY(panel.periodicBox()->isHidden());
-  }
+        // Output error disables the shooting intervals.
+        panel.methodCombo()->setCurrentIndex(0);
+        QVERIFY(!panel.shootingIntervalsSpin()->isEnabled());
+        QCOMPARE(panel.settings().method, estimate::EstimationMethod::OutputError);
+    }
 
-  void estimatorRejectsInvalidEntries() {
-    EstimatorPanel panel;
-    estimate::FitSettings s;
-    s.integrator.relativeTolerance = 1e-6;
-    panel.setSettings(s);
-    QLineEdit* rtol = panel.relativeToleranceEdit();
-    rtol->clear();
-    QTest::keyClicks(rtol, QStringLiteral("-1"));
-    QVERIFY(!panel.isValid());
-    QVERIFY(rtol->styleSheet().contains(QStringLiteral("border")));
-    QVERIFY(!rtol->toolTip().isEmpty());
-    QCOMPARE(panel.settings().integrator.relativeTolerance, 1e-6);
-    rtol->clear();
-    QTest::keyClicks(rtol, QStringLiteral("1e-5"));
-    QVERIFY(panel.isValid());
-    QVERIFY(rtol->styleSheet().isEmpty());
-    QCOMPARE(panel.settings().integrator.relativeTolerance, 1e-5);
-  }
+    void estimatorSteepestDescentGain()
+    {
+        EstimatorPanel panel;
+        QVERIFY(panel.gainEdit()->isHidden());  // output error: no gain
+        estimate::FitSettings s;
+        s.method = estimate::EstimationMethod::SteepestDescent;
+        s.steepestDescentGain = 0.05;
+        panel.setSettings(s);
+        QVERIFY(!panel.gainEdit()->isHidden());
+        QCOMPARE(panel.gainEdit()->text(), QStringLiteral("0.05"));
+        QCOMPARE(panel.settings().method, estimate::EstimationMethod::SteepestDescent);
+        QCOMPARE(panel.settings().steepestDescentGain, 0.05);
+        panel.gainEdit()->clear();
+        QTest::keyClicks(panel.gainEdit(), QStringLiteral("0.01"));
+        QCOMPARE(panel.settings().steepestDescentGain, 0.01);
+        panel.gainEdit()->clear();
+        QTest::keyClicks(panel.gainEdit(), QStringLiteral("0"));
+        QVERIFY(!panel.isValid());  // the gain must be > 0
+        panel.methodCombo()->setCurrentIndex(0);
+        QVERIFY(panel.gainEdit()->isHidden());
+    }
 
-  void estimatorRunCancel() {
-    EstimatorPanel panel;
-    QSignalSpy run(&panel, &EstimatorPanel::runRequested);
-    QSignalSpy cancel(&panel, &EstimatorPanel::cancelRequested);
-    QVERIFY(panel.runButton()->isEnabled());
-    QVERIFY(!panel.cancelButton()->isEnabled());
-    panel.runButton()->click();
-    QCOMPARE(run.count(), 1);
-    panel.setRunning(true);
-    QVERIFY(!panel.runButton()->isEnabled());
-    QVERIFY(panel.cancelButton()->isEnabled());
-    QCOMPARE(panel.progressBar()->maximum(), 0);  // busy
-    panel.cancelButton()->click();
-    QCOMPARE(cancel.count(), 1);
-    panel.setRunning(false);
-    QVERIFY(panel.runButton()->isEnabled());
-    QVERIFY(!panel.cancelButton()->isEnabled());
-  }
+    // The sensitivity method: shown for the single-shooting methods only; structural greys out the
+    // integrator (it does not run); applies only where the method takes it.
+    void estimatorSensitivityMethod()
+    {
+        EstimatorPanel panel;
+        QVERIFY(!panel.sensitivityCombo()->isHidden());  // output error
+        QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Forward);
+        QVERIFY(panel.integratorBox()->isEnabled());
+        estimate::FitSettings s;
+        s.method = estimate::EstimationMethod::SteepestDescent;
+        s.sensitivity = estimate::SensitivityMethod::Structural;
+        panel.setSettings(s);
+        QCOMPARE(panel.sensitivityCombo()->currentData().toInt(),
+                 static_cast<int>(estimate::SensitivityMethod::Structural));
+        QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Structural);
+        QVERIFY(!panel.integratorBox()->isEnabled());
+        QVERIFY(panel.integratorBox()->toolTip().contains("matrix exponential"));
+        QSignalSpy changed(&panel, &EstimatorPanel::settingsChanged);
+        panel.methodCombo()->setCurrentIndex(
+            panel.methodCombo()->findData(static_cast<int>(estimate::EstimationMethod::MultipleShooting)));
+        QVERIFY(panel.sensitivityCombo()->isHidden());
+        QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Forward);  // not applicable: forward
+        QVERIFY(panel.integratorBox()->isEnabled());
+        panel.methodCombo()->setCurrentIndex(
+            panel.methodCombo()->findData(static_cast<int>(estimate::EstimationMethod::Bayes)));
+        QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Structural);  // the pick is kept
+        changed.clear();
+        panel.sensitivityCombo()->setCurrentIndex(
+            panel.sensitivityCombo()->findData(static_cast<int>(estimate::SensitivityMethod::Forward)));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Forward);
+        QVERIFY(panel.integratorBox()->isEnabled());
+    }
 
-  void filterAppliesLowPass() {
-    const data::DataTable table = sineTable();
-    FilterPanel panel;
-    panel.setTable(&table);
-    QCOMPARE(panel.currentColumn(), QStringLiteral("y"));
-    QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
+    void estimatorPeriodicResponseSettings()
+    {
+        EstimatorPanel panel;
+        QVERIFY(panel.periodicBox()->isHidden());  // output error: not shown
+        estimate::FitSettings s;
+        s.method = estimate::EstimationMethod::PeriodicResponse;
+        s.periodic.frequencyParameter = "w";
+        s.periodic.period = 2.5;
+        s.periodic.periods = 2;
+        s.periodic.solver = estimate::PeriodicSolver::Discretisation;
+        s.periodic.intervals = 3;
+        s.periodic.nodes = 120;
+        s.periodic.warmupPeriods = 9;  // not shown: kept from setSettings
+        panel.setSettings(s);
+        QVERIFY(!panel.periodicBox()->isHidden());
+        QVERIFY(!panel.periodEdit()->isEnabled());  // the frequency parameter sets the period
+        QVERIFY(panel.nodesSpin()->isEnabled());
+        QVERIFY(!panel.shootingIntervalsSpin()->isEnabled());
+        estimate::FitSettings back = panel.settings();
+        QCOMPARE(back.method, estimate::EstimationMethod::PeriodicResponse);
+        QCOMPARE(back.periodic.frequencyParameter, std::string("w"));
+        QCOMPARE(back.periodic.period, 2.5);
+        QCOMPARE(back.periodic.periods, std::size_t{2});
+        QCOMPARE(back.periodic.solver, estimate::PeriodicSolver::Discretisation);
+        QCOMPARE(back.periodic.intervals, std::size_t{3});
+        QCOMPARE(back.periodic.nodes, std::size_t{120});
+        QCOMPARE(back.periodic.warmupPeriods, std::size_t{9});
 
-    QSignalSpy changed(&panel, &FilterPanel::preprocessingChanged);
-    data::Preprocessing p;
-    p.lowPass = data::Preprocessing::LowPass{4, 5.0};
-    panel.setPreprocessing(p);
-    QVERIFY(changed.count() >= 1);
-    QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
-    QVERIFY(panel.processedTable().has_value());
-    const data::Preprocessing back = panel.preprocessing();
-    QVERIFY(back.lowPass.has_value());
-    QCOMPARE(back.lowPass->order, 4);
-    QCOMPARE(back.lowPass->cutoffHz, 5.0);
-    QVERIFY(!back.window.has_value());
-    QVERIFY(!back.noise.has_value());
-    QCOMPARE(back.decimation, 1);
-    QVERIFY(panel.signalPlot()->curvePointCount(QStringLiteral("processed")) > 0);
-    QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
-    QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("processed")) > 0);
-    QVERIFY(panel.spectrumPlot()->hasCutoff());
-    QCOMPARE(panel.spectrumPlot()->cutoff(), 5.0);
+        // Typed by the user: no frequency parameter, a period of 6.
+        panel.frequencyParameterEdit()->clear();
+        QTest::keyClicks(panel.frequencyParameterEdit(), QStringLiteral(" "));
+        QVERIFY(panel.periodEdit()->isEnabled());
+        panel.periodEdit()->clear();
+        QTest::keyClicks(panel.periodEdit(), QStringLiteral("6"));
+        panel.periodicSolverCombo()->setCurrentIndex(
+            panel.periodicSolverCombo()->findData(static_cast<int>(estimate::PeriodicSolver::Shooting)));
+        QVERIFY(!panel.nodesSpin()->isEnabled());
+        back = panel.settings();
+        QVERIFY(back.periodic.frequencyParameter.empty());
+        QCOMPARE(back.periodic.period, 6.0);
+        QCOMPARE(back.periodic.solver, estimate::PeriodicSolver::Shooting);
+        panel.periodEdit()->clear();
+        QTest::keyClicks(panel.periodEdit(), QStringLiteral("-1"));
+        QVERIFY(!panel.isValid());
+        QCOMPARE(panel.settings().periodic.period, 6.0);
 
-    // The 30 Hz component is gone: processed power at 30 Hz far below the raw.
-    const sysid::ui::SpectrumPlot* spectrum = panel.spectrumPlot();
-    QVERIFY(spectrum->valueNear(QStringLiteral("processed"), 30.0) < 1e-3 * spectrum->valueNear(QStringLiteral("raw"), 30.0));
+        // Another method hides the periodic settings again.
+        panel.methodCombo()->setCurrentIndex(
+            panel.methodCombo()->findData(static_cast<int>(estimate::EstimationMethod::Bayes)));
+        QVERIFY(panel.periodicBox()->isHidden());
+    }
 
-    // Window, noise and decimation round trip.
-    data::Preprocessing full;
-    full.window = std::make_pair(1.0, 8.0);
-    full.decimation = 2;
-    full.lowPass = data::Preprocessing::LowPass{3, 10.0};
-    full.noise = data::Preprocessing::AddedNoise{5.0, data::NoiseDistribution::Gaussian, 1234567890123ULL};
-    panel.setPreprocessing(full);
-    QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
-    const data::Preprocessing got = panel.preprocessing();
-    QVERIFY(got.window.has_value());
-    QCOMPARE(got.window->first, 1.0);
-    QCOMPARE(got.window->second, 8.0);
-    QCOMPARE(got.decimation, 2);
-    QVERIFY(got.noise.has_value());
-    QCOMPARE(got.noise->percent, 5.0);
-    QCOMPARE(got.noise->distribution, data::NoiseDistribution::Gaussian);
-    QCOMPARE(got.noise->seed, std::uint64_t{1234567890123ULL});
+    void estimatorRejectsInvalidEntries()
+    {
+        EstimatorPanel panel;
+        estimate::FitSettings s;
+        s.integrator.relativeTolerance = 1e-6;
+        panel.setSettings(s);
+        QLineEdit* rtol = panel.relativeToleranceEdit();
+        rtol->clear();
+        QTest::keyClicks(rtol, QStringLiteral("-1"));
+        QVERIFY(!panel.isValid());
+        QVERIFY(rtol->styleSheet().contains(QStringLiteral("border")));
+        QVERIFY(!rtol->toolTip().isEmpty());
+        QCOMPARE(panel.settings().integrator.relativeTolerance, 1e-6);
+        rtol->clear();
+        QTest::keyClicks(rtol, QStringLiteral("1e-5"));
+        QVERIFY(panel.isValid());
+        QVERIFY(rtol->styleSheet().isEmpty());
+        QCOMPARE(panel.settings().integrator.relativeTolerance, 1e-5);
+    }
 
-    panel.setDifferentiation(data::DerivativeMethod::SavitzkyGolay, 9, 2);
-    QCOMPARE(panel.differentiation().first, data::DerivativeMethod::SavitzkyGolay);
-    QCOMPARE(panel.differentiation().second, 9);
-    QCOMPARE(panel.differentiationOrder(), 2);
-    // The differentiation is part of the preprocessing the project stores, both ways.
-    QVERIFY((panel.preprocessing().differentiation == data::Preprocessing::Derivative{data::DerivativeMethod::SavitzkyGolay, 9, 2}));
-    full.differentiation = {data::DerivativeMethod::SavitzkyGolay, 11, 3};
-    panel.setPreprocessing(full);
-    QCOMPARE(panel.differentiation().second, 11);
-    QVERIFY(panel.preprocessing().differentiation == full.differentiation);
-  }
+    void estimatorRunCancel()
+    {
+        EstimatorPanel panel;
+        QSignalSpy run(&panel, &EstimatorPanel::runRequested);
+        QSignalSpy cancel(&panel, &EstimatorPanel::cancelRequested);
+        QVERIFY(panel.runButton()->isEnabled());
+        QVERIFY(!panel.cancelButton()->isEnabled());
+        panel.runButton()->click();
+        QCOMPARE(run.count(), 1);
+        panel.setRunning(true);
+        QVERIFY(!panel.runButton()->isEnabled());
+        QVERIFY(panel.cancelButton()->isEnabled());
+        QCOMPARE(panel.progressBar()->maximum(), 0);  // busy
+        panel.cancelButton()->click();
+        QCOMPARE(cancel.count(), 1);
+        panel.setRunning(false);
+        QVERIFY(panel.runButton()->isEnabled());
+        QVERIFY(!panel.cancelButton()->isEnabled());
+    }
 
-  void filterInvalidCutoffShowsError() {
-    const data::DataTable table = sineTable();
-    FilterPanel panel;
-    panel.setTable(&table);
-    data::Preprocessing p;
-    p.lowPass = data::Preprocessing::LowPass{4, 80.0};  // above the Nyquist frequency (50 Hz)
-    panel.setPreprocessing(p);
-    QVERIFY(!panel.errorText().isEmpty());
-    QVERIFY(!panel.errorLabel()->isHidden());
-    QVERIFY(!panel.processedTable().has_value());
-    QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
+    void filterAppliesLowPass()
+    {
+        const data::DataTable table = sineTable();
+        FilterPanel panel;
+        panel.setTable(&table);
+        QCOMPARE(panel.currentColumn(), QStringLiteral("y"));
+        QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
 
-    // Editing the cutoff back into range clears the error.
-    panel.cutoffSpin()->setValue(5.0);
-    QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
-    QVERIFY(panel.errorLabel()->isHidden());
+        QSignalSpy changed(&panel, &FilterPanel::preprocessingChanged);
+        data::Preprocessing p;
+        p.lowPass = data::Preprocessing::LowPass{4, 5.0};
+        panel.setPreprocessing(p);
+        QVERIFY(changed.count() >= 1);
+        QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
+        QVERIFY(panel.processedTable().has_value());
+        const data::Preprocessing back = panel.preprocessing();
+        QVERIFY(back.lowPass.has_value());
+        QCOMPARE(back.lowPass->order, 4);
+        QCOMPARE(back.lowPass->cutoffHz, 5.0);
+        QVERIFY(!back.window.has_value());
+        QVERIFY(!back.noise.has_value());
+        QCOMPARE(back.decimation, 1);
+        QVERIFY(panel.signalPlot()->curvePointCount(QStringLiteral("processed")) > 0);
+        QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
+        QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("processed")) > 0);
+        QVERIFY(panel.spectrumPlot()->hasCutoff());
+        QCOMPARE(panel.spectrumPlot()->cutoff(), 5.0);
 
-    // No table: settings alone are still checked.
-    FilterPanel empty;
-    data::Preprocessing zero;
-    zero.lowPass = data::Preprocessing::LowPass{4, 0.0};
-    empty.setPreprocessing(zero);
-    QVERIFY(!empty.errorText().isEmpty());
-  }
+        // The 30 Hz component is gone: processed power at 30 Hz far below the raw.
+        const sysid::ui::SpectrumPlot* spectrum = panel.spectrumPlot();
+        QVERIFY(spectrum->valueNear(QStringLiteral("processed"), 30.0) <
+                1e-3 * spectrum->valueNear(QStringLiteral("raw"), 30.0));
+
+        // Window, noise and decimation round trip.
+        data::Preprocessing full;
+        full.window = std::make_pair(1.0, 8.0);
+        full.decimation = 2;
+        full.lowPass = data::Preprocessing::LowPass{3, 10.0};
+        full.noise = data::Preprocessing::AddedNoise{5.0, data::NoiseDistribution::Gaussian, 1234567890123ULL};
+        panel.setPreprocessing(full);
+        QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
+        const data::Preprocessing got = panel.preprocessing();
+        QVERIFY(got.window.has_value());
+        QCOMPARE(got.window->first, 1.0);
+        QCOMPARE(got.window->second, 8.0);
+        QCOMPARE(got.decimation, 2);
+        QVERIFY(got.noise.has_value());
+        QCOMPARE(got.noise->percent, 5.0);
+        QCOMPARE(got.noise->distribution, data::NoiseDistribution::Gaussian);
+        QCOMPARE(got.noise->seed, std::uint64_t{1234567890123ULL});
+
+        panel.setDifferentiation(data::DerivativeMethod::SavitzkyGolay, 9, 2);
+        QCOMPARE(panel.differentiation().first, data::DerivativeMethod::SavitzkyGolay);
+        QCOMPARE(panel.differentiation().second, 9);
+        QCOMPARE(panel.differentiationOrder(), 2);
+        // The differentiation is part of the preprocessing the project stores, both ways.
+        QVERIFY((panel.preprocessing().differentiation ==
+                 data::Preprocessing::Derivative{data::DerivativeMethod::SavitzkyGolay, 9, 2}));
+        full.differentiation = {data::DerivativeMethod::SavitzkyGolay, 11, 3};
+        panel.setPreprocessing(full);
+        QCOMPARE(panel.differentiation().second, 11);
+        QVERIFY(panel.preprocessing().differentiation == full.differentiation);
+    }
+
+    void filterInvalidCutoffShowsError()
+    {
+        const data::DataTable table = sineTable();
+        FilterPanel panel;
+        panel.setTable(&table);
+        data::Preprocessing p;
+        p.lowPass = data::Preprocessing::LowPass{4, 80.0};  // above the Nyquist frequency (50 Hz)
+        panel.setPreprocessing(p);
+        QVERIFY(!panel.errorText().isEmpty());
+        QVERIFY(!panel.errorLabel()->isHidden());
+        QVERIFY(!panel.processedTable().has_value());
+        QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
+
+        // Editing the cutoff back into range clears the error.
+        panel.cutoffSpin()->setValue(5.0);
+        QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
+        QVERIFY(panel.errorLabel()->isHidden());
+
+        // No table: settings alone are still checked.
+        FilterPanel empty;
+        data::Preprocessing zero;
+        zero.lowPass = data::Preprocessing::LowPass{4, 0.0};
+        empty.setPreprocessing(zero);
+        QVERIFY(!empty.errorText().isEmpty());
+    }
 };
 
 QTEST_MAIN(TestUiPanels)

@@ -112,9 +112,8 @@ private slots:
     {
         ui::MainWindow w(QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/mass_spring_damper.model"));
         w.periodicPanel()->runButton()->click();  // the model has an input: no periodic solution job
-        QTRY_VERIFY_WITH_TIMEOUT(!w.periodicController()->runner()->isRunning() &&
-                                     w.periodicPanel()->runButton()->isEnabled(),
-                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !w.periodicController()->runner()->isRunning() && w.periodicPanel()->runButton()->isEnabled(), 30000);
         QVERIFY2(w.periodicPanel()->resultText().contains(QStringLiteral("without inputs")),
                  qPrintable(w.periodicPanel()->resultText()));
     }
@@ -126,7 +125,8 @@ private slots:
         const QString file = dir.filePath(QStringLiteral("frc.png"));
         QProcess gui;
         gui.start(QStringLiteral(SYSID_BINARY_DIR "/app/sysid-gui"),
-                  {QStringLiteral("--screenshot"), file, duffing, QStringLiteral("--frequency-response"), QStringLiteral("w=0.5:2.5")});
+                  {QStringLiteral("--screenshot"), file, duffing, QStringLiteral("--frequency-response"),
+                   QStringLiteral("w=0.5:2.5")});
         QVERIFY(gui.waitForFinished(120000));
         QCOMPARE(gui.exitCode(), 0);
         QImage image(file);
@@ -134,7 +134,8 @@ private slots:
         QVERIFY(image.width() > 500);
 
         gui.start(QStringLiteral(SYSID_BINARY_DIR "/app/sysid-gui"),
-                  {QStringLiteral("--screenshot"), file, duffing, QStringLiteral("--frequency-response"), QStringLiteral("w=1")});
+                  {QStringLiteral("--screenshot"), file, duffing, QStringLiteral("--frequency-response"),
+                   QStringLiteral("w=1")});
         QVERIFY(gui.waitForFinished(30000));
         QCOMPARE(gui.exitCode(), 2);
         QVERIFY(gui.readAllStandardError().contains("NAME=FROM:TO"));

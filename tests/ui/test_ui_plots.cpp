@@ -30,11 +30,15 @@ using namespace sysid::ui;
 
 namespace {
 
-QCustomPlot* qcp(QWidget& w) { return w.findChild<QCustomPlot*>(QStringLiteral("customPlot")); }
+QCustomPlot* qcp(QWidget& w)
+{
+    return w.findChild<QCustomPlot*>(QStringLiteral("customPlot"));
+}
 
 // True when the plot replots (queued) within a second after `change`.
 template <typename F>
-bool replotsAfter(QWidget& w, F change) {
+bool replotsAfter(QWidget& w, F change)
+{
     QCustomPlot* plot = qcp(w);
     if (plot == nullptr) {
         return false;
@@ -44,12 +48,14 @@ bool replotsAfter(QWidget& w, F change) {
     return spy.count() > 0 || spy.wait(1000);
 }
 
-QByteArray readAll(const QString& path) {
+QByteArray readAll(const QString& path)
+{
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-std::vector<double> linspace(double a, double b, int n) {
+std::vector<double> linspace(double a, double b, int n)
+{
     std::vector<double> v;
     for (int i = 0; i < n; ++i) {
         v.push_back(a + (b - a) * i / (n - 1));
@@ -58,7 +64,8 @@ std::vector<double> linspace(double a, double b, int n) {
 }
 
 // A plot with some data, shown so that it has a size.
-std::unique_ptr<TimeSeriesPlot> samplePlot() {
+std::unique_ptr<TimeSeriesPlot> samplePlot()
+{
     auto plot = std::make_unique<TimeSeriesPlot>();
     plot->resize(400, 300);
     const auto t = linspace(0, 10, 50);
@@ -79,7 +86,8 @@ class TestUiPlots : public QObject {
     Q_OBJECT
 
 private slots:
-    void timeSeriesShowsMeasuredModelAndResiduals() {
+    void timeSeriesShowsMeasuredModelAndResiduals()
+    {
         TimeSeriesPlot plot;
         plot.resize(500, 400);
         const std::vector<double> t{0, 1, 2, 3, 4};
@@ -127,7 +135,8 @@ private slots:
         QCOMPARE(residual->data()->at(2)->value, 0.0);
     }
 
-    void resetViewRescalesAndFollowsData() {
+    void resetViewRescalesAndFollowsData()
+    {
         auto plot = samplePlot();
         QCustomPlot* p = qcp(*plot);
         p->xAxis->setRange(100, 200);
@@ -141,7 +150,8 @@ private slots:
         QVERIFY(p->xAxis->range().upper < 100);
     }
 
-    void wheelZoomStopsFollowingData() {
+    void wheelZoomStopsFollowingData()
+    {
         auto plot = samplePlot();
         plot->show();
         QVERIFY(QTest::qWaitForWindowExposed(plot.get()));
@@ -164,7 +174,8 @@ private slots:
         QVERIFY(p->xAxis->range().upper >= 100.0);
     }
 
-    void contextMenuHasResetLegendAndExport() {
+    void contextMenuHasResetLegendAndExport()
+    {
         auto plot = samplePlot();
         std::unique_ptr<QMenu> menu(plot->createContextMenu());
         QStringList texts;
@@ -173,8 +184,8 @@ private slots:
                 texts << a->text();
             }
         }
-        QCOMPARE(texts, (QStringList{QStringLiteral("Reset view"), QStringLiteral("Show legend"),
-                                     QStringLiteral("Export…")}));
+        QCOMPARE(texts,
+                 (QStringList{QStringLiteral("Reset view"), QStringLiteral("Show legend"), QStringLiteral("Export…")}));
         QVERIFY(plot->isLegendVisible());
         plot->legendAction()->trigger();
         QVERIFY(!plot->isLegendVisible());
@@ -187,7 +198,8 @@ private slots:
         QVERIFY(interactions.testFlag(QCP::iSelectPlottables));
     }
 
-    void parameterHistoryAbsoluteAndNormalized() {
+    void parameterHistoryAbsoluteAndNormalized()
+    {
         ParameterHistoryPlot plot;
         plot.resize(400, 300);
         QVERIFY(replotsAfter(plot, [&] {
@@ -230,7 +242,8 @@ private slots:
         QCOMPARE(plot.shownValues(0), (QVector<double>{1.0, 0.5}));
     }
 
-    void parameterHistoryWithoutNames() {
+    void parameterHistoryWithoutNames()
+    {
         ParameterHistoryPlot plot;
         plot.addIteration(0, {1.0, 2.0});
         QCOMPARE(plot.parameterNames(), (QStringList{QStringLiteral("p1"), QStringLiteral("p2")}));
@@ -238,7 +251,8 @@ private slots:
         QVERIFY(std::isnan(plot.shownValues(1).at(1)));
     }
 
-    void costPlotIsLogarithmic() {
+    void costPlotIsLogarithmic()
+    {
         CostPlot plot;
         plot.resize(400, 300);
         QCustomPlot* p = qcp(plot);
@@ -259,7 +273,8 @@ private slots:
         QCOMPARE(plot.iterationCount(), 0);
     }
 
-    void phasePortraitDrawsCurves() {
+    void phasePortraitDrawsCurves()
+    {
         PhasePortraitPlot plot;
         plot.resize(400, 400);
         std::vector<double> xs;
@@ -282,7 +297,8 @@ private slots:
         QCOMPARE(plot.measuredCount(), 0);
     }
 
-    void spectrumCurvesAndCutoff() {
+    void spectrumCurvesAndCutoff()
+    {
         SpectrumPlot plot;
         plot.resize(400, 300);
         QCustomPlot* p = qcp(plot);
@@ -322,7 +338,8 @@ private slots:
         QVERIFY(plot.curveNames().isEmpty());
     }
 
-    void exportsPng() {
+    void exportsPng()
+    {
         auto plot = samplePlot();
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
@@ -339,7 +356,8 @@ private slots:
         QCOMPARE(QImage(dir.filePath(QStringLiteral("PLOT2.PNG"))).size(), QSize(100, 80));
     }
 
-    void exportsPdf() {
+    void exportsPdf()
+    {
         auto plot = samplePlot();
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("plot.pdf"));
@@ -348,7 +366,8 @@ private slots:
         QVERIFY(readAll(path).startsWith("%PDF"));
     }
 
-    void exportsSvg() {
+    void exportsSvg()
+    {
         auto plot = samplePlot();
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("plot.svg"));
@@ -376,7 +395,8 @@ private slots:
         QVERIFY(bytes.size() > 2000);
     }
 
-    void exportRejectsUnknownExtensionAndUnwritablePath() {
+    void exportRejectsUnknownExtensionAndUnwritablePath()
+    {
         auto plot = samplePlot();
         QTemporaryDir dir;
         QString error;
@@ -395,7 +415,8 @@ private slots:
         QVERIFY(!plot->exportTo(QStringLiteral("plot.txt"), 100, 100, nullptr));  // no crash without error
     }
 
-    void exportDialogGivesPathAndSize() {
+    void exportDialogGivesPathAndSize()
+    {
         ExportDialog dialog(300, 200);
         auto* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
         QVERIFY(!ok->isEnabled());
@@ -412,7 +433,8 @@ private slots:
         QCOMPARE(ExportDialog::formatOf(QStringLiteral("x.jpg")), QString());
     }
 
-    void exportActionRunsDialogAndExports() {
+    void exportActionRunsDialogAndExports()
+    {
         auto plot = samplePlot();
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("via-menu.png"));

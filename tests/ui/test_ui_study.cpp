@@ -148,7 +148,8 @@ private slots:
         QCOMPARE(table->item(0, 0)->text(), QString("a"));
         QCOMPARE(table->item(0, 1)->text(), QString("1"));
         QCOMPARE(table->item(1, 2)->text().toDouble(), QString::number(reference.summary[1].mean, 'g', 6).toDouble());
-        QCOMPARE(table->item(0, 5)->text().toDouble(), QString::number(reference.summary[0].biasPercent, 'g', 6).toDouble());
+        QCOMPARE(table->item(0, 5)->text().toDouble(),
+                 QString::number(reference.summary[0].biasPercent, 'g', 6).toDouble());
 
         // Box plot: divided by the true values, the true value at 1, quartiles in order.
         const auto& boxes = panel.boxPlot()->boxes();
@@ -242,7 +243,8 @@ private slots:
     void noDataGivesAMessage()
     {
         ui::ProjectDocument document;
-        document.newFromModel(QStringLiteral("param a = 1\nstate x = 0\nx' = a\noutput x\n"), QStringLiteral("m.model"));
+        document.newFromModel(QStringLiteral("param a = 1\nstate x = 0\nx' = a\noutput x\n"),
+                              QStringLiteral("m.model"));
         ui::StudyPanel panel(&document);
         QSignalSpy message(&panel, &ui::StudyPanel::message);
         QSignalSpy finished(&panel, &ui::StudyPanel::finished);

@@ -167,8 +167,7 @@ inline QString errorText(double value, double truth)
 // One line per case: "label | name estimate +- sd (error %, z sd) | ...", z = (estimate - truth)/sd;
 // z is left out for noise-free data (where sd ~ 0 says nothing).
 inline QString resultLine(const QString& label, const estimate::FitResult& r,
-                          const std::vector<std::pair<std::string, double>>& truths, bool noisy,
-                          int labelWidth = 28)
+                          const std::vector<std::pair<std::string, double>>& truths, bool noisy, int labelWidth = 28)
 {
     QString line = label.leftJustified(labelWidth);
     for (const auto& [name, truth] : truths) {

@@ -13,19 +13,28 @@
 
 using namespace sysid;
 using namespace sysid::shooting;
-using integrate::IntegrationMethod;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
+using integrate::IntegrationMethod;
 
 namespace {
 
 // y'' = L^2 y (unstable: e^{L t} grows by e^20 over [0, 1]) together with the stiff
 // z' = -K (z - cos t), K = 1e5; y(0) = 0, z(0) = 1, y(1) = 1.
 constexpr double kL = 20.0, kK = 1e5;
-double y(double t) { return std::sinh(kL * t) / std::sinh(kL); }
-double dy(double t) { return kL * std::cosh(kL * t) / std::sinh(kL); }
+double y(double t)
+{
+    return std::sinh(kL * t) / std::sinh(kL);
+}
+double dy(double t)
+{
+    return kL * std::cosh(kL * t) / std::sinh(kL);
+}
 // Exact: z = (K^2 cos t + K sin t)/(K^2 + 1) + e^{-K t}/(K^2 + 1).
-double z(double t) { return (kK * kK * std::cos(t) + kK * std::sin(t) + std::exp(-kK * t)) / (kK * kK + 1); }
+double z(double t)
+{
+    return (kK * kK * std::cos(t) + kK * std::sin(t) + std::exp(-kK * t)) / (kK * kK + 1);
+}
 
 test::LambdaOde stiffUnstable()
 {
@@ -101,14 +110,16 @@ private slots:
     // iteration count from a linear guess must not grow with the number of shooting points.
     void newtonIterationsDoNotGrowWithM()
     {
-        const auto ode = test::secondOrder([](double, double v) { return 1.5 * v * v; }, [](double, double v) { return 3.0 * v; });
+        const auto ode =
+            test::secondOrder([](double, double v) { return 1.5 * v * v; }, [](double, double v) { return 3.0 * v; });
         std::vector<std::size_t> iterations;
         for (std::size_t m : {6, 11, 21, 41, 81, 161, 321}) {
             BvpSettings s;
             s.shootingPoints = uniformShootingPoints(0, 1, m);
             s.stages = {test::stage(IntegrationMethod::Dopri5)};
             s.threads = 2;
-            const auto r = solveBoundaryValueProblem(ode, test::dirichlet(4, 1), test::linearGuess(s.shootingPoints, 4, 1), s);
+            const auto r =
+                solveBoundaryValueProblem(ode, test::dirichlet(4, 1), test::linearGuess(s.shootingPoints, 4, 1), s);
             QVERIFY2(r.converged(), r.message.c_str());
             double e = 0;
             for (std::size_t i = 0; i < m; ++i) {

@@ -1,9 +1,9 @@
 // Issue 7: seed 003's cost contour over (a, b) for example 4 (n = 5 nodes, alpha(x) = a x + b,
 // true a = -0.1, b = 0.22), the picture of its Figures 4.3-4.6. Known answers: on noise-free
-// data the grid's smallest cost (points where the model blows up aside) is at the true point and is zero to integration accuracy; the
-// output-error fit started at the seed's (0, 0.1) has a path that starts there, lowers the cost
-// at every step and ends at the true point; each path cost lies on the surface where the path
-// passes a grid point (its start). Prints the path (the seed's iteration table).
+// data the grid's smallest cost (points where the model blows up aside) is at the true point and is zero to integration
+// accuracy; the output-error fit started at the seed's (0, 0.1) has a path that starts there, lowers the cost at every
+// step and ends at the true point; each path cost lies on the surface where the path passes a grid point (its start).
+// Prints the path (the seed's iteration table).
 
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/integrate/Simulator.h"
@@ -67,8 +67,8 @@ private slots:
     {
         job::CostSurface surface;
         surface.fit = seedJob();
-        surface.x = {"a", -0.3, 0.1, 13};   // step 1/30: a = -0.1 is point 6
-        surface.y = {"b", 0.1, 0.34, 13};   // step 0.02: b = 0.22 is point 6
+        surface.x = {"a", -0.3, 0.1, 13};  // step 1/30: a = -0.1 is point 6
+        surface.y = {"b", 0.1, 0.34, 13};  // step 0.02: b = 0.22 is point 6
         const job::CostSurfaceResult r = surface.run();
         // Where alpha = a x + b < 0 at a node (at x = 1, a + b < 0) the heat equation runs backward
         // and may blow up: such points are left out, with the reason; no other point may fail.

@@ -5,8 +5,8 @@
 //   multistep   equation error of the six-step closed Newton-Cotes formula (ch. 4, eq. 4.5),
 // from a 5 s record of 335 samples of displacement AND velocity, each with uniform noise of
 // +-p % of its own RMS (p = 0, 5, 10, 20), unfiltered and after zero-phase Butterworth
-// low-passes (see cutoffsHz; the seed used BMD03T, cutoff "slightly above" 5 rad/s). The seed's starting values throughout (the equation-error methods do not estimate the
-// impulse Q = u'(0): the states come from the data).
+// low-passes (see cutoffsHz; the seed used BMD03T, cutoff "slightly above" 5 rad/s). The seed's starting values
+// throughout (the equation-error methods do not estimate the impulse Q = u'(0): the states come from the data).
 //
 // Noise: one realisation per case (seeded from the case label), scaled by p, as the seed's
 // estimates, which move almost linearly with p, suggest it did (one DRNUN sequence).
@@ -86,7 +86,7 @@ struct Family {
     QString name;
     std::string modelText;
     std::vector<std::string> displacements;  // outputs the direct method fits
-    Values initialTruth, initialStart;       // estimated initial values (direct method only)
+    Values initialTruth, initialStart;  // estimated initial values (direct method only)
     std::vector<Case> cases;
 };
 
@@ -110,8 +110,12 @@ Case sdofCase(const QString& label, const Values& nonlinear, const Values& nonli
 // The SDOF example with its velocity as a second output, as the equation-error methods need it.
 Family sdofFamily(const QString& name, const std::string& file)
 {
-    return {name, validation::readText(validation::examplePath(file)) + "output v = u'\n", {"u"},
-            {{"u'(0)", 5.0}}, {{"u'(0)", 3.5}}, {}};
+    return {name,
+            validation::readText(validation::examplePath(file)) + "output v = u'\n",
+            {"u"},
+            {{"u'(0)", 5.0}},
+            {{"u'(0)", 3.5}},
+            {}};
 }
 
 std::vector<Family> families()
@@ -136,12 +140,33 @@ std::vector<Family> families()
         drag.cases.push_back(sdofCase(QStringLiteral("beta=%1").arg(b), {{"beta", b}}, {{"beta", b0}}));
     all.push_back(drag);
     // Tables 19-22: initial conditions known.
-    Family twoDof{"2-DOF", validation::readText(validation::examplePath("two_dof_cubic.model")), {"u1", "u2"}, {}, {}, {}};
+    Family twoDof{"2-DOF", validation::readText(validation::examplePath("two_dof_cubic.model")), {"u1", "u2"}, {}, {},
+                  {}};
     twoDof.cases.push_back({QStringLiteral("seed ch. 5"),
-                            {{"Omega1sq", 25}, {"gamma1", 0.35}, {"a1", 5}, {"a2", 0.5}, {"a3", 0.25}, {"a4", 3},
-                             {"Omega2sq", 17}, {"gamma2", 0.25}, {"a5", 2.5}, {"a6", 0.75}, {"a7", 0.2}, {"a8", 5}},
-                            {{"Omega1sq", 20}, {"gamma1", 0.5}, {"a1", 3}, {"a2", 0.2}, {"a3", 0.15}, {"a4", 4},
-                             {"Omega2sq", 14}, {"gamma2", 0.55}, {"a5", 4.5}, {"a6", 0.35}, {"a7", 0.35}, {"a8", 2}}});
+                            {{"Omega1sq", 25},
+                             {"gamma1", 0.35},
+                             {"a1", 5},
+                             {"a2", 0.5},
+                             {"a3", 0.25},
+                             {"a4", 3},
+                             {"Omega2sq", 17},
+                             {"gamma2", 0.25},
+                             {"a5", 2.5},
+                             {"a6", 0.75},
+                             {"a7", 0.2},
+                             {"a8", 5}},
+                            {{"Omega1sq", 20},
+                             {"gamma1", 0.5},
+                             {"a1", 3},
+                             {"a2", 0.2},
+                             {"a3", 0.15},
+                             {"a4", 4},
+                             {"Omega2sq", 14},
+                             {"gamma2", 0.55},
+                             {"a5", 4.5},
+                             {"a6", 0.35},
+                             {"a7", 0.35},
+                             {"a8", 2}}});
     all.push_back(twoDof);
     return all;
 }
@@ -216,9 +241,11 @@ double noiseFreeTolerance(Method m, const QString& family)
 
 double noisyBound(Method m, const QString& family, const std::string& name, double truth, double percent)
 {
-    const int column = name.rfind("Omega", 0) == 0 ? 0 : name.rfind("gamma", 0) == 0 ? 1 : name == "u'(0)" ? 4
-                       : family == "2-DOF"          ? 3
-                                                    : 2;
+    const int column = name.rfind("Omega", 0) == 0 ? 0
+        : name.rfind("gamma", 0) == 0              ? 1
+        : name == "u'(0)"                          ? 4
+        : family == "2-DOF"                        ? 3
+                                                   : 2;
     static const double k[3][5] = {{0.03, 0.2, 0.6, 3, 0.05}, {0.3, 2, 16, 20, 0}, {0.1, 0.15, 3, 6, 0}};
     return k[static_cast<int>(m)][column] * percent / 10.0 * std::max(std::abs(truth), 1.0);
 }
@@ -244,9 +271,8 @@ class TestEquationErrorValidation : public QObject {
     {
         const auto times = validation::seed004Times();
         const auto clean = valuesFor(*src, c.truth, f.initialTruth);
-        const auto record = validation::simulatedRecord(src, clean, times, percent,
-                                                        validation::seedFor(f.name + "|" + c.label),
-                                                        data::NoiseDistribution::Uniform);
+        const auto record = validation::simulatedRecord(
+            src, clean, times, percent, validation::seedFor(f.name + "|" + c.label), data::NoiseDistribution::Uniform);
         for (int filter = 0; filter < int(cutoffsHz.size()); ++filter) {
             const auto data = lowPassed(record, cutoffsHz[filter]);
             for (const Method m : methods) {
@@ -254,9 +280,8 @@ class TestEquationErrorValidation : public QObject {
                 Values truth = c.truth;
                 if (m == Method::Direct) {
                     for (std::size_t j = 0; j < src->outputNames.size(); ++j)
-                        experiment.outputMeasured[j] =
-                            std::find(f.displacements.begin(), f.displacements.end(), src->outputNames[j]) !=
-                            f.displacements.end();
+                        experiment.outputMeasured[j] = std::find(f.displacements.begin(), f.displacements.end(),
+                                                                 src->outputNames[j]) != f.displacements.end();
                     truth.insert(truth.end(), f.initialTruth.begin(), f.initialTruth.end());
                 }
                 const auto result = validation::fitOrReport(src, valuesFor(*src, c.start, f.initialStart), {experiment},
@@ -270,20 +295,23 @@ class TestEquationErrorValidation : public QObject {
     {
         for (const auto& p : r.parameters)
             if (p.name == name)
-                return QStringLiteral("%1 (%2)").arg(QString::number(p.value, 'f', 3), validation::errorText(p.value, truth));
+                return QStringLiteral("%1 (%2)").arg(QString::number(p.value, 'f', 3),
+                                                     validation::errorText(p.value, truth));
         return QStringLiteral("-");
     }
 
     // One markdown table per family and filtering: estimate (% error) per parameter.
     QString tables() const
     {
-        QString out = QStringLiteral(
-                          "# Seed 004: equation-error estimators vs output error (sysid)\n\n"
-                          "Record 5 s, 335 samples; uniform noise +-p % of each signal's RMS (one realisation per case, "
-                          "scaled by p); filtered: zero-phase Butterworth order %1 (forward-backward, odd reflection at the ends). "
-                          "Cells: estimate (% error). direct = output error on the displacements (estimates Q = u'(0) too); "
-                          "single-step = Heun; multistep = Newton-Cotes 6-step. 'it' = iterations, '!' = not converged.\n")
-                          .arg(lowPassOrder);
+        QString out =
+            QStringLiteral(
+                "# Seed 004: equation-error estimators vs output error (sysid)\n\n"
+                "Record 5 s, 335 samples; uniform noise +-p % of each signal's RMS (one realisation per case, "
+                "scaled by p); filtered: zero-phase Butterworth order %1 (forward-backward, odd reflection at the "
+                "ends). "
+                "Cells: estimate (% error). direct = output error on the displacements (estimates Q = u'(0) too); "
+                "single-step = Heun; multistep = Newton-Cotes 6-step. 'it' = iterations, '!' = not converged.\n")
+                .arg(lowPassOrder);
         QStringList familyOrder;
         for (const auto& r : rows_)
             if (!familyOrder.contains(r.family))
@@ -308,8 +336,10 @@ class TestEquationErrorValidation : public QObject {
                         continue;
                     out += QStringLiteral("| %1 | %2 | %3 % |").arg(r.label, methodLabel(r.method)).arg(r.percent);
                     for (const auto& n : names) {
-                        const auto t = std::find_if(r.truth.begin(), r.truth.end(), [&](const auto& p) { return p.first == n; });
-                        out += QStringLiteral(" %1 |").arg(t == r.truth.end() ? QStringLiteral("-") : cell(r.result, n, t->second));
+                        const auto t =
+                            std::find_if(r.truth.begin(), r.truth.end(), [&](const auto& p) { return p.first == n; });
+                        out += QStringLiteral(" %1 |").arg(t == r.truth.end() ? QStringLiteral("-")
+                                                                              : cell(r.result, n, t->second));
                     }
                     out += QStringLiteral(" %1%2 |\n").arg(r.result.iterations).arg(r.result.converged ? "" : " !");
                 }
@@ -353,7 +383,7 @@ class TestEquationErrorValidation : public QObject {
         if (m == Method::Direct)
             for (std::size_t j = 0; j < src->outputNames.size(); ++j)
                 e.outputMeasured[j] = std::find(f.displacements.begin(), f.displacements.end(), src->outputNames[j]) !=
-                                      f.displacements.end();
+                    f.displacements.end();
         return validation::fitOrReport(src, valuesFor(*src, c.start, f.initialStart), {e}, settingsFor(m));
     }
 
@@ -385,10 +415,11 @@ private slots:
     void everyFitConverges()
     {
         for (const auto& r : rows_)
-            QVERIFY2(r.result.converged, qPrintable(QStringLiteral("%1 %2, %3, %4 %, %5: %6")
-                                                       .arg(r.family, r.label, methodLabel(r.method))
-                                                       .arg(r.percent)
-                                                       .arg(filterLabel(r.filter), QString::fromStdString(r.result.stopReason))));
+            QVERIFY2(r.result.converged,
+                     qPrintable(QStringLiteral("%1 %2, %3, %4 %, %5: %6")
+                                    .arg(r.family, r.label, methodLabel(r.method))
+                                    .arg(r.percent)
+                                    .arg(filterLabel(r.filter), QString::fromStdString(r.result.stopReason))));
     }
 
     void noiseFreeDataGiveTheExactParameters()
@@ -402,11 +433,12 @@ private slots:
                 const double e = validation::relativeError(estimateOf(r.result, n).value, v);
                 auto& worst = largest[methodLabel(r.method) + ", " + r.family];
                 worst = std::max(worst, e);
-                QVERIFY2(e < tolerance, qPrintable(QStringLiteral("%1 %2, %3: %4 = %5, relative error %6 > %7")
-                                                      .arg(r.family, r.label, methodLabel(r.method), QString::fromStdString(n))
-                                                      .arg(estimateOf(r.result, n).value, 0, 'g', 10)
-                                                      .arg(e)
-                                                      .arg(tolerance)));
+                QVERIFY2(e < tolerance,
+                         qPrintable(QStringLiteral("%1 %2, %3: %4 = %5, relative error %6 > %7")
+                                        .arg(r.family, r.label, methodLabel(r.method), QString::fromStdString(n))
+                                        .arg(estimateOf(r.result, n).value, 0, 'g', 10)
+                                        .arg(e)
+                                        .arg(tolerance)));
             }
         }
         for (const auto& [key, e] : largest)
@@ -492,14 +524,19 @@ private slots:
         const auto finest = fitOnGrid(Method::SingleStep, quadratic, c, 1337);
         QVERIFY(coarse.converged && fine.converged && finest.converged);
         for (const auto& [n, v] : c.truth) {
-            const double t1 = estimateOf(coarse, n).value, t2 = estimateOf(fine, n).value, t3 = estimateOf(finest, n).value;
+            const double t1 = estimateOf(coarse, n).value, t2 = estimateOf(fine, n).value,
+                         t3 = estimateOf(finest, n).value;
             const double e1 = t1 - v, e2 = t2 - v, e3 = t3 - v;
             const double r1 = ((4 * t2 - t1) / 3 - v) / v, r2 = ((4 * t3 - t2) / 3 - v) / v;
-            qInfo("Heun bias of %s: h %.3e, h/2 %.3e, h/4 %.3e (ratios %.3f, %.3f); Richardson h,h/2 %.2e, h/2,h/4 %.2e",
-                  n.c_str(), e1 / v, e2 / v, e3 / v, e1 / e2, e2 / e3, r1, r2);
-            QVERIFY2(e1 / e2 > 3.5 && e1 / e2 < 4.5, qPrintable(QString::fromStdString(n) + ": bias ratio h : h/2 not ~4"));
-            QVERIFY2(e2 / e3 > 3.5 && e2 / e3 < 4.5, qPrintable(QString::fromStdString(n) + ": bias ratio h/2 : h/4 not ~4"));
-            QVERIFY2(std::abs(r1) < 3e-5, qPrintable(QString::fromStdString(n) + ": Richardson (h, h/2) not exact to 3e-5"));
+            qInfo(
+                "Heun bias of %s: h %.3e, h/2 %.3e, h/4 %.3e (ratios %.3f, %.3f); Richardson h,h/2 %.2e, h/2,h/4 %.2e",
+                n.c_str(), e1 / v, e2 / v, e3 / v, e1 / e2, e2 / e3, r1, r2);
+            QVERIFY2(e1 / e2 > 3.5 && e1 / e2 < 4.5,
+                     qPrintable(QString::fromStdString(n) + ": bias ratio h : h/2 not ~4"));
+            QVERIFY2(e2 / e3 > 3.5 && e2 / e3 < 4.5,
+                     qPrintable(QString::fromStdString(n) + ": bias ratio h/2 : h/4 not ~4"));
+            QVERIFY2(std::abs(r1) < 3e-5,
+                     qPrintable(QString::fromStdString(n) + ": Richardson (h, h/2) not exact to 3e-5"));
             QVERIFY2(std::abs(r2) < std::abs(r1) / 5,
                      qPrintable(QString::fromStdString(n) + ": Richardson remainder not of third order"));
         }
@@ -574,8 +611,8 @@ private slots:
         for (const double b : bias)
             sq += (b - mean) * (b - mean);
         const double se = std::sqrt(sq / 19 / 20);
-        qInfo("gamma bias over 20 realisations: %.3f +- %.3f (standard error), errors-in-variables prediction %.3f", mean,
-              se, expectedBias);
+        qInfo("gamma bias over 20 realisations: %.3f +- %.3f (standard error), errors-in-variables prediction %.3f",
+              mean, se, expectedBias);
         QVERIFY2(std::abs(mean - expectedBias) < 3 * se, "the mean gamma bias is not the errors-in-variables bias");
     }
 
@@ -600,12 +637,14 @@ private slots:
         const auto all = families();
         const Case& c = all[0].cases[0];  // quadratic, alpha = 0.5
         for (const Method m : {Method::SingleStep, Method::Multistep}) {
-            const double full = validation::relativeError(estimateOf(fitOnce(all[0], c, m, 0, 1, cutoff), "alpha").value, 0.5);
+            const double full =
+                validation::relativeError(estimateOf(fitOnce(all[0], c, m, 0, 1, cutoff), "alpha").value, 0.5);
             const double trimmed =
                 validation::relativeError(estimateOf(fitOnce(all[0], c, m, 0, 1, cutoff, 0.75), "alpha").value, 0.5);
-            qInfo("%s, noise-free data low-passed at %g Hz: alpha off by %.1f %% from the whole record, %.1f %% without "
-                  "its first 0.75 s",
-                  qPrintable(methodLabel(m)), cutoff, 100 * full, 100 * trimmed);
+            qInfo(
+                "%s, noise-free data low-passed at %g Hz: alpha off by %.1f %% from the whole record, %.1f %% without "
+                "its first 0.75 s",
+                qPrintable(methodLabel(m)), cutoff, 100 * full, 100 * trimmed);
             QVERIFY2(trimmed < full / 4, "dropping the filtered record's start does not remove most of the bias");
         }
     }

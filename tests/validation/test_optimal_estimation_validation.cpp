@@ -89,10 +89,10 @@ private slots:
         QFETCH(bool, withoutEuler);
         const auto inputs = actuatorForce();
         const std::string text = readText(examplePath("msd_optimal.model"));
-        const auto experiment = record(replaced(replaced(replaced(text, "param m = 10", "param m = 1"),
-                                                         "param b = 10", "param b = 1"),
-                                                "param k = 10", "param k = 1"),
-                                       inputs);
+        const auto experiment =
+            record(replaced(replaced(replaced(text, "param m = 10", "param m = 1"), "param b = 10", "param b = 1"),
+                            "param k = 10", "param k = 1"),
+                   inputs);
         const QString s = QString::number(start);
         const std::string started = replaced(replaced(replaced(text, "param m = 10", ("param m = " + s).toStdString()),
                                                       "param b = 10", ("param b = " + s).toStdString()),
@@ -125,9 +125,11 @@ private slots:
         // The seed's counts hold for the plain loose-to-tight dopri5 schedule; the default adds an
         // Euler stage first (for stiff problems such as the mixture), which costs a few more.
         if (withoutEuler)
-            QVERIFY2(r.iterations <= static_cast<std::size_t>(seedIterations), qPrintable(QString::number(r.iterations)));
+            QVERIFY2(r.iterations <= static_cast<std::size_t>(seedIterations),
+                     qPrintable(QString::number(r.iterations)));
         for (Eigen::Index i = 0; i < 3; ++i)
-            QVERIFY2(std::abs(r.parameters(i) - 1.0) < 1e-4, qPrintable(QString::fromStdString(r.parameterNames[static_cast<std::size_t>(i)])));
+            QVERIFY2(std::abs(r.parameters(i) - 1.0) < 1e-4,
+                     qPrintable(QString::fromStdString(r.parameterNames[static_cast<std::size_t>(i)])));
         QVERIFY((r.states.col(0) - experiment.measured.col(0)).cwiseAbs().maxCoeff() < 1e-4);
     }
 
@@ -136,10 +138,10 @@ private slots:
     {
         const auto inputs = actuatorForce();
         const std::string text = readText(examplePath("msd_optimal.model"));
-        const auto experiment = record(replaced(replaced(replaced(text, "param m = 10", "param m = 1"),
-                                                         "param b = 10", "param b = 1"),
-                                                "param k = 10", "param k = 1"),
-                                       inputs);
+        const auto experiment =
+            record(replaced(replaced(replaced(text, "param m = 10", "param m = 1"), "param b = 10", "param b = 1"),
+                            "param k = 10", "param k = 1"),
+                   inputs);
         const auto table = data::readCsv(examplePath("msd_optimal_data.csv"));
         const auto& s = table.column("s");
         QCOMPARE(s.size(), experiment.times.size());
@@ -167,7 +169,7 @@ private slots:
     void stiffMixture_data()
     {
         QTest::addColumn<int>("points");
-        QTest::addColumn<double>("start");     // H0 = 2 start, K0 = start; 4 means the seed's 4, 4
+        QTest::addColumn<double>("start");  // H0 = 2 start, K0 = start; 4 means the seed's 4, 4
         QTest::addColumn<int>("eulerSteps");  // explicit Euler steps per interval in the first stage
         QTest::newRow("401 points, start H 2.4, K 1.2") << 401 << 1.2 << 1;
         QTest::newRow("401 points, seed start 4, 4") << 401 << 4.0 << 1;
@@ -226,15 +228,16 @@ private slots:
         // bounded, but Newton on the stage's discrete problem still stalls far from the truth.
         settings.firstStageSteps = static_cast<std::size_t>(eulerSteps);
         std::vector<std::size_t> perStage;
-        const auto r = withModel(replaced(replaced(text, "param H = 2", "param H = " + std::to_string(startH)),
-                                          "param K = 1", "param K = " + std::to_string(start)),
-                                 [&](const model::Model& m) {
-                                     return estimate::estimateOptimally(m, e, settings, [&](const shooting::BvpIteration& it) {
-                                         if (perStage.size() <= it.stage)
-                                             perStage.resize(it.stage + 1, 0);
-                                         ++perStage[it.stage];
-                                     });
-                                 });
+        const auto r =
+            withModel(replaced(replaced(text, "param H = 2", "param H = " + std::to_string(startH)), "param K = 1",
+                               "param K = " + std::to_string(start)),
+                      [&](const model::Model& m) {
+                          return estimate::estimateOptimally(m, e, settings, [&](const shooting::BvpIteration& it) {
+                              if (perStage.size() <= it.stage)
+                                  perStage.resize(it.stage + 1, 0);
+                              ++perStage[it.stage];
+                          });
+                      });
         QString stages;
         for (std::size_t n : perStage)
             stages += (stages.isEmpty() ? "" : " + ") + QString::number(n);
@@ -245,9 +248,10 @@ private slots:
               r.parameterDrift.size() ? r.parameterDrift(1) : 0.0, r.cost, r.iterations, qPrintable(stages),
               r.residualNorm, r.message.c_str());
         if (start == 4.0 && points == 401)
-            QEXPECT_FAIL("", "from 4, 4 with 401 points the Euler stage stalls (h*lambda = -20 at the start; with 8 or "
-                             "20 steps per interval Newton heads for H near 0 instead: e^(8024/400) = 5e8 growth "
-                             "per interval)",
+            QEXPECT_FAIL("",
+                         "from 4, 4 with 401 points the Euler stage stalls (h*lambda = -20 at the start; with 8 or "
+                         "20 steps per interval Newton heads for H near 0 instead: e^(8024/400) = 5e8 growth "
+                         "per interval)",
                          Abort);
         QVERIFY2(r.converged, r.message.c_str());
         QVERIFY2(std::abs(r.parameters(0) - 2.0) < 1e-4, qPrintable(QString::number(r.parameters(0))));
@@ -269,16 +273,20 @@ private:
         // motion; with equal weights the missing force is shared with the input residual.
         settings.stateWeights = {{"s", 1e2}, {"s'", 1e2}};
         settings.measurementWeights = {{"s", 1e2}, {"u", 1e1}};
-        const auto r = withModel("param m = 1 fixed\nparam b = 1 fixed\nparam k = 1 fixed\ninput u\n"
-                                 "s'' = (u - b*s' - k*s)/m\ns(0) = 0, 0\noutput s\n",
-                                 [&](const model::Model& m) { return estimate::estimateOptimally(m, experiment, settings); });
+        const auto r =
+            withModel("param m = 1 fixed\nparam b = 1 fixed\nparam k = 1 fixed\ninput u\n"
+                      "s'' = (u - b*s' - k*s)/m\ns(0) = 0, 0\noutput s\n",
+                      [&](const model::Model& m) { return estimate::estimateOptimally(m, experiment, settings); });
         if (!r.converged)
             qWarning("friction %g: %s", fc, r.message.c_str());
-        const auto eom = std::find(r.residualNames.begin(), r.residualNames.end(), "eps:eom:s") - r.residualNames.begin();
+        const auto eom =
+            std::find(r.residualNames.begin(), r.residualNames.end(), "eps:eom:s") - r.residualNames.begin();
         if (!r.converged || eom >= static_cast<long>(r.residualNames.size()))
             return {0.0, 0.0};
         const Eigen::VectorXd residual = r.residuals.col(eom);
-        const Eigen::VectorXd signV = r.states.col(1).unaryExpr([](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; });
+        const Eigen::VectorXd signV = r.states.col(1).unaryExpr([](double v) {
+            return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0;
+        });
         const double c = correlation(residual, signV);
         const double rms = std::sqrt(residual.squaredNorm() / static_cast<double>(residual.size()));
         qInfo("friction force %g: eom residual vs sign(v) correlation %.3f, rms %.3g; %zu iterations", fc, c, rms,

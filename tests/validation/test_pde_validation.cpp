@@ -80,8 +80,9 @@ double maxError(const std::string& text, double T, const Exact& exact, const std
 
 std::string heatModel(int nodes, int order, const std::string& boundaries, const std::string& initial)
 {
-    return "param a = 0.5 fixed\nparam k = 1.5 fixed\nparam mu = 2 fixed\nfield s on x in [0, 1] nodes " + std::to_string(nodes) +
-           (order == 4 ? " order 4" : "") + "\ns_t = a * s_xx\n" + boundaries + "\ns(x, 0) = " + initial + "\n";
+    return "param a = 0.5 fixed\nparam k = 1.5 fixed\nparam mu = 2 fixed\nfield s on x in [0, 1] nodes " +
+        std::to_string(nodes) + (order == 4 ? " order 4" : "") + "\ns_t = a * s_xx\n" + boundaries +
+        "\ns(x, 0) = " + initial + "\n";
 }
 
 // Observed orders between successive node counts; prints the table into the log.
@@ -138,7 +139,8 @@ void identify(const QString& label, const std::string& text, const Values& truth
     QVERIFY2(result.converged, result.stopReason.c_str());
     for (const auto& [name, value] : truth) {
         const double error = validation::relativeError(validation::estimateOf(result, name).value, value);
-        QVERIFY2(error < 1e-6, qPrintable(label + QStringLiteral(": %1 off by %2").arg(QString::fromStdString(name)).arg(error)));
+        QVERIFY2(error < 1e-6,
+                 qPrintable(label + QStringLiteral(": %1 off by %2").arg(QString::fromStdString(name)).arg(error)));
     }
 }
 
@@ -150,9 +152,9 @@ class TestPdeValidation : public QObject {
 private slots:
     void sineModeSecondOrder()
     {
-        const auto orders = observedOrders("sine mode, order 2", {9, 19, 39, 79}, 2, "s(0, t) = 0 ; s(1, t) = 0",
-                                           "sin(pi*x)", 0.2,
-                                           [](double x, double t) { return std::exp(-a * pi * pi * t) * std::sin(pi * x); });
+        const auto orders =
+            observedOrders("sine mode, order 2", {9, 19, 39, 79}, 2, "s(0, t) = 0 ; s(1, t) = 0", "sin(pi*x)", 0.2,
+                           [](double x, double t) { return std::exp(-a * pi * pi * t) * std::sin(pi * x); });
         for (double p : orders)
             QVERIFY2(std::abs(p - 2.0) < 0.02, qPrintable(QString::number(p)));
     }
@@ -161,9 +163,9 @@ private slots:
     {
         // The one-sided six-point formulas next to the ends have a large error constant: the
         // order settles at 4 from n = 39 on.
-        const auto orders = observedOrders("sine mode, order 4", {9, 19, 39, 79}, 4, "s(0, t) = 0 ; s(1, t) = 0",
-                                           "sin(pi*x)", 0.2,
-                                           [](double x, double t) { return std::exp(-a * pi * pi * t) * std::sin(pi * x); });
+        const auto orders =
+            observedOrders("sine mode, order 4", {9, 19, 39, 79}, 4, "s(0, t) = 0 ; s(1, t) = 0", "sin(pi*x)", 0.2,
+                           [](double x, double t) { return std::exp(-a * pi * pi * t) * std::sin(pi * x); });
         for (std::size_t i = 2; i < orders.size(); ++i)
             QVERIFY2(std::abs(orders[i] - 4.0) < 0.1, qPrintable(QString::number(orders[i])));
     }
@@ -176,8 +178,8 @@ private slots:
                 sum += std::sin(k * pi * x) * std::exp(-a * k * k * pi * pi * t) / k;
             return 4.0 / pi * sum;
         };
-        const auto orders = observedOrders("rod at 1, order 2", {7, 15, 31, 63}, 2, "s(0, t) = 0 ; s(1, t) = 0", "1", 0.1,
-                                           series, {0.25, 0.5, 0.75});
+        const auto orders = observedOrders("rod at 1, order 2", {7, 15, 31, 63}, 2, "s(0, t) = 0 ; s(1, t) = 0", "1",
+                                           0.1, series, {0.25, 0.5, 0.75});
         for (double p : orders)
             QVERIFY2(std::abs(p - 2.0) < 0.05, qPrintable(QString::number(p)));
         // At order 4 the jump at the ends (1 inside, 0 on the boundary) delays the asymptotic
@@ -190,9 +192,9 @@ private slots:
     // Insulated ends: the boundary nodes are states (h = 1/(n+1) still halves with these n).
     void neumannCosineMode()
     {
-        const auto orders = observedOrders("Neumann cosine mode", {9, 19, 39, 79}, 2, "s_x(0, t) = 0 ; s_x(1, t) = 0",
-                                           "cos(pi*x)", 0.2,
-                                           [](double x, double t) { return std::exp(-a * pi * pi * t) * std::cos(pi * x); });
+        const auto orders =
+            observedOrders("Neumann cosine mode", {9, 19, 39, 79}, 2, "s_x(0, t) = 0 ; s_x(1, t) = 0", "cos(pi*x)", 0.2,
+                           [](double x, double t) { return std::exp(-a * pi * pi * t) * std::cos(pi * x); });
         for (double p : orders)
             QVERIFY2(std::abs(p - 2.0) < 0.02, qPrintable(QString::number(p)));
     }
@@ -200,10 +202,12 @@ private slots:
     void robinEnd()
     {
         const double k = 1.5, mu = 2.0;
-        const auto orders = observedOrders(
-            "Robin s_x = k s at x = 0", {9, 19, 39, 79}, 2,
-            "s_x(0, t) = k * s ; s(1, t) = exp(-a*mu^2*t) * (cos(mu) + k/mu*sin(mu))", "cos(mu*x) + k/mu*sin(mu*x)", 0.3,
-            [=](double x, double t) { return std::exp(-a * mu * mu * t) * (std::cos(mu * x) + k / mu * std::sin(mu * x)); });
+        const auto orders =
+            observedOrders("Robin s_x = k s at x = 0", {9, 19, 39, 79}, 2,
+                           "s_x(0, t) = k * s ; s(1, t) = exp(-a*mu^2*t) * (cos(mu) + k/mu*sin(mu))",
+                           "cos(mu*x) + k/mu*sin(mu*x)", 0.3, [=](double x, double t) {
+                               return std::exp(-a * mu * mu * t) * (std::cos(mu * x) + k / mu * std::sin(mu * x));
+                           });
         for (double p : orders)
             QVERIFY2(std::abs(p - 2.0) < 0.05, qPrintable(QString::number(p)));
     }
@@ -215,10 +219,11 @@ private slots:
         std::vector<double> errors;
         QString line = QStringLiteral("2-D sine mode, order 2").leftJustified(30);
         for (int n : {3, 7, 15}) {
-            const std::string text = "param a = 0.5 fixed\nfield s on x in [0, 1] nodes " + std::to_string(n) + ", y in [0, 1] nodes " +
-                                     std::to_string(n) + "\ns_t = a * (s_xx + s_yy)\n"
-                                     "s(0, y, t) = 0 ; s(1, y, t) = 0 ; s(x, 0, t) = 0 ; s(x, 1, t) = 0\n"
-                                     "s(x, y, 0) = sin(pi*x) * sin(pi*y)\n";
+            const std::string text = "param a = 0.5 fixed\nfield s on x in [0, 1] nodes " + std::to_string(n) +
+                ", y in [0, 1] nodes " + std::to_string(n) +
+                "\ns_t = a * (s_xx + s_yy)\n"
+                "s(0, y, t) = 0 ; s(1, y, t) = 0 ; s(x, 0, t) = 0 ; s(x, 1, t) = 0\n"
+                "s(x, y, 0) = sin(pi*x) * sin(pi*y)\n";
             const model::Model m = model::parseModel(text, "<heat 2-D>");
             eval::CompiledModel compiled(eval::compileModel(m));
             compiled.setParameters(compiled.source().parameterValues);
@@ -232,7 +237,8 @@ private slots:
             for (double x : layout.coordinates[0])
                 for (double y : layout.coordinates[1]) {
                     const double exact = std::exp(-2 * a * pi * pi * T) * std::sin(pi * x) * std::sin(pi * y);
-                    worst = std::max(worst, std::abs(tr.states(1, static_cast<Eigen::Index>(layout.states[k++])) - exact));
+                    worst =
+                        std::max(worst, std::abs(tr.states(1, static_cast<Eigen::Index>(layout.states[k++])) - exact));
                 }
             errors.push_back(worst);
             line += QStringLiteral(" | n %1: %2").arg(n).arg(worst, 0, 'e', 3);

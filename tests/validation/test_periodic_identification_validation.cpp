@@ -78,8 +78,8 @@ private slots:
             settings.periodic.nodes = 100;
         }
         std::vector<double> start = model->parameterValues;
-        start[0] = 0.3;   // +50 %
-        start[1] = 0.5;   // -50 %
+        start[0] = 0.3;  // +50 %
+        start[1] = 0.5;  // -50 %
         start[2] = 0.75;  // +50 %
         start[3] = 0.25;  // -50 %
         const auto r = estimate::fit(model, start, data, settings);

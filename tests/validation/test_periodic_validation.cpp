@@ -127,7 +127,8 @@ private slots:
         transient.times = integrate::uniformGrid(0, twoPi, twoPi / 50);
         transient.initialState = std::vector<double>(start.data(), start.data() + start.size());
         const auto guess = integrate::simulate(model, transient, s.integrator);
-        for (const auto scheme : {discretise::PeriodicScheme::HermiteSimpson, discretise::PeriodicScheme::CentralDifference}) {
+        for (const auto scheme :
+             {discretise::PeriodicScheme::HermiteSimpson, discretise::PeriodicScheme::CentralDifference}) {
             discretise::DiscretisationSettings d;
             d.period = twoPi;
             d.scheme = scheme;
@@ -154,7 +155,8 @@ private slots:
             QVERIFY2(s.converged(), qPrintable(QString("kc = %1: %2").arg(kc).arg(s.newton.message.c_str())));
             QVERIFY(closingError(model, s) < 1e-8);
             qInfo("cart kc = %6g: x(0) = (%.6f, %.6f), max|x| = %.4f, %2zu iterations, %s", kc, s.initialState(0),
-                  s.initialState(1), s.states.col(0).cwiseAbs().maxCoeff(), s.newton.iterations, s.floquet.verdict.c_str());
+                  s.initialState(1), s.states.col(0).cwiseAbs().maxCoeff(), s.newton.iterations,
+                  s.floquet.verdict.c_str());
         }
     }
 
@@ -247,7 +249,8 @@ private slots:
         double closest = 1e300;
         for (auto mu : pd->multipliers)
             closest = std::min(closest, std::abs(mu + 1.0));
-        qInfo("period doubling of the 1-periodic cart orbit at gamma = %.6f (amplitude %.4f), |mu + 1| = %.1e; %zu points",
+        qInfo("period doubling of the 1-periodic cart orbit at gamma = %.6f (amplitude %.4f), |mu + 1| = %.1e; %zu "
+              "points",
               pd->parameter, pd->amplitude, closest, r.points.size());
         QVERIFY(closest < 1e-3);
         QVERIFY(pd->parameter > 1.9 && pd->parameter < 2.1);

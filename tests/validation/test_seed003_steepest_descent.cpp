@@ -33,12 +33,12 @@ using namespace sysid;
 
 namespace {
 
-using sysid::test::seed003::Values;
 using sysid::test::seed003::example1;
 using sysid::test::seed003::example4Linear;
 using sysid::test::seed003::example4PerNode;
 using sysid::test::seed003::example5;
 using sysid::test::seed003::perNode;
+using sysid::test::seed003::Values;
 
 constexpr double seedGain = 0.02;
 constexpr double defaultRecord = 3.0;  // test_pde_validation's 0..3; the seed prints none
@@ -64,7 +64,8 @@ double largestError(const std::vector<double>& values, const std::vector<std::st
 }
 
 // First iteration whose estimates are all within `tolerance` (relative) of the truth; -1 if none.
-int firstWithin(const estimate::FitResult& r, const std::vector<std::string>& names, const Values& truth, double tolerance)
+int firstWithin(const estimate::FitResult& r, const std::vector<std::string>& names, const Values& truth,
+                double tolerance)
 {
     for (const auto& record : r.history)
         if (largestError(record.parameters, names, truth) <= tolerance)
@@ -76,7 +77,7 @@ struct Run {
     estimate::FitResult result;
     int within5 = -1, within1 = -1, within01 = -1;
     double finalError = 0.0;  // largest relative error of the last estimate
-    int reversals = 0;        // sign changes of a parameter's step: the seed's "oscillation"
+    int reversals = 0;  // sign changes of a parameter's step: the seed's "oscillation"
 };
 
 int reversalsOf(const estimate::FitResult& r)
@@ -85,7 +86,8 @@ int reversalsOf(const estimate::FitResult& r)
     for (std::size_t k = 2; k < r.history.size(); ++k)
         for (std::size_t j = 0; j < r.history[k].parameters.size(); ++j)
             count += (r.history[k].parameters[j] - r.history[k - 1].parameters[j]) *
-                         (r.history[k - 1].parameters[j] - r.history[k - 2].parameters[j]) < 0.0;
+                    (r.history[k - 1].parameters[j] - r.history[k - 2].parameters[j]) <
+                0.0;
     return count;
 }
 
@@ -99,8 +101,8 @@ Run run(const QString& label, const std::string& text, const Values& truth, cons
         estimate::EstimationMethod method, const Setup& setup = {})
 {
     const auto source = validation::compiledText(text, "<seed 003>");
-    const auto data = validation::simulatedRecord(source, validation::valuesWith(*source, truth), recordTimes(setup.record),
-                                                  0.0, 1, data::NoiseDistribution::Uniform);
+    const auto data = validation::simulatedRecord(source, validation::valuesWith(*source, truth),
+                                                  recordTimes(setup.record), 0.0, 1, data::NoiseDistribution::Uniform);
     estimate::FitSettings settings;
     settings.method = method;
     settings.integrator = validation::fitIntegrator();
@@ -119,16 +121,18 @@ Run run(const QString& label, const std::string& text, const Values& truth, cons
     const bool steepest = method == estimate::EstimationMethod::SteepestDescent;
     const QString how = steepest ? QStringLiteral("SD K=%1 T=%2").arg(setup.gain).arg(setup.record)
                                  : QStringLiteral("GN T=%1").arg(setup.record);
-    qInfo().noquote() << QStringLiteral("%1 %2 | 5 %: %3 | 1 %: %4 | 0.1 %: %5 | reversals %9 | stopped after %6, final error %7 % (%8)")
-                             .arg(label.leftJustified(34))
-                             .arg(how.leftJustified(18))
-                             .arg(r.within5, 4)
-                             .arg(r.within1, 4)
-                             .arg(r.within01, 4)
-                             .arg(r.result.iterations, 4)
-                             .arg(100.0 * r.finalError, 0, 'g', 3)
-                             .arg(QString::fromStdString(r.result.stopReason))
-                             .arg(r.reversals, 3);
+    qInfo().noquote()
+        << QStringLiteral(
+               "%1 %2 | 5 %: %3 | 1 %: %4 | 0.1 %: %5 | reversals %9 | stopped after %6, final error %7 % (%8)")
+               .arg(label.leftJustified(34))
+               .arg(how.leftJustified(18))
+               .arg(r.within5, 4)
+               .arg(r.within1, 4)
+               .arg(r.within01, 4)
+               .arg(r.result.iterations, 4)
+               .arg(100.0 * r.finalError, 0, 'g', 3)
+               .arg(QString::fromStdString(r.result.stopReason))
+               .arg(r.reversals, 3);
     return r;
 }
 
@@ -174,7 +178,8 @@ private slots:
         const Run gn = run("example 4, alpha per node", example4PerNode, example4Truth, example4Start,
                            estimate::EstimationMethod::OutputError);
         QVERIFY2(gn.result.converged, gn.result.stopReason.c_str());
-        QVERIFY2(gn.within01 > 0 && gn.within01 <= 6 && gn.result.iterations <= 15, qPrintable(QString::number(gn.within01)));
+        QVERIFY2(gn.within01 > 0 && gn.within01 <= 6 && gn.result.iterations <= 15,
+                 qPrintable(QString::number(gn.within01)));
         QVERIFY2(sd.within5 >= 130 && sd.within5 <= 155, qPrintable(QString::number(sd.within5)));
         QCOMPARE(sd.within1, -1);  // still creeping along the ridge after 400
         QVERIFY(sd.finalError > 0.01 && sd.finalError < 0.05);
@@ -198,8 +203,9 @@ private slots:
         int best = std::numeric_limits<int>::max();
         for (const auto& reading : readings)
             for (const double record : {1.0, 2.0, 3.0, 5.0}) {
-                const Run sd = run(QString::fromLatin1(reading.text), example4PerNode, example4Truth, example4Start,
-                                   estimate::EstimationMethod::SteepestDescent, {seedGain * reading.factor, record, 200});
+                const Run sd =
+                    run(QString::fromLatin1(reading.text), example4PerNode, example4Truth, example4Start,
+                        estimate::EstimationMethod::SteepestDescent, {seedGain * reading.factor, record, 200});
                 QVERIFY2(sd.result.history.back().cost < sd.result.history.front().cost, sd.result.stopReason.c_str());
                 if (sd.within5 > 0)
                     best = std::min(best, sd.within5);
@@ -237,7 +243,8 @@ private slots:
                     .arg(seedGain * lambda.maxCoeff(), 0, 'g', 3);
         qInfo().noquote() << line;
         // bench_seed003_gradient (engine-free RK4 of the sensitivity equations): 0.0901 0.2231 0.5688 1.471 10.58.
-        QVERIFY2(std::abs(lambda.minCoeff() - 0.0901) < 0.002 && std::abs(lambda.maxCoeff() - 10.58) < 0.1, qPrintable(line));
+        QVERIFY2(std::abs(lambda.minCoeff() - 0.0901) < 0.002 && std::abs(lambda.maxCoeff() - 10.58) < 0.1,
+                 qPrintable(line));
         QVERIFY2(condition > 100 && condition < 135, qPrintable(line));
         const Eigen::VectorXd linear = hessianEigenvalues(example4Linear, {{"a", -0.1}, {"b", 0.22}}, defaultRecord);
         qInfo().noquote() << QStringLiteral("example 4, a x + b: eigenvalues %1 %2 | condition %3 | K lambda_max %4")
@@ -293,7 +300,8 @@ private slots:
         if (sdWithin5 < 0)
             QVERIFY2(sd.within5 < 0 && sd.finalError > 0.05, qPrintable(QString::number(sd.finalError)));
         else
-            QVERIFY2(std::abs(sd.within5 - sdWithin5) <= std::max(5, sdWithin5 / 10), qPrintable(QString::number(sd.within5)));
+            QVERIFY2(std::abs(sd.within5 - sdWithin5) <= std::max(5, sdWithin5 / 10),
+                     qPrintable(QString::number(sd.within5)));
     }
 
     // The gain that gives example 4's 20 iterations (5 K on 0..1) does not carry over: on 0..3 it
@@ -318,7 +326,8 @@ private slots:
         const Values start{{"a", 0.0}, {"b", 0.1}};
         const Run sd = run("example 4, alpha = a x + b", example4Linear, truth, start,
                            estimate::EstimationMethod::SteepestDescent, {seedGain, defaultRecord, 400});
-        const Run gn = run("example 4, alpha = a x + b", example4Linear, truth, start, estimate::EstimationMethod::OutputError);
+        const Run gn =
+            run("example 4, alpha = a x + b", example4Linear, truth, start, estimate::EstimationMethod::OutputError);
         QVERIFY2(gn.result.converged, gn.result.stopReason.c_str());
         QVERIFY(gn.within01 > 0 && gn.result.iterations <= 12);
         QVERIFY(sd.result.history.back().cost < sd.result.history.front().cost);

@@ -38,9 +38,9 @@ constexpr double gammaTrue = 0.5, omega2True = 25.0, qTrue = 5.0;
 constexpr double gammaStart = 0.35, omega2Start = 22.5, qStart = 3.5;
 
 struct Case {
-    std::string file;                                      // example model
-    std::vector<std::pair<std::string, double>> truth;     // nonlinear coefficients
-    std::vector<std::pair<std::string, double>> start;     // their starting values
+    std::string file;  // example model
+    std::vector<std::pair<std::string, double>> truth;  // nonlinear coefficients
+    std::vector<std::pair<std::string, double>> start;  // their starting values
 };
 
 // Loose sanity bounds on |estimate - truth| at 10 % noise, scaled linearly with the noise
@@ -105,8 +105,8 @@ class TestValidationSdof : public QObject {
         std::vector<std::pair<std::string, double>> truths{{"gamma", gammaTrue}, {"Omega2", omega2True}};
         truths.insert(truths.end(), c.truth.begin(), c.truth.end());
         truths.emplace_back("u'(0)", qTrue);
-        std::vector<std::pair<std::string, double>> starts{{"gamma", gammaStart}, {"Omega2", omega2Start},
-                                                           {"u'(0)", qStart}};
+        std::vector<std::pair<std::string, double>> starts{
+            {"gamma", gammaStart}, {"Omega2", omega2Start}, {"u'(0)", qStart}};
         starts.insert(starts.end(), c.start.begin(), c.start.end());
 
         const auto times = validation::seed004Times();
@@ -126,17 +126,18 @@ class TestValidationSdof : public QObject {
                       double percent, bool drag = false)
     {
         QVERIFY2(r.converged, r.stopReason.c_str());
-        std::vector<std::pair<std::string, double>> truths{{"gamma", gammaTrue}, {"Omega2", omega2True},
-                                                           {"u'(0)", qTrue}};
+        std::vector<std::pair<std::string, double>> truths{
+            {"gamma", gammaTrue}, {"Omega2", omega2True}, {"u'(0)", qTrue}};
         truths.insert(truths.end(), nonlinear.begin(), nonlinear.end());
         for (const auto& [name, truth] : truths) {
             const auto& p = estimateOf(r, name);
             const double error = validation::relativeError(p.value, truth);
             if (percent == 0.0) {
-                QVERIFY2(error < 1e-4, qPrintable(QStringLiteral("%1 = %2, relative error %3 (noise-free data)")
-                                                      .arg(QString::fromStdString(name))
-                                                      .arg(p.value, 0, 'g', 10)
-                                                      .arg(error)));
+                QVERIFY2(error < 1e-4,
+                         qPrintable(QStringLiteral("%1 = %2, relative error %3 (noise-free data)")
+                                        .arg(QString::fromStdString(name))
+                                        .arg(p.value, 0, 'g', 10)
+                                        .arg(error)));
                 continue;
             }
             QVERIFY2(std::isfinite(p.sd) && p.sd > 0, qPrintable(QString::fromStdString(name) + ": no finite sd"));
@@ -203,8 +204,11 @@ private slots:
         QTest::addColumn<double>("alpha2Start");
         QTest::addColumn<double>("percent");
         // Table 2: (alpha1, alpha2) and the seed's starting values of each case.
-        const double cases[][4] = {
-            {0.1, 0.5, 0.5, 1.0}, {0.5, 2.5, 1.0, 1.0}, {1.0, 2.5, 0.5, 1.0}, {1.0, 5.0, 0.5, 2.5}, {2.5, 5.0, 1.0, 2.5}};
+        const double cases[][4] = {{0.1, 0.5, 0.5, 1.0},
+                                   {0.5, 2.5, 1.0, 1.0},
+                                   {1.0, 2.5, 0.5, 1.0},
+                                   {1.0, 5.0, 0.5, 2.5},
+                                   {2.5, 5.0, 1.0, 2.5}};
         for (const auto& c : cases)
             addNoiseRows(qPrintable(QStringLiteral("a1=%1 a2=%2").arg(c[0]).arg(c[1])), {c[0], c[1], c[2], c[3]});
     }
@@ -272,9 +276,9 @@ private slots:
         const auto src = model(c.file);
         const auto data = validation::simulatedRecord(
             src,
-            validation::valuesWith(*src, {{"gamma", gammaTrue}, {"Omega2", omega2True}, {"alpha", alpha}, {"u'(0)", qTrue}}),
-            validation::seed004Times(), percent, validation::seedFor(label),
-            data::NoiseDistribution::Uniform);
+            validation::valuesWith(*src,
+                                   {{"gamma", gammaTrue}, {"Omega2", omega2True}, {"alpha", alpha}, {"u'(0)", qTrue}}),
+            validation::seed004Times(), percent, validation::seedFor(label), data::NoiseDistribution::Uniform);
         auto settings = outputError();
         settings.method = estimate::EstimationMethod::Bayes;
         const estimate::Prior prior{1.1 * alpha, 0.05 * alpha};

@@ -72,9 +72,9 @@ class TestValidationSeed001 : public QObject {
     // The output-error fit of a record, kept from its own row (or computed when only a
     // multiple-shooting row runs), to compare the other methods with.
     template <class Compute>
-    static const estimate::FitResult& referenceFit(std::map<std::string, estimate::FitResult>& fits, const std::string& key,
-                                                   EstimationMethod method, const estimate::FitResult& result,
-                                                   Compute compute)
+    static const estimate::FitResult& referenceFit(std::map<std::string, estimate::FitResult>& fits,
+                                                   const std::string& key, EstimationMethod method,
+                                                   const estimate::FitResult& result, Compute compute)
     {
         if (method == EstimationMethod::OutputError)
             return fits[key] = result;
@@ -120,22 +120,24 @@ private slots:
                                                       data::NoiseDistribution::Uniform, &inputs);
         const auto m = EstimationMethod(method);
         const auto intervalCount = static_cast<std::size_t>(intervals);
-        const auto r = validation::fitOrReport(src, validation::valuesWith(*src, {{"m", start}, {"b", start}, {"k", start}}),
-                                     {data}, settingsFor(m, intervalCount));
-        record(validation::resultLine(
-            QStringLiteral("msd from %1, %2").arg(start).arg(methodLabel(m, intervalCount)), r, truth, false, 36));
+        const auto r =
+            validation::fitOrReport(src, validation::valuesWith(*src, {{"m", start}, {"b", start}, {"k", start}}),
+                                    {data}, settingsFor(m, intervalCount));
+        record(validation::resultLine(QStringLiteral("msd from %1, %2").arg(start).arg(methodLabel(m, intervalCount)),
+                                      r, truth, false, 36));
         QVERIFY2(r.converged, r.stopReason.c_str());
         for (const auto& [name, value] : truth) {
             const double error = validation::relativeError(estimateOf(r, name).value, value);
-            QVERIFY2(error < 1e-3, qPrintable(QStringLiteral("%1 = %2").arg(name.c_str()).arg(estimateOf(r, name).value)));
+            QVERIFY2(error < 1e-3,
+                     qPrintable(QStringLiteral("%1 = %2").arg(name.c_str()).arg(estimateOf(r, name).value)));
         }
         // Every method from every start lands on the same point (the one optimum of noise-free data).
-        const auto& reference = referenceFit(massSpringDamperFits_, QStringLiteral("%1").arg(start).toStdString(), m, r,
-                                             [&] {
-                                                 return validation::fitOrReport(
-                                                     src, validation::valuesWith(*src, {{"m", start}, {"b", start}, {"k", start}}),
-                                                     {data}, settingsFor(EstimationMethod::OutputError, 0));
-                                             });
+        const auto& reference =
+            referenceFit(massSpringDamperFits_, QStringLiteral("%1").arg(start).toStdString(), m, r, [&] {
+                return validation::fitOrReport(src,
+                                               validation::valuesWith(*src, {{"m", start}, {"b", start}, {"k", start}}),
+                                               {data}, settingsFor(EstimationMethod::OutputError, 0));
+            });
         for (const auto& [name, value] : truth)
             QVERIFY2(validation::relativeError(estimateOf(r, name).value, estimateOf(reference, name).value) < 1e-6,
                      qPrintable(QStringLiteral("%1: %2 %3, output error %4")
@@ -207,9 +209,10 @@ private slots:
             start.insert(start.end(), {{"m1", 4.7 * 1.3}, {"m2", 0.39 * 1.3}});
         const auto times = sampleTimes(inputs, 1);
         QCOMPARE(times.size(), std::size_t(101));
-        const auto data = validation::simulatedRecord(src, validation::valuesWith(*src, truth), times, percent,
-                                                      validation::seedFor(QStringLiteral("manipulator %1 %2").arg(known).arg(percent)),
-                                                      data::NoiseDistribution::Uniform, &inputs);
+        const auto data = validation::simulatedRecord(
+            src, validation::valuesWith(*src, truth), times, percent,
+            validation::seedFor(QStringLiteral("manipulator %1 %2").arg(known).arg(percent)),
+            data::NoiseDistribution::Uniform, &inputs);
         const auto m = EstimationMethod(method);
         const auto r = validation::fitOrReport(src, validation::valuesWith(*src, start), {data}, settingsFor(m, 10));
         Values estimated{{"k", 978.0}, {"b", 2.7}};
@@ -228,15 +231,17 @@ private slots:
                 QVERIFY2(validation::relativeError(p.value, value) < 1e-4,
                          qPrintable(QStringLiteral("%1 = %2").arg(name.c_str()).arg(p.value, 0, 'g', 10)));
             else
-                QVERIFY2(std::isfinite(p.sd) && std::abs(p.value - value) < 4.0 * p.sd,
-                         qPrintable(QStringLiteral("%1 = %2 +- %3, truth %4").arg(name.c_str()).arg(p.value).arg(p.sd).arg(value)));
+                QVERIFY2(
+                    std::isfinite(p.sd) && std::abs(p.value - value) < 4.0 * p.sd,
+                    qPrintable(
+                        QStringLiteral("%1 = %2 +- %3, truth %4").arg(name.c_str()).arg(p.value).arg(p.sd).arg(value)));
         }
         // The same record (same noise) by both methods: multiple shooting ends on the output-error optimum.
-        const auto& reference = referenceFit(manipulatorFits_, QStringLiteral("%1 %2").arg(known).arg(percent).toStdString(),
-                                             m, r, [&] {
-                                                 return validation::fitOrReport(src, validation::valuesWith(*src, start), {data},
-                                                                                settingsFor(EstimationMethod::OutputError, 0));
-                                             });
+        const auto& reference =
+            referenceFit(manipulatorFits_, QStringLiteral("%1 %2").arg(known).arg(percent).toStdString(), m, r, [&] {
+                return validation::fitOrReport(src, validation::valuesWith(*src, start), {data},
+                                               settingsFor(EstimationMethod::OutputError, 0));
+            });
         for (const auto& [name, value] : estimated)
             QVERIFY2(validation::relativeError(estimateOf(r, name).value, estimateOf(reference, name).value) < 1e-6,
                      qPrintable(QStringLiteral("%1: %2 %3, output error %4")

@@ -63,7 +63,7 @@ private slots:
         QFETCH(int, realisations);
         QFETCH(double, sdTolerance);
         // The 95 % intervals should cover the truth in 95 % of the fits: allow 3 binomial sd less.
-        const int minimumCovered = 
+        const int minimumCovered =
             static_cast<int>(std::ceil(0.95 * realisations - 3.0 * std::sqrt(0.0475 * realisations)));
         const auto distribution = gaussian ? data::NoiseDistribution::Gaussian : data::NoiseDistribution::Uniform;
         const auto src = validation::compiledExample(file.toStdString());
@@ -79,8 +79,7 @@ private slots:
             for (int k = first; k < realisations; k += 2) {
                 try {
                     const auto data = validation::simulatedRecord(src, truthValues, times, percent,
-                                                                  static_cast<std::uint64_t>(k + 1),
-                                                                  distribution);
+                                                                  static_cast<std::uint64_t>(k + 1), distribution);
                     results[static_cast<std::size_t>(k)] = estimate::fit(src, startValues, {data}, settings);
                 } catch (const std::exception& e) {
                     errors[static_cast<std::size_t>(k)] = e.what();
@@ -93,20 +92,22 @@ private slots:
 
         for (int k = 0; k < realisations; ++k) {
             const auto& r = results[static_cast<std::size_t>(k)];
-            QVERIFY2(errors[static_cast<std::size_t>(k)].empty(),
-                     qPrintable(QStringLiteral("seed %1: %2").arg(k + 1).arg(errors[static_cast<std::size_t>(k)].c_str())));
+            QVERIFY2(
+                errors[static_cast<std::size_t>(k)].empty(),
+                qPrintable(QStringLiteral("seed %1: %2").arg(k + 1).arg(errors[static_cast<std::size_t>(k)].c_str())));
             QVERIFY2(r.converged, qPrintable(QStringLiteral("seed %1: %2").arg(k + 1).arg(r.stopReason.c_str())));
         }
 
         qInfo("%s: %d noise realisations, output error:", QTest::currentDataTag(), realisations);
-        qInfo("%s", qPrintable(QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
-                                   .arg("parameter", -10)
-                                   .arg("truth", 8)
-                                   .arg("mean", 10)
-                                   .arg("sample sd", 11)
-                                   .arg("mean sd", 11)
-                                   .arg("ratio", 7)
-                                   .arg("95% cover", 10)));
+        qInfo("%s",
+              qPrintable(QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
+                             .arg("parameter", -10)
+                             .arg("truth", 8)
+                             .arg("mean", 10)
+                             .arg("sample sd", 11)
+                             .arg("mean sd", 11)
+                             .arg("ratio", 7)
+                             .arg("95% cover", 10)));
         for (const auto& [name, value] : truth) {
             double sum = 0, sumSd = 0;
             int covered = 0;
@@ -122,23 +123,25 @@ private slots:
                 squares += std::pow(validation::estimateOf(r, name).value - mean, 2);
             const double sampleSd = std::sqrt(squares / (realisations - 1));
             const double ratio = sampleSd / meanSd;
-            qInfo("%s", qPrintable(QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
-                                       .arg(QString::fromStdString(name), -10)
-                                       .arg(value, 8, 'g', 4)
-                                       .arg(mean, 10, 'g', 6)
-                                       .arg(sampleSd, 11, 'g', 3)
-                                       .arg(meanSd, 11, 'g', 3)
-                                       .arg(ratio, 7, 'f', 3)
-                                       .arg(QStringLiteral("%1/%2").arg(covered).arg(realisations), 10)));
+            qInfo("%s",
+                  qPrintable(QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
+                                 .arg(QString::fromStdString(name), -10)
+                                 .arg(value, 8, 'g', 4)
+                                 .arg(mean, 10, 'g', 6)
+                                 .arg(sampleSd, 11, 'g', 3)
+                                 .arg(meanSd, 11, 'g', 3)
+                                 .arg(ratio, 7, 'f', 3)
+                                 .arg(QStringLiteral("%1/%2").arg(covered).arg(realisations), 10)));
             QVERIFY2(std::abs(ratio - 1.0) < sdTolerance,
                      qPrintable(QStringLiteral("%1: sample sd %2 vs mean reported sd %3")
                                     .arg(QString::fromStdString(name))
                                     .arg(sampleSd)
                                     .arg(meanSd)));
-            QVERIFY2(covered >= minimumCovered, qPrintable(QStringLiteral("%1: the 95 % interval covers the truth in only %2 of %3 fits")
-                                                   .arg(QString::fromStdString(name))
-                                                   .arg(covered)
-                                                   .arg(realisations)));
+            QVERIFY2(covered >= minimumCovered,
+                     qPrintable(QStringLiteral("%1: the 95 % interval covers the truth in only %2 of %3 fits")
+                                    .arg(QString::fromStdString(name))
+                                    .arg(covered)
+                                    .arg(realisations)));
             QVERIFY2(std::abs(mean - value) < 4.0 * sampleSd / std::sqrt(double(realisations)),
                      qPrintable(QStringLiteral("%1: mean estimate %2 is biased (truth %3)")
                                     .arg(QString::fromStdString(name))

@@ -37,9 +37,9 @@
 namespace sysid::ui {
 
 struct SyntheticDataDialog::Outcome {
-  QString error;
-  QString path;
-  QString summary;
+    QString error;
+    QString path;
+    QString summary;
 };
 
 namespace {
@@ -47,270 +47,289 @@ namespace {
 constexpr int kOriginalValueRole = Qt::UserRole;
 constexpr int kOriginalTextRole = Qt::UserRole + 1;
 
-QString valueText(double value) { return QString::number(value, 'g', 15); }
+QString valueText(double value)
+{
+    return QString::number(value, 'g', 15);
+}
 
 // A spin box showing its value without trailing zeros (2, 0.1, 0.00001) instead of fixed decimals.
 class CompactSpinBox : public QDoubleSpinBox {
 public:
-  explicit CompactSpinBox(QWidget* parent) : QDoubleSpinBox(parent) { setDecimals(9); }
+    explicit CompactSpinBox(QWidget* parent) : QDoubleSpinBox(parent) { setDecimals(9); }
 
 protected:
-  QString textFromValue(double value) const override {
-    QString text = locale().toString(value, 'f', decimals());
-    const QString point = locale().decimalPoint();
-    if (text.contains(point)) {
-      while (text.endsWith(QLatin1Char('0')))
-        text.chop(1);
-      if (text.endsWith(point))
-        text.chop(point.size());
+    QString textFromValue(double value) const override
+    {
+        QString text = locale().toString(value, 'f', decimals());
+        const QString point = locale().decimalPoint();
+        if (text.contains(point)) {
+            while (text.endsWith(QLatin1Char('0')))
+                text.chop(1);
+            if (text.endsWith(point))
+                text.chop(point.size());
+        }
+        return text;
     }
-    return text;
-  }
 };
 
 }  // namespace
 
-SyntheticDataDialog::SyntheticDataDialog(QWidget* parent) : QDialog(parent) {
-  setWindowTitle(tr("Synthetic data"));
-  setObjectName(QStringLiteral("syntheticDataDialog"));
+SyntheticDataDialog::SyntheticDataDialog(QWidget* parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Synthetic data"));
+    setObjectName(QStringLiteral("syntheticDataDialog"));
 
-  tEndSpin_ = new CompactSpinBox(this);
-  tEndSpin_->setObjectName(QStringLiteral("tEndSpin"));
-  tEndSpin_->setRange(1e-6, 1e9);
-  tEndSpin_->setValue(10.0);
-  stepSpin_ = new CompactSpinBox(this);
-  stepSpin_->setObjectName(QStringLiteral("stepSpin"));
-  stepSpin_->setRange(1e-6, 1e9);
-  stepSpin_->setValue(0.1);
+    tEndSpin_ = new CompactSpinBox(this);
+    tEndSpin_->setObjectName(QStringLiteral("tEndSpin"));
+    tEndSpin_->setRange(1e-6, 1e9);
+    tEndSpin_->setValue(10.0);
+    stepSpin_ = new CompactSpinBox(this);
+    stepSpin_->setObjectName(QStringLiteral("stepSpin"));
+    stepSpin_->setRange(1e-6, 1e9);
+    stepSpin_->setValue(0.1);
 
-  parameterTable_ = new QTableWidget(0, 2, this);
-  parameterTable_->setObjectName(QStringLiteral("parameterTable"));
-  parameterTable_->setHorizontalHeaderLabels({tr("Parameter"), tr("Value")});
-  parameterTable_->horizontalHeader()->setStretchLastSection(true);
-  parameterTable_->verticalHeader()->setVisible(false);
+    parameterTable_ = new QTableWidget(0, 2, this);
+    parameterTable_->setObjectName(QStringLiteral("parameterTable"));
+    parameterTable_->setHorizontalHeaderLabels({tr("Parameter"), tr("Value")});
+    parameterTable_->horizontalHeader()->setStretchLastSection(true);
+    parameterTable_->verticalHeader()->setVisible(false);
 
-  noiseSpin_ = new CompactSpinBox(this);
-  noiseSpin_->setObjectName(QStringLiteral("noiseSpin"));
-  noiseSpin_->setRange(0.0, 1000.0);
-  noiseSpin_->setSuffix(tr(" % RMS"));
-  distributionCombo_ = new QComboBox(this);
-  distributionCombo_->setObjectName(QStringLiteral("distributionCombo"));
-  distributionCombo_->addItem(tr("uniform"), static_cast<int>(data::NoiseDistribution::Uniform));
-  distributionCombo_->addItem(tr("gaussian"), static_cast<int>(data::NoiseDistribution::Gaussian));
-  seedSpin_ = new QSpinBox(this);
-  seedSpin_->setObjectName(QStringLiteral("seedSpin"));
-  seedSpin_->setRange(0, std::numeric_limits<int>::max());
+    noiseSpin_ = new CompactSpinBox(this);
+    noiseSpin_->setObjectName(QStringLiteral("noiseSpin"));
+    noiseSpin_->setRange(0.0, 1000.0);
+    noiseSpin_->setSuffix(tr(" % RMS"));
+    distributionCombo_ = new QComboBox(this);
+    distributionCombo_->setObjectName(QStringLiteral("distributionCombo"));
+    distributionCombo_->addItem(tr("uniform"), static_cast<int>(data::NoiseDistribution::Uniform));
+    distributionCombo_->addItem(tr("gaussian"), static_cast<int>(data::NoiseDistribution::Gaussian));
+    seedSpin_ = new QSpinBox(this);
+    seedSpin_->setObjectName(QStringLiteral("seedSpin"));
+    seedSpin_->setRange(0, std::numeric_limits<int>::max());
 
-  pathEdit_ = new QLineEdit(this);
-  pathEdit_->setObjectName(QStringLiteral("targetPathEdit"));
-  pathEdit_->setPlaceholderText(tr("file to write (.csv)"));
-  browseButton_ = new QPushButton(tr("Browse…"), this);
-  auto* pathRow = new QHBoxLayout;
-  pathRow->addWidget(pathEdit_, 1);
-  pathRow->addWidget(browseButton_);
+    pathEdit_ = new QLineEdit(this);
+    pathEdit_->setObjectName(QStringLiteral("targetPathEdit"));
+    pathEdit_->setPlaceholderText(tr("file to write (.csv)"));
+    browseButton_ = new QPushButton(tr("Browse…"), this);
+    auto* pathRow = new QHBoxLayout;
+    pathRow->addWidget(pathEdit_, 1);
+    pathRow->addWidget(browseButton_);
 
-  auto* form = new QFormLayout;
-  form->addRow(tr("t end:"), tEndSpin_);
-  form->addRow(tr("Step:"), stepSpin_);
-  form->addRow(tr("Parameters:"), parameterTable_);
-  form->addRow(tr("Noise:"), noiseSpin_);
-  form->addRow(tr("Distribution:"), distributionCombo_);
-  form->addRow(tr("Seed:"), seedSpin_);
-  form->addRow(tr("Write to:"), pathRow);
+    auto* form = new QFormLayout;
+    form->addRow(tr("t end:"), tEndSpin_);
+    form->addRow(tr("Step:"), stepSpin_);
+    form->addRow(tr("Parameters:"), parameterTable_);
+    form->addRow(tr("Noise:"), noiseSpin_);
+    form->addRow(tr("Distribution:"), distributionCombo_);
+    form->addRow(tr("Seed:"), seedSpin_);
+    form->addRow(tr("Write to:"), pathRow);
 
-  errorLabel_ = new QLabel(this);
-  errorLabel_->setObjectName(QStringLiteral("errorLabel"));
-  errorLabel_->setTextFormat(Qt::PlainText);
-  errorLabel_->setWordWrap(true);
-  errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  errorLabel_->setStyleSheet(QStringLiteral("QLabel { color: #c00000; }"));
-  errorLabel_->setVisible(false);
-  statusLabel_ = new QLabel(this);
-  statusLabel_->setObjectName(QStringLiteral("statusLabel"));
+    errorLabel_ = new QLabel(this);
+    errorLabel_->setObjectName(QStringLiteral("errorLabel"));
+    errorLabel_->setTextFormat(Qt::PlainText);
+    errorLabel_->setWordWrap(true);
+    errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    errorLabel_->setStyleSheet(QStringLiteral("QLabel { color: #c00000; }"));
+    errorLabel_->setVisible(false);
+    statusLabel_ = new QLabel(this);
+    statusLabel_->setObjectName(QStringLiteral("statusLabel"));
 
-  generateButton_ = new QPushButton(tr("Generate"), this);
-  generateButton_->setObjectName(QStringLiteral("generateButton"));
-  generateButton_->setDefault(true);
-  cancelButton_ = new QPushButton(tr("Cancel"), this);
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(statusLabel_, 1);
-  buttons->addWidget(generateButton_);
-  buttons->addWidget(cancelButton_);
+    generateButton_ = new QPushButton(tr("Generate"), this);
+    generateButton_->setObjectName(QStringLiteral("generateButton"));
+    generateButton_->setDefault(true);
+    cancelButton_ = new QPushButton(tr("Cancel"), this);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(statusLabel_, 1);
+    buttons->addWidget(generateButton_);
+    buttons->addWidget(cancelButton_);
 
-  auto* layout = new QVBoxLayout(this);
-  layout->addLayout(form, 1);
-  layout->addWidget(errorLabel_);
-  layout->addLayout(buttons);
-  resize(480, 520);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form, 1);
+    layout->addWidget(errorLabel_);
+    layout->addLayout(buttons);
+    resize(480, 520);
 
-  connect(generateButton_, &QPushButton::clicked, this, &SyntheticDataDialog::generate);
-  connect(cancelButton_, &QPushButton::clicked, this, &SyntheticDataDialog::reject);
-  connect(browseButton_, &QPushButton::clicked, this, &SyntheticDataDialog::browse);
+    connect(generateButton_, &QPushButton::clicked, this, &SyntheticDataDialog::generate);
+    connect(cancelButton_, &QPushButton::clicked, this, &SyntheticDataDialog::reject);
+    connect(browseButton_, &QPushButton::clicked, this, &SyntheticDataDialog::browse);
 }
 
-SyntheticDataDialog::~SyntheticDataDialog() {
-  // The simulation stops within a step; its queued result dies with this object.
-  worker_.request_stop();
-  if (worker_.joinable())
-    worker_.join();
-}
-
-void SyntheticDataDialog::setModel(const QString& text, const QString& source) {
-  modelText_ = text;
-  modelSource_ = source.isEmpty() ? QStringLiteral("<model>") : source;
-}
-
-void SyntheticDataDialog::setParameters(const std::vector<model::Parameter>& parameters) {
-  parameterTable_->setRowCount(static_cast<int>(parameters.size()));
-  for (int r = 0; r < static_cast<int>(parameters.size()); ++r) {
-    const auto& p = parameters[static_cast<std::size_t>(r)];
-    auto* name = new QTableWidgetItem(QString::fromStdString(p.name));
-    name->setFlags(name->flags() & ~Qt::ItemIsEditable);
-    if (p.fixed)
-      name->setToolTip(tr("fixed in the model"));
-    auto* value = new QTableWidgetItem(valueText(p.value));
-    value->setData(kOriginalValueRole, p.value);
-    value->setData(kOriginalTextRole, valueText(p.value));
-    parameterTable_->setItem(r, 0, name);
-    parameterTable_->setItem(r, 1, value);
-  }
-  parameterTable_->resizeColumnToContents(0);
-}
-
-void SyntheticDataDialog::setTimeSpan(double tEnd, double step) {
-  tEndSpin_->setValue(tEnd);
-  stepSpin_->setValue(step);
-}
-
-void SyntheticDataDialog::setNoise(double percentRms, data::NoiseDistribution distribution, int seed) {
-  noiseSpin_->setValue(percentRms);
-  distributionCombo_->setCurrentIndex(std::max(0, distributionCombo_->findData(static_cast<int>(distribution))));
-  seedSpin_->setValue(seed);
-}
-
-void SyntheticDataDialog::setTargetPath(const QString& path) { pathEdit_->setText(path); }
-
-void SyntheticDataDialog::browse() {
-  const QString chosen = QFileDialog::getSaveFileName(this, tr("Write synthetic data"), pathEdit_->text(),
-                                                      tr("CSV files (*.csv);;All files (*)"));
-  if (!chosen.isEmpty())
-    pathEdit_->setText(QDir::toNativeSeparators(chosen));
-}
-
-void SyntheticDataDialog::showError(const QString& message) {
-  errorText_ = message;
-  errorLabel_->setText(message);
-  errorLabel_->setVisible(!message.isEmpty());
-}
-
-void SyntheticDataDialog::generate() {
-  if (generating_)
-    return;
-  showError(QString());
-  if (modelText_.trimmed().isEmpty()) {
-    showError(tr("There is no model to simulate."));
-    return;
-  }
-  const QString target = pathEdit_->text().trimmed();
-  if (target.isEmpty()) {
-    showError(tr("Choose the file to write."));
-    return;
-  }
-  job::SimulationJob simulation;
-  simulation.modelText = modelText_.toStdString();
-  simulation.modelSource = modelSource_.toStdString();
-  for (int r = 0; r < parameterTable_->rowCount(); ++r) {
-    const QTableWidgetItem* name = parameterTable_->item(r, 0);
-    const QTableWidgetItem* value = parameterTable_->item(r, 1);
-    if (name == nullptr || value == nullptr)
-      continue;
-    const QString text = value->text().trimmed();
-    double v = value->data(kOriginalValueRole).toDouble();
-    if (text != value->data(kOriginalTextRole).toString()) {
-      bool ok = false;
-      v = QLocale::c().toDouble(text, &ok);
-      if (!ok)
-        v = QLocale().toDouble(text, &ok);
-      if (!ok || !std::isfinite(v)) {
-        showError(tr("Parameter '%1': '%2' is not a number.").arg(name->text(), text));
-        return;
-      }
-    }
-    simulation.parameterValues[name->text().toStdString()] = v;
-  }
-  const double tEnd = tEndSpin_->value();
-  const double step = stepSpin_->value();
-  if (!(step < tEnd)) {
-    showError(tr("The step must be smaller than t end."));
-    return;
-  }
-  const double percent = noiseSpin_->value();
-  const auto distribution = static_cast<data::NoiseDistribution>(distributionCombo_->currentData().toInt());
-  const auto seed = static_cast<std::mt19937_64::result_type>(seedSpin_->value());
-  const std::string path = QDir::fromNativeSeparators(target).toStdString();
-
-  trueValues_ = simulation.parameterValues;
-  generating_ = true;
-  cancelled_ = false;
-  generateButton_->setEnabled(false);
-  statusLabel_->setText(tr("Simulating…"));
-  worker_ = std::jthread([this, simulation = std::move(simulation), tEnd, step, percent, distribution, seed,
-                          path](std::stop_token stop) mutable {
-    auto outcome = std::make_shared<Outcome>();
-    try {
-      const auto source = job::compileModelText(simulation.modelText, simulation.modelSource);
-      simulation.times = integrate::uniformGrid(0.0, tEnd, step);
-      job::NullProgressSink sink;
-      const integrate::Trajectory trajectory = simulation.run(sink, stop);
-      std::vector<std::string> header{"t"};
-      std::vector<std::vector<double>> columns{trajectory.times};
-      std::mt19937_64 rng(seed);
-      for (std::size_t j = 0; j < source->outputNames.size(); ++j) {
-        header.push_back(source->outputNames[j]);
-        const auto column = trajectory.outputs.col(static_cast<Eigen::Index>(j));
-        std::vector<double> values(column.data(), column.data() + column.size());
-        if (percent > 0)
-          data::addNoise(values, percent, distribution, rng);
-        columns.push_back(std::move(values));
-      }
-      if (!stop.stop_requested()) {
-        data::writeCsvFile(path, header, columns);
-        outcome->path = QString::fromStdString(path);
-        outcome->summary = QString::number(trajectory.times.size());
-      }
-    } catch (const std::bad_alloc&) {
-      outcome->error = QStringLiteral("out of memory; choose a larger step");
-    } catch (const std::exception& e) {
-      outcome->error = QString::fromStdString(e.what());
-    }
-    QMetaObject::invokeMethod(this, [this, outcome] { finish(outcome); }, Qt::QueuedConnection);
-  });
-}
-
-void SyntheticDataDialog::finish(const std::shared_ptr<const Outcome>& outcome) {
-  generating_ = false;
-  generateButton_->setEnabled(true);
-  statusLabel_->clear();
-  if (cancelled_)
-    return;
-  if (!outcome->error.isEmpty()) {
-    showError(outcome->error);
-    return;
-  }
-  if (outcome->path.isEmpty())
-    return;
-  writtenPath_ = outcome->path;
-  statusLabel_->setText(tr("Wrote %1 samples.").arg(outcome->summary));
-  emit generated(writtenPath_);
-  accept();
-}
-
-void SyntheticDataDialog::reject() {
-  if (generating_) {
-    cancelled_ = true;
+SyntheticDataDialog::~SyntheticDataDialog()
+{
+    // The simulation stops within a step; its queued result dies with this object.
     worker_.request_stop();
-  }
-  QDialog::reject();
+    if (worker_.joinable())
+        worker_.join();
+}
+
+void SyntheticDataDialog::setModel(const QString& text, const QString& source)
+{
+    modelText_ = text;
+    modelSource_ = source.isEmpty() ? QStringLiteral("<model>") : source;
+}
+
+void SyntheticDataDialog::setParameters(const std::vector<model::Parameter>& parameters)
+{
+    parameterTable_->setRowCount(static_cast<int>(parameters.size()));
+    for (int r = 0; r < static_cast<int>(parameters.size()); ++r) {
+        const auto& p = parameters[static_cast<std::size_t>(r)];
+        auto* name = new QTableWidgetItem(QString::fromStdString(p.name));
+        name->setFlags(name->flags() & ~Qt::ItemIsEditable);
+        if (p.fixed)
+            name->setToolTip(tr("fixed in the model"));
+        auto* value = new QTableWidgetItem(valueText(p.value));
+        value->setData(kOriginalValueRole, p.value);
+        value->setData(kOriginalTextRole, valueText(p.value));
+        parameterTable_->setItem(r, 0, name);
+        parameterTable_->setItem(r, 1, value);
+    }
+    parameterTable_->resizeColumnToContents(0);
+}
+
+void SyntheticDataDialog::setTimeSpan(double tEnd, double step)
+{
+    tEndSpin_->setValue(tEnd);
+    stepSpin_->setValue(step);
+}
+
+void SyntheticDataDialog::setNoise(double percentRms, data::NoiseDistribution distribution, int seed)
+{
+    noiseSpin_->setValue(percentRms);
+    distributionCombo_->setCurrentIndex(std::max(0, distributionCombo_->findData(static_cast<int>(distribution))));
+    seedSpin_->setValue(seed);
+}
+
+void SyntheticDataDialog::setTargetPath(const QString& path)
+{
+    pathEdit_->setText(path);
+}
+
+void SyntheticDataDialog::browse()
+{
+    const QString chosen = QFileDialog::getSaveFileName(this, tr("Write synthetic data"), pathEdit_->text(),
+                                                        tr("CSV files (*.csv);;All files (*)"));
+    if (!chosen.isEmpty())
+        pathEdit_->setText(QDir::toNativeSeparators(chosen));
+}
+
+void SyntheticDataDialog::showError(const QString& message)
+{
+    errorText_ = message;
+    errorLabel_->setText(message);
+    errorLabel_->setVisible(!message.isEmpty());
+}
+
+void SyntheticDataDialog::generate()
+{
+    if (generating_)
+        return;
+    showError(QString());
+    if (modelText_.trimmed().isEmpty()) {
+        showError(tr("There is no model to simulate."));
+        return;
+    }
+    const QString target = pathEdit_->text().trimmed();
+    if (target.isEmpty()) {
+        showError(tr("Choose the file to write."));
+        return;
+    }
+    job::SimulationJob simulation;
+    simulation.modelText = modelText_.toStdString();
+    simulation.modelSource = modelSource_.toStdString();
+    for (int r = 0; r < parameterTable_->rowCount(); ++r) {
+        const QTableWidgetItem* name = parameterTable_->item(r, 0);
+        const QTableWidgetItem* value = parameterTable_->item(r, 1);
+        if (name == nullptr || value == nullptr)
+            continue;
+        const QString text = value->text().trimmed();
+        double v = value->data(kOriginalValueRole).toDouble();
+        if (text != value->data(kOriginalTextRole).toString()) {
+            bool ok = false;
+            v = QLocale::c().toDouble(text, &ok);
+            if (!ok)
+                v = QLocale().toDouble(text, &ok);
+            if (!ok || !std::isfinite(v)) {
+                showError(tr("Parameter '%1': '%2' is not a number.").arg(name->text(), text));
+                return;
+            }
+        }
+        simulation.parameterValues[name->text().toStdString()] = v;
+    }
+    const double tEnd = tEndSpin_->value();
+    const double step = stepSpin_->value();
+    if (!(step < tEnd)) {
+        showError(tr("The step must be smaller than t end."));
+        return;
+    }
+    const double percent = noiseSpin_->value();
+    const auto distribution = static_cast<data::NoiseDistribution>(distributionCombo_->currentData().toInt());
+    const auto seed = static_cast<std::mt19937_64::result_type>(seedSpin_->value());
+    const std::string path = QDir::fromNativeSeparators(target).toStdString();
+
+    trueValues_ = simulation.parameterValues;
+    generating_ = true;
+    cancelled_ = false;
+    generateButton_->setEnabled(false);
+    statusLabel_->setText(tr("Simulating…"));
+    worker_ = std::jthread([this, simulation = std::move(simulation), tEnd, step, percent, distribution, seed,
+                            path](std::stop_token stop) mutable {
+        auto outcome = std::make_shared<Outcome>();
+        try {
+            const auto source = job::compileModelText(simulation.modelText, simulation.modelSource);
+            simulation.times = integrate::uniformGrid(0.0, tEnd, step);
+            job::NullProgressSink sink;
+            const integrate::Trajectory trajectory = simulation.run(sink, stop);
+            std::vector<std::string> header{"t"};
+            std::vector<std::vector<double>> columns{trajectory.times};
+            std::mt19937_64 rng(seed);
+            for (std::size_t j = 0; j < source->outputNames.size(); ++j) {
+                header.push_back(source->outputNames[j]);
+                const auto column = trajectory.outputs.col(static_cast<Eigen::Index>(j));
+                std::vector<double> values(column.data(), column.data() + column.size());
+                if (percent > 0)
+                    data::addNoise(values, percent, distribution, rng);
+                columns.push_back(std::move(values));
+            }
+            if (!stop.stop_requested()) {
+                data::writeCsvFile(path, header, columns);
+                outcome->path = QString::fromStdString(path);
+                outcome->summary = QString::number(trajectory.times.size());
+            }
+        } catch (const std::bad_alloc&) {
+            outcome->error = QStringLiteral("out of memory; choose a larger step");
+        } catch (const std::exception& e) {
+            outcome->error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this, [this, outcome] { finish(outcome); }, Qt::QueuedConnection);
+    });
+}
+
+void SyntheticDataDialog::finish(const std::shared_ptr<const Outcome>& outcome)
+{
+    generating_ = false;
+    generateButton_->setEnabled(true);
+    statusLabel_->clear();
+    if (cancelled_)
+        return;
+    if (!outcome->error.isEmpty()) {
+        showError(outcome->error);
+        return;
+    }
+    if (outcome->path.isEmpty())
+        return;
+    writtenPath_ = outcome->path;
+    statusLabel_->setText(tr("Wrote %1 samples.").arg(outcome->summary));
+    emit generated(writtenPath_);
+    accept();
+}
+
+void SyntheticDataDialog::reject()
+{
+    if (generating_) {
+        cancelled_ = true;
+        worker_.request_stop();
+    }
+    QDialog::reject();
 }
 
 }  // namespace sysid::ui

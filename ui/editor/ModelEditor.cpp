@@ -32,7 +32,10 @@ private:
 
 namespace {
 
-bool isNameChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); }
+bool isNameChar(QChar c)
+{
+    return c.isLetterOrNumber() || c == QLatin1Char('_');
+}
 
 // End of the token starting at offset: a name with its primes, a number, or one character.
 int tokenEnd(const QString& text, int offset)
@@ -217,8 +220,7 @@ void ModelEditor::lineNumberAreaPaintEvent(QPaintEvent* event)
         if (block.isVisible() && bottom >= event->rect().top()) {
             const bool error = errorLines[static_cast<std::size_t>(number) + 1];
             painter.setPen(error ? QColor(Qt::red) : palette().color(QPalette::PlaceholderText));
-            painter.drawText(0, top, lineNumberArea_->width() - 3, height, Qt::AlignRight,
-                             QString::number(number + 1));
+            painter.drawText(0, top, lineNumberArea_->width() - 3, height, Qt::AlignRight, QString::number(number + 1));
         }
         block = block.next();
         top = bottom;

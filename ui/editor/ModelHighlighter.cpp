@@ -17,15 +17,16 @@ ModelHighlighter::ModelHighlighter(QTextDocument* document) : QSyntaxHighlighter
     comment_.setForeground(QColor(0x70, 0x70, 0x70));
     comment_.setFontItalic(true);
 
-    const QString keywords = QStringLiteral(
-        "param|state|input|let|output|coord|kinetic|potential|dissipation|force|fixed|estimate|prior");
-    const QString functions = QStringLiteral(
-        "sin|cos|tan|asin|acos|atan2|atan|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max");
+    const QString keywords =
+        QStringLiteral("param|state|input|let|output|coord|kinetic|potential|dissipation|force|fixed|estimate|prior");
+    const QString functions =
+        QStringLiteral("sin|cos|tan|asin|acos|atan2|atan|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max");
     // Later rules win where they overlap; comments come last so nothing is coloured inside them.
     rules_.push_back({QRegularExpression(QStringLiteral("\\b(?:%1)\\b").arg(keywords)), Kind::Keyword});
     rules_.push_back({QRegularExpression(QStringLiteral("\\b(?:%1)\\b").arg(functions)), Kind::Function});
-    rules_.push_back({QRegularExpression(QStringLiteral("(?<![A-Za-z0-9_.])(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?")),
-                      Kind::Number});
+    rules_.push_back(
+        {QRegularExpression(QStringLiteral("(?<![A-Za-z0-9_.])(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?")),
+         Kind::Number});
     rules_.push_back({QRegularExpression(QStringLiteral("\\b[A-Za-z_][A-Za-z0-9_]*'{1,2}")), Kind::Prime});
     rules_.push_back({QRegularExpression(QStringLiteral("#.*$")), Kind::Comment});
 }

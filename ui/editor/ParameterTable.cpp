@@ -69,8 +69,8 @@ QString leadingSpace(const QString& s)
 
 ParameterTable::ParameterTable(QWidget* parent) : QTableWidget(0, ColumnCount, parent)
 {
-    setHorizontalHeaderLabels({tr("Name"), tr("Initial guess"), tr("Lower"), tr("Upper"), tr("Fixed"),
-                               tr("Prior mean"), tr("Prior sd")});
+    setHorizontalHeaderLabels(
+        {tr("Name"), tr("Initial guess"), tr("Lower"), tr("Upper"), tr("Fixed"), tr("Prior mean"), tr("Prior sd")});
     horizontalHeaderItem(PriorMeanColumn)->setToolTip(tr("Gaussian prior, kept in the project settings"));
     horizontalHeaderItem(PriorSdColumn)->setToolTip(tr("Gaussian prior, kept in the project settings"));
     verticalHeader()->setVisible(false);
@@ -359,8 +359,8 @@ std::optional<QString> ParameterTable::rewriteInitialValue(const QString& modelT
         lineEnd = modelText.size();
     const QString line = modelText.mid(lineStart, lineEnd - lineStart);
     const int offset = columnToOffset(line, where.column);
-    static const QRegularExpression number(QStringLiteral(
-        "[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?(?=\\s+estimate(?![A-Za-z0-9_]))"));
+    static const QRegularExpression number(
+        QStringLiteral("[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?(?=\\s+estimate(?![A-Za-z0-9_]))"));
     const QRegularExpressionMatch m =
         number.match(line, offset, QRegularExpression::NormalMatch, QRegularExpression::AnchorAtOffsetMatchOption);
     if (!m.hasMatch())

@@ -23,8 +23,16 @@ class ModelEditor;
 class ParameterTable : public QTableWidget {
     Q_OBJECT
 public:
-    enum Column { NameColumn, ValueColumn, LowerColumn, UpperColumn, FixedColumn, PriorMeanColumn, PriorSdColumn,
-                  ColumnCount };
+    enum Column {
+        NameColumn,
+        ValueColumn,
+        LowerColumn,
+        UpperColumn,
+        FixedColumn,
+        PriorMeanColumn,
+        PriorSdColumn,
+        ColumnCount
+    };
 
     explicit ParameterTable(QWidget* parent = nullptr);
 

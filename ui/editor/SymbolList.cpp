@@ -71,8 +71,9 @@ void SymbolList::setSummary(const ModelSummary& summary)
             insertTopLevelItem(0, errorItem_);
         }
         const std::size_t n = summary.errors.size();
-        errorItem_->setToolTip(0, n == 1 ? tr("1 error; see the underlined place in the model text")
-                                         : tr("%1 errors; see the underlined places in the model text").arg(n));
+        errorItem_->setToolTip(0,
+                               n == 1 ? tr("1 error; see the underlined place in the model text")
+                                      : tr("%1 errors; see the underlined places in the model text").arg(n));
         return;
     }
     delete errorItem_;

@@ -19,7 +19,7 @@ public:
     void setSummary(const ModelSummary& summary);
 
     QStringList names(Group group) const;  // as shown, in model order
-    bool showsErrors() const;              // the "model has errors" line is shown
+    bool showsErrors() const;  // the "model has errors" line is shown
 
 private:
     QTreeWidgetItem* groupItem(Group group) const;

@@ -112,7 +112,8 @@ std::vector<double> velocity(const std::vector<double>& t, const std::vector<dou
     try {
         return data::differentiate(t, x, method.method, method.window, method.polynomialOrder);
     } catch (const std::exception&) {
-        return data::differentiate(t, x, data::DerivativeMethod::CentralDifference);  // e.g. a window longer than the data
+        return data::differentiate(t, x,
+                                   data::DerivativeMethod::CentralDifference);  // e.g. a window longer than the data
     }
 }
 
@@ -126,9 +127,9 @@ QStringList toList(const std::vector<std::string>& names)
 
 }  // namespace
 
-MainWindow::MainWindow(const QString& path, QWidget* parent)
-    : QMainWindow(parent), document_(new ProjectDocument(this)), runner_(new FitRunner(this)),
-      optimalRunner_(new OptimalEstimationRunner(this))
+MainWindow::MainWindow(const QString& path, QWidget* parent) :
+    QMainWindow(parent), document_(new ProjectDocument(this)), runner_(new FitRunner(this)),
+    optimalRunner_(new OptimalEstimationRunner(this))
 {
     setAcceptDrops(true);
     setDockNestingEnabled(true);
@@ -166,8 +167,9 @@ MainWindow::~MainWindow() = default;
 
 TimeSeriesPlot* MainWindow::outputPlot(int output) const
 {
-    return output >= 0 && output < static_cast<int>(outputPlots_.size()) ? outputPlots_[static_cast<std::size_t>(output)]
-                                                                        : nullptr;
+    return output >= 0 && output < static_cast<int>(outputPlots_.size())
+        ? outputPlots_[static_cast<std::size_t>(output)]
+        : nullptr;
 }
 
 void MainWindow::buildPlots()
@@ -217,7 +219,8 @@ void MainWindow::buildDocks()
 
     parameterTable_ = new ParameterTable(this);
     parameterTable_->setEditor(editor_);
-    auto* parameterDock = dock(tr("Parameters"), QStringLiteral("parameterDock"), parameterTable_, Qt::LeftDockWidgetArea);
+    auto* parameterDock =
+        dock(tr("Parameters"), QStringLiteral("parameterDock"), parameterTable_, Qt::LeftDockWidgetArea);
     tabifyDockWidget(modelDock, parameterDock);
     modelDock->raise();
 
@@ -241,15 +244,18 @@ void MainWindow::buildDocks()
     estimator_ = new EstimatorPanel(this);
     auto* estimatorDock = dock(tr("Estimator"), QStringLiteral("estimatorDock"), estimator_, Qt::RightDockWidgetArea);
     periodic_ = new PeriodicPanel(this);
-    auto* periodicDock = dock(tr("Periodic solution"), QStringLiteral("periodicDock"), periodic_, Qt::RightDockWidgetArea);
+    auto* periodicDock =
+        dock(tr("Periodic solution"), QStringLiteral("periodicDock"), periodic_, Qt::RightDockWidgetArea);
     tabifyDockWidget(estimatorDock, periodicDock);
     study_ = new StudyPanel(document_, this);
     auto* studyDock = dock(tr("Monte Carlo study"), QStringLiteral("studyDock"), study_, Qt::RightDockWidgetArea);
     tabifyDockWidget(estimatorDock, studyDock);
     estimatorDock->raise();
     periodicController_ = new PeriodicController(document_, periodic_, orbitPlot_, branchPlot_, this);
-    connect(periodicController_, &PeriodicController::orbitShown, this, [this] { plots_->setCurrentWidget(orbitPlot_); });
-    connect(periodicController_, &PeriodicController::branchShown, this, [this] { plots_->setCurrentWidget(branchPlot_); });
+    connect(periodicController_, &PeriodicController::orbitShown, this,
+            [this] { plots_->setCurrentWidget(orbitPlot_); });
+    connect(periodicController_, &PeriodicController::branchShown, this,
+            [this] { plots_->setCurrentWidget(branchPlot_); });
 
     results_ = new ResultsPanel(this);
     auto* resultsDock = dock(tr("Results"), QStringLiteral("resultsDock"), results_, Qt::BottomDockWidgetArea);
@@ -322,9 +328,7 @@ void MainWindow::connectDocument()
 {
     connect(document_, &ProjectDocument::modelTextChanged, this, &MainWindow::refreshModel);
     connect(document_, &ProjectDocument::dataChanged, this, &MainWindow::refreshData);
-    connect(document_, &ProjectDocument::currentDataSetChanged, this, [this](int) {
-        refreshData();
-    });
+    connect(document_, &ProjectDocument::currentDataSetChanged, this, [this](int) { refreshData(); });
     // Panels shown from the document must not write back what they were just given.
     connect(document_, &ProjectDocument::preprocessingChanged, this, [this] {
         const QSignalBlocker block(filter_);
@@ -360,12 +364,10 @@ void MainWindow::connectDocument()
         document_->setPreprocessing(filter_->preprocessing());
         refreshMeasuredPlots();  // the phase portrait's velocity follows the differentiation method
     });
-    connect(estimator_, &EstimatorPanel::settingsChanged, this, [this] {
-        document_->setSettings(estimator_->settings());
-    });
-    connect(estimator_, &EstimatorPanel::optimalSettingsChanged, this, [this] {
-        document_->setOptimalEstimationSettings(estimator_->optimalSettingsWidget()->settings());
-    });
+    connect(estimator_, &EstimatorPanel::settingsChanged, this,
+            [this] { document_->setSettings(estimator_->settings()); });
+    connect(estimator_, &EstimatorPanel::optimalSettingsChanged, this,
+            [this] { document_->setOptimalEstimationSettings(estimator_->optimalSettingsWidget()->settings()); });
     connect(estimator_, &EstimatorPanel::runRequested, this, &MainWindow::runFit);
     connect(results_, &ResultsPanel::refineRequested, this, &MainWindow::refineByOutputError);
     connect(estimator_, &EstimatorPanel::cancelRequested, this, &MainWindow::cancelFit);
@@ -386,22 +388,24 @@ void MainWindow::connectRunner()
         costPlot_->addIteration(static_cast<int>(r.iteration), r.cost);
         statusIteration_->setText(tr("iteration %1   cost %2").arg(r.iteration).arg(r.cost, 0, 'g', 6));
     });
-    connect(runner_, &FitRunner::trace, this, [this](int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
-        if (experiment != std::max(document_->currentDataSet(), 0) || times.empty())
-            return;
-        lastTraceTimes_ = times;
-        lastTraceOutputs_ = outputs;
-        field_->setModelOutputs(times, outputs);
-        const std::size_t stride = displayStride(times.size());
-        const std::vector<double> t = thinned(times.data(), times.size(), stride);
-        for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size()); ++j) {
-            const Eigen::VectorXd column = outputs.col(j);
-            const std::vector<double> y = thinned(column.data(), static_cast<std::size_t>(column.size()), stride);
-            outputPlots_[static_cast<std::size_t>(j)]->setModel(t, y);
-            if (j == 0)
-                phasePlot_->setModel(y, velocity(t, y, {}));
-        }
-    });
+    connect(
+        runner_, &FitRunner::trace, this,
+        [this](int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
+            if (experiment != std::max(document_->currentDataSet(), 0) || times.empty())
+                return;
+            lastTraceTimes_ = times;
+            lastTraceOutputs_ = outputs;
+            field_->setModelOutputs(times, outputs);
+            const std::size_t stride = displayStride(times.size());
+            const std::vector<double> t = thinned(times.data(), times.size(), stride);
+            for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size()); ++j) {
+                const Eigen::VectorXd column = outputs.col(j);
+                const std::vector<double> y = thinned(column.data(), static_cast<std::size_t>(column.size()), stride);
+                outputPlots_[static_cast<std::size_t>(j)]->setModel(t, y);
+                if (j == 0)
+                    phasePlot_->setModel(y, velocity(t, y, {}));
+            }
+        });
     connect(runner_, &FitRunner::logLine, log_, &QPlainTextEdit::appendPlainText);
     connect(periodicController_, &PeriodicController::message, this, [this](const QString& text) {
         log_->appendPlainText(text);
@@ -423,7 +427,9 @@ void MainWindow::connectRunner()
                     document_->setResult(*result);
                     results_->setRefineAvailable(!cancelled && estimate::isEquationError(lastFitMethod_));
                     showIdentifiedSpectrum();
-                    statusBar()->showMessage(cancelled ? tr("fit cancelled: best estimate kept") : tr("fit finished: %1").arg(message), 10000);
+                    statusBar()->showMessage(cancelled ? tr("fit cancelled: best estimate kept")
+                                                       : tr("fit finished: %1").arg(message),
+                                             10000);
                     log_->appendPlainText(tr("fit %1: %2").arg(cancelled ? tr("cancelled") : tr("finished"), message));
                 } else {
                     statusBar()->showMessage(tr("fit failed: %1").arg(message), 15000);
@@ -435,7 +441,8 @@ void MainWindow::connectRunner()
 
 void MainWindow::connectOptimalRunner()
 {
-    connect(optimalRunner_, &OptimalEstimationRunner::started, parameterPlot_, &ParameterHistoryPlot::setParameterNames);
+    connect(optimalRunner_, &OptimalEstimationRunner::started, parameterPlot_,
+            &ParameterHistoryPlot::setParameterNames);
     connect(optimalRunner_, &OptimalEstimationRunner::iteration, this, [this](const estimate::IterationRecord& r) {
         parameterPlot_->addIteration(static_cast<int>(r.iteration), r.parameters);
         costPlot_->addIteration(static_cast<int>(r.iteration), r.cost);
@@ -447,30 +454,34 @@ void MainWindow::connectOptimalRunner()
                     return;
                 const std::size_t stride = displayStride(times.size());
                 const std::vector<double> t = thinned(times.data(), times.size(), stride);
-                for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size()); ++j) {
+                for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size());
+                     ++j) {
                     const Eigen::VectorXd column = outputs.col(j);
                     outputPlots_[static_cast<std::size_t>(j)]->setModel(
                         t, thinned(column.data(), static_cast<std::size_t>(column.size()), stride));
                 }
             });
     connect(optimalRunner_, &OptimalEstimationRunner::logLine, log_, &QPlainTextEdit::appendPlainText);
-    connect(optimalRunner_, &OptimalEstimationRunner::finished, this,
-            [this](bool cancelled, const QString& message, const std::optional<estimate::OptimalEstimationResult>& result) {
-                estimator_->setRunning(false);
-                progress_->setVisible(false);
-                const QString what = tr("optimal estimation");
-                if (result) {
-                    optimalView_->setResult(*result);
-                    const QString end = cancelled ? tr("cancelled") : result->converged ? tr("converged") : tr("did not converge");
-                    statusBar()->showMessage(tr("%1 %2: %3").arg(what, end, message), 10000);
-                    log_->appendPlainText(tr("%1 %2: %3").arg(what, end, message));
-                } else {
-                    optimalView_->clear();
-                    statusBar()->showMessage(tr("%1 failed: %2").arg(what, message), 15000);
-                    log_->appendPlainText(tr("%1 failed: %2").arg(what, message));
-                    QMessageBox::warning(this, tr("Optimal estimation failed"), message);
-                }
-            });
+    connect(
+        optimalRunner_, &OptimalEstimationRunner::finished, this,
+        [this](bool cancelled, const QString& message, const std::optional<estimate::OptimalEstimationResult>& result) {
+            estimator_->setRunning(false);
+            progress_->setVisible(false);
+            const QString what = tr("optimal estimation");
+            if (result) {
+                optimalView_->setResult(*result);
+                const QString end = cancelled ? tr("cancelled")
+                    : result->converged       ? tr("converged")
+                                              : tr("did not converge");
+                statusBar()->showMessage(tr("%1 %2: %3").arg(what, end, message), 10000);
+                log_->appendPlainText(tr("%1 %2: %3").arg(what, end, message));
+            } else {
+                optimalView_->clear();
+                statusBar()->showMessage(tr("%1 failed: %2").arg(what, message), 15000);
+                log_->appendPlainText(tr("%1 failed: %2").arg(what, message));
+                QMessageBox::warning(this, tr("Optimal estimation failed"), message);
+            }
+        });
 }
 
 void MainWindow::runOptimalEstimation()
@@ -554,13 +565,16 @@ void MainWindow::showIdentifiedSpectrum()
     if (lastTraceTimes_.empty() || current < 0)
         return;
     const auto& set = document_->dataSet(current);
-    for (std::size_t j = 0; j < summary.outputs.size() && static_cast<Eigen::Index>(j) < lastTraceOutputs_.cols(); ++j) {
+    for (std::size_t j = 0; j < summary.outputs.size() && static_cast<Eigen::Index>(j) < lastTraceOutputs_.cols();
+         ++j) {
         const auto mapped = set.mapping.find(summary.outputs[j]);
-        const QString column = QString::fromStdString(mapped == set.mapping.end() ? summary.outputs[j] : mapped->second);
+        const QString column =
+            QString::fromStdString(mapped == set.mapping.end() ? summary.outputs[j] : mapped->second);
         if (column != filter_->currentColumn())
             continue;
         const Eigen::VectorXd values = lastTraceOutputs_.col(static_cast<Eigen::Index>(j));
-        filter_->setIdentifiedResponse(column, lastTraceTimes_, std::vector<double>(values.data(), values.data() + values.size()));
+        filter_->setIdentifiedResponse(column, lastTraceTimes_,
+                                       std::vector<double>(values.data(), values.data() + values.size()));
     }
 }
 
@@ -669,9 +683,9 @@ bool MainWindow::maybeSave()
 {
     if (!document_->isModified())
         return true;
-    const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
-                                              tr("The project has unsaved changes. Save them?"),
-                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer =
+        QMessageBox::question(this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them?"),
+                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
     return answer == QMessageBox::Discard;
@@ -768,8 +782,8 @@ void MainWindow::exportFigure()
         plot = outputPlots_.front();
     if (!plot)
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export figure"), QString(),
-                                                      tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export figure"), QString(), tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)"));
     QString error;
     if (!path.isEmpty() && !plot->exportTo(path, 1200, 800, &error))
         QMessageBox::warning(this, tr("Export failed"), error);
@@ -788,9 +802,12 @@ void MainWindow::exportReport()
         figures.push_back({QStringLiteral("output_%1.png").arg(j + 1),
                            [plot](const QString& p, QString* e) { return plot->exportTo(p, 1200, 800, e); }});
     }
-    figures.push_back({QStringLiteral("parameters.png"), [this](const QString& p, QString* e) { return parameterPlot_->exportTo(p, 1200, 800, e); }});
-    figures.push_back({QStringLiteral("cost.png"), [this](const QString& p, QString* e) { return costPlot_->exportTo(p, 1200, 800, e); }});
-    figures.push_back({QStringLiteral("phase_portrait.png"), [this](const QString& p, QString* e) { return phasePlot_->exportTo(p, 1200, 800, e); }});
+    figures.push_back({QStringLiteral("parameters.png"),
+                       [this](const QString& p, QString* e) { return parameterPlot_->exportTo(p, 1200, 800, e); }});
+    figures.push_back({QStringLiteral("cost.png"),
+                       [this](const QString& p, QString* e) { return costPlot_->exportTo(p, 1200, 800, e); }});
+    figures.push_back({QStringLiteral("phase_portrait.png"),
+                       [this](const QString& p, QString* e) { return phasePlot_->exportTo(p, 1200, 800, e); }});
     QString error;
     if (!ResultsPanel::exportReport(*document_->result(), folder, figures, &error))
         QMessageBox::warning(this, tr("Report failed"), error);
@@ -846,8 +863,10 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::refreshTitle()
 {
-    const QString name = document_->filePath().isEmpty() ? document_->modelSource() : QFileInfo(document_->filePath()).fileName();
-    setWindowTitle(QStringLiteral("sysid — %1%2").arg(name, document_->isModified() ? QStringLiteral(" *") : QString()));
+    const QString name =
+        document_->filePath().isEmpty() ? document_->modelSource() : QFileInfo(document_->filePath()).fileName();
+    setWindowTitle(
+        QStringLiteral("sysid — %1%2").arg(name, document_->isModified() ? QStringLiteral(" *") : QString()));
 }
 
 void MainWindow::refreshModel()
@@ -898,7 +917,8 @@ void MainWindow::refreshData()
     QStringList names, paths;
     for (int i = 0; i < document_->dataSetCount(); ++i) {
         const auto& set = document_->dataSet(i);
-        names << QString::fromStdString(set.name.empty() ? QFileInfo(QString::fromStdString(set.path)).fileName().toStdString() : set.name);
+        names << QString::fromStdString(
+            set.name.empty() ? QFileInfo(QString::fromStdString(set.path)).fileName().toStdString() : set.name);
         paths << QString::fromStdString(set.path);
         if (!document_->table(i))
             log_->appendPlainText(document_->tableError(i));
@@ -930,9 +950,11 @@ void MainWindow::refreshMeasuredPlots()
         const std::vector<double> y = thinned(table->column(column).data(), table->rowCount(), stride);
         outputPlots_[j]->setMeasured(t, y, QString::fromStdString(output));
         if (j == 0) {
-            const std::vector<double> v = velocity(table->time(), table->column(column), document_->preprocessing().differentiation);
+            const std::vector<double> v =
+                velocity(table->time(), table->column(column), document_->preprocessing().differentiation);
             phasePlot_->setMeasured(y, thinned(v.data(), v.size(), stride));
-            phasePlot_->setAxisNames(QString::fromStdString(output), QString::fromStdString(output) + QStringLiteral("'"));
+            phasePlot_->setAxisNames(QString::fromStdString(output),
+                                     QString::fromStdString(output) + QStringLiteral("'"));
         }
     }
 }
@@ -976,8 +998,8 @@ void MainWindow::offerAutosaveRestore()
         return;
     const QByteArray bytes = file.readAll();
     file.close();
-    const auto answer = QMessageBox::question(this, tr("Restore unsaved work?"),
-                                              tr("sysid did not close normally last time. Restore the unsaved project?"));
+    const auto answer = QMessageBox::question(
+        this, tr("Restore unsaved work?"), tr("sysid did not close normally last time. Restore the unsaved project?"));
     if (answer != QMessageBox::Yes) {
         removeAutosave();
         return;

@@ -72,11 +72,11 @@ public:
     ContourPanel* contourPanel() const { return contour_; }
     FieldPanel* fieldPanel() const { return field_; }
 
-    bool openPath(const QString& path);          // .sysid, .model or .csv (import)
+    bool openPath(const QString& path);  // .sysid, .model or .csv (import)
     bool saveTo(const QString& path);
     void runFit();  // optimal estimation when the estimator panel has it selected
     void cancelFit();
-    bool saveScreenshot(const QString& path);    // renders the window to a PNG
+    bool saveScreenshot(const QString& path);  // renders the window to a PNG
     // Offers to restore an autosave left by a crash; call once after show().
     void offerAutosaveRestore();
     static QString autosavePath();
@@ -101,7 +101,7 @@ private:
     void refineByOutputError();
     // The last fitted response of the previewed column, for the filter panel's spectrum.
     void showIdentifiedSpectrum();
-    bool maybeSave();                            // false: the user cancelled
+    bool maybeSave();  // false: the user cancelled
     void foldStartingValuesIntoText();
     void newProject();
     void newFromTemplate(const QString& modelFile);

@@ -10,9 +10,9 @@
 namespace sysid::ui {
 
 PeriodicController::PeriodicController(ProjectDocument* document, PeriodicPanel* panel, PhasePortraitPlot* orbit,
-                                       BranchPlot* branch, QObject* parent)
-    : QObject(parent), document_(document), panel_(panel), orbit_(orbit), branch_(branch),
-      runner_(new PeriodicRunner(this))
+                                       BranchPlot* branch, QObject* parent) :
+    QObject(parent),
+    document_(document), panel_(panel), orbit_(orbit), branch_(branch), runner_(new PeriodicRunner(this))
 {
     connect(panel_, &PeriodicPanel::runRequested, this, &PeriodicController::run);
     connect(panel_, &PeriodicPanel::cancelRequested, this, &PeriodicController::cancel);
@@ -38,7 +38,10 @@ void PeriodicController::run()
     runner_->start(std::move(*job));
 }
 
-void PeriodicController::cancel() { runner_->cancel(); }
+void PeriodicController::cancel()
+{
+    runner_->cancel();
+}
 
 void PeriodicController::finish(bool cancelled, const QString& message,
                                 const std::shared_ptr<const PeriodicResult>& result)
@@ -55,8 +58,10 @@ void PeriodicController::finish(bool cancelled, const QString& message,
     if (s.converged() && s.states.cols() >= 2) {
         const Eigen::VectorXd x = s.states.col(0), y = s.states.col(1);
         orbit_->clear();
-        orbit_->setModel(std::vector<double>(x.data(), x.data() + x.size()), std::vector<double>(y.data(), y.data() + y.size()));
-        orbit_->setAxisNames(QString::fromStdString(result->stateNames[0]), QString::fromStdString(result->stateNames[1]));
+        orbit_->setModel(std::vector<double>(x.data(), x.data() + x.size()),
+                         std::vector<double>(y.data(), y.data() + y.size()));
+        orbit_->setAxisNames(QString::fromStdString(result->stateNames[0]),
+                             QString::fromStdString(result->stateNames[1]));
         orbit_->resetView();
         emit orbitShown();
     }

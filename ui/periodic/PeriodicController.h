@@ -28,8 +28,8 @@ public slots:
 
 signals:
     void message(const QString& text);  // for the status bar and the log
-    void orbitShown();                  // a converged orbit was drawn
-    void branchShown();                 // a continuation was drawn
+    void orbitShown();  // a converged orbit was drawn
+    void branchShown();  // a continuation was drawn
 
 private:
     void finish(bool cancelled, const QString& message, const std::shared_ptr<const PeriodicResult>& result);

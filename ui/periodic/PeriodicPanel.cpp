@@ -57,7 +57,8 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
     intervals_->setToolTip(tr("1 = single shooting; more for unstable or stiff orbits"));
     nodes_ = spin(10, 1000000, 200);
     scheme_ = new QComboBox;
-    scheme_->addItem(tr("central differences (2nd order)"), static_cast<int>(discretise::PeriodicScheme::CentralDifference));
+    scheme_->addItem(tr("central differences (2nd order)"),
+                     static_cast<int>(discretise::PeriodicScheme::CentralDifference));
     scheme_->addItem(tr("Hermite–Simpson (4th order)"), static_cast<int>(discretise::PeriodicScheme::HermiteSimpson));
     settle_ = spin(0, 100000, 10);
     settle_->setToolTip(tr("Periods simulated from the model's initial state before Newton starts"));
@@ -143,7 +144,8 @@ void PeriodicPanel::setModel(const ModelSummary& summary)
     amplitudeState_->setCurrentIndex(std::max(0, amplitudeState_->findText(state)));
 }
 
-std::optional<job::PeriodicJob> PeriodicPanel::job(const QString& modelText, const QString& source, QString* error) const
+std::optional<job::PeriodicJob> PeriodicPanel::job(const QString& modelText, const QString& source,
+                                                   QString* error) const
 {
     const auto fail = [error](const QString& message) {
         if (error)
@@ -212,9 +214,15 @@ void PeriodicPanel::showResult(const job::PeriodicJob::Result& result)
     showMessage(text);
 }
 
-void PeriodicPanel::showMessage(const QString& message) { result_->setText(message); }
+void PeriodicPanel::showMessage(const QString& message)
+{
+    result_->setText(message);
+}
 
-QString PeriodicPanel::resultText() const { return result_->text(); }
+QString PeriodicPanel::resultText() const
+{
+    return result_->text();
+}
 
 void PeriodicPanel::setRunning(bool running)
 {

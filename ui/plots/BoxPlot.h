@@ -26,11 +26,11 @@ public:
     // One box as drawn, in divided units.
     struct Box {
         QString name;
-        double scale = 1;        // what the estimates were divided by
+        double scale = 1;  // what the estimates were divided by
         bool byTrueValue = false;
         double lowerWhisker = 0, q1 = 0, median = 0, q3 = 0, upperWhisker = 0;
         QVector<double> outliers;
-        double trueMark = 0;     // NaN when the true value is unknown
+        double trueMark = 0;  // NaN when the true value is unknown
     };
 
     void setResult(const job::NoiseStudyResult& result);

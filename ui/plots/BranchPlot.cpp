@@ -85,8 +85,17 @@ int finiteCount(const QCPCurve* curve)
 
 }  // namespace
 
-int BranchPlot::stableCount() const { return finiteCount(stable_); }
-int BranchPlot::unstableCount() const { return finiteCount(unstable_); }
-int BranchPlot::markerCount() const { return folds_->dataCount() + doublings_->dataCount(); }
+int BranchPlot::stableCount() const
+{
+    return finiteCount(stable_);
+}
+int BranchPlot::unstableCount() const
+{
+    return finiteCount(unstable_);
+}
+int BranchPlot::markerCount() const
+{
+    return folds_->dataCount() + doublings_->dataCount();
+}
 
 }  // namespace sysid::ui

@@ -12,7 +12,8 @@ constexpr int kLevels = 16;
 
 }  // namespace
 
-ContourPlot::ContourPlot(QWidget* parent) : PlotWidget(parent) {
+ContourPlot::ContourPlot(QWidget* parent) : PlotWidget(parent)
+{
     QCustomPlot* plot = customPlot();
     map_ = new QCPColorMap(plot->xAxis, plot->yAxis);
     map_->setName(tr("cost"));
@@ -39,7 +40,8 @@ ContourPlot::ContourPlot(QWidget* parent) : PlotWidget(parent) {
     setLegendVisible(false);
 }
 
-void ContourPlot::setSurface(const job::CostSurfaceResult& surface) {
+void ContourPlot::setSurface(const job::CostSurfaceResult& surface)
+{
     const int nx = static_cast<int>(surface.xValues.size());
     const int ny = static_cast<int>(surface.yValues.size());
     if (nx < 2 || ny < 2) {
@@ -75,7 +77,8 @@ void ContourPlot::setSurface(const job::CostSurfaceResult& surface) {
     dataChanged();
 }
 
-void ContourPlot::setPath(const std::vector<job::PathPoint>& path) {
+void ContourPlot::setPath(const std::vector<job::PathPoint>& path)
+{
     QVector<double> xs, ys;
     for (const auto& p : path) {
         xs.push_back(p.x);
@@ -85,26 +88,38 @@ void ContourPlot::setPath(const std::vector<job::PathPoint>& path) {
     dataChanged();
 }
 
-void ContourPlot::clear() {
+void ContourPlot::clear()
+{
     map_->data()->clear();
     path_->data()->clear();
     hasSurface_ = false;
     dataChanged();
 }
 
-double ContourPlot::cellValue(int ix, int iy) const {
+double ContourPlot::cellValue(int ix, int iy) const
+{
     if (!hasSurface_ || ix < 0 || iy < 0 || ix >= map_->data()->keySize() || iy >= map_->data()->valueSize())
         return std::numeric_limits<double>::quiet_NaN();
     return map_->data()->cell(ix, iy);
 }
 
-int ContourPlot::pathPointCount() const { return path_->dataCount(); }
+int ContourPlot::pathPointCount() const
+{
+    return path_->dataCount();
+}
 
-bool ContourPlot::isLogarithmic() const { return scale_->dataScaleType() == QCPAxis::stLogarithmic; }
+bool ContourPlot::isLogarithmic() const
+{
+    return scale_->dataScaleType() == QCPAxis::stLogarithmic;
+}
 
-int ContourPlot::levelCount() const { return map_->gradient().levelCount(); }
+int ContourPlot::levelCount() const
+{
+    return map_->gradient().levelCount();
+}
 
-void ContourPlot::rescaleToData() {
+void ContourPlot::rescaleToData()
+{
     // The colour scale's axis keeps the data range the map set; only the plot axes follow the data.
     QCustomPlot* plot = customPlot();
     plot->rescaleAxes();

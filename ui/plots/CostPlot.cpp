@@ -6,7 +6,8 @@
 
 namespace sysid::ui {
 
-CostPlot::CostPlot(QWidget* parent) : PlotWidget(parent) {
+CostPlot::CostPlot(QWidget* parent) : PlotWidget(parent)
+{
     QCustomPlot* plot = customPlot();
     setAxisLabels(tr("iteration"), tr("cost"));
     plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -27,22 +28,28 @@ CostPlot::CostPlot(QWidget* parent) : PlotWidget(parent) {
     setLegendVisible(false);
 }
 
-void CostPlot::addIteration(int iteration, double cost) {
+void CostPlot::addIteration(int iteration, double cost)
+{
     const bool drawable = std::isfinite(cost) && cost > 0.0;
     graph_->addData(iteration, drawable ? cost : std::numeric_limits<double>::quiet_NaN());
     dataChanged();
 }
 
-void CostPlot::clear() {
+void CostPlot::clear()
+{
     graph_->data()->clear();
     dataChanged();
 }
 
-int CostPlot::iterationCount() const { return graph_->dataCount(); }
+int CostPlot::iterationCount() const
+{
+    return graph_->dataCount();
+}
 
-bool CostPlot::isLogarithmic() const {
+bool CostPlot::isLogarithmic() const
+{
     return customPlot()->yAxis->scaleType() == QCPAxis::stLogarithmic &&
-           !customPlot()->yAxis->ticker().dynamicCast<QCPAxisTickerLog>().isNull();
+        !customPlot()->yAxis->ticker().dynamicCast<QCPAxisTickerLog>().isNull();
 }
 
 }  // namespace sysid::ui

@@ -19,7 +19,8 @@ constexpr int kMaxPixels = 20000;
 
 }  // namespace
 
-ExportDialog::ExportDialog(int width, int height, QWidget* parent) : QDialog(parent) {
+ExportDialog::ExportDialog(int width, int height, QWidget* parent) : QDialog(parent)
+{
     setWindowTitle(tr("Export plot"));
 
     path_ = new QLineEdit(this);
@@ -57,17 +58,31 @@ ExportDialog::ExportDialog(int width, int height, QWidget* parent) : QDialog(par
     updateOk();
 }
 
-QString ExportDialog::path() const { return path_->text().trimmed(); }
-int ExportDialog::imageWidth() const { return width_->value(); }
-int ExportDialog::imageHeight() const { return height_->value(); }
-void ExportDialog::setPath(const QString& path) { path_->setText(path); }
+QString ExportDialog::path() const
+{
+    return path_->text().trimmed();
+}
+int ExportDialog::imageWidth() const
+{
+    return width_->value();
+}
+int ExportDialog::imageHeight() const
+{
+    return height_->value();
+}
+void ExportDialog::setPath(const QString& path)
+{
+    path_->setText(path);
+}
 
-void ExportDialog::setImageSize(int width, int height) {
+void ExportDialog::setImageSize(int width, int height)
+{
     width_->setValue(width);
     height_->setValue(height);
 }
 
-QString ExportDialog::formatOf(const QString& path) {
+QString ExportDialog::formatOf(const QString& path)
+{
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("png") || suffix == QLatin1String("pdf") || suffix == QLatin1String("svg")) {
         return suffix;
@@ -75,7 +90,8 @@ QString ExportDialog::formatOf(const QString& path) {
     return {};
 }
 
-void ExportDialog::browse() {
+void ExportDialog::browse()
+{
     const QString png = tr("PNG image (*.png)");
     const QString pdf = tr("PDF document (*.pdf)");
     const QString svg = tr("SVG drawing (*.svg)");
@@ -87,9 +103,8 @@ void ExportDialog::browse() {
         selected = svg;
     }
     const QString start = path().isEmpty() ? QDir::homePath() + QStringLiteral("/plot.png") : path();
-    QString chosen = QFileDialog::getSaveFileName(this, tr("Export plot"), start,
-                                                  png + QStringLiteral(";;") + pdf + QStringLiteral(";;") + svg,
-                                                  &selected);
+    QString chosen = QFileDialog::getSaveFileName(
+        this, tr("Export plot"), start, png + QStringLiteral(";;") + pdf + QStringLiteral(";;") + svg, &selected);
     if (chosen.isEmpty()) {
         return;
     }
@@ -100,7 +115,8 @@ void ExportDialog::browse() {
     path_->setText(chosen);
 }
 
-void ExportDialog::updateOk() {
+void ExportDialog::updateOk()
+{
     buttons_->button(QDialogButtonBox::Ok)->setEnabled(!formatOf(path()).isEmpty());
 }
 

@@ -12,7 +12,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 }  // namespace
 
-FieldPlot::FieldPlot(QWidget* parent) : PlotWidget(parent) {
+FieldPlot::FieldPlot(QWidget* parent) : PlotWidget(parent)
+{
     QCustomPlot* plot = customPlot();
     map_ = new QCPColorMap(plot->xAxis, plot->yAxis);
     map_->setInterpolate(false);
@@ -31,7 +32,9 @@ FieldPlot::FieldPlot(QWidget* parent) : PlotWidget(parent) {
 }
 
 void FieldPlot::setField(const QString& name, const QString& axis, const std::vector<double>& positions,
-                         const std::vector<double>& times, const Eigen::MatrixXd& measured, const Eigen::MatrixXd& model) {
+                         const std::vector<double>& times, const Eigen::MatrixXd& measured,
+                         const Eigen::MatrixXd& model)
+{
     name_ = name;
     axis_ = axis;
     positions_ = positions;
@@ -41,17 +44,20 @@ void FieldPlot::setField(const QString& name, const QString& axis, const std::ve
     redraw();
 }
 
-void FieldPlot::setModel(const Eigen::MatrixXd& model) {
+void FieldPlot::setModel(const Eigen::MatrixXd& model)
+{
     model_ = model;
     redraw();
 }
 
-void FieldPlot::setView(View view) {
+void FieldPlot::setView(View view)
+{
     view_ = view;
     redraw();
 }
 
-void FieldPlot::clear() {
+void FieldPlot::clear()
+{
     positions_.clear();
     times_.clear();
     measured_.resize(0, 0);
@@ -59,21 +65,20 @@ void FieldPlot::clear() {
     redraw();
 }
 
-double FieldPlot::shownValue(int sample, int node) const {
+double FieldPlot::shownValue(int sample, int node) const
+{
     const bool inMeasured = sample >= 0 && node >= 0 && sample < measured_.rows() && node < measured_.cols();
     const bool inModel = sample >= 0 && node >= 0 && sample < model_.rows() && node < model_.cols();
     switch (view_) {
-    case View::Measured:
-        return inMeasured ? measured_(sample, node) : kNaN;
-    case View::Model:
-        return inModel ? model_(sample, node) : kNaN;
-    case View::Residual:
-        return inMeasured && inModel ? measured_(sample, node) - model_(sample, node) : kNaN;
+    case View::Measured: return inMeasured ? measured_(sample, node) : kNaN;
+    case View::Model: return inModel ? model_(sample, node) : kNaN;
+    case View::Residual: return inMeasured && inModel ? measured_(sample, node) - model_(sample, node) : kNaN;
     }
     return kNaN;
 }
 
-void FieldPlot::redraw() {
+void FieldPlot::redraw()
+{
     const int samples = static_cast<int>(times_.size());
     const int nodes = static_cast<int>(positions_.size());
     if (samples == 0 || nodes == 0) {

@@ -6,7 +6,8 @@
 
 namespace sysid::ui {
 
-ParameterHistoryPlot::ParameterHistoryPlot(QWidget* parent) : PlotWidget(parent) {
+ParameterHistoryPlot::ParameterHistoryPlot(QWidget* parent) : PlotWidget(parent)
+{
     setAxisLabels(tr("iteration"), tr("value"));
     auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
     ticker->setTickStep(1.0);
@@ -14,7 +15,8 @@ ParameterHistoryPlot::ParameterHistoryPlot(QWidget* parent) : PlotWidget(parent)
     customPlot()->xAxis->setTicker(ticker);
 }
 
-void ParameterHistoryPlot::setParameterNames(const QStringList& names) {
+void ParameterHistoryPlot::setParameterNames(const QStringList& names)
+{
     names_ = names;
     iterations_.clear();
     history_.clear();
@@ -31,7 +33,8 @@ void ParameterHistoryPlot::setParameterNames(const QStringList& names) {
     dataChanged();
 }
 
-void ParameterHistoryPlot::addIteration(int iteration, const std::vector<double>& values) {
+void ParameterHistoryPlot::addIteration(int iteration, const std::vector<double>& values)
+{
     if (names_.isEmpty() && !values.empty()) {
         QStringList names;
         for (std::size_t i = 0; i < values.size(); ++i) {
@@ -52,7 +55,8 @@ void ParameterHistoryPlot::addIteration(int iteration, const std::vector<double>
     dataChanged();
 }
 
-void ParameterHistoryPlot::setNormalized(bool normalized) {
+void ParameterHistoryPlot::setNormalized(bool normalized)
+{
     if (normalized == normalized_) {
         return;
     }
@@ -62,13 +66,15 @@ void ParameterHistoryPlot::setNormalized(bool normalized) {
     resetView();
 }
 
-void ParameterHistoryPlot::clear() {
+void ParameterHistoryPlot::clear()
+{
     iterations_.clear();
     history_.clear();
     rebuild();
 }
 
-QVector<double> ParameterHistoryPlot::shownValues(int parameter) const {
+QVector<double> ParameterHistoryPlot::shownValues(int parameter) const
+{
     QVector<double> out;
     if (parameter < 0 || parameter >= names_.size()) {
         return out;
@@ -80,7 +86,8 @@ QVector<double> ParameterHistoryPlot::shownValues(int parameter) const {
     return out;
 }
 
-double ParameterHistoryPlot::shown(std::size_t parameter, double value) const {
+double ParameterHistoryPlot::shown(std::size_t parameter, double value) const
+{
     if (!normalized_ || history_.empty()) {
         return value;
     }
@@ -91,7 +98,8 @@ double ParameterHistoryPlot::shown(std::size_t parameter, double value) const {
     return value / initial;
 }
 
-void ParameterHistoryPlot::rebuild() {
+void ParameterHistoryPlot::rebuild()
+{
     QCustomPlot* plot = customPlot();
     for (int p = 0; p < names_.size() && p < plot->graphCount(); ++p) {
         QVector<double> keys;

@@ -7,16 +7,21 @@ namespace sysid::ui {
 
 namespace {
 
-void setCurveData(QCPCurve* curve, const QVector<double>& xs, const QVector<double>& ys) {
+void setCurveData(QCPCurve* curve, const QVector<double>& xs, const QVector<double>& ys)
+{
     const qsizetype n = std::min(xs.size(), ys.size());
     curve->setData(xs.size() == n ? xs : xs.first(n), ys.size() == n ? ys : ys.first(n));
 }
 
-QVector<double> toQVector(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
+QVector<double> toQVector(const std::vector<double>& v)
+{
+    return QVector<double>(v.begin(), v.end());
+}
 
 }  // namespace
 
-PhasePortraitPlot::PhasePortraitPlot(QWidget* parent) : PlotWidget(parent) {
+PhasePortraitPlot::PhasePortraitPlot(QWidget* parent) : PlotWidget(parent)
+{
     QCustomPlot* plot = customPlot();
     measured_ = new QCPCurve(plot->xAxis, plot->yAxis);
     measured_->setName(tr("measured"));
@@ -34,33 +39,47 @@ PhasePortraitPlot::PhasePortraitPlot(QWidget* parent) : PlotWidget(parent) {
     setAxisNames(QStringLiteral("x"), QStringLiteral("y"));
 }
 
-void PhasePortraitPlot::setMeasured(const std::vector<double>& xs, const std::vector<double>& ys) {
+void PhasePortraitPlot::setMeasured(const std::vector<double>& xs, const std::vector<double>& ys)
+{
     setMeasured(toQVector(xs), toQVector(ys));
 }
 
-void PhasePortraitPlot::setMeasured(const QVector<double>& xs, const QVector<double>& ys) {
+void PhasePortraitPlot::setMeasured(const QVector<double>& xs, const QVector<double>& ys)
+{
     setCurveData(measured_, xs, ys);
     dataChanged();
 }
 
-void PhasePortraitPlot::setModel(const std::vector<double>& xs, const std::vector<double>& ys) {
+void PhasePortraitPlot::setModel(const std::vector<double>& xs, const std::vector<double>& ys)
+{
     setModel(toQVector(xs), toQVector(ys));
 }
 
-void PhasePortraitPlot::setModel(const QVector<double>& xs, const QVector<double>& ys) {
+void PhasePortraitPlot::setModel(const QVector<double>& xs, const QVector<double>& ys)
+{
     setCurveData(model_, xs, ys);
     dataChanged();
 }
 
-void PhasePortraitPlot::setAxisNames(const QString& x, const QString& y) { setAxisLabels(x, y); }
+void PhasePortraitPlot::setAxisNames(const QString& x, const QString& y)
+{
+    setAxisLabels(x, y);
+}
 
-void PhasePortraitPlot::clear() {
+void PhasePortraitPlot::clear()
+{
     measured_->data()->clear();
     model_->data()->clear();
     dataChanged();
 }
 
-int PhasePortraitPlot::measuredCount() const { return measured_->dataCount(); }
-int PhasePortraitPlot::modelCount() const { return model_->dataCount(); }
+int PhasePortraitPlot::measuredCount() const
+{
+    return measured_->dataCount();
+}
+int PhasePortraitPlot::modelCount() const
+{
+    return model_->dataCount();
+}
 
 }  // namespace sysid::ui

@@ -23,7 +23,8 @@ namespace {
 constexpr int kFallbackWidth = 800;
 constexpr int kFallbackHeight = 600;
 
-void setError(QString* error, const QString& message) {
+void setError(QString* error, const QString& message)
+{
     if (error != nullptr) {
         *error = message;
     }
@@ -31,7 +32,8 @@ void setError(QString* error, const QString& message) {
 
 }  // namespace
 
-PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this))
+{
     plot_->setObjectName(QStringLiteral("customPlot"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -73,7 +75,8 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
 
 PlotWidget::~PlotWidget() = default;
 
-void PlotWidget::setAxisLabels(const QString& x, const QString& y) {
+void PlotWidget::setAxisLabels(const QString& x, const QString& y)
+{
     xLabel_ = x;
     yLabel_ = y;
     plot_->xAxis->setLabel(x);
@@ -81,7 +84,8 @@ void PlotWidget::setAxisLabels(const QString& x, const QString& y) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void PlotWidget::setLegendVisible(bool visible) {
+void PlotWidget::setLegendVisible(bool visible)
+{
     if (plot_->legend->visible() != visible) {
         plot_->legend->setVisible(visible);
         plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -91,9 +95,13 @@ void PlotWidget::setLegendVisible(bool visible) {
     }
 }
 
-bool PlotWidget::isLegendVisible() const { return plot_->legend->visible(); }
+bool PlotWidget::isLegendVisible() const
+{
+    return plot_->legend->visible();
+}
 
-QMenu* PlotWidget::createContextMenu(QWidget* parent) {
+QMenu* PlotWidget::createContextMenu(QWidget* parent)
+{
     auto* menu = new QMenu(parent);
     menu->addAction(resetViewAction_);
     menu->addAction(legendAction_);
@@ -102,19 +110,22 @@ QMenu* PlotWidget::createContextMenu(QWidget* parent) {
     return menu;
 }
 
-void PlotWidget::showContextMenu(const QPoint& pos) {
+void PlotWidget::showContextMenu(const QPoint& pos)
+{
     QMenu* menu = createContextMenu(this);
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->popup(plot_->mapToGlobal(pos));
 }
 
-void PlotWidget::resetView() {
+void PlotWidget::resetView()
+{
     followData_ = true;
     rescaleToData();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void PlotWidget::rescaleToData() {
+void PlotWidget::rescaleToData()
+{
     plot_->rescaleAxes();
     for (QCPAxisRect* rect : plot_->axisRects()) {
         for (QCPAxis* axis : rect->axes()) {
@@ -123,7 +134,8 @@ void PlotWidget::rescaleToData() {
     }
 }
 
-void PlotWidget::padAxis(QCPAxis* axis, double fraction) {
+void PlotWidget::padAxis(QCPAxis* axis, double fraction)
+{
     const QCPRange r = axis->range();
     if (axis->scaleType() == QCPAxis::stLogarithmic) {
         if (r.lower > 0.0 && r.upper > r.lower) {
@@ -136,32 +148,34 @@ void PlotWidget::padAxis(QCPAxis* axis, double fraction) {
     }
 }
 
-void PlotWidget::dataChanged() {
+void PlotWidget::dataChanged()
+{
     if (followData_) {
         rescaleToData();
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QColor PlotWidget::seriesColor(int index) {
+QColor PlotWidget::seriesColor(int index)
+{
     // Okabe–Ito palette without its yellow, which is unreadable on white.
     static const std::array<QColor, 7> colors{
-        QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),
-        QColor(0xCC, 0x79, 0xA7), QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
-        QColor(0x00, 0x00, 0x00)};
+        QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7),
+        QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9), QColor(0x00, 0x00, 0x00)};
     const auto n = static_cast<int>(colors.size());
     return colors[static_cast<std::size_t>(((index % n) + n) % n)];
 }
 
-bool PlotWidget::exportTo(const QString& path, int width, int height, QString* error) {
+bool PlotWidget::exportTo(const QString& path, int width, int height, QString* error)
+{
     const QString format = ExportDialog::formatOf(path);
     if (format.isEmpty()) {
         const QString suffix = QFileInfo(path).suffix();
-        setError(error, suffix.isEmpty()
-                            ? tr("Cannot export to \"%1\": the file name needs the extension .png, .pdf or .svg.")
-                                  .arg(path)
-                            : tr("Cannot export to \"%1\": unknown format \".%2\" (use .png, .pdf or .svg).")
-                                  .arg(path, suffix));
+        setError(
+            error,
+            suffix.isEmpty()
+                ? tr("Cannot export to \"%1\": the file name needs the extension .png, .pdf or .svg.").arg(path)
+                : tr("Cannot export to \"%1\": unknown format \".%2\" (use .png, .pdf or .svg).").arg(path, suffix));
         return false;
     }
     if (width <= 0 || height <= 0) {
@@ -199,8 +213,7 @@ bool PlotWidget::exportTo(const QString& path, int width, int height, QString* e
         ok = ok && file.error() == QFileDevice::NoError;
     } else {
         file.close();
-        ok = format == QLatin1String("png") ? plot_->savePng(path, width, height)
-                                            : plot_->savePdf(path, width, height);
+        ok = format == QLatin1String("png") ? plot_->savePng(path, width, height) : plot_->savePdf(path, width, height);
     }
     if (!ok) {
         QFile::remove(path);
@@ -210,7 +223,8 @@ bool PlotWidget::exportTo(const QString& path, int width, int height, QString* e
     return true;
 }
 
-void PlotWidget::exportInteractively() {
+void PlotWidget::exportInteractively()
+{
     const int w = plot_->width() >= 16 ? plot_->width() : kFallbackWidth;
     const int h = plot_->height() >= 16 ? plot_->height() : kFallbackHeight;
     ExportDialog dialog(w, h, this);

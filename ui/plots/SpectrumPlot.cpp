@@ -7,8 +7,8 @@
 
 namespace sysid::ui {
 
-SpectrumPlot::SpectrumPlot(QWidget* parent)
-    : CurvePlot(parent), cutoff_(std::numeric_limits<double>::quiet_NaN()) {
+SpectrumPlot::SpectrumPlot(QWidget* parent) : CurvePlot(parent), cutoff_(std::numeric_limits<double>::quiet_NaN())
+{
     QCustomPlot* plot = customPlot();
     setAxisLabels(tr("f [Hz]"), tr("magnitude"));
     plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -31,11 +31,13 @@ SpectrumPlot::SpectrumPlot(QWidget* parent)
     cutoffLine_->setVisible(false);
 }
 
-double SpectrumPlot::drawable(double magnitude) const {
+double SpectrumPlot::drawable(double magnitude) const
+{
     return magnitude > 0.0 ? magnitude : std::numeric_limits<double>::quiet_NaN();  // a gap, not a line to -infinity
 }
 
-void SpectrumPlot::rescaleToData() {
+void SpectrumPlot::rescaleToData()
+{
     PlotWidget::rescaleToData();
     QCPAxis* x = customPlot()->xAxis;
     // A cutoff a little above the last frequency is still what the user is placing: keep it in view.
@@ -43,7 +45,8 @@ void SpectrumPlot::rescaleToData() {
         x->setRangeUpper(cutoff_ * 1.05);
 }
 
-void SpectrumPlot::setCutoff(double hz) {
+void SpectrumPlot::setCutoff(double hz)
+{
     if (!std::isfinite(hz) || hz <= 0.0) {
         clearCutoff();
         return;
@@ -55,16 +58,24 @@ void SpectrumPlot::setCutoff(double hz) {
     customPlot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void SpectrumPlot::clearCutoff() {
+void SpectrumPlot::clearCutoff()
+{
     cutoff_ = std::numeric_limits<double>::quiet_NaN();
     cutoffLine_->setVisible(false);
     customPlot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
-bool SpectrumPlot::hasCutoff() const { return cutoffLine_->visible(); }
-double SpectrumPlot::cutoff() const { return cutoff_; }
+bool SpectrumPlot::hasCutoff() const
+{
+    return cutoffLine_->visible();
+}
+double SpectrumPlot::cutoff() const
+{
+    return cutoff_;
+}
 
-void SpectrumPlot::setLogFrequency(bool logarithmic) {
+void SpectrumPlot::setLogFrequency(bool logarithmic)
+{
     QCPAxis* x = customPlot()->xAxis;
     if (logarithmic) {
         x->setScaleType(QCPAxis::stLogarithmic);
@@ -76,9 +87,13 @@ void SpectrumPlot::setLogFrequency(bool logarithmic) {
     resetView();
 }
 
-bool SpectrumPlot::isLogFrequency() const { return customPlot()->xAxis->scaleType() == QCPAxis::stLogarithmic; }
+bool SpectrumPlot::isLogFrequency() const
+{
+    return customPlot()->xAxis->scaleType() == QCPAxis::stLogarithmic;
+}
 
-void SpectrumPlot::clear() {
+void SpectrumPlot::clear()
+{
     clearCutoff();
     CurvePlot::clear();
 }

@@ -8,9 +8,13 @@ namespace sysid::ui {
 
 namespace {
 
-QVector<double> toQVector(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
+QVector<double> toQVector(const std::vector<double>& v)
+{
+    return QVector<double>(v.begin(), v.end());
+}
 
-void setGraphData(QCPGraph* graph, const QVector<double>& keys, const QVector<double>& values) {
+void setGraphData(QCPGraph* graph, const QVector<double>& keys, const QVector<double>& values)
+{
     const qsizetype n = std::min(keys.size(), values.size());
     const QVector<double> k = keys.size() == n ? keys : keys.first(n);
     const QVector<double> v = values.size() == n ? values : values.first(n);
@@ -19,7 +23,8 @@ void setGraphData(QCPGraph* graph, const QVector<double>& keys, const QVector<do
 
 }  // namespace
 
-TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : PlotWidget(parent) {
+TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : PlotWidget(parent)
+{
     QCustomPlot* plot = customPlot();
     QCPAxisRect* mainRect = plot->axisRect();
 
@@ -69,18 +74,21 @@ TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : PlotWidget(parent) {
     setAxisLabels(QStringLiteral("t"), QString());
 }
 
-void TimeSeriesPlot::setAxisLabels(const QString& x, const QString& y) {
+void TimeSeriesPlot::setAxisLabels(const QString& x, const QString& y)
+{
     PlotWidget::setAxisLabels(x, y);
     customPlot()->xAxis->setLabel(QString());
     residualRect_->axis(QCPAxis::atBottom)->setLabel(x);
 }
 
 void TimeSeriesPlot::setMeasured(const std::vector<double>& times, const std::vector<double>& values,
-                                 const QString& name) {
+                                 const QString& name)
+{
     setMeasured(toQVector(times), toQVector(values), name);
 }
 
-void TimeSeriesPlot::setMeasured(const QVector<double>& times, const QVector<double>& values, const QString& name) {
+void TimeSeriesPlot::setMeasured(const QVector<double>& times, const QVector<double>& values, const QString& name)
+{
     outputName_ = name;
     measured_->setName(name.isEmpty() ? tr("measured") : tr("%1 measured").arg(name));
     model_->setName(name.isEmpty() ? tr("model") : tr("%1 model").arg(name));
@@ -90,37 +98,52 @@ void TimeSeriesPlot::setMeasured(const QVector<double>& times, const QVector<dou
     dataChanged();
 }
 
-void TimeSeriesPlot::setModel(const std::vector<double>& times, const std::vector<double>& values) {
+void TimeSeriesPlot::setModel(const std::vector<double>& times, const std::vector<double>& values)
+{
     setModel(toQVector(times), toQVector(values));
 }
 
-void TimeSeriesPlot::setModel(const QVector<double>& times, const QVector<double>& values) {
+void TimeSeriesPlot::setModel(const QVector<double>& times, const QVector<double>& values)
+{
     setGraphData(model_, times, values);
     updateResiduals();
     dataChanged();
 }
 
-void TimeSeriesPlot::setResiduals(const std::vector<double>& times, const std::vector<double>& values) {
+void TimeSeriesPlot::setResiduals(const std::vector<double>& times, const std::vector<double>& values)
+{
     setGraphData(residual_, toQVector(times), toQVector(values));
     dataChanged();
 }
 
-void TimeSeriesPlot::clearModel() {
+void TimeSeriesPlot::clearModel()
+{
     model_->data()->clear();
     residual_->data()->clear();
     dataChanged();
 }
 
-void TimeSeriesPlot::clear() {
+void TimeSeriesPlot::clear()
+{
     measured_->data()->clear();
     clearModel();
 }
 
-int TimeSeriesPlot::measuredCount() const { return measured_->dataCount(); }
-int TimeSeriesPlot::modelCount() const { return model_->dataCount(); }
-int TimeSeriesPlot::residualCount() const { return residual_->dataCount(); }
+int TimeSeriesPlot::measuredCount() const
+{
+    return measured_->dataCount();
+}
+int TimeSeriesPlot::modelCount() const
+{
+    return model_->dataCount();
+}
+int TimeSeriesPlot::residualCount() const
+{
+    return residual_->dataCount();
+}
 
-void TimeSeriesPlot::updateResiduals() {
+void TimeSeriesPlot::updateResiduals()
+{
     // Pairs each measured sample with the model sample at the same time (both sorted by time);
     // samples the model trace does not have get no residual. No interpolation: that is numerics.
     QVector<double> keys;
@@ -147,7 +170,8 @@ void TimeSeriesPlot::updateResiduals() {
     residual_->setData(keys, values, true);
 }
 
-void TimeSeriesPlot::rescaleToData() {
+void TimeSeriesPlot::rescaleToData()
+{
     QCustomPlot* plot = customPlot();
     PlotWidget::rescaleToData();
     // The time axes are linked: show the union of what both parts need.

@@ -14,11 +14,11 @@ struct ModelSummary {
     bool valid = false;
     std::vector<model::ModelDiagnostic> errors;  // line/column as the parser reports them
     std::vector<std::string> states, inputs, outputs;
-    std::vector<model::Parameter> parameters;    // names, values, bounds, fixed, initial-value flags
-    std::string description;                     // model::describeModel
-    std::string equations;                       // model::describeEquations (Lagrange's equations too)
+    std::vector<model::Parameter> parameters;  // names, values, bounds, fixed, initial-value flags
+    std::string description;  // model::describeModel
+    std::string equations;  // model::describeEquations (Lagrange's equations too)
     bool lagrangian = false;
-    std::vector<model::FieldLayout> fields;     // PDE fields (method of lines): which states hold which nodes
+    std::vector<model::FieldLayout> fields;  // PDE fields (method of lines): which states hold which nodes
 };
 
 ModelSummary summarizeModel(const std::string& text, const std::string& source);

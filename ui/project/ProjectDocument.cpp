@@ -118,8 +118,14 @@ void ProjectDocument::announceEverything(bool modified)
     emit modifiedChanged(modified_);
 }
 
-QString ProjectDocument::modelText() const { return QString::fromStdString(project_.modelText); }
-QString ProjectDocument::modelSource() const { return QString::fromStdString(project_.modelSource); }
+QString ProjectDocument::modelText() const
+{
+    return QString::fromStdString(project_.modelText);
+}
+QString ProjectDocument::modelSource() const
+{
+    return QString::fromStdString(project_.modelSource);
+}
 
 void ProjectDocument::setModelText(const QString& text)
 {

@@ -26,15 +26,15 @@ public:
     explicit ProjectDocument(QObject* parent = nullptr);
 
     // --- file
-    bool load(const QString& path, QString* error);      // .sysid; on failure nothing changes
-    bool save(const QString& path, QString* error);      // atomic; sets filePath, clears modified
+    bool load(const QString& path, QString* error);  // .sysid; on failure nothing changes
+    bool save(const QString& path, QString* error);  // atomic; sets filePath, clears modified
     void newFromModel(const QString& modelText, const QString& modelSource);  // a fresh project
-    QString filePath() const { return filePath_; }       // empty: not saved yet
+    QString filePath() const { return filePath_; }  // empty: not saved yet
     bool isModified() const { return modified_; }
     const project::Project& project() const { return project_; }
     // project::trueValues of the project (for the results' relative errors).
     std::map<std::string, double> trueValues() const;
-    nlohmann::json toJson() const;                       // for autosave: the project as saved
+    nlohmann::json toJson() const;  // for autosave: the project as saved
     bool restoreJson(const nlohmann::json& json, const QString& filePath, QString* error);
 
     // --- model
@@ -45,9 +45,12 @@ public:
 
     // --- data sets (experiments)
     int dataSetCount() const { return static_cast<int>(project_.data.size()); }
-    const project::Project::DataSet& dataSet(int index) const { return project_.data.at(static_cast<std::size_t>(index)); }
-    const data::DataTable* table(int index) const;       // nullptr when the file could not be read
-    QString tableError(int index) const;                 // why table() is nullptr
+    const project::Project::DataSet& dataSet(int index) const
+    {
+        return project_.data.at(static_cast<std::size_t>(index));
+    }
+    const data::DataTable* table(int index) const;  // nullptr when the file could not be read
+    QString tableError(int index) const;  // why table() is nullptr
     void addDataSet(const project::Project::DataSet& set, const data::DataTable& table);
     void removeDataSet(int index);
     void setMapping(int index, const std::map<std::string, std::string>& mapping);

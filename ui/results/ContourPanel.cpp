@@ -46,8 +46,8 @@ double currentValue(const ProjectDocument& document, const std::string& name)
 
 }  // namespace
 
-ContourPanel::ContourPanel(ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document), runner_(new ContourRunner(this))
+ContourPanel::ContourPanel(ProjectDocument* document, QWidget* parent) :
+    QWidget(parent), document_(document), runner_(new ContourRunner(this))
 {
     xName_ = new QComboBox(this);
     yName_ = new QComboBox(this);
@@ -135,8 +135,9 @@ void ContourPanel::refreshParameters()
     yName_->addItems(names);
     // Keep the choice across edits of the model; else the first two parameters.
     xName_->setCurrentIndex(names.contains(x) ? static_cast<int>(names.indexOf(x)) : 0);
-    yName_->setCurrentIndex(names.contains(y) && y != xName_->currentText() ? static_cast<int>(names.indexOf(y))
-                                                                            : std::min<int>(1, static_cast<int>(names.size()) - 1));
+    yName_->setCurrentIndex(names.contains(y) && y != xName_->currentText()
+                                ? static_cast<int>(names.indexOf(y))
+                                : std::min<int>(1, static_cast<int>(names.size()) - 1));
     if (xName_->currentText() != x)
         suggestRange(xName_, xFrom_, xTo_);
     if (yName_->currentText() != y)
@@ -163,7 +164,8 @@ void ContourPanel::showPath()
         return;
     }
     try {
-        plot_->setPath(job::iterationPath(*result, xName_->currentText().toStdString(), yName_->currentText().toStdString()));
+        plot_->setPath(
+            job::iterationPath(*result, xName_->currentText().toStdString(), yName_->currentText().toStdString()));
     } catch (const job::JobError&) {
         plot_->setPath({});  // the last fit did not estimate both: no path in this plane
     }

@@ -52,12 +52,12 @@ public slots:
 
 signals:
     void message(const QString& text);  // for the status bar
-    void surfaceFinished();             // a run ended (finished, cancelled or failed)
+    void surfaceFinished();  // a run ended (finished, cancelled or failed)
 
 private:
     void refreshParameters();  // the combos follow the model's parameters
     void suggestRange(QComboBox* combo, QDoubleSpinBox* from, QDoubleSpinBox* to);
-    void showPath();           // the last fit's iterates in the plane of the chosen parameters
+    void showPath();  // the last fit's iterates in the plane of the chosen parameters
 
     ProjectDocument* document_;
     ContourRunner* runner_;

@@ -145,7 +145,8 @@ void FieldPanel::showField()
         }
     }
     plot_->setField(field_->currentText(), axis, positions, table->time(), measured, model);
-    QString text = tr("%1 of %2 nodes measured in %3").arg(measuredNodes).arg(nodes).arg(QString::fromStdString(table->source));
+    QString text =
+        tr("%1 of %2 nodes measured in %3").arg(measuredNodes).arg(nodes).arg(QString::fromStdString(table->source));
     if (!modelTimes_.empty() && !tracesFit)
         text += tr("; the fit's traces are on other times than the data (preprocessing), so the model is not shown");
     else if (!tracesFit)

@@ -31,7 +31,7 @@ public:
     const std::optional<estimate::OptimalEstimationResult>& result() const { return result_; }
 
     QTableWidget* parameterTable() const { return parameters_; }
-    CurvePlot* stateResidualPlot() const { return xiPlot_; }        // one curve per "xi:..."
+    CurvePlot* stateResidualPlot() const { return xiPlot_; }  // one curve per "xi:..."
     CurvePlot* measurementResidualPlot() const { return epsPlot_; }  // one curve per "eps:..."
     PhasePortraitPlot* crossPlot() const { return crossPlot_; }
     QComboBox* crossResidualCombo() const { return crossResidual_; }

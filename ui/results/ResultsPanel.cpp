@@ -28,312 +28,328 @@ namespace sysid::ui {
 
 namespace {
 
-QString fullPrecision(double value) {
-  if (std::isnan(value)) {
-    return QStringLiteral("nan");
-  }
-  if (std::isinf(value)) {
-    return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-  }
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return QString::fromLatin1(buffer);
-}
-
-QString csvField(const std::string& text) {
-  QString field = QString::fromStdString(text);
-  if (field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"')) || field.contains(QLatin1Char('\n'))) {
-    field.replace(QStringLiteral("\""), QStringLiteral("\"\""));
-    field = QLatin1Char('"') + field + QLatin1Char('"');
-  }
-  return field;
-}
-
-bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error) {
-  QSaveFile file(path);  // writes a temporary file beside path and renames it on commit
-  if (!file.open(QIODevice::WriteOnly)) {
-    if (error) {
-      *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+QString fullPrecision(double value)
+{
+    if (std::isnan(value)) {
+        return QStringLiteral("nan");
     }
-    return false;
-  }
-  if (file.write(bytes) != bytes.size() || !file.commit()) {
-    if (error) {
-      *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+    if (std::isinf(value)) {
+        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
     }
-    file.cancelWriting();
-    return false;
-  }
-  return true;
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "%.17g", value);
+    return QString::fromLatin1(buffer);
 }
 
-QTableWidgetItem* readOnlyItem(const QString& text) {
-  auto* item = new QTableWidgetItem(text);
-  item->setFlags(item->flags() & ~Qt::ItemIsEditable);
-  return item;
+QString csvField(const std::string& text)
+{
+    QString field = QString::fromStdString(text);
+    if (field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"')) || field.contains(QLatin1Char('\n'))) {
+        field.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+        field = QLatin1Char('"') + field + QLatin1Char('"');
+    }
+    return field;
+}
+
+bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error)
+{
+    QSaveFile file(path);  // writes a temporary file beside path and renames it on commit
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error) {
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        }
+        return false;
+    }
+    if (file.write(bytes) != bytes.size() || !file.commit()) {
+        if (error) {
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        }
+        file.cancelWriting();
+        return false;
+    }
+    return true;
+}
+
+QTableWidgetItem* readOnlyItem(const QString& text)
+{
+    auto* item = new QTableWidgetItem(text);
+    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+    return item;
 }
 
 }  // namespace
 
-ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
-  parameterTable_ = new QTableWidget(0, ColumnCount, this);
-  parameterTable_->setObjectName(QStringLiteral("parameterTable"));
-  parameterTable_->setHorizontalHeaderLabels({tr("Parameter"), tr("Estimate"), tr("SD"), tr("95 % interval"),
-                                              tr("Rel. error"), tr("Bound")});
-  parameterTable_->verticalHeader()->setVisible(false);
-  parameterTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  parameterTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
+{
+    parameterTable_ = new QTableWidget(0, ColumnCount, this);
+    parameterTable_->setObjectName(QStringLiteral("parameterTable"));
+    parameterTable_->setHorizontalHeaderLabels(
+        {tr("Parameter"), tr("Estimate"), tr("SD"), tr("95 % interval"), tr("Rel. error"), tr("Bound")});
+    parameterTable_->verticalHeader()->setVisible(false);
+    parameterTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    parameterTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
 
-  correlationTable_ = new QTableWidget(0, 0, this);
-  correlationTable_->setObjectName(QStringLiteral("correlationTable"));
-  correlationTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  correlationTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    correlationTable_ = new QTableWidget(0, 0, this);
+    correlationTable_->setObjectName(QStringLiteral("correlationTable"));
+    correlationTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    correlationTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
-  summary_ = new QLabel(this);
-  summary_->setObjectName(QStringLiteral("summaryLabel"));
-  summary_->setWordWrap(true);
-  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("summaryLabel"));
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-  exportJsonButton_ = new QPushButton(tr("Export JSON…"), this);
-  exportJsonButton_->setObjectName(QStringLiteral("exportJsonButton"));
-  exportCsvButton_ = new QPushButton(tr("Export CSV…"), this);
-  exportCsvButton_->setObjectName(QStringLiteral("exportCsvButton"));
-  refineButton_ = new QPushButton(tr("Refine by output error"), this);
-  refineButton_->setObjectName(QStringLiteral("refineButton"));
-  refineButton_->setToolTip(tr("Use these equation-error estimates as the starting values of an output-error fit."));
-  refineButton_->setVisible(false);
-  connect(refineButton_, &QPushButton::clicked, this, &ResultsPanel::refineRequested);
-  connect(exportJsonButton_, &QPushButton::clicked, this, &ResultsPanel::exportJsonInteractive);
-  connect(exportCsvButton_, &QPushButton::clicked, this, &ResultsPanel::exportCsvInteractive);
+    exportJsonButton_ = new QPushButton(tr("Export JSON…"), this);
+    exportJsonButton_->setObjectName(QStringLiteral("exportJsonButton"));
+    exportCsvButton_ = new QPushButton(tr("Export CSV…"), this);
+    exportCsvButton_->setObjectName(QStringLiteral("exportCsvButton"));
+    refineButton_ = new QPushButton(tr("Refine by output error"), this);
+    refineButton_->setObjectName(QStringLiteral("refineButton"));
+    refineButton_->setToolTip(tr("Use these equation-error estimates as the starting values of an output-error fit."));
+    refineButton_->setVisible(false);
+    connect(refineButton_, &QPushButton::clicked, this, &ResultsPanel::refineRequested);
+    connect(exportJsonButton_, &QPushButton::clicked, this, &ResultsPanel::exportJsonInteractive);
+    connect(exportCsvButton_, &QPushButton::clicked, this, &ResultsPanel::exportCsvInteractive);
 
-  auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->addWidget(parameterTable_);
-  auto* correlationBox = new QWidget(splitter);
-  auto* correlationLayout = new QVBoxLayout(correlationBox);
-  correlationLayout->setContentsMargins(0, 0, 0, 0);
-  correlationLayout->addWidget(new QLabel(tr("Correlation"), correlationBox));
-  correlationLayout->addWidget(correlationTable_);
-  splitter->addWidget(correlationBox);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(parameterTable_);
+    auto* correlationBox = new QWidget(splitter);
+    auto* correlationLayout = new QVBoxLayout(correlationBox);
+    correlationLayout->setContentsMargins(0, 0, 0, 0);
+    correlationLayout->addWidget(new QLabel(tr("Correlation"), correlationBox));
+    correlationLayout->addWidget(correlationTable_);
+    splitter->addWidget(correlationBox);
 
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(refineButton_);
-  buttons->addStretch(1);
-  buttons->addWidget(exportJsonButton_);
-  buttons->addWidget(exportCsvButton_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(refineButton_);
+    buttons->addStretch(1);
+    buttons->addWidget(exportJsonButton_);
+    buttons->addWidget(exportCsvButton_);
 
-  auto* layout = new QVBoxLayout(this);
-  layout->addWidget(summary_);
-  layout->addWidget(splitter, 1);
-  layout->addLayout(buttons);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(summary_);
+    layout->addWidget(splitter, 1);
+    layout->addLayout(buttons);
 
-  clear();
+    clear();
 }
 
-void ResultsPanel::setRefineAvailable(bool available) { refineButton_->setVisible(available); }
-
-QString ResultsPanel::formatNumber(double value) {
-  if (std::isnan(value)) {
-    return QStringLiteral("—");
-  }
-  if (std::isinf(value)) {
-    return value > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
-  }
-  return QString::number(value, 'g', 6);
+void ResultsPanel::setRefineAvailable(bool available)
+{
+    refineButton_->setVisible(available);
 }
 
-QColor ResultsPanel::correlationColor(double value) {
-  if (!std::isfinite(value)) {
-    return QColor(200, 200, 200);
-  }
-  const double v = std::clamp(value, -1.0, 1.0);
-  const int fade = static_cast<int>(std::lround(255.0 * (1.0 - std::abs(v))));
-  if (v < 0) {
-    return QColor(fade, fade, 255);  // blue at -1
-  }
-  return QColor(255, fade, fade);  // red at +1, white at 0
-}
-
-void ResultsPanel::clear() {
-  result_ = estimate::FitResult{};
-  trueValues_.clear();
-  hasResult_ = false;
-  parameterTable_->setRowCount(0);
-  correlationTable_->setRowCount(0);
-  correlationTable_->setColumnCount(0);
-  summary_->setText(tr("No result."));
-  exportJsonButton_->setEnabled(false);
-  exportCsvButton_->setEnabled(false);
-}
-
-void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<std::string, double>& trueValues) {
-  result_ = result;
-  trueValues_ = trueValues;
-  hasResult_ = true;
-
-  const int n = static_cast<int>(result.parameters.size());
-  parameterTable_->setRowCount(n);
-  QStringList names;
-  for (int i = 0; i < n; ++i) {
-    const estimate::ParameterEstimate& p = result.parameters[static_cast<std::size_t>(i)];
-    const QString name = QString::fromStdString(p.name);
-    names << name;
-    parameterTable_->setItem(i, ColName, readOnlyItem(name));
-    parameterTable_->setItem(i, ColEstimate, readOnlyItem(formatNumber(p.value)));
-    parameterTable_->setItem(i, ColSd, readOnlyItem(formatNumber(p.sd)));
-    parameterTable_->setItem(
-        i, ColInterval,
-        readOnlyItem(QStringLiteral("[%1, %2]").arg(formatNumber(p.lower95), formatNumber(p.upper95))));
-    QString relative;
-    QString relativeTip;
-    if (const auto it = trueValues.find(p.name); it != trueValues.end()) {
-      const double truth = it->second;
-      if (truth != 0.0 && std::isfinite(truth)) {
-        relative = formatNumber(100.0 * (p.value - truth) / std::abs(truth)) + QStringLiteral(" %");
-      } else {
-        relative = QStringLiteral("Δ ") + formatNumber(p.value - truth);
-      }
-      relativeTip = tr("true value %1").arg(formatNumber(truth));
+QString ResultsPanel::formatNumber(double value)
+{
+    if (std::isnan(value)) {
+        return QStringLiteral("—");
     }
-    auto* relItem = readOnlyItem(relative);
-    relItem->setToolTip(relativeTip);
-    parameterTable_->setItem(i, ColRelError, relItem);
-    auto* boundItem = readOnlyItem(p.atBound ? QStringLiteral("⚠ at bound") : QString());
-    if (p.atBound) {
-      boundItem->setToolTip(tr("The estimate ended on a bound; its SD assumes the bound is not active."));
-      boundItem->setForeground(QBrush(QColor(180, 90, 0)));
+    if (std::isinf(value)) {
+        return value > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
     }
-    parameterTable_->setItem(i, ColBound, boundItem);
-  }
+    return QString::number(value, 'g', 6);
+}
 
-  const Eigen::MatrixXd& c = result.correlation;
-  const int m = (c.rows() == n && c.cols() == n) ? n : 0;
-  correlationTable_->setRowCount(m);
-  correlationTable_->setColumnCount(m);
-  if (m > 0) {
-    correlationTable_->setHorizontalHeaderLabels(names);
-    correlationTable_->setVerticalHeaderLabels(names);
-  }
-  for (int r = 0; r < m; ++r) {
-    for (int col = 0; col < m; ++col) {
-      const double v = c(r, col);
-      auto* item = readOnlyItem(std::isfinite(v) ? QString::number(v, 'f', 3) : formatNumber(v));
-      item->setTextAlignment(Qt::AlignCenter);
-      item->setBackground(QBrush(correlationColor(v)));
-      item->setForeground(QBrush(std::isfinite(v) && std::abs(v) > 0.7 ? QColor(Qt::white) : QColor(Qt::black)));
-      correlationTable_->setItem(r, col, item);
+QColor ResultsPanel::correlationColor(double value)
+{
+    if (!std::isfinite(value)) {
+        return QColor(200, 200, 200);
     }
-  }
+    const double v = std::clamp(value, -1.0, 1.0);
+    const int fade = static_cast<int>(std::lround(255.0 * (1.0 - std::abs(v))));
+    if (v < 0) {
+        return QColor(fade, fade, 255);  // blue at -1
+    }
+    return QColor(255, fade, fade);  // red at +1, white at 0
+}
 
-  QStringList rms;
-  for (std::size_t k = 0; k < result.residualRms.size(); ++k) {
-    const QString output = k < result.outputNames.size() ? QString::fromStdString(result.outputNames[k])
-                                                          : QStringLiteral("output %1").arg(k + 1);
-    rms << QStringLiteral("%1 %2").arg(output, formatNumber(result.residualRms[k]));
-  }
-  QString state = result.cancelled ? tr("cancelled") : (result.converged ? tr("converged") : tr("not converged"));
-  QString text = tr("Cost %1 · residual RMS %2 · %3 iterations · %4 · %5")
-                     .arg(formatNumber(result.cost), rms.isEmpty() ? QStringLiteral("—") : rms.join(QStringLiteral(", ")))
-                     .arg(result.iterations)
-                     .arg(result.stopReason.empty() ? QStringLiteral("—") : QString::fromStdString(result.stopReason),
-                          state);
-  summary_->setText(text);
-  exportJsonButton_->setEnabled(true);
-  exportCsvButton_->setEnabled(true);
+void ResultsPanel::clear()
+{
+    result_ = estimate::FitResult{};
+    trueValues_.clear();
+    hasResult_ = false;
+    parameterTable_->setRowCount(0);
+    correlationTable_->setRowCount(0);
+    correlationTable_->setColumnCount(0);
+    summary_->setText(tr("No result."));
+    exportJsonButton_->setEnabled(false);
+    exportCsvButton_->setEnabled(false);
+}
+
+void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<std::string, double>& trueValues)
+{
+    result_ = result;
+    trueValues_ = trueValues;
+    hasResult_ = true;
+
+    const int n = static_cast<int>(result.parameters.size());
+    parameterTable_->setRowCount(n);
+    QStringList names;
+    for (int i = 0; i < n; ++i) {
+        const estimate::ParameterEstimate& p = result.parameters[static_cast<std::size_t>(i)];
+        const QString name = QString::fromStdString(p.name);
+        names << name;
+        parameterTable_->setItem(i, ColName, readOnlyItem(name));
+        parameterTable_->setItem(i, ColEstimate, readOnlyItem(formatNumber(p.value)));
+        parameterTable_->setItem(i, ColSd, readOnlyItem(formatNumber(p.sd)));
+        parameterTable_->setItem(
+            i, ColInterval,
+            readOnlyItem(QStringLiteral("[%1, %2]").arg(formatNumber(p.lower95), formatNumber(p.upper95))));
+        QString relative;
+        QString relativeTip;
+        if (const auto it = trueValues.find(p.name); it != trueValues.end()) {
+            const double truth = it->second;
+            if (truth != 0.0 && std::isfinite(truth)) {
+                relative = formatNumber(100.0 * (p.value - truth) / std::abs(truth)) + QStringLiteral(" %");
+            } else {
+                relative = QStringLiteral("Δ ") + formatNumber(p.value - truth);
+            }
+            relativeTip = tr("true value %1").arg(formatNumber(truth));
+        }
+        auto* relItem = readOnlyItem(relative);
+        relItem->setToolTip(relativeTip);
+        parameterTable_->setItem(i, ColRelError, relItem);
+        auto* boundItem = readOnlyItem(p.atBound ? QStringLiteral("⚠ at bound") : QString());
+        if (p.atBound) {
+            boundItem->setToolTip(tr("The estimate ended on a bound; its SD assumes the bound is not active."));
+            boundItem->setForeground(QBrush(QColor(180, 90, 0)));
+        }
+        parameterTable_->setItem(i, ColBound, boundItem);
+    }
+
+    const Eigen::MatrixXd& c = result.correlation;
+    const int m = (c.rows() == n && c.cols() == n) ? n : 0;
+    correlationTable_->setRowCount(m);
+    correlationTable_->setColumnCount(m);
+    if (m > 0) {
+        correlationTable_->setHorizontalHeaderLabels(names);
+        correlationTable_->setVerticalHeaderLabels(names);
+    }
+    for (int r = 0; r < m; ++r) {
+        for (int col = 0; col < m; ++col) {
+            const double v = c(r, col);
+            auto* item = readOnlyItem(std::isfinite(v) ? QString::number(v, 'f', 3) : formatNumber(v));
+            item->setTextAlignment(Qt::AlignCenter);
+            item->setBackground(QBrush(correlationColor(v)));
+            item->setForeground(QBrush(std::isfinite(v) && std::abs(v) > 0.7 ? QColor(Qt::white) : QColor(Qt::black)));
+            correlationTable_->setItem(r, col, item);
+        }
+    }
+
+    QStringList rms;
+    for (std::size_t k = 0; k < result.residualRms.size(); ++k) {
+        const QString output = k < result.outputNames.size() ? QString::fromStdString(result.outputNames[k])
+                                                             : QStringLiteral("output %1").arg(k + 1);
+        rms << QStringLiteral("%1 %2").arg(output, formatNumber(result.residualRms[k]));
+    }
+    QString state = result.cancelled ? tr("cancelled") : (result.converged ? tr("converged") : tr("not converged"));
+    QString text =
+        tr("Cost %1 · residual RMS %2 · %3 iterations · %4 · %5")
+            .arg(formatNumber(result.cost), rms.isEmpty() ? QStringLiteral("—") : rms.join(QStringLiteral(", ")))
+            .arg(result.iterations)
+            .arg(result.stopReason.empty() ? QStringLiteral("—") : QString::fromStdString(result.stopReason), state);
+    summary_->setText(text);
+    exportJsonButton_->setEnabled(true);
+    exportCsvButton_->setEnabled(true);
 }
 
 bool ResultsPanel::exportJson(const estimate::FitResult& result, const QString& path, QString* error,
-                              const std::map<std::string, double>& trueValues) {
-  std::string text;
-  try {
-    text = project::resultToJson(result, trueValues).dump(2);
-  } catch (const std::exception& e) {
-    if (error) {
-      *error = QStringLiteral("%1: %2").arg(path, QString::fromUtf8(e.what()));
+                              const std::map<std::string, double>& trueValues)
+{
+    std::string text;
+    try {
+        text = project::resultToJson(result, trueValues).dump(2);
+    } catch (const std::exception& e) {
+        if (error) {
+            *error = QStringLiteral("%1: %2").arg(path, QString::fromUtf8(e.what()));
+        }
+        return false;
     }
-    return false;
-  }
-  text += '\n';
-  return writeAtomically(path, QByteArray::fromStdString(text), error);
+    text += '\n';
+    return writeAtomically(path, QByteArray::fromStdString(text), error);
 }
 
-bool ResultsPanel::exportCsv(const estimate::FitResult& result, const QString& path, QString* error) {
-  QString text = QStringLiteral("name,value,sd,lower95,upper95\n");
-  for (const estimate::ParameterEstimate& p : result.parameters) {
-    text += QStringList{csvField(p.name), fullPrecision(p.value), fullPrecision(p.sd), fullPrecision(p.lower95),
-                        fullPrecision(p.upper95)}
-                .join(QLatin1Char(','));
-    text += QLatin1Char('\n');
-  }
-  return writeAtomically(path, text.toUtf8(), error);
+bool ResultsPanel::exportCsv(const estimate::FitResult& result, const QString& path, QString* error)
+{
+    QString text = QStringLiteral("name,value,sd,lower95,upper95\n");
+    for (const estimate::ParameterEstimate& p : result.parameters) {
+        text += QStringList{csvField(p.name), fullPrecision(p.value), fullPrecision(p.sd), fullPrecision(p.lower95),
+                            fullPrecision(p.upper95)}
+                    .join(QLatin1Char(','));
+        text += QLatin1Char('\n');
+    }
+    return writeAtomically(path, text.toUtf8(), error);
 }
 
 bool ResultsPanel::exportReport(const estimate::FitResult& result, const QString& folder,
-                                const std::vector<std::pair<QString, FigureExporter>>& figures, QString* error) {
-  QDir dir(folder);
-  if (!dir.mkpath(QStringLiteral("."))) {
-    if (error) {
-      *error = QStringLiteral("%1: cannot create the folder").arg(folder);
+                                const std::vector<std::pair<QString, FigureExporter>>& figures, QString* error)
+{
+    QDir dir(folder);
+    if (!dir.mkpath(QStringLiteral("."))) {
+        if (error) {
+            *error = QStringLiteral("%1: cannot create the folder").arg(folder);
+        }
+        return false;
     }
-    return false;
-  }
-  if (!exportJson(result, dir.filePath(QStringLiteral("parameters.json")), error) ||
-      !exportCsv(result, dir.filePath(QStringLiteral("parameters.csv")), error)) {
-    return false;
-  }
-  for (const auto& [name, exporter] : figures) {
-    const QString path = dir.filePath(name);
-    QString message;
-    bool ok = false;
-    try {
-      ok = exporter && exporter(path, &message);
-    } catch (const std::exception& e) {
-      message = QString::fromUtf8(e.what());
+    if (!exportJson(result, dir.filePath(QStringLiteral("parameters.json")), error) ||
+        !exportCsv(result, dir.filePath(QStringLiteral("parameters.csv")), error)) {
+        return false;
     }
-    if (!ok) {
-      if (error) {
-        *error = message.isEmpty() ? QStringLiteral("%1: cannot write the figure").arg(path) : message;
-      }
-      return false;
+    for (const auto& [name, exporter] : figures) {
+        const QString path = dir.filePath(name);
+        QString message;
+        bool ok = false;
+        try {
+            ok = exporter && exporter(path, &message);
+        } catch (const std::exception& e) {
+            message = QString::fromUtf8(e.what());
+        }
+        if (!ok) {
+            if (error) {
+                *error = message.isEmpty() ? QStringLiteral("%1: cannot write the figure").arg(path) : message;
+            }
+            return false;
+        }
     }
-  }
-  return true;
+    return true;
 }
 
-void ResultsPanel::exportJsonInteractive() {
-  if (!hasResult_) {
-    return;
-  }
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export result as JSON"), QStringLiteral("result.json"),
-                                                    tr("JSON files (*.json);;All files (*)"));
-  if (path.isEmpty()) {
-    return;
-  }
-  QString error;
-  if (exportJson(result_, path, &error, trueValues_)) {
-    emit exported(path);
-  } else {
-    QMessageBox::warning(this, tr("Export failed"), error);
-    emit exportFailed(error);
-  }
+void ResultsPanel::exportJsonInteractive()
+{
+    if (!hasResult_) {
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export result as JSON"), QStringLiteral("result.json"),
+                                                      tr("JSON files (*.json);;All files (*)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    QString error;
+    if (exportJson(result_, path, &error, trueValues_)) {
+        emit exported(path);
+    } else {
+        QMessageBox::warning(this, tr("Export failed"), error);
+        emit exportFailed(error);
+    }
 }
 
-void ResultsPanel::exportCsvInteractive() {
-  if (!hasResult_) {
-    return;
-  }
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export parameters as CSV"),
-                                                    QStringLiteral("parameters.csv"),
-                                                    tr("CSV files (*.csv);;All files (*)"));
-  if (path.isEmpty()) {
-    return;
-  }
-  QString error;
-  if (exportCsv(result_, path, &error)) {
-    emit exported(path);
-  } else {
-    QMessageBox::warning(this, tr("Export failed"), error);
-    emit exportFailed(error);
-  }
+void ResultsPanel::exportCsvInteractive()
+{
+    if (!hasResult_) {
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export parameters as CSV"), QStringLiteral("parameters.csv"), tr("CSV files (*.csv);;All files (*)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    QString error;
+    if (exportCsv(result_, path, &error)) {
+        emit exported(path);
+    } else {
+        QMessageBox::warning(this, tr("Export failed"), error);
+        emit exportFailed(error);
+    }
 }
 
 }  // namespace sysid::ui

@@ -23,67 +23,67 @@ namespace sysid::ui {
 // the correlation matrix with cells coloured blue (-1) .. white (0) .. red (+1), and a
 // summary line. The export functions are static so that they work without a window.
 class ResultsPanel : public QWidget {
-  Q_OBJECT
+    Q_OBJECT
 
 public:
-  // Writes the file of one figure to path; false with *error set on failure.
-  using FigureExporter = std::function<bool(const QString& path, QString* error)>;
+    // Writes the file of one figure to path; false with *error set on failure.
+    using FigureExporter = std::function<bool(const QString& path, QString* error)>;
 
-  explicit ResultsPanel(QWidget* parent = nullptr);
+    explicit ResultsPanel(QWidget* parent = nullptr);
 
-  // Shows result; trueValues (parameter name -> value) fills the relative-error column.
-  void setResult(const estimate::FitResult& result, const std::map<std::string, double>& trueValues = {});
-  // Empties the tables and the summary and disables the export buttons.
-  void clear();
-  bool hasResult() const { return hasResult_; }
-  const estimate::FitResult& result() const { return result_; }
+    // Shows result; trueValues (parameter name -> value) fills the relative-error column.
+    void setResult(const estimate::FitResult& result, const std::map<std::string, double>& trueValues = {});
+    // Empties the tables and the summary and disables the export buttons.
+    void clear();
+    bool hasResult() const { return hasResult_; }
+    const estimate::FitResult& result() const { return result_; }
 
-  // Table columns of the parameter table.
-  enum ParameterColumn { ColName, ColEstimate, ColSd, ColInterval, ColRelError, ColBound, ColumnCount };
+    // Table columns of the parameter table.
+    enum ParameterColumn { ColName, ColEstimate, ColSd, ColInterval, ColRelError, ColBound, ColumnCount };
 
-  QTableWidget* parameterTable() const { return parameterTable_; }
-  QTableWidget* correlationTable() const { return correlationTable_; }
-  QLabel* summaryLabel() const { return summary_; }
-  QPushButton* refineButton() const { return refineButton_; }
-  // Offers "Refine by output error" (seed 004's fast estimate as the start of the direct method).
-  void setRefineAvailable(bool available);
+    QTableWidget* parameterTable() const { return parameterTable_; }
+    QTableWidget* correlationTable() const { return correlationTable_; }
+    QLabel* summaryLabel() const { return summary_; }
+    QPushButton* refineButton() const { return refineButton_; }
+    // Offers "Refine by output error" (seed 004's fast estimate as the start of the direct method).
+    void setRefineAvailable(bool available);
 
-  // project::resultToJson(result), written to a temporary file and renamed onto path.
-  static bool exportJson(const estimate::FitResult& result, const QString& path, QString* error,
-                         const std::map<std::string, double>& trueValues = {});
-  // "name,value,sd,lower95,upper95" then one line per parameter, numbers with 17
-  // significant digits (nan / inf / -inf when not finite). Written atomically too.
-  static bool exportCsv(const estimate::FitResult& result, const QString& path, QString* error);
-  // Creates folder (and its parents), writes parameters.json, parameters.csv and every
-  // figure to folder/<figure name> through its exporter. Stops at the first failure.
-  static bool exportReport(const estimate::FitResult& result, const QString& folder,
-                           const std::vector<std::pair<QString, FigureExporter>>& figures, QString* error);
+    // project::resultToJson(result), written to a temporary file and renamed onto path.
+    static bool exportJson(const estimate::FitResult& result, const QString& path, QString* error,
+                           const std::map<std::string, double>& trueValues = {});
+    // "name,value,sd,lower95,upper95" then one line per parameter, numbers with 17
+    // significant digits (nan / inf / -inf when not finite). Written atomically too.
+    static bool exportCsv(const estimate::FitResult& result, const QString& path, QString* error);
+    // Creates folder (and its parents), writes parameters.json, parameters.csv and every
+    // figure to folder/<figure name> through its exporter. Stops at the first failure.
+    static bool exportReport(const estimate::FitResult& result, const QString& folder,
+                             const std::vector<std::pair<QString, FigureExporter>>& figures, QString* error);
 
-  // How the panel shows a number: "—" for NaN, "∞" / "−∞" for infinities, else %.6g.
-  static QString formatNumber(double value);
-  // Colour of a correlation cell: blue for -1, white for 0, red for +1 (clamped, NaN grey).
-  static QColor correlationColor(double value);
+    // How the panel shows a number: "—" for NaN, "∞" / "−∞" for infinities, else %.6g.
+    static QString formatNumber(double value);
+    // Colour of a correlation cell: blue for -1, white for 0, red for +1 (clamped, NaN grey).
+    static QColor correlationColor(double value);
 
 signals:
-  // The user asked for an output-error fit started from the shown estimate.
-  void refineRequested();
-  // The user exported a file (path) or an export failed (message).
-  void exported(const QString& path);
-  void exportFailed(const QString& message);
+    // The user asked for an output-error fit started from the shown estimate.
+    void refineRequested();
+    // The user exported a file (path) or an export failed (message).
+    void exported(const QString& path);
+    void exportFailed(const QString& message);
 
 private:
-  void exportJsonInteractive();
-  void exportCsvInteractive();
+    void exportJsonInteractive();
+    void exportCsvInteractive();
 
-  QTableWidget* parameterTable_ = nullptr;
-  QTableWidget* correlationTable_ = nullptr;
-  QLabel* summary_ = nullptr;
-  QPushButton* exportJsonButton_ = nullptr;
-  QPushButton* exportCsvButton_ = nullptr;
-  QPushButton* refineButton_ = nullptr;
-  estimate::FitResult result_;
-  std::map<std::string, double> trueValues_;
-  bool hasResult_ = false;
+    QTableWidget* parameterTable_ = nullptr;
+    QTableWidget* correlationTable_ = nullptr;
+    QLabel* summary_ = nullptr;
+    QPushButton* exportJsonButton_ = nullptr;
+    QPushButton* exportCsvButton_ = nullptr;
+    QPushButton* refineButton_ = nullptr;
+    estimate::FitResult result_;
+    std::map<std::string, double> trueValues_;
+    bool hasResult_ = false;
 };
 
 }  // namespace sysid::ui

@@ -21,13 +21,14 @@ public:
         QStringList list;
         for (const auto& n : names)
             list << QString::fromStdString(n);
-        QMetaObject::invokeMethod(runner_, [runner = runner_, list] { emit runner->started(list); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            runner_, [runner = runner_, list] { emit runner->started(list); }, Qt::QueuedConnection);
     }
 
     void iteration(const estimate::IterationRecord& record) override
     {
-        QMetaObject::invokeMethod(runner_, [runner = runner_, record] { emit runner->iteration(record); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            runner_, [runner = runner_, record] { emit runner->iteration(record); }, Qt::QueuedConnection);
     }
 
     void trace(std::size_t experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) override
@@ -39,7 +40,8 @@ public:
     void log(const std::string& line) override
     {
         const QString text = QString::fromStdString(line);
-        QMetaObject::invokeMethod(runner_, [runner = runner_, text] { emit runner->logLine(text); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            runner_, [runner = runner_, text] { emit runner->logLine(text); }, Qt::QueuedConnection);
     }
 
     void finished(job::JobStatus, const std::string&) override {}  // the subclass reports the end, with the result

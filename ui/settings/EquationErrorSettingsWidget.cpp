@@ -18,7 +18,10 @@ namespace sysid::ui {
 
 namespace {
 
-QString formatValue(double value) { return QString::number(value, 'g', QLocale::FloatingPointShortest); }
+QString formatValue(double value)
+{
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
+}
 
 QString formulaLabel(estimate::EquationErrorFormula formula)
 {
@@ -89,9 +92,10 @@ void EquationErrorSettingsWidget::fillFormulas()
     updating_ = true;
     formula_->clear();
     const bool oneStep = method_ == estimate::EstimationMethod::SingleStep;
-    const auto list = oneStep ? std::vector{estimate::EquationErrorFormula::Heun, estimate::EquationErrorFormula::RungeKutta4}
-                              : std::vector{estimate::EquationErrorFormula::NewtonCotes6, estimate::EquationErrorFormula::Simpson,
-                                            estimate::EquationErrorFormula::Trapezoid};
+    const auto list = oneStep
+        ? std::vector{estimate::EquationErrorFormula::Heun, estimate::EquationErrorFormula::RungeKutta4}
+        : std::vector{estimate::EquationErrorFormula::NewtonCotes6, estimate::EquationErrorFormula::Simpson,
+                      estimate::EquationErrorFormula::Trapezoid};
     for (const auto f : list)
         formula_->addItem(formulaLabel(f), static_cast<int>(f));
     formula_->setCurrentIndex(
@@ -114,7 +118,8 @@ void EquationErrorSettingsWidget::rebuildWeights()
         name->setFlags(name->flags() & ~Qt::ItemIsEditable);
         weights_->setItem(row, 0, name);
         const auto it = values_.stateWeights.find(states_[row].toStdString());
-        weights_->setItem(row, 1, new QTableWidgetItem(it == values_.stateWeights.end() ? QString() : formatValue(it->second)));
+        weights_->setItem(row, 1,
+                          new QTableWidgetItem(it == values_.stateWeights.end() ? QString() : formatValue(it->second)));
         invalid_[states_[row].toStdString()] = false;
     }
 }
@@ -138,7 +143,8 @@ void EquationErrorSettingsWidget::weightEdited(QTableWidgetItem* item)
         invalid_[name] = true;
     }
     item->setBackground(invalid_[name] ? QBrush(QColor(255, 200, 200)) : QBrush());
-    item->setToolTip(invalid_[name] ? tr("A weight is a number greater than 0; the last valid weight is used.") : QString());
+    item->setToolTip(invalid_[name] ? tr("A weight is a number greater than 0; the last valid weight is used.")
+                                    : QString());
     emit settingsChanged();
 }
 

@@ -33,133 +33,133 @@ class OptimalEstimationSettingsWidget;
 // gets a red border and a tooltip saying why, and settings() keeps its last valid value.
 // Settings the panel does not show (priors, maxSteps) are kept from setSettings().
 class EstimatorPanel : public QWidget {
-  Q_OBJECT
+    Q_OBJECT
 
 public:
-  explicit EstimatorPanel(QWidget* parent = nullptr);
+    explicit EstimatorPanel(QWidget* parent = nullptr);
 
-  // The model's outputs: one row each in the weight table. Weights already given for
-  // names that stay are kept.
-  void setOutputs(const QStringList& outputs);
-  QStringList outputs() const { return outputs_; }
-  // The model's states: one row each in the equation-error weight table.
-  void setStates(const QStringList& states);
+    // The model's outputs: one row each in the weight table. Weights already given for
+    // names that stay are kept.
+    void setOutputs(const QStringList& outputs);
+    QStringList outputs() const { return outputs_; }
+    // The model's states: one row each in the equation-error weight table.
+    void setStates(const QStringList& states);
 
-  // The integrator the current model gets when none was chosen (integrate::defaultMethodFor):
-  // shown while the user has not picked one in the combo. A pick is kept when the model changes.
-  void setDefaultIntegrator(integrate::IntegrationMethod method);
+    // The integrator the current model gets when none was chosen (integrate::defaultMethodFor):
+    // shown while the user has not picked one in the combo. A pick is kept when the model changes.
+    void setDefaultIntegrator(integrate::IntegrationMethod method);
 
-  void setSettings(const estimate::FitSettings& settings);
-  // The settings shown. Weights are returned only for outputs in outputs() (all
-  // weights set when no outputs were given); an empty weight cell means automatic.
-  estimate::FitSettings settings() const;
+    void setSettings(const estimate::FitSettings& settings);
+    // The settings shown. Weights are returned only for outputs in outputs() (all
+    // weights set when no outputs were given); an empty weight cell means automatic.
+    estimate::FitSettings settings() const;
 
-  bool isRunning() const { return running_; }
-  // True when every field holds a valid entry.
-  bool isValid() const;
+    bool isRunning() const { return running_; }
+    // True when every field holds a valid entry.
+    bool isValid() const;
 
-  // "Optimal estimation (TPBVP)" in the method combo: not a FitSettings method, so settings()
-  // keeps the last fit method while it is selected, and setSettings() leaves it selected.
-  static constexpr int kOptimalMethod = -1;  // its item data
-  bool optimalSelected() const;
-  // The structural-sensitivity method is picked and the method shown takes it.
-  bool structuralSelected() const;
-  OptimalEstimationSettingsWidget* optimalSettingsWidget() const { return optimal_; }
-  EquationErrorSettingsWidget* equationErrorWidget() const { return equationError_; }
-  QGroupBox* equationErrorBox() const { return equationErrorBox_; }
+    // "Optimal estimation (TPBVP)" in the method combo: not a FitSettings method, so settings()
+    // keeps the last fit method while it is selected, and setSettings() leaves it selected.
+    static constexpr int kOptimalMethod = -1;  // its item data
+    bool optimalSelected() const;
+    // The structural-sensitivity method is picked and the method shown takes it.
+    bool structuralSelected() const;
+    OptimalEstimationSettingsWidget* optimalSettingsWidget() const { return optimal_; }
+    EquationErrorSettingsWidget* equationErrorWidget() const { return equationError_; }
+    QGroupBox* equationErrorBox() const { return equationErrorBox_; }
 
-  QComboBox* methodCombo() const { return method_; }
-  QComboBox* integratorCombo() const { return integrator_; }
-  QComboBox* sensitivityCombo() const { return sensitivity_; }
-  QGroupBox* integratorBox() const { return integratorBox_; }
-  QSpinBox* shootingIntervalsSpin() const { return shootingIntervals_; }
-  QLineEdit* gainEdit() const { return gain_; }
-  QLineEdit* relativeToleranceEdit() const { return rtol_; }
-  QLineEdit* absoluteToleranceEdit() const { return atol_; }
-  QLineEdit* maxStepEdit() const { return maxStep_; }
-  QTableWidget* weightTable() const { return weights_; }
-  QGroupBox* periodicBox() const { return periodicBox_; }
-  QLineEdit* periodEdit() const { return period_; }
-  QLineEdit* frequencyParameterEdit() const { return frequencyParameter_; }
-  QSpinBox* periodsSpin() const { return periods_; }
-  QComboBox* periodicSolverCombo() const { return periodicSolver_; }
-  QSpinBox* periodicIntervalsSpin() const { return periodicIntervals_; }
-  QSpinBox* nodesSpin() const { return nodes_; }
-  QPushButton* runButton() const { return run_; }
-  QPushButton* cancelButton() const { return cancel_; }
-  QProgressBar* progressBar() const { return progress_; }
+    QComboBox* methodCombo() const { return method_; }
+    QComboBox* integratorCombo() const { return integrator_; }
+    QComboBox* sensitivityCombo() const { return sensitivity_; }
+    QGroupBox* integratorBox() const { return integratorBox_; }
+    QSpinBox* shootingIntervalsSpin() const { return shootingIntervals_; }
+    QLineEdit* gainEdit() const { return gain_; }
+    QLineEdit* relativeToleranceEdit() const { return rtol_; }
+    QLineEdit* absoluteToleranceEdit() const { return atol_; }
+    QLineEdit* maxStepEdit() const { return maxStep_; }
+    QTableWidget* weightTable() const { return weights_; }
+    QGroupBox* periodicBox() const { return periodicBox_; }
+    QLineEdit* periodEdit() const { return period_; }
+    QLineEdit* frequencyParameterEdit() const { return frequencyParameter_; }
+    QSpinBox* periodsSpin() const { return periods_; }
+    QComboBox* periodicSolverCombo() const { return periodicSolver_; }
+    QSpinBox* periodicIntervalsSpin() const { return periodicIntervals_; }
+    QSpinBox* nodesSpin() const { return nodes_; }
+    QPushButton* runButton() const { return run_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QProgressBar* progressBar() const { return progress_; }
 
 public slots:
-  // Run disabled, Cancel enabled and the progress bar busy while running.
-  void setRunning(bool running);
+    // Run disabled, Cancel enabled and the progress bar busy while running.
+    void setRunning(bool running);
 
 signals:
-  void settingsChanged();
-  void optimalSettingsChanged();
-  void runRequested();
-  void cancelRequested();
+    void settingsChanged();
+    void optimalSettingsChanged();
+    void runRequested();
+    void cancelRequested();
 
 private:
-  enum class Rule { Positive, NonNegative };
-  struct NumberField {
-    QLineEdit* edit = nullptr;
-    Rule rule = Rule::Positive;
-    double value = 0.0;  // last valid value
-    bool valid = true;
-  };
+    enum class Rule { Positive, NonNegative };
+    struct NumberField {
+        QLineEdit* edit = nullptr;
+        Rule rule = Rule::Positive;
+        double value = 0.0;  // last valid value
+        bool valid = true;
+    };
 
-  QLineEdit* addNumberField(Rule rule, double value, const QString& objectName);
-  void numberEdited(QLineEdit* edit);
-  void setNumber(QLineEdit* edit, double value);
-  double number(QLineEdit* edit) const;
-  void weightEdited(QTableWidgetItem* item);
-  void rebuildWeightTable();
-  void updateEnabled();
-  void emitChanged();
-  void showIntegrator(integrate::IntegrationMethod method);
+    QLineEdit* addNumberField(Rule rule, double value, const QString& objectName);
+    void numberEdited(QLineEdit* edit);
+    void setNumber(QLineEdit* edit, double value);
+    double number(QLineEdit* edit) const;
+    void weightEdited(QTableWidgetItem* item);
+    void rebuildWeightTable();
+    void updateEnabled();
+    void emitChanged();
+    void showIntegrator(integrate::IntegrationMethod method);
 
-  QComboBox* method_ = nullptr;
-  QSpinBox* shootingIntervals_ = nullptr;
-  QLineEdit* gain_ = nullptr;        // steepest descent only
-  QWidget* gainLabel_ = nullptr;
-  QComboBox* sensitivity_ = nullptr;  // output-error, bayes, steepest descent
-  QWidget* sensitivityLabel_ = nullptr;
-  QGroupBox* integratorBox_ = nullptr;
-  QComboBox* integrator_ = nullptr;
-  QLineEdit* rtol_ = nullptr;
-  QLineEdit* atol_ = nullptr;
-  QLineEdit* maxStep_ = nullptr;
-  QSpinBox* maxIterations_ = nullptr;
-  QLineEdit* costTol_ = nullptr;
-  QLineEdit* stepTol_ = nullptr;
-  QLineEdit* gradTol_ = nullptr;
-  QTableWidget* weights_ = nullptr;
-  QGroupBox* periodicBox_ = nullptr;
-  QGroupBox* equationErrorBox_ = nullptr;
-  EquationErrorSettingsWidget* equationError_ = nullptr;
-  QWidget* weightBox_ = nullptr;
-  QLineEdit* period_ = nullptr;
-  QLineEdit* frequencyParameter_ = nullptr;
-  QSpinBox* periods_ = nullptr;
-  QComboBox* periodicSolver_ = nullptr;
-  QSpinBox* periodicIntervals_ = nullptr;
-  QSpinBox* nodes_ = nullptr;
-  QPushButton* run_ = nullptr;
-  QPushButton* cancel_ = nullptr;
-  QProgressBar* progress_ = nullptr;
-  OptimalEstimationSettingsWidget* optimal_ = nullptr;
-  QGroupBox* optimalBox_ = nullptr;
-  std::vector<QWidget*> fitOnly_;  // boxes hidden while optimal estimation is selected
+    QComboBox* method_ = nullptr;
+    QSpinBox* shootingIntervals_ = nullptr;
+    QLineEdit* gain_ = nullptr;  // steepest descent only
+    QWidget* gainLabel_ = nullptr;
+    QComboBox* sensitivity_ = nullptr;  // output-error, bayes, steepest descent
+    QWidget* sensitivityLabel_ = nullptr;
+    QGroupBox* integratorBox_ = nullptr;
+    QComboBox* integrator_ = nullptr;
+    QLineEdit* rtol_ = nullptr;
+    QLineEdit* atol_ = nullptr;
+    QLineEdit* maxStep_ = nullptr;
+    QSpinBox* maxIterations_ = nullptr;
+    QLineEdit* costTol_ = nullptr;
+    QLineEdit* stepTol_ = nullptr;
+    QLineEdit* gradTol_ = nullptr;
+    QTableWidget* weights_ = nullptr;
+    QGroupBox* periodicBox_ = nullptr;
+    QGroupBox* equationErrorBox_ = nullptr;
+    EquationErrorSettingsWidget* equationError_ = nullptr;
+    QWidget* weightBox_ = nullptr;
+    QLineEdit* period_ = nullptr;
+    QLineEdit* frequencyParameter_ = nullptr;
+    QSpinBox* periods_ = nullptr;
+    QComboBox* periodicSolver_ = nullptr;
+    QSpinBox* periodicIntervals_ = nullptr;
+    QSpinBox* nodes_ = nullptr;
+    QPushButton* run_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    OptimalEstimationSettingsWidget* optimal_ = nullptr;
+    QGroupBox* optimalBox_ = nullptr;
+    std::vector<QWidget*> fitOnly_;  // boxes hidden while optimal estimation is selected
 
-  std::map<QLineEdit*, NumberField> fields_;
-  QStringList outputs_;
-  std::map<std::string, double> weightValues_;  // last valid weight per output
-  std::map<std::string, bool> weightInvalid_;
-  estimate::FitSettings base_;  // members the panel does not show
-  integrate::IntegrationMethod defaultIntegrator_ = integrate::IntegrationMethod::Dopri5;
-  bool integratorChosen_ = false;  // picked in the combo (or chosen in the project)
-  bool running_ = false;
-  bool updating_ = false;  // suppresses settingsChanged while the panel fills itself
+    std::map<QLineEdit*, NumberField> fields_;
+    QStringList outputs_;
+    std::map<std::string, double> weightValues_;  // last valid weight per output
+    std::map<std::string, bool> weightInvalid_;
+    estimate::FitSettings base_;  // members the panel does not show
+    integrate::IntegrationMethod defaultIntegrator_ = integrate::IntegrationMethod::Dopri5;
+    bool integratorChosen_ = false;  // picked in the combo (or chosen in the project)
+    bool running_ = false;
+    bool updating_ = false;  // suppresses settingsChanged while the panel fills itself
 };
 
 }  // namespace sysid::ui

@@ -30,84 +30,84 @@ class SpectrumPlot;
 // Everything numerical is done by the engine (data::preprocess, data::welch); its errors
 // (a cutoff above the Nyquist frequency, ...) are shown in a red line, never thrown.
 class FilterPanel : public QWidget {
-  Q_OBJECT
+    Q_OBJECT
 
 public:
-  explicit FilterPanel(QWidget* parent = nullptr);
+    explicit FilterPanel(QWidget* parent = nullptr);
 
-  // The table previewed; not owned and must outlive the panel or be replaced
-  // (nullptr clears the preview). The column chooser lists its non-time columns.
-  void setTable(const data::DataTable* table);
+    // The table previewed; not owned and must outlive the panel or be replaced
+    // (nullptr clears the preview). The column chooser lists its non-time columns.
+    void setTable(const data::DataTable* table);
 
-  void setPreprocessing(const data::Preprocessing& settings);
-  data::Preprocessing preprocessing() const;
+    void setPreprocessing(const data::Preprocessing& settings);
+    data::Preprocessing preprocessing() const;
 
-  // The differentiation method and its Savitzky–Golay window (samples, odd);
-  // the polynomial order is differentiationOrder().
-  std::pair<data::DerivativeMethod, int> differentiation() const;
-  int differentiationOrder() const;
-  void setDifferentiation(data::DerivativeMethod method, int window = 7, int polynomialOrder = 3);
+    // The differentiation method and its Savitzky–Golay window (samples, odd);
+    // the polynomial order is differentiationOrder().
+    std::pair<data::DerivativeMethod, int> differentiation() const;
+    int differentiationOrder() const;
+    void setDifferentiation(data::DerivativeMethod method, int window = 7, int polynomialOrder = 3);
 
-  // The column previewed, empty when there is none.
-  QString currentColumn() const;
-  void setCurrentColumn(const QString& name);
+    // The column previewed, empty when there is none.
+    QString currentColumn() const;
+    void setCurrentColumn(const QString& name);
 
-  // The identified model's response in a column's units, drawn in the spectrum as "identified"
-  // while that column is previewed (seed 004 places the cutoff from raw, filtered and
-  // identified spectra).
-  void setIdentifiedResponse(const QString& column, std::vector<double> times, std::vector<double> values);
+    // The identified model's response in a column's units, drawn in the spectrum as "identified"
+    // while that column is previewed (seed 004 places the cutoff from raw, filtered and
+    // identified spectra).
+    void setIdentifiedResponse(const QString& column, std::vector<double> times, std::vector<double> values);
 
-  // The engine's message for the current settings, empty when they apply cleanly.
-  QString errorText() const { return error_; }
-  // The table after preprocessing, if the settings applied cleanly.
-  const std::optional<data::DataTable>& processedTable() const { return processed_; }
+    // The engine's message for the current settings, empty when they apply cleanly.
+    QString errorText() const { return error_; }
+    // The table after preprocessing, if the settings applied cleanly.
+    const std::optional<data::DataTable>& processedTable() const { return processed_; }
 
-  // graph(0) raw, graph(1) processed, in both plots.
-  CurvePlot* signalPlot() const { return signalPlot_; }        // curves "raw" and "processed"
-  SpectrumPlot* spectrumPlot() const { return spectrumPlot_; }  // the same two, and the cutoff marker
-  QLabel* errorLabel() const { return errorLabel_; }
+    // graph(0) raw, graph(1) processed, in both plots.
+    CurvePlot* signalPlot() const { return signalPlot_; }  // curves "raw" and "processed"
+    SpectrumPlot* spectrumPlot() const { return spectrumPlot_; }  // the same two, and the cutoff marker
+    QLabel* errorLabel() const { return errorLabel_; }
 
-  QGroupBox* lowPassBox() const { return lowPassBox_; }
-  QSpinBox* lowPassOrderSpin() const { return order_; }
-  QDoubleSpinBox* cutoffSpin() const { return cutoff_; }
+    QGroupBox* lowPassBox() const { return lowPassBox_; }
+    QSpinBox* lowPassOrderSpin() const { return order_; }
+    QDoubleSpinBox* cutoffSpin() const { return cutoff_; }
 
 signals:
-  void preprocessingChanged();
+    void preprocessingChanged();
 
 private:
-  void buildUi();
-  void settingChanged();
-  void differentiationChanged();
-  void refresh();
-  void plotSignals();
-  void plotSpectra();
-  void showError(const QString& message);
+    void buildUi();
+    void settingChanged();
+    void differentiationChanged();
+    void refresh();
+    void plotSignals();
+    void plotSpectra();
+    void showError(const QString& message);
 
-  const data::DataTable* table_ = nullptr;
-  QString identifiedColumn_;
-  std::vector<double> identifiedTimes_, identifiedValues_;
-  std::optional<data::DataTable> processed_;
-  QString error_;
-  bool updating_ = false;
+    const data::DataTable* table_ = nullptr;
+    QString identifiedColumn_;
+    std::vector<double> identifiedTimes_, identifiedValues_;
+    std::optional<data::DataTable> processed_;
+    QString error_;
+    bool updating_ = false;
 
-  QComboBox* column_ = nullptr;
-  QGroupBox* lowPassBox_ = nullptr;
-  QSpinBox* order_ = nullptr;
-  QDoubleSpinBox* cutoff_ = nullptr;
-  QGroupBox* windowBox_ = nullptr;
-  QDoubleSpinBox* windowStart_ = nullptr;
-  QDoubleSpinBox* windowEnd_ = nullptr;
-  QSpinBox* decimation_ = nullptr;
-  QGroupBox* noiseBox_ = nullptr;
-  QDoubleSpinBox* noisePercent_ = nullptr;
-  QComboBox* noiseDistribution_ = nullptr;
-  QLineEdit* noiseSeed_ = nullptr;
-  QComboBox* derivativeMethod_ = nullptr;
-  QSpinBox* derivativeWindow_ = nullptr;
-  QSpinBox* derivativeOrder_ = nullptr;
-  QLabel* errorLabel_ = nullptr;
-  CurvePlot* signalPlot_ = nullptr;
-  SpectrumPlot* spectrumPlot_ = nullptr;
+    QComboBox* column_ = nullptr;
+    QGroupBox* lowPassBox_ = nullptr;
+    QSpinBox* order_ = nullptr;
+    QDoubleSpinBox* cutoff_ = nullptr;
+    QGroupBox* windowBox_ = nullptr;
+    QDoubleSpinBox* windowStart_ = nullptr;
+    QDoubleSpinBox* windowEnd_ = nullptr;
+    QSpinBox* decimation_ = nullptr;
+    QGroupBox* noiseBox_ = nullptr;
+    QDoubleSpinBox* noisePercent_ = nullptr;
+    QComboBox* noiseDistribution_ = nullptr;
+    QLineEdit* noiseSeed_ = nullptr;
+    QComboBox* derivativeMethod_ = nullptr;
+    QSpinBox* derivativeWindow_ = nullptr;
+    QSpinBox* derivativeOrder_ = nullptr;
+    QLabel* errorLabel_ = nullptr;
+    CurvePlot* signalPlot_ = nullptr;
+    SpectrumPlot* spectrumPlot_ = nullptr;
 };
 
 }  // namespace sysid::ui

@@ -19,7 +19,10 @@ namespace sysid::ui {
 
 namespace {
 
-QString formatValue(double value) { return QString::number(value, 'g', QLocale::FloatingPointShortest); }
+QString formatValue(double value)
+{
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
+}
 
 QTableWidgetItem* fixedItem(const QString& text)
 {
@@ -141,18 +144,22 @@ void OptimalEstimationSettingsWidget::rebuild()
     for (const auto& name : states_) {
         table_->setItem(row, NameColumn, fixedItem(QStringLiteral("ξ  ") + QString::fromStdString(name)));
         const auto w = values_.stateWeights.find(name);
-        table_->setItem(row, WeightColumn, new QTableWidgetItem(w == values_.stateWeights.end() ? QString() : formatValue(w->second)));
+        table_->setItem(row, WeightColumn,
+                        new QTableWidgetItem(w == values_.stateWeights.end() ? QString() : formatValue(w->second)));
         const auto prior = values_.initialPrior.find(name);
         const bool hasPrior = prior != values_.initialPrior.end();
-        table_->setItem(row, PriorValueColumn, new QTableWidgetItem(hasPrior ? formatValue(prior->second.first) : QString()));
-        table_->setItem(row, PriorWeightColumn, new QTableWidgetItem(hasPrior ? formatValue(prior->second.second) : QString()));
+        table_->setItem(row, PriorValueColumn,
+                        new QTableWidgetItem(hasPrior ? formatValue(prior->second.first) : QString()));
+        table_->setItem(row, PriorWeightColumn,
+                        new QTableWidgetItem(hasPrior ? formatValue(prior->second.second) : QString()));
         ++row;
     }
     for (const auto& name : residuals_) {
         table_->setItem(row, NameColumn, fixedItem(QStringLiteral("ε  ") + QString::fromStdString(name)));
         const auto v = values_.measurementWeights.find(name);
-        table_->setItem(row, WeightColumn,
-                        new QTableWidgetItem(v == values_.measurementWeights.end() ? QString() : formatValue(v->second)));
+        table_->setItem(
+            row, WeightColumn,
+            new QTableWidgetItem(v == values_.measurementWeights.end() ? QString() : formatValue(v->second)));
         table_->setItem(row, PriorValueColumn, fixedItem(QString()));
         table_->setItem(row, PriorWeightColumn, fixedItem(QString()));
         ++row;
@@ -166,8 +173,8 @@ void OptimalEstimationSettingsWidget::cellEdited(QTableWidgetItem* item)
         return;
     const int row = item->row();
     const bool isState = row < static_cast<int>(states_.size());
-    const std::string name = isState ? states_[static_cast<std::size_t>(row)]
-                                     : residuals_[static_cast<std::size_t>(row) - states_.size()];
+    const std::string name =
+        isState ? states_[static_cast<std::size_t>(row)] : residuals_[static_cast<std::size_t>(row) - states_.size()];
     const QString text = item->text().trimmed();
     bool ok = text.isEmpty();
     double value = 0.0;

@@ -34,8 +34,8 @@ QString number(double v)
 
 }  // namespace
 
-StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document), runner_(new StudyRunner(this))
+StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
+    QWidget(parent), document_(document), runner_(new StudyRunner(this))
 {
     realisations_ = new QSpinBox(this);
     realisations_->setRange(1, 1000000);
@@ -121,8 +121,8 @@ job::NoiseStudySettings StudyPanel::settings() const
     s.realisations = static_cast<std::size_t>(realisations_->value());
     s.noisePercent = noise_->value();
     s.distribution = distribution_->currentData().toString() == QStringLiteral("gaussian")
-                         ? data::NoiseDistribution::Gaussian
-                         : data::NoiseDistribution::Uniform;
+        ? data::NoiseDistribution::Gaussian
+        : data::NoiseDistribution::Uniform;
     s.seed = static_cast<std::uint64_t>(seed_->value());
     return s;
 }
@@ -193,8 +193,9 @@ void StudyPanel::showResult()
     for (const auto& s : result_->summary) {
         const int row = table_->rowCount();
         table_->insertRow(row);
-        const QStringList cells{QString::fromStdString(s.name), number(s.trueValue), number(s.mean),
-                                number(s.sd),                   number(s.bias),      number(s.biasPercent)};
+        const QStringList cells{
+            QString::fromStdString(s.name), number(s.trueValue), number(s.mean), number(s.sd), number(s.bias),
+            number(s.biasPercent)};
         for (int c = 0; c < cells.size(); ++c)
             table_->setItem(row, c, new QTableWidgetItem(cells[c]));
     }
@@ -210,8 +211,9 @@ bool StudyPanel::exportResult(const QString& path, QString* error) const
     }
     try {
         const bool csv = path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive);
-        project::writeFileAtomically(path.toStdString(), csv ? project::studyResultToCsv(*result_)
-                                                             : project::studyResultToJson(*result_).dump(2) + "\n");
+        project::writeFileAtomically(path.toStdString(),
+                                     csv ? project::studyResultToCsv(*result_)
+                                         : project::studyResultToJson(*result_).dump(2) + "\n");
     } catch (const std::exception& e) {
         if (error)
             *error = QString::fromStdString(e.what());

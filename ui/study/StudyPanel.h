@@ -59,7 +59,7 @@ public slots:
 
 signals:
     void message(const QString& text);  // for the status bar and the log
-    void finished();                    // a run ended (result() is set unless it could not start)
+    void finished();  // a run ended (result() is set unless it could not start)
 
 private:
     void loadSettings();  // from the document

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+
+namespace sysid::core {
+
+// What integrations cost, after SUNDIALS' CVodeGet* counters. Every integration returns its
+// own; a run sums them over all its integrations and threads.
+struct IntegrationStatistics {
+    std::size_t steps = 0;  // accepted steps
+    std::size_t rejectedSteps = 0;  // steps the error control (or a failed implicit solve) rejected
+    std::size_t rhsEvaluations = 0;  // evaluations of the right-hand side (with its sensitivity columns)
+    std::size_t jacobianEvaluations = 0;  // evaluations of df/dx for an iteration matrix or a Rosenbrock stage
+    std::size_t factorizations = 0;  // LU factorisations of an iteration matrix
+    std::size_t integrations = 0;  // how many integrations were summed
+
+    IntegrationStatistics& operator+=(const IntegrationStatistics& other);
+};
+
+// Seconds spent per phase of a run. Phases that run on several threads at once (integrations
+// of shooting intervals, rows of a contour) are summed over the threads, so they can exceed
+// `total`, which is wall time.
+struct PhaseSeconds {
+    double compilation = 0.0;  // compiling the model's evaluation programs
+    double integration = 0.0;  // integrating the model (with its sensitivities)
+    double linearAlgebra = 0.0;  // forming and solving the minimisers' and Newton's linear systems
+    double total = 0.0;  // the whole run, wall time
+};
+
+// The statistics part of a result: JSON "statistics" {steps, rejected_steps, rhs_evaluations,
+// jacobian_evaluations, factorizations, seconds {compilation, integration, linear_algebra, total}}.
+struct SolverStatistics {
+    IntegrationStatistics integration;
+    PhaseSeconds seconds;
+};
+
+enum class Phase { Compilation, Integration, LinearAlgebra };
+
+// Collects the statistics of one run from every thread that works for it (thread-safe).
+class RunStatistics {
+public:
+    void add(const IntegrationStatistics& s);
+    void addSeconds(Phase phase, double seconds);
+    // The sums so far; `total` is left to the caller, which knows the run's wall time.
+    SolverStatistics snapshot() const;
+
+private:
+    std::atomic<std::size_t> steps_{0}, rejected_{0}, rhs_{0}, jacobians_{0}, factorizations_{0}, integrations_{0};
+    std::atomic<long long> nanoseconds_[3] = {0, 0, 0};
+};
+
+// The current thread's collector, or nullptr. Integrations and timed phases report to it, so a
+// run collects the cost of everything it calls without passing a collector down every layer;
+// core::ThreadPool hands the submitting thread's collector to its workers.
+RunStatistics* currentStatistics();
+
+// Makes `collector` the current thread's collector for the scope's lifetime (the previous one
+// is restored after). nullptr stops collecting.
+class StatisticsScope {
+public:
+    explicit StatisticsScope(RunStatistics* collector);
+    ~StatisticsScope();
+    StatisticsScope(const StatisticsScope&) = delete;
+    StatisticsScope& operator=(const StatisticsScope&) = delete;
+
+private:
+    RunStatistics* previous_;
+};
+
+// Adds the wall time of its lifetime to `phase` of the current collector (nothing without one).
+class PhaseTimer {
+public:
+    explicit PhaseTimer(Phase phase);
+    ~PhaseTimer();
+    PhaseTimer(const PhaseTimer&) = delete;
+    PhaseTimer& operator=(const PhaseTimer&) = delete;
+
+private:
+    RunStatistics* collector_;
+    Phase phase_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace sysid::core
