@@ -1,15 +1,14 @@
 #include "engine/data/CsvWriter.h"
 
+#include "engine/core/AtomicFile.h"
 #include "engine/data/DataError.h"
 #include "engine/data/Text.h"
 
 #include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <limits>
+#include <sstream>
 #include <string_view>
-#include <system_error>
 #include <unordered_map>
 
 namespace sysid::data {
@@ -124,28 +123,12 @@ void writeCsvFile(const std::string& path, const std::vector<std::string>& heade
     if (path.empty())
         throw DataError("no file name given; expected the path of the CSV file to write");
     validate(path, header, columns);
-    namespace fs = std::filesystem;
-    const std::string tmp = path + ".tmp";
-    std::error_code ec;
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out.is_open())
-            throw DataError("cannot create the temporary file '" + printableExcerpt(tmp, 200) +
-                                "'; expected a writable folder",
-                            path);
-        writeValidated(out, header, columns);
-        out.close();
-        if (!out) {
-            fs::remove(fs::path(tmp), ec);
-            throw DataError("writing '" + printableExcerpt(tmp, 200) + "' failed (disk full?)", path);
-        }
-    }
-    fs::rename(fs::path(tmp), fs::path(path), ec);
-    if (ec) {
-        const std::string why = ec.message();
-        std::error_code ignored;
-        fs::remove(fs::path(tmp), ignored);
-        throw DataError("cannot replace the file: " + why, path);
+    std::ostringstream text;
+    writeValidated(text, header, columns);
+    try {
+        core::writeFileAtomically(path, text.view());
+    } catch (const core::FileWriteError& e) {
+        throw DataError(e.message, path);
     }
 }
 

@@ -16,8 +16,8 @@ namespace sysid::data {
 void writeCsv(std::ostream& out, const std::vector<std::string>& header,
               const std::vector<std::vector<double>>& columns);
 
-// Writes PATH.tmp, then renames it to PATH, so PATH is never half-written.
-// Throws DataError naming the file on any failure (and removes PATH.tmp).
+// Writes the same text to PATH with core::writeFileAtomically, so PATH is never half-written.
+// Throws DataError naming the file on any failure (and leaves no PATH.tmp).
 void writeCsvFile(const std::string& path, const std::vector<std::string>& header,
                   const std::vector<std::vector<double>>& columns);
 
