@@ -1,5 +1,7 @@
 #include "ui/results/ResultsPanel.h"
 
+#include "engine/core/AtomicFile.h"
+#include "engine/project/ParameterCsv.h"
 #include "engine/project/ResultJson.h"
 
 #include <QBrush>
@@ -11,7 +13,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QStringList>
 #include <QTableWidget>
@@ -20,7 +21,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <exception>
 #include <string>
 
@@ -28,46 +28,17 @@ namespace sysid::ui {
 
 namespace {
 
-QString fullPrecision(double value)
+bool writeAtomically(const QString& path, const std::string& bytes, QString* error)
 {
-    if (std::isnan(value)) {
-        return QStringLiteral("nan");
-    }
-    if (std::isinf(value)) {
-        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-    }
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%.17g", value);
-    return QString::fromLatin1(buffer);
-}
-
-QString csvField(const std::string& text)
-{
-    QString field = QString::fromStdString(text);
-    if (field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"')) || field.contains(QLatin1Char('\n'))) {
-        field.replace(QStringLiteral("\""), QStringLiteral("\"\""));
-        field = QLatin1Char('"') + field + QLatin1Char('"');
-    }
-    return field;
-}
-
-bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error)
-{
-    QSaveFile file(path);  // writes a temporary file beside path and renames it on commit
-    if (!file.open(QIODevice::WriteOnly)) {
+    try {
+        core::writeFileAtomically(path.toStdString(), bytes);
+        return true;
+    } catch (const core::FileWriteError& e) {
         if (error) {
-            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+            *error = QString::fromStdString(e.what());
         }
         return false;
     }
-    if (file.write(bytes) != bytes.size() || !file.commit()) {
-        if (error) {
-            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-        }
-        file.cancelWriting();
-        return false;
-    }
-    return true;
 }
 
 QTableWidgetItem* readOnlyItem(const QString& text)
@@ -266,19 +237,12 @@ bool ResultsPanel::exportJson(const estimate::FitResult& result, const QString& 
         return false;
     }
     text += '\n';
-    return writeAtomically(path, QByteArray::fromStdString(text), error);
+    return writeAtomically(path, text, error);
 }
 
 bool ResultsPanel::exportCsv(const estimate::FitResult& result, const QString& path, QString* error)
 {
-    QString text = QStringLiteral("name,value,sd,lower95,upper95\n");
-    for (const estimate::ParameterEstimate& p : result.parameters) {
-        text += QStringList{csvField(p.name), fullPrecision(p.value), fullPrecision(p.sd), fullPrecision(p.lower95),
-                            fullPrecision(p.upper95)}
-                    .join(QLatin1Char(','));
-        text += QLatin1Char('\n');
-    }
-    return writeAtomically(path, text.toUtf8(), error);
+    return writeAtomically(path, project::parameterCsv(result), error);
 }
 
 bool ResultsPanel::exportReport(const estimate::FitResult& result, const QString& folder,

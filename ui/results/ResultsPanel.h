@@ -48,11 +48,10 @@ public:
     // Offers "Refine by output error" (seed 004's fast estimate as the start of the direct method).
     void setRefineAvailable(bool available);
 
-    // project::resultToJson(result), written to a temporary file and renamed onto path.
+    // project::resultToJson(result), written with core::writeFileAtomically.
     static bool exportJson(const estimate::FitResult& result, const QString& path, QString* error,
                            const std::map<std::string, double>& trueValues = {});
-    // "name,value,sd,lower95,upper95" then one line per parameter, numbers with 17
-    // significant digits (nan / inf / -inf when not finite). Written atomically too.
+    // project::parameterCsv(result), written atomically too.
     static bool exportCsv(const estimate::FitResult& result, const QString& path, QString* error);
     // Creates folder (and its parents), writes parameters.json, parameters.csv and every
     // figure to folder/<figure name> through its exporter. Stops at the first failure.

@@ -1,0 +1,45 @@
+#include "engine/project/ParameterCsv.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace sysid::project {
+
+namespace {
+
+std::string fullPrecision(double value)
+{
+    if (std::isnan(value))
+        return "nan";
+    if (std::isinf(value))
+        return value > 0 ? "inf" : "-inf";
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "%.17g", value);
+    return buffer;
+}
+
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\n") == std::string::npos)
+        return text;
+    std::string field = "\"";
+    for (char c : text) {
+        if (c == '"')
+            field += '"';
+        field += c;
+    }
+    return field + '"';
+}
+
+}  // namespace
+
+std::string parameterCsv(const estimate::FitResult& result)
+{
+    std::string text = "name,value,sd,lower95,upper95\n";
+    for (const estimate::ParameterEstimate& p : result.parameters)
+        text += csvField(p.name) + ',' + fullPrecision(p.value) + ',' + fullPrecision(p.sd) + ',' +
+            fullPrecision(p.lower95) + ',' + fullPrecision(p.upper95) + '\n';
+    return text;
+}
+
+}  // namespace sysid::project

@@ -1,0 +1,15 @@
+#pragma once
+
+#include "engine/estimate/FitResult.h"
+
+#include <string>
+
+namespace sysid::project {
+
+// The estimates of a fit as CSV for spreadsheets: the line "name,value,sd,lower95,upper95", then
+// one line per parameter in the result's order. Numbers carry 17 significant digits (printf
+// %.17g, so they read back as the same double) or are nan, inf, -inf; a name holding ',', '"' or
+// a line break is put in double quotes with '"' doubled. Lines end with '\n'.
+std::string parameterCsv(const estimate::FitResult& result);
+
+}  // namespace sysid::project
