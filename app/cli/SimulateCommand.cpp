@@ -8,12 +8,14 @@
 #include "engine/data/Text.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/integrate/Simulator.h"
+#include "engine/job/SyntheticData.h"
 #include "engine/model/ModelBuilder.h"
 
 #include <boost/program_options.hpp>
 
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace po = boost::program_options;
@@ -98,22 +100,15 @@ int runSimulate(const Arguments& args)
 
     const integrate::Trajectory trajectory = integrate::simulate(compiled, request, settings);
 
-    std::vector<std::string> header{"t"};
-    std::vector<std::vector<double>> columns{trajectory.times};
-    std::mt19937_64 rng(vm["seed"].as<unsigned long long>());
-    for (std::size_t j = 0; j < compiled.outputCount(); ++j) {
-        header.push_back(compiled.source().outputNames[j]);
-        const auto col = trajectory.outputs.col(static_cast<Eigen::Index>(j));
-        std::vector<double> values(col.data(), col.data() + col.size());
-        if (vm.count("noise-rms"))
-            data::addNoise(values, vm["noise-rms"].as<double>(), *distribution, rng);
-        columns.push_back(std::move(values));
-    }
+    std::optional<job::OutputNoise> noise;
+    if (vm.count("noise-rms"))
+        noise = job::OutputNoise{vm["noise-rms"].as<double>(), *distribution, vm["seed"].as<unsigned long long>()};
+    const job::SyntheticData record = job::syntheticData(trajectory, compiled.source().outputNames, noise);
     const std::string out = vm["output"].as<std::string>();
     if (out == "-")
-        data::writeCsv(std::cout, header, columns);
+        data::writeCsv(std::cout, record.header, record.columns);
     else
-        data::writeCsvFile(out, header, columns);
+        data::writeCsvFile(out, record.header, record.columns);
     return Success;
 }
 

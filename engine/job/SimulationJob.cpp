@@ -14,9 +14,9 @@ namespace sysid::job {
 
 namespace {
 
-integrate::Trajectory simulateJob(const SimulationJob& job, std::stop_token stop)
+integrate::Trajectory simulateJob(const SimulationJob& job,
+                                  const std::shared_ptr<const eval::CompiledModelSource>& source, std::stop_token stop)
 {
-    const auto source = compileModelText(job.modelText, job.modelSource);
     const std::vector<double> values = startingValues(*source, job.parameterValues);
     if (job.times.empty())
         throw JobError(JobError::Kind::Settings, "the simulation needs a time grid");
@@ -62,13 +62,13 @@ integrate::Trajectory simulateJob(const SimulationJob& job, std::stop_token stop
     }
 }
 
-}  // namespace
-
-integrate::Trajectory SimulationJob::run(ProgressSink& sink, std::stop_token stop) const
+// Compiles and simulates; reports a failure to the sink (finished) before it throws JobError.
+integrate::Trajectory simulateReporting(const SimulationJob& job, ProgressSink& sink, std::stop_token stop,
+                                        std::shared_ptr<const eval::CompiledModelSource>& source)
 {
-    integrate::Trajectory trajectory;
     try {
-        trajectory = simulateJob(*this, stop);
+        source = compileModelText(job.modelText, job.modelSource);
+        return simulateJob(job, source, stop);
     } catch (const JobError& e) {
         sink.finished(stop.stop_requested() ? JobStatus::Cancelled : JobStatus::Failed, e.what());
         throw;
@@ -77,11 +77,40 @@ integrate::Trajectory SimulationJob::run(ProgressSink& sink, std::stop_token sto
         sink.finished(JobStatus::Failed, error.what());
         throw error;
     }
+}
+
+void reportSimulated(const integrate::Trajectory& trajectory, ProgressSink& sink)
+{
     sink.trace(0, trajectory.times, trajectory.outputs);
     sink.finished(JobStatus::Succeeded,
                   "simulated " + std::to_string(trajectory.times.size()) + " samples in " +
                       std::to_string(trajectory.steps) + " steps");
+}
+
+}  // namespace
+
+integrate::Trajectory SimulationJob::run(ProgressSink& sink, std::stop_token stop) const
+{
+    std::shared_ptr<const eval::CompiledModelSource> source;
+    integrate::Trajectory trajectory = simulateReporting(*this, sink, stop, source);
+    reportSimulated(trajectory, sink);
     return trajectory;
+}
+
+SyntheticData SimulationJob::runSynthetic(ProgressSink& sink, std::stop_token stop) const
+{
+    std::shared_ptr<const eval::CompiledModelSource> source;
+    const integrate::Trajectory trajectory = simulateReporting(*this, sink, stop, source);
+    SyntheticData record;
+    try {
+        record = syntheticData(trajectory, source->outputNames, noise);
+    } catch (const std::invalid_argument& e) {
+        const JobError error(JobError::Kind::Settings, e.what());
+        sink.finished(JobStatus::Failed, error.what());
+        throw error;
+    }
+    reportSimulated(trajectory, sink);
+    return record;
 }
 
 }  // namespace sysid::job

@@ -17,6 +17,7 @@
 
 #include "engine/data/Noise.h"
 #include "engine/model/Model.h"
+#include "engine/model/ModelBuilder.h"
 #include "ui/data/ExperimentList.h"
 #include "ui/data/ImportDialog.h"
 #include "ui/data/SyntheticDataDialog.h"
@@ -314,6 +315,33 @@ private slots:
         import.loadFile(target);
         QVERIFY2(import.errorText().isEmpty(), qPrintable(import.errorText()));
         QVERIFY(import.isAcceptable());
+    }
+
+    // The dialog and `sysid simulate` share the engine's recipe: the same model, grid, noise and
+    // seed give the file the command line wrote (tests/engine/data, made before they shared it).
+    void syntheticDataMatchesTheCommandLine()
+    {
+        QFile modelFile(QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/two_dof_cubic.model"));
+        QVERIFY(modelFile.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(modelFile.readAll());
+        QFile expected(
+            QStringLiteral(SYSID_SOURCE_DIR "/tests/engine/data/synthetic_two_dof_cubic_uniform5_seed42.csv"));
+        QVERIFY(expected.open(QIODevice::ReadOnly));
+
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("two_dof.csv"));
+        SyntheticDataDialog d;
+        d.setModel(text, QStringLiteral("two_dof_cubic.model"));
+        d.setParameters(sysid::model::parseModel(text.toStdString()).parameters);
+        d.setTimeSpan(4.0, 0.05);
+        d.setNoise(5.0, sysid::data::NoiseDistribution::Uniform, 42);
+        d.setTargetPath(target);
+        d.generate();
+        QTRY_VERIFY_WITH_TIMEOUT(!d.writtenPath().isEmpty() || !d.errorText().isEmpty(), 10000);
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QFile written(target);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QVERIFY(written.readAll() == expected.readAll());
     }
 
     void syntheticDataShowsErrorsInline()

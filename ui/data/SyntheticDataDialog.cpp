@@ -2,7 +2,6 @@
 // keyword macro would rewrite.
 #include "engine/data/CsvWriter.h"
 #include "engine/integrate/Simulator.h"
-#include "engine/job/ModelText.h"
 #include "engine/job/ProgressSink.h"
 #include "engine/job/SimulationJob.h"
 
@@ -29,8 +28,8 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <cstdint>
 #include <new>
-#include <random>
 #include <string>
 #include <utility>
 
@@ -260,9 +259,10 @@ void SyntheticDataDialog::generate()
         showError(tr("The step must be smaller than t end."));
         return;
     }
-    const double percent = noiseSpin_->value();
-    const auto distribution = static_cast<data::NoiseDistribution>(distributionCombo_->currentData().toInt());
-    const auto seed = static_cast<std::mt19937_64::result_type>(seedSpin_->value());
+    if (noiseSpin_->value() > 0)
+        simulation.noise = job::OutputNoise{
+            noiseSpin_->value(), static_cast<data::NoiseDistribution>(distributionCombo_->currentData().toInt()),
+            static_cast<std::uint64_t>(seedSpin_->value())};
     const std::string path = QDir::fromNativeSeparators(target).toStdString();
 
     trueValues_ = simulation.parameterValues;
@@ -270,29 +270,16 @@ void SyntheticDataDialog::generate()
     cancelled_ = false;
     generateButton_->setEnabled(false);
     statusLabel_->setText(tr("Simulating…"));
-    worker_ = std::jthread([this, simulation = std::move(simulation), tEnd, step, percent, distribution, seed,
-                            path](std::stop_token stop) mutable {
+    worker_ = std::jthread([this, simulation = std::move(simulation), tEnd, step, path](std::stop_token stop) mutable {
         auto outcome = std::make_shared<Outcome>();
         try {
-            const auto source = job::compileModelText(simulation.modelText, simulation.modelSource);
             simulation.times = integrate::uniformGrid(0.0, tEnd, step);
             job::NullProgressSink sink;
-            const integrate::Trajectory trajectory = simulation.run(sink, stop);
-            std::vector<std::string> header{"t"};
-            std::vector<std::vector<double>> columns{trajectory.times};
-            std::mt19937_64 rng(seed);
-            for (std::size_t j = 0; j < source->outputNames.size(); ++j) {
-                header.push_back(source->outputNames[j]);
-                const auto column = trajectory.outputs.col(static_cast<Eigen::Index>(j));
-                std::vector<double> values(column.data(), column.data() + column.size());
-                if (percent > 0)
-                    data::addNoise(values, percent, distribution, rng);
-                columns.push_back(std::move(values));
-            }
+            const job::SyntheticData record = simulation.runSynthetic(sink, stop);
             if (!stop.stop_requested()) {
-                data::writeCsvFile(path, header, columns);
+                data::writeCsvFile(path, record.header, record.columns);
                 outcome->path = QString::fromStdString(path);
-                outcome->summary = QString::number(trajectory.times.size());
+                outcome->summary = QString::number(record.columns.front().size());
             }
         } catch (const std::bad_alloc&) {
             outcome->error = QStringLiteral("out of memory; choose a larger step");

@@ -21,10 +21,10 @@ class QTableWidget;
 
 namespace sysid::ui {
 
-// Makes a synthetic data set: simulates the model (job::SimulationJob on a worker thread)
-// from t = 0 to t end with the given step and parameter values, adds noise of a percentage of
-// each output's RMS (data::addNoise, seeded), and writes t,<outputs> to a CSV file
-// (data::writeCsvFile). On success the dialog accepts; errors show inline and keep it open.
+// Makes a synthetic data set: simulates the model (job::SimulationJob::runSynthetic on a worker
+// thread) from t = 0 to t end with the given step and parameter values, with noise of a
+// percentage of each output's RMS (seeded, the engine's one recipe), and writes t,<outputs> to a
+// CSV file (data::writeCsvFile). On success the dialog accepts; errors show inline and keep it open.
 // The UI thread never waits for the simulation; closing the dialog cancels it.
 class SyntheticDataDialog : public QDialog {
     Q_OBJECT
