@@ -63,6 +63,13 @@ private:
     int number_ = 0;
 };
 
+std::string_view withoutByteOrderMark(std::string_view text)
+{
+    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
+        text.remove_prefix(3);
+    return text;
+}
+
 // Line number (same rules as LineReader) of the byte at offset.
 int lineOfOffset(std::string_view text, std::size_t offset)
 {
@@ -358,8 +365,7 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
                         "when the decimal point is ','",
                         sourceName);
 
-    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
-        text.remove_prefix(3);  // UTF-8 byte order mark
+    text = withoutByteOrderMark(text);
     if (const auto nul = text.find('\0'); nul != std::string_view::npos)
         throw DataError("is not a text file: it contains a NUL byte; expected a CSV text file (UTF-8 or ASCII)",
                         sourceName, lineOfOffset(text, nul));
@@ -569,6 +575,55 @@ std::size_t defaultTimeColumn(const std::vector<std::string>& columnNames)
         if (equalsIgnoreCase(columnNames[c], "t") || equalsIgnoreCase(columnNames[c], "time"))
             return c;
     return 0;
+}
+
+CsvLayout csvLayout(std::string_view text, const CsvOptions& options)
+{
+    CsvLayout layout;
+    LineReader lines(withoutByteOrderMark(text));
+    std::string_view line;
+    int number = 0;
+    while (lines.next(line, number)) {
+        layout.lines.emplace_back(line);
+        if (isBlank(stripComment(line)))
+            continue;
+        if (layout.headerLine == 0)
+            layout.headerLine = number;
+        else
+            layout.dataLines.push_back(number);
+    }
+    if (options.separator != 0)
+        layout.separator = options.separator;
+    else if (layout.headerLine > 0)
+        layout.separator = guessSeparator(stripComment(layout.lines[static_cast<std::size_t>(layout.headerLine - 1)]),
+                                          options.decimalPoint);
+    return layout;
+}
+
+std::vector<std::string> previewFields(std::string_view line, char separator)
+{
+    line = stripComment(line);
+    std::vector<std::string> fields;
+    std::string field;
+    bool inQuotes = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '"') {
+            if (inQuotes && i + 1 < line.size() && line[i + 1] == '"') {
+                field += c;
+                ++i;
+            } else {
+                inQuotes = !inQuotes;
+            }
+        } else if (c == separator && !inQuotes) {
+            fields.emplace_back(trim(field, separator));
+            field.clear();
+        } else {
+            field += c;
+        }
+    }
+    fields.emplace_back(trim(field, separator));
+    return fields;
 }
 
 }  // namespace sysid::data

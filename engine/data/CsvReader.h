@@ -42,4 +42,19 @@ char guessSeparator(std::string_view header, char decimalPoint);
 // The time column when none is chosen: the first named t or time (any case), else the first.
 std::size_t defaultTimeColumn(const std::vector<std::string>& columnNames);
 
+// How parseCsv sees a text before it reads any number, for showing the text as it will be read
+// (the import dialog's preview). Never throws, however bad the text.
+struct CsvLayout {
+    std::vector<std::string> lines;  // physical lines (ends \n, \r\n or \r; no byte order mark): line k is lines[k - 1]
+    int headerLine = 0;  // the first line that is not blank or a comment (1-based); 0 when there is none
+    std::vector<int> dataLines;  // the lines after the header that are not blank or a comment
+    char separator = ',';  // the one given, else guessSeparator of the header line (',' without one)
+};
+CsvLayout csvLayout(std::string_view text, const CsvOptions& options = {});
+
+// The fields of one line as parseCsv splits them, but forgiving, for showing a line that may be
+// wrong: the comment removed, fields trimmed, double quotes removed ("" inside quotes is a
+// quote), and a line parseCsv refuses (an unclosed quote) still split.
+std::vector<std::string> previewFields(std::string_view line, char separator);
+
 }  // namespace sysid::data

@@ -801,6 +801,45 @@ private slots:
         QVERIFY(r.column("x") == (std::vector<double>{1.0 / 3, -2.0 / 3, 1e-300}));
     }
 
+    // The layout shows a text as parseCsv reads it: the same lines, header and separator.
+    void layoutForAPreview()
+    {
+        const std::string text = "\xEF\xBB\xBF# made by hand\r\n\r\ntime ; \"x;1\" ; y # units: s, m\r\n"
+                                 "0;1,5;2\n  \t\n# a pause\n1;\"2\";3\r4;5;6";
+        const CsvLayout layout = csvLayout(text);
+        QCOMPARE(layout.lines,
+                 (std::vector<std::string>{"# made by hand", "", "time ; \"x;1\" ; y # units: s, m", "0;1,5;2", "  \t",
+                                           "# a pause", "1;\"2\";3", "4;5;6"}));
+        QCOMPARE(layout.headerLine, 3);
+        QCOMPARE(layout.dataLines, (std::vector<int>{4, 7, 8}));
+        QCOMPARE(layout.separator, ';');
+        QCOMPARE(previewFields(layout.lines[2], layout.separator), (std::vector<std::string>{"time", "x;1", "y"}));
+        QCOMPARE(previewFields(layout.lines[6], layout.separator), (std::vector<std::string>{"1", "2", "3"}));
+        QCOMPARE(previewFields("a,\"say \"\"hi\"\"\", b ", ','), (std::vector<std::string>{"a", "say \"hi\"", "b"}));
+        // The parser reads the same header and rows.
+        CsvOptions decimalComma;
+        decimalComma.decimalPoint = ',';
+        const DataTable table = parseCsv(text, "t.csv", decimalComma);
+        QCOMPARE(table.columnNames, (std::vector<std::string>{"time", "x;1", "y"}));
+        QCOMPARE(table.rowCount(), layout.dataLines.size());
+        QCOMPARE(table.column("x;1")[0], 1.5);
+    }
+
+    void layoutNeverFails()
+    {
+        QCOMPARE(csvLayout("").headerLine, 0);
+        QCOMPARE(csvLayout("# only a comment\n\n").headerLine, 0);
+        QCOMPARE(csvLayout("").separator, ',');
+        CsvOptions tab;
+        tab.separator = '\t';
+        QCOMPARE(csvLayout("a,b\n", tab).separator, '\t');
+        // A line the parser refuses is still split for showing.
+        QCOMPARE(previewFields("1,\"unclosed,2", ','), (std::vector<std::string>{"1", "unclosed,2"}));
+        QCOMPARE(previewFields("", ','), (std::vector<std::string>{""}));
+        const std::string binary("t,x\n\0\x01\xff,2\n", 10);
+        QCOMPARE(csvLayout(binary).lines.size(), std::size_t(2));
+    }
+
     void pathologicalInputsAreQuick()
     {
         // Each of these is about a megabyte; anything worse than linear would hang.

@@ -37,64 +37,12 @@ constexpr int kPreviewRows = 200;
 constexpr int kMaxPreviewColumns = 200;
 const QColor kErrorBackground(255, 205, 205);
 
-// Physical lines as the engine counts them: ends are \n, \r\n or \r.
-QStringList physicalLines(const QString& text)
+QStringList toQStringList(const std::vector<std::string>& items)
 {
-    QStringList lines;
-    QString current;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (c == QLatin1Char('\n') || c == QLatin1Char('\r')) {
-            lines.push_back(current);
-            current.clear();
-            if (c == QLatin1Char('\r') && i + 1 < text.size() && text[i + 1] == QLatin1Char('\n'))
-                ++i;
-        } else {
-            current.push_back(c);
-        }
-    }
-    if (!current.isEmpty())
-        lines.push_back(current);
-    return lines;
-}
-
-// The line without a `#` comment (outside double quotes).
-QString withoutComment(const QString& line)
-{
-    bool inQuotes = false;
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        if (line[i] == QLatin1Char('"'))
-            inQuotes = !inQuotes;
-        else if (!inQuotes && line[i] == QLatin1Char('#'))
-            return line.left(i);
-    }
-    return line;
-}
-
-// Fields of one line for the preview: trimmed, surrounding quotes removed, "" -> ".
-QStringList splitFields(const QString& line, QChar separator)
-{
-    QStringList fields;
-    QString field;
-    bool inQuotes = false;
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (c == QLatin1Char('"')) {
-            if (inQuotes && i + 1 < line.size() && line[i + 1] == QLatin1Char('"')) {
-                field.push_back(c);
-                ++i;
-            } else {
-                inQuotes = !inQuotes;
-            }
-        } else if (c == separator && !inQuotes) {
-            fields.push_back(field.trimmed());
-            field.clear();
-        } else {
-            field.push_back(c);
-        }
-    }
-    fields.push_back(field.trimmed());
-    return fields;
+    QStringList list;
+    for (const auto& item : items)
+        list.push_back(QString::fromStdString(item));
+    return list;
 }
 
 // The engine's rule (data::defaultTimeColumn), applied to the header as previewed.
@@ -265,7 +213,7 @@ void ImportDialog::loadFile(const QString& path)
     fileRead_ = false;
     QFile file(path_);
     if (!file.open(QIODevice::ReadOnly)) {
-        lines_.clear();
+        layout_ = {};
         headerFields_.clear();
         headerLine_ = 0;
         table_ = {};
@@ -285,7 +233,6 @@ void ImportDialog::loadFile(const QString& path)
     }
     bytes_ = file.readAll();
     fileRead_ = true;
-    lines_ = physicalLines(QString::fromUtf8(bytes_));
     reparse();
 }
 
@@ -348,10 +295,6 @@ void ImportDialog::reparse()
     } catch (const std::exception& e) {
         errorText_ = QFileInfo(path_).fileName() + QStringLiteral(": ") + QString::fromStdString(e.what());
     }
-    if (parsed_ && table_.rowCount() == 0) {
-        errorText_ = QFileInfo(path_).fileName() + QStringLiteral(": ") + tr("the file has a header but no data rows");
-        parsed_ = false;
-    }
 
     if (parsed_ && table_.timeColumn < table_.columnNames.size()) {
         const QSignalBlocker block(timeCombo_);
@@ -379,19 +322,17 @@ void ImportDialog::buildPreview()
         return;
     }
 
-    qsizetype i = 0;
-    for (; i < lines_.size(); ++i)
-        if (!withoutComment(lines_[i]).trimmed().isEmpty())
-            break;
-    if (i == lines_.size()) {
+    data::CsvOptions options;
+    options.separator = separator();
+    options.decimalPoint = decimalPoint();
+    layout_ = data::csvLayout(std::string_view(bytes_.constData(), static_cast<std::size_t>(bytes_.size())), options);
+    previewSeparator_ = layout_.separator;
+    if (layout_.headerLine == 0) {
         headerLabel_->setText(tr("No header line: the file has no data."));
-        previewSeparator_ = separator() != 0 ? separator() : ',';
         return;
     }
-    const QString header = withoutComment(lines_[i]);
-    headerLine_ = static_cast<int>(i) + 1;
-    previewSeparator_ = separator() != 0 ? separator() : data::guessSeparator(header.toStdString(), decimalPoint());
-    headerFields_ = splitFields(header, QLatin1Char(previewSeparator_));
+    headerLine_ = layout_.headerLine;
+    headerFields_ = lineFields(headerLine_);
     const QString separatorText = previewSeparator_ == '\t'
         ? tr("tab")
         : QStringLiteral("'") + QLatin1Char(previewSeparator_) + QStringLiteral("'");
@@ -400,11 +341,10 @@ void ImportDialog::buildPreview()
                               .arg(separatorText, headerFields_.join(QStringLiteral(" | "))));
 
     std::vector<std::pair<int, QStringList>> rows;
-    for (++i; i < lines_.size() && static_cast<int>(rows.size()) < kPreviewRows; ++i) {
-        const QString text = withoutComment(lines_[i]);
-        if (text.trimmed().isEmpty())
-            continue;
-        rows.emplace_back(static_cast<int>(i) + 1, splitFields(text, QLatin1Char(previewSeparator_)));
+    for (const int line : layout_.dataLines) {
+        if (static_cast<int>(rows.size()) >= kPreviewRows)
+            break;
+        rows.emplace_back(line, lineFields(line));
     }
     qsizetype columns = headerFields_.size();
     for (const auto& row : rows)
@@ -426,9 +366,14 @@ void ImportDialog::buildPreview()
     }
 }
 
+QStringList ImportDialog::lineFields(int line) const
+{
+    return toQStringList(data::previewFields(layout_.lines[static_cast<std::size_t>(line - 1)], previewSeparator_));
+}
+
 void ImportDialog::highlightErrorRow()
 {
-    if (errorLine_ <= 0 || errorLine_ > lines_.size())
+    if (errorLine_ <= 0 || errorLine_ > static_cast<int>(layout_.lines.size()))
         return;
     if (errorLine_ == headerLine_) {
         preview_->scrollToTop();
@@ -458,7 +403,7 @@ void ImportDialog::highlightErrorRow()
         auto* lineItem = new QTableWidgetItem(QString::number(errorLine_));
         lineItem->setData(Qt::UserRole, errorLine_);
         preview_->setVerticalHeaderItem(row, lineItem);
-        const QStringList fields = splitFields(withoutComment(lines_[errorLine_ - 1]), QLatin1Char(previewSeparator_));
+        const QStringList fields = lineFields(errorLine_);
         if (fields.size() > preview_->columnCount())
             preview_->setColumnCount(static_cast<int>(std::min<qsizetype>(fields.size(), kMaxPreviewColumns)));
         for (int c = 0; c < static_cast<int>(std::min<qsizetype>(fields.size(), preview_->columnCount())); ++c)

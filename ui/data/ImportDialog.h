@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/data/CsvReader.h"
 #include "engine/data/DataTable.h"
 
 #include <QByteArray>
@@ -25,7 +26,8 @@ class CurvePlot;
 
 // Imports one CSV data file: file choice, a preview of the raw text, separator, decimal point,
 // time column, and the mapping of model outputs and inputs onto data columns, with a quick
-// plot. Parsing is done by the engine (data::parseCsv); its error is shown inline, naming
+// plot. The engine reads the file (data::csvLayout and previewFields for the preview,
+// data::parseCsv for the table), so the dialog knows no CSV rule; its error is shown inline, naming
 // line and column, with the offending preview row highlighted. A bad file never closes the
 // dialog; OK is enabled only when the file parses and at least one output is mapped (and
 // every input has a column).
@@ -80,6 +82,8 @@ private:
     void browse();
     void reparse();
     void buildPreview();
+    // The fields of a physical line (1-based) as the preview shows them.
+    QStringList lineFields(int line) const;
     void rebuildTimeCombo(const QStringList& names);
     void rebuildMapping();
     void highlightErrorRow();
@@ -107,7 +111,7 @@ private:
     QString path_;
     QByteArray bytes_;
     bool fileRead_ = false;
-    QStringList lines_;  // physical lines of the file
+    data::CsvLayout layout_;  // the file's lines as the engine reads them
     QStringList headerFields_;
     int headerLine_ = 0;
     char previewSeparator_ = ',';
