@@ -1,6 +1,7 @@
 #include "engine/model/ModelBuilder.h"
 
-#include "engine/model/FieldDiscretisation.h"
+#include "engine/model/BuildScope.h"
+#include "engine/model/FieldBuilder.h"
 #include "engine/model/LagrangeDerivation.h"
 #include "engine/model/ModelParser.h"
 #include "engine/model/SymbolicFunctions.h"
@@ -18,15 +19,6 @@ namespace sysid::model {
 namespace {
 
 using GiNaC::ex;
-
-struct BuildFailure {
-    ModelDiagnostic diagnostic;
-};
-
-[[noreturn]] void fail(SourceLocation where, std::string message)
-{
-    throw BuildFailure{{where, std::move(message)}};
-}
 
 // A decimal literal as the exact rational it denotes (0.1 -> 1/10), so symbolic work stays exact.
 GiNaC::ex exactNumber(const std::string& spelling)
@@ -51,11 +43,6 @@ GiNaC::ex exactNumber(const std::string& spelling)
         return 0;
     const GiNaC::numeric mantissa(digits.substr(firstNonZero).c_str());
     return mantissa * GiNaC::numeric(10).power(GiNaC::numeric(exponent));
-}
-
-std::string at(SourceLocation where)
-{
-    return "line " + std::to_string(where.line);
 }
 
 const std::set<std::string>& reservedWords()
@@ -117,47 +104,6 @@ std::string functionList()
     return s;
 }
 
-enum class NameKind {
-    Parameter,
-    FirstOrderState,
-    SecondOrderCoordinate,
-    LagrangeCoordinate,
-    Input,
-    Let,
-    Output,
-    Field,
-    FieldVariable,
-    FieldDerivative,
-    NodeParameter,
-};
-
-std::string kindWord(NameKind k)
-{
-    switch (k) {
-    case NameKind::Parameter: return "a parameter";
-    case NameKind::FirstOrderState: return "a state";
-    case NameKind::SecondOrderCoordinate: return "a second-order coordinate";
-    case NameKind::LagrangeCoordinate: return "a Lagrangian coordinate";
-    case NameKind::Input: return "an input";
-    case NameKind::Let: return "an intermediate (let)";
-    case NameKind::Output: return "an output";
-    case NameKind::Field: return "a field";
-    case NameKind::FieldVariable: return "a field variable";
-    case NameKind::FieldDerivative: return "a derivative of a field";
-    case NameKind::NodeParameter: return "a per-node parameter";
-    }
-    return "a name";
-}
-
-struct Declaration {
-    NameKind kind;
-    SourceLocation where;
-    std::size_t index = 0;  // into parameters / inputs / coordinates / states / fields / node parameters
-};
-
-// Where an expression stands decides which names it may use.
-enum class Context { Constant, InitialValue, Dynamics, Output, FieldEquation, FieldBoundary, FieldInitial };
-
 struct Coordinate {
     std::string name;
     SourceLocation where;
@@ -179,30 +125,9 @@ struct FirstOrder {
     SourceLocation initialWhere;
 };
 
-// A field as declared, gathered from its statements before it is discretised.
-struct FieldInfo {
-    const FieldStatement* statement = nullptr;
-    FieldDefinition definition;
-    const FieldEquationStatement* equation = nullptr;
-    std::vector<std::array<const FieldConditionStatement*, 2>> sides;  // per axis: lower, upper end
-    const FieldConditionStatement* initial = nullptr;
-    std::vector<std::array<int, 2>> stateNodes;  // per axis
-    bool ready = false;  // grid, conditions and placeholders are complete
-    bool broken = false;  // an error in its grid or conditions is already reported
-    DiscretisedField grid;
-};
-
-// param alpha(x): one parameter alpha[i] per state node i along x.
-struct NodeParameter {
-    std::size_t field = 0, axis = 0;
-    GiNaC::symbol placeholder;
-    int firstNode = 1;
-    std::vector<GiNaC::symbol> values;
-};
-
-class Builder {
+class Builder : public NameScope {
 public:
-    Builder(std::string source, std::vector<ModelDiagnostic>& errors) : errors_(errors)
+    Builder(std::string source, std::vector<ModelDiagnostic>& errors) : errors_(errors), fields_(*this, errors_, model_)
     {
         model_.source = std::move(source);
     }
@@ -212,16 +137,16 @@ public:
         declare(syntax);
         if (!errors_.empty())
             return {};
-        defineFieldGrids(syntax);
+        fields_.defineGrids(syntax);
         defineParameters(syntax);
         defineLets(syntax);
         defineEquations(syntax);
         defineInitialValues(syntax);
-        defineFields();
+        fields_.defineFields();
         if (!errors_.empty())
             return {};
         assembleStates();
-        assembleFields();
+        fields_.assemble();
         if (!errors_.empty())
             return {};
         defineOutputs(syntax);
@@ -232,14 +157,10 @@ private:
     template <class F>
     void guarded(F&& f)
     {
-        try {
-            f();
-        } catch (const BuildFailure& e) {
-            errors_.push_back(e.diagnostic);
-        }
+        model::guarded(errors_, std::forward<F>(f));
     }
 
-    void declareName(const NamedPlace& n, NameKind kind, std::size_t index)
+    void declareName(const NamedPlace& n, NameKind kind, std::size_t index) override
     {
         if (reservedWords().count(n.name))
             fail(n.where, "'" + n.name + "' is a reserved word and cannot be used as a name");
@@ -279,12 +200,12 @@ private:
                     if (p->over.empty()) {
                         declareName(p->name, NameKind::Parameter, paramStatements_.size());
                     } else {
-                        declareName(p->name, NameKind::NodeParameter, nodeParameters_.size());
-                        nodeParameters_.push_back({0, 0, GiNaC::symbol(p->name.name + "(node)"), 1, {}});
+                        declareName(p->name, NameKind::NodeParameter, fields_.nodeParameterCount());
+                        fields_.addNodeParameter(*p);
                     }
                     paramStatements_.push_back(p);
                 } else if (auto* f = std::get_if<FieldStatement>(&st)) {
-                    declareField(*f);
+                    fields_.declareField(*f);
                 } else if (auto* s = std::get_if<StateStatement>(&st)) {
                     declareName(s->name, NameKind::FirstOrderState, firstOrder_.size());
                     FirstOrder f{
@@ -329,7 +250,13 @@ private:
                                          : "dissipation function";
     }
 
-    double constantValue(const ExpressionPtr& e, const std::string& what)
+    const Declaration* declaration(const std::string& name) const override
+    {
+        const auto it = names_.find(name);
+        return it == names_.end() ? nullptr : &it->second;
+    }
+
+    double constantValue(const ExpressionPtr& e, const std::string& what) override
     {
         const ex v = resolve(e, Context::Constant).evalf();
         if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real())
@@ -368,506 +295,13 @@ private:
                 }
             });
             if (!p->over.empty()) {
-                guarded([&] { expandNodeParameter(*p, param); });
+                guarded([&] { fields_.expandNodeParameter(*p, param); });
                 continue;
             }
             names_[param.name].index = model_.parameters.size();
             model_.parameters.push_back(param);
             model_.parameterSymbols.emplace_back(param.name);
         }
-    }
-
-    // ---- fields (method of lines) ----
-
-    void declareField(const FieldStatement& f)
-    {
-        declareName(f.name, NameKind::Field, fields_.size());
-        FieldInfo info;
-        info.statement = &f;
-        info.definition.name = f.name.name;
-        fields_.push_back(std::move(info));
-        const std::size_t index = fields_.size() - 1;
-        declareName({f.name.name + "_t", f.name.where}, NameKind::FieldDerivative, index);
-        for (const auto& axis : f.axes) {
-            declareName(axis.variable, NameKind::FieldVariable, index);
-            declareName({f.name.name + "_" + axis.variable.name, axis.variable.where}, NameKind::FieldDerivative,
-                        index);
-            declareName({f.name.name + "_" + axis.variable.name + axis.variable.name, axis.variable.where},
-                        NameKind::FieldDerivative, index);
-        }
-        if (f.axes.size() > 2)
-            fail(f.axes[2].variable.where,
-                 "a field has one or two spatial variables, not " + std::to_string(f.axes.size()));
-    }
-
-    static constexpr int maxFieldNodes = 2000;  // GiNaC works per node: keep the symbolic model tractable
-
-    // Intervals, node counts, order, and which condition holds on each side: all known before
-    // the parameters, since a per-node parameter needs the number of nodes.
-    void defineFieldGrids(const ModelSyntax& syntax)
-    {
-        for (FieldInfo& info : fields_) {
-            const std::size_t before = errors_.size();
-            guarded([&] { defineGrid(info); });
-            info.broken = errors_.size() > before;
-        }
-        for (const auto& st : syntax.statements) {
-            const std::size_t before = errors_.size();
-            guarded([&] {
-                if (auto* e = std::get_if<FieldEquationStatement>(&st))
-                    attachEquation(*e);
-                else if (auto* c = std::get_if<FieldConditionStatement>(&st))
-                    attachCondition(*c);
-            });
-            // A condition with an error is not also reported as missing: no field is complete then.
-            if (errors_.size() > before)
-                for (FieldInfo& info : fields_)
-                    info.broken = true;
-        }
-        for (FieldInfo& info : fields_) {
-            if (info.broken)
-                continue;
-            bool complete = true;
-            const std::string& name = info.definition.name;
-            if (!info.equation) {
-                errors_.push_back(
-                    {info.statement->name.where, "field " + name + " has no equation; add " + name + "_t = ..."});
-                complete = false;
-            }
-            for (std::size_t d = 0; d < info.sides.size(); ++d) {
-                const FieldAxis& axis = info.definition.axes[d];
-                for (int side = 0; side < 2; ++side) {
-                    if (info.sides[d][static_cast<std::size_t>(side)])
-                        continue;
-                    const std::string end = exactText(side == 0 ? axis.lower : axis.upper);
-                    errors_.push_back({info.statement->axes[d].variable.where,
-                                       "field " + name + " has no boundary condition at " + axis.variable + " = " +
-                                           end + "; add " + conditionExample(info, d, end) + " = ... (value) or " +
-                                           name + "_" + axis.variable +
-                                           conditionExample(info, d, end).substr(name.size()) + " = ... (flux)"});
-                    complete = false;
-                }
-            }
-            if (!complete)
-                continue;
-            info.definition.boundaries.assign(info.sides.size(), {});
-            std::size_t total = 1;
-            for (std::size_t d = 0; d < info.sides.size(); ++d) {
-                for (int side = 0; side < 2; ++side)
-                    info.definition.boundaries[d][static_cast<std::size_t>(side)].kind =
-                        isFlux(info, *info.sides[d][static_cast<std::size_t>(side)]) ? BoundaryKind::Flux
-                                                                                     : BoundaryKind::Dirichlet;
-                const auto range = stateNodeRange(info.definition.axes[d], info.definition.boundaries[d]);
-                info.stateNodes.push_back(range);
-                total *= static_cast<std::size_t>(range[1] - range[0] + 1);
-            }
-            if (total > maxFieldNodes) {
-                errors_.push_back({info.statement->name.where,
-                                   "field " + name + " has " + std::to_string(total) + " nodes; at most " +
-                                       std::to_string(maxFieldNodes) + " are supported"});
-                continue;
-            }
-            FieldPlaceholders& ph = info.definition.symbols;
-            ph.value = GiNaC::symbol(name);
-            for (const FieldAxis& axis : info.definition.axes) {
-                ph.coordinate.emplace_back(axis.variable);
-                ph.first.emplace_back(name + "_" + axis.variable);
-                ph.second.emplace_back(name + "_" + axis.variable + axis.variable);
-            }
-            info.ready = true;
-        }
-    }
-
-    // A grid coordinate in a message: 0.8, not GiNaC's 4/5 or 0.80000000000000000004.
-    static std::string exactText(const ex& e)
-    {
-        const ex v = e.evalf();
-        if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real())
-            return "?";
-        std::ostringstream s;
-        s << std::setprecision(12) << GiNaC::ex_to<GiNaC::numeric>(v).to_double();
-        return s.str();
-    }
-
-    static std::string fieldVariables(const FieldInfo& info)
-    {
-        std::string s;
-        for (const auto& a : info.statement->axes)
-            s += a.variable.name + ", ";
-        return s;
-    }
-
-    static std::string conditionExample(const FieldInfo& info, std::size_t axis, const std::string& end)
-    {
-        std::string s = info.definition.name + "(";
-        for (std::size_t d = 0; d < info.definition.axes.size(); ++d)
-            s += (d == axis ? end : info.definition.axes[d].variable) + ", ";
-        return s + "t)";
-    }
-
-    void defineGrid(FieldInfo& info)
-    {
-        const FieldStatement& f = *info.statement;
-        const std::string& name = f.name.name;
-        FieldDefinition& def = info.definition;
-        for (const auto& a : f.axes) {
-            FieldAxis axis;
-            axis.variable = a.variable.name;
-            constantValue(a.lower, "the lower end of " + a.variable.name);
-            constantValue(a.upper, "the upper end of " + a.variable.name);
-            axis.lower = resolve(a.lower, Context::Constant);
-            axis.upper = resolve(a.upper, Context::Constant);
-            if (!((axis.upper - axis.lower).evalf() > 0))
-                fail(a.lower->where,
-                     "the interval of " + a.variable.name + " is empty: [" + exactText(axis.lower) + ", " +
-                         exactText(axis.upper) + "] needs lower < upper");
-            const double nodes = constantValue(a.nodes, "the number of nodes along " + a.variable.name);
-            if (nodes != std::floor(nodes) || nodes < 1)
-                fail(a.nodes->where,
-                     "the number of interior nodes along " + a.variable.name + " must be a whole number >= 1, not " +
-                         formatNumber(nodes));
-            if (nodes > maxFieldNodes)
-                fail(a.nodes->where, "at most " + std::to_string(maxFieldNodes) + " nodes along " + a.variable.name);
-            axis.interiorNodes = static_cast<int>(nodes);
-            def.axes.push_back(axis);
-        }
-        if (f.order) {
-            const double order = constantValue(f.order, "the order of " + name);
-            if (order != 2 && order != 4)
-                fail(f.order->where,
-                     "the order of the differences of " + name + " must be 2 or 4, not " + formatNumber(order));
-            def.order = static_cast<int>(order);
-        }
-        info.sides.assign(def.axes.size(), {nullptr, nullptr});
-    }
-
-    // The field and axis a condition or equation names: s -> (s, none), s_x -> (s, x).
-    std::pair<std::size_t, std::optional<std::size_t>> fieldOf(const NamedPlace& written, const std::string& what)
-    {
-        auto it = names_.find(written.name);
-        if (it != names_.end() && it->second.kind == NameKind::Field)
-            return {it->second.index, std::nullopt};
-        if (it != names_.end() && it->second.kind == NameKind::FieldDerivative) {
-            const FieldInfo& info = fields_[it->second.index];
-            const std::string suffix = written.name.substr(info.definition.name.size() + 1);
-            for (std::size_t d = 0; d < info.statement->axes.size(); ++d)
-                if (info.statement->axes[d].variable.name == suffix)
-                    return {it->second.index, d};
-            fail(written.where,
-                 "a boundary condition gives the field (" + info.definition.name +
-                     "(...) = ...) or its "
-                     "first derivative across the side (" +
-                     info.definition.name + "_" + info.statement->axes[0].variable.name + "(...) = ...), not " +
-                     written.name);
-        }
-        if (it != names_.end())
-            fail(written.where, written.name + " is " + kindWord(it->second.kind) + ", not a field; " + what);
-        fail(written.where, "unknown field '" + written.name + "'" + suggestion(written.name) + "; " + what);
-    }
-
-    void attachEquation(const FieldEquationStatement& e)
-    {
-        const std::size_t f =
-            fieldOf(e.field, "declare it with 'field " + e.field.name + " on x in [0, 1] nodes 10'").first;
-        FieldInfo& info = fields_[f];
-        if (info.equation)
-            fail(e.field.where,
-                 "a second equation for " + e.field.name + "_t (the first is on " + at(info.equation->field.where) +
-                     ")");
-        info.equation = &e;
-    }
-
-    static bool isName(const ExpressionPtr& e, const std::string& name)
-    {
-        return e->kind == ExpressionSyntax::Kind::Name && e->primes == 0 && e->name == name;
-    }
-
-    bool isFlux(const FieldInfo& info, const FieldConditionStatement& c) const
-    {
-        return c.name.name != info.definition.name;
-    }
-
-    void attachCondition(const FieldConditionStatement& c)
-    {
-        const auto [f, fluxAxis] = fieldOf(c.name, "a condition like s(0, t) = ... needs a field");
-        FieldInfo& info = fields_[f];
-        const std::size_t dims = info.statement->axes.size();
-        const std::string& name = info.definition.name;
-        if (info.definition.axes.size() != dims)
-            return;  // its grid has errors, already reported
-        const std::string variables = fieldVariables(info);
-        if (c.arguments.size() != dims + 1)
-            fail(c.name.where,
-                 name + " depends on (" + variables + "t): write " + name + "(" + variables +
-                     "0) = ... for the initial values and a boundary like " +
-                     conditionExample(info, 0, exactText(info.definition.axes[0].lower)) + " = ...");
-        const ExpressionPtr& time = c.arguments.back();
-        if (isName(time, "t") || (time->kind == ExpressionSyntax::Kind::Number && time->number == 0 && fluxAxis)) {
-            attachBoundary(info, c, fluxAxis);
-            return;
-        }
-        if (time->kind != ExpressionSyntax::Kind::Number || time->number != 0)
-            fail(time->where,
-                 "the last argument of " + c.name.name +
-                     "(...) is the time: t for a boundary condition, "
-                     "0 for the initial values");
-        if (fluxAxis)
-            fail(c.name.where, "initial values are given for the field itself: " + name + "(" + variables + "0) = ...");
-        for (std::size_t d = 0; d < dims; ++d)
-            if (!isName(c.arguments[d], info.statement->axes[d].variable.name))
-                fail(c.arguments[d]->where,
-                     "the initial values " + name + "(" + variables + "0) = ... are a function of " +
-                         info.statement->axes[d].variable.name + "; write the variable itself here");
-        if (info.initial)
-            fail(c.name.where,
-                 "the initial values of " + name + " are already given on " + at(info.initial->name.where));
-        info.initial = &c;
-    }
-
-    void attachBoundary(FieldInfo& info, const FieldConditionStatement& c, std::optional<std::size_t> fluxAxis)
-    {
-        const std::string& name = info.definition.name;
-        std::optional<std::size_t> fixedAxis;
-        for (std::size_t d = 0; d + 1 < c.arguments.size(); ++d) {
-            if (isName(c.arguments[d], info.statement->axes[d].variable.name))
-                continue;
-            if (fixedAxis)
-                fail(c.arguments[d]->where,
-                     "a boundary condition fixes one coordinate; " + info.statement->axes[*fixedAxis].variable.name +
-                         " is already fixed");
-            fixedAxis = d;
-        }
-        if (!fixedAxis)
-            fail(c.name.where,
-                 "a boundary condition of " + name +
-                     " names the side: write the end of the interval, "
-                     "e.g. " +
-                     conditionExample(info, 0, exactText(info.definition.axes[0].lower)));
-        const std::size_t d = *fixedAxis;
-        const FieldAxis& axis = info.definition.axes[d];
-        const ExpressionPtr& point = c.arguments[d];
-        constantValue(point, "the side of the boundary condition");
-        const ex value = resolve(point, Context::Constant);
-        const double scale = std::abs(GiNaC::ex_to<GiNaC::numeric>((axis.upper - axis.lower).evalf()).to_double());
-        auto near = [&](const ex& end) {
-            return std::abs(GiNaC::ex_to<GiNaC::numeric>((value - end).evalf()).to_double()) <= 1e-12 * scale;
-        };
-        const int side = near(axis.lower) ? 0 : near(axis.upper) ? 1 : -1;
-        if (side < 0)
-            fail(point->where,
-                 axis.variable + " = " + exactText(value) + " is not an end of the interval [" + exactText(axis.lower) +
-                     ", " + exactText(axis.upper) + "] of " + name);
-        if (fluxAxis && *fluxAxis != d)
-            fail(c.name.where,
-                 "on the side " + axis.variable + " = " + exactText(value) + " the flux is " + name + "_" +
-                     axis.variable + ", not " + c.name.name);
-        auto& slot = info.sides[d][static_cast<std::size_t>(side)];
-        if (slot)
-            fail(c.name.where,
-                 "a second boundary condition for " + name + " at " + axis.variable + " = " + exactText(value) +
-                     " (the first is on " + at(slot->name.where) + ")");
-        slot = &c;
-    }
-
-    void expandNodeParameter(const ParamStatement& p, const Parameter& prototype)
-    {
-        NodeParameter& np = nodeParameters_[names_.at(p.name.name).index];
-        if (p.over.size() != 1)
-            fail(p.over[1].where,
-                 "a per-node parameter follows one field variable: param " + p.name.name + "(" + p.over[0].name +
-                     ") = ...");
-        auto it = names_.find(p.over[0].name);
-        if (it == names_.end() || it->second.kind != NameKind::FieldVariable)
-            fail(p.over[0].where,
-                 "'" + p.over[0].name + "' in " + p.name.name + "(" + p.over[0].name +
-                     ") is not a field variable; declare it with 'field s on " + p.over[0].name +
-                     " in [0, 1] nodes 10'");
-        np.field = it->second.index;
-        const FieldInfo& info = fields_[np.field];
-        if (!info.ready)
-            return;  // the field has errors, already reported
-        for (std::size_t d = 0; d < info.statement->axes.size(); ++d)
-            if (info.statement->axes[d].variable.name == p.over[0].name)
-                np.axis = d;
-        const auto range = info.stateNodes[np.axis];
-        np.firstNode = range[0];
-        for (int node = range[0]; node <= range[1]; ++node) {
-            Parameter param = prototype;
-            param.name = p.name.name + "[" + std::to_string(node) + "]";
-            model_.parameters.push_back(param);
-            model_.parameterSymbols.emplace_back(param.name);
-            np.values.push_back(model_.parameterSymbols.back());
-        }
-    }
-
-    // Resolves each field's equation and conditions in its placeholders.
-    void defineFields()
-    {
-        for (std::size_t f = 0; f < fields_.size(); ++f) {
-            FieldInfo& info = fields_[f];
-            if (!info.ready)
-                continue;
-            currentField_ = f;
-            FieldDefinition& def = info.definition;
-            guarded([&] { def.rhs = resolve(info.equation->value, Context::FieldEquation); });
-            for (std::size_t d = 0; d < info.sides.size(); ++d)
-                for (std::size_t side = 0; side < 2; ++side) {
-                    currentFlux_ = def.boundaries[d][side].kind == BoundaryKind::Flux;
-                    guarded([&] {
-                        def.boundaries[d][side].value = resolve(info.sides[d][side]->value, Context::FieldBoundary);
-                    });
-                }
-            def.initial = 0;
-            if (info.initial)
-                guarded([&] { def.initial = resolve(info.initial->value, Context::FieldInitial); });
-            for (const NodeParameter& np : nodeParameters_)
-                if (np.field == f && !np.values.empty())
-                    def.coefficients.push_back({np.placeholder, np.axis, np.firstNode, np.values});
-        }
-        currentField_ = std::string::npos;
-    }
-
-    void assembleFields()
-    {
-        for (FieldInfo& info : fields_) {
-            guarded([&] {
-                try {
-                    info.grid = discretiseField(info.definition);
-                } catch (const FieldDiscretisationError& e) {
-                    fail(info.statement->name.where, e.what());
-                }
-                FieldLayout layout;
-                layout.name = info.definition.name;
-                layout.where = info.statement->name.where;
-                for (std::size_t d = 0; d < info.definition.axes.size(); ++d) {
-                    layout.variables.push_back(info.definition.axes[d].variable);
-                    std::vector<double> coordinates;
-                    for (int node = info.grid.firstNode[d]; node <= info.grid.lastNode[d]; ++node)
-                        coordinates.push_back(
-                            GiNaC::ex_to<GiNaC::numeric>(info.definition.axes[d].coordinate(node).evalf()).to_double());
-                    layout.coordinates.push_back(std::move(coordinates));
-                }
-                for (const FieldNode& node : info.grid.nodes) {
-                    layout.states.push_back(model_.states.size());
-                    model_.states.push_back(
-                        {node.name, node.symbol, node.rhs, node.initial, info.statement->name.where});
-                }
-                model_.fields.push_back(std::move(layout));
-            });
-        }
-    }
-
-    bool isFieldContext(Context ctx) const
-    {
-        return ctx == Context::FieldEquation || ctx == Context::FieldBoundary || ctx == Context::FieldInitial;
-    }
-
-    ex resolveFieldName(const ExpressionSyntax& e, const Declaration& d, Context ctx)
-    {
-        const std::string written = e.name + std::string(static_cast<std::size_t>(e.primes), '\'');
-        if (d.kind == NameKind::NodeParameter)
-            fail(e.where, e.name + " is one parameter per node; write " + e.name + "(" + nodeVariable(e.name) + ")");
-        const FieldInfo& info = fields_[d.index];
-        const std::string& field = info.definition.name;
-        if (!info.ready)
-            fail(e.where, "field " + field + " cannot be used until the errors in its declaration are fixed");
-        if (resolvingLet_) {
-            noteLetField(d.index, e.where);
-            ctx = Context::FieldEquation;
-        }
-        const bool own = isFieldContext(ctx) && (resolvingLet_ || currentField_ == d.index);
-        if (e.primes)
-            fail(e.where, written + ": fields have no primes; the time derivative is " + field + "_t");
-        if (d.kind == NameKind::FieldVariable) {
-            if (!own)
-                fail(e.where,
-                     e.name + " is the spatial variable of field " + field + "; it can appear only in " + field +
-                         "_t = ... and the boundary and initial conditions of " + field);
-            for (std::size_t a = 0; a < info.definition.axes.size(); ++a)
-                if (info.definition.axes[a].variable == e.name)
-                    return info.definition.symbols.coordinate[a];
-        }
-        if (d.kind == NameKind::Field) {
-            if (own && (ctx == Context::FieldEquation || (ctx == Context::FieldBoundary && currentFlux_)))
-                return info.definition.symbols.value;
-            if (own && ctx == Context::FieldBoundary)
-                fail(e.where,
-                     "a boundary value " + field + "(...) = ... cannot depend on " + field +
-                         " itself; for a "
-                         "Robin condition give the flux " +
-                         field + "_" + info.definition.axes[0].variable + "(...) = ... in terms of " + field);
-            if (own)
-                fail(e.where, "the initial values of " + field + " cannot depend on " + field + " itself");
-            fail(e.where,
-                 "field " + field + " has one value per node; use it in " + field +
-                     "_t = ..., or as an output "
-                     "(output " +
-                     field + " for every node, output " + field + "(X) at one point)");
-        }
-        if (d.kind == NameKind::FieldDerivative && own && ctx == Context::FieldEquation) {
-            const std::string suffix = e.name.substr(field.size() + 1);
-            for (std::size_t a = 0; a < info.definition.axes.size(); ++a) {
-                const std::string& v = info.definition.axes[a].variable;
-                if (suffix == v)
-                    return info.definition.symbols.first[a];
-                if (suffix == v + v)
-                    return info.definition.symbols.second[a];
-            }
-            fail(e.where,
-                 e.name + " is the time derivative of " + field + "; it stands on the left of " + field + "_t = ...");
-        }
-        fail(e.where, e.name + " is a derivative of field " + field + "; it can appear only in " + field + "_t = ...");
-    }
-
-    // The field a let being resolved draws on; a let may draw on one field only.
-    void noteLetField(std::size_t field, SourceLocation where)
-    {
-        if (letField_ && *letField_ != field)
-            fail(where,
-                 "a let may use one field only; this one uses " + fields_[*letField_].definition.name + " and " +
-                     fields_[field].definition.name);
-        letField_ = field;
-    }
-
-    std::string nodeVariable(const std::string& parameter) const
-    {
-        for (const ParamStatement* p : paramStatements_)
-            if (p->name.name == parameter && !p->over.empty())
-                return p->over[0].name;
-        return "x";
-    }
-
-    ex resolveNodeParameter(const ExpressionSyntax& e, Context ctx)
-    {
-        const NodeParameter& np = nodeParameters_[names_.at(e.name).index];
-        const std::string variable = nodeVariable(e.name);
-        if (resolvingLet_) {
-            noteLetField(np.field, e.where);
-            ctx = Context::FieldEquation;
-        }
-        if (ctx != Context::FieldEquation)
-            fail(e.where,
-                 e.name + "(" + variable +
-                     ") has one value per node; it can appear only in a field equation s_t = ...");
-        if (!resolvingLet_ && np.field != currentField_)
-            fail(e.where,
-                 e.name + "(" + variable + ") belongs to the nodes of field " + fields_[np.field].definition.name +
-                     ", not of " + fields_[currentField_].definition.name);
-        if (e.operands.size() != 1 || !isName(e.operands[0], variable))
-            fail(e.where,
-                 "write " + e.name + "(" + variable + "): a per-node parameter takes the node's own " + variable);
-        if (np.values.empty())
-            fail(e.where,
-                 "field " + fields_[np.field].definition.name +
-                     " cannot be used until the errors in its declaration are fixed");
-        return np.placeholder;
-    }
-
-    static std::string formatNumber(double v)
-    {
-        std::ostringstream s;
-        s << v;
-        return s.str();
     }
 
     void defineLets(const ModelSyntax& syntax)
@@ -886,12 +320,9 @@ private:
             }
             // A let may describe a coefficient over a field (let alpha = a*x + b): it then
             // keeps the field's placeholders and belongs to that field's equation.
-            resolvingLet_ = std::holds_alternative<LetStatement>(st);
-            letField_.reset();
+            fields_.beginLet(std::holds_alternative<LetStatement>(st));
             guarded([&] { lets_[name->name] = resolve(value, Context::Dynamics); });
-            if (letField_)
-                letFields_[name->name] = *letField_;
-            resolvingLet_ = false;
+            fields_.endLet(name->name);
             if (!lets_.count(name->name))
                 lets_[name->name] = 0;  // already reported; keep later uses from piling up errors
         }
@@ -1042,7 +473,7 @@ private:
                 } else if (decl.kind == NameKind::Field) {
                     fail(s->name.where,
                          s->name.name + " is a field: write its initial values as " + s->name.name + "(" +
-                             fieldVariables(fields_[decl.index]) + "0) = ...");
+                             fields_.variablesOf(decl.index) + "0) = ...");
                 } else {
                     fail(s->name.where,
                          s->name.name + " is " + kindWord(decl.kind) + "; initial values belong to states");
@@ -1103,7 +534,7 @@ private:
             guarded([&] {
                 if (auto f = names_.find(o->name.name);
                     f != names_.end() && f->second.kind == NameKind::Field && !o->value) {
-                    fieldOutput(*o, fields_[f->second.index], seen);
+                    fields_.output(*o, f->second.index, seen);
                     return;
                 }
                 if (!o->at.empty())
@@ -1144,41 +575,6 @@ private:
                 model_.outputs.push_back({s.name, s.symbol, s.where});
     }
 
-    // output s: every node; output s(0.4): one point, interpolated between nodes.
-    void fieldOutput(const OutputStatement& o, const FieldInfo& info, std::map<std::string, SourceLocation>& seen)
-    {
-        const std::string& field = info.definition.name;
-        if (o.primes)
-            fail(o.name.where, "fields have no primes; output " + field + " or " + field + "(X)");
-        auto add = [&](const std::string& name, const ex& value) {
-            if (auto it = seen.find(name); it != seen.end())
-                fail(o.name.where, "output " + name + " is already declared on " + at(it->second));
-            seen[name] = o.name.where;
-            model_.outputs.push_back({name, value, o.name.where});
-        };
-        if (o.at.empty()) {
-            for (const FieldNode& node : info.grid.nodes)
-                add(node.name, node.symbol);
-            return;
-        }
-        if (o.at.size() != info.definition.axes.size())
-            fail(o.name.where,
-                 "field " + field + " has " + std::to_string(info.definition.axes.size()) +
-                     " spatial variable(s); give that many coordinates in output " + field + "(...)");
-        std::vector<ex> point;
-        std::string name = field + "(";
-        for (std::size_t d = 0; d < o.at.size(); ++d) {
-            const double v = constantValue(o.at[d], "the point of output " + field);
-            point.push_back(resolve(o.at[d], Context::Constant));
-            name += (d ? "," : "") + formatNumber(v);
-        }
-        try {
-            add(name + ")", fieldValueAt(info.definition, info.grid, point));
-        } catch (const FieldDiscretisationError& e) {
-            fail(o.at.front()->where, std::string(e.what()) + " (output " + name + "))");
-        }
-    }
-
     ex stateRhs(const std::string& name, int primes, SourceLocation where)
     {
         const Declaration& d = names_.at(name);
@@ -1214,7 +610,7 @@ private:
         }
         if (d.kind == NameKind::Field || d.kind == NameKind::FieldVariable || d.kind == NameKind::FieldDerivative ||
             d.kind == NameKind::NodeParameter)
-            return resolveFieldName(e, d, ctx);
+            return fields_.resolveName(e, d, ctx);
         if (ctx == Context::InitialValue || ctx == Context::FieldInitial)
             fail(e.where, "'" + written + "' cannot appear in an initial value; use numbers and parameters");
         switch (d.kind) {
@@ -1227,15 +623,7 @@ private:
                 fail(e.where, "intermediate " + e.name + " has no time derivative");
             if (!lets_.count(e.name))
                 fail(e.where, "'" + e.name + "' is used before its definition on " + at(d.where));
-            if (auto f = letFields_.find(e.name); f != letFields_.end()) {
-                if (resolvingLet_)
-                    noteLetField(f->second, e.where);
-                else if (ctx != Context::FieldEquation || currentField_ != f->second)
-                    fail(e.where,
-                         e.name + " depends on field " + fields_[f->second].definition.name +
-                             " (its variables, values or per-node parameters); it can appear only in " +
-                             fields_[f->second].definition.name + "_t = ...");
-            }
+            fields_.checkLetUse(e, ctx);
             return lets_.at(e.name);
         case NameKind::FirstOrderState:
             if (e.primes == 0)
@@ -1258,7 +646,7 @@ private:
         }
     }
 
-    std::string suggestion(const std::string& name) const
+    std::string suggestion(const std::string& name) const override
     {
         std::string best;
         std::size_t bestDistance = 3;
@@ -1303,7 +691,7 @@ private:
         return "an expression";
     }
 
-    ex resolve(const ExpressionPtr& e, Context ctx)
+    ex resolve(const ExpressionPtr& e, Context ctx) override
     {
         using K = ExpressionSyntax::Kind;
         switch (e->kind) {
@@ -1329,7 +717,7 @@ private:
         }
         case K::Call: {
             if (auto n = names_.find(e->name); n != names_.end() && n->second.kind == NameKind::NodeParameter)
-                return resolveNodeParameter(*e, ctx);
+                return fields_.resolveNodeParameter(*e, ctx);
             auto it = functions().find(e->name);
             if (it == functions().end()) {
                 if (names_.count(e->name))
@@ -1361,13 +749,7 @@ private:
     std::vector<Coordinate> coordinates_;
     std::vector<std::pair<bool, std::size_t>> order_;  // states in declaration order: (isCoordinate, index)
     std::map<std::string, ex> lets_;
-    std::vector<FieldInfo> fields_;
-    std::vector<NodeParameter> nodeParameters_;
-    std::size_t currentField_ = std::string::npos;  // the field whose equation or condition is being resolved
-    bool currentFlux_ = false;  // that condition gives the flux, so it may use the field value
-    bool resolvingLet_ = false;  // a let is being resolved: field names give placeholders
-    std::optional<std::size_t> letField_;  // the field that let draws on
-    std::map<std::string, std::size_t> letFields_;  // lets drawing on a field, and which
+    FieldBuilder fields_;  // after errors_ and model_, which it holds
     const EnergyStatement* kinetic_ = nullptr;
     const EnergyStatement* potential_ = nullptr;
     const EnergyStatement* dissipation_ = nullptr;
