@@ -7,6 +7,10 @@
 #include "ui/editor/ModelEditor.h"
 #include "ui/editor/ParameterTable.h"
 #include "ui/editor/SymbolList.h"
+#include "ui/main/Examples.h"
+#include "ui/main/ExportActions.h"
+#include "ui/main/FitController.h"
+#include "ui/main/Session.h"
 #include "ui/plots/ContourPlot.h"
 #include "ui/plots/CostPlot.h"
 #include "ui/plots/FieldPlot.h"
@@ -52,7 +56,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextStream>
@@ -71,11 +74,6 @@
 namespace sysid::ui {
 
 namespace {
-
-QString examplesDir()
-{
-    return QStringLiteral(SYSID_EXAMPLES_DIR);
-}
 
 QString readText(const QString& path, QString* error)
 {
@@ -127,18 +125,15 @@ QStringList toList(const std::vector<std::string>& names)
 
 }  // namespace
 
-MainWindow::MainWindow(const QString& path, QWidget* parent) :
-    QMainWindow(parent), document_(new ProjectDocument(this)), runner_(new FitRunner(this)),
-    optimalRunner_(new OptimalEstimationRunner(this))
+MainWindow::MainWindow(const QString& path, QWidget* parent) : QMainWindow(parent), document_(new ProjectDocument(this))
 {
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     buildPlots();
     buildDocks();
+    buildControllers();
     buildMenus();
     connectDocument();
-    connectRunner();
-    connectOptimalRunner();
     statusIteration_ = new QLabel(this);
     progress_ = new QProgressBar(this);
     progress_->setMaximumWidth(160);
@@ -146,24 +141,35 @@ MainWindow::MainWindow(const QString& path, QWidget* parent) :
     progress_->setVisible(false);
     statusBar()->addPermanentWidget(statusIteration_);
     statusBar()->addPermanentWidget(progress_);
+    connectControllers();
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    rebuildRecentMenu();
+    session_->setRecentMenu(recentMenu_, [this](const QString& recent) {
+        if (maybeSave())
+            openPath(recent);
+    });
 
     const QString start = path.isEmpty() ? examplesDir() + QStringLiteral("/sdof_cubic.sysid") : path;
     if (!openPath(start)) {
         document_->newFromModel(QStringLiteral("# a new model\nparam a = 1\nstate y = 1\ny' = -a*y\noutput y\n"),
                                 QStringLiteral("untitled.model"));
     }
-    autosaveTimer_.setInterval(30000);
-    connect(&autosaveTimer_, &QTimer::timeout, this, &MainWindow::writeAutosave);
-    autosaveTimer_.start();
     refreshTitle();
 }
 
 MainWindow::~MainWindow() = default;
+
+FitRunner* MainWindow::runner() const
+{
+    return fit_->runner();
+}
+
+OptimalEstimationRunner* MainWindow::optimalRunner() const
+{
+    return fit_->optimalRunner();
+}
 
 TimeSeriesPlot* MainWindow::outputPlot(int output) const
 {
@@ -268,6 +274,42 @@ void MainWindow::buildDocks()
     resultsDock->raise();
 }
 
+void MainWindow::buildControllers()
+{
+    FitController::Views views;
+    views.dialogParent = this;
+    views.estimator = estimator_;
+    views.results = results_;
+    views.filter = filter_;
+    views.parameterPlot = parameterPlot_;
+    views.costPlot = costPlot_;
+    views.field = field_;
+    views.optimalView = optimalView_;
+    fit_ = new FitController(document_, views, this);
+    session_ = new Session(document_, this, this);
+    ExportActions::Figures figures;
+    figures.current = [this]() -> PlotWidget* {
+        auto* plot = qobject_cast<PlotWidget*>(plots_->currentWidget());
+        if (!plot && plots_->currentWidget() == contour_)
+            plot = contour_->plot();
+        if (!plot && plots_->currentWidget() == field_)
+            plot = field_->plot();
+        if (!plot && !outputPlots_.empty())
+            plot = outputPlots_.front();
+        return plot;
+    };
+    figures.report = [this] {
+        std::vector<std::pair<QString, PlotWidget*>> report;
+        for (std::size_t j = 0; j < outputPlots_.size(); ++j)
+            report.push_back({QStringLiteral("output_%1.png").arg(j + 1), outputPlots_[j]});
+        report.push_back({QStringLiteral("parameters.png"), parameterPlot_});
+        report.push_back({QStringLiteral("cost.png"), costPlot_});
+        report.push_back({QStringLiteral("phase_portrait.png"), phasePlot_});
+        return report;
+    };
+    exports_ = new ExportActions(document_, this, statusBar(), std::move(figures), this);
+}
+
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -288,10 +330,10 @@ void MainWindow::buildMenus()
     file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    exportMenu->addAction(tr("Parameters as JSON…"), this, &MainWindow::exportParametersJson);
-    exportMenu->addAction(tr("Parameters as CSV…"), this, &MainWindow::exportParametersCsv);
-    exportMenu->addAction(tr("Current figure…"), this, &MainWindow::exportFigure);
-    exportMenu->addAction(tr("Report (parameters and all plots)…"), this, &MainWindow::exportReport);
+    exportMenu->addAction(tr("Parameters as JSON…"), exports_, &ExportActions::exportParametersJson);
+    exportMenu->addAction(tr("Parameters as CSV…"), exports_, &ExportActions::exportParametersCsv);
+    exportMenu->addAction(tr("Current figure…"), exports_, &ExportActions::exportFigure);
+    exportMenu->addAction(tr("Report (parameters and all plots)…"), exports_, &ExportActions::exportReport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -369,219 +411,53 @@ void MainWindow::connectDocument()
     connect(estimator_, &EstimatorPanel::optimalSettingsChanged, this,
             [this] { document_->setOptimalEstimationSettings(estimator_->optimalSettingsWidget()->settings()); });
     connect(estimator_, &EstimatorPanel::runRequested, this, &MainWindow::runFit);
-    connect(results_, &ResultsPanel::refineRequested, this, &MainWindow::refineByOutputError);
+    connect(results_, &ResultsPanel::refineRequested, fit_, &FitController::refineByOutputError);
     connect(estimator_, &EstimatorPanel::cancelRequested, this, &MainWindow::cancelFit);
     connect(experiments_, &ExperimentList::currentExperimentChanged, document_, &ProjectDocument::setCurrentDataSet);
     connect(experiments_, &ExperimentList::removeRequested, document_, &ProjectDocument::removeDataSet);
 }
 
-void MainWindow::connectRunner()
+void MainWindow::connectControllers()
 {
-    connect(runner_, &FitRunner::started, this, [this](const QStringList& names) {
-        parameterPlot_->clear();
-        parameterPlot_->setParameterNames(names);
-        costPlot_->clear();
-        log_->appendPlainText(tr("fit started: %1").arg(names.join(QStringLiteral(", "))));
-    });
-    connect(runner_, &FitRunner::iteration, this, [this](const estimate::IterationRecord& r) {
-        parameterPlot_->addIteration(static_cast<int>(r.iteration), r.parameters);
-        costPlot_->addIteration(static_cast<int>(r.iteration), r.cost);
-        statusIteration_->setText(tr("iteration %1   cost %2").arg(r.iteration).arg(r.cost, 0, 'g', 6));
-    });
-    connect(
-        runner_, &FitRunner::trace, this,
-        [this](int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
-            if (experiment != std::max(document_->currentDataSet(), 0) || times.empty())
-                return;
-            lastTraceTimes_ = times;
-            lastTraceOutputs_ = outputs;
-            field_->setModelOutputs(times, outputs);
-            const std::size_t stride = displayStride(times.size());
-            const std::vector<double> t = thinned(times.data(), times.size(), stride);
-            for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size()); ++j) {
-                const Eigen::VectorXd column = outputs.col(j);
-                const std::vector<double> y = thinned(column.data(), static_cast<std::size_t>(column.size()), stride);
-                outputPlots_[static_cast<std::size_t>(j)]->setModel(t, y);
-                if (j == 0)
-                    phasePlot_->setModel(y, velocity(t, y, {}));
-            }
-        });
-    connect(runner_, &FitRunner::logLine, log_, &QPlainTextEdit::appendPlainText);
-    connect(periodicController_, &PeriodicController::message, this, [this](const QString& text) {
-        log_->appendPlainText(text);
-        statusBar()->showMessage(text, 8000);
-    });
-    connect(contour_, &ContourPanel::message, this, [this](const QString& text) {
-        log_->appendPlainText(text);
-        statusBar()->showMessage(text, 8000);
-    });
-    connect(study_, &StudyPanel::message, this, [this](const QString& text) {
-        log_->appendPlainText(text);
-        statusBar()->showMessage(text, 8000);
-    });
-    connect(runner_, &FitRunner::finished, this,
-            [this](bool cancelled, const QString& message, const std::optional<estimate::FitResult>& result) {
-                estimator_->setRunning(false);
-                progress_->setVisible(false);
-                if (result) {
-                    document_->setResult(*result);
-                    results_->setRefineAvailable(!cancelled && estimate::isEquationError(lastFitMethod_));
-                    showIdentifiedSpectrum();
-                    statusBar()->showMessage(cancelled ? tr("fit cancelled: best estimate kept")
-                                                       : tr("fit finished: %1").arg(message),
-                                             10000);
-                    log_->appendPlainText(tr("fit %1: %2").arg(cancelled ? tr("cancelled") : tr("finished"), message));
-                } else {
-                    statusBar()->showMessage(tr("fit failed: %1").arg(message), 15000);
-                    log_->appendPlainText(tr("fit failed: %1").arg(message));
-                    QMessageBox::warning(this, tr("Fit failed"), message);
-                }
-            });
+    connect(fit_, &FitController::runningChanged, progress_, &QProgressBar::setVisible);
+    connect(fit_, &FitController::iterationText, statusIteration_, &QLabel::setText);
+    connect(fit_, &FitController::modelResponse, this, &MainWindow::showModelResponse);
+    connect(fit_, &FitController::optimalEstimationStarted, this, [this] { plots_->setCurrentWidget(optimalView_); });
+    connect(fit_, &FitController::logLine, log_, &QPlainTextEdit::appendPlainText);
+    connect(fit_, &FitController::statusMessage, statusBar(), &QStatusBar::showMessage);
+    // The panels' own runs: their messages go to the log and the status bar alike.
+    connect(periodicController_, &PeriodicController::message, this, &MainWindow::showMessage);
+    connect(contour_, &ContourPanel::message, this, &MainWindow::showMessage);
+    connect(study_, &StudyPanel::message, this, &MainWindow::showMessage);
 }
 
-void MainWindow::connectOptimalRunner()
+void MainWindow::showMessage(const QString& text)
 {
-    connect(optimalRunner_, &OptimalEstimationRunner::started, parameterPlot_,
-            &ParameterHistoryPlot::setParameterNames);
-    connect(optimalRunner_, &OptimalEstimationRunner::iteration, this, [this](const estimate::IterationRecord& r) {
-        parameterPlot_->addIteration(static_cast<int>(r.iteration), r.parameters);
-        costPlot_->addIteration(static_cast<int>(r.iteration), r.cost);
-        statusIteration_->setText(tr("iteration %1   ½‖F‖² %2").arg(r.iteration).arg(r.cost, 0, 'g', 6));
-    });
-    connect(optimalRunner_, &OptimalEstimationRunner::trace, this,
-            [this](int, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
-                if (times.empty())
-                    return;
-                const std::size_t stride = displayStride(times.size());
-                const std::vector<double> t = thinned(times.data(), times.size(), stride);
-                for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size());
-                     ++j) {
-                    const Eigen::VectorXd column = outputs.col(j);
-                    outputPlots_[static_cast<std::size_t>(j)]->setModel(
-                        t, thinned(column.data(), static_cast<std::size_t>(column.size()), stride));
-                }
-            });
-    connect(optimalRunner_, &OptimalEstimationRunner::logLine, log_, &QPlainTextEdit::appendPlainText);
-    connect(
-        optimalRunner_, &OptimalEstimationRunner::finished, this,
-        [this](bool cancelled, const QString& message, const std::optional<estimate::OptimalEstimationResult>& result) {
-            estimator_->setRunning(false);
-            progress_->setVisible(false);
-            const QString what = tr("optimal estimation");
-            if (result) {
-                optimalView_->setResult(*result);
-                const QString end = cancelled ? tr("cancelled")
-                    : result->converged       ? tr("converged")
-                                              : tr("did not converge");
-                statusBar()->showMessage(tr("%1 %2: %3").arg(what, end, message), 10000);
-                log_->appendPlainText(tr("%1 %2: %3").arg(what, end, message));
-            } else {
-                optimalView_->clear();
-                statusBar()->showMessage(tr("%1 failed: %2").arg(what, message), 15000);
-                log_->appendPlainText(tr("%1 failed: %2").arg(what, message));
-                QMessageBox::warning(this, tr("Optimal estimation failed"), message);
-            }
-        });
+    log_->appendPlainText(text);
+    statusBar()->showMessage(text, 8000);
 }
 
-void MainWindow::runOptimalEstimation()
+void MainWindow::showModelResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase)
 {
-    job::OptimalEstimationJob job;
-    try {
-        job::FitJob fit = document_->makeFitJob();
-        if (fit.experiments.empty())
-            throw std::runtime_error("no data: import a record to estimate from");
-        const auto current = static_cast<std::size_t>(std::max(document_->currentDataSet(), 0));
-        job.modelText = fit.modelText;
-        job.modelSource = fit.modelSource;
-        job.experiment = fit.experiments.at(std::min(current, fit.experiments.size() - 1));
-        job.preprocessing = fit.preprocessing;
-        job.parameterValues = fit.parameterValues;
-        job.settings = estimator_->optimalSettingsWidget()->settings();
-    } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Cannot run optimal estimation"), QString::fromStdString(e.what()));
-        return;
+    const std::size_t stride = displayStride(times.size());
+    const std::vector<double> t = thinned(times.data(), times.size(), stride);
+    for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size()); ++j) {
+        const Eigen::VectorXd column = outputs.col(j);
+        const std::vector<double> y = thinned(column.data(), static_cast<std::size_t>(column.size()), stride);
+        outputPlots_[static_cast<std::size_t>(j)]->setModel(t, y);
+        if (j == 0 && withPhase)
+            phasePlot_->setModel(y, velocity(t, y, {}));
     }
-    estimator_->setRunning(true);
-    progress_->setVisible(true);
-    statusIteration_->clear();
-    costPlot_->clear();
-    parameterPlot_->clear();
-    optimalView_->clear();
-    plots_->setCurrentWidget(optimalView_);
-    log_->appendPlainText(tr("optimal estimation started"));
-    optimalRunner_->start(std::move(job));
 }
 
 void MainWindow::runFit()
 {
-    if (runner_->isRunning() || optimalRunner_->isRunning())
-        return;
-    if (estimator_->optimalSelected()) {
-        runOptimalEstimation();
-        return;
-    }
-    job::FitJob job;
-    try {
-        job = document_->makeFitJob();
-    } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Cannot fit"), QString::fromStdString(e.what()));
-        return;
-    }
-    startFit(std::move(job));
-}
-
-void MainWindow::startFit(job::FitJob job)
-{
-    lastFitMethod_ = job.settings.method;
-    lastTraceTimes_.clear();
-    results_->setRefineAvailable(false);
-    estimator_->setRunning(true);
-    progress_->setVisible(true);
-    statusIteration_->clear();
-    runner_->start(std::move(job));
-}
-
-void MainWindow::refineByOutputError()
-{
-    if (runner_->isRunning() || optimalRunner_->isRunning() || !results_->hasResult())
-        return;
-    job::FitJob job;
-    try {
-        job = job::refinedByOutputError(document_->makeFitJob(), results_->result());
-    } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Cannot fit"), QString::fromStdString(e.what()));
-        return;
-    }
-    log_->appendPlainText(tr("refining by output error from the %1 estimate")
-                              .arg(QString::fromStdString(estimate::methodName(lastFitMethod_))));
-    startFit(std::move(job));
-}
-
-void MainWindow::showIdentifiedSpectrum()
-{
-    const ModelSummary& summary = document_->modelSummary();
-    const int current = document_->currentDataSet();
-    if (lastTraceTimes_.empty() || current < 0)
-        return;
-    const auto& set = document_->dataSet(current);
-    for (std::size_t j = 0; j < summary.outputs.size() && static_cast<Eigen::Index>(j) < lastTraceOutputs_.cols();
-         ++j) {
-        const auto mapped = set.mapping.find(summary.outputs[j]);
-        const QString column =
-            QString::fromStdString(mapped == set.mapping.end() ? summary.outputs[j] : mapped->second);
-        if (column != filter_->currentColumn())
-            continue;
-        const Eigen::VectorXd values = lastTraceOutputs_.col(static_cast<Eigen::Index>(j));
-        filter_->setIdentifiedResponse(column, lastTraceTimes_,
-                                       std::vector<double>(values.data(), values.data() + values.size()));
-    }
+    fit_->run();
 }
 
 void MainWindow::cancelFit()
 {
-    runner_->cancel();
-    optimalRunner_->cancel();
+    fit_->cancel();
 }
 
 bool MainWindow::openPath(const QString& path)
@@ -608,7 +484,7 @@ bool MainWindow::openPath(const QString& path)
         return false;
     }
     foldStartingValuesIntoText();
-    addRecent(document_->filePath());
+    session_->addRecent(document_->filePath());
     return true;
 }
 
@@ -655,8 +531,8 @@ bool MainWindow::saveTo(const QString& path)
         QMessageBox::warning(this, tr("Cannot save"), error);
         return false;
     }
-    addRecent(document_->filePath());
-    removeAutosave();
+    session_->addRecent(document_->filePath());
+    session_->removeAutosave();
     statusBar()->showMessage(tr("saved %1").arg(path), 5000);
     return true;
 }
@@ -751,70 +627,6 @@ void MainWindow::generateSyntheticData()
     importData(dialog.writtenPath(), dialog.trueValues());
 }
 
-void MainWindow::exportParametersJson()
-{
-    if (!document_->result())
-        return statusBar()->showMessage(tr("no result to export yet: run a fit first"), 5000);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export parameters"), QString(), tr("JSON (*.json)"));
-    QString error;
-    if (!path.isEmpty() && !ResultsPanel::exportJson(*document_->result(), path, &error, document_->trueValues()))
-        QMessageBox::warning(this, tr("Export failed"), error);
-}
-
-void MainWindow::exportParametersCsv()
-{
-    if (!document_->result())
-        return statusBar()->showMessage(tr("no result to export yet: run a fit first"), 5000);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export parameters"), QString(), tr("CSV (*.csv)"));
-    QString error;
-    if (!path.isEmpty() && !ResultsPanel::exportCsv(*document_->result(), path, &error))
-        QMessageBox::warning(this, tr("Export failed"), error);
-}
-
-void MainWindow::exportFigure()
-{
-    auto* plot = qobject_cast<PlotWidget*>(plots_->currentWidget());
-    if (!plot && plots_->currentWidget() == contour_)
-        plot = contour_->plot();
-    if (!plot && plots_->currentWidget() == field_)
-        plot = field_->plot();
-    if (!plot && !outputPlots_.empty())
-        plot = outputPlots_.front();
-    if (!plot)
-        return;
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export figure"), QString(), tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)"));
-    QString error;
-    if (!path.isEmpty() && !plot->exportTo(path, 1200, 800, &error))
-        QMessageBox::warning(this, tr("Export failed"), error);
-}
-
-void MainWindow::exportReport()
-{
-    if (!document_->result())
-        return statusBar()->showMessage(tr("no result to export yet: run a fit first"), 5000);
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Report folder"));
-    if (folder.isEmpty())
-        return;
-    std::vector<std::pair<QString, std::function<bool(const QString&, QString*)>>> figures;
-    for (std::size_t j = 0; j < outputPlots_.size(); ++j) {
-        TimeSeriesPlot* plot = outputPlots_[j];
-        figures.push_back({QStringLiteral("output_%1.png").arg(j + 1),
-                           [plot](const QString& p, QString* e) { return plot->exportTo(p, 1200, 800, e); }});
-    }
-    figures.push_back({QStringLiteral("parameters.png"),
-                       [this](const QString& p, QString* e) { return parameterPlot_->exportTo(p, 1200, 800, e); }});
-    figures.push_back({QStringLiteral("cost.png"),
-                       [this](const QString& p, QString* e) { return costPlot_->exportTo(p, 1200, 800, e); }});
-    figures.push_back({QStringLiteral("phase_portrait.png"),
-                       [this](const QString& p, QString* e) { return phasePlot_->exportTo(p, 1200, 800, e); }});
-    QString error;
-    if (!ResultsPanel::exportReport(*document_->result(), folder, figures, &error))
-        QMessageBox::warning(this, tr("Report failed"), error);
-    else
-        statusBar()->showMessage(tr("report written to %1").arg(folder), 8000);
-}
-
 void MainWindow::showEquations()
 {
     EquationsDialog dialog(document_->modelSummary(), this);
@@ -835,30 +647,6 @@ void MainWindow::about()
                            .arg(GINACLIB_MINOR_VERSION)
                            .arg(GINACLIB_MICRO_VERSION)
                            .arg(QString::fromStdString(mu::ParserVersion)));
-}
-
-void MainWindow::addRecent(const QString& path)
-{
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recent")).toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > 10)
-        recent.removeLast();
-    settings.setValue(QStringLiteral("recent"), recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    recentMenu_->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
-    for (const QString& path : recent)
-        recentMenu_->addAction(path, this, [this, path] {
-            if (maybeSave())
-                openPath(path);
-        });
-    recentMenu_->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::refreshTitle()
@@ -966,52 +754,17 @@ bool MainWindow::saveScreenshot(const QString& path)
 
 QString MainWindow::autosavePath()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/autosave.sysid");
+    return Session::autosavePath();
 }
 
 void MainWindow::writeAutosave()
 {
-    if (!document_->isModified())
-        return;
-    QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
-    QFile file(autosavePath() + QStringLiteral(".tmp"));
-    nlohmann::json j;
-    j["file"] = document_->filePath().toStdString();
-    j["project"] = document_->toJson();
-    if (!file.open(QIODevice::WriteOnly))
-        return;
-    file.write(QByteArray::fromStdString(j.dump()));
-    file.close();
-    QFile::remove(autosavePath());
-    QFile::rename(autosavePath() + QStringLiteral(".tmp"), autosavePath());
-}
-
-void MainWindow::removeAutosave()
-{
-    QFile::remove(autosavePath());
+    session_->writeAutosave();
 }
 
 void MainWindow::offerAutosaveRestore()
 {
-    QFile file(autosavePath());
-    if (!file.exists() || !file.open(QIODevice::ReadOnly))
-        return;
-    const QByteArray bytes = file.readAll();
-    file.close();
-    const auto answer = QMessageBox::question(
-        this, tr("Restore unsaved work?"), tr("sysid did not close normally last time. Restore the unsaved project?"));
-    if (answer != QMessageBox::Yes) {
-        removeAutosave();
-        return;
-    }
-    try {
-        const nlohmann::json j = nlohmann::json::parse(bytes.toStdString());
-        QString error;
-        if (!document_->restoreJson(j.at("project"), QString::fromStdString(j.value("file", std::string())), &error))
-            QMessageBox::warning(this, tr("Cannot restore"), error);
-    } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Cannot restore"), QString::fromStdString(e.what()));
-    }
+    session_->offerAutosaveRestore();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -1020,9 +773,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
-    runner_->cancel();
-    optimalRunner_->cancel();
-    removeAutosave();
+    fit_->cancel();
+    session_->removeAutosave();
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 class QLabel;
 class QPlainTextEdit;
@@ -41,10 +42,14 @@ class OptimalEstimationView;
 class StudyPanel;
 class ContourPanel;
 class FieldPanel;
+class FitController;
+class Session;
+class ExportActions;
 
 // The sysid-gui window: dockable panels (model, parameters, data, filters, estimator,
-// results, log) around the live plots. Everything numerical runs in engine jobs through
-// FitRunner; this class only wires the panels to the ProjectDocument.
+// results, log) around the live plots, and the menus. Everything numerical runs in engine jobs:
+// FitController runs fits, PeriodicController periodic solutions; Session keeps the autosave and
+// recent files, ExportActions the File ▸ Export menu. This class wires them to the ProjectDocument.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -54,7 +59,7 @@ public:
     ~MainWindow() override;
 
     ProjectDocument* document() const { return document_; }
-    FitRunner* runner() const { return runner_; }
+    FitRunner* runner() const;
     ResultsPanel* resultsPanel() const { return results_; }
     FilterPanel* filterPanel() const { return filter_; }
     ModelEditor* modelEditor() const { return editor_; }
@@ -67,7 +72,7 @@ public:
     StudyPanel* studyPanel() const { return study_; }
     PhasePortraitPlot* orbitPlot() const { return orbitPlot_; }
     BranchPlot* branchPlot() const { return branchPlot_; }
-    OptimalEstimationRunner* optimalRunner() const { return optimalRunner_; }
+    OptimalEstimationRunner* optimalRunner() const;
     OptimalEstimationView* optimalView() const { return optimalView_; }
     ContourPanel* contourPanel() const { return contour_; }
     FieldPanel* fieldPanel() const { return field_; }
@@ -91,16 +96,14 @@ protected:
 private:
     void buildPlots();
     void buildDocks();
+    void buildControllers();
     void buildMenus();
     void connectDocument();
-    void connectRunner();
-    void connectOptimalRunner();
-    void runOptimalEstimation();
-    void startFit(job::FitJob job);
-    // Output error from the shown equation-error estimate ("Use as start").
-    void refineByOutputError();
-    // The last fitted response of the previewed column, for the filter panel's spectrum.
-    void showIdentifiedSpectrum();
+    void connectControllers();
+    // A message of a run: to the log and the status bar.
+    void showMessage(const QString& text);
+    // The model's response on the output plots (and the phase portrait of the first output).
+    void showModelResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase);
     bool maybeSave();  // false: the user cancelled
     void foldStartingValuesIntoText();
     void newProject();
@@ -111,22 +114,17 @@ private:
     // trueValues: the parameter values a synthetic record was made with (kept with the data set).
     void importData(const QString& path = QString(), const std::map<std::string, double>& trueValues = {});
     void generateSyntheticData();
-    void exportParametersJson();
-    void exportParametersCsv();
-    void exportReport();
-    void exportFigure();
     void showEquations();
     void about();
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
     void refreshTitle();
     void refreshModel();
     void refreshData();
     void refreshMeasuredPlots();
-    void removeAutosave();
 
     ProjectDocument* document_;
-    FitRunner* runner_;
+    FitController* fit_ = nullptr;
+    Session* session_ = nullptr;
+    ExportActions* exports_ = nullptr;
     ModelEditor* editor_ = nullptr;
     SymbolList* symbols_ = nullptr;
     ParameterTable* parameterTable_ = nullptr;
@@ -146,7 +144,6 @@ private:
     BranchPlot* branchPlot_ = nullptr;
     PeriodicPanel* periodic_ = nullptr;
     PeriodicController* periodicController_ = nullptr;
-    OptimalEstimationRunner* optimalRunner_ = nullptr;
     OptimalEstimationView* optimalView_ = nullptr;
     StudyPanel* study_ = nullptr;
     ContourPanel* contour_ = nullptr;
@@ -154,11 +151,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QLabel* statusIteration_ = nullptr;
     QProgressBar* progress_ = nullptr;
-    QTimer autosaveTimer_;
     bool updatingEditor_ = false;
-    estimate::EstimationMethod lastFitMethod_ = estimate::EstimationMethod::OutputError;
-    std::vector<double> lastTraceTimes_;  // the current data set's last model response
-    Eigen::MatrixXd lastTraceOutputs_;
 };
 
 }  // namespace sysid::ui

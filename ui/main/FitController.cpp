@@ -1,0 +1,214 @@
+#include "ui/main/FitController.h"
+
+#include "ui/plots/CostPlot.h"
+#include "ui/plots/ParameterHistoryPlot.h"
+#include "ui/project/ProjectDocument.h"
+#include "ui/results/FieldPanel.h"
+#include "ui/results/OptimalEstimationView.h"
+#include "ui/results/ResultsPanel.h"
+#include "ui/run/FitRunner.h"
+#include "ui/run/OptimalEstimationRunner.h"
+#include "ui/settings/EstimatorPanel.h"
+#include "ui/settings/FilterPanel.h"
+#include "ui/settings/OptimalEstimationSettingsWidget.h"
+
+#include "engine/job/OptimalEstimationJob.h"
+
+#include <QMessageBox>
+#include <QStringList>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace sysid::ui {
+
+FitController::FitController(ProjectDocument* document, const Views& views, QObject* parent) :
+    QObject(parent), document_(document), views_(views), runner_(new FitRunner(this)),
+    optimalRunner_(new OptimalEstimationRunner(this))
+{
+    connectFitRunner();
+    connectOptimalRunner();
+}
+
+void FitController::connectFitRunner()
+{
+    connect(runner_, &FitRunner::started, this, [this](const QStringList& names) {
+        views_.parameterPlot->clear();
+        views_.parameterPlot->setParameterNames(names);
+        views_.costPlot->clear();
+        emit logLine(tr("fit started: %1").arg(names.join(QStringLiteral(", "))));
+    });
+    connect(runner_, &FitRunner::iteration, this, [this](const estimate::IterationRecord& r) {
+        views_.parameterPlot->addIteration(static_cast<int>(r.iteration), r.parameters);
+        views_.costPlot->addIteration(static_cast<int>(r.iteration), r.cost);
+        emit iterationText(tr("iteration %1   cost %2").arg(r.iteration).arg(r.cost, 0, 'g', 6));
+    });
+    connect(runner_, &FitRunner::trace, this,
+            [this](int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
+                if (experiment != std::max(document_->currentDataSet(), 0) || times.empty())
+                    return;
+                lastTraceTimes_ = times;
+                lastTraceOutputs_ = outputs;
+                views_.field->setModelOutputs(times, outputs);
+                emit modelResponse(times, outputs, true);
+            });
+    connect(runner_, &FitRunner::logLine, this, &FitController::logLine);
+    connect(runner_, &FitRunner::finished, this,
+            [this](bool cancelled, const QString& message, const std::optional<estimate::FitResult>& result) {
+                views_.estimator->setRunning(false);
+                emit runningChanged(false);
+                if (result) {
+                    document_->setResult(*result);
+                    views_.results->setRefineAvailable(!cancelled && estimate::isEquationError(lastFitMethod_));
+                    showIdentifiedSpectrum();
+                    emit statusMessage(cancelled ? tr("fit cancelled: best estimate kept")
+                                                 : tr("fit finished: %1").arg(message),
+                                       10000);
+                    emit logLine(tr("fit %1: %2").arg(cancelled ? tr("cancelled") : tr("finished"), message));
+                } else {
+                    emit statusMessage(tr("fit failed: %1").arg(message), 15000);
+                    emit logLine(tr("fit failed: %1").arg(message));
+                    QMessageBox::warning(views_.dialogParent, tr("Fit failed"), message);
+                }
+            });
+}
+
+void FitController::connectOptimalRunner()
+{
+    connect(optimalRunner_, &OptimalEstimationRunner::started, views_.parameterPlot,
+            &ParameterHistoryPlot::setParameterNames);
+    connect(optimalRunner_, &OptimalEstimationRunner::iteration, this, [this](const estimate::IterationRecord& r) {
+        views_.parameterPlot->addIteration(static_cast<int>(r.iteration), r.parameters);
+        views_.costPlot->addIteration(static_cast<int>(r.iteration), r.cost);
+        emit iterationText(tr("iteration %1   ½‖F‖² %2").arg(r.iteration).arg(r.cost, 0, 'g', 6));
+    });
+    connect(optimalRunner_, &OptimalEstimationRunner::trace, this,
+            [this](int, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
+                if (!times.empty())
+                    emit modelResponse(times, outputs, false);
+            });
+    connect(optimalRunner_, &OptimalEstimationRunner::logLine, this, &FitController::logLine);
+    connect(
+        optimalRunner_, &OptimalEstimationRunner::finished, this,
+        [this](bool cancelled, const QString& message, const std::optional<estimate::OptimalEstimationResult>& result) {
+            views_.estimator->setRunning(false);
+            emit runningChanged(false);
+            const QString what = tr("optimal estimation");
+            if (result) {
+                views_.optimalView->setResult(*result);
+                const QString end = cancelled ? tr("cancelled")
+                    : result->converged       ? tr("converged")
+                                              : tr("did not converge");
+                emit statusMessage(tr("%1 %2: %3").arg(what, end, message), 10000);
+                emit logLine(tr("%1 %2: %3").arg(what, end, message));
+            } else {
+                views_.optimalView->clear();
+                emit statusMessage(tr("%1 failed: %2").arg(what, message), 15000);
+                emit logLine(tr("%1 failed: %2").arg(what, message));
+                QMessageBox::warning(views_.dialogParent, tr("Optimal estimation failed"), message);
+            }
+        });
+}
+
+void FitController::runOptimalEstimation()
+{
+    job::OptimalEstimationJob job;
+    try {
+        job::FitJob fit = document_->makeFitJob();
+        if (fit.experiments.empty())
+            throw std::runtime_error("no data: import a record to estimate from");
+        const auto current = static_cast<std::size_t>(std::max(document_->currentDataSet(), 0));
+        job.modelText = fit.modelText;
+        job.modelSource = fit.modelSource;
+        job.experiment = fit.experiments.at(std::min(current, fit.experiments.size() - 1));
+        job.preprocessing = fit.preprocessing;
+        job.parameterValues = fit.parameterValues;
+        job.settings = views_.estimator->optimalSettingsWidget()->settings();
+    } catch (const std::exception& e) {
+        QMessageBox::warning(views_.dialogParent, tr("Cannot run optimal estimation"),
+                             QString::fromStdString(e.what()));
+        return;
+    }
+    views_.estimator->setRunning(true);
+    emit runningChanged(true);
+    emit iterationText(QString());
+    views_.costPlot->clear();
+    views_.parameterPlot->clear();
+    views_.optimalView->clear();
+    emit optimalEstimationStarted();
+    emit logLine(tr("optimal estimation started"));
+    optimalRunner_->start(std::move(job));
+}
+
+void FitController::run()
+{
+    if (runner_->isRunning() || optimalRunner_->isRunning())
+        return;
+    if (views_.estimator->optimalSelected()) {
+        runOptimalEstimation();
+        return;
+    }
+    job::FitJob job;
+    try {
+        job = document_->makeFitJob();
+    } catch (const std::exception& e) {
+        QMessageBox::warning(views_.dialogParent, tr("Cannot fit"), QString::fromStdString(e.what()));
+        return;
+    }
+    startFit(std::move(job));
+}
+
+void FitController::startFit(job::FitJob job)
+{
+    lastFitMethod_ = job.settings.method;
+    lastTraceTimes_.clear();
+    views_.results->setRefineAvailable(false);
+    views_.estimator->setRunning(true);
+    emit runningChanged(true);
+    emit iterationText(QString());
+    runner_->start(std::move(job));
+}
+
+void FitController::refineByOutputError()
+{
+    if (runner_->isRunning() || optimalRunner_->isRunning() || !views_.results->hasResult())
+        return;
+    job::FitJob job;
+    try {
+        job = job::refinedByOutputError(document_->makeFitJob(), views_.results->result());
+    } catch (const std::exception& e) {
+        QMessageBox::warning(views_.dialogParent, tr("Cannot fit"), QString::fromStdString(e.what()));
+        return;
+    }
+    emit logLine(tr("refining by output error from the %1 estimate")
+                     .arg(QString::fromStdString(estimate::methodName(lastFitMethod_))));
+    startFit(std::move(job));
+}
+
+void FitController::showIdentifiedSpectrum()
+{
+    const ModelSummary& summary = document_->modelSummary();
+    const int current = document_->currentDataSet();
+    if (lastTraceTimes_.empty() || current < 0)
+        return;
+    const auto& set = document_->dataSet(current);
+    for (std::size_t j = 0; j < summary.outputs.size() && static_cast<Eigen::Index>(j) < lastTraceOutputs_.cols();
+         ++j) {
+        const auto mapped = set.mapping.find(summary.outputs[j]);
+        const QString column =
+            QString::fromStdString(mapped == set.mapping.end() ? summary.outputs[j] : mapped->second);
+        if (column != views_.filter->currentColumn())
+            continue;
+        const Eigen::VectorXd values = lastTraceOutputs_.col(static_cast<Eigen::Index>(j));
+        views_.filter->setIdentifiedResponse(column, lastTraceTimes_,
+                                             std::vector<double>(values.data(), values.data() + values.size()));
+    }
+}
+
+void FitController::cancel()
+{
+    runner_->cancel();
+    optimalRunner_->cancel();
+}
+
+}  // namespace sysid::ui

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "engine/estimate/FitSettings.h"
+#include "engine/job/FitJob.h"
+
+#include <Eigen/Dense>
+#include <QObject>
+#include <QString>
+
+#include <vector>
+
+class QWidget;
+
+namespace sysid::ui {
+
+class CostPlot;
+class EstimatorPanel;
+class FieldPanel;
+class FilterPanel;
+class FitRunner;
+class OptimalEstimationRunner;
+class OptimalEstimationView;
+class ParameterHistoryPlot;
+class ProjectDocument;
+class ResultsPanel;
+
+// Runs the estimator panel's choice: a fit (FitRunner) or optimal estimation
+// (OptimalEstimationRunner), each built from the document. Iterations go to the parameter and
+// cost plots, a fit's result to the document, optimal estimation's to its view; the model's
+// response and everything for the log and status bar leave as signals for the window to show.
+class FitController : public QObject {
+    Q_OBJECT
+
+public:
+    // Panels and plots the runs feed. `dialogParent` owns the warnings shown when a run cannot
+    // start or fails.
+    struct Views {
+        QWidget* dialogParent = nullptr;
+        EstimatorPanel* estimator = nullptr;
+        ResultsPanel* results = nullptr;
+        FilterPanel* filter = nullptr;
+        ParameterHistoryPlot* parameterPlot = nullptr;
+        CostPlot* costPlot = nullptr;
+        FieldPanel* field = nullptr;
+        OptimalEstimationView* optimalView = nullptr;
+    };
+
+    FitController(ProjectDocument* document, const Views& views, QObject* parent = nullptr);
+
+    FitRunner* runner() const { return runner_; }
+    OptimalEstimationRunner* optimalRunner() const { return optimalRunner_; }
+
+public slots:
+    void run();  // optimal estimation when the estimator panel has it selected
+    void cancel();
+    // Output error from the shown equation-error estimate ("Use as start").
+    void refineByOutputError();
+
+signals:
+    void runningChanged(bool running);  // for the progress bar
+    void iterationText(const QString& text);  // "iteration 3   cost 1.2" (empty: clear it)
+    void logLine(const QString& text);
+    void statusMessage(const QString& text, int timeoutMs);
+    // The model's response of the current data set (a fit) or of optimal estimation, per sample
+    // and output; `withPhase`: also the model's phase portrait (a fit only).
+    void modelResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase);
+    void optimalEstimationStarted();  // its view wants to be shown
+
+private:
+    void connectFitRunner();
+    void connectOptimalRunner();
+    void runOptimalEstimation();
+    void startFit(job::FitJob job);
+    // The last fitted response of the previewed column, for the filter panel's spectrum.
+    void showIdentifiedSpectrum();
+
+    ProjectDocument* document_;
+    Views views_;
+    FitRunner* runner_;
+    OptimalEstimationRunner* optimalRunner_;
+    estimate::EstimationMethod lastFitMethod_ = estimate::EstimationMethod::OutputError;
+    std::vector<double> lastTraceTimes_;  // the current data set's last model response
+    Eigen::MatrixXd lastTraceOutputs_;
+};
+
+}  // namespace sysid::ui
