@@ -3,6 +3,8 @@
 //   sysid-gui --screenshot FILE.png [PROJECT] [--run | --frequency-response NAME=FROM:TO]
 //                                                render the window to a PNG (after a fit with --run, or after
 //                                                a frequency-response continuation in NAME) and exit
+//   sysid-gui --examples-folder                  print the folder of the bundled examples and exit
+#include "ui/main/Examples.h"
 #include "ui/main/MainWindow.h"
 #include "ui/periodic/PeriodicController.h"
 #include "ui/periodic/PeriodicPanel.h"
@@ -39,9 +41,12 @@ int main(int argc, char* argv[])
         QStringLiteral(
             "With --screenshot: continue the periodic solution in the forcing frequency NAME from FROM to TO first."),
         QStringLiteral("NAME=FROM:TO"));
+    const QCommandLineOption examplesOption(QStringLiteral("examples-folder"),
+                                            QStringLiteral("Print the folder of the bundled examples and exit."));
     parser.addOption(screenshotOption);
     parser.addOption(runOption);
     parser.addOption(responseOption);
+    parser.addOption(examplesOption);
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QStringLiteral("Project (.sysid) or model (.model) to open (default: a bundled example)."),
@@ -56,6 +61,10 @@ int main(int argc, char* argv[])
         parser.showHelp(0);
     if (parser.isSet(versionOption))
         parser.showVersion();
+    if (parser.isSet(examplesOption)) {
+        QTextStream(stdout) << sysid::ui::examplesDir() << "\n";
+        return 0;
+    }
     const QStringList args = parser.positionalArguments();
     if (args.size() > 1)
         return usageError(QStringLiteral("expected at most one file, got %1").arg(args.size()));
