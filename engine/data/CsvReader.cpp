@@ -26,6 +26,15 @@ int toInt(std::size_t n)
     return n > static_cast<std::size_t>(kMaxLineNumber) ? kMaxLineNumber : static_cast<int>(n);
 }
 
+template <std::size_t N>
+bool isOneOf(const std::array<CsvSymbol, N>& symbols, char c)
+{
+    for (const CsvSymbol& s : symbols)
+        if (s.symbol == c)
+            return true;
+    return false;
+}
+
 std::string separatorName(char sep)
 {
     switch (sep) {
@@ -352,11 +361,11 @@ std::string numberError(NumberStatus status, std::string_view cell, char decimal
 DataTable parseCsv(std::string_view text, const std::string& sourceName, const CsvOptions& options)
 {
     const char decimalPoint = options.decimalPoint;
-    if (decimalPoint != '.' && decimalPoint != ',')
+    if (!isOneOf(csvDecimalPoints, decimalPoint))
         throw DataError("decimal point '" + printableExcerpt(std::string_view(&decimalPoint, 1)) +
                             "' is not supported; expected '.' or ','",
                         sourceName);
-    if (options.separator != 0 && options.separator != ',' && options.separator != ';' && options.separator != '\t')
+    if (options.separator != 0 && !isOneOf(csvSeparators, options.separator))
         throw DataError("separator '" + printableExcerpt(std::string_view(&options.separator, 1)) +
                             "' is not supported; expected ',', ';' or tab",
                         sourceName);

@@ -2,6 +2,7 @@
 
 #include "engine/data/DataTable.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,13 +10,21 @@
 
 namespace sysid::data {
 
+// A separator or decimal point the reader accepts, with the words a reader of a menu knows it by.
+struct CsvSymbol {
+    char symbol;
+    std::string_view label;
+};
+inline constexpr std::array<CsvSymbol, 3> csvSeparators{{{',', "comma ,"}, {';', "semicolon ;"}, {'\t', "tab"}}};
+inline constexpr std::array<CsvSymbol, 2> csvDecimalPoints{{{'.', "point ."}, {',', "comma ,"}}};
+
 struct CsvOptions {
     // Name of the time column. Default: a column named `t` or `time` (any
     // letter case, the first such), else the first column.
     std::optional<std::string> timeColumn;
-    // ',', ';' or '\t'; 0 = detect from the header line.
+    // One of csvSeparators; 0 = detect from the header line.
     char separator = 0;
-    // '.' or ','; ',' only when the separator is not ','. With ',' a '.' in a
+    // One of csvDecimalPoints; ',' only when the separator is not ','. With ',' a '.' in a
     // number is rejected (it would be a thousands separator or a mistake).
     char decimalPoint = '.';
 };

@@ -82,13 +82,15 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent)
     separatorCombo_ = new QComboBox(this);
     separatorCombo_->setObjectName(QStringLiteral("separatorCombo"));
     separatorCombo_->addItem(tr("auto"), 0);
-    separatorCombo_->addItem(tr("comma ,"), int(','));
-    separatorCombo_->addItem(tr("semicolon ;"), int(';'));
-    separatorCombo_->addItem(tr("tab"), int('\t'));
+    for (const data::CsvSymbol& separator : data::csvSeparators)
+        separatorCombo_->addItem(
+            QString::fromUtf8(separator.label.data(), static_cast<qsizetype>(separator.label.size())),
+            int(separator.symbol));
     decimalCombo_ = new QComboBox(this);
     decimalCombo_->setObjectName(QStringLiteral("decimalCombo"));
-    decimalCombo_->addItem(tr("point ."), int('.'));
-    decimalCombo_->addItem(tr("comma ,"), int(','));
+    for (const data::CsvSymbol& point : data::csvDecimalPoints)
+        decimalCombo_->addItem(QString::fromUtf8(point.label.data(), static_cast<qsizetype>(point.label.size())),
+                               int(point.symbol));
     timeCombo_ = new QComboBox(this);
     timeCombo_->setObjectName(QStringLiteral("timeCombo"));
     timeCombo_->addItem(tr("(automatic)"), QString());
