@@ -25,26 +25,29 @@ bool ExportActions::hasResult()
     return false;
 }
 
-void ExportActions::exportParametersJson()
+void ExportActions::exportParameters(const QString& filter,
+                                     const std::function<bool(const QString& path, QString* error)>& write)
 {
     if (!hasResult())
         return;
-    const QString path =
-        QFileDialog::getSaveFileName(dialogParent_, tr("Export parameters"), QString(), tr("JSON (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(dialogParent_, tr("Export parameters"), QString(), filter);
     QString error;
-    if (!path.isEmpty() && !ResultsPanel::exportJson(*document_->result(), path, &error, document_->trueValues()))
+    if (!path.isEmpty() && !write(path, &error))
         QMessageBox::warning(dialogParent_, tr("Export failed"), error);
+}
+
+void ExportActions::exportParametersJson()
+{
+    exportParameters(tr("JSON (*.json)"), [this](const QString& path, QString* error) {
+        return ResultsPanel::exportJson(*document_->result(), path, error, document_->trueValues());
+    });
 }
 
 void ExportActions::exportParametersCsv()
 {
-    if (!hasResult())
-        return;
-    const QString path =
-        QFileDialog::getSaveFileName(dialogParent_, tr("Export parameters"), QString(), tr("CSV (*.csv)"));
-    QString error;
-    if (!path.isEmpty() && !ResultsPanel::exportCsv(*document_->result(), path, &error))
-        QMessageBox::warning(dialogParent_, tr("Export failed"), error);
+    exportParameters(tr("CSV (*.csv)"), [this](const QString& path, QString* error) {
+        return ResultsPanel::exportCsv(*document_->result(), path, error);
+    });
 }
 
 void ExportActions::exportFigure()

@@ -40,6 +40,8 @@ public slots:
 
 private:
     bool hasResult();  // says so in the status bar when there is none
+    // Asks for a file (of `filter`) and writes the document's result there with `write`.
+    void exportParameters(const QString& filter, const std::function<bool(const QString& path, QString* error)>& write);
 
     ProjectDocument* document_;
     QWidget* dialogParent_;
