@@ -471,7 +471,7 @@ void MainWindow::connectOptimalRunner()
             if (result) {
                 optimalView_->setResult(*result);
                 const QString end = cancelled ? tr("cancelled")
-                    : result->converged       ? tr("converged")
+                    : result->converged()     ? tr("converged")
                                               : tr("did not converge");
                 statusBar()->showMessage(tr("%1 %2: %3").arg(what, end, message), 10000);
                 log_->appendPlainText(tr("%1 %2: %3").arg(what, end, message));
