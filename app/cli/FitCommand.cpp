@@ -9,6 +9,7 @@
 #include "engine/data/DataError.h"
 #include "engine/job/FitJob.h"
 #include "engine/project/AtomicFile.h"
+#include "engine/project/FitReport.h"
 #include "engine/project/Project.h"
 #include "engine/project/ProjectJob.h"
 #include "engine/project/ResultJson.h"
@@ -189,6 +190,9 @@ int runFit(const Arguments& args)
         ("weight", po::value<Strings>()->composing(),
          "OUTPUT=W: weight of an output's squared residuals (default 1/sigma^2, sigma estimated from the data)")
         ("quiet,q", "no progress lines on stderr")
+        ("report", "print the full report of the fit on stderr (method, settings that differ from the defaults, "
+                   "iterations, evaluations, seconds per phase, integration statistics, why it stopped), also "
+                   "with --quiet; RESULT.json holds it as \"report\" in any case")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
     // clang-format on
     addIntegratorOptions(options, "integrator");
@@ -235,11 +239,17 @@ int runFit(const Arguments& args)
         throw UsageError("--refine follows an equation-error fit: use it with --method single-step or multistep");
 
     StderrProgress progress(quiet);
+    auto report = [&](const estimate::FitResult& r) {
+        if (vm.count("report"))
+            std::cerr << project::fitReport(r) << '\n' << std::flush;
+    };
     estimate::FitResult result = fit.run(progress);
+    report(result);
     nlohmann::json resultJson = project::resultToJson(result, trueValues);
-    if (vm.count("refine") && !result.cancelled) {
+    if (vm.count("refine") && !result.cancelled()) {
         progress.log("refining by output error from the " + estimate::methodName(fit.settings.method) + " estimate");
         const estimate::FitResult refined = job::refinedByOutputError(fit, result).run(progress);
+        report(refined);
         nlohmann::json refinedJson = project::resultToJson(refined, trueValues);
         refinedJson["equation_error_estimate"] = std::move(resultJson);
         resultJson = std::move(refinedJson);

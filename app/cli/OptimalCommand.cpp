@@ -189,8 +189,8 @@ int runOptimal(const Arguments& args)
         project::writeFileAtomically(out, text);
     if (vm.count("residuals"))
         project::writeFileAtomically(vm["residuals"].as<std::string>(), residualCsv(result));
-    if (!result.converged) {
-        std::cerr << "sysid optimal: did not converge: " << result.message << '\n';
+    if (!result.converged()) {
+        std::cerr << "sysid optimal: did not converge: " << result.termination.message << '\n';
         return UserErrorExit;
     }
     return Success;

@@ -195,7 +195,7 @@ int runPeriodic(const Arguments& args)
     else
         project::writeFileAtomically(out, text);
     if (!result.solution.converged())
-        throw UserError(path + ": no periodic solution found: " + result.solution.newton.message);
+        throw UserError(path + ": no periodic solution found: " + result.solution.newton.termination.message);
     return Success;
 }
 

@@ -126,8 +126,8 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
     try {
         checkRequest(model, guessTimes, guessStates, settings);
     } catch (const BadRequest& e) {
-        solution.newton.stop = shooting::NewtonStop::EvaluationFailed;
-        solution.newton.message = std::string("time discretisation: ") + e.what();
+        solution.newton.termination = core::Termination::failure(core::TerminationCriterion::InvalidSetting,
+                                                                 std::string("time discretisation: ") + e.what());
         return solution;
     }
 
@@ -153,9 +153,10 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
         model.rhs(a.direction.data());
         const double norm = a.direction.norm();
         if (!(norm > 0.0) || !std::isfinite(norm)) {
-            solution.newton.stop = shooting::NewtonStop::EvaluationFailed;
-            solution.newton.message = "time discretisation: the guess starts at an equilibrium (f = 0 at t = " +
-                std::to_string(settings.startTime) + "), which fixes no phase";
+            solution.newton.termination =
+                core::Termination::failure(core::TerminationCriterion::InvalidSetting,
+                                           "time discretisation: the guess starts at an equilibrium (f = 0 at t = " +
+                                               std::to_string(settings.startTime) + "), which fixes no phase");
             return solution;
         }
         a.direction /= norm;
@@ -165,12 +166,13 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
     DiscretisedPeriodicSystem system(model, settings.scheme, M, settings.startTime, guessPeriod, anchor);
     solution.newton =
         shooting::solveDampedNewton(system, system.pack(guess, guessPeriod), settings.newton, observer, stop);
-    if (!solution.newton.message.empty() && solution.newton.message.rfind("time discretisation", 0) != 0)
-        solution.newton.message = "time discretisation (" + std::to_string(M) + " nodes): " + solution.newton.message;
-    if (solution.newton.stop == shooting::NewtonStop::DampingTooSmall)
-        solution.newton.message += "; a right-hand side that jumps with the state (sign, max, min, abs in a "
-                                   "force) can leave the discrete equations without a root: other nodes, a "
-                                   "smoother model or shooting may help";
+    std::string& message = solution.newton.termination.message;
+    if (!message.empty() && message.rfind("time discretisation", 0) != 0)
+        message = "time discretisation (" + std::to_string(M) + " nodes): " + message;
+    if (solution.newton.termination.criterion == core::TerminationCriterion::LineSearch)
+        message += "; a right-hand side that jumps with the state (sign, max, min, abs in a "
+                   "force) can leave the discrete equations without a root: other nodes, a "
+                   "smoother model or shooting may help";
 
     const VectorXd& X = solution.newton.x;
     try {
@@ -192,7 +194,7 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
         }
     } catch (const std::exception& e) {
         // Only a non-converged iterate can have a non-positive period.
-        solution.newton.message += std::string("; no orbit to report: ") + e.what();
+        solution.newton.termination.message += std::string("; no orbit to report: ") + e.what();
         return solution;
     }
     if (solution.converged())

@@ -1,5 +1,6 @@
 #include "engine/estimate/EquationErrorFit.h"
 
+#include "engine/core/SolverStatistics.h"
 #include "engine/data/Text.h"
 #include "engine/estimate/EquationErrorObjective.h"
 #include "engine/estimate/Fit.h"
@@ -85,6 +86,7 @@ double relativeChange(const Eigen::VectorXd& from, const Eigen::VectorXd& to)
 // (pseudo-inverse on the range of J'J, so that unidentifiable directions are not moved).
 Eigen::VectorXd newtonDirection(const EquationErrorTerms& terms)
 {
+    const core::PhaseTimer timer(core::Phase::LinearAlgebra);
     const Eigen::MatrixXd hessian = terms.gaussNewton + terms.secondOrder;
     const Eigen::LDLT<Eigen::MatrixXd> ldlt(hessian);
     const double scale = hessian.diagonal().cwiseAbs().maxCoeff();
@@ -183,7 +185,7 @@ std::vector<std::string> equationErrorParameterNames(const eval::CompiledModelSo
 
 FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> model,
                              const std::vector<double>& initialValues, const std::vector<Experiment>& experiments,
-                             const FitSettings& settings, FitObserver* observer, std::stop_token stop)
+                             const FitSettings& settings, ProgressSink* observer, std::stop_token stop)
 {
     if (!isEquationError(settings.method))
         throw FitError(methodName(settings.method) + " is not an equation-error method");
@@ -273,39 +275,50 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
                 observer->trace(e, records[e].states.times, (*simulated)[e]);
     };
 
+    // Evaluations of the objective, and those that include its gradient and Hessian.
+    std::size_t evaluations = 0, derivativeEvaluations = 0;
+    auto evaluate = [&](const Eigen::VectorXd& at, EquationErrorOrder order) {
+        ++evaluations;
+        if (order != EquationErrorOrder::CostOnly)
+            ++derivativeEvaluations;
+        return objective.evaluate(at, records, order, stop);
+    };
     EquationErrorTerms terms;
     try {
-        terms = objective.evaluate(theta, records, EquationErrorOrder::Second, stop);
+        terms = evaluate(theta, EquationErrorOrder::Second);
     } catch (const std::runtime_error& e) {
         throw FitError(std::string("at the starting values: ") + e.what());
     }
+    using core::Termination;
+    using core::TerminationCriterion;
     const Eigen::VectorXd start = theta;
     const bool startIncomplete = terms.cancelled;
     if (!terms.cancelled)
         record(0, terms.cost, 0.0);
-    bool converged = false, cancelled = terms.cancelled;
-    std::string reason;
+    std::optional<Termination> termination;
+    if (terms.cancelled)
+        termination = Termination::cancel();
     std::size_t iteration = 0;
-    while (!cancelled && !converged) {
+    while (!termination) {
         if (iteration >= settings.maxIterations) {
-            reason = "maximum number of iterations reached";
+            termination = Termination::iterationLimit("maximum number of iterations reached");
             break;
         }
         if (stop.stop_requested()) {
-            cancelled = true;
+            termination = Termination::cancel();
             break;
         }
         const Eigen::VectorXd direction = newtonDirection(terms);
         const Eigen::VectorXd fullStep = (theta + direction).cwiseMax(lower).cwiseMin(upper);
         if (relativeChange(theta, fullStep) <= settings.stepTolerance) {
-            converged = true;
-            reason = "relative step below tolerance";
+            termination =
+                Termination::convergence(TerminationCriterion::StepTolerance, "relative step below tolerance");
             break;
         }
         ++iteration;
         // The full step is evaluated with its derivatives (it is usually accepted); shorter
         // ones by their cost alone, and the accepted one again with derivatives.
-        bool accepted = false;
+        bool accepted = false, cancelled = false;
         double alpha = 1.0;
         EquationErrorTerms trial;
         Eigen::VectorXd candidate;
@@ -313,7 +326,7 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
             candidate = (theta + alpha * direction).cwiseMax(lower).cwiseMin(upper);
             const EquationErrorOrder order = halving == 0 ? EquationErrorOrder::Second : EquationErrorOrder::CostOnly;
             try {
-                trial = objective.evaluate(candidate, records, order, stop);
+                trial = evaluate(candidate, order);
             } catch (const std::runtime_error&) {
                 continue;  // a step into a region where the model is not finite: shorter
             }
@@ -323,18 +336,22 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
             }
             accepted = trial.cost <= terms.cost;
             if (accepted && order == EquationErrorOrder::CostOnly) {
-                trial = objective.evaluate(candidate, records, EquationErrorOrder::Second, stop);
+                trial = evaluate(candidate, EquationErrorOrder::Second);
                 cancelled = trial.cancelled;
             }
         }
         if (accepted)
             alpha *= 2;  // undo the loop's last halving
-        if (cancelled)
+        if (cancelled) {
+            termination = Termination::cancel();
             break;
+        }
         if (!accepted) {
-            converged = relativeChange(theta, fullStep) <= 1e-8;
-            reason = converged ? "no further decrease of the objective (at the optimum within rounding)"
-                               : "the line search found no step that decreases the objective";
+            termination = relativeChange(theta, fullStep) <= 1e-8
+                ? Termination::convergence(TerminationCriterion::RoundingLevel,
+                                           "no further decrease of the objective (at the optimum within rounding)")
+                : Termination::failure(TerminationCriterion::LineSearch,
+                                       "the line search found no step that decreases the objective");
             break;
         }
         const double change = relativeChange(theta, candidate);
@@ -342,19 +359,20 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
         theta = candidate;
         terms = std::move(trial);
         record(iteration, terms.cost, change);
-        if (change <= settings.stepTolerance) {
-            converged = true;
-            reason = "relative step below tolerance";
-        } else if (alpha == 1.0 && previous - terms.cost <= settings.costTolerance * previous) {
-            converged = true;
-            reason = "relative cost change below tolerance";
-        }
+        if (change <= settings.stepTolerance)
+            termination =
+                Termination::convergence(TerminationCriterion::StepTolerance, "relative step below tolerance");
+        else if (alpha == 1.0 && previous - terms.cost <= settings.costTolerance * previous)
+            termination =
+                Termination::convergence(TerminationCriterion::CostTolerance, "relative cost change below tolerance");
     }
-    if (cancelled)
-        reason = "cancelled";
+    const bool cancelled = termination->cancelled();
 
     const Eigen::VectorXd noPrior = Eigen::VectorXd::Zero(p);
-    const Uncertainty unc = uncertaintyFromNormalEquations(terms.gaussNewton, 2.0 * terms.cost, terms.rows, noPrior);
+    const Uncertainty unc = [&] {
+        const core::PhaseTimer timer(core::Phase::LinearAlgebra);
+        return uncertaintyFromNormalEquations(terms.gaussNewton, 2.0 * terms.cost, terms.rows, noPrior);
+    }();
     for (Eigen::Index k = 0; k < p; ++k) {
         const auto& unknown = *estimated[static_cast<std::size_t>(k)];
         ParameterEstimate estimate;
@@ -375,10 +393,11 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
     result.correlation = unc.correlation;
     result.cost = terms.cost;
     result.residualCount = terms.rows;
+    result.minimiser = "Newton-Raphson with the exact Hessian";
     result.iterations = iteration;
-    result.converged = converged;
-    result.cancelled = cancelled;
-    result.stopReason = reason;
+    result.evaluations = evaluations;
+    result.derivativeEvaluations = derivativeEvaluations;
+    result.termination = std::move(*termination);
 
     result.residualRms.assign(model->outputCount(), nan);
     if (!cancelled && settings.equationError.simulateFit) {

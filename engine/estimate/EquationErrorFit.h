@@ -1,9 +1,9 @@
 #pragma once
 
 #include "engine/estimate/Experiment.h"
-#include "engine/estimate/FitObserver.h"
 #include "engine/estimate/FitResult.h"
 #include "engine/estimate/FitSettings.h"
+#include "engine/estimate/ProgressSink.h"
 
 #include <memory>
 #include <stop_token>
@@ -27,6 +27,6 @@ std::vector<std::string> equationErrorParameterNames(const eval::CompiledModelSo
 
 FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> model,
                              const std::vector<double>& initialValues, const std::vector<Experiment>& experiments,
-                             const FitSettings& settings, FitObserver* observer = nullptr, std::stop_token stop = {});
+                             const FitSettings& settings, ProgressSink* observer = nullptr, std::stop_token stop = {});
 
 }  // namespace sysid::estimate

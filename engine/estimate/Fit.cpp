@@ -1,8 +1,8 @@
-#include "engine/data/Text.h"
 #include "engine/estimate/Fit.h"
 
+#include "engine/core/SolverStatistics.h"
+#include "engine/data/Text.h"
 #include "engine/estimate/EquationErrorFit.h"
-#include "engine/estimate/LevenbergMarquardt.h"
 #include "engine/estimate/MultipleShootingProblem.h"
 #include "engine/estimate/OutputErrorProblem.h"
 #include "engine/estimate/OutputWeights.h"
@@ -12,6 +12,7 @@
 #include "engine/estimate/SteepestDescent.h"
 #include "engine/estimate/Uncertainty.h"
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -33,8 +34,7 @@ FitResult cancelledAtStart(const ParameterLayout& layout, const eval::CompiledMo
     result.cost = unknown;
     result.outputNames = model.outputNames;
     result.residualRms.assign(model.outputCount(), unknown);
-    result.cancelled = true;
-    result.stopReason = "cancelled before the first evaluation finished";
+    result.termination = core::Termination::cancel("cancelled before the first evaluation finished");
     return result;
 }
 
@@ -87,9 +87,35 @@ std::vector<std::string> estimatedParameterNames(const eval::CompiledModelSource
     return names;
 }
 
-FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std::vector<double>& initialValues,
-              const std::vector<Experiment>& experiments, const FitSettings& settings, FitObserver* observer,
-              std::stop_token stop)
+StoppingTolerances stoppingTolerances(const FitSettings& settings)
+{
+    StoppingTolerances t;
+    t.maxIterations = settings.maxIterations;
+    t.costTolerance = settings.costTolerance;
+    t.stepTolerance = settings.stepTolerance;
+    t.gradientTolerance = settings.gradientTolerance;
+    return t;
+}
+
+LevenbergMarquardtOptions levenbergMarquardtOptions(const FitSettings& settings)
+{
+    LevenbergMarquardtOptions options;
+    static_cast<StoppingTolerances&>(options) = stoppingTolerances(settings);
+    return options;
+}
+
+GaussNewtonOptions gaussNewtonOptions(const FitSettings& settings)
+{
+    GaussNewtonOptions options;
+    static_cast<StoppingTolerances&>(options) = stoppingTolerances(settings);
+    return options;
+}
+
+namespace {
+
+FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, const std::vector<double>& initialValues,
+                      const std::vector<Experiment>& experiments, const FitSettings& settings, ProgressSink* observer,
+                      std::stop_token stop)
 {
     if (experiments.empty())
         throw FitError("no data to fit: give at least one experiment");
@@ -140,13 +166,20 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
         for (std::size_t e = 0; e < experiments.size(); ++e)
             observer->trace(e, experiments[e].times, problem->outputs()[e]);
     };
-    LevenbergMarquardtOutcome outcome;
+    MinimiserOutcome outcome;
+    std::string minimiser;
     try {
-        if (settings.method == EstimationMethod::SteepestDescent)
+        if (settings.method == EstimationMethod::SteepestDescent) {
+            minimiser = "steepest descent with a fixed gain";
             outcome = steepestDescent(*problem, trapezoidRowWeights(experiments, weights), settings.steepestDescentGain,
-                                      settings, stop, onAccepted);
-        else
-            outcome = levenbergMarquardt(*problem, settings, stop, onAccepted);
+                                      stoppingTolerances(settings), stop, onAccepted);
+        } else if (settings.method == EstimationMethod::MultipleShooting) {
+            minimiser = "damped Gauss-Newton";
+            outcome = dampedGaussNewton(*problem, gaussNewtonOptions(settings), stop, onAccepted);
+        } else {
+            minimiser = "Levenberg-Marquardt";
+            outcome = levenbergMarquardt(*problem, levenbergMarquardtOptions(settings), stop, onAccepted);
+        }
     } catch (const std::invalid_argument& e) {
         throw FitError(e.what());
     } catch (const std::runtime_error& e) {
@@ -161,8 +194,10 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
     for (std::size_t u = 0; u < layout.size(); ++u)
         if (priors[u])
             precision(static_cast<Eigen::Index>(u)) = 1.0 / (priors[u]->sd * priors[u]->sd);
-    const Uncertainty unc =
-        uncertainty(outcome.final.jacobian.topRows(dataRows), outcome.final.residuals.head(dataRows), precision);
+    const Uncertainty unc = [&] {
+        const core::PhaseTimer timer(core::Phase::LinearAlgebra);
+        return uncertainty(outcome.final.jacobian.topRows(dataRows), outcome.final.residuals.head(dataRows), precision);
+    }();
     const Eigen::VectorXd theta = problem->parameters();
     for (std::size_t u = 0; u < layout.size(); ++u) {
         const auto uu = static_cast<Eigen::Index>(u);
@@ -187,11 +222,31 @@ FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std:
     result.outputNames = model->outputNames;
     result.residualRms = outputResidualRms(*model, experiments, problem->outputs());
     result.residualCount = problem->dataResidualCount();
+    result.minimiser = minimiser;
     result.iterations = outcome.iterations;
-    result.converged = outcome.converged;
-    result.cancelled = outcome.cancelled;
-    result.stopReason = outcome.stopReason;
+    result.evaluations = outcome.evaluations;
+    result.derivativeEvaluations = outcome.evaluations;
+    result.termination = std::move(outcome.termination);
     result.history = std::move(outcome.history);
+    return result;
+}
+
+}  // namespace
+
+FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std::vector<double>& initialValues,
+              const std::vector<Experiment>& experiments, const FitSettings& settings, ProgressSink* observer,
+              std::stop_token stop)
+{
+    const auto begin = std::chrono::steady_clock::now();
+    core::RunStatistics statistics;
+    FitResult result;
+    {
+        const core::StatisticsScope scope(&statistics);
+        result = fitUnknowns(std::move(model), initialValues, experiments, settings, observer, stop);
+    }
+    result.settings = settings;
+    result.statistics = statistics.snapshot();
+    result.statistics.seconds.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     return result;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 
-#include "engine/estimate/FitObserver.h"
+#include "engine/core/SolverStatistics.h"
+#include "engine/core/Termination.h"
+#include "engine/estimate/FitSettings.h"
+#include "engine/estimate/ProgressSink.h"
 
 #include <Eigen/Dense>
 
@@ -26,11 +29,19 @@ struct FitResult {
     std::vector<std::string> outputNames;
     std::vector<double> residualRms;  // unweighted, per model output (NaN if not measured)
     std::size_t residualCount = 0;
+    std::string minimiser;  // the method that minimised the cost, for reports ("Levenberg-Marquardt")
     std::size_t iterations = 0;
-    bool converged = false;
-    bool cancelled = false;
-    std::string stopReason;
+    // Evaluations of the objective (residuals or equation errors), and of its derivatives
+    // (Jacobian, or gradient and Hessian); the minimisers of output error evaluate both at once.
+    std::size_t evaluations = 0;
+    std::size_t derivativeEvaluations = 0;
+    core::Termination termination;  // why it stopped
+    core::SolverStatistics statistics;  // integration counts and seconds per phase of this fit
+    FitSettings settings;  // as the fit ran them (the integrator resolved for the model)
     std::vector<IterationRecord> history;  // iteration 0 is the starting point
+
+    bool converged() const { return termination.converged(); }
+    bool cancelled() const { return termination.cancelled(); }
 };
 
 }  // namespace sysid::estimate

@@ -34,10 +34,10 @@ public:
     // Moves the current point by the step last passed to a successful evaluate().
     virtual void accept() = 0;
 
-    // A problem whose steps also move hidden unknowns (multiple shooting's nodes) is damped by
-    // a step length on the whole step instead of Levenberg-Marquardt damping of the parameters:
-    // evaluate(alpha * full step) after setStepLength(alpha) moves the hidden unknowns by alpha too.
-    virtual bool dampsByStepLength() const { return false; }
+    // A problem whose steps also move hidden unknowns (multiple shooting's nodes) is minimised by
+    // dampedGaussNewton, which damps the whole step by a length instead of Levenberg-Marquardt
+    // damping of the parameters: evaluate(alpha * full step) after setStepLength(alpha) moves the
+    // hidden unknowns by alpha too.
     virtual void setStepLength(double /*alpha*/) {}
 };
 

@@ -1,28 +1,22 @@
 #pragma once
 
-#include "engine/estimate/FitObserver.h"
-#include "engine/estimate/FitSettings.h"
 #include "engine/estimate/LeastSquaresProblem.h"
+#include "engine/estimate/Minimiser.h"
 
-#include <functional>
+#include <cstddef>
 #include <stop_token>
-#include <vector>
 
 namespace sysid::estimate {
 
-struct LevenbergMarquardtOutcome {
-    Linearization final;  // at the returned point
-    std::size_t iterations = 0;
-    bool converged = false;
-    bool cancelled = false;
-    std::string stopReason;
-    std::vector<IterationRecord> history;
+// Levenberg-Marquardt's stopping tolerances and damping.
+struct LevenbergMarquardtOptions : StoppingTolerances {
+    double initialDamping = 1e-3;  // lambda of the first trial, times Marquardt's diagonal
+    double maxDamping = 1e20;  // give up when no step reduces the cost below this lambda
 };
 
 // Minimises a LeastSquaresProblem from its current point. Throws std::runtime_error when the
 // starting point cannot be evaluated. `onAccepted` is called after every accepted step.
-LevenbergMarquardtOutcome levenbergMarquardt(LeastSquaresProblem& problem, const FitSettings& settings,
-                                             std::stop_token stop,
-                                             const std::function<void(const IterationRecord&)>& onAccepted);
+MinimiserOutcome levenbergMarquardt(LeastSquaresProblem& problem, const LevenbergMarquardtOptions& options,
+                                    std::stop_token stop, const AcceptedStep& onAccepted);
 
 }  // namespace sysid::estimate

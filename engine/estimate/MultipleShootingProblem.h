@@ -30,7 +30,6 @@ public:
     Eigen::VectorXd upper() const override { return layout_.upper(); }
     bool evaluate(const Eigen::VectorXd& step, Linearization& out, std::string& failure, std::stop_token stop) override;
     void accept() override;
-    bool dampsByStepLength() const override { return true; }
     void setStepLength(double alpha) override { stepLength_ = alpha; }
     const std::vector<Eigen::MatrixXd>& outputs() const override { return outputs_; }
     std::size_t dataResidualCount() const override { return dataRows_; }

@@ -1,5 +1,6 @@
 #include "engine/estimate/OptimalEstimation.h"
 
+#include "engine/core/SolverStatistics.h"
 #include "engine/estimate/OptimalEstimationHamiltonian.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
@@ -7,6 +8,7 @@
 #include "engine/shooting/ModelOdeSystem.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -220,10 +222,12 @@ std::vector<shooting::BvpStage> defaultOptimalEstimationStages(integrate::Integr
     return {euler, loose, tight};
 }
 
-OptimalEstimationResult estimateOptimally(const model::Model& model, const Experiment& experiment,
-                                          const OptimalEstimationSettings& settings,
-                                          const std::function<void(const shooting::BvpIteration&)>& progress,
-                                          std::stop_token stop)
+namespace {
+
+OptimalEstimationResult solveEstimate(const model::Model& model, const Experiment& experiment,
+                                      const OptimalEstimationSettings& settings,
+                                      const std::function<void(const shooting::BvpIteration&)>& progress,
+                                      std::stop_token stop)
 {
     checkExperiment(model, experiment);
     const Prepared prepared = prepare(model, experiment, settings);
@@ -287,8 +291,9 @@ OptimalEstimationResult estimateOptimally(const model::Model& model, const Exper
     OptimalEstimationResult result;
     result.iterations = solved.totalIterations;
     result.residualNorm = solved.newton.residualNorm;
-    result.converged = solved.converged();
-    result.message = solved.message.empty() ? solved.newton.message : solved.message;
+    result.termination = solved.newton.termination;
+    if (!solved.message.empty())
+        result.termination.message = solved.message;
     result.times = experiment.times;
     for (std::size_t i = 0; i < L.modelStateCount; ++i)
         result.stateNames.push_back(L.stateNames[i]);
@@ -304,9 +309,10 @@ OptimalEstimationResult estimateOptimally(const model::Model& model, const Exper
     try {
         sampled = shooting::sampleSolution(system, solved, experiment.times, bvp.stages.back().integrator);
     } catch (const std::exception& e) {
-        result.converged = false;
-        result.message +=
-            (result.message.empty() ? "" : "; ") + std::string("the solution could not be sampled: ") + e.what();
+        const std::string& before = result.termination.message;
+        result.termination = core::Termination::failure(
+            core::TerminationCriterion::EvaluationFailed,
+            before + (before.empty() ? "" : "; ") + std::string("the solution could not be sampled: ") + e.what());
         return result;
     }
     const auto samples = static_cast<Eigen::Index>(experiment.times.size());
@@ -339,6 +345,25 @@ OptimalEstimationResult estimateOptimally(const model::Model& model, const Exper
         cost += 0.5 * (integrand[k] + integrand[k - 1]) * (experiment.times[k] - experiment.times[k - 1]);
     const Eigen::VectorXd d = sampled.row(0).head(n).transpose() - qa;
     result.cost = cost + 0.5 * d.cwiseAbs2().dot(Wa);
+    return result;
+}
+
+}  // namespace
+
+OptimalEstimationResult estimateOptimally(const model::Model& model, const Experiment& experiment,
+                                          const OptimalEstimationSettings& settings,
+                                          const std::function<void(const shooting::BvpIteration&)>& progress,
+                                          std::stop_token stop)
+{
+    const auto begin = std::chrono::steady_clock::now();
+    core::RunStatistics statistics;
+    OptimalEstimationResult result;
+    {
+        const core::StatisticsScope scope(&statistics);
+        result = solveEstimate(model, experiment, settings, progress, stop);
+    }
+    result.statistics = statistics.snapshot();
+    result.statistics.seconds.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     return result;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/core/SolverStatistics.h"
+#include "engine/core/Termination.h"
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/OptimalEstimationError.h"
 #include "engine/integrate/IntegratorSettings.h"
@@ -67,8 +69,10 @@ struct OptimalEstimationResult {
     double cost = 0.0;  // J by the trapezoidal rule on the data grid
     std::size_t iterations = 0;  // Newton iterations over all stages
     double residualNorm = 0.0;  // ||F|| of the shooting system at the end
-    bool converged = false;
-    std::string message;
+    // Why it stopped: the last stage's Newton termination, its message naming the stage.
+    core::Termination termination;
+    core::SolverStatistics statistics;  // integration counts and seconds per phase of the estimate
+    bool converged() const { return termination.converged(); }
 };
 
 // Throws OptimalEstimationError for a model or setting it cannot use (a nonlinear input,

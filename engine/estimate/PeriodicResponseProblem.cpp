@@ -148,7 +148,7 @@ bool PeriodicResponseProblem::solveOrbit(std::size_t e, shooting::PeriodicSoluti
         solution = discretise::findPeriodicSolutionByDiscretisation(model_, guessTimes, guessStates,
                                                                     discretisationSettings(e), {}, stop);
         if (!solution.converged()) {
-            failure = prefix + "no periodic solution: " + solution.newton.message;
+            failure = prefix + "no periodic solution: " + solution.newton.termination.message;
             return false;
         }
         warmTimes_[e] = solution.times;
@@ -156,7 +156,7 @@ bool PeriodicResponseProblem::solveOrbit(std::size_t e, shooting::PeriodicSoluti
     } else {
         solution = shooting::findPeriodicSolution(model_, guess, settings, {}, stop);
         if (!solution.converged()) {
-            failure = prefix + "no periodic solution: " + solution.newton.message;
+            failure = prefix + "no periodic solution: " + solution.newton.termination.message;
             return false;
         }
     }

@@ -20,11 +20,6 @@ Eigen::VectorXd seedGradient(const Linearization& l, const Eigen::VectorXd& c)
     return 2.0 * l.jacobian.topRows(m).transpose() * (c.array() * l.residuals.head(m).array()).matrix();
 }
 
-IterationRecord record(std::size_t iteration, const Eigen::VectorXd& theta, double cost, double step, double gain)
-{
-    return {iteration, std::vector<double>(theta.data(), theta.data() + theta.size()), cost, step, gain};
-}
-
 }  // namespace
 
 Eigen::VectorXd trapezoidRowWeights(const std::vector<Experiment>& experiments,
@@ -46,16 +41,19 @@ Eigen::VectorXd trapezoidRowWeights(const std::vector<Experiment>& experiments,
     return Eigen::Map<const Eigen::VectorXd>(rows.data(), static_cast<Eigen::Index>(rows.size()));
 }
 
-LevenbergMarquardtOutcome steepestDescent(LeastSquaresProblem& problem, const Eigen::VectorXd& quadratureWeights,
-                                          double gain, const FitSettings& settings, std::stop_token stop,
-                                          const std::function<void(const IterationRecord&)>& onAccepted)
+MinimiserOutcome steepestDescent(LeastSquaresProblem& problem, const Eigen::VectorXd& quadratureWeights, double gain,
+                                 const StoppingTolerances& tolerances, std::stop_token stop,
+                                 const AcceptedStep& onAccepted)
 {
+    using core::Termination;
+    using core::TerminationCriterion;
     if (!(gain > 0) || !std::isfinite(gain))
         throw std::invalid_argument("the steepest-descent gain K must be a finite number > 0 (it is " +
                                     data::formatNumber(gain, 6) + ")");
-    LevenbergMarquardtOutcome out;
+    MinimiserOutcome out;
     const Eigen::Index p = problem.parameters().size();
     std::string failure;
+    ++out.evaluations;
     Linearization current;
     if (!problem.evaluate(Eigen::VectorXd::Zero(p), current, failure, stop))
         throw std::runtime_error("the model cannot be evaluated at the starting values: " + failure);
@@ -66,64 +64,66 @@ LevenbergMarquardtOutcome steepestDescent(LeastSquaresProblem& problem, const Ei
     const Eigen::VectorXd upper = problem.upper();
     double cost = seedCost(current, quadratureWeights);
     current.merit = cost;
-    out.history.push_back(record(0, problem.parameters(), cost, 0.0, gain));
+    out.history.push_back(iterationRecord(0, problem.parameters(), cost, 0.0, gain));
     if (onAccepted)
         onAccepted(out.history.back());
-    auto finish = [&](bool converged, std::string reason) {
-        out.converged = converged;
-        out.stopReason = std::move(reason);
+    auto finish = [&](Termination termination) {
+        out.termination = std::move(termination);
         out.final = current;
         return out;
     };
     if (p == 0)
-        return finish(true, "nothing to estimate");
+        return finish(Termination::convergence(TerminationCriterion::NothingToEstimate, "nothing to estimate"));
 
-    for (std::size_t iteration = 1; iteration <= settings.maxIterations; ++iteration) {
-        if (stop.stop_requested()) {
-            out.cancelled = true;
-            return finish(false, "cancelled");
-        }
+    for (std::size_t iteration = 1; iteration <= tolerances.maxIterations; ++iteration) {
+        if (stop.stop_requested())
+            return finish(Termination::cancel());
         const Eigen::VectorXd theta = problem.parameters();
         const Eigen::VectorXd g = seedGradient(current, quadratureWeights);
         if (cost == 0.0)
-            return finish(true, "exact fit (cost 0)");
+            return finish(Termination::convergence(TerminationCriterion::ExactFit, "exact fit (cost 0)"));
         // Gradient per unit relative change of each parameter, relative to J: scale-free.
         const double gradient = (g.array() * (theta.array().abs() + 1e-12)).abs().maxCoeff() / cost;
-        if (gradient <= settings.gradientTolerance)
-            return finish(true, "gradient below tolerance");
+        if (gradient <= tolerances.gradientTolerance)
+            return finish(
+                Termination::convergence(TerminationCriterion::GradientTolerance, "gradient below tolerance"));
         // The seed's update (4.22) has no factor 2: K multiplies dJ/dtheta / 2.
         const Eigen::VectorXd step = (theta - 0.5 * gain * g).cwiseMax(lower).cwiseMin(upper) - theta;
-        const double relativeStep = step.norm() / (theta.norm() + settings.stepTolerance);
-        if (relativeStep <= settings.stepTolerance)
-            return finish(true, "relative step below tolerance");
+        const double relativeStep = step.norm() / (theta.norm() + tolerances.stepTolerance);
+        if (relativeStep <= tolerances.stepTolerance)
+            return finish(
+                Termination::convergence(TerminationCriterion::StepTolerance, "relative step below tolerance"));
         Linearization trial;
+        ++out.evaluations;
         const bool ok = problem.evaluate(step, trial, failure, stop);
-        if (stop.stop_requested()) {
-            out.cancelled = true;
-            return finish(false, "cancelled");
-        }
+        if (stop.stop_requested())
+            return finish(Termination::cancel());
         if (!ok)
-            return finish(false,
-                          "the model cannot be evaluated after a steepest-descent step (gain K = " +
-                              data::formatNumber(gain, 6) + " too large?): " + failure);
+            return finish(Termination::failure(
+                TerminationCriterion::EvaluationFailed,
+                "the model cannot be evaluated after a steepest-descent step (gain K = " + data::formatNumber(gain, 6) +
+                    " too large?): " + failure));
         const double next = seedCost(trial, quadratureWeights);
         if (!std::isfinite(next) || next > cost)
-            return finish(false,
-                          "the cost rose from " + data::formatNumber(cost, 6) + " to " + data::formatNumber(next, 6) +
-                              ": the gain K = " + data::formatNumber(gain, 6) + " is too large for this problem");
+            return finish(Termination::failure(
+                TerminationCriterion::GainTooLarge,
+                "the cost rose from " + data::formatNumber(cost, 6) + " to " + data::formatNumber(next, 6) +
+                    ": the gain K = " + data::formatNumber(gain, 6) + " is too large for this problem"));
         problem.accept();
         const double previous = cost;
         cost = next;
         current = std::move(trial);
         current.merit = cost;
         out.iterations = iteration;
-        out.history.push_back(record(iteration, problem.parameters(), cost, relativeStep, gain));
+        out.history.push_back(iterationRecord(iteration, problem.parameters(), cost, relativeStep, gain));
         if (onAccepted)
             onAccepted(out.history.back());
-        if (previous - cost <= settings.costTolerance * previous)
-            return finish(true, "relative cost change below tolerance");
+        if (previous - cost <= tolerances.costTolerance * previous)
+            return finish(
+                Termination::convergence(TerminationCriterion::CostTolerance, "relative cost change below tolerance"));
     }
-    return finish(false, "maximum number of iterations (" + std::to_string(settings.maxIterations) + ") reached");
+    return finish(Termination::iterationLimit("maximum number of iterations (" +
+                                              std::to_string(tolerances.maxIterations) + ") reached"));
 }
 
 }  // namespace sysid::estimate

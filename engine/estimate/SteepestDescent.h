@@ -1,11 +1,11 @@
 #pragma once
 
 #include "engine/estimate/Experiment.h"
-#include "engine/estimate/LevenbergMarquardt.h"
+#include "engine/estimate/LeastSquaresProblem.h"
+#include "engine/estimate/Minimiser.h"
 
 #include <Eigen/Dense>
 
-#include <functional>
 #include <stop_token>
 #include <vector>
 
@@ -23,9 +23,9 @@ namespace sysid::estimate {
 // gradient (relative to J) below gradientTolerance, or after maxIterations. A cost that rises
 // or cannot be evaluated means the gain is too large: the fit stops at the last good point.
 // The records' cost is J and their `lambda` the gain K; `final.merit` is J too.
-LevenbergMarquardtOutcome steepestDescent(LeastSquaresProblem& problem, const Eigen::VectorXd& quadratureWeights,
-                                          double gain, const FitSettings& settings, std::stop_token stop,
-                                          const std::function<void(const IterationRecord&)>& onAccepted);
+MinimiserOutcome steepestDescent(LeastSquaresProblem& problem, const Eigen::VectorXd& quadratureWeights, double gain,
+                                 const StoppingTolerances& tolerances, std::stop_token stop,
+                                 const AcceptedStep& onAccepted);
 
 // Trapezoid weights over each experiment's sample times, one per residual row of an
 // OutputErrorProblem with these output weights (rows: experiment, then measured output with a

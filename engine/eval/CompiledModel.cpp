@@ -1,5 +1,7 @@
 #include "engine/eval/CompiledModel.h"
 
+#include "engine/core/SolverStatistics.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -20,6 +22,7 @@ CompiledModel::CompiledModel(std::shared_ptr<const CompiledModelSource> source) 
 
 const ExpressionList& CompiledModel::compile(Program which) const
 {
+    const core::PhaseTimer timer(core::Phase::Compilation);
     auto& slot = programs_[which];
     const auto& s = *source_;
     if ((which == StateHessian || which == MixedHessian) && !s.hasSecondDerivatives)

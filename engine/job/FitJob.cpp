@@ -13,22 +13,6 @@ namespace sysid::job {
 
 namespace {
 
-// Forwards the estimator's events to the sink, in the order they come (the fit's thread).
-class Forwarder final : public estimate::FitObserver {
-public:
-    explicit Forwarder(ProgressSink& sink) : sink_(sink) {}
-
-    void iteration(const estimate::IterationRecord& record) override { sink_.iteration(record); }
-    void trace(std::size_t experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) override
-    {
-        sink_.trace(experiment, times, outputs);
-    }
-    void log(const std::string& line) override { sink_.log(line); }
-
-private:
-    ProgressSink& sink_;
-};
-
 std::string names(const std::vector<std::string>& list)
 {
     std::string text;
@@ -124,9 +108,8 @@ estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_toke
              std::to_string(experiments.size()) + " data set(s) by " + estimate::methodName(job.settings.method) +
              integratorNote(settings));
 
-    Forwarder forwarder(sink);
     try {
-        return estimate::fit(model, start, experiments, settings, &forwarder, stop);
+        return estimate::fit(model, start, experiments, settings, &sink, stop);
     } catch (const estimate::FitError& e) {
         throw JobError(JobError::Kind::Fit, e.what());
     } catch (const integrate::IntegrationError& e) {
@@ -163,7 +146,7 @@ estimate::FitResult FitJob::run(ProgressSink& sink, std::stop_token stop) const
         sink.finished(JobStatus::Failed, error.what());
         throw error;
     }
-    sink.finished(result.cancelled ? JobStatus::Cancelled : JobStatus::Succeeded, result.stopReason);
+    sink.finished(result.cancelled() ? JobStatus::Cancelled : JobStatus::Succeeded, result.termination.message);
     return result;
 }
 

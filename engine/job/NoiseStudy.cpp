@@ -118,12 +118,12 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
         NameSink sink;
         try {
             const estimate::FitResult result = job.run(sink, fitStop);
-            if (result.cancelled)
+            if (result.cancelled())
                 return std::nullopt;
-            out.converged = result.converged;
+            out.converged = result.converged();
             out.iterations = result.iterations;
             out.cost = result.cost;
-            out.message = result.stopReason;
+            out.message = result.termination.message;
             for (const auto& p : result.parameters)
                 out.estimates.push_back(p.value);
         } catch (const JobError& e) {

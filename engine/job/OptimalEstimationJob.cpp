@@ -1,5 +1,6 @@
 #include "engine/job/OptimalEstimationJob.h"
 
+#include "engine/core/RunSummary.h"
 #include "engine/data/DataError.h"
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/OptimalEstimationHamiltonian.h"
@@ -225,9 +226,12 @@ estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, P
                  seconds(std::chrono::duration<double>(Clock::now() - stageBegin).count()));
     if (result.states.rows() == static_cast<Eigen::Index>(result.times.size()) && result.states.rows() > 0)
         sink.trace(0, result.times, outputsAtEstimate(model.compiled, experiment, result));
-    sink.log("optimal estimation " + std::string(result.converged ? "converged" : "did not converge") + " after " +
+    sink.log("optimal estimation " + std::string(result.converged() ? "converged" : "did not converge") + " after " +
              std::to_string(result.iterations) + " iteration(s) in " +
              seconds(std::chrono::duration<double>(Clock::now() - begin).count()) + ": cost " + number(result.cost));
+    sink.log("termination: " + core::describe(result.termination));
+    sink.log("statistics: " + core::integrationSummary(result.statistics) + "; " +
+             core::timeSummary(result.statistics));
     return result;
 }
 
@@ -259,8 +263,8 @@ estimate::OptimalEstimationResult OptimalEstimationJob::run(ProgressSink& sink, 
         sink.finished(JobStatus::Failed, error.what());
         throw error;
     }
-    const bool cancelled = stop.stop_requested() && !result.converged;
-    sink.finished(cancelled ? JobStatus::Cancelled : JobStatus::Succeeded, result.message);
+    const bool cancelled = stop.stop_requested() && !result.converged();
+    sink.finished(cancelled ? JobStatus::Cancelled : JobStatus::Succeeded, result.termination.message);
     return result;
 }
 

@@ -1,11 +1,13 @@
 #include "engine/job/PeriodicJob.h"
 
+#include "engine/core/RunSummary.h"
 #include "engine/data/Text.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/job/ModelText.h"
 
+#include <chrono>
 #include <cmath>
 #include <numbers>
 
@@ -134,7 +136,7 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
     if (solution.converged() && solution.outputs.rows() > 0)
         sink.trace(0, solution.times, solution.outputs);
     sink.log(solution.converged() ? "periodic solution: " + solution.floquet.verdict
-                                  : "no periodic solution: " + solution.newton.message);
+                                  : "no periodic solution: " + solution.newton.termination.message);
 
     if (job.sweep && solution.converged() && !stop.stop_requested()) {
         shooting::ContinuationSettings c;
@@ -156,7 +158,7 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         result.branch = shooting::continuePeriodicSolutions(
             model, solution.initialState, c, [&](const shooting::BranchPoint& p) { sink.log(describePoint(name, p)); },
             stop);
-        sink.log("continuation: " + result.branch->message);
+        sink.log("continuation: " + core::describe(result.branch->termination));
     }
     return result;
 }
@@ -165,8 +167,11 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
 
 PeriodicJob::Result PeriodicJob::run(ProgressSink& sink, std::stop_token stop) const
 {
+    const auto begin = std::chrono::steady_clock::now();
+    core::RunStatistics statistics;
     Result result;
     try {
+        const core::StatisticsScope scope(&statistics);
         result = solve(*this, sink, stop);
     } catch (const JobError& e) {
         sink.finished(JobStatus::Failed, e.what());
@@ -176,11 +181,17 @@ PeriodicJob::Result PeriodicJob::run(ProgressSink& sink, std::stop_token stop) c
         sink.finished(JobStatus::Failed, error.what());
         throw error;
     }
+    result.statistics = statistics.snapshot();
+    result.statistics.seconds.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    sink.log("termination: " + core::describe(result.solution.newton.termination));
+    sink.log("statistics: " + core::integrationSummary(result.statistics) + "; " +
+             core::timeSummary(result.statistics));
     if (stop.stop_requested())
         sink.finished(JobStatus::Cancelled, "cancelled");
     else
         sink.finished(JobStatus::Succeeded,
-                      result.solution.converged() ? result.solution.floquet.verdict : result.solution.newton.message);
+                      result.solution.converged() ? result.solution.floquet.verdict
+                                                  : result.solution.newton.termination.message);
     return result;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/core/SolverStatistics.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
 #include "engine/job/JobError.h"
 #include "engine/job/ProgressSink.h"
@@ -47,11 +48,12 @@ struct PeriodicJob {
         std::vector<std::string> stateNames, outputNames;
         shooting::PeriodicSolution solution;  // at the sweep's start when there is a sweep
         std::optional<shooting::ContinuationResult> branch;
+        core::SolverStatistics statistics;  // of the whole job (settling, solve, continuation)
     };
     // The sink gets Newton iterations (cost = 1/2||F||^2), one log line per branch point, the
-    // orbit's outputs as trace 0 and finished(). A solve that does not converge is a result
-    // (solution.newton says why), not an error; bad settings, an unknown name or an integration
-    // that blows up while settling throw JobError after finished(Failed).
+    // orbit's outputs as trace 0, log lines with the termination and the statistics, and finished(). A solve that does
+    // not converge is a result (solution.newton says why), not an error; bad settings, an unknown name or an
+    // integration that blows up while settling throw JobError after finished(Failed).
     Result run(ProgressSink& sink, std::stop_token stop = {}) const;
 };
 

@@ -1,6 +1,7 @@
 #include "engine/project/OptimalEstimationJson.h"
 
 #include "engine/project/JsonKeys.h"
+#include "engine/project/RunSummaryJson.h"
 
 #include <cmath>
 
@@ -87,8 +88,10 @@ json optimalResultToJson(const estimate::OptimalEstimationResult& r)
     }
     out["cost"] = finite(r.cost);
     out["iterations"] = r.iterations;
-    out["converged"] = r.converged;
-    out["message"] = r.message;
+    out["termination"] = terminationToJson(r.termination);
+    out["converged"] = r.converged();  // as "message", derived from the termination for older readers
+    out["message"] = r.termination.message;
+    out["statistics"] = statisticsToJson(r.statistics);
     out["residual_norm"] = finite(r.residualNorm);
     out["times"] = r.states.rows() > 0 ? json(r.times) : json::array();
     out["states"] = columns(r.stateNames, r.states);

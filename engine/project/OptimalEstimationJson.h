@@ -11,8 +11,8 @@ namespace sysid::project {
 
 // The result of `sysid optimal`:
 //   {"parameters": {"NAME": {"value", "drift"}}, "cost", "iterations", "converged", "message",
-//    "residual_norm", "times": [...], "states": {"x": [...]}, "inputs": {"u": [...]},
-//    "residuals": {"xi:x": [...], "eps:y": [...]}}
+//    "termination": {"kind", "criterion", "message"}, "statistics": {...}, "residual_norm", "times": [...], "states":
+//    {"x": [...]}, "inputs": {"u": [...]}, "residuals": {"xi:x": [...], "eps:y": [...]}}
 // with "value" theta(a) and "drift" max - min of theta over the data; numbers that are not
 // finite are written as null.
 nlohmann::json optimalResultToJson(const estimate::OptimalEstimationResult& result);

@@ -1,5 +1,7 @@
 #include "engine/project/PeriodicJson.h"
 
+#include "engine/project/RunSummaryJson.h"
+
 #include <cmath>
 
 namespace sysid::project {
@@ -44,8 +46,10 @@ json periodicResultToJson(const job::PeriodicJob::Result& result, const std::str
     out["stable"] = s.converged() && s.floquet.stable;
     out["verdict"] = s.floquet.verdict;
     out["iterations"] = s.newton.iterations;
-    out["converged"] = s.converged();
-    out["message"] = s.newton.message;
+    out["termination"] = terminationToJson(s.newton.termination);
+    out["converged"] = s.converged();  // as "message", derived from the termination for older readers
+    out["message"] = s.newton.termination.message;
+    out["statistics"] = statisticsToJson(result.statistics);
 
     json orbit;
     orbit["t"] = s.times;
@@ -68,8 +72,9 @@ json periodicResultToJson(const job::PeriodicJob::Result& result, const std::str
                               {"type", shooting::describe(p.type)},
                               {"floquet_multipliers", multipliers(p.multipliers)}});
         out["branch"] = {{"parameter", sweepParameter},
-                         {"completed", result.branch->completed},
-                         {"message", result.branch->message},
+                         {"termination", terminationToJson(result.branch->termination)},
+                         {"completed", result.branch->completed()},
+                         {"message", result.branch->termination.message},
                          {"points", std::move(points)}};
     }
     return out;

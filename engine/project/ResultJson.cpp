@@ -1,5 +1,8 @@
 #include "engine/project/ResultJson.h"
 
+#include "engine/project/FitReport.h"
+#include "engine/project/RunSummaryJson.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -42,9 +45,17 @@ estimate::FitResult resultFromJson(const json& in)
         }
         result.cost = number(in.at("cost"));
         result.iterations = in.at("iterations").get<std::size_t>();
-        result.converged = in.at("converged").get<bool>();
-        result.cancelled = in.value("cancelled", false);
-        result.stopReason = in.at("stop_reason").get<std::string>();
+        if (const auto t = in.find("termination"); t != in.end()) {
+            result.termination = terminationFromJson(*t);
+        } else {  // written before the termination was recorded
+            const std::string reason = in.at("stop_reason").get<std::string>();
+            result.termination = in.value("cancelled", false) ? core::Termination::cancel(reason)
+                : in.at("converged").get<bool>()
+                ? core::Termination::convergence(core::TerminationCriterion::None, reason)
+                : core::Termination::failure(core::TerminationCriterion::None, reason);
+        }
+        if (const auto s = in.find("statistics"); s != in.end())
+            result.statistics = statisticsFromJson(*s);
         const json rmsByOutput = in.value("residual_rms", json::object());
         for (const auto& [output, rms] : rmsByOutput.items()) {
             result.outputNames.push_back(output);
@@ -71,6 +82,8 @@ estimate::FitResult resultFromJson(const json& in)
         return result;
     } catch (const json::exception& e) {
         throw std::invalid_argument(std::string("the stored result is damaged: ") + e.what());
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("the stored result is damaged: ") + e.what());
     }
 }
 
@@ -92,9 +105,13 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
     out["parameters"] = std::move(parameters);
     out["cost"] = finite(result.cost);
     out["iterations"] = result.iterations;
-    out["converged"] = result.converged;
-    out["stop_reason"] = result.stopReason;
-    out["cancelled"] = result.cancelled;
+    out["termination"] = terminationToJson(result.termination);
+    // Older readers (and users' scripts) read these three, derived from the termination.
+    out["converged"] = result.converged();
+    out["stop_reason"] = result.termination.message;
+    out["cancelled"] = result.cancelled();
+    out["statistics"] = statisticsToJson(result.statistics);
+    out["report"] = fitReportJson(result);
 
     json rms = json::object();
     for (std::size_t j = 0; j < result.outputNames.size(); ++j)

@@ -12,6 +12,7 @@ namespace sysid::project {
 // RESULT.json of DESIGN.md:
 //   {"parameters": {"NAME": {"value", "std", "initial", "lower95", "upper95"}},
 //    "cost", "iterations", "converged", "stop_reason", "cancelled",
+//    "termination": {"kind", "criterion", "message"}, "statistics": {...}, "report": {...},
 //    "residual_rms": {"OUTPUT": rms},
 //    "correlation": [[...]],
 //    "history": [{"iteration", "cost", "parameters": {"NAME": value}}]}
@@ -21,6 +22,9 @@ namespace sysid::project {
 // (synthetic data) also gets "true" and "relative_error" ((value - true)/|true|; null for 0).
 nlohmann::json resultToJson(const estimate::FitResult& result, const std::map<std::string, double>& trueValues = {});
 
+// "converged", "stop_reason" and "cancelled" are derived from the termination (RunSummaryJson.h,
+// as "statistics"); "report" is fitReportJson (FitReport.h).
+//
 // The inverse, for a project's stored last result: parameters come back in the file's order
 // (by name), with the correlation and history in that order; null numbers become NaN; the
 // covariance is not stored and stays empty. Throws std::invalid_argument for a damaged result.

@@ -276,23 +276,28 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
 {
     ContinuationResult result;
     const auto& ps = settings.periodic;
-    auto fail = [&](const std::string& message) {
-        result.message = message;
+    using core::Termination;
+    using core::TerminationCriterion;
+    auto stopWith = [&](Termination termination) {
+        result.termination = std::move(termination);
         return result;
     };
+    auto refuse = [&](const std::string& message) {
+        return stopWith(Termination::failure(TerminationCriterion::InvalidSetting, message));
+    };
     if (settings.parameter >= model.parameterCount())
-        return fail("the continued parameter does not exist");
+        return refuse("the continued parameter does not exist");
     if (settings.amplitudeState >= model.stateCount())
-        return fail("the amplitude state does not exist");
+        return refuse("the amplitude state does not exist");
     if (static_cast<std::size_t>(guess.size()) != model.stateCount())
-        return fail("the start guess has " + std::to_string(guess.size()) + " values; the model has " +
-                    std::to_string(model.stateCount()) + " states");
+        return refuse("the start guess has " + std::to_string(guess.size()) + " values; the model has " +
+                      std::to_string(model.stateCount()) + " states");
     if (!(settings.initialStep > 0) || !(settings.minStep > 0) || !(settings.maxStep >= settings.minStep))
-        return fail("the steps must satisfy 0 < minStep <= maxStep and initialStep > 0");
+        return refuse("the steps must satisfy 0 < minStep <= maxStep and initialStep > 0");
     if (model.inputCount() > 0)
-        return fail("periodic solutions need a model without measured inputs");
+        return refuse("periodic solutions need a model without measured inputs");
     if (ps.intervals == 0 || ps.periods == 0)
-        return fail("intervals and periods must be at least 1");
+        return refuse("intervals and periods must be at least 1");
     const bool autonomous = resolvedKind(model, ps.kind) == PeriodKind::Autonomous;
     const double direction = settings.end >= settings.start ? 1.0 : -1.0;
     const double lo = std::min(settings.start, settings.end), hi = std::max(settings.start, settings.end);
@@ -315,18 +320,22 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
         const double P0 =
             autonomous ? ps.period * static_cast<double>(ps.periods) : branch.forcedPeriod(settings.start);
         if (!(P0 > 0) || !std::isfinite(P0))
-            return fail("the period at the start parameter must be positive (got " + number(P0) + ")");
+            return refuse("the period at the start parameter must be positive (got " + number(P0) + ")");
         if (autonomous)
             branch.equations.setPhaseReference(guess);
         FixedParameterSystem first(branch, settings.start);
         const auto r = solveDampedNewton(first, branch.equations.initialUnknowns(guess, P0), ps.newton, {}, stop);
-        if (!r.converged())
-            return fail("no periodic solution at the start parameter " + number(settings.start) + ": " + r.message);
+        if (!r.converged()) {
+            Termination why = r.termination;
+            why.message = "no periodic solution at the start parameter " + number(settings.start) + ": " + why.message;
+            return stopWith(why);
+        }
         y.head(m) = r.x;
         y(m) = settings.start;
         current = branch.evaluate(y, r.iterations);
     } catch (const std::exception& e) {
-        return fail(std::string("no periodic solution at the start parameter: ") + e.what());
+        return stopWith(Termination::failure(TerminationCriterion::EvaluationFailed,
+                                             std::string("no periodic solution at the start parameter: ") + e.what()));
     }
     result.points.push_back(current);
     if (progress)
@@ -346,7 +355,8 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
             if (tau(m) * direction < 0)
                 tau = -tau;
         } catch (const std::exception& e) {
-            return fail(std::string("no branch tangent at the start point: ") + e.what());
+            return stopWith(Termination::failure(TerminationCriterion::SingularJacobian,
+                                                 std::string("no branch tangent at the start point: ") + e.what()));
         }
     }
 
@@ -460,10 +470,8 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
     // branch the corrector often has nothing left to do.
     std::vector<Eigen::VectorXd> history{y};
     while (result.points.size() < settings.maxPoints) {
-        if (stop.stop_requested()) {
-            result.message = "cancelled";
-            return result;
-        }
+        if (stop.stop_requested())
+            return stopWith(Termination::cancel());
         double sigma = arclength ? ds : direction * ds;
         if (!arclength && (y(m) + sigma - settings.end) * direction > 0)
             sigma = settings.end - y(m);  // natural: land on the end exactly
@@ -472,16 +480,14 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
             predictor = extrapolated(history, y(m) + sigma);
         const auto c = correct(y, tau, sigma, predictor);
         if (!c) {
-            if (stop.stop_requested()) {
-                result.message = "cancelled";
-                return result;
-            }
+            if (stop.stop_requested())
+                return stopWith(Termination::cancel());
             ds /= 2;
-            if (ds < settings.minStep) {
-                result.message = std::string("the step fell below the minimum at parameter ") + number(y(m)) +
-                    (arclength ? "" : " (natural continuation cannot pass a fold; use pseudo-arclength)");
-                return result;
-            }
+            if (ds < settings.minStep)
+                return stopWith(Termination::failure(
+                    TerminationCriterion::StepTooSmall,
+                    std::string("the step fell below the minimum at parameter ") + number(y(m)) +
+                        (arclength ? "" : " (natural continuation cannot pass a fold; use pseudo-arclength)")));
             continue;
         }
         BranchPoint next;
@@ -494,9 +500,9 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
                 nextTau = system.tangent();
             }
         } catch (const std::exception& e) {
-            result.message =
-                std::string("the branch point at parameter ") + number(c->y(m)) + " could not be analysed: " + e.what();
-            return result;
+            return stopWith(Termination::failure(TerminationCriterion::EvaluationFailed,
+                                                 std::string("the branch point at parameter ") + number(c->y(m)) +
+                                                     " could not be analysed: " + e.what()));
         }
 
         // Folds (a real multiplier through +1) and period doublings (through -1).
@@ -532,9 +538,8 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
             progress(current);
         if (y(m) < lo - 1e-12 * std::max(1.0, std::abs(lo)) || y(m) > hi + 1e-12 * std::max(1.0, std::abs(hi)) ||
             (!arclength && std::abs(y(m) - settings.end) <= 1e-12 * std::max(1.0, std::abs(settings.end)))) {
-            result.completed = true;
-            result.message = "the branch left the parameter range at " + number(y(m));
-            return result;
+            return stopWith(Termination::convergence(TerminationCriterion::ParameterRange,
+                                                     "the branch left the parameter range at " + number(y(m))));
         }
         // Step control: grow after an easy corrector, shrink after a hard one.
         if (c->newton.iterations <= 2)
@@ -542,8 +547,8 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
         else if (c->newton.iterations >= 5)
             ds = std::max(ds * 0.6, settings.minStep);
     }
-    result.message = "the maximum number of points (" + std::to_string(settings.maxPoints) + ") was reached";
-    return result;
+    return stopWith(Termination::iterationLimit("the maximum number of points (" + std::to_string(settings.maxPoints) +
+                                                ") was reached"));
 }
 
 }  // namespace sysid::shooting

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/core/Termination.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/shooting/PeriodicShooting.h"
 
@@ -61,8 +62,11 @@ struct BranchPoint {
 
 struct ContinuationResult {
     std::vector<BranchPoint> points;  // in branch order; Fold / PeriodDoubling points inserted where found
-    bool completed = false;  // the branch left the parameter range (rather than stopping early)
-    std::string message;  // why it stopped
+    // Why it stopped: converged (parameter_range) when the branch left the parameter range, the
+    // iteration limit at maxPoints, cancelled, or failed (step_too_small, invalid_setting, or the
+    // first orbit's Newton failure).
+    core::Termination termination;
+    bool completed() const { return termination.converged(); }
 };
 
 // Continuation of periodic solutions in one model parameter, from the orbit near `guess`

@@ -1,5 +1,7 @@
 #include "engine/shooting/DampedNewton.h"
 
+#include "engine/core/SolverStatistics.h"
+
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -8,20 +10,17 @@
 
 namespace sysid::shooting {
 
-std::string describe(NewtonStop stop)
-{
-    switch (stop) {
-    case NewtonStop::Converged: return "converged";
-    case NewtonStop::MaxIterations: return "iteration limit reached";
-    case NewtonStop::DampingTooSmall: return "necessary damping factor too small";
-    case NewtonStop::SingularJacobian: return "singular Jacobian";
-    case NewtonStop::Cancelled: return "cancelled";
-    case NewtonStop::EvaluationFailed: return "residual could not be evaluated";
-    }
-    return "unknown";
-}
-
 namespace {
+
+using core::Termination;
+using core::TerminationCriterion;
+
+// J dx = rhs with the system's factorisation, timed as linear algebra.
+Eigen::VectorXd solve(const NewtonSystem& system, const Eigen::VectorXd& rhs)
+{
+    const core::PhaseTimer timer(core::Phase::LinearAlgebra);
+    return system.solve(rhs);
+}
 
 double maxAbs(const Eigen::VectorXd& v)
 {
@@ -86,15 +85,15 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
     std::string failure;
     auto first = tryResidual(system, result.x, result.residualEvaluations, failure);
     if (!first) {
-        result.stop = NewtonStop::EvaluationFailed;
-        result.message = "the residual cannot be evaluated at the starting point: " + failure;
+        result.termination = Termination::failure(TerminationCriterion::EvaluationFailed,
+                                                  "the residual cannot be evaluated at the starting point: " + failure);
         return result;
     }
     result.residual = std::move(*first);
     result.residualNorm = result.residual.norm();
     if (maxAbs(result.residual) <= settings.residualTolerance) {
-        result.stop = NewtonStop::Converged;
-        result.message = "the starting point already satisfies the equations";
+        result.termination = Termination::convergence(TerminationCriterion::ResidualTolerance,
+                                                      "the starting point already satisfies the equations");
         return result;
     }
 
@@ -103,8 +102,8 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
     bool handedIn = settings.reuseFactorisation;  // the factorisation is still the one handed in
     for (std::size_t iteration = 1; iteration <= settings.maxIterations; ++iteration) {
         if (stop.stop_requested()) {
-            result.stop = NewtonStop::Cancelled;
-            result.message = "cancelled after " + std::to_string(result.iterations) + " iterations";
+            result.termination =
+                Termination::cancel("cancelled after " + std::to_string(result.iterations) + " iterations");
             return result;
         }
         const double g0 = 0.5 * result.residual.squaredNorm();
@@ -113,7 +112,7 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
         bool reused = false;
         const double contraction = settings.chordContraction > 0.0 ? settings.chordContraction : (handedIn ? 0.1 : 0.0);
         if (contraction > 0.0 && factorised && lastStepFull) {
-            const Eigen::VectorXd dx = -system.solve(result.residual);
+            const Eigen::VectorXd dx = -solve(system, result.residual);
             const Eigen::VectorXd trial = result.x + dx;
             auto f = dx.allFinite() ? tryResidual(system, trial, result.residualEvaluations, failure) : std::nullopt;
             if (f && f->norm() <= contraction * result.residualNorm) {
@@ -129,17 +128,16 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
             try {
                 system.linearise(result.x);
             } catch (const std::exception& e) {
-                result.stop = NewtonStop::SingularJacobian;
-                result.message = e.what();
+                result.termination = Termination::failure(TerminationCriterion::SingularJacobian, e.what());
                 return result;
             }
             ++result.jacobianEvaluations;
             factorised = true;
             handedIn = false;
-            dx = -system.solve(result.residual);
+            dx = -solve(system, result.residual);
             if (!dx.allFinite()) {
-                result.stop = NewtonStop::SingularJacobian;
-                result.message = "the Newton step is not finite (singular Jacobian)";
+                result.termination = Termination::failure(TerminationCriterion::SingularJacobian,
+                                                          "the Newton step is not finite (singular Jacobian)");
                 return result;
             }
             const double slope = -2.0 * g0;  // d/dlambda of 1/2||F||^2 along the Newton direction
@@ -164,11 +162,11 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
                     damping *= 0.25;  // F undefined there (integration blew up): no model to fit
                 }
                 if (damping < settings.minDamping) {
-                    result.stop = NewtonStop::DampingTooSmall;
-                    result.message = "necessary damping factor is too small (below " +
-                        std::to_string(settings.minDamping) +
-                        "); try more shooting intervals or a better starting guess" +
-                        (f ? std::string() : " (" + failure + ")");
+                    result.termination = Termination::failure(
+                        TerminationCriterion::LineSearch,
+                        "necessary damping factor is too small (below " + std::to_string(settings.minDamping) +
+                            "); try more shooting intervals or a better starting guess" +
+                            (f ? std::string() : " (" + failure + ")"));
                     tryResidual(system, result.x, result.residualEvaluations, failure);
                     return result;
                 }
@@ -181,18 +179,18 @@ NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const N
             observer(NewtonIteration{iteration, result.residualNorm, damping, reused, &result.x});
 
         if (maxAbs(result.residual) <= settings.residualTolerance) {
-            result.stop = NewtonStop::Converged;
-            result.message = "residual below tolerance";
+            result.termination =
+                Termination::convergence(TerminationCriterion::ResidualTolerance, "residual below tolerance");
             return result;
         }
         if (!reused && damping == 1.0 && maxAbs(dx) <= settings.stepTolerance * (1.0 + maxAbs(result.x))) {
-            result.stop = NewtonStop::Converged;
-            result.message = "Newton step below tolerance";
+            result.termination =
+                Termination::convergence(TerminationCriterion::StepTolerance, "Newton step below tolerance");
             return result;
         }
     }
-    result.stop = NewtonStop::MaxIterations;
-    result.message = "no convergence in " + std::to_string(settings.maxIterations) + " iterations";
+    result.termination =
+        Termination::iterationLimit("no convergence in " + std::to_string(settings.maxIterations) + " iterations");
     return result;
 }
 
@@ -208,7 +206,9 @@ Eigen::VectorXd DenseNewtonSystem::residual(const Eigen::VectorXd& x)
 
 void DenseNewtonSystem::linearise(const Eigen::VectorXd& x)
 {
-    lu_.compute(jacobian_(x));
+    const Eigen::MatrixXd jacobian = jacobian_(x);
+    const core::PhaseTimer timer(core::Phase::LinearAlgebra);
+    lu_.compute(jacobian);
     checkRegular(lu_, "Jacobian");
 }
 

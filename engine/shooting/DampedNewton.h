@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/core/Termination.h"
+
 #include <Eigen/Dense>
 
 #include <cstddef>
@@ -48,9 +50,6 @@ struct NewtonIteration {
     const Eigen::VectorXd* x = nullptr;  // the iterate after the step; valid during the observer call only
 };
 
-enum class NewtonStop { Converged, MaxIterations, DampingTooSmall, SingularJacobian, Cancelled, EvaluationFailed };
-std::string describe(NewtonStop stop);
-
 struct NewtonResult {
     Eigen::VectorXd x;
     Eigen::VectorXd residual;
@@ -58,9 +57,10 @@ struct NewtonResult {
     std::size_t iterations = 0;
     std::size_t jacobianEvaluations = 0;
     std::size_t residualEvaluations = 0;
-    NewtonStop stop = NewtonStop::MaxIterations;
-    std::string message;  // why it stopped, for the user
-    bool converged() const { return stop == NewtonStop::Converged; }
+    // Why it stopped: converged by the residual or the step tolerance, the iteration limit,
+    // cancelled, or failed (singular Jacobian, line search: damping too small, evaluation failed).
+    core::Termination termination = core::Termination::iterationLimit("");
+    bool converged() const { return termination.converged(); }
 };
 
 using NewtonObserver = std::function<void(const NewtonIteration&)>;

@@ -340,8 +340,7 @@ BvpResult solveBoundaryValueProblem(const OdeSystem& system, const BoundaryCondi
     result.shootingPoints = settings.shootingPoints;
     result.nodes = initialNodes;
     if (auto problem = checkInput(system, conditions, initialNodes, settings)) {
-        result.newton.stop = NewtonStop::EvaluationFailed;
-        result.newton.message = *problem;
+        result.newton.termination = core::Termination::failure(core::TerminationCriterion::InvalidSetting, *problem);
         result.message = *problem;
         return result;
     }
@@ -353,8 +352,9 @@ BvpResult solveBoundaryValueProblem(const OdeSystem& system, const BoundaryCondi
     try {
         shooting.emplace(system, conditions, settings, stop);
     } catch (const std::exception& e) {
-        result.newton.stop = NewtonStop::EvaluationFailed;
-        result.message = result.newton.message = std::string("cannot set up the shooting system: ") + e.what();
+        result.message = std::string("cannot set up the shooting system: ") + e.what();
+        result.newton.termination =
+            core::Termination::failure(core::TerminationCriterion::EvaluationFailed, result.message);
         return result;
     }
     Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(Eigen::MatrixXd(initialNodes.transpose()).data(), N);
@@ -388,17 +388,16 @@ BvpResult solveBoundaryValueProblem(const OdeSystem& system, const BoundaryCondi
         if (result.newton.x.size() == N)
             x = result.newton.x;
         if (!result.newton.converged()) {
-            if (stop.stop_requested() && result.newton.stop != NewtonStop::Cancelled) {
+            if (stop.stop_requested() && !result.newton.termination.cancelled())
                 // Stopped inside an evaluation: the Newton core saw a failed residual or Jacobian.
-                result.newton.stop = NewtonStop::Cancelled;
-                result.newton.message = "cancelled during iteration " + std::to_string(result.newton.iterations + 1);
-            }
+                result.newton.termination = core::Termination::cancel("cancelled during iteration " +
+                                                                      std::to_string(result.newton.iterations + 1));
             result.message = "stage " + std::to_string(s + 1) + " of " + std::to_string(settings.stages.size()) + " (" +
-                integrate::methodName(stage.integrator.method) + "): " + result.newton.message;
+                integrate::methodName(stage.integrator.method) + "): " + result.newton.termination.message;
             break;
         }
         result.message = "converged in " + std::to_string(result.totalIterations) + " Newton iterations (" +
-            std::to_string(settings.stages.size()) + " stages); " + result.newton.message;
+            std::to_string(settings.stages.size()) + " stages); " + result.newton.termination.message;
     }
     result.nodes =
         Eigen::Map<const Eigen::MatrixXd>(x.data(), static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m))

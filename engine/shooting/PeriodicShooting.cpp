@@ -113,10 +113,9 @@ std::string checkInput(const eval::CompiledModel& model, const Eigen::VectorXd& 
     return {};
 }
 
-PeriodicSolution failed(PeriodicSolution solution, NewtonStop stop, const std::string& message)
+PeriodicSolution failed(PeriodicSolution solution, core::Termination termination)
 {
-    solution.newton.stop = stop;
-    solution.newton.message = message;
+    solution.newton.termination = std::move(termination);
     solution.floquet.verdict = "unknown (no periodic solution)";
     return solution;
 }
@@ -129,7 +128,8 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
 {
     PeriodicSolution solution;
     if (const auto problem = checkInput(model, guess, settings); !problem.empty())
-        return failed(std::move(solution), NewtonStop::EvaluationFailed, problem);
+        return failed(std::move(solution),
+                      core::Termination::failure(core::TerminationCriterion::InvalidSetting, problem));
     const bool autonomous = resolvedKind(model, settings.kind) == PeriodKind::Autonomous;
     const double P0 = settings.period * static_cast<double>(settings.periods);
     const auto n = static_cast<Eigen::Index>(model.stateCount());
@@ -157,11 +157,10 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
             looseConverged = loose.converged();
         } catch (const std::exception& e) {
             // The guess cannot be integrated loosely: the tight stage alone says what is wrong with it.
-            loose.stop = NewtonStop::EvaluationFailed;
-            loose.message = e.what();
+            loose.termination = core::Termination::failure(core::TerminationCriterion::EvaluationFailed, e.what());
         }
         if (stop.stop_requested())
-            return failed(std::move(solution), NewtonStop::Cancelled, "cancelled");
+            return failed(std::move(solution), core::Termination::cancel());
         equations.setIntegrator(settings.integrator);
         equations.useStepHints(false);
     }
@@ -176,15 +175,17 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
             z0 = equations.initialUnknowns(guess, P0);
         } catch (const std::exception& e) {
             if (stop.stop_requested())
-                return failed(std::move(solution), NewtonStop::Cancelled, "cancelled");
-            return failed(std::move(solution), NewtonStop::EvaluationFailed,
-                          std::string("the start guess cannot be integrated over one period: ") + e.what());
+                return failed(std::move(solution), core::Termination::cancel());
+            return failed(std::move(solution),
+                          core::Termination::failure(
+                              core::TerminationCriterion::EvaluationFailed,
+                              std::string("the start guess cannot be integrated over one period: ") + e.what()));
         }
     }
 
     solution.newton = solveDampedNewton(system, z0, settings.newton, shiftedObserver(observer, loose.iterations), stop);
     if (looseConverged && solution.newton.converged() && solution.newton.iterations == 0)
-        solution.newton.message = "residual below tolerance";
+        solution.newton.termination.message = "residual below tolerance";
     addWork(solution.newton, loose);
     solution.looseStage = std::move(loose);
     const Eigen::VectorXd& z = solution.newton.x;
@@ -201,8 +202,9 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
         solution.floquet = analyseFloquet(solution.monodromy, autonomous);
         equations.sample(z, settings.samples, solution.times, solution.states, solution.outputs);
     } catch (const std::exception& e) {
-        solution.newton.stop = NewtonStop::EvaluationFailed;
-        solution.newton.message = std::string("the converged orbit could not be re-integrated: ") + e.what();
+        solution.newton.termination =
+            core::Termination::failure(core::TerminationCriterion::EvaluationFailed,
+                                       std::string("the converged orbit could not be re-integrated: ") + e.what());
     }
     return solution;
 }

@@ -290,7 +290,7 @@ int main(int argc, char** argv)
         std::printf("; median %.2f ms, min %.2f ms\n", fitSeconds * 1e3,
                     *std::min_element(seconds.begin(), seconds.end()) * 1e3);
         std::printf("  iterations (accepted LM steps) %zu, converged %s: %s\n", result.iterations,
-                    result.converged ? "yes" : "NO", result.stopReason.c_str());
+                    result.converged() ? "yes" : "NO", result.termination.message.c_str());
         std::printf("  cost 1/2 sum r^2 = %.12g, residual RMS %.6g (noise RMS a/sqrt(3) = %.6g)\n", result.cost,
                     result.residualRms[0], noisePercent / 100 * sysid::data::rms(uTrue) / std::sqrt(3.0));
         std::printf("  one simulation with 3 sensitivities at the start: %.3f ms, %zu steps (fit = %.1f such)\n",
@@ -314,8 +314,8 @@ int main(int argc, char** argv)
             for (std::size_t k = 0; k < seconds.size(); ++k)
                 json << (k ? ", " : "") << num(seconds[k]);
             json << "],\n  \"median_seconds\": " << num(fitSeconds) << ",\n  \"iterations\": " << result.iterations
-                 << ",\n  \"converged\": " << (result.converged ? "true" : "false") << ",\n  \"stop_reason\": \""
-                 << result.stopReason << "\",\n  \"cost\": " << num(result.cost)
+                 << ",\n  \"converged\": " << (result.converged() ? "true" : "false") << ",\n  \"stop_reason\": \""
+                 << result.termination.message << "\",\n  \"cost\": " << num(result.cost)
                  << ",\n  \"integration_error\": " << num(integrationError)
                  << ",\n  \"simulation_seconds\": " << num(median(simSeconds))
                  << ",\n  \"simulation_steps\": " << simSteps << ",\n  \"load_average\": \"" << loadAverage()
@@ -342,7 +342,7 @@ int main(int argc, char** argv)
             if (!json)
                 throw std::runtime_error("cannot write " + opt.jsonPath);
         }
-        return result.converged ? 0 : 1;
+        return result.converged() ? 0 : 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_fit_cubic: %s\n", e.what());
         return 2;

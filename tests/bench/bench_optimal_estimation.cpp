@@ -184,15 +184,15 @@ int main(int argc, char** argv)
             std::printf("start %4.0f: m = %.6f b = %.6f k = %.6f  %zu iterations  |F| = %.1e  %s  median %.3f s "
                         "(min %.3f, %d runs)\n",
                         start, r.parameters(0), r.parameters(1), r.parameters(2), r.iterations, r.residualNorm,
-                        r.converged ? "converged" : "NOT converged", seconds[seconds.size() / 2], seconds.front(),
+                        r.converged() ? "converged" : "NOT converged", seconds[seconds.size() / 2], seconds.front(),
                         runs);
             for (std::size_t k = 0; k < stageTimes.size(); ++k)
                 std::printf("  stage %zu: %zu iterations (%zu Jacobians), residuals %.1f ms, Jacobians %.1f ms, "
                             "factor + solve %.1f ms\n",
                             k + 1, stageTimes[k].iterations, stageTimes[k].jacobians, 1e3 * stageTimes[k].residual,
                             1e3 * stageTimes[k].jacobian, 1e3 * stageTimes[k].linear);
-            if (!r.converged)
-                std::printf("  %s\n", r.message.c_str());
+            if (!r.converged())
+                std::printf("  %s\n", r.termination.message.c_str());
             cases.push_back({start, seconds[seconds.size() / 2], seconds.front(), r});
             std::lock_guard lock(model::symbolicMutex());
             m = {};
@@ -238,8 +238,8 @@ int main(int argc, char** argv)
                     std::lock_guard lock(model::symbolicMutex());
                     m = {};
                 }
-                if (!r.converged) {
-                    std::printf("%6zu failed: %s\n", points, r.message.c_str());
+                if (!r.converged()) {
+                    std::printf("%6zu failed: %s\n", points, r.termination.message.c_str());
                     continue;
                 }
                 const double k = 1e3;
@@ -266,8 +266,8 @@ int main(int argc, char** argv)
                 std::lock_guard lock(model::symbolicMutex());
                 m = {};
             }
-            if (!reference.converged)
-                throw std::runtime_error("the tight reference did not converge: " + reference.message);
+            if (!reference.converged())
+                throw std::runtime_error("the tight reference did not converge: " + reference.termination.message);
             std::printf("reference (+ dopri5 1e-13, Newton 1e-10): m = %.12f b = %.12f k = %.12f\n",
                         reference.parameters(0), reference.parameters(1), reference.parameters(2));
             std::ofstream out(json);
@@ -293,10 +293,10 @@ int main(int argc, char** argv)
                 const auto& r = cases[c].result;
                 const bool usable = r.parameters.size() == 3;
                 const double error =
-                    r.converged && usable ? (r.parameters - reference.parameters).cwiseAbs().maxCoeff() : NAN;
+                    r.converged() && usable ? (r.parameters - reference.parameters).cwiseAbs().maxCoeff() : NAN;
                 out << (c ? ",\n" : "\n") << "    {\"start\": " << cases[c].start
                     << ", \"seconds\": " << cases[c].median << ", \"min_seconds\": " << cases[c].fastest
-                    << ", \"runs\": " << runs << ", \"converged\": " << (r.converged ? "true" : "false")
+                    << ", \"runs\": " << runs << ", \"converged\": " << (r.converged() ? "true" : "false")
                     << ", \"iterations\": " << r.iterations << ", \"estimates\": [";
                 for (Eigen::Index i = 0; i < 3; ++i)
                     out << (i ? ", " : "") << number(usable ? r.parameters(i) : NAN);

@@ -81,7 +81,7 @@ double cost(const integrate::Trajectory& r, const Eigen::MatrixXd& measured, dou
     return 0.5 * weight * residual.squaredNorm();
 }
 
-class Clocked : public estimate::FitObserver {
+class Clocked : public estimate::ProgressSink {
 public:
     explicit Clocked(Clock::time_point start) : start_(start) {}
     void iteration(const estimate::IterationRecord& record) override
@@ -230,7 +230,8 @@ int main(int argc, char** argv)
                 "iteration (cpu %.2f s, %.2f s per iteration); converged %s (%s); final cost %.6e (%zu residuals)\n",
                 result.iterations, fitTime, fitTime / std::max<std::size_t>(result.iterations, 1), fitCpu,
                 fitCpu / static_cast<double>(std::max<std::size_t>(result.iterations, 1)),
-                result.converged ? "yes" : "no", result.stopReason.c_str(), result.cost, result.residualCount);
+                result.converged() ? "yes" : "no", result.termination.message.c_str(), result.cost,
+                result.residualCount);
     std::printf(
         "alpha error against the truth 0.1 + 0.1 x: rms %.2e, max %.2e (alpha[%d] = %.5f, sd %.1e, true %.5f)\n", rms,
         worst, nodes / 2, result.parameters[static_cast<std::size_t>(nodes / 2 - 1)].value,

@@ -138,7 +138,7 @@ int main(int argc, char** argv)
             const auto s = shooting::findPeriodicSolution(model, start, settings);
             times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
             if (!s.converged()) {
-                std::fprintf(stderr, "%s did not converge: %s\n", c.name, s.newton.message.c_str());
+                std::fprintf(stderr, "%s did not converge: %s\n", c.name, s.newton.termination.message.c_str());
                 return 1;
             }
             c.error = (s.initialState - reference.initialState).cwiseAbs().maxCoeff();
@@ -152,7 +152,8 @@ int main(int argc, char** argv)
     // Sweep: reference first (not timed), then the timed runs.
     const auto refSweep = shooting::continuePeriodicSolutions(model, start, sweepSettings(true));
     if (refSweep.points.size() != sweepPoints) {
-        std::fprintf(stderr, "reference sweep: %zu points (%s)\n", refSweep.points.size(), refSweep.message.c_str());
+        std::fprintf(stderr, "reference sweep: %zu points (%s)\n", refSweep.points.size(),
+                     refSweep.termination.message.c_str());
         return 1;
     }
     const int sweepRuns = std::max(1, runs / 5);
@@ -164,7 +165,7 @@ int main(int argc, char** argv)
         const auto sweep = shooting::continuePeriodicSolutions(model, start, sweepSettings(false));
         sweepTimes.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
         if (sweep.points.size() != sweepPoints) {
-            std::fprintf(stderr, "sweep: %zu points (%s)\n", sweep.points.size(), sweep.message.c_str());
+            std::fprintf(stderr, "sweep: %zu points (%s)\n", sweep.points.size(), sweep.termination.message.c_str());
             return 1;
         }
         sweepError = 0;

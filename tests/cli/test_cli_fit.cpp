@@ -32,8 +32,8 @@ using sysid::test::writeFile;
 QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameters, const QStringList& outputs)
 {
     QStringList problems;
-    const QStringList top{"cancelled",  "converged",  "correlation",  "cost",       "history",
-                          "iterations", "parameters", "residual_rms", "stop_reason"};
+    const QStringList top{"cancelled",  "converged", "correlation",  "cost",       "history",     "iterations",
+                          "parameters", "report",    "residual_rms", "statistics", "stop_reason", "termination"};
     if (r.keys() != top)
         problems << "top-level keys " + r.keys().join(',');
     const QJsonObject ps = r["parameters"].toObject();

@@ -48,7 +48,7 @@ private slots:
         const QJsonObject j = parseObject(readFile(result));
         QCOMPARE(j.keys(),
                  (QStringList{"converged", "cost", "inputs", "iterations", "message", "parameters", "residual_norm",
-                              "residuals", "states", "times"}));
+                              "residuals", "states", "statistics", "termination", "times"}));
         QVERIFY(j["converged"].toBool());
         const QJsonObject ps = j["parameters"].toObject();
         QCOMPARE(ps.keys(), (QStringList{"b", "k", "m"}));

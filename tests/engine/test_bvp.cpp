@@ -244,7 +244,7 @@ private slots:
                    four = solve(IntegrationMethod::CrankNicolson, 4),
                    eight = solve(IntegrationMethod::CrankNicolson, 8);
         QVERIFY(!euler.converged());
-        QVERIFY2(euler.message.find("singular") != std::string::npos, euler.message.c_str());
+        QCOMPARE(euler.newton.termination.criterion, core::TerminationCriterion::SingularJacobian);
         for (const auto* r : {&one, &four, &eight})
             QVERIFY2(r->converged(), r->message.c_str());
         const double e1 = nodeError(one, steepY, steepDy, kRate), e4 = nodeError(four, steepY, steepDy, kRate),
@@ -319,8 +319,7 @@ private slots:
         bc.leftJacobian = [](const VectorXd&) { return MatrixXd(MatrixXd::Zero(1, 2)); };
         const auto r = solveBoundaryValueProblem(linearOde(), bc, MatrixXd::Zero(11, 2),
                                                  settingsWith(11, test::stage(IntegrationMethod::Dopri5)));
-        QCOMPARE(r.newton.stop, NewtonStop::SingularJacobian);
-        QVERIFY2(r.message.find("singular") != std::string::npos, r.message.c_str());
+        QCOMPARE(r.newton.termination.criterion, core::TerminationCriterion::SingularJacobian);
     }
 
     // y'' + 0.5 y' + y = cos t has the 2 pi-periodic solution y = 2 sin t.
@@ -358,8 +357,7 @@ private slots:
             gb = MatrixXd::Zero(2, 2);
         };
         const auto singular = solveBoundaryValueProblem(ode, bc, MatrixXd::Zero(21, 2), s);
-        QCOMPARE(singular.newton.stop, NewtonStop::SingularJacobian);
-        QVERIFY2(singular.message.find("singular") != std::string::npos, singular.message.c_str());
+        QCOMPARE(singular.newton.termination.criterion, core::TerminationCriterion::SingularJacobian);
     }
 
     // RMUSN's fixed-Jacobian mode (seed 001 §3.3) reuses the factorisation and still converges.
@@ -405,8 +403,7 @@ private slots:
             },
             source.get_token());
         QCOMPARE(calls, std::size_t(1));
-        QCOMPARE(r.newton.stop, NewtonStop::Cancelled);
-        QVERIFY2(r.message.find("cancel") != std::string::npos, r.message.c_str());
+        QCOMPARE(r.newton.termination.kind, core::TerminationKind::Cancelled);
     }
 
     // A stop requested while the intervals are being integrated ends the solve promptly.
@@ -432,7 +429,7 @@ private slots:
         auto s = settingsWith(21, test::stage(IntegrationMethod::Dopri5));
         const auto r =
             solveBoundaryValueProblem(ode, test::dirichlet(4, 1), MatrixXd::Zero(21, 2), s, {}, source.get_token());
-        QCOMPARE(r.newton.stop, NewtonStop::Cancelled);
+        QCOMPARE(r.newton.termination.kind, core::TerminationKind::Cancelled);
         QVERIFY(callsAtStop == 3000);
         QVERIFY2(*calls - callsAtStop < 200, qPrintable(QString::number(*calls - callsAtStop)));
     }

@@ -69,7 +69,7 @@ private slots:
         s.periodic.newton.residualTolerance = 1e-11;
         std::size_t reported = 0;
         const auto r = continuePeriodicSolutions(*model, zero2(), s, [&](const BranchPoint&) { ++reported; });
-        QVERIFY2(r.completed, r.message.c_str());
+        QVERIFY2(r.completed(), r.termination.message.c_str());
         QCOMPARE(reported, r.points.size());
         QVERIFY(r.points.size() > 10);
         double worst = 0;
@@ -92,7 +92,7 @@ private slots:
         auto model = test::compiled(duffing);
         auto s = frequencySweep(*model, 0.5, 3.0);
         const auto r = continuePeriodicSolutions(*model, zero2(), s);
-        QVERIFY2(r.completed, r.message.c_str());
+        QVERIFY2(r.completed(), r.termination.message.c_str());
         std::vector<std::size_t> folds;
         for (std::size_t i = 0; i < r.points.size(); ++i)
             if (r.points[i].type == BranchPointType::Fold)
@@ -128,8 +128,10 @@ private slots:
         s.method = ContinuationMethod::Natural;
         s.minStep = 1e-4;
         const auto r = continuePeriodicSolutions(*model, zero2(), s);
-        QVERIFY(!r.completed);
-        QVERIFY(r.message.find("fold") != std::string::npos);
+        QVERIFY(!r.completed());
+        QCOMPARE(r.termination.kind, core::TerminationKind::Failed);
+        QCOMPARE(r.termination.criterion, core::TerminationCriterion::StepTooSmall);
+        QVERIFY(r.termination.message.find("fold") != std::string::npos);  // the hint to use pseudo-arclength
         // It got close to the upper fold of the pseudo-arclength run (w about 2).
         QVERIFY(r.points.back().parameter > 1.8);
     }
@@ -148,7 +150,7 @@ private slots:
         s.periodic.integrator = test::tight();
         s.periodic.newton.residualTolerance = 1e-11;
         const auto r = continuePeriodicSolutions(*model, Eigen::Vector2d(2, 0), s);
-        QVERIFY2(r.completed, r.message.c_str());
+        QVERIFY2(r.completed(), r.termination.message.c_str());
         QVERIFY(r.points.size() >= 5);
         for (const auto& p : r.points) {
             QVERIFY(p.stable);
@@ -178,8 +180,8 @@ private slots:
                     source.request_stop();
             },
             source.get_token());
-        QVERIFY(!r.completed);
-        QCOMPARE(r.message, std::string("cancelled"));
+        QVERIFY(!r.completed());
+        QCOMPARE(r.termination.kind, core::TerminationKind::Cancelled);
         QCOMPARE(r.points.size(), std::size_t(3));
     }
 
@@ -188,14 +190,18 @@ private slots:
         auto model = test::compiled(linear);
         auto s = frequencySweep(*model, 0.5, 2.0);
         s.parameter = 17;
-        QVERIFY(!continuePeriodicSolutions(*model, zero2(), s).message.empty());
+        const auto unknown = continuePeriodicSolutions(*model, zero2(), s);
+        QCOMPARE(unknown.termination.kind, core::TerminationKind::Failed);
+        QCOMPARE(unknown.termination.criterion, core::TerminationCriterion::InvalidSetting);
+        QVERIFY(!unknown.termination.message.empty());
         s = frequencySweep(*model, 0.5, 2.0);
         s.initialStep = 0;
         QVERIFY(continuePeriodicSolutions(*model, zero2(), s).points.empty());
         s = frequencySweep(*model, -1.0, 2.0);  // period 2 pi / w < 0
         const auto r = continuePeriodicSolutions(*model, zero2(), s);
         QVERIFY(r.points.empty());
-        QVERIFY(r.message.find("period") != std::string::npos);
+        QCOMPARE(r.termination.criterion, core::TerminationCriterion::InvalidSetting);
+        QVERIFY(r.termination.message.find("period") != std::string::npos);
     }
 };
 

@@ -172,7 +172,7 @@ private slots:
         QVERIFY(!result.history.empty());
         QVERIFY(std::abs(result.history.front().cost - r.at(2, 5)) <= 1e-9 * r.at(2, 5));
         // No grid point lies below the fit's minimum, which is the closed-form least-squares cost.
-        QVERIFY(result.converged);
+        QVERIFY(result.converged());
         QVERIFY(r.minimum() >= result.cost * (1 - 1e-9));
         const double a = result.parameters[0].value, b = result.parameters[1].value;
         QVERIFY(std::abs(result.cost - closedFormCost(a, b)) <= 1e-8 * result.cost);
@@ -189,7 +189,7 @@ private slots:
         fit.settings.priors["a"] = {mean, sd};
         job::NullProgressSink sink;
         const estimate::FitResult result = fit.run(sink);
-        QVERIFY(result.converged);
+        QVERIFY(result.converged());
         QVERIFY(std::abs(result.parameters[0].value - aBayes) < 1e-6);
         QVERIFY(std::abs(result.parameters[1].value - bBayes) < 1e-6);
 

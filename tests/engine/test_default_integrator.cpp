@@ -151,7 +151,7 @@ private slots:
         fit.experiments.push_back(data);
         LogSink sink;
         const estimate::FitResult result = fit.run(sink);
-        QVERIFY(result.converged);
+        QVERIFY(result.converged());
         QVERIFY(std::abs(result.parameters[0].value - 0.15) < 1e-6);
         QVERIFY(sink.logged("integrator sparse-implicit (default for this model)"));
 

@@ -57,7 +57,7 @@ VectorXd shootingReference(eval::CompiledModel& model, const VectorXd& start, do
         });
     const auto r = shooting::solveDampedNewton(system, start, {});
     if (!r.converged())
-        throw std::runtime_error("reference shooting failed: " + r.message);
+        throw std::runtime_error("reference shooting failed: " + r.termination.message);
     return r.x;
 }
 
@@ -122,7 +122,7 @@ class TestDiscretise : public QObject {
         s.scheme = scheme;
         const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Zero(1, 2), s);
         if (!r.converged())
-            throw std::runtime_error(r.newton.message);
+            throw std::runtime_error(r.newton.termination.message);
         return nodeError(r, [&](double t) {
             VectorXd x(2);
             x << A * std::cos(w * t) + B * std::sin(w * t), w * (B * std::cos(w * t) - A * std::sin(w * t));
@@ -141,7 +141,7 @@ class TestDiscretise : public QObject {
         s.scheme = scheme;
         const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Zero(1, 1), s);
         if (!r.converged())
-            throw std::runtime_error(r.newton.message);
+            throw std::runtime_error(r.newton.termination.message);
         return nodeError(
             r, [&](double t) { return VectorXd::Constant(1, (a * std::cos(t) + std::sin(t)) / (1.0 + a * a)); });
     }
@@ -194,7 +194,7 @@ private slots:
         s.nodes = 400;
         s.scheme = PeriodicScheme::HermiteSimpson;
         const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, guess.times, guess.states, s);
-        QVERIFY2(r.converged(), r.newton.message.c_str());
+        QVERIFY2(r.converged(), r.newton.termination.message.c_str());
         const double hermiteError = (r.initialState - reference).cwiseAbs().maxCoeff();
         QVERIFY2(hermiteError < 1e-6, qPrintable(QString::number(hermiteError)));
         QCOMPARE(r.times.size(), std::size_t{401});
@@ -216,7 +216,7 @@ private slots:
         s.scheme = PeriodicScheme::CentralDifference;
         s.nodes = 2000;
         const auto c = discretise::findPeriodicSolutionByDiscretisation(*m, guess.times, guess.states, s);
-        QVERIFY2(c.converged(), c.newton.message.c_str());
+        QVERIFY2(c.converged(), c.newton.termination.message.c_str());
         const double centralError = (c.initialState - reference).cwiseAbs().maxCoeff();
         qInfo("Duffing: Hermite-Simpson 400 nodes error %.3g, drift over 10 periods %.3g; "
               "central difference 2000 nodes error %.3g (%zu Newton iterations)",
@@ -235,7 +235,7 @@ private slots:
         s.scheme = PeriodicScheme::HermiteSimpson;
         s.startTime = guess.times.front();
         const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, guess.times, guess.states, s);
-        QVERIFY2(r.converged(), r.newton.message.c_str());
+        QVERIFY2(r.converged(), r.newton.termination.message.c_str());
         QVERIFY2(std::abs(r.period - published) < 1e-6, qPrintable(QString::number(r.period, 'g', 15)));
 
         // Liouville: the product of the multipliers is exp(integral of div f) = exp(integral of 1 - x^2),
@@ -253,7 +253,7 @@ private slots:
         s.scheme = PeriodicScheme::CentralDifference;
         s.nodes = 2000;
         const auto c = discretise::findPeriodicSolutionByDiscretisation(*m, guess.times, guess.states, s);
-        QVERIFY2(c.converged(), c.newton.message.c_str());
+        QVERIFY2(c.converged(), c.newton.termination.message.c_str());
         qInfo("Van der Pol: Hermite-Simpson 400 nodes period %.14g, central difference 2000 nodes %.14g", r.period,
               c.period);
         QVERIFY2(std::abs(c.period - published) < 1e-4, qPrintable(QString::number(c.period, 'g', 15)));
@@ -273,7 +273,7 @@ private slots:
             s.period = T;
             s.nodes = 200;
             const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, guess.times, guess.states, s);
-            QVERIFY2(r.converged(), r.newton.message.c_str());
+            QVERIFY2(r.converged(), r.newton.termination.message.c_str());
             const double err = nodeError(r, [](double t) {
                 VectorXd x(2);
                 x << -std::sin(t), -std::cos(t);
@@ -296,7 +296,7 @@ private slots:
             s.period = T;
             s.nodes = c.nodes;
             const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, guess.times, guess.states, s);
-            QVERIFY2(r.converged(), r.newton.message.c_str());
+            QVERIFY2(r.converged(), r.newton.termination.message.c_str());
             const double err = (r.initialState - reference).cwiseAbs().maxCoeff();
             qInfo("cart k = %g, %zu nodes: %zu iterations, error vs shooting %.3g", c.k, c.nodes, r.newton.iterations,
                   err);
@@ -318,8 +318,8 @@ private slots:
                 const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, guess.times, guess.states, s);
                 qInfo("cart k = %g, %zu nodes: %s after %zu iterations, |F| = %.3g: %s", k, nodes,
                       r.converged() ? "converged" : "not converged", r.newton.iterations, r.newton.residualNorm,
-                      r.newton.message.c_str());
-                QVERIFY(r.newton.message.find("time discretisation") == 0);
+                      r.newton.termination.message.c_str());
+                QVERIFY(r.newton.termination.message.find("time discretisation") == 0);
                 QVERIFY(r.converged() || r.newton.residualNorm > s.newton.residualTolerance);
                 QVERIFY(r.newton.x.allFinite());
             }
@@ -372,7 +372,7 @@ private slots:
         s.nodes = 100;
         s.scheme = PeriodicScheme::HermiteSimpson;
         const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Zero(1, 2), s);
-        QVERIFY2(r.converged(), r.newton.message.c_str());
+        QVERIFY2(r.converged(), r.newton.termination.message.c_str());
         QCOMPARE(r.times.size(), std::size_t{201});
         QVERIFY(std::abs(r.period - 4.0 * pi) < 1e-12);
         QVERIFY((r.states.row(100) - r.states.row(0)).cwiseAbs().maxCoeff() < 1e-6);
@@ -388,28 +388,34 @@ private slots:
         s.nodes = 2;
         auto r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Zero(1, 2), s);
         QVERIFY(!r.converged());
-        QVERIFY2(r.newton.message.find("nodes must be at least 3") != std::string::npos, r.newton.message.c_str());
+        QVERIFY2(r.newton.termination.message.find("nodes must be at least 3") != std::string::npos,
+                 r.newton.termination.message.c_str());
 
         s.nodes = 50;
         r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Zero(1, 3), s);
-        QVERIFY2(r.newton.message.find("3 columns") != std::string::npos, r.newton.message.c_str());
+        QVERIFY2(r.newton.termination.message.find("3 columns") != std::string::npos,
+                 r.newton.termination.message.c_str());
 
         r = discretise::findPeriodicSolutionByDiscretisation(*m, {0.0, 0.0}, MatrixXd::Zero(2, 2), s);
-        QVERIFY2(r.newton.message.find("strictly increasing") != std::string::npos, r.newton.message.c_str());
+        QVERIFY2(r.newton.termination.message.find("strictly increasing") != std::string::npos,
+                 r.newton.termination.message.c_str());
 
         s.period = 0.0;
         r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Zero(1, 2), s);
-        QVERIFY2(r.newton.message.find("period must be positive") != std::string::npos, r.newton.message.c_str());
+        QVERIFY2(r.newton.termination.message.find("period must be positive") != std::string::npos,
+                 r.newton.termination.message.c_str());
 
         auto withInput = test::compiled("input u\nx'' = -x + u\nx(0) = 0, 0\n");
         r = discretise::findPeriodicSolutionByDiscretisation(*withInput, {}, MatrixXd::Zero(1, 2), s);
-        QVERIFY2(r.newton.message.find("inputs (u)") != std::string::npos, r.newton.message.c_str());
+        QVERIFY2(r.newton.termination.message.find("inputs (u)") != std::string::npos,
+                 r.newton.termination.message.c_str());
 
         // An autonomous guess sitting on an equilibrium fixes no phase.
         auto vdp = test::compiled("param mu = 1\nx'' = mu*(1 - x^2)*x' - x\nx(0) = 2, 0\n");
         s.period = 6.0;
         r = discretise::findPeriodicSolutionByDiscretisation(*vdp, {}, MatrixXd::Zero(1, 2), s);
-        QVERIFY2(r.newton.message.find("equilibrium") != std::string::npos, r.newton.message.c_str());
+        QVERIFY2(r.newton.termination.message.find("equilibrium") != std::string::npos,
+                 r.newton.termination.message.c_str());
     }
 
     // x'' = c with a forced period: the discrete Laplacian around the period annihilates constants,
@@ -422,8 +428,7 @@ private slots:
         s.nodes = 50;
         s.kind = shooting::PeriodKind::Forced;
         const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Zero(1, 2), s);
-        QCOMPARE(r.newton.stop, shooting::NewtonStop::SingularJacobian);
-        QVERIFY2(r.newton.message.find("singular") != std::string::npos, r.newton.message.c_str());
+        QCOMPARE(r.newton.termination.criterion, core::TerminationCriterion::SingularJacobian);
     }
 
     void cancelledBeforeIterating()
@@ -435,7 +440,7 @@ private slots:
         source.request_stop();
         const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, MatrixXd::Constant(1, 2, 0.5), s, {},
                                                                         source.get_token());
-        QCOMPARE(r.newton.stop, shooting::NewtonStop::Cancelled);
+        QCOMPARE(r.newton.termination.kind, core::TerminationKind::Cancelled);
         QVERIFY(r.floquet.multipliers.empty());
     }
 
@@ -448,8 +453,8 @@ private slots:
         MatrixXd far(1, 2);
         far << 5.0, 0.0;
         const auto r = discretise::findPeriodicSolutionByDiscretisation(*m, {}, far, s);
-        QCOMPARE(r.newton.stop, shooting::NewtonStop::MaxIterations);
-        QVERIFY(!r.newton.message.empty());
+        QCOMPARE(r.newton.termination.kind, core::TerminationKind::IterationLimit);
+        QVERIFY(!r.newton.termination.message.empty());
     }
 };
 

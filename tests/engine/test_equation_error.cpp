@@ -130,7 +130,7 @@ std::vector<double> valuesWith(const eval::CompiledModelSource& source, const st
     return values;
 }
 
-struct LogObserver final : estimate::FitObserver {
+struct LogObserver final : estimate::ProgressSink {
     std::vector<std::string> lines;
     void log(const std::string& line) override { lines.push_back(line); }
     bool logged(const std::string& part) const
@@ -278,7 +278,7 @@ private slots:
         const auto result = estimate::fit(
             source, valuesWith(*source, {{"gamma", 0.35}, {"Omega2", 22.5}, {"alpha1", 1.0}, {"alpha2", 1.0}}),
             {experimentOf(times, states)}, settingsFor(f));
-        QVERIFY2(result.converged, result.stopReason.c_str());
+        QVERIFY2(result.converged(), result.termination.message.c_str());
         QCOMPARE(result.parameters.size(), std::size_t{4});  // Q is an initial value: not estimated
         const std::vector<std::pair<std::string, double>> expected{
             {"gamma", 0.5}, {"Omega2", 25}, {"alpha1", 0.5}, {"alpha2", 2.5}};
@@ -304,7 +304,7 @@ private slots:
             const Eigen::MatrixXd states = stepped(source, source->parameterValues, times, {1.0, 0.5}, f, &inputs);
             const auto result =
                 estimate::fit(source, {0.5, 0.0, 2.0}, {experimentOf(times, states, &inputs)}, settingsFor(f));
-            QVERIFY2(result.converged, result.stopReason.c_str());
+            QVERIFY2(result.converged(), result.termination.message.c_str());
             for (std::size_t k = 0; k < 3; ++k)
                 QVERIFY2(test::relativeError(result.parameters[k].value, source->parameterValues[k]) < 1e-8,
                          qPrintable(QString::fromStdString(result.parameters[k].name) + " = " +
@@ -322,7 +322,7 @@ private slots:
         const auto result = estimate::fit(
             source, valuesWith(*source, {{"gamma", 0.35}, {"Omega2", 22.5}, {"alpha1", 1.0}, {"alpha2", 1.0}}), {data},
             settingsFor(estimate::EquationErrorFormula::NewtonCotes6));
-        QVERIFY2(result.converged, result.stopReason.c_str());
+        QVERIFY2(result.converged(), result.termination.message.c_str());
         QCOMPARE(result.iterations, std::size_t{1});
         const std::vector<double> truth{0.5, 25, 0.5, 2.5};
         for (std::size_t k = 0; k < 4; ++k)
@@ -343,7 +343,7 @@ private slots:
         LogObserver observer;
         const auto result = estimate::fit(source, valuesWith(*source, {{"gamma", 0.35}, {"Omega2", 22.5}}), {data},
                                           settings, &observer);
-        QVERIFY2(result.converged, result.stopReason.c_str());
+        QVERIFY2(result.converged(), result.termination.message.c_str());
         QVERIFY(observer.logged("u' is not measured"));
         QVERIFY2(test::relativeError(result.parameters[0].value, 0.5) < 1e-3,
                  qPrintable(QString::number(result.parameters[0].value)));
@@ -420,8 +420,8 @@ private slots:
         stop.request_stop();
         const auto result = estimate::fit(source, source->parameterValues, {data},
                                           settingsFor(estimate::EquationErrorFormula::Heun), nullptr, stop.get_token());
-        QVERIFY(result.cancelled);
-        QVERIFY(!result.converged);
+        QVERIFY(result.cancelled());
+        QVERIFY(!result.converged());
     }
 };
 

@@ -70,7 +70,7 @@ private slots:
         const auto src = source(oscillator);
         const auto data = test::simulatedExperiment(src, {0.4, 4.0}, integrate::uniformGrid(0, 10, 0.05));
         const auto r = estimate::fit(src, {0.1, 2.0}, {data}, settingsFor(EstimationMethod(method)));
-        QVERIFY2(r.converged, r.stopReason.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         QVERIFY(test::relativeError(find(r, "c").value, 0.4) < 1e-6);
         QVERIFY(test::relativeError(find(r, "k").value, 4.0) < 1e-6);
         QVERIFY(r.iterations < 30);
@@ -87,7 +87,7 @@ private slots:
         a.name = "a";
         b.name = "b";
         const auto r = estimate::fit(src, {0.3, 3.0, 0.5}, {a, b}, settingsFor(EstimationMethod::OutputError));
-        QVERIFY2(r.converged, r.stopReason.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         QCOMPARE(r.parameters.size(), std::size_t(4));
         QVERIFY(test::relativeError(find(r, "x(0)").value, 1.0) < 1e-6);
         QVERIFY(test::relativeError(find(r, "x(0)#2").value, -2.0) < 1e-6);
@@ -101,7 +101,7 @@ private slots:
         auto b = test::simulatedExperiment(src, {0.4, 4.0, -2.0}, integrate::uniformGrid(0, 6, 0.05));
         b.fixedValues["x0"] = -2.0;
         const auto r = estimate::fit(src, {0.3, 3.0, 1.0}, {a, b}, settingsFor(EstimationMethod::OutputError));
-        QVERIFY2(r.converged, r.stopReason.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         QVERIFY(test::relativeError(find(r, "k").value, 4.0) < 1e-6);
         b.fixedValues["k"] = 1.0;  // estimated: cannot differ per experiment
         QVERIFY_THROWS_EXCEPTION(
@@ -169,14 +169,14 @@ private slots:
         s.integrator = test::tight(integrate::IntegrationMethod::Dopri5, 1e-8, 1e-10);
         s.shootingIntervals = 40;
         const auto ms = estimate::fit(src, start, {data}, s);
-        QVERIFY2(ms.converged, ms.stopReason.c_str());
+        QVERIFY2(ms.converged(), ms.termination.message.c_str());
         QVERIFY2(test::relativeError(find(ms, "sigma").value, 10.0) < 0.01,
                  qPrintable(QString::number(find(ms, "sigma").value)));
         QVERIFY(test::relativeError(find(ms, "rho").value, 28.0) < 0.01);
         QVERIFY(test::relativeError(find(ms, "beta").value, 8.0 / 3.0) < 0.01);
         s.method = EstimationMethod::OutputError;
         const auto ss = estimate::fit(src, start, {data}, s);
-        QVERIFY2(test::relativeError(find(ss, "rho").value, 28.0) > 0.05 || !ss.converged,
+        QVERIFY2(test::relativeError(find(ss, "rho").value, 28.0) > 0.05 || !ss.converged(),
                  "single shooting was expected to fail on the chaotic Lorenz fit");
     }
 
@@ -194,7 +194,7 @@ private slots:
         const estimate::FitResult r = estimate::fit(src, {0.1, 2.0}, {data}, s, nullptr, stop.get_token());
         canceller.join();
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-        QVERIFY(r.cancelled);
+        QVERIFY(r.cancelled());
         QVERIFY2(seconds < 1.3, qPrintable(QString::number(seconds)));
         QCOMPARE(r.parameters.size(), std::size_t(2));
         QVERIFY(std::isfinite(r.parameters[0].value));
@@ -203,7 +203,7 @@ private slots:
         std::stop_source early;
         early.request_stop();
         const auto atStart = estimate::fit(src, {0.1, 2.0}, {data}, s, nullptr, early.get_token());
-        QVERIFY(atStart.cancelled);
+        QVERIFY(atStart.cancelled());
         QCOMPARE(atStart.parameters[0].value, 0.1);
     }
 

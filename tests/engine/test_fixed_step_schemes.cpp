@@ -488,8 +488,8 @@ private slots:
         qInfo("seed 003 example 1 (crank-nicolson data and model): %zu iterations, alpha = (%.8f, %.8f, %.8f), worst "
               "relative error %.2e, %s",
               r.iterations, r.parameters[0].value, r.parameters[1].value, r.parameters[2].value, worst,
-              r.stopReason.c_str());
-        QVERIFY(r.converged);
+              r.termination.message.c_str());
+        QVERIFY(r.converged());
         QVERIFY(worst < 1e-6);
     }
 };

@@ -208,8 +208,8 @@ private slots:
         });
         thread.join();
         QVERIFY(result);
-        QVERIFY2(result->converged, result->stopReason.c_str());
-        QVERIFY(!result->cancelled);
+        QVERIFY2(result->converged(), result->termination.message.c_str());
+        QVERIFY(!result->cancelled());
         QCOMPARE_EQ(result->parameters.size(), std::size_t{1});
         QCOMPARE(result->parameters[0].name, std::string("c"));
         QCOMPARE(result->parameters[0].initial, 0.1);
@@ -243,7 +243,7 @@ private slots:
             }
         }
         QVERIFY(traces >= 1);
-        QCOMPARE(events.back().text, result->stopReason);
+        QCOMPARE(events.back().text, result->termination.message);
     }
 
     void startingValuesOverrideTheModelText()
@@ -345,11 +345,11 @@ private slots:
         const auto afterStop = returned - Clock::time_point(Clock::duration(stoppedAt.load()));
         const double seconds = std::chrono::duration<double>(afterStop).count();
         qInfo("stop after %d iteration event(s); run() returned %.3f s after the request (%s)", sink.iterations.load(),
-              std::chrono::duration<double>(afterStop).count(), result.stopReason.c_str());
+              std::chrono::duration<double>(afterStop).count(), result.termination.message.c_str());
         QVERIFY2(stoppedAt.load() != 0, "the fit ended before the stop request");
         QVERIFY2(seconds < 1.0, ("run() returned " + std::to_string(seconds) + " s after the stop request").c_str());
-        QVERIFY(result.cancelled);
-        QVERIFY(!result.converged);
+        QVERIFY(result.cancelled());
+        QVERIFY(!result.converged());
 
         const auto iterations = checkOrder(sink.snapshot(), job::JobStatus::Cancelled);
         QCOMPARE_EQ(result.parameters.size(), std::size_t{2});
@@ -373,7 +373,7 @@ private slots:
         stop.request_stop();
         RecordingSink sink;
         const estimate::FitResult result = fit.run(sink, stop.get_token());
-        QVERIFY(result.cancelled);
+        QVERIFY(result.cancelled());
         QCOMPARE(result.parameters.at(0).value, 0.1);
         const auto events = sink.snapshot();
         QCOMPARE(events.back().kind, RecordingSink::Event::Finished);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 using namespace sysid::shooting;
+namespace core = sysid::core;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
@@ -140,8 +141,7 @@ private slots:
             },
             [](const VectorXd&) { return MatrixXd::Ones(2, 2); });
         const auto r = solveDampedNewton(system, vec({0.0, 0.0}), {});
-        QCOMPARE(r.stop, NewtonStop::SingularJacobian);
-        QVERIFY(r.message.find("singular") != std::string::npos);
+        QCOMPARE(r.termination.criterion, core::TerminationCriterion::SingularJacobian);
     }
 
     // x^2 + 1 has no real root: the solver must stop with a reason, not loop.
@@ -151,7 +151,7 @@ private slots:
                                  [](const VectorXd& x) { return MatrixXd::Constant(1, 1, 2.0 * x(0)); });
         const auto r = solveDampedNewton(system, vec({0.7}), {});
         QVERIFY(!r.converged());
-        QVERIFY(!r.message.empty());
+        QVERIFY(!r.termination.message.empty());
         QVERIFY(r.x.allFinite());
     }
 
@@ -162,7 +162,7 @@ private slots:
         std::stop_source source;
         source.request_stop();
         const auto r = solveDampedNewton(system, vec({0.0}), {}, {}, source.get_token());
-        QCOMPARE(r.stop, NewtonStop::Cancelled);
+        QCOMPARE(r.termination.kind, core::TerminationKind::Cancelled);
         QCOMPARE(r.x(0), 0.0);
     }
 };

@@ -233,7 +233,7 @@ private slots:
                 qInfo("stage %zu iteration %zu |F| %.3e damping %.3g", it.stage, it.newton.iteration,
                       it.newton.residualNorm, it.newton.damping);
         });
-        QVERIFY2(r.converged, r.message.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         const int fine = 20;
         const auto ref = lqReference(a, W, Vy, Vu, qa, Wa, data::Signal(e.times, zv), data::Signal(e.times, uv), 0.0,
                                      5.0, fine * static_cast<int>(samples - 1));
@@ -281,7 +281,7 @@ private slots:
             e.measured(static_cast<Eigen::Index>(k), 0) = 2.0 * std::exp(-1.5 * e.times[k]);
         e.outputMeasured = {true};
         const auto r = estimate::estimateOptimally(m, e, {});
-        QVERIFY2(r.converged, r.message.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         QCOMPARE(r.parameterNames, (std::vector<std::string>{"a"}));
         qInfo("decay rate: a = %.8f (drift %.1e), %zu iterations", r.parameters(0), r.parameterDrift(0), r.iterations);
         QVERIFY(std::abs(r.parameters(0) - 1.5) < 1e-6);

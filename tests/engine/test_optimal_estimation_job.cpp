@@ -91,7 +91,7 @@ private slots:
     {
         Recorder sink;
         const auto result = exampleJob().run(sink);
-        QVERIFY2(result.converged, result.message.c_str());
+        QVERIFY2(result.converged(), result.termination.message.c_str());
         QCOMPARE(result.parameterNames, (std::vector<std::string>{"m", "b", "k"}));
         for (Eigen::Index i = 0; i < 3; ++i)
             QVERIFY2(std::abs(result.parameters(i) - 1.0) < 1e-3, std::to_string(result.parameters(i)).c_str());
@@ -125,7 +125,7 @@ private slots:
         j.parameterValues = {{"m", 1.0}, {"b", 1.0}, {"k", 1.0}};
         Recorder sink;
         const auto result = j.run(sink);
-        QVERIFY(result.converged);
+        QVERIFY(result.converged());
         QVERIFY(result.iterations < 11);  // from the truth fewer iterations than from 10, 10, 10
     }
 
@@ -139,7 +139,7 @@ private slots:
         sink.stopAtFirst = &stop;
         const auto result = j.run(sink, stop.get_token());
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sink.stopAt).count();
-        QVERIFY(!result.converged);
+        QVERIFY(!result.converged());
         QVERIFY(sink.status == job::JobStatus::Cancelled);
         QCOMPARE(sink.events.back(), std::string("finished"));
         QVERIFY2(seconds < 1.0, std::to_string(seconds).c_str());

@@ -65,7 +65,7 @@ private slots:
         auto model = test::compiled(linearModel);
         const auto settings = tightSettings(2 * pi / 1.3);
         const auto s = findPeriodicSolution(*model, vec2(0, 0), settings);
-        QVERIFY2(s.converged(), s.newton.message.c_str());
+        QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         QCOMPARE(isAutonomous(*model), false);
         const VectorXd exact = linearSteadyState(0.3, 2, 1.5, 1.3);
         QVERIFY((s.initialState - exact).cwiseAbs().maxCoeff() < 1e-8);
@@ -102,8 +102,8 @@ private slots:
         auto model = test::compiled(duffingModel);
         const auto single = findPeriodicSolution(*model, vec2(0.5, 0), tightSettings(2 * pi, 1));
         const auto multiple = findPeriodicSolution(*model, vec2(0.5, 0), tightSettings(2 * pi, 6));
-        QVERIFY2(single.converged(), single.newton.message.c_str());
-        QVERIFY2(multiple.converged(), multiple.newton.message.c_str());
+        QVERIFY2(single.converged(), single.newton.termination.message.c_str());
+        QVERIFY2(multiple.converged(), multiple.newton.termination.message.c_str());
         QVERIFY((single.initialState - multiple.initialState).cwiseAbs().maxCoeff() < 1e-6);
         QVERIFY((single.states - multiple.states).cwiseAbs().maxCoeff() < 1e-6);
         QCOMPARE(single.floquet.multipliers.size(), multiple.floquet.multipliers.size());
@@ -152,7 +152,7 @@ private slots:
         const double mu = 0.1;
         model->setParameters(std::vector<double>{mu});
         const auto s = findPeriodicSolution(*model, vec2(2, 0), tightSettings(2 * pi));
-        QVERIFY2(s.converged(), s.newton.message.c_str());
+        QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         const double asymptotic = 2 * pi * (1 + mu * mu / 16);
         const double neglected = 2 * pi * 5 * std::pow(mu, 4) / 3072;
         QVERIFY(std::abs(s.period - asymptotic) < 2 * neglected);
@@ -166,7 +166,7 @@ private slots:
         auto model = test::compiled(vanDerPolModel);
         for (std::size_t intervals : {1u, 4u}) {
             const auto s = findPeriodicSolution(*model, vec2(2, 0), tightSettings(6.5, intervals));
-            QVERIFY2(s.converged(), s.newton.message.c_str());
+            QVERIFY2(s.converged(), s.newton.termination.message.c_str());
             QVERIFY(std::abs(s.period - 6.6632868593231) < 1e-6);
             QVERIFY(s.floquet.stable);
             // Phase condition: x(t0) on the section through the guess normal to f(guess) = (0, -2).
@@ -184,7 +184,7 @@ private slots:
         settings.periods = 2;
         settings.intervals = 3;
         const auto s = findPeriodicSolution(*model, vec2(0, 0), settings);
-        QVERIFY2(s.converged(), s.newton.message.c_str());
+        QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         QVERIFY(std::abs(s.period - 4 * pi) < 1e-12);
         QVERIFY((s.initialState - linearSteadyState(0.3, 2, 1.5, 0.5)).cwiseAbs().maxCoeff() < 1e-8);
         // With only one period the orbit is not closed.
@@ -216,7 +216,7 @@ private slots:
         settings.newton.residualTolerance = 1e-12;
         const VectorXd guess = model->parameterCount() == 1 ? vec2(2, 0) : vec2(0.5, 0);
         const auto s = findPeriodicSolution(*model, guess, settings);
-        QVERIFY2(s.converged(), s.newton.message.c_str());
+        QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         std::vector<std::size_t> params;
         for (std::size_t p = 0; p < model->parameterCount(); ++p)
             params.push_back(p);
@@ -255,14 +255,14 @@ private slots:
         auto settings = tightSettings(0.0);
         auto s = findPeriodicSolution(*model, vec2(0, 0), settings);
         QVERIFY(!s.converged());
-        QVERIFY(s.newton.message.find("period") != std::string::npos);
+        QVERIFY(s.newton.termination.message.find("period") != std::string::npos);
 
         settings.period = 2 * pi;
         VectorXd three(3);
         three << 1, 2, 3;
         s = findPeriodicSolution(*model, three, settings);
         QVERIFY(!s.converged());
-        QVERIFY(s.newton.message.find("3 values") != std::string::npos);
+        QVERIFY(s.newton.termination.message.find("3 values") != std::string::npos);
 
         // x' = x^2 blows up at t = 1/x0 < T from x0 = 1.
         auto blowUp = test::compiled("param a = 1\nstate x = 1\nx' = a*x^2 + 0*sin(t)\noutput x\n");
@@ -270,27 +270,27 @@ private slots:
         one << 1.0;
         s = findPeriodicSolution(*blowUp, one, settings);
         QVERIFY(!s.converged());
-        QVERIFY(!s.newton.message.empty());
-        qInfo("blow-up message: %s", s.newton.message.c_str());
+        QVERIFY(!s.newton.termination.message.empty());
+        qInfo("blow-up message: %s", s.newton.termination.message.c_str());
 
         // Newton stop reasons pass through.
         settings.newton.maxIterations = 1;
         s = findPeriodicSolution(*model, vec2(3, 0), settings);
         QVERIFY(!s.converged());
-        QCOMPARE(s.newton.stop, NewtonStop::MaxIterations);
+        QCOMPARE(s.newton.termination.kind, core::TerminationKind::IterationLimit);
 
         // A stop request before the start is a cancellation.
         std::stop_source source;
         source.request_stop();
         settings.newton.maxIterations = 50;
         s = findPeriodicSolution(*model, vec2(3, 0), tightSettings(2 * pi, 4), {}, source.get_token());
-        QCOMPARE(s.newton.stop, NewtonStop::Cancelled);
+        QCOMPARE(s.newton.termination.kind, core::TerminationKind::Cancelled);
 
         // An autonomous guess at the equilibrium defines no phase condition.
         auto vdp = test::compiled(vanDerPolModel);
         s = findPeriodicSolution(*vdp, vec2(0, 0), tightSettings(6.6));
         QVERIFY(!s.converged());
-        QVERIFY(s.newton.message.find("equilibrium") != std::string::npos);
+        QVERIFY(s.newton.termination.message.find("equilibrium") != std::string::npos);
     }
 
     void floquetVerdicts()

@@ -180,8 +180,8 @@ private slots:
         const auto model = eval::compileModel(model::parseModel(text));
         const auto data = experiments(model);
         const auto r = estimate::fit(model, startValues(*model, c, k, k3, B), data, periodicSettings());
-        qInfo("%zu iterations (%s)", r.iterations, r.stopReason.c_str());
-        QVERIFY(r.converged);
+        qInfo("%zu iterations (%s)", r.iterations, r.termination.message.c_str());
+        QVERIFY(r.converged());
         QCOMPARE(r.parameters.size(), fixB ? std::size_t{3} : std::size_t{4});
         for (std::size_t i = 0; i < r.parameters.size(); ++i) {
             qInfo("%s = %.10g (truth %g)", r.parameters[i].name.c_str(), r.parameters[i].value, truth[i]);
@@ -197,13 +197,13 @@ private slots:
         const auto data = experiments(model);
         const auto start = startValues(*model, 0.3, 1.5, 0.25, 0.75);
         const auto shot = estimate::fit(model, start, data, periodicSettings());
-        QVERIFY(shot.converged);
+        QVERIFY(shot.converged());
         double previous = 0.0;
         for (std::size_t nodes : {50, 100, 200}) {
             auto s = periodicSettings(estimate::PeriodicSolver::Discretisation);
             s.periodic.nodes = nodes;
             const auto discrete = estimate::fit(model, start, data, s);
-            QVERIFY(discrete.converged);
+            QVERIFY(discrete.converged());
             double difference = 0.0;
             for (std::size_t i = 0; i < 4; ++i)
                 difference =
@@ -236,7 +236,7 @@ private slots:
         d.newton.residualTolerance = 1e-14;
         const auto solution =
             discretise::findPeriodicSolutionByDiscretisation(*model, {0.0}, Eigen::MatrixXd::Zero(1, 2), d);
-        QVERIFY2(solution.converged(), solution.newton.message.c_str());
+        QVERIFY2(solution.converged(), solution.newton.termination.message.c_str());
         const std::vector<std::size_t> parameters{0, 1, 2};  // c, k, F
         const auto nodes = discretise::discretisedParameterSensitivity(*model, solution, parameters, d);
         const std::vector<double> tau{0.0, 0.37, 1.9, 3.3, 4.8};
@@ -268,7 +268,7 @@ private slots:
         s.periodic.frequencyParameter.clear();
         s.periodic.period = 2 * pi;
         const auto r = estimate::fit(model, startValues(*model, 0.25, 1.2, 0.4, 0.6), data, s);
-        QVERIFY(r.converged);
+        QVERIFY(r.converged());
         for (std::size_t i = 0; i < 4; ++i)
             QVERIFY2(test::relativeError(r.parameters[i].value, truth[i]) < 1e-6, r.parameters[i].name.c_str());
     }
@@ -282,7 +282,7 @@ private slots:
         auto s = periodicSettings();
         s.priors["k"] = estimate::Prior{1.1, 1e-7};
         const auto r = estimate::fit(model, startValues(*model, 0.25, 1.2, 0.4, 0.6), data, s);
-        QVERIFY(r.converged);
+        QVERIFY(r.converged());
         QVERIFY(std::abs(r.parameters[1].value - 1.1) < 1e-5);
         QVERIFY(test::relativeError(r.parameters[2].value, truth[2]) > 1e-3);
         s.priors.clear();

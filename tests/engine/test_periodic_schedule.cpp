@@ -66,8 +66,8 @@ private slots:
         const auto N = static_cast<std::size_t>(intervals);
         const auto tightOnly = findPeriodicSolution(*model, vec2(0, 0), settingsFor(N, 1e-10, 0.0));
         const auto scheduled = findPeriodicSolution(*model, vec2(0, 0), settingsFor(N, 1e-10, 1e-4));
-        QVERIFY2(tightOnly.converged(), tightOnly.newton.message.c_str());
-        QVERIFY2(scheduled.converged(), scheduled.newton.message.c_str());
+        QVERIFY2(tightOnly.converged(), tightOnly.newton.termination.message.c_str());
+        QVERIFY2(scheduled.converged(), scheduled.newton.termination.message.c_str());
         QCOMPARE(tightOnly.looseStage.iterations, std::size_t(0));
         QVERIFY(scheduled.looseStage.converged());
         QVERIFY(scheduled.looseStage.iterations >= 3);  // the damped start from x = 0 ran loosely
@@ -89,7 +89,7 @@ private slots:
         auto settings = settingsFor(1, 1e-10, 1e-4);
         settings.period = 2 * pi / 1.3;
         const auto s = findPeriodicSolution(*model, vec2(0, 0), settings);
-        QVERIFY2(s.converged(), s.newton.message.c_str());
+        QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         QVERIFY(s.looseStage.iterations >= 1);
         const double a = 2 - 1.3 * 1.3, b = 0.3 * 1.3, d = a * a + b * b;
         const VectorXd exact = vec2(1.5 * a / d, 1.5 * b / d * 1.3);
@@ -121,9 +121,10 @@ private slots:
             scheduled.looseTolerance = 1e-4;
             const auto a = findPeriodicSolution(*model, vec2(0, 0), tight);
             const auto b = findPeriodicSolution(*model, vec2(0, 0), scheduled);
-            QCOMPARE(b.looseStage.stop, NewtonStop::MaxIterations);
-            QCOMPARE(b.newton.stop, a.newton.stop);
-            QCOMPARE(b.newton.message, a.newton.message);
+            QCOMPARE(b.looseStage.termination.kind, core::TerminationKind::IterationLimit);
+            QCOMPARE(b.newton.termination.kind, a.newton.termination.kind);
+            QCOMPARE(b.newton.termination.criterion, a.newton.termination.criterion);
+            QCOMPARE(b.newton.termination.message, a.newton.termination.message);
             QCOMPARE(b.newton.iterations, a.newton.iterations + b.looseStage.iterations);
             QVERIFY(b.newton.x == a.newton.x);
         }
@@ -145,7 +146,7 @@ private slots:
         settings.integrator.maxStep = 2 * pi / 400;
         settings.looseTolerance = 1e-2;
         s = findPeriodicSolution(*model, vec2(0, 0), settings);
-        QVERIFY2(s.converged(), s.newton.message.c_str());
+        QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         QCOMPARE(s.looseStage.iterations, std::size_t(0));
     }
 
@@ -155,7 +156,7 @@ private slots:
         std::stop_source source;
         source.request_stop();
         const auto s = findPeriodicSolution(*model, vec2(0, 0), settingsFor(4, 1e-10, 1e-4), {}, source.get_token());
-        QCOMPARE(s.newton.stop, NewtonStop::Cancelled);
+        QCOMPARE(s.newton.termination.kind, core::TerminationKind::Cancelled);
     }
 
     // A step hint changes the step sequence, not the answer: the end point stays within the

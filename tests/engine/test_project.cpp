@@ -679,8 +679,7 @@ private slots:
         r.outputNames = {"x", "v"};
         r.residualRms = {0.01, nan};
         r.iterations = 2;
-        r.converged = true;
-        r.stopReason = "small step";
+        r.termination = core::Termination::convergence(core::TerminationCriterion::StepTolerance, "small step");
         r.history.push_back({0, {1.0, 0.5}, 10.0, 0.0, 0.0});
         r.history.push_back({2, {2.0, 0.4}, 3.5, 0.1, 0.0});
         const json j = project::resultToJson(r);
@@ -690,7 +689,8 @@ private slots:
             keys.push_back(item.key());
         QCOMPARE(keys,
                  (std::vector<std::string>{"cancelled", "converged", "correlation", "cost", "history", "iterations",
-                                           "parameters", "residual_rms", "stop_reason"}));
+                                           "parameters", "report", "residual_rms", "statistics", "stop_reason",
+                                           "termination"}));
         QCOMPARE(j["parameters"]["k"],
                  (json{{"value", 2.0}, {"std", 0.1}, {"initial", 1.0}, {"lower95", 1.8}, {"upper95", 2.2}}));
         QVERIFY(j["parameters"]["c"]["std"].is_null());
@@ -734,8 +734,7 @@ private slots:
         r.cost = 1.25;
         r.iterations = 7;
         r.residualNorm = 1e-9;
-        r.converged = true;
-        r.message = "converged";
+        r.termination = core::Termination::convergence(core::TerminationCriterion::ResidualTolerance, "converged");
         const json j = project::optimalResultToJson(r);
         QCOMPARE(j["parameters"]["b"]["value"].get<double>(), 0.5);
         QCOMPARE(j["parameters"]["b"]["drift"].get<double>(), 1e-6);
@@ -809,8 +808,7 @@ private slots:
         r.outputNames = {"x"};
         r.residualRms = {0.01};
         r.iterations = 2;
-        r.converged = true;
-        r.stopReason = "small step";
+        r.termination = core::Termination::convergence(core::TerminationCriterion::StepTolerance, "small step");
         r.history.push_back({0, {1.0, 0.5}, 10.0, 0.0, 0.0});
         const estimate::FitResult back = project::resultFromJson(json::parse(project::resultToJson(r).dump()));
         QCOMPARE(back.parameters.size(), std::size_t(2));
@@ -819,8 +817,8 @@ private slots:
         QVERIFY(std::isnan(back.parameters[0].sd));
         QCOMPARE(back.correlation(0, 1), -0.25);
         QCOMPARE(back.history[0].parameters, (std::vector<double>{0.5, 1.0}));
-        QCOMPARE(back.stopReason, r.stopReason);
-        QVERIFY(back.converged);
+        QCOMPARE(back.termination.message, r.termination.message);
+        QVERIFY(back.converged());
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, project::resultFromJson(json{{"parameters", 3}}));
     }
 };

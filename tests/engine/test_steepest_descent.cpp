@@ -68,7 +68,7 @@ private slots:
         const VectorXd c = vec({0.5, 1.0, 2.0});
         const VectorXd start = vec({3.0, -1.0});
         LinearProblem problem(m, b, start);
-        estimate::FitSettings settings;
+        estimate::StoppingTolerances settings;
         settings.maxIterations = 25;
         settings.costTolerance = 0.0;
         settings.stepTolerance = 0.0;
@@ -76,8 +76,8 @@ private slots:
         const double gain = 0.1;
         const auto out = estimate::steepestDescent(problem, c, gain, settings, {}, nullptr);
         QCOMPARE(out.iterations, std::size_t{25});
-        QVERIFY(!out.converged);
-        QVERIFY(out.stopReason.find("maximum number of iterations") != std::string::npos);
+        QVERIFY(!out.termination.converged());
+        QCOMPARE(out.termination.kind, core::TerminationKind::IterationLimit);
 
         const MatrixXd h = m.transpose() * c.asDiagonal() * m;
         const VectorXd optimum = h.ldlt().solve(m.transpose() * c.asDiagonal() * b);
@@ -99,10 +99,10 @@ private slots:
     void stopsOnSmallCostChange()
     {
         LinearProblem problem(matrix3x2(), vec({1.0, -2.0, 0.5}), vec({3.0, -1.0}));
-        estimate::FitSettings settings;
+        estimate::StoppingTolerances settings;
         settings.costTolerance = 1e-8;
         const auto out = estimate::steepestDescent(problem, vec({0.5, 1.0, 2.0}), 0.1, settings, {}, nullptr);
-        QVERIFY2(out.converged, out.stopReason.c_str());
+        QVERIFY2(out.termination.converged(), out.termination.message.c_str());
         QVERIFY(out.iterations > 5 && out.iterations < settings.maxIterations);
     }
 
@@ -114,10 +114,11 @@ private slots:
         const double lambdaMax =
             (m.transpose() * c.asDiagonal() * m).selfadjointView<Eigen::Lower>().eigenvalues().maxCoeff();
         LinearProblem problem(m, vec({1.0, -2.0, 0.5}), vec({3.0, -1.0}));
-        estimate::FitSettings settings;
+        estimate::StoppingTolerances settings;
         const auto out = estimate::steepestDescent(problem, c, 3.0 / lambdaMax, settings, {}, nullptr);
-        QVERIFY(!out.converged);
-        QVERIFY2(out.stopReason.find("too large") != std::string::npos, out.stopReason.c_str());
+        QVERIFY(!out.termination.converged());
+        QCOMPARE(out.termination.kind, core::TerminationKind::Failed);
+        QCOMPARE(out.termination.criterion, core::TerminationCriterion::GainTooLarge);
         QCOMPARE(problem.parameters()(0), out.history.back().parameters[0]);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  estimate::steepestDescent(problem, c, -1.0, settings, {}, nullptr));
@@ -164,7 +165,7 @@ private slots:
         settings.maxIterations = 500;
         settings.costTolerance = 1e-14;
         std::vector<estimate::IterationRecord> seen;
-        struct Recorder : estimate::FitObserver {
+        struct Recorder : estimate::ProgressSink {
             std::vector<estimate::IterationRecord>* records;
             void iteration(const estimate::IterationRecord& r) override { records->push_back(r); }
         } recorder;
@@ -179,7 +180,7 @@ private slots:
         QVERIFY(!seen.empty());
         QCOMPARE(seen.size(), result.history.size());
         QVERIFY2(std::abs(seen.front().cost - j0) < 1e-8 * j0, qPrintable(QString::number(seen.front().cost - j0)));
-        QVERIFY2(result.converged, result.stopReason.c_str());
+        QVERIFY2(result.converged(), result.termination.message.c_str());
         QVERIFY2(std::abs(result.parameters[0].value - 1.0) < 1e-4,
                  qPrintable(QString::number(result.parameters[0].value)));
         qInfo() << "decay: k from 0.5 to" << result.parameters[0].value << "in" << result.iterations

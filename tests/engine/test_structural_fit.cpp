@@ -85,8 +85,8 @@ private slots:
         const auto structural = estimate::fit(
             source, start, {experiment},
             settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Structural));
-        QVERIFY(forward.converged);
-        QVERIFY(structural.converged);
+        QVERIFY(forward.converged());
+        QVERIFY(structural.converged());
         compareHistories(forward, structural, 1e-6);
         for (std::size_t i = 0; i < truth.size(); ++i) {
             QVERIFY2(test::relativeError(structural.parameters[i].value, forward.parameters[i].value) < 1e-7,
@@ -136,7 +136,7 @@ private slots:
         const auto forward = estimate::fit(source, source->parameterValues, {experiment}, settings);
         settings.sensitivity = estimate::SensitivityMethod::Structural;
         const auto structural = estimate::fit(source, source->parameterValues, {experiment}, settings);
-        QVERIFY(structural.converged);
+        QVERIFY(structural.converged());
         QCOMPARE(structural.parameters.size(), std::size_t{3});
         for (std::size_t i = 0; i < 3; ++i) {
             const double f = forward.parameters[i].value, s = structural.parameters[i].value;
@@ -186,7 +186,7 @@ private slots:
             estimate::fit(source, source->parameterValues, {experiment},
                           settingsFor(estimate::EstimationMethod::OutputError, estimate::SensitivityMethod::Structural),
                           nullptr, stop.get_token());
-        QVERIFY(result.cancelled);
+        QVERIFY(result.cancelled());
     }
 
     void namesRoundTrip()

@@ -107,7 +107,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isRunning(), 30000);
         QVERIFY(results->hasResult());
         const estimate::FitResult first = results->result();
-        QVERIFY2(first.converged, first.stopReason.c_str());
+        QVERIFY2(first.converged(), first.termination.message.c_str());
         QCOMPARE(first.parameters.size(), std::size_t{3});  // gamma, Omega2, k3: u'(0) is an initial value
         QVERIFY2(std::abs(valueOf(first, "Omega2") - 25) < 1.5, std::to_string(valueOf(first, "Omega2")).c_str());
         QVERIFY(results->refineButton()->isVisible());
@@ -118,7 +118,7 @@ private slots:
         QVERIFY(w.runner()->isRunning());
         QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isRunning(), 60000);
         const estimate::FitResult refined = results->result();
-        QVERIFY2(refined.converged, refined.stopReason.c_str());
+        QVERIFY2(refined.converged(), refined.termination.message.c_str());
         QCOMPARE(refined.parameters.size(), std::size_t{4});
         QCOMPARE(refined.parameters[0].initial, valueOf(first, refined.parameters[0].name));
         QVERIFY(!results->refineButton()->isVisible());

@@ -112,7 +112,7 @@ private slots:
         w.runFit();
         QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isRunning() && w.document()->result().has_value(), 60000);
         const estimate::FitResult& shown = *w.document()->result();
-        QVERIFY2(shown.converged, shown.stopReason.c_str());
+        QVERIFY2(shown.converged(), shown.termination.message.c_str());
         const auto* log = w.findChild<QPlainTextEdit*>(QStringLiteral("runLog"));
         QVERIFY(log);
         QVERIFY2(log->toPlainText().contains(QStringLiteral("structural sensitivities")),
@@ -137,7 +137,7 @@ private slots:
         w.runFit();
         QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isRunning() && w.document()->result().has_value(), 60000);
         const estimate::FitResult& shown = *w.document()->result();
-        QVERIFY2(shown.converged, shown.stopReason.c_str());
+        QVERIFY2(shown.converged(), shown.termination.message.c_str());
 
         // The same job straight through the engine gives the same numbers.
         job::NullProgressSink sink;
@@ -235,7 +235,7 @@ private slots:
         QVERIFY2(cancelMs < 1000, qPrintable(QStringLiteral("cancel took %1 ms").arg(cancelMs)));
         QVERIFY2(longestGap < 100, qPrintable(QStringLiteral("longest event-loop gap %1 ms").arg(longestGap)));
         QVERIFY(w.document()->result().has_value());
-        QVERIFY(w.document()->result()->cancelled);
+        QVERIFY(w.document()->result()->cancelled());
         w.document()->newFromModel(QString::fromLatin1(model), QStringLiteral("long.model"));  // nothing left to save
     }
 

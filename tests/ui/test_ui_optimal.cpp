@@ -177,7 +177,7 @@ private slots:
         ui::OptimalEstimationView* view = w.optimalView();
         QVERIFY(view->result().has_value());
         const auto& r = *view->result();
-        QVERIFY2(r.converged, r.message.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         // The same job straight through the engine gives the same numbers.
         job::OptimalEstimationJob direct;
         const job::FitJob fit = w.document()->makeFitJob();

@@ -33,6 +33,7 @@ using sysid::ui::FilterPanel;
 using sysid::ui::ResultsPanel;
 namespace estimate = sysid::estimate;
 namespace data = sysid::data;
+namespace core = sysid::core;
 
 namespace {
 
@@ -63,8 +64,8 @@ estimate::FitResult twoParameterResult()
     r.residualRms = {0.03};
     r.residualCount = 100;
     r.iterations = 7;
-    r.converged = true;
-    r.stopReason = "cost decrease below tolerance";
+    r.termination =
+        core::Termination::convergence(core::TerminationCriterion::CostTolerance, "cost decrease below tolerance");
     return r;
 }
 

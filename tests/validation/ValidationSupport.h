@@ -117,7 +117,7 @@ inline estimate::FitResult fitOrReport(std::shared_ptr<const eval::CompiledModel
         return estimate::fit(std::move(model), initialValues, experiments, settings);
     } catch (const std::exception& e) {
         estimate::FitResult failed;
-        failed.stopReason = std::string("the fit threw: ") + e.what();
+        failed.termination.message = std::string("the fit threw: ") + e.what();
         return failed;
     }
 }

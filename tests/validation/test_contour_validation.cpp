@@ -96,7 +96,7 @@ private slots:
         job::FitJob fit = seedJob();
         job::NullProgressSink sink;
         const estimate::FitResult result = fit.run(sink);
-        QVERIFY2(result.converged, result.stopReason.c_str());
+        QVERIFY2(result.converged(), result.termination.message.c_str());
         const auto path = job::iterationPath(result, "a", "b");
         QVERIFY(path.size() >= 2);
         for (const auto& p : path)

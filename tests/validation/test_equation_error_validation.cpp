@@ -341,7 +341,7 @@ class TestEquationErrorValidation : public QObject {
                         out += QStringLiteral(" %1 |").arg(t == r.truth.end() ? QStringLiteral("-")
                                                                               : cell(r.result, n, t->second));
                     }
-                    out += QStringLiteral(" %1%2 |\n").arg(r.result.iterations).arg(r.result.converged ? "" : " !");
+                    out += QStringLiteral(" %1%2 |\n").arg(r.result.iterations).arg(r.result.converged() ? "" : " !");
                 }
             }
         return out;
@@ -415,18 +415,18 @@ private slots:
     void everyFitConverges()
     {
         for (const auto& r : rows_)
-            QVERIFY2(r.result.converged,
+            QVERIFY2(r.result.converged(),
                      qPrintable(QStringLiteral("%1 %2, %3, %4 %, %5: %6")
                                     .arg(r.family, r.label, methodLabel(r.method))
                                     .arg(r.percent)
-                                    .arg(filterLabel(r.filter), QString::fromStdString(r.result.stopReason))));
+                                    .arg(filterLabel(r.filter), QString::fromStdString(r.result.termination.message))));
     }
 
     void noiseFreeDataGiveTheExactParameters()
     {
         std::map<QString, double> largest;  // method, family -> largest relative error
         for (const auto& r : rows_) {
-            if (r.percent != 0.0 || r.filter != 0 || !r.result.converged)
+            if (r.percent != 0.0 || r.filter != 0 || !r.result.converged())
                 continue;
             const double tolerance = noiseFreeTolerance(r.method, r.family);
             for (const auto& [n, v] : r.truth) {
@@ -448,7 +448,7 @@ private slots:
     void noisyDataWithinLooseBounds()
     {
         for (const auto& r : rows_) {
-            if (r.percent == 0.0 || !r.result.converged)
+            if (r.percent == 0.0 || !r.result.converged())
                 continue;
             for (const auto& [n, v] : r.truth) {
                 const double value = estimateOf(r.result, n).value;
@@ -522,7 +522,7 @@ private slots:
         const auto coarse = fitOnGrid(Method::SingleStep, quadratic, c, 335);
         const auto fine = fitOnGrid(Method::SingleStep, quadratic, c, 669);
         const auto finest = fitOnGrid(Method::SingleStep, quadratic, c, 1337);
-        QVERIFY(coarse.converged && fine.converged && finest.converged);
+        QVERIFY(coarse.converged() && fine.converged() && finest.converged());
         for (const auto& [n, v] : c.truth) {
             const double t1 = estimateOf(coarse, n).value, t2 = estimateOf(fine, n).value,
                          t3 = estimateOf(finest, n).value;

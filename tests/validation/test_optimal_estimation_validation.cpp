@@ -120,8 +120,8 @@ private slots:
               "seed RMUSN: %d), |F| = %.1e, J = %.2e, %s",
               start, r.parameters(0), r.parameters(1), r.parameters(2), r.parameterDrift(0), r.parameterDrift(1),
               r.parameterDrift(2), r.iterations, qPrintable(stages), seedIterations, r.residualNorm, r.cost,
-              r.message.c_str());
-        QVERIFY2(r.converged, r.message.c_str());
+              r.termination.message.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         // The seed's counts hold for the plain loose-to-tight dopri5 schedule; the default adds an
         // Euler stage first (for stiff problems such as the mixture), which costs a few more.
         if (withoutEuler)
@@ -246,14 +246,14 @@ private slots:
               points, startH, start, r.parameters.size() ? r.parameters(0) : 0.0,
               r.parameters.size() ? r.parameters(1) : 0.0, r.parameterDrift.size() ? r.parameterDrift(0) : 0.0,
               r.parameterDrift.size() ? r.parameterDrift(1) : 0.0, r.cost, r.iterations, qPrintable(stages),
-              r.residualNorm, r.message.c_str());
+              r.residualNorm, r.termination.message.c_str());
         if (start == 4.0 && points == 401)
             QEXPECT_FAIL("",
                          "from 4, 4 with 401 points the Euler stage stalls (h*lambda = -20 at the start; with 8 or "
                          "20 steps per interval Newton heads for H near 0 instead: e^(8024/400) = 5e8 growth "
                          "per interval)",
                          Abort);
-        QVERIFY2(r.converged, r.message.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         QVERIFY2(std::abs(r.parameters(0) - 2.0) < 1e-4, qPrintable(QString::number(r.parameters(0))));
         QVERIFY2(std::abs(r.parameters(1) - 1.0) < 1e-4, qPrintable(QString::number(r.parameters(1))));
     }
@@ -277,11 +277,11 @@ private:
             withModel("param m = 1 fixed\nparam b = 1 fixed\nparam k = 1 fixed\ninput u\n"
                       "s'' = (u - b*s' - k*s)/m\ns(0) = 0, 0\noutput s\n",
                       [&](const model::Model& m) { return estimate::estimateOptimally(m, experiment, settings); });
-        if (!r.converged)
-            qWarning("friction %g: %s", fc, r.message.c_str());
+        if (!r.converged())
+            qWarning("friction %g: %s", fc, r.termination.message.c_str());
         const auto eom =
             std::find(r.residualNames.begin(), r.residualNames.end(), "eps:eom:s") - r.residualNames.begin();
-        if (!r.converged || eom >= static_cast<long>(r.residualNames.size()))
+        if (!r.converged() || eom >= static_cast<long>(r.residualNames.size()))
             return {0.0, 0.0};
         const Eigen::VectorXd residual = r.residuals.col(eom);
         const Eigen::VectorXd signV = r.states.col(1).unaryExpr([](double v) {

@@ -136,7 +136,7 @@ void identify(const QString& label, const std::string& text, const Values& truth
                                                   data::NoiseDistribution::Uniform);
     const auto result = validation::fitOrReport(source, validation::valuesWith(*source, start), {data}, fitSettings());
     qInfo().noquote() << validation::resultLine(label, result, truth, false, 40);
-    QVERIFY2(result.converged, result.stopReason.c_str());
+    QVERIFY2(result.converged(), result.termination.message.c_str());
     for (const auto& [name, value] : truth) {
         const double error = validation::relativeError(validation::estimateOf(result, name).value, value);
         QVERIFY2(error < 1e-6,

@@ -83,8 +83,8 @@ private slots:
         start[2] = 0.75;  // +50 %
         start[3] = 0.25;  // -50 %
         const auto r = estimate::fit(model, start, data, settings);
-        qInfo("noise seed %d: %zu iterations, %s", seed, r.iterations, r.stopReason.c_str());
-        QVERIFY(r.converged);
+        qInfo("noise seed %d: %zu iterations, %s", seed, r.iterations, r.termination.message.c_str());
+        QVERIFY(r.converged());
         QVERIFY2(r.iterations <= 15, "the fit should converge in few iterations");
         for (std::size_t i = 0; i < 4; ++i) {
             const auto& p = r.parameters[i];

@@ -94,8 +94,8 @@ private slots:
         const auto single = findPeriodicSolution(model, vec2(0, 0), s);
         s.intervals = 8;
         const auto multiple = findPeriodicSolution(model, vec2(0, 0), s);
-        QVERIFY2(single.converged(), single.newton.message.c_str());
-        QVERIFY2(multiple.converged(), multiple.newton.message.c_str());
+        QVERIFY2(single.converged(), single.newton.termination.message.c_str());
+        QVERIFY2(multiple.converged(), multiple.newton.termination.message.c_str());
         QVERIFY(single.floquet.stable && multiple.floquet.stable);
         QVERIFY((single.initialState - multiple.initialState).cwiseAbs().maxCoeff() < 1e-8);
         for (std::size_t i = 0; i < 2; ++i)
@@ -120,7 +120,7 @@ private slots:
         s.integrator.relativeTolerance = 1e-11;
         s.integrator.absoluteTolerance = 1e-13;
         const auto shot = findPeriodicSolution(model, vec2(0, 0), s);
-        QVERIFY2(shot.converged(), shot.newton.message.c_str());
+        QVERIFY2(shot.converged(), shot.newton.termination.message.c_str());
         // The discretisation's guess is independent of shooting: one period of a settled transient.
         integrate::SimulationRequest transient;
         const Eigen::VectorXd start = settled(model, 20);  // t = 40 pi: the forcing's phase is 0 again
@@ -135,7 +135,7 @@ private slots:
             // Second order needs many more nodes for the same accuracy (error ~ h^2 vs h^4).
             d.nodes = scheme == discretise::PeriodicScheme::HermiteSimpson ? 400 : 20000;
             const auto discrete = discretise::findPeriodicSolutionByDiscretisation(model, guess.times, guess.states, d);
-            QVERIFY2(discrete.converged(), discrete.newton.message.c_str());
+            QVERIFY2(discrete.converged(), discrete.newton.termination.message.c_str());
             const double difference = (discrete.initialState - shot.initialState).cwiseAbs().maxCoeff();
             QVERIFY2(difference < 1e-6, qPrintable(QString::number(difference)));
             for (std::size_t i = 0; i < 2; ++i)
@@ -152,7 +152,8 @@ private slots:
         for (double kc : {1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0}) {
             model.setParameters(cartParameters(model, kc, 1.0));
             const auto s = findPeriodicSolution(model, vec2(-0.5, 0.5), cartSettings(1));
-            QVERIFY2(s.converged(), qPrintable(QString("kc = %1: %2").arg(kc).arg(s.newton.message.c_str())));
+            QVERIFY2(s.converged(),
+                     qPrintable(QString("kc = %1: %2").arg(kc).arg(s.newton.termination.message.c_str())));
             QVERIFY(closingError(model, s) < 1e-8);
             qInfo("cart kc = %6g: x(0) = (%.6f, %.6f), max|x| = %.4f, %2zu iterations, %s", kc, s.initialState(0),
                   s.initialState(1), s.states.col(0).cwiseAbs().maxCoeff(), s.newton.iterations,
@@ -189,7 +190,7 @@ private slots:
         const Eigen::VectorXd start = settled(model, 300);
         const auto p = static_cast<std::size_t>(periods);
         const auto s = findPeriodicSolution(model, start, cartSettings(p));
-        QVERIFY2(s.converged(), s.newton.message.c_str());
+        QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         QVERIFY2(s.floquet.stable, s.floquet.verdict.c_str());
         QVERIFY(std::abs(s.period - twoPi * periods) < 1e-12);
         // Truly n-periodic: not closed after n/2 forcing periods.
@@ -204,8 +205,8 @@ private slots:
         for (double factor : {0.5, 1.5}) {
             const auto r = findPeriodicSolution(model, s.initialState * factor, cartSettings(p));
             qInfo("  start x %.1f: %s after %zu iterations, x(0) = (%.6f, %.6f)", factor,
-                  r.converged() ? "converged" : r.newton.message.c_str(), r.newton.iterations, r.initialState(0),
-                  r.initialState(1));
+                  r.converged() ? "converged" : r.newton.termination.message.c_str(), r.newton.iterations,
+                  r.initialState(0), r.initialState(1));
             if (p == 1) {
                 QVERIFY(r.converged());
                 QVERIFY((r.initialState - s.initialState).norm() < 1e-6);
@@ -219,7 +220,7 @@ private slots:
         model.setParameters(cartParameters(model, 30.0, 2.2));
         const Eigen::VectorXd start = settled(model, 300);
         const auto s = findPeriodicSolution(model, start, cartSettings(1));
-        QVERIFY2(s.converged(), s.newton.message.c_str());
+        QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         QVERIFY(!s.floquet.stable);
         QVERIFY2(s.floquet.verdict.find("period doubling") != std::string::npos, s.floquet.verdict.c_str());
         QVERIFY(s.floquet.multipliers.front().real() < -1);
@@ -240,7 +241,7 @@ private slots:
         s.periodic = cartSettings(1);
         s.periodic.samples = 400;
         const auto r = continuePeriodicSolutions(model, start, s);
-        QVERIFY2(r.completed, r.message.c_str());
+        QVERIFY2(r.completed(), r.termination.message.c_str());
         const BranchPoint* pd = nullptr;
         for (const auto& p : r.points)
             if (p.type == BranchPointType::PeriodDoubling)

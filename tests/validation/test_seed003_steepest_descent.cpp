@@ -131,7 +131,7 @@ Run run(const QString& label, const std::string& text, const Values& truth, cons
                .arg(r.within01, 4)
                .arg(r.result.iterations, 4)
                .arg(100.0 * r.finalError, 0, 'g', 3)
-               .arg(QString::fromStdString(r.result.stopReason))
+               .arg(QString::fromStdString(r.result.termination.message))
                .arg(r.reversals, 3);
     return r;
 }
@@ -177,7 +177,7 @@ private slots:
                            estimate::EstimationMethod::SteepestDescent, {seedGain, defaultRecord, 400});
         const Run gn = run("example 4, alpha per node", example4PerNode, example4Truth, example4Start,
                            estimate::EstimationMethod::OutputError);
-        QVERIFY2(gn.result.converged, gn.result.stopReason.c_str());
+        QVERIFY2(gn.result.converged(), gn.result.termination.message.c_str());
         QVERIFY2(gn.within01 > 0 && gn.within01 <= 6 && gn.result.iterations <= 15,
                  qPrintable(QString::number(gn.within01)));
         QVERIFY2(sd.within5 >= 130 && sd.within5 <= 155, qPrintable(QString::number(sd.within5)));
@@ -206,7 +206,8 @@ private slots:
                 const Run sd =
                     run(QString::fromLatin1(reading.text), example4PerNode, example4Truth, example4Start,
                         estimate::EstimationMethod::SteepestDescent, {seedGain * reading.factor, record, 200});
-                QVERIFY2(sd.result.history.back().cost < sd.result.history.front().cost, sd.result.stopReason.c_str());
+                QVERIFY2(sd.result.history.back().cost < sd.result.history.front().cost,
+                         sd.result.termination.message.c_str());
                 if (sd.within5 > 0)
                     best = std::min(best, sd.within5);
             }
@@ -223,7 +224,7 @@ private slots:
         QVERIFY2(slow10.within5 >= 50 && slow10.within5 <= 70, qPrintable(QString::number(slow10.within5)));
         const Run slow25 = run("no 1/dx^2, FINTIM 25", example4PerNode, example4Truth, example4Start,
                                estimate::EstimationMethod::SteepestDescent, {25 * seedGain, 1.0, 200});
-        QVERIFY(!slow25.result.converged && slow25.within5 < 0);  // J rises: 25 K is too large
+        QVERIFY(!slow25.result.converged() && slow25.within5 < 0);  // J rises: 25 K is too large
     }
 
     // Why: the fast and slow directions of J differ by ~117 at the truth (record 0..3). With
@@ -294,8 +295,8 @@ private slots:
         const QString label = QString::fromLatin1(QTest::currentDataTag());
         const Run sd = run(label, text, values(truth), values(start), estimate::EstimationMethod::SteepestDescent);
         const Run gn = run(label, text, values(truth), values(start), estimate::EstimationMethod::OutputError);
-        QVERIFY2(gn.result.converged && gn.within01 > 0 && gn.within01 <= 13 && gn.result.iterations <= 20,
-                 gn.result.stopReason.c_str());
+        QVERIFY2(gn.result.converged() && gn.within01 > 0 && gn.within01 <= 13 && gn.result.iterations <= 20,
+                 gn.result.termination.message.c_str());
         QVERIFY(sd.result.history.back().cost < sd.result.history.front().cost);
         if (sdWithin5 < 0)
             QVERIFY2(sd.within5 < 0 && sd.finalError > 0.05, qPrintable(QString::number(sd.finalError)));
@@ -313,7 +314,7 @@ private slots:
         const Values start = perNode("alpha", {0.2, 0.05, 0.2});
         const Run longer = run("example 1, 5 K", example1, truth, start, estimate::EstimationMethod::SteepestDescent,
                                {5 * seedGain, 3.0, 300});
-        QVERIFY(!longer.result.converged && longer.result.iterations == 0 && longer.within5 < 0);
+        QVERIFY(!longer.result.converged() && longer.result.iterations == 0 && longer.within5 < 0);
         const Run shorter = run("example 1, 5 K", example1, truth, start, estimate::EstimationMethod::SteepestDescent,
                                 {5 * seedGain, 1.0, 300});
         QVERIFY2(shorter.within5 >= 40 && shorter.within5 <= 60, qPrintable(QString::number(shorter.within5)));
@@ -328,7 +329,7 @@ private slots:
                            estimate::EstimationMethod::SteepestDescent, {seedGain, defaultRecord, 400});
         const Run gn =
             run("example 4, alpha = a x + b", example4Linear, truth, start, estimate::EstimationMethod::OutputError);
-        QVERIFY2(gn.result.converged, gn.result.stopReason.c_str());
+        QVERIFY2(gn.result.converged(), gn.result.termination.message.c_str());
         QVERIFY(gn.within01 > 0 && gn.result.iterations <= 12);
         QVERIFY(sd.result.history.back().cost < sd.result.history.front().cost);
         QCOMPARE(sd.within5, -1);

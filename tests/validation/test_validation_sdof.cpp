@@ -125,7 +125,7 @@ class TestValidationSdof : public QObject {
     static void check(const estimate::FitResult& r, const std::vector<std::pair<std::string, double>>& nonlinear,
                       double percent, bool drag = false)
     {
-        QVERIFY2(r.converged, r.stopReason.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         std::vector<std::pair<std::string, double>> truths{
             {"gamma", gammaTrue}, {"Omega2", omega2True}, {"u'(0)", qTrue}};
         truths.insert(truths.end(), nonlinear.begin(), nonlinear.end());
@@ -271,7 +271,7 @@ private slots:
         const Case c{"sdof_quadratic.model", {{"alpha", alpha}}, {{"alpha", alphaStart}}};
         const QString label = QStringLiteral("quadratic a=%1 %2%").arg(alpha).arg(percent);
         const auto oe = runCase(label, c, percent, false);
-        QVERIFY2(oe.converged, oe.stopReason.c_str());
+        QVERIFY2(oe.converged(), oe.termination.message.c_str());
 
         const auto src = model(c.file);
         const auto data = validation::simulatedRecord(
@@ -286,7 +286,7 @@ private slots:
         const auto starts = validation::valuesWith(
             *src, {{"gamma", gammaStart}, {"Omega2", omega2Start}, {"alpha", alphaStart}, {"u'(0)", qStart}});
         const auto bayes = validation::fitOrReport(src, starts, {data}, settings);
-        QVERIFY2(bayes.converged, bayes.stopReason.c_str());
+        QVERIFY2(bayes.converged(), bayes.termination.message.c_str());
 
         const auto& a = estimateOf(oe, "alpha");
         const auto& b = estimateOf(bayes, "alpha");

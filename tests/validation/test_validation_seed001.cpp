@@ -125,7 +125,7 @@ private slots:
                                     {data}, settingsFor(m, intervalCount));
         record(validation::resultLine(QStringLiteral("msd from %1, %2").arg(start).arg(methodLabel(m, intervalCount)),
                                       r, truth, false, 36));
-        QVERIFY2(r.converged, r.stopReason.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         for (const auto& [name, value] : truth) {
             const double error = validation::relativeError(estimateOf(r, name).value, value);
             QVERIFY2(error < 1e-3,
@@ -170,7 +170,7 @@ private slots:
             qInfo("the fit failed: %s", e.what());
         }
         QVERIFY2(failure.empty(), failure.c_str());
-        QVERIFY2(r.converged, r.stopReason.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         for (const auto& [name, value] : truth)
             QVERIFY(validation::relativeError(estimateOf(r, name).value, value) < 1e-3);
     }
@@ -223,7 +223,7 @@ private slots:
                                           .arg(percent)
                                           .arg(methodLabel(m, 10)),
                                       r, estimated, percent > 0, 42));
-        QVERIFY2(r.converged, r.stopReason.c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
         QCOMPARE(r.parameters.size(), estimated.size());
         for (const auto& [name, value] : estimated) {
             const auto& p = estimateOf(r, name);

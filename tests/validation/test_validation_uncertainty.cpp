@@ -95,7 +95,8 @@ private slots:
             QVERIFY2(
                 errors[static_cast<std::size_t>(k)].empty(),
                 qPrintable(QStringLiteral("seed %1: %2").arg(k + 1).arg(errors[static_cast<std::size_t>(k)].c_str())));
-            QVERIFY2(r.converged, qPrintable(QStringLiteral("seed %1: %2").arg(k + 1).arg(r.stopReason.c_str())));
+            QVERIFY2(r.converged(),
+                     qPrintable(QStringLiteral("seed %1: %2").arg(k + 1).arg(r.termination.message.c_str())));
         }
 
         qInfo("%s: %d noise realisations, output error:", QTest::currentDataTag(), realisations);

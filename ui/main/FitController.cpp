@@ -97,7 +97,7 @@ void FitController::connectOptimalRunner()
             if (result) {
                 views_.optimalView->setResult(*result);
                 const QString end = cancelled ? tr("cancelled")
-                    : result->converged       ? tr("converged")
+                    : result->converged()     ? tr("converged")
                                               : tr("did not converge");
                 emit statusMessage(tr("%1 %2: %3").arg(what, end, message), 10000);
                 emit logLine(tr("%1 %2: %3").arg(what, end, message));

@@ -189,7 +189,7 @@ void PeriodicPanel::showResult(const job::PeriodicJob::Result& result)
 {
     const auto& s = result.solution;
     if (!s.converged()) {
-        showMessage(tr("No periodic solution: %1").arg(QString::fromStdString(s.newton.message)));
+        showMessage(tr("No periodic solution: %1").arg(QString::fromStdString(s.newton.termination.message)));
         return;
     }
     QStringList multipliers;
@@ -209,7 +209,7 @@ void PeriodicPanel::showResult(const job::PeriodicJob::Result& result)
                     .arg(result.branch->points.size())
                     .arg(folds)
                     .arg(doublings)
-                    .arg(QString::fromStdString(result.branch->message));
+                    .arg(QString::fromStdString(result.branch->termination.message));
     }
     showMessage(text);
 }

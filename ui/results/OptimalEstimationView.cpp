@@ -110,11 +110,11 @@ void OptimalEstimationView::setResult(const estimate::OptimalEstimationResult& r
     clear();
     result_ = r;
     summary_->setText(tr("%1 after %2 iteration(s): cost %3, ‖F‖ %4. %5")
-                          .arg(r.converged ? tr("converged") : tr("not converged"))
+                          .arg(r.converged() ? tr("converged") : tr("not converged"))
                           .arg(r.iterations)
                           .arg(r.cost, 0, 'g', 6)
                           .arg(r.residualNorm, 0, 'g', 3)
-                          .arg(QString::fromStdString(r.message)));
+                          .arg(QString::fromStdString(r.termination.message)));
     parameters_->setRowCount(static_cast<int>(r.parameterNames.size()));
     for (int i = 0; i < static_cast<int>(r.parameterNames.size()); ++i) {
         parameters_->setItem(i, 0, cell(QString::fromStdString(r.parameterNames[static_cast<std::size_t>(i)])));

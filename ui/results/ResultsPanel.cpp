@@ -213,12 +213,14 @@ void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<s
                                                              : QStringLiteral("output %1").arg(k + 1);
         rms << QStringLiteral("%1 %2").arg(output, formatNumber(result.residualRms[k]));
     }
-    QString state = result.cancelled ? tr("cancelled") : (result.converged ? tr("converged") : tr("not converged"));
+    QString state = result.cancelled() ? tr("cancelled") : (result.converged() ? tr("converged") : tr("not converged"));
     QString text =
         tr("Cost %1 · residual RMS %2 · %3 iterations · %4 · %5")
             .arg(formatNumber(result.cost), rms.isEmpty() ? QStringLiteral("—") : rms.join(QStringLiteral(", ")))
             .arg(result.iterations)
-            .arg(result.stopReason.empty() ? QStringLiteral("—") : QString::fromStdString(result.stopReason), state);
+            .arg(result.termination.message.empty() ? QStringLiteral("—")
+                                                    : QString::fromStdString(result.termination.message),
+                 state);
     summary_->setText(text);
     exportJsonButton_->setEnabled(true);
     exportCsvButton_->setEnabled(true);

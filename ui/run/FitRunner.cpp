@@ -1,5 +1,7 @@
 #include "ui/run/FitRunner.h"
 
+#include "engine/project/FitReport.h"
+
 namespace sysid::ui {
 
 void FitRunner::start(job::FitJob job)
@@ -9,11 +11,13 @@ void FitRunner::start(job::FitJob job)
         QString message;
         try {
             result = job.run(sink, stop);
-            message = QString::fromStdString(result->stopReason);
+            message = QString::fromStdString(result->termination.message);
+            // The full report goes to the log before the run ends (a line per entry).
+            sink.log(project::fitReport(*result));
         } catch (const std::exception& e) {
             message = QString::fromStdString(e.what());
         }
-        const bool cancelled = result ? result->cancelled : stop.stop_requested();
+        const bool cancelled = result ? result->cancelled() : stop.stop_requested();
         return [this, cancelled, message, result] { emit finished(cancelled, message, result); };
     });
 }

@@ -12,7 +12,8 @@ Q_DECLARE_METATYPE(sysid::estimate::FitResult)
 
 namespace sysid::ui {
 
-// Runs a fit job (see JobRunner for the events and their pacing).
+// Runs a fit job (see JobRunner for the events and their pacing). When the fit has a result,
+// its full report (project::fitReport) is the last log line before finished().
 class FitRunner : public JobRunner {
     Q_OBJECT
 public:

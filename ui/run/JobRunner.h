@@ -1,6 +1,5 @@
 #pragma once
 
-#include "engine/estimate/FitObserver.h"
 #include "engine/job/ProgressSink.h"
 
 #include <Eigen/Dense>

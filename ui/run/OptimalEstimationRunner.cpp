@@ -14,11 +14,11 @@ void OptimalEstimationRunner::start(job::OptimalEstimationJob job)
         QString message;
         try {
             result = job.run(sink, stop);
-            message = QString::fromStdString(result->message);
+            message = QString::fromStdString(result->termination.message);
         } catch (const std::exception& e) {
             message = QString::fromStdString(e.what());
         }
-        const bool cancelled = stop.stop_requested() && !(result && result->converged);
+        const bool cancelled = stop.stop_requested() && !(result && result->converged());
         return [this, cancelled, message, result] { emit finished(cancelled, message, result); };
     });
 }

@@ -9,8 +9,9 @@ void PeriodicRunner::start(job::PeriodicJob job)
         QString message;
         try {
             result = std::make_shared<const PeriodicResult>(job.run(sink, stop));
-            message = QString::fromStdString(result->solution.converged() ? result->solution.floquet.verdict
-                                                                          : result->solution.newton.message);
+            message =
+                QString::fromStdString(result->solution.converged() ? result->solution.floquet.verdict
+                                                                    : result->solution.newton.termination.message);
         } catch (const std::exception& e) {
             message = QString::fromStdString(e.what());
         }

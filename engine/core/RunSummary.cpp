@@ -1,0 +1,40 @@
+#include "engine/core/RunSummary.h"
+
+#include <cstdio>
+
+namespace sysid::core {
+
+namespace {
+
+std::string seconds(double s)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6f s", s);  // as Ceres' FullReport
+    return text;
+}
+
+std::string count(std::size_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string integrationSummary(const SolverStatistics& statistics)
+{
+    const IntegrationStatistics& s = statistics.integration;
+    return count(s.steps, "step", "steps") + " (" + std::to_string(s.rejectedSteps) + " rejected), " +
+        count(s.rhsEvaluations, "right-hand side", "right-hand sides") + ", " +
+        count(s.jacobianEvaluations, "Jacobian", "Jacobians") + ", " +
+        count(s.factorizations, "LU factorisation", "LU factorisations") + " in " +
+        count(s.integrations, "integration", "integrations");
+}
+
+std::string timeSummary(const SolverStatistics& statistics)
+{
+    const PhaseSeconds& s = statistics.seconds;
+    return "compilation " + seconds(s.compilation) + ", integration " + seconds(s.integration) + ", linear algebra " +
+        seconds(s.linearAlgebra) + ", total " + seconds(s.total);
+}
+
+}  // namespace sysid::core

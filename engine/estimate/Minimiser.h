@@ -1,0 +1,56 @@
+#pragma once
+
+#include "engine/core/Termination.h"
+#include "engine/estimate/LeastSquaresProblem.h"
+#include "engine/estimate/ProgressSink.h"
+
+#include <Eigen/Dense>
+
+#include <cstddef>
+#include <functional>
+#include <stop_token>
+#include <vector>
+
+namespace sysid::estimate {
+
+// When a least-squares minimiser (Levenberg-Marquardt, damped Gauss-Newton, steepest descent)
+// stops. estimate::fit builds these from FitSettings (stoppingTolerances in Fit.h); the defaults
+// here are FitSettings' (test_estimate keeps them equal) and serve direct callers.
+struct StoppingTolerances {
+    std::size_t maxIterations = 100;
+    double costTolerance = 1e-12;  // converged when an accepted step lowers the cost by less than this, relatively
+    double stepTolerance = 1e-10;  // converged when the relative step is below this
+    double gradientTolerance = 1e-10;  // converged when the scaled gradient is below this
+};
+
+// What a least-squares minimiser (Levenberg-Marquardt, damped Gauss-Newton, steepest descent)
+// returns: the problem itself holds the final point.
+struct MinimiserOutcome {
+    Linearization final;  // at the returned point
+    std::size_t iterations = 0;
+    std::size_t evaluations = 0;  // calls of LeastSquaresProblem::evaluate (residuals with their Jacobian)
+    core::Termination termination;
+    std::vector<IterationRecord> history;  // iteration 0 is the starting point
+};
+
+// Called after every accepted step (and once for the starting point).
+using AcceptedStep = std::function<void(const IterationRecord&)>;
+
+IterationRecord iterationRecord(std::size_t iteration, const Eigen::VectorXd& theta, double cost, double step,
+                                double lambda);
+
+// Evaluates and accepts the starting point, counting the evaluation in `outcome`. Throws
+// std::runtime_error when the model cannot be evaluated there.
+Linearization evaluateStart(LeastSquaresProblem& problem, std::stop_token stop, MinimiserOutcome& outcome);
+
+// The Gauss-Newton model at the current point: A = J'J, g = J'r, and the gradient scaled by
+// Marquardt's diagonal (`scale`, raised here to A's diagonal where that is larger) relative to
+// sqrt(2 merit): the gradient as seen in parameters measured in units of their sensitivity.
+struct NormalEquations {
+    Eigen::MatrixXd matrix;
+    Eigen::VectorXd gradient;
+    double scaledGradient = 0.0;
+};
+NormalEquations normalEquations(const Linearization& at, Eigen::VectorXd& scale);
+
+}  // namespace sysid::estimate
