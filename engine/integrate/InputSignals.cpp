@@ -32,4 +32,24 @@ void InputSignals::slopes(double t, double* du) const
         du[i] = signals_[i].slope(t);
 }
 
+void InputPieces::hold(const InputSignals& inputs, double start, double end)
+{
+    // The midpoint lies strictly inside the segment, where every interpolant is one linear piece.
+    at_ = 0.5 * (start + end);
+    value_.resize(inputs.size());
+    slope_.resize(inputs.size());
+    inputs.values(at_, value_.data());
+    inputs.slopes(at_, slope_.data());
+    held_ = true;
+}
+
+void InputPieces::values(double t, double* u, double* du) const
+{
+    for (std::size_t i = 0; i < value_.size(); ++i) {
+        u[i] = value_[i] + slope_[i] * (t - at_);
+        if (du)
+            du[i] = slope_[i];
+    }
+}
+
 }  // namespace sysid::integrate

@@ -33,4 +33,21 @@ private:
     std::vector<data::Signal> signals_;
 };
 
+// Each input's interpolating piece on one segment between input samples, held also beyond the
+// segment's ends: an adaptive step that overshoots a sample then still sees a smooth f, which
+// keeps its error estimate honest (Hairer, Norsett & Wanner, Solving ODEs I, sec. II.6).
+class InputPieces {
+public:
+    void hold(const InputSignals& inputs, double start, double end);
+    void release() { held_ = false; }
+    bool held() const { return held_; }
+    // u(t) and, when du is not null, du/dt, from the held pieces.
+    void values(double t, double* u, double* du) const;
+
+private:
+    bool held_ = false;
+    double at_ = 0.0;
+    std::vector<double> value_, slope_;  // each piece's value at at_ and its slope
+};
+
 }  // namespace sysid::integrate

@@ -80,7 +80,7 @@ integrate::Trajectory SimulationJob::run(ProgressSink& sink, std::stop_token sto
     sink.trace(0, trajectory.times, trajectory.outputs);
     sink.finished(JobStatus::Succeeded,
                   "simulated " + std::to_string(trajectory.times.size()) + " samples in " +
-                      std::to_string(trajectory.steps) + " steps");
+                      std::to_string(trajectory.statistics.steps) + " steps");
     return trajectory;
 }
 
