@@ -157,6 +157,13 @@ std::vector<double> ModelSystem::breakpoints(double t0, double t1) const
     std::vector<double> all;
     for (std::size_t i = 0; i < inputs_->size(); ++i) {
         const auto& time = inputs_->signal(i).time();
+        if (!inputs_->kinksAtSamples(i)) {
+            // A spline is smooth inside its range; it kinks where it turns constant at the ends.
+            for (double end : {time.front(), time.back()})
+                if (end > t0 + rounding && end < t1 - rounding)
+                    all.push_back(end);
+            continue;
+        }
         for (auto it = std::upper_bound(time.begin(), time.end(), t0 + rounding);
              it != time.end() && *it < t1 - rounding; ++it)
             all.push_back(*it);
