@@ -25,9 +25,10 @@ public:
     const std::vector<double>& time() const { return time_; }
     const std::vector<double>& values() const { return values_; }
     std::size_t size() const { return time_.size(); }
+    // i with time()[i] <= t < time()[i + 1], for time().front() <= t < time().back(); `hint` as in at().
+    std::size_t segment(double t, std::size_t& hint) const;
 
 private:
-    std::size_t segment(double t, std::size_t& hint) const;  // i with time_[i] <= t < time_[i+1]
     double interpolate(double t, std::size_t i) const;
 
     std::vector<double> time_;

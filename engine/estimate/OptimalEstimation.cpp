@@ -5,7 +5,7 @@
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/model/SymbolicLock.h"
-#include "engine/shooting/ModelOdeSystem.h"
+#include "engine/integrate/ModelSystem.h"
 
 #include <algorithm>
 #include <chrono>
@@ -243,7 +243,7 @@ OptimalEstimationResult solveEstimate(const model::Model& model, const Experimen
         signals.push_back(experiment.inputs.signal(r));
     const integrate::InputSignals inputSignals(std::move(signals));
     eval::CompiledModel hamiltonian(prepared.source);
-    const shooting::ModelOdeSystem system(hamiltonian, &inputSignals);
+    const integrate::ModelSystem system(hamiltonian, &inputSignals);
 
     Eigen::VectorXd qa = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(N));
     Eigen::VectorXd Wa = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(N));

@@ -2,35 +2,75 @@
 
 #include "engine/data/DataTable.h"
 #include "engine/data/Signal.h"
+#include "engine/integrate/Intersample.h"
 
 #include <map>
-
 #include <string>
 #include <vector>
 
 namespace sysid::integrate {
 
-// The measured inputs of a model, one signal per model input in the model's order,
-// linearly interpolated in time.
+// The measured inputs of a model, one signal per model input in the model's order, each read
+// between its samples by its intersample behaviour (linear unless given). The only place that
+// reads an input: simulation, shooting, the equation-error estimators and optimal estimation all do
+// it here. Outside its time range a signal holds its first or last value.
 class InputSignals {
 public:
     InputSignals() = default;
-    explicit InputSignals(std::vector<data::Signal> perInput) : signals_(std::move(perInput)) {}
+    // `behaviour`: one per signal, or empty for linear interpolation of all.
+    explicit InputSignals(std::vector<data::Signal> perInput, std::vector<Intersample> behaviour = {});
 
     // One signal per model input from the table's columns: by the input's name unless
-    // `mapping` (input -> column) says otherwise. Throws data::DataError naming a missing column.
+    // `mapping` (input -> column) says otherwise; `intersample` (input -> behaviour) defaults to
+    // linear. Throws data::DataError naming a missing column.
     static InputSignals fromTable(const std::vector<std::string>& inputNames, const data::DataTable& table,
-                                  const std::map<std::string, std::string>& mapping = {});
+                                  const std::map<std::string, std::string>& mapping = {},
+                                  const std::map<std::string, Intersample>& intersample = {});
 
     std::size_t size() const { return signals_.size(); }
     const data::Signal& signal(std::size_t i) const { return signals_[i]; }
+    Intersample behaviour(std::size_t i) const { return behaviour_[i]; }
     void values(double t, double* u) const;
     // The same values; hints (one per signal, the caller's) speed up reading at advancing t (data::Signal::at).
     void values(double t, double* u, std::size_t* hints) const;
     void slopes(double t, double* du) const;  // du/dt of the interpolant (one-sided at samples)
+    // Input i is only piecewise smooth at its samples (hold jumps there, linear kinks there): the
+    // integrators restart at them. A spline is twice continuously differentiable.
+    bool kinksAtSamples(std::size_t i) const { return behaviour_[i] != Intersample::Spline; }
+    // Input i alone: its value (with the caller's hint) and its slope at t.
+    double value(std::size_t i, double t, std::size_t& hint) const;
+    double slope(std::size_t i, double t) const;
+    // The polynomial piece of input i that holds at `inside` (approached from `inside` toward t),
+    // continued to t: its value and slope there. What an adaptive step that overshoots a segment
+    // end must see for f to stay smooth.
+    double pieceValue(std::size_t i, double inside, double t) const;
+    double pieceSlope(std::size_t i, double inside, double t) const;
 
 private:
+    // Spline input i's cubic on sample interval k at t (or its derivative).
+    double cubic(std::size_t i, std::size_t k, double t, bool derivative) const;
+
     std::vector<data::Signal> signals_;
+    std::vector<Intersample> behaviour_;
+    std::vector<std::vector<double>> moments_;  // spline inputs: the second derivative at each sample
+};
+
+// Each input's interpolating piece on one segment between input samples, held also beyond the
+// segment's ends: an adaptive step that overshoots a sample then still sees a smooth f, which
+// keeps its error estimate honest (Hairer, Norsett & Wanner, Solving ODEs I, sec. II.6). Spline
+// inputs are smooth across samples and are read directly.
+class InputPieces {
+public:
+    void hold(const InputSignals& inputs, double start, double end);
+    void release() { inputs_ = nullptr; }
+    bool held() const { return inputs_ != nullptr; }
+    // u(t) and, when du is not null, du/dt, from the held pieces.
+    void values(double t, double* u, double* du) const;
+
+private:
+    const InputSignals* inputs_ = nullptr;
+    double at_ = 0.0, start_ = 0.0, end_ = 0.0;
+    std::vector<double> value_, slope_;  // each piece's value at at_ and its slope
 };
 
 }  // namespace sysid::integrate

@@ -1,7 +1,6 @@
 #pragma once
 
-#include "engine/eval/CompiledModel.h"
-#include "engine/integrate/InputSignals.h"
+#include "engine/integrate/OdeSystem.h"
 
 #include <Eigen/Dense>
 
@@ -9,49 +8,45 @@
 
 namespace sysid::integrate {
 
-// The state together with its forward sensitivities, z = [x, S_1, ..., S_K], where each
-// column S_c = dx/dx0_c or dx/dp_l obeys the variational equation S' = (df/dx) S + df/dp_l
-// (Hairer, Norsett & Wanner, Solving ODEs I, sec. I.14).
+// The state together with its forward sensitivities, z = [x, S_1, ..., S_K] (column-major n x (1 + K)),
+// where each column S_c = dx/dx0_c (the variational equations of shooting) or dx/dp_l (parameter
+// sensitivities) obeys S' = (df/dx) S + df/dp_l (Hairer, Norsett & Wanner, Solving ODEs I,
+// sec. I.14). Built over any OdeSystem; it is what every stepper integrates.
 class SensitivitySystem {
 public:
-    SensitivitySystem(eval::CompiledModel& model, const InputSignals* inputs, std::vector<std::size_t> parameters,
-                      bool initialStateColumns);
+    // `parameters`: indices into system.parameterCount() (checked); `initialStateColumns`: the n
+    // columns dx/dx0 come first.
+    SensitivitySystem(OdeSystem& system, std::vector<std::size_t> parameters, bool initialStateColumns);
 
+    OdeSystem& system() { return system_; }
     std::size_t stateCount() const { return n_; }
     std::size_t columnCount() const { return columns_; }
     std::size_t size() const { return n_ * (1 + columns_); }
     bool initialStateColumns() const { return initialStateColumns_; }
     const std::vector<std::size_t>& parameters() const { return parameters_; }
-    // The sensitivity column (0-based among the columns) of model parameter p, or -1.
+    // The sensitivity column (0-based among the columns) of system parameter p, or -1.
     int columnOfParameter(std::size_t p) const { return columnOfParameter_[p]; }
+    // For each entry of system().parameterPattern(): its sensitivity column, or -1.
+    const std::vector<int>& parameterEntryColumn() const { return parameterEntryColumn_; }
 
-    // z0 from x0 (and, when x0 comes from the model, dx0/dp for the parameter columns).
-    void initialState(const double* x0, bool x0FromModel, double* z) const;
+    // z0 = [x0, I (initial-state columns), dx0/dp (parameter columns)]; dx0dp is column-major
+    // n x system().parameterCount(), or null when x0 does not depend on the parameters.
+    void initialState(const double* x0, const double* dx0dp, double* z) const;
     void rhs(double t, const double* z, double* dz);
-    // Exact Jacobian dF/dz (row-major, size() x size()) and dF/dt, for Rosenbrock methods.
+    // Exact Jacobian dF/dz (row-major, size() x size()) and dF/dt, for Rosenbrock methods: the
+    // coupling of each sensitivity block to x and t comes from system().secondDerivatives().
     void jacobian(double t, const double* z, double* J, double* dFdt);
-    void setPointFor(double t, const double* x);  // sets the model at (t, x, u(t)) for output evaluation
-
-    // Between two input samples each input is one linear piece; holding it to that piece
-    // (also beyond the segment, where an adaptive step may overshoot) keeps f smooth.
-    void holdInputsOnSegment(double start, double end);
-    // Sample times of all inputs strictly inside (t0, tEnd): where f may kink.
-    std::vector<double> inputBreakpoints(double t0, double tEnd) const;
 
 private:
-    eval::CompiledModel& model_;
-    const InputSignals* inputs_;
+    OdeSystem& system_;
     std::vector<std::size_t> parameters_;
     bool initialStateColumns_;
     std::size_t n_, columns_;
-    std::vector<int> columnOfParameter_;  // model parameter -> column, or -1
-    void inputValues(double t, double* u, double* du) const;
-
-    std::vector<double> u_, du_, hessian_, mixed_;
-    bool inputsHeld_ = false;
-    double heldAt_ = 0.0;
-    std::vector<double> heldValue_, heldSlope_;  // each input's piece: value at heldAt_ and slope
-    Eigen::MatrixXd jx_, jp_, jtu_;
+    std::vector<int> columnOfParameter_;  // system parameter -> column, or -1
+    std::vector<int> parameterEntryColumn_;  // parameter-pattern entry -> column, or -1
+    Eigen::MatrixXd jx_, jp_;
+    std::vector<double> dfdt_;
+    SecondDerivatives second_;
 };
 
 }  // namespace sysid::integrate

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/core/SolverStatistics.h"
+
 #include <Eigen/Dense>
 
 #include <cstddef>
@@ -18,8 +20,8 @@ struct Trajectory {
     std::vector<Eigen::MatrixXd> outputParameterSensitivity;  // dy/dp: outputs x columns
     std::vector<Eigen::MatrixXd> stateInitialSensitivity;  // dx/dx0: states x states (likewise)
     std::vector<Eigen::MatrixXd> outputInitialSensitivity;  // dy/dx0: outputs x states
-    std::size_t steps = 0;
-    double lastStep = 0.0;  // dopri5: the step size the controller proposed last (0 for the other methods)
+    core::IntegrationStatistics statistics;  // what the integration cost (steps, evaluations, factorisations)
+    double lastStep = 0.0;  // adaptive methods: the step the controller would take next (0 for fixed-step ones)
 };
 
 }  // namespace sysid::integrate

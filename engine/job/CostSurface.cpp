@@ -1,5 +1,6 @@
 #include "engine/job/CostSurface.h"
 
+#include "engine/core/ThreadPool.h"
 #include "engine/data/DataError.h"
 #include "engine/data/Text.h"
 #include "engine/estimate/Experiment.h"
@@ -20,7 +21,6 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 
 namespace sysid::job {
 
@@ -267,14 +267,9 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
         }
     };
 
-    unsigned threadCount = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
-    threadCount = static_cast<unsigned>(std::min<std::size_t>(threadCount, y.points));
-    // std::thread, not std::jthread: a jthread's destructor would request a stop before joining.
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threadCount; ++t)
-        pool.emplace_back(worker);
-    for (auto& thread : pool)
-        thread.join();
+    // Each participant of the pool runs one worker loop, which claims rows until none are left.
+    const std::size_t workers = core::ThreadPool::participantsFor(threads, y.points);
+    core::ThreadPool::shared().parallelFor(workers, workers, [&](std::size_t, std::size_t) { worker(); });
     if (callbackError)
         std::rethrow_exception(callbackError);
     result.cancelled = done < result.cost.size();

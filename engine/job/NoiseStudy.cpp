@@ -1,5 +1,7 @@
 #include "engine/job/NoiseStudy.h"
 
+#include "engine/core/ThreadPool.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -8,7 +10,6 @@
 #include <mutex>
 #include <optional>
 #include <stop_token>
-#include <thread>
 
 namespace sysid::job {
 
@@ -97,8 +98,6 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
         throw JobError(JobError::Kind::Data, "study: no data to add noise to: give the project at least one data set");
 
     const std::size_t total = settings.realisations;
-    unsigned threadCount = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
-    threadCount = static_cast<unsigned>(std::min<std::size_t>(threadCount, total));
 
     std::vector<std::optional<RealisationResult>> slots(total);
     std::vector<std::string> names;
@@ -166,13 +165,10 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
         }
     };
 
-    // std::thread, not std::jthread: a jthread's destructor requests its stop before joining,
-    // which would end the fits still running.
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threadCount; ++t)
-        pool.emplace_back(worker);
-    for (auto& thread : pool)
-        thread.join();
+    // Each participant of the pool runs one worker loop, which claims realisations until none are
+    // left; a fit inside one runs its own parallel parts with whatever threads are free.
+    const std::size_t workers = core::ThreadPool::participantsFor(threads, total);
+    core::ThreadPool::shared().parallelFor(workers, workers, [&](std::size_t, std::size_t) { worker(); });
     if (callbackError)
         std::rethrow_exception(callbackError);
 

@@ -84,7 +84,7 @@ void reportSimulated(const integrate::Trajectory& trajectory, ProgressSink& sink
     sink.trace(0, trajectory.times, trajectory.outputs);
     sink.finished(JobStatus::Succeeded,
                   "simulated " + std::to_string(trajectory.times.size()) + " samples in " +
-                      std::to_string(trajectory.steps) + " steps");
+                      std::to_string(trajectory.statistics.steps) + " steps");
 }
 
 }  // namespace

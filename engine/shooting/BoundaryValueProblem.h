@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/integrate/IntegratorSettings.h"
+#include "engine/integrate/OdeSystem.h"
 #include "engine/shooting/DampedNewton.h"
 
 #include <Eigen/Dense>
@@ -16,31 +17,8 @@
 
 namespace sysid::shooting {
 
-// dx/dt = f(x, t). One instance is used by one thread at a time; clone() gives each worker
-// thread its own (compiled evaluators are not thread-safe).
-class OdeSystem {
-public:
-    virtual ~OdeSystem() = default;
-    virtual std::size_t dimension() const = 0;
-    virtual void rhs(double t, const double* x, double* f) = 0;
-    // df/dx, column-major n x n, and df/dt (n entries; may be left zero for autonomous f).
-    virtual void jacobian(double t, const double* x, double* J, double* dfdt) = 0;
-    // f and df/dx at one point, for the variational equations (which need no df/dt); an
-    // implementation can share the work of the two and skip df/dt.
-    virtual void rhsAndStateJacobian(double t, const double* x, double* f, double* J)
-    {
-        rhs(t, x, f);
-        dfdtScratch_.resize(dimension());
-        jacobian(t, x, J, dfdtScratch_.data());
-    }
-    virtual std::unique_ptr<OdeSystem> clone() const = 0;
-    // Times strictly inside (t0, t1), increasing, where f is only continuous (kinks of
-    // interpolated inputs). Adaptive integrators end a step on each, so no step straddles one.
-    virtual std::vector<double> breakpoints(double /*t0*/, double /*t1*/) const { return {}; }
-
-private:
-    std::vector<double> dfdtScratch_;
-};
+// x' = f(x, t): the integration core's system interface (a model is integrate::ModelSystem).
+using OdeSystem = integrate::OdeSystem;
 
 // g(x(a), x(b)) = 0 with n rows. Separated conditions (g_a(x(a)) = 0 with p rows and
 // g_b(x(b)) = 0 with n - p rows) keep the shooting matrix banded; general ones couple the

@@ -1,12 +1,12 @@
 #include "engine/shooting/ShootingEquations.h"
 
+#include "engine/core/ThreadPool.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/shooting/DampedNewton.h"
 
 #include <algorithm>
 #include <cmath>
 #include <exception>
-#include <thread>
 #include <stdexcept>
 #include <string>
 
@@ -66,41 +66,24 @@ Eigen::VectorXd ShootingEquations::rhsOf(eval::CompiledModel& model, double t, c
 
 void ShootingEquations::setThreads(std::size_t threads)
 {
-    threads_ = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
+    threads_ = threads;  // 0: every core (core::ThreadPool::participantsFor)
 }
 
 void ShootingEquations::forIntervals(const std::function<void(std::size_t, eval::CompiledModel&)>& fn)
 {
-    const std::size_t T = std::min(threads_, N_);
+    const std::size_t T = core::ThreadPool::participantsFor(threads_, N_);
     if (T <= 1) {
         for (std::size_t i = 0; i < N_; ++i)
             fn(i, model_);
         return;
     }
+    // Slot 0 is the calling thread, which evaluates the equations' own model.
     while (workers_.size() + 1 < T)
         workers_.push_back(std::make_unique<eval::CompiledModel>(model_));
     for (std::size_t w = 0; w + 1 < T; ++w)
         workers_[w]->setParameters(model_.parameters());
-    std::vector<std::exception_ptr> errors(N_);
-    auto work = [&](std::size_t w) {
-        eval::CompiledModel& model = w == 0 ? model_ : *workers_[w - 1];
-        for (std::size_t i = w; i < N_; i += T) {
-            try {
-                fn(i, model);
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
-        }
-    };
-    {
-        std::vector<std::jthread> pool;
-        for (std::size_t w = 1; w < T; ++w)
-            pool.emplace_back(work, w);
-        work(0);
-    }
-    for (const auto& e : errors)
-        if (e)
-            std::rethrow_exception(e);
+    core::ThreadPool::shared().parallelFor(
+        N_, T, [&](std::size_t i, std::size_t slot) { fn(i, slot == 0 ? model_ : *workers_[slot - 1]); });
 }
 
 Eigen::VectorXd ShootingEquations::initialUnknowns(const Eigen::VectorXd& x0, double period)

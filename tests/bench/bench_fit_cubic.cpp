@@ -249,7 +249,7 @@ int main(int argc, char** argv)
                 integrationError =
                     std::max(integrationError, std::abs(tr.outputs(static_cast<Eigen::Index>(s), 0) - uTrue[s]));
             std::printf("  integration    : at the truth, max |u - u_true| on the grid %.2e (%zu steps)\n",
-                        integrationError, tr.steps);
+                        integrationError, tr.statistics.steps);
         }
 
         // One simulation with the three sensitivities at the start (for the per-evaluation cost).
@@ -265,7 +265,7 @@ int main(int argc, char** argv)
                 const auto t0 = Clock::now();
                 const auto tr = integrate::simulate(m, r, settings.integrator);
                 simSeconds.push_back(secondsSince(t0));
-                simSteps = tr.steps;
+                simSteps = tr.statistics.steps;
             }
         }
 

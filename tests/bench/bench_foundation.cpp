@@ -338,7 +338,7 @@ SimulationFigures runSimulation(CompiledModel& model, const SimulationCase& c, i
         try {
             const integrate::Trajectory trajectory = integrate::simulate(model, request, settings);
             seconds.push_back(secondsSince(start));
-            figures.steps = trajectory.steps;
+            figures.steps = trajectory.statistics.steps;
             consume(trajectory.states(trajectory.states.rows() - 1, 0));
             figures.largestSensitivity = -1.0;
             if (!trajectory.stateParameterSensitivity.empty())

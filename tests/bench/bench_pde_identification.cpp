@@ -175,7 +175,7 @@ int main(int argc, char** argv)
     const double sensitivityTime = seconds(start), sensitivityCpu = cpuSeconds() - cpu;
     std::printf("one simulation (sparse-implicit, rtol 1e-7): states only %.3f s (%zu steps); with %d sensitivity "
                 "columns (%d equations) %.3f s, cpu %.3f s (%zu steps)\n",
-                plainTime, once.steps, nodes, nodes * (nodes + 1), sensitivityTime, sensitivityCpu, sensitive.steps);
+                plainTime, once.statistics.steps, nodes, nodes * (nodes + 1), sensitivityTime, sensitivityCpu, sensitive.statistics.steps);
 
     // The cost gradient at the starting guess: sensitivities against central differences.
     const double weight = 1.0 / (noise * noise);

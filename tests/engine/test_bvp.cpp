@@ -4,7 +4,7 @@
 
 #include "engine/shooting/BandLu.h"
 #include "engine/shooting/BoundaryValueProblem.h"
-#include "engine/shooting/ModelOdeSystem.h"
+#include "engine/integrate/ModelSystem.h"
 
 #include <QtTest>
 
@@ -471,11 +471,11 @@ private slots:
         check(good, test::dirichlet(0, 1), nan, "shooting point 3, state 2 is not finite");
     }
 
-    void modelOdeSystemReadsInputsAndTheirSlopes()
+    void modelSystemReadsInputsAndTheirSlopes()
     {
         auto model = test::compiled("input u\nparam a = 2\nstate x = 0\nstate v = 0\nx' = v\nv' = -a*x + t*u\n");
         integrate::InputSignals inputs({data::Signal({0.0, 2.0}, {0.0, 6.0})});  // u = 3t
-        ModelOdeSystem ode(*model, &inputs);
+        integrate::ModelSystem ode(*model, &inputs);
         auto copy = ode.clone();
         const double x[2] = {1.0, 2.0};
         double f[2], J[4], dfdt[2];
@@ -489,16 +489,16 @@ private slots:
         QCOMPARE(J[3], 0.0);
         QCOMPARE(dfdt[0], 0.0);
         QCOMPARE(dfdt[1], 6.0);  // d(t u)/dt = u + t du/dt = 3 + 3
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ModelOdeSystem(*model, nullptr));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, integrate::ModelSystem(*model, nullptr));
     }
 
     // x'' = u with the kinked input u = |t - 1/2|, x(0) = x(1) = 0: x = U2(t) - t/8 with
     // U2 = t^2/4 - t^3/6 (t <= 1/2), t/8 - 1/48 + (t - 1/2)^3/6 (t > 1/2).
-    void modelOdeSystemStopsAtInputKinks()
+    void modelSystemStopsAtInputKinks()
     {
         auto model = test::compiled("input u\nstate x = 0\nstate v = 0\nx' = v\nv' = u\n");
         integrate::InputSignals inputs({data::Signal({0.0, 0.5, 1.0}, {0.5, 0.0, 0.5})});
-        ModelOdeSystem ode(*model, &inputs);
+        integrate::ModelSystem ode(*model, &inputs);
         QCOMPARE(ode.breakpoints(0.3, 0.7), std::vector<double>{0.5});
         QVERIFY(ode.breakpoints(0.0, 0.5).empty());
         auto x = [](double t) {
@@ -515,13 +515,13 @@ private slots:
         }
     }
 
-    void modelOdeSystemSolvesTheLinearProblem()
+    void modelSystemSolvesTheLinearProblem()
     {
         auto model = test::compiled("state x = 0\nstate v = 0\nx' = v\nv' = x\n");
         auto s = settingsWith(11, test::stage(IntegrationMethod::Dopri5));
         s.threads = 2;
         const auto r =
-            solveBoundaryValueProblem(ModelOdeSystem(*model), test::dirichlet(0, 1), MatrixXd::Zero(11, 2), s);
+            solveBoundaryValueProblem(integrate::ModelSystem(*model), test::dirichlet(0, 1), MatrixXd::Zero(11, 2), s);
         QVERIFY2(r.converged(), r.message.c_str());
         const double s1 = std::sinh(1.0);
         QVERIFY(nodeError(

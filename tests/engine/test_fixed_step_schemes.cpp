@@ -155,7 +155,7 @@ private slots:
             const double discrete = sineRodError(r, std::pow(g, steps));
             QVERIFY2(discrete < 1e-12,
                      qPrintable(QString("h = %1: %2 from the discrete solution").arg(h).arg(discrete)));
-            QCOMPARE(r.steps, static_cast<std::size_t>(std::lround(steps)));
+            QCOMPARE(r.statistics.steps, static_cast<std::size_t>(std::lround(steps)));
             errors.push_back(sineRodError(r, std::exp(-lambda * T)));
         }
         for (std::size_t i = 1; i < errors.size(); ++i) {

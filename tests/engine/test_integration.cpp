@@ -94,7 +94,7 @@ private slots:
         QVERIFY(std::abs(tr.states(1, 0) - 0.7158270687) < 1e-7);
         QVERIFY(std::abs(tr.states(1, 1) - 9.185534765e-6) < 1e-11);
         QVERIFY(std::abs(tr.states(1, 2) - 0.2841637457) < 1e-7);
-        QVERIFY2(tr.steps < 500, qPrintable(QString::number(tr.steps)));
+        QVERIFY2(tr.statistics.steps < 500, qPrintable(QString::number(tr.statistics.steps)));
     }
 
     void stiffLinearSystemNeedsFewImplicitSteps()
@@ -111,8 +111,8 @@ private slots:
             QVERIFY(std::abs(implicit.states(static_cast<Eigen::Index>(k), 1) - (std::exp(-t) + std::exp(-1000 * t))) <
                     1e-8);
         }
-        QVERIFY2(implicit.steps * 5 < explicitRun.steps,
-                 qPrintable(QString("%1 vs %2").arg(implicit.steps).arg(explicitRun.steps)));
+        QVERIFY2(implicit.statistics.steps * 5 < explicitRun.statistics.steps,
+                 qPrintable(QString("%1 vs %2").arg(implicit.statistics.steps).arg(explicitRun.statistics.steps)));
     }
 
     void forcedStiffProblemIsAccurate()

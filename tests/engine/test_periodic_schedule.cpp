@@ -173,8 +173,8 @@ private slots:
         QVERIFY(fresh.lastStep > 0);
         request.initialStep = fresh.lastStep;
         const auto hinted = integrate::simulate(*model, request, settings);
-        qInfo("steps: %zu from the default start, %zu from the hint %.3g", fresh.steps, hinted.steps, fresh.lastStep);
-        QVERIFY(hinted.steps < fresh.steps);
+        qInfo("steps: %zu from the default start, %zu from the hint %.3g", fresh.statistics.steps, hinted.statistics.steps, fresh.lastStep);
+        QVERIFY(hinted.statistics.steps < fresh.statistics.steps);
         const auto exact = integrate::simulate(*model, request, test::tight());
         QVERIFY((hinted.states.row(1) - exact.states.row(1)).cwiseAbs().maxCoeff() < 1e-7);
         QVERIFY((hinted.stateInitialSensitivity.back() - exact.stateInitialSensitivity.back()).cwiseAbs().maxCoeff() <

@@ -110,14 +110,14 @@ private slots:
             relativeDifference(sparse.stateParameterSensitivity, reference.stateParameterSensitivity, 1e-6);
         const double dx0 = relativeDifference(sparse.stateInitialSensitivity, reference.stateInitialSensitivity, 1e-6);
         qInfo("Robertson: %zu steps (rosenbrock4 %zu); relative differences states %.2e, dx/dp %.2e, dx/dx0 %.2e",
-              sparse.steps, reference.steps, states, dp, dx0);
+              sparse.statistics.steps, reference.statistics.steps, states, dp, dx0);
         // Samples between step ends come from a cubic Hermite interpolant, which is not error
         // controlled: here it costs two orders of magnitude against the step ends' 7e-9 (states)
         // and 4e-5 (sensitivities) measured when every sample was a step end.
         QVERIFY(states < 1e-5);
         QVERIFY(dp < 5e-3);
         QVERIFY(dx0 < 1e-2);
-        QVERIFY(sparse.steps < 2000);
+        QVERIFY(sparse.statistics.steps < 2000);
     }
 
     void heatRodAgainstRosenbrock4()
@@ -150,7 +150,7 @@ private slots:
         const double dp =
             relativeDifference(sparse.stateParameterSensitivity, reference.stateParameterSensitivity, 1e-4);
         const double dx0 = relativeDifference(sparse.stateInitialSensitivity, reference.stateInitialSensitivity, 1e-4);
-        qInfo("4 x 4 grid: %zu steps; relative differences states %.2e, dx/dp %.2e, dx/dx0 %.2e", sparse.steps, states,
+        qInfo("4 x 4 grid: %zu steps; relative differences states %.2e, dx/dp %.2e, dx/dx0 %.2e", sparse.statistics.steps, states,
               dp, dx0);
         QVERIFY(states < 1e-6);
         QVERIFY(dp < 1e-5);
@@ -192,7 +192,7 @@ private slots:
         }
         qInfo("heat equation, 60 nodes: max error against the semi-discrete solution %.2e, of ds/da %.2e; against the "
               "PDE %.2e (O(dx^2)); %zu steps",
-              stateError, sensitivityError, pdeError, r.steps);
+              stateError, sensitivityError, pdeError, r.statistics.steps);
         QVERIFY(stateError < 1e-7);
         QVERIFY(sensitivityError < 1e-6);
         QVERIFY(pdeError < 5e-3);  // 0.5 * 9 pi^2 dx^2 / 12 * (9 pi^2 a t e^{-9 pi^2 a t}) bound, about 2e-3
@@ -285,9 +285,9 @@ private slots:
             worst = std::max(
                 worst,
                 std::abs(r.states(static_cast<Eigen::Index>(k), 0) - std::cos(times[k]) - std::exp(-1e6 * times[k])));
-        qInfo("y' = -1e6 (y - cos t) - sin t: max error %.2e in %zu steps", worst, r.steps);
+        qInfo("y' = -1e6 (y - cos t) - sin t: max error %.2e in %zu steps", worst, r.statistics.steps);
         QVERIFY(worst < 1e-7);
-        QVERIFY(r.steps < 5000);
+        QVERIFY(r.statistics.steps < 5000);
     }
 
     void blowUpIsReportedWithItsTime()

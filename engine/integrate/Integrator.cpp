@@ -1,0 +1,238 @@
+#include "engine/integrate/Integrator.h"
+
+#include "engine/data/Text.h"
+#include "engine/integrate/IntegrationError.h"
+#include "engine/integrate/OdeintSteppers.h"
+#include "engine/integrate/RosenbrockStepper.h"
+#include "engine/integrate/SparseImplicitStepper.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sysid::integrate {
+
+namespace {
+
+// An adaptive step whose result overflows is retried this many times, each ten times shorter,
+// before the integration gives up: an error estimate of infinities can accept such a step.
+constexpr int overflowRetries = 200;
+
+class StepGuard {
+public:
+    StepGuard(SensitivitySystem& system, const IntegratorSettings& settings, const IntegrationTask& task,
+              bool adaptive) :
+        system_(system),
+        settings_(settings), task_(task), adaptive_(adaptive)
+    {
+    }
+
+    void checkCancelled(double t) const
+    {
+        if (task_.stop.stop_requested())
+            throw IntegrationError(IntegrationError::Reason::Cancelled, t,
+                                   "integration cancelled at t = " + data::formatNumber(t, 10));
+    }
+
+    // The first non-finite entry of z, or size() when all are finite.
+    std::size_t firstNonFinite(const double* z) const
+    {
+        for (std::size_t i = 0; i < system_.size(); ++i)
+            if (!std::isfinite(z[i]))
+                return i;
+        return system_.size();
+    }
+
+    [[noreturn]] void nonFinite(double t, std::size_t i) const
+    {
+        const std::size_t n = system_.stateCount();
+        const std::string what = (i < n ? "state " : "a sensitivity of state ") + system_.system().stateName(i % n);
+        throw IntegrationError(IntegrationError::Reason::NonFiniteState, t,
+                               "integration failed at t = " + data::formatNumber(t, 10) + ": " + what +
+                                   " became infinite or NaN (the solution overflows, or an expression such as log, "
+                                   "sqrt or a division left its domain)");
+    }
+
+    void afterStep(double t, double dt, bool landedOnLimit)
+    {
+        checkCancelled(t);
+        if (++steps_ > settings_.maxSteps)
+            throw IntegrationError(IntegrationError::Reason::TooManySteps, t,
+                                   "integration stopped at t = " + data::formatNumber(t, 10) + " after more than " +
+                                       std::to_string(settings_.maxSteps) +
+                                       " steps (the limit); the system may be stiff "
+                                       "(try rosenbrock4, or sparse-implicit for a large model) or the tolerances too "
+                                       "tight");
+        // A step cut short to land on a limit may be small without the controller having failed.
+        if (adaptive_ && !landedOnLimit && std::abs(dt) < 1e-14 * std::max(1.0, std::abs(t)))
+            throw IntegrationError(IntegrationError::Reason::StepSizeUnderflow, t,
+                                   "integration failed at t = " + data::formatNumber(t, 10) +
+                                       ": the step size fell to " + data::formatNumber(dt, 10) +
+                                       " (step size underflow); the solution may blow up or have "
+                                       "a discontinuity here");
+    }
+
+private:
+    SensitivitySystem& system_;
+    const IntegratorSettings& settings_;
+    const IntegrationTask& task_;
+    bool adaptive_;
+    std::size_t steps_ = 0;
+};
+
+double defaultInitialStep(const IntegrationTask& task, const IntegratorSettings& settings)
+{
+    const auto& times = task.times;
+    const double span = times.back() - times.front();
+    const double first = times.size() > 1 ? times[1] - times[0] : span;
+    double dt = task.initialStep > 0 && std::isfinite(task.initialStep) ? task.initialStep
+                                                                        : std::min(1e-4 * std::max(span, 1.0), first);
+    if (settings.maxStep > 0)
+        dt = std::min(dt, settings.maxStep);
+    return dt > 0 ? dt : 1e-6;
+}
+
+// Takes one accepted step and checks it; an overflowing adaptive step is retried shorter from the
+// state before it.
+void guardedStep(Stepper& stepper, StepGuard& guard, std::vector<double>& before, double limit, bool stopAtLimit)
+{
+    int retries = 0;
+    for (;;) {
+        const double from = stepper.time();
+        stepper.step(limit, stopAtLimit);
+        const std::size_t bad = guard.firstNonFinite(stepper.state());
+        if (bad == before.size()) {
+            guard.afterStep(stepper.time(), stepper.time() - from, stepper.time() == limit);
+            return;
+        }
+        const double shorter = 0.1 * (stepper.time() - from);
+        guard.checkCancelled(from);
+        if (!stepper.adaptive() || ++retries > overflowRetries || !(shorter >= 1e-14 * std::max(1.0, std::abs(from))))
+            guard.nonFinite(stepper.time(), bad);
+        stepper.interpolate(from, before.data());
+        stepper.initialize(before.data(), from, shorter);
+    }
+}
+
+void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double>& z, const IntegrationTask& task,
+                 const IntegratorSettings& settings, StepGuard& guard, const SampleRecorder& record)
+{
+    const auto& times = task.times;
+    std::vector<double> boundaries{times.front()};
+    for (double b : system.system().breakpoints(times.front(), times.back()))
+        boundaries.push_back(b);
+    boundaries.push_back(times.back());
+
+    std::vector<double> sample(z.size()), before(z.size());
+    record(0, z.data());
+    std::size_t k = 1;
+    double dt = defaultInitialStep(task, settings);
+    for (std::size_t segment = 0; segment + 1 < boundaries.size() && k < times.size(); ++segment) {
+        const double start = boundaries[segment];
+        const double end = boundaries[segment + 1];
+        system.system().beginSegment(start, end);
+        stepper.initialize(z.data(), start, std::min(dt, end - start));
+        while (stepper.time() < end) {
+            guardedStep(stepper, guard, before, end, task.stopAtBreakpoints);
+            const double reached = std::min(stepper.time(), end);
+            while (k < times.size() && times[k] <= reached) {
+                stepper.interpolate(times[k], sample.data());
+                record(k, sample.data());
+                ++k;
+            }
+        }
+        dt = stepper.nextStep();
+        if (stepper.time() == end)
+            std::copy(stepper.state(), stepper.state() + z.size(), z.begin());
+        else
+            stepper.interpolate(end, z.data());
+    }
+}
+
+void runFixed(Stepper& stepper, SensitivitySystem& system, std::vector<double>& z, const IntegrationTask& task,
+              const IntegratorSettings& settings, StepGuard& guard, const SampleRecorder& record)
+{
+    const auto& times = task.times;
+    // Fixed steps cross input samples on their own grid: inputs are read from their interpolants.
+    system.system().releaseSegment();
+    record(0, z.data());
+    for (std::size_t k = 1; k < times.size(); ++k) {
+        const double interval = times[k] - times[k - 1];
+        const FixedSteps steps = task.stepsPerInterval > 0
+            ? FixedSteps{task.stepsPerInterval, interval / static_cast<double>(task.stepsPerInterval)}
+            : fixedSteps(interval, settings.maxStep);
+        stepper.initialize(z.data(), times[k - 1], steps.size);
+        for (std::size_t s = 0; s < steps.count; ++s) {
+            stepper.step(times[k], false);
+            const std::size_t bad = guard.firstNonFinite(stepper.state());
+            const double t = s + 1 == steps.count ? times[k] : stepper.time();
+            if (bad != z.size())
+                guard.nonFinite(t, bad);
+            guard.afterStep(t, steps.size, false);
+        }
+        std::copy(stepper.state(), stepper.state() + z.size(), z.begin());
+        record(k, z.data());
+    }
+}
+
+}  // namespace
+
+FixedSteps fixedSteps(double interval, double maxStep)
+{
+    const std::size_t count = maxStep > 0
+        ? std::max<std::size_t>(static_cast<std::size_t>(std::ceil(interval / maxStep * (1 - 1e-12))), 1)
+        : 1;
+    return {count, interval / static_cast<double>(count)};
+}
+
+std::unique_ptr<Stepper> makeStepper(IntegrationMethod method, SensitivitySystem& system,
+                                     const IntegratorSettings& settings, const ImplicitSolveOptions& implicit)
+{
+    switch (method) {
+    case IntegrationMethod::Dopri5: return makeDopri5Stepper(system, settings);
+    case IntegrationMethod::Rosenbrock4: return makeRosenbrock4Stepper(system, settings);
+    case IntegrationMethod::RK4: return makeRungeKutta4Stepper(system);
+    case IntegrationMethod::Euler: return makeEulerStepper(system);
+    case IntegrationMethod::SparseImplicit: return makeSparseImplicitStepper(system, settings);
+    case IntegrationMethod::ImplicitEuler: return makeThetaStepper(1.0, system, settings, implicit);
+    case IntegrationMethod::CrankNicolson: return makeThetaStepper(0.5, system, settings, implicit);
+    }
+    return makeDopri5Stepper(system, settings);
+}
+
+IntegrationOutcome runIntegration(SensitivitySystem& system, std::vector<double>& z, const IntegrationTask& task,
+                                  const IntegratorSettings& settings, const SampleRecorder& record)
+{
+    core::PhaseTimer timer(core::Phase::Integration);
+    auto stepper = makeStepper(settings.method, system, settings, task.implicit);
+    StepGuard guard(system, settings, task, stepper->adaptive());
+    IntegrationOutcome outcome;
+    auto account = [&] {
+        outcome.statistics = stepper->statistics();
+        outcome.statistics.integrations = 1;
+        if (auto* collector = core::currentStatistics())
+            collector->add(outcome.statistics);
+    };
+    try {
+        if (stepper->adaptive())
+            runAdaptive(*stepper, system, z, task, settings, guard, record);
+        else
+            runFixed(*stepper, system, z, task, settings, guard, record);
+    } catch (const IntegrationError&) {
+        account();
+        throw;
+    } catch (const std::invalid_argument&) {
+        account();
+        throw;
+    } catch (const std::exception& e) {
+        account();
+        const double t = stepper->time();
+        throw IntegrationError(IntegrationError::Reason::SolverFailure, t,
+                               "integration failed at t = " + data::formatNumber(t, 10) + ": " + e.what());
+    }
+    account();
+    if (stepper->adaptive())
+        outcome.lastStep = stepper->nextStep();
+    return outcome;
+}
+
+}  // namespace sysid::integrate

@@ -1,0 +1,83 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sysid::integrate {
+
+// Where the nonzero entries of a Jacobian are, in the order their values are delivered.
+struct JacobianPattern {
+    std::size_t rows = 0, columns = 0;
+    std::vector<std::size_t> row, column;
+    std::size_t size() const { return row.size(); }
+    static JacobianPattern dense(std::size_t rows, std::size_t columns);  // column-major, every entry
+};
+
+// Second derivatives of f for the exact Jacobian of the sensitivity system that a Rosenbrock
+// method needs: entry (row i, column j, depth k) holds d2 f_i / (d v_j d w_k), where v_j is the
+// state x_j (stateEntries) or the parameter p_j (parameterEntries) and w_k is the state x_k for
+// k < n and time for k == n (the total derivative, inputs' slopes included).
+struct SecondDerivatives {
+    struct Entry {
+        std::size_t row, column, depth;
+        double value;
+    };
+    std::vector<Entry> stateEntries, parameterEntries;
+};
+
+// The system every integrator steps, x' = f(t, x), in the spirit of Boost.Odeint's system concept
+// with the derivatives SUNDIALS' linear solvers and sensitivity modules ask of it. The models of
+// the model language implement all of it exactly (ModelSystem); a system written by hand (a test, a
+// benchmark) implements rhs and jacobian and gets finite-difference defaults for the rest.
+// One instance is used by one thread at a time; clone() gives each worker thread its own.
+class OdeSystem {
+public:
+    virtual ~OdeSystem() = default;
+    virtual std::size_t dimension() const = 0;
+    virtual std::unique_ptr<OdeSystem> clone() const = 0;
+
+    virtual void rhs(double t, const double* x, double* f) = 0;
+    // df/dx (column-major n x n) and the total df/dt (may be left zero for an autonomous f).
+    virtual void jacobian(double t, const double* x, double* J, double* dfdt) = 0;
+    // f and df/dx at one point (the variational equations need no df/dt).
+    virtual void rhsAndStateJacobian(double t, const double* x, double* f, double* J);
+
+    // df/dx as nonzero values for the implicit steppers' linear solvers; the default is dense.
+    virtual const JacobianPattern& statePattern() const;
+    // f with df/dx in statePattern() order and, when `parameterValues` is not null, df/dp in
+    // parameterPattern() order.
+    virtual void rhsAndJacobianValues(double t, const double* x, double* f, double* stateValues,
+                                      double* parameterValues);
+
+    // Parameters p for forward sensitivities dx/dp (none by default).
+    virtual std::size_t parameterCount() const { return 0; }
+    virtual const JacobianPattern& parameterPattern() const;
+    // f, df/dx (column-major) and df/dp (column-major n x parameterCount()).
+    virtual void rhsAndJacobians(double t, const double* x, double* f, double* J, double* Jp);
+    // The default takes the state entries from forward differences of jacobian() and has no
+    // parameter entries (a hand-written system has no parameters).
+    virtual void secondDerivatives(double t, const double* x, SecondDerivatives& out);
+
+    // False when f depends on neither t nor inputs (the Rosenbrock stages then need no df/dt).
+    virtual bool dependsOnTime() const { return true; }
+    // Times strictly inside (t0, t1), increasing, where f is only continuous (the samples of an
+    // interpolated input): adaptive integrators restart there, so no step straddles one.
+    virtual std::vector<double> breakpoints(double /*t0*/, double /*t1*/) const { return {}; }
+    // The integrator works on [start, end] next: a system with inputs holds each to its piece
+    // there, also where a step overshoots `end`, so f stays smooth within every step.
+    virtual void beginSegment(double /*start*/, double /*end*/) {}
+    // No segment is held any more: inputs are read from their interpolants at every t (fixed-step
+    // methods, which step across input samples at their own grid).
+    virtual void releaseSegment() {}
+    // For messages: "x" or the model's name of state i.
+    virtual std::string stateName(std::size_t i) const;
+
+private:
+    // Built on first use; plain values, so hand-written systems stay copyable for clone().
+    mutable JacobianPattern densePattern_, emptyPattern_;
+    std::vector<double> scratch_, scratchJ_;
+};
+
+}  // namespace sysid::integrate

@@ -1,0 +1,136 @@
+#include "engine/integrate/RosenbrockStepper.h"
+
+#include "engine/data/Text.h"
+#include "engine/integrate/IntegrationError.h"
+
+#include <boost/numeric/odeint.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <utility>
+#include <vector>
+
+namespace sysid::integrate {
+
+namespace odeint = boost::numeric::odeint;
+using UblasVector = boost::numeric::ublas::vector<double>;
+using UblasMatrix = boost::numeric::ublas::matrix<double>;
+
+namespace {
+
+// The system is integrated in autonomous form, with time as the last state (tau' = 1) and
+// dF/dt as the last Jacobian column: odeint's non-autonomous path (dfdt) gave errors far
+// above tolerance on forced problems (e.g. y' = -1000(y - cos t) - sin t), the autonomous
+// one does not. Steps are driven as odeint's rosenbrock4_dense_output drives them.
+class Rosenbrock4Stepper final : public Stepper {
+public:
+    using Controller = odeint::rosenbrock4_controller<odeint::rosenbrock4<double>>;
+
+    Rosenbrock4Stepper(SensitivitySystem& system, const IntegratorSettings& settings) :
+        system_(system), size_(system.size()), controller_(settings.absoluteTolerance, settings.relativeTolerance,
+                                                           settings.maxStep > 0 ? settings.maxStep : 0.0),
+        J_(size_ * size_), dFdt_(size_), x_(size_ + 1), xOld_(size_ + 1), sample_(size_ + 1), out_(size_)
+    {
+    }
+
+    bool adaptive() const override { return true; }
+
+    void initialize(const double* z, double t, double h) override
+    {
+        std::copy(z, z + size_, x_.begin());
+        x_(size_) = t;
+        t_ = tOld_ = t;
+        dt_ = h;
+    }
+
+    void step(double limit, bool stopAtLimit) override
+    {
+        const std::size_t N = size_;
+        auto f = [this, N](const UblasVector& x, UblasVector& dx, double) {
+            ++statistics_.rhsEvaluations;
+            system_.rhs(x(N), &x.data()[0], &dx.data()[0]);
+            dx(N) = 1.0;
+        };
+        auto jac = [this, N](const UblasVector& x, UblasMatrix& M, double, UblasVector& dfdt) {
+            ++statistics_.jacobianEvaluations;
+            ++statistics_.factorizations;  // rosenbrock4 factorises every Jacobian it asks for
+            system_.jacobian(x(N), &x.data()[0], J_.data(), dFdt_.data());
+            for (std::size_t i = 0; i < N; ++i) {
+                for (std::size_t j = 0; j < N; ++j)
+                    M(i, j) = J_[i * N + j];
+                M(i, N) = dFdt_[i];
+                M(N, i) = 0.0;
+                dfdt(i) = 0.0;
+            }
+            M(N, N) = 0.0;
+            dfdt(N) = 0.0;
+        };
+        tOld_ = t_;
+        std::size_t failures = 0;
+        for (;;) {
+            bool capped = false;
+            double proposed = dt_;
+            if (stopAtLimit && t_ + dt_ >= limit) {
+                dt_ = limit - t_;
+                capped = true;
+            }
+            double t = t_;
+            const std::size_t before = statistics_.jacobianEvaluations;
+            odeint::controlled_step_result result;
+            try {
+                result = controller_.try_step(std::make_pair(f, jac), x_, t, xOld_, dt_);
+            } catch (const IntegrationError&) {
+                throw;
+            } catch (const std::exception& e) {
+                throw IntegrationError(IntegrationError::Reason::SolverFailure, t_,
+                                       "integration failed at t = " + data::formatNumber(t_, 10) + ": " + e.what());
+            }
+            if (result == odeint::success) {
+                if (capped) {
+                    t = limit;
+                    xOld_(size_) = limit;
+                    dt_ = std::max(dt_, proposed);
+                }
+                t_ = t;
+                controller_.stepper().prepare_dense_output();
+                std::swap(x_, xOld_);  // x_ is now the new state, xOld_ the previous one
+                ++statistics_.steps;
+                return;
+            }
+            if (statistics_.jacobianEvaluations != before)
+                ++statistics_.rejectedSteps;
+            if (++failures >= 500)
+                throw IntegrationError(IntegrationError::Reason::SolverFailure, t_,
+                                       "integration failed at t = " + data::formatNumber(t_, 10) +
+                                           ": Max number of iterations exceeded (500). A new step size was not found.");
+        }
+    }
+
+    double time() const override { return t_; }
+    double previousTime() const override { return tOld_; }
+    const double* state() const override { return &x_.data()[0]; }
+    void interpolate(double t, double* z) override
+    {
+        controller_.stepper().calc_state(t, sample_, xOld_, tOld_, x_, t_);
+        std::copy(sample_.begin(), sample_.begin() + static_cast<std::ptrdiff_t>(size_), z);
+    }
+    double nextStep() const override { return dt_; }
+
+private:
+    SensitivitySystem& system_;
+    std::size_t size_;
+    Controller controller_;
+    std::vector<double> J_, dFdt_;
+    UblasVector x_, xOld_, sample_;
+    std::vector<double> out_;
+    double t_ = 0.0, tOld_ = 0.0, dt_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<Stepper> makeRosenbrock4Stepper(SensitivitySystem& system, const IntegratorSettings& settings)
+{
+    return std::make_unique<Rosenbrock4Stepper>(system, settings);
+}
+
+}  // namespace sysid::integrate

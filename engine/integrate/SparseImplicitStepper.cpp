@@ -1,0 +1,280 @@
+#include "engine/integrate/SparseImplicitStepper.h"
+
+#include "engine/data/Text.h"
+#include "engine/integrate/IntegrationError.h"
+#include "engine/integrate/IterationMatrix.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace sysid::integrate {
+
+namespace {
+
+// ROS34PW2: Rang & Angermann, "New Rosenbrock W-methods of order 3 for partial differential
+// algebraic equations of index 1", BIT 45 (2005) 761-787, Table 4.1: four stages, order 3 with
+// an embedded order-2 solution, stiffly accurate and L-stable, and a W-method (full order with
+// an approximate Jacobian). That last property is what lets the sensitivity block use df/dx
+// alone (not the second derivatives coupling it to x), so one factorisation serves every column.
+constexpr int stages = 4;
+constexpr double gammaDiagonal = 0.4358665215084590;
+constexpr double alphaCoefficient[stages][stages] = {
+    {0, 0, 0, 0}, {0.87173304301691801, 0, 0, 0}, {0.84457060015369423, -0.11299064236484185, 0, 0}, {0, 0, 1, 0}};
+constexpr double gammaCoefficient[stages][stages] = {
+    {0, 0, 0, 0},
+    {-0.87173304301691801, 0, 0, 0},
+    {-0.90338057013044082, 0.054180672388095326, 0, 0},
+    {0.24212380706095346, -1.2232505839045147, 0.54526025533510214, 0}};
+constexpr double weight[stages] = {0.24212380706095346, -1.2232505839045147, 1.5452602553351020, 0.4358665215084590};
+constexpr double embeddedWeight[stages] = {0.37810903145819369, -0.096042292212423178, 0.5, 0.2179332607542295};
+
+using SparseMatrix = IterationMatrix::Matrix;
+// [x, S] with rows contiguous: J * S then runs as vectorised row updates S.row(i) += v S.row(j)
+// (addProduct) instead of scalar scattered ones.
+using Augmented = IterationMatrix::RowBlock;
+
+// out.rightCols(width) += J * in.rightCols(width), one contiguous row update per nonzero.
+void addProduct(const SparseMatrix& J, const Augmented& in, Augmented& out, Eigen::Index width)
+{
+    const Eigen::Index first = in.cols() - width;
+    for (Eigen::Index j = 0; j < J.outerSize(); ++j)
+        for (SparseMatrix::InnerIterator it(J, j); it; ++it)
+            out.row(it.row()).segment(first, width) += it.value() * in.row(j).segment(first, width);
+}
+
+// out = base + sum_j coefficient[j] * term[j] (base 0 when null) in one pass over the
+// entries, adding in the order the separate passes out = base; out += c_j term_j would, so the
+// sums are bit for bit those of the expression-by-expression form.
+template <int Count>
+void combine(const double* base, const double* coefficient, const std::array<Augmented, stages>& term, Augmented& out)
+{
+    const Eigen::Index size = out.size();
+    double* target = out.data();
+    std::array<const double*, Count> from;
+    for (int j = 0; j < Count; ++j)
+        from[static_cast<std::size_t>(j)] = term[static_cast<std::size_t>(j)].data();
+    for (Eigen::Index k = 0; k < size; ++k) {
+        double v = base ? base[k] : 0.0;
+        for (int j = 0; j < Count; ++j)
+            v += coefficient[j] * from[static_cast<std::size_t>(j)][k];
+        target[k] = v;
+    }
+}
+
+void combine(int count, const double* base, const double* coefficient, const std::array<Augmented, stages>& term,
+             Augmented& out)
+{
+    switch (count) {
+    case 1: combine<1>(base, coefficient, term, out); break;
+    case 2: combine<2>(base, coefficient, term, out); break;
+    case 3: combine<3>(base, coefficient, term, out); break;
+    default: combine<4>(base, coefficient, term, out); break;
+    }
+}
+
+class Ros34pw2Stepper final : public Stepper {
+public:
+    Ros34pw2Stepper(SensitivitySystem& system, const IntegratorSettings& settings) :
+        system_(system), settings_(settings), n_(static_cast<Eigen::Index>(system.stateCount())),
+        width_(1 + static_cast<Eigen::Index>(system.columnCount())), f_(system.stateCount()),
+        shifted_(system.stateCount()), jx_(system.system().statePattern().size()),
+        jp_(system.system().parameterPattern().size()), timeDependent_(system.system().dependsOnTime()),
+        newton_(system.system().statePattern())
+    {
+        jacobian_ = newton_.jacobianPattern();
+        stageJacobian_ = jacobian_;
+        for (auto& k : stage_)
+            k.resize(n_, width_);
+        start_.resize(n_, width_);
+        value_.resize(n_, width_);
+        firstStage_.resize(n_, width_);
+        combined_.resize(n_, width_);
+        rhs_.resize(n_, width_);
+        Z_.resize(n_, width_);
+        timeDerivative_.setZero(n_);
+    }
+
+    bool adaptive() const override { return true; }
+
+    void initialize(const double* z, double t, double h) override
+    {
+        Z_ = Eigen::Map<const Eigen::MatrixXd>(z, n_, width_);
+        t_ = tOld_ = t;
+        h_ = h;
+        begin(t_, Z_);
+    }
+
+    void step(double limit, bool) override
+    {
+        double tried = std::min(h_, limit - t_);
+        if (settings_.maxStep > 0)
+            tried = std::min(tried, settings_.maxStep);
+        std::size_t rejected = 0;
+        for (;;) {
+            // A step that would leave a sliver before the limit goes all the way to it.
+            const bool last = t_ + 1.01 * tried >= limit;
+            if (last)
+                tried = limit - t_;
+            const double error = attempt(t_, tried);
+            if (error <= 1.0) {
+                previous_.swap(Z_);
+                previousSlope_ = firstStage_;
+                Z_ = combined_;
+                tOld_ = t_;
+                t_ = last ? limit : t_ + tried;
+                const double grown = tried * std::clamp(0.9 * std::pow(std::max(error, 1e-10), -1.0 / 3.0), 0.2, 5.0);
+                // A step cut short at the limit says nothing against the longer one.
+                h_ = last ? std::max(grown, h_) : grown;
+                // The slope at the new point starts the next step and closes the interpolant.
+                begin(t_, Z_);
+                ++statistics_.steps;
+                return;
+            }
+            ++statistics_.rejectedSteps;
+            tried *= std::isfinite(error) ? std::max(0.2, 0.9 * std::pow(error, -1.0 / 3.0)) : 0.25;
+            h_ = tried;
+            if (++rejected > 100 || tried < 1e-14 * std::max(1.0, std::abs(t_)))
+                throw IntegrationError(IntegrationError::Reason::StepSizeUnderflow, t_,
+                                       "integration failed at t = " + data::formatNumber(t_, 10) +
+                                           ": no step of size above " + data::formatNumber(tried, 3) +
+                                           " meets the tolerances (the step size underflows after " +
+                                           std::to_string(rejected) +
+                                           " rejected steps); the solution may blow up or have a discontinuity here");
+        }
+    }
+
+    double time() const override { return t_; }
+    double previousTime() const override { return tOld_; }
+    const double* state() const override
+    {
+        columns_ = Z_;
+        return columns_.data();
+    }
+    // Samples inside the step from the cubic Hermite interpolant of both ends' values and slopes,
+    // O(h^4) like the local error of the order-3 step (Hairer, Norsett & Wanner, Solving ODEs I,
+    // sec. II.6, eq. (6.7)).
+    void interpolate(double t, double* z) override
+    {
+        if (t == t_) {
+            columns_ = Z_;
+        } else {
+            const double h = t_ - tOld_;
+            const double theta = (t - tOld_) / h;
+            sample_ = (1 - theta) * previous_ + theta * Z_ +
+                (theta * (theta - 1)) *
+                    ((1 - 2 * theta) * (Z_ - previous_) + ((theta - 1) * h) * previousSlope_ +
+                     (theta * h) * firstStage_);
+            columns_ = sample_;
+        }
+        std::copy(columns_.data(), columns_.data() + columns_.size(), z);
+    }
+    double nextStep() const override { return h_; }
+
+private:
+    // Evaluates the augmented right-hand side at (t, Z) into F and df/dx there into J.
+    void evaluate(double t, const Augmented& Z, Augmented& F, SparseMatrix& J)
+    {
+        x_ = Z.col(0);
+        system_.system().rhsAndJacobianValues(t, x_.data(), f_.data(), jx_.data(), jp_.empty() ? nullptr : jp_.data());
+        ++statistics_.rhsEvaluations;
+        ++statistics_.jacobianEvaluations;
+        F.col(0) = Eigen::Map<const Eigen::VectorXd>(f_.data(), n_);
+        newton_.setJacobian(J, jx_.data());
+        if (width_ == 1)
+            return;
+        F.rightCols(width_ - 1).setZero();
+        addProduct(J, Z, F, width_ - 1);
+        const auto& pattern = system_.system().parameterPattern();
+        const auto& column = system_.parameterEntryColumn();
+        for (std::size_t k = 0; k < column.size(); ++k)
+            if (column[k] >= 0)
+                F(static_cast<Eigen::Index>(pattern.row[k]), 1 + column[k]) += jp_[k];
+    }
+
+    // Everything at the start of a step that does not depend on its size.
+    void begin(double t, const Augmented& Z)
+    {
+        start_ = Z;
+        evaluate(t, Z, firstStage_, jacobian_);
+        if (timeDependent_) {
+            // df/dt (with the inputs' slopes) by a forward difference: only the state stages
+            // use it (Hairer & Wanner, Solving ODEs II, sec. IV.7, eq. (7.4')).
+            const double delta = 1e-7 * std::max(1.0, std::abs(t));
+            system_.system().rhs(t + delta, x_.data(), shifted_.data());
+            ++statistics_.rhsEvaluations;
+            for (Eigen::Index i = 0; i < n_; ++i)
+                timeDerivative_(i) = (shifted_[static_cast<std::size_t>(i)] - f_[static_cast<std::size_t>(i)]) / delta;
+        }
+    }
+
+    // One step of size h from the state given to begin(); returns the scaled error norm of the
+    // states (infinite when the step cannot be taken) and leaves the new state in combined_.
+    double attempt(double t, double h)
+    {
+        ++statistics_.factorizations;
+        if (!newton_.factorise(jacobian_, h * gammaDiagonal))
+            return INFINITY;
+        for (int i = 0; i < stages; ++i) {
+            Augmented* rhs = &rhs_;
+            if (i == 0) {
+                rhs_ = h * firstStage_;
+            } else {
+                double alphaSum = 0.0;
+                for (int j = 0; j < i; ++j)
+                    alphaSum += alphaCoefficient[i][j];
+                combine(i, start_.data(), alphaCoefficient[i], stage_, combined_);
+                evaluate(t + alphaSum * h, combined_, value_, stageJacobian_);
+                value_ *= h;
+                double scaled[stages];
+                for (int j = 0; j < i; ++j)
+                    scaled[j] = h * gammaCoefficient[i][j];
+                combine(i, nullptr, scaled, stage_, combined_);
+                addProduct(jacobian_, combined_, value_, width_);
+                rhs = &value_;
+            }
+            if (timeDependent_) {
+                double gammaSum = gammaDiagonal;
+                for (int j = 0; j < i; ++j)
+                    gammaSum += gammaCoefficient[i][j];
+                rhs->col(0) += (gammaSum * h * h) * timeDerivative_;
+            }
+            newton_.solveRows(*rhs, stage_[static_cast<std::size_t>(i)]);
+        }
+        combine(stages, start_.data(), weight, stage_, combined_);
+        Eigen::VectorXd error = Eigen::VectorXd::Zero(n_);
+        for (int i = 0; i < stages; ++i)
+            error += (weight[i] - embeddedWeight[i]) * stage_[static_cast<std::size_t>(i)].col(0);
+        double sum = 0.0;
+        for (Eigen::Index i = 0; i < n_; ++i) {
+            const double scale = settings_.absoluteTolerance +
+                settings_.relativeTolerance * std::max(std::abs(start_(i, 0)), std::abs(combined_(i, 0)));
+            sum += (error(i) / scale) * (error(i) / scale);
+        }
+        const double norm = std::sqrt(sum / static_cast<double>(n_));
+        return std::isfinite(norm) && combined_.allFinite() ? norm : INFINITY;
+    }
+
+    SensitivitySystem& system_;
+    const IntegratorSettings settings_;
+    Eigen::Index n_, width_;
+    std::vector<double> f_, shifted_, jx_, jp_;
+    bool timeDependent_;
+    IterationMatrix newton_;
+    SparseMatrix jacobian_, stageJacobian_;
+    std::array<Augmented, stages> stage_;
+    Augmented start_, value_, firstStage_, combined_, rhs_;
+    Augmented Z_, previous_, previousSlope_, sample_;
+    mutable Eigen::MatrixXd columns_;  // the driver's layout, [x, S_1, ..., S_K] column after column
+    Eigen::VectorXd timeDerivative_, x_;
+    double t_ = 0.0, tOld_ = 0.0, h_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<Stepper> makeSparseImplicitStepper(SensitivitySystem& system, const IntegratorSettings& settings)
+{
+    return std::make_unique<Ros34pw2Stepper>(system, settings);
+}
+
+}  // namespace sysid::integrate

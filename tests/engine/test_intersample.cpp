@@ -1,0 +1,146 @@
+// Inputs between their samples: zero-order hold, linear, cubic spline; each against an exact answer.
+#include "IntegrationTestSupport.h"
+
+#include "engine/integrate/InputSignals.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace sysid;
+using integrate::Intersample;
+
+namespace {
+
+integrate::InputSignals oneInput(const std::vector<double>& t, const std::vector<double>& u, Intersample behaviour)
+{
+    return integrate::InputSignals({data::Signal(t, u)}, {behaviour});
+}
+
+double value(const integrate::InputSignals& inputs, double t)
+{
+    double u = 0.0;
+    inputs.values(t, &u);
+    return u;
+}
+
+}  // namespace
+
+class TestIntersample : public QObject {
+    Q_OBJECT
+
+private slots:
+    void spellings()
+    {
+        QCOMPARE(integrate::intersampleTable.parse("hold"), std::optional(Intersample::Hold));
+        QCOMPARE(integrate::intersampleTable.parse("spline"), std::optional(Intersample::Spline));
+        QVERIFY(!integrate::intersampleTable.parse("cubic"));
+        QCOMPARE(std::string(integrate::intersampleTable.name(Intersample::Linear)), std::string("linear"));
+    }
+
+    void holdKeepsEachSampleUntilTheNext()
+    {
+        const auto inputs = oneInput({0, 1, 2}, {3, -1, 4}, Intersample::Hold);
+        QCOMPARE(value(inputs, 0.0), 3.0);
+        QCOMPARE(value(inputs, 0.999), 3.0);
+        QCOMPARE(value(inputs, 1.0), -1.0);
+        QCOMPARE(value(inputs, 1.5), -1.0);
+        QCOMPARE(value(inputs, 2.5), 4.0);  // after the last sample: the last value
+        double slope = 1.0;
+        inputs.slopes(0.5, &slope);
+        QCOMPARE(slope, 0.0);
+        QVERIFY(inputs.kinksAtSamples(0));
+    }
+
+    // The not-a-knot spline reproduces a cubic exactly, on uneven samples too.
+    void splineReproducesACubic()
+    {
+        auto p = [](double t) { return 1 + 2 * t - t * t + 0.5 * t * t * t; };
+        auto dp = [](double t) { return 2 - 2 * t + 1.5 * t * t; };
+        const std::vector<double> t{0.0, 0.3, 1.0, 1.2, 2.0, 3.1};
+        std::vector<double> u;
+        for (double s : t)
+            u.push_back(p(s));
+        const auto inputs = oneInput(t, u, Intersample::Spline);
+        QVERIFY(!inputs.kinksAtSamples(0));
+        for (double s : {0.1, 0.3, 0.65, 1.1, 1.9, 2.5, 3.0}) {
+            QVERIFY2(std::abs(value(inputs, s) - p(s)) < 1e-12, qPrintable(QString::number(s)));
+            double slope = 0.0;
+            inputs.slopes(s, &slope);
+            QVERIFY2(std::abs(slope - dp(s)) < 1e-11, qPrintable(QString::number(s)));
+        }
+        // Three samples give the parabola through them, two the line.
+        const auto parabola = oneInput({0, 1, 3}, {0, 1, 9}, Intersample::Spline);
+        QVERIFY(std::abs(value(parabola, 2.0) - 4.0) < 1e-12);
+        const auto line = oneInput({0, 2}, {1, 5}, Intersample::Spline);
+        QVERIFY(std::abs(value(line, 0.5) - 2.0) < 1e-12);
+    }
+
+    // x' = -x + u with u held at its samples: between samples the exact exponential toward the
+    // held value, x(t) = u_k + (x_k - u_k) exp(-(t - t_k)).
+    void heldStepDrivesTheExactExponential()
+    {
+        auto model = test::compiled("input u\nstate x = 0\nx' = -x + u\n");
+        const std::vector<double> ts{0.0, 1.0, 2.0, 3.0};
+        const std::vector<double> us{1.0, 0.0, 2.0, 2.0};
+        const auto inputs = oneInput(ts, us, Intersample::Hold);
+        integrate::SimulationRequest request;
+        request.times = integrate::uniformGrid(0, 3, 0.25);
+        request.inputs = &inputs;
+        const auto trajectory = integrate::simulate(*model, request, test::tight());
+        double worst = 0.0;
+        for (std::size_t k = 0; k < request.times.size(); ++k) {
+            const double t = request.times[k];
+            double x = 0.0, start = 0.0;
+            for (std::size_t s = 0; s + 1 < ts.size() && ts[s] < t; ++s) {
+                const double end = std::min(t, ts[s + 1]);
+                x = us[s] + (x - us[s]) * std::exp(-(end - start));
+                start = end;
+            }
+            worst = std::max(worst, std::abs(trajectory.states(static_cast<Eigen::Index>(k), 0) - x));
+        }
+        QVERIFY2(worst < 1e-9, qPrintable(QString::number(worst)));
+        // Linear interpolation of the same samples gives another response.
+        const auto linear = oneInput(ts, us, Intersample::Linear);
+        request.inputs = &linear;
+        const auto other = integrate::simulate(*model, request, test::tight());
+        QVERIFY(std::abs(other.states(4, 0) - trajectory.states(4, 0)) > 1e-2);
+    }
+
+    // x' = u with a spline input sampled from a cubic: x is the cubic's integral.
+    void splineInputIntegratesExactly()
+    {
+        auto model = test::compiled("input u\nstate x = 0\nx' = u\n");
+        auto p = [](double t) { return 1 + 2 * t - t * t + 0.5 * t * t * t; };
+        auto P = [](double t) { return t + t * t - t * t * t / 3 + t * t * t * t / 8; };
+        std::vector<double> ts, us;
+        for (double t = 0; t <= 2.0 + 1e-12; t += 0.25) {
+            ts.push_back(t);
+            us.push_back(p(t));
+        }
+        const auto inputs = oneInput(ts, us, Intersample::Spline);
+        integrate::SimulationRequest request;
+        request.times = {0.0, 0.8, 2.0};
+        request.inputs = &inputs;
+        const auto trajectory = integrate::simulate(*model, request, test::tight());
+        QVERIFY(std::abs(trajectory.states(1, 0) - P(0.8)) < 1e-9);
+        QVERIFY(std::abs(trajectory.states(2, 0) - P(2.0)) < 1e-9);
+    }
+
+    void fromTableTakesTheBehaviourPerInput()
+    {
+        data::DataTable table;
+        table.columnNames = {"t", "u", "w"};
+        table.columns = {{0, 1, 2}, {0, 1, 0}, {0, 2, 0}};
+        const auto inputs = integrate::InputSignals::fromTable({"u", "w"}, table, {}, {{"w", Intersample::Hold}});
+        QCOMPARE(inputs.behaviour(0), Intersample::Linear);
+        QCOMPARE(inputs.behaviour(1), Intersample::Hold);
+        double u[2];
+        inputs.values(0.5, u);
+        QCOMPARE(u[0], 0.5);
+        QCOMPARE(u[1], 0.0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestIntersample)
+#include "test_intersample.moc"
