@@ -1,7 +1,6 @@
 #include "engine/integrate/OdeintSteppers.h"
 
-#include "engine/data/Text.h"
-#include "engine/integrate/IntegrationError.h"
+#include "engine/integrate/ControlledStep.h"
 
 #include <boost/numeric/odeint/stepper/controlled_runge_kutta.hpp>
 #include <boost/numeric/odeint/stepper/euler.hpp>
@@ -65,37 +64,16 @@ public:
             derivativeKnown_ = true;
         }
         tOld_ = t_;
-        std::size_t failures = 0;
-        for (;;) {
-            bool capped = false;
-            if (stopAtLimit && t_ + dt_ >= limit) {
-                proposed_ = dt_;
-                dt_ = limit - t_;
-                capped = true;
-            }
-            const std::size_t before = statistics_.rhsEvaluations;
-            double t = t_;
-            const auto result = controlled_.try_step(rhs_, x_, dxdt_, t, xOld_, dxdtOld_, dt_);
-            if (result == odeint::success) {
-                if (capped) {
-                    t = limit;  // exactly, not t_ + (limit - t_) rounded
-                    // A step cut short by the limit says nothing against the longer one proposed before.
-                    dt_ = std::max(dt_, proposed_);
-                }
-                t_ = t;
+        takeControlledStep(
+            t_, dt_, limit, stopAtLimit, statistics_,
+            [this](double& t, double& dt) {
+                return controlled_.try_step(rhs_, x_, dxdt_, t, xOld_, dxdtOld_, dt) == odeint::success;
+            },
+            [this] { return statistics_.rhsEvaluations; },
+            [this](double) {
                 x_.swap(xOld_);
                 dxdt_.swap(dxdtOld_);
-                ++statistics_.steps;
-                return;
-            }
-            if (statistics_.rhsEvaluations != before)
-                ++statistics_.rejectedSteps;
-            // The limit odeint's dense output stepper sets (failed_step_checker).
-            if (++failures >= 500)
-                throw IntegrationError(IntegrationError::Reason::SolverFailure, t_,
-                                       "integration failed at t = " + data::formatNumber(t_, 10) +
-                                           ": Max number of iterations exceeded (500). A new step size was not found.");
-        }
+            });
     }
 
     double time() const override { return t_; }
@@ -114,7 +92,7 @@ private:
     Controlled controlled_;
     std::size_t size_;
     State x_, xOld_, dxdt_, dxdtOld_, sample_;
-    double t_ = 0.0, tOld_ = 0.0, dt_ = 0.0, proposed_ = 0.0;
+    double t_ = 0.0, tOld_ = 0.0, dt_ = 0.0;
     bool derivativeKnown_ = false;
 };
 

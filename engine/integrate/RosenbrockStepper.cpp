@@ -1,7 +1,7 @@
 #include "engine/integrate/RosenbrockStepper.h"
 
 #include "engine/data/Text.h"
-#include "engine/integrate/IntegrationError.h"
+#include "engine/integrate/ControlledStep.h"
 
 #include <boost/numeric/odeint.hpp>
 
@@ -29,7 +29,7 @@ public:
     Rosenbrock4Stepper(SensitivitySystem& system, const IntegratorSettings& settings) :
         system_(system), size_(system.size()), controller_(settings.absoluteTolerance, settings.relativeTolerance,
                                                            settings.maxStep > 0 ? settings.maxStep : 0.0),
-        J_(size_ * size_), dFdt_(size_), x_(size_ + 1), xOld_(size_ + 1), sample_(size_ + 1), out_(size_)
+        J_(size_ * size_), dFdt_(size_), x_(size_ + 1), xOld_(size_ + 1), sample_(size_ + 1)
     {
     }
 
@@ -66,44 +66,24 @@ public:
             dfdt(N) = 0.0;
         };
         tOld_ = t_;
-        std::size_t failures = 0;
-        for (;;) {
-            bool capped = false;
-            double proposed = dt_;
-            if (stopAtLimit && t_ + dt_ >= limit) {
-                dt_ = limit - t_;
-                capped = true;
-            }
-            double t = t_;
-            const std::size_t before = statistics_.jacobianEvaluations;
-            odeint::controlled_step_result result;
-            try {
-                result = controller_.try_step(std::make_pair(f, jac), x_, t, xOld_, dt_);
-            } catch (const IntegrationError&) {
-                throw;
-            } catch (const std::exception& e) {
-                throw IntegrationError(IntegrationError::Reason::SolverFailure, t_,
-                                       "integration failed at t = " + data::formatNumber(t_, 10) + ": " + e.what());
-            }
-            if (result == odeint::success) {
-                if (capped) {
-                    t = limit;
-                    xOld_(size_) = limit;
-                    dt_ = std::max(dt_, proposed);
+        takeControlledStep(
+            t_, dt_, limit, stopAtLimit, statistics_,
+            [&](double& t, double& dt) {
+                try {
+                    return controller_.try_step(std::make_pair(f, jac), x_, t, xOld_, dt) == odeint::success;
+                } catch (const IntegrationError&) {
+                    throw;
+                } catch (const std::exception& e) {
+                    throw IntegrationError(IntegrationError::Reason::SolverFailure, t_,
+                                           "integration failed at t = " + data::formatNumber(t_, 10) + ": " + e.what());
                 }
-                t_ = t;
+            },
+            [this] { return statistics_.jacobianEvaluations; },
+            [this](double reached) {
+                xOld_(size_) = reached;  // the time component, exactly at a limit
                 controller_.stepper().prepare_dense_output();
                 std::swap(x_, xOld_);  // x_ is now the new state, xOld_ the previous one
-                ++statistics_.steps;
-                return;
-            }
-            if (statistics_.jacobianEvaluations != before)
-                ++statistics_.rejectedSteps;
-            if (++failures >= 500)
-                throw IntegrationError(IntegrationError::Reason::SolverFailure, t_,
-                                       "integration failed at t = " + data::formatNumber(t_, 10) +
-                                           ": Max number of iterations exceeded (500). A new step size was not found.");
-        }
+            });
     }
 
     double time() const override { return t_; }
@@ -122,7 +102,6 @@ private:
     Controller controller_;
     std::vector<double> J_, dFdt_;
     UblasVector x_, xOld_, sample_;
-    std::vector<double> out_;
     double t_ = 0.0, tOld_ = 0.0, dt_ = 0.0;
 };
 
