@@ -6,34 +6,12 @@ namespace sysid::estimate {
 
 std::optional<EquationErrorFormula> parseEquationErrorFormula(std::string_view name)
 {
-    if (name == "heun")
-        return EquationErrorFormula::Heun;
-    if (name == "rk4")
-        return EquationErrorFormula::RungeKutta4;
-    if (name == "trapezoid")
-        return EquationErrorFormula::Trapezoid;
-    if (name == "simpson")
-        return EquationErrorFormula::Simpson;
-    if (name == "newton-cotes-6")
-        return EquationErrorFormula::NewtonCotes6;
-    return std::nullopt;
+    return kEquationErrorFormulas.parse(name);
 }
 
 std::string equationErrorFormulaName(EquationErrorFormula formula)
 {
-    switch (formula) {
-    case EquationErrorFormula::Heun: return "heun";
-    case EquationErrorFormula::RungeKutta4: return "rk4";
-    case EquationErrorFormula::Trapezoid: return "trapezoid";
-    case EquationErrorFormula::Simpson: return "simpson";
-    case EquationErrorFormula::NewtonCotes6: return "newton-cotes-6";
-    }
-    return "unknown";
-}
-
-bool isOneStep(EquationErrorFormula formula)
-{
-    return formula == EquationErrorFormula::Heun || formula == EquationErrorFormula::RungeKutta4;
+    return std::string(kEquationErrorFormulas.name(formula));
 }
 
 ButcherTableau butcherTableau(EquationErrorFormula oneStepFormula)

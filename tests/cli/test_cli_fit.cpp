@@ -512,7 +512,8 @@ private slots:
         QTest::newRow("set not a number")
             << QStringList{"fit", project, "--set", "gamma=fast"} << "not a finite number";
         QTest::newRow("prior without sd") << QStringList{"fit", project, "--prior", "gamma=0.5"} << "--prior expects";
-        QTest::newRow("prior sd zero") << QStringList{"fit", project, "--prior", "gamma=0.5,0"} << "must be > 0";
+        QTest::newRow("prior sd zero") << QStringList{"fit", project, "--prior", "gamma=0.5,0"}
+                                       << "--prior gamma.sd: expected a number > 0, got 0";
         QTest::newRow("weight not a number")
             << QStringList{"fit", project, "--weight", "u=heavy"} << "not a finite number";
         QTest::newRow("negative iterations")
@@ -532,7 +533,8 @@ private slots:
             << QStringList{"fit", project, "--method", "single-step", "--formula", "simpson"}
             << "--formula simpson is not a single-step formula";
         QTest::newRow("formula without equation error")
-            << QStringList{"fit", project, "--formula", "heun"} << "--formula is for --method single-step or multistep";
+            << QStringList{"fit", project, "--formula", "heun"}
+            << "--formula heun is for --method single-step or multistep, not output-error";
         QTest::newRow("refine without equation error")
             << QStringList{"fit", project, "--refine"} << "--refine follows an equation-error fit";
         QTest::newRow("bad differentiation")
@@ -540,11 +542,11 @@ private slots:
             << "--differentiation";
         QTest::newRow("state weight zero")
             << QStringList{"fit", project, "--method", "multistep", "--state-weight", "u=0"}
-            << "--state-weight u: the weight must be > 0";
+            << "--state-weight u: expected a number > 0, got 0";
         QTest::newRow("gain without steepest descent")
             << QStringList{"fit", project, "--gain", "0.02"} << "--gain is for --method steepest-descent";
         QTest::newRow("negative gain") << QStringList{"fit", project, "--method", "steepest-descent", "--gain", "-1"}
-                                       << "--gain: the steepest-descent gain K must be a finite number > 0";
+                                       << "--gain: expected a number > 0, got -1";
         QTest::newRow("data with a project")
             << QStringList{"fit", project, "--data", data} << "--data is for the MODEL form";
         QTest::newRow("map without column")

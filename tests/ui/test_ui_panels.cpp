@@ -33,6 +33,7 @@ using sysid::ui::FilterPanel;
 using sysid::ui::ResultsPanel;
 namespace estimate = sysid::estimate;
 namespace data = sysid::data;
+namespace discretise = sysid::discretise;
 
 namespace {
 
@@ -382,24 +383,28 @@ private slots:
         s.periodic.frequencyParameter = "w";
         s.periodic.period = 2.5;
         s.periodic.periods = 2;
-        s.periodic.solver = estimate::PeriodicSolver::Discretisation;
+        s.periodic.solver = discretise::PeriodicSolver::Discretisation;
         s.periodic.intervals = 3;
         s.periodic.nodes = 120;
-        s.periodic.warmupPeriods = 9;  // not shown: kept from setSettings
+        s.periodic.scheme = discretise::PeriodicScheme::CentralDifference;
+        s.periodic.settlePeriods = 9;
         panel.setSettings(s);
         QVERIFY(!panel.periodicBox()->isHidden());
         QVERIFY(!panel.periodEdit()->isEnabled());  // the frequency parameter sets the period
         QVERIFY(panel.nodesSpin()->isEnabled());
+        QVERIFY(panel.schemeCombo()->isEnabled());
+        QCOMPARE(panel.settleSpin()->value(), 9);
         QVERIFY(!panel.shootingIntervalsSpin()->isEnabled());
         estimate::FitSettings back = panel.settings();
         QCOMPARE(back.method, estimate::EstimationMethod::PeriodicResponse);
         QCOMPARE(back.periodic.frequencyParameter, std::string("w"));
         QCOMPARE(back.periodic.period, 2.5);
         QCOMPARE(back.periodic.periods, std::size_t{2});
-        QCOMPARE(back.periodic.solver, estimate::PeriodicSolver::Discretisation);
+        QCOMPARE(back.periodic.solver, discretise::PeriodicSolver::Discretisation);
         QCOMPARE(back.periodic.intervals, std::size_t{3});
         QCOMPARE(back.periodic.nodes, std::size_t{120});
-        QCOMPARE(back.periodic.warmupPeriods, std::size_t{9});
+        QCOMPARE(back.periodic.scheme, discretise::PeriodicScheme::CentralDifference);
+        QCOMPARE(back.periodic.settlePeriods, std::size_t{9});
 
         // Typed by the user: no frequency parameter, a period of 6.
         panel.frequencyParameterEdit()->clear();
@@ -408,12 +413,13 @@ private slots:
         panel.periodEdit()->clear();
         QTest::keyClicks(panel.periodEdit(), QStringLiteral("6"));
         panel.periodicSolverCombo()->setCurrentIndex(
-            panel.periodicSolverCombo()->findData(static_cast<int>(estimate::PeriodicSolver::Shooting)));
+            panel.periodicSolverCombo()->findData(static_cast<int>(discretise::PeriodicSolver::Shooting)));
         QVERIFY(!panel.nodesSpin()->isEnabled());
+        QVERIFY(!panel.schemeCombo()->isEnabled());
         back = panel.settings();
         QVERIFY(back.periodic.frequencyParameter.empty());
         QCOMPARE(back.periodic.period, 6.0);
-        QCOMPARE(back.periodic.solver, estimate::PeriodicSolver::Shooting);
+        QCOMPARE(back.periodic.solver, discretise::PeriodicSolver::Shooting);
         panel.periodEdit()->clear();
         QTest::keyClicks(panel.periodEdit(), QStringLiteral("-1"));
         QVERIFY(!panel.isValid());

@@ -55,7 +55,7 @@ private slots:
         QVERIFY2(job, qPrintable(error));
         QCOMPARE(job->shooting.period, 3.5);
         QCOMPARE(job->shooting.periods, std::size_t{2});
-        QCOMPARE(job->solver, job::PeriodicSolver::Discretisation);
+        QCOMPARE(job->solver, discretise::PeriodicSolver::Discretisation);
         QCOMPARE(job->nodes, std::size_t{300});
         QVERIFY(!job->sweep);
 

@@ -1,5 +1,7 @@
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
+#include "ui/settings/EnumCombo.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QComboBox>
@@ -50,10 +52,8 @@ OptimalEstimationSettingsWidget::OptimalEstimationSettingsWidget(QWidget* parent
 
     firstStage_ = new QComboBox(this);
     firstStage_->setObjectName(QStringLiteral("firstStageCombo"));
-    for (auto method : {integrate::IntegrationMethod::Euler, integrate::IntegrationMethod::RK4,
-                        integrate::IntegrationMethod::ImplicitEuler, integrate::IntegrationMethod::CrankNicolson})
-        firstStage_->addItem(QString::fromStdString(integrate::methodName(method)), static_cast<int>(method));
-    firstStage_->setToolTip(tr("Method of the loose first stage of the tolerance schedule (seed 001 §5.4): one "
+    fillCombo(firstStage_, integrate::kIntegrationMethods, estimate::isFirstStageMethod);
+    firstStage_->setToolTip(tr("Method of the loose first stage of the tolerance schedule (Rutten 1993, §5.4): one "
                                "explicit Euler step per interval by default. A stiff problem needs more steps "
                                "(h·λ ≥ −2 for Euler) or an implicit scheme."));
     firstStageSteps_ = new QSpinBox(this);
