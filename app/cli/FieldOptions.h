@@ -139,7 +139,8 @@ void addFieldOptions(boost::program_options::options_description& options,
 // naming the option.
 template <class S, class Need>
 void applyFieldOptions(const boost::program_options::variables_map& vm, const core::FieldTable<S, Need>& table, S& s,
-                       const FieldOptionPolicy<Need>& policy = {}, const std::map<std::string, std::string>& rename = {})
+                       const FieldOptionPolicy<Need>& policy = {},
+                       const std::map<std::string, std::string>& rename = {})
 {
     const auto groups = detail::optionGroups(table, rename);
     for (const auto& [option, fields] : groups) {

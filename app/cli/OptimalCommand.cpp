@@ -58,7 +58,8 @@ void applyOptimalSettings(const po::variables_map& vm, estimate::OptimalEstimati
         const auto name = vm["first-stage"].as<std::string>();
         const auto method = integrate::kIntegrationMethods.parse(name);
         if (!method)
-            throw UsageError(integrate::kIntegrationMethods.mustBe("--first-stage", name, estimate::isFirstStageMethod));
+            throw UsageError(
+                integrate::kIntegrationMethods.mustBe("--first-stage", name, estimate::isFirstStageMethod));
         settings.firstStageMethod = *method;
     }
     if (vm.count("first-stage-steps"))
@@ -67,12 +68,9 @@ void applyOptimalSettings(const po::variables_map& vm, estimate::OptimalEstimati
         settings.validate();
     } catch (const core::SettingError& e) {
         static const std::pair<const char*, const char*> options[] = {
-            {"state_weights.", "--state-weight "},
-            {"measurement_weights.", "--measurement-weight "},
-            {"initial_prior.", "--initial "},
-            {"shooting_points", "--points"},
-            {"first_stage.method", "--first-stage"},
-            {"first_stage.steps_per_interval", "--first-stage-steps"}};
+            {"state_weights.", "--state-weight "},   {"measurement_weights.", "--measurement-weight "},
+            {"initial_prior.", "--initial "},        {"shooting_points", "--points"},
+            {"first_stage.method", "--first-stage"}, {"first_stage.steps_per_interval", "--first-stage-steps"}};
         for (const auto& [key, option] : options)
             if (e.key().starts_with(key)) {
                 std::string entry = e.key().substr(std::string_view(key).size());

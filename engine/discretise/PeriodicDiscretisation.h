@@ -26,18 +26,19 @@ enum class PeriodicScheme {
 };
 
 inline constexpr core::EnumTable kPeriodicSchemes{
-    "scheme", std::to_array<core::EnumSpelling<PeriodicScheme>>({
-                  {.value = PeriodicScheme::CentralDifference,
-                   .name = "central-difference",
-                   .description = "second-order central differences on second-order pairs, the trapezoidal rule on "
-                                  "first-order states (Vankan 1992, eq. 3.8-3.11)",
-                   .alias = "central",
-                   .label = "Central differences (2nd order)"},
-                  {.value = PeriodicScheme::HermiteSimpson,
-                   .name = "hermite-simpson",
-                   .description = "Hermite-Simpson collocation on every state: fourth order",
-                   .label = "Hermite–Simpson (4th order)"},
-              })};
+    "scheme",
+    std::to_array<core::EnumSpelling<PeriodicScheme>>({
+        {.value = PeriodicScheme::CentralDifference,
+         .name = "central-difference",
+         .description = "second-order central differences on second-order pairs, the trapezoidal rule on "
+                        "first-order states (Vankan 1992, eq. 3.8-3.11)",
+         .alias = "central",
+         .label = "Central differences (2nd order)"},
+        {.value = PeriodicScheme::HermiteSimpson,
+         .name = "hermite-simpson",
+         .description = "Hermite-Simpson collocation on every state: fourth order",
+         .label = "Hermite–Simpson (4th order)"},
+    })};
 
 std::optional<PeriodicScheme> parsePeriodicScheme(std::string_view name);  // central-difference, hermite-simpson
 std::string periodicSchemeName(PeriodicScheme scheme);

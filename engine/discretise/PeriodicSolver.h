@@ -18,18 +18,19 @@ enum class PeriodicSolver {
 };
 
 inline constexpr core::EnumTable kPeriodicSolvers{
-    "periodic solver", std::to_array<core::EnumSpelling<PeriodicSolver>>({
-                           {.value = PeriodicSolver::Shooting,
-                            .name = "shooting",
-                            .description = "the periodicity condition solved by Newton on the flow over one period, "
-                                           "split into shooting intervals",
-                            .label = "Shooting"},
-                           {.value = PeriodicSolver::Discretisation,
-                            .name = "discretisation",
-                            .description = "the whole period discretised in time, one large sparse algebraic system",
-                            .alias = "discretization",
-                            .label = "Time discretisation"},
-                       })};
+    "periodic solver",
+    std::to_array<core::EnumSpelling<PeriodicSolver>>({
+        {.value = PeriodicSolver::Shooting,
+         .name = "shooting",
+         .description = "the periodicity condition solved by Newton on the flow over one period, "
+                        "split into shooting intervals",
+         .label = "Shooting"},
+        {.value = PeriodicSolver::Discretisation,
+         .name = "discretisation",
+         .description = "the whole period discretised in time, one large sparse algebraic system",
+         .alias = "discretization",
+         .label = "Time discretisation"},
+    })};
 
 std::optional<PeriodicSolver> parsePeriodicSolver(std::string_view name);  // shooting, discretisation
 std::string periodicSolverName(PeriodicSolver solver);

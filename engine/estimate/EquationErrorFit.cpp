@@ -195,13 +195,13 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
         throw FitError(methodName(settings.method) + " is not an equation-error method");
     if (experiments.empty())
         throw FitError("no data to fit: give at least one experiment");
-    const bool oneStep = traits.takes(MethodInput::OneStepFormula);
-    const EquationErrorFormula formula = oneStep ? settings.equationError.oneStep : settings.equationError.multistep;
-    if (isOneStep(formula) != oneStep)
-        throw FitError("the " + methodName(settings.method) + " method cannot use the " +
-                       equationErrorFormulaName(formula) + " formula (single-step: " +
-                       kEquationErrorFormulas.choices(", ", isOneStep) +
-                       "; multistep: " + kEquationErrorFormulas.choices(", ", isMultistep) + ")");
+    try {
+        settings.validate();  // a formula of the other method's kind among them
+    } catch (const core::SettingError& e) {
+        throw FitError(std::string("settings: ") + e.what());
+    }
+    const EquationErrorFormula formula =
+        traits.takes(MethodInput::OneStepFormula) ? settings.equationError.oneStep : settings.equationError.multistep;
     const ParameterLayout layout = layoutOf(*model, initialValues, experiments);
     auto log = [&](const std::string& line) {
         if (observer)

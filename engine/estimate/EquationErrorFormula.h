@@ -21,28 +21,29 @@ enum class EquationErrorFormula {
 };
 
 inline constexpr core::EnumTable kEquationErrorFormulas{
-    "formula", std::to_array<core::EnumSpelling<EquationErrorFormula>>({
-                   {.value = EquationErrorFormula::Heun,
-                    .name = "heun",
-                    .description = "one step of the explicit trapezoidal rule (RK2; Normann 1989, eq. 3.3)",
-                    .label = "Heun (RK2, Normann 1989)"},
-                   {.value = EquationErrorFormula::RungeKutta4,
-                    .name = "rk4",
-                    .description = "one step of the classical fourth-order Runge-Kutta method",
-                    .label = "Runge–Kutta 4"},
-                   {.value = EquationErrorFormula::Trapezoid,
-                    .name = "trapezoid",
-                    .description = "the trapezoidal rule over one interval",
-                    .label = "Trapezoid (1 step)"},
-                   {.value = EquationErrorFormula::Simpson,
-                    .name = "simpson",
-                    .description = "Simpson's rule over two intervals",
-                    .label = "Simpson (2 steps)"},
-                   {.value = EquationErrorFormula::NewtonCotes6,
-                    .name = "newton-cotes-6",
-                    .description = "the closed Newton-Cotes formula over six intervals (Normann 1989, eq. 4.5)",
-                    .label = "Newton–Cotes (6 steps, Normann 1989)"},
-               })};
+    "formula",
+    std::to_array<core::EnumSpelling<EquationErrorFormula>>({
+        {.value = EquationErrorFormula::Heun,
+         .name = "heun",
+         .description = "one step of the explicit trapezoidal rule (RK2; Normann 1989, eq. 3.3)",
+         .label = "Heun (RK2, Normann 1989)"},
+        {.value = EquationErrorFormula::RungeKutta4,
+         .name = "rk4",
+         .description = "one step of the classical fourth-order Runge-Kutta method",
+         .label = "Runge–Kutta 4"},
+        {.value = EquationErrorFormula::Trapezoid,
+         .name = "trapezoid",
+         .description = "the trapezoidal rule over one interval",
+         .label = "Trapezoid (1 step)"},
+        {.value = EquationErrorFormula::Simpson,
+         .name = "simpson",
+         .description = "Simpson's rule over two intervals",
+         .label = "Simpson (2 steps)"},
+        {.value = EquationErrorFormula::NewtonCotes6,
+         .name = "newton-cotes-6",
+         .description = "the closed Newton-Cotes formula over six intervals (Normann 1989, eq. 4.5)",
+         .label = "Newton–Cotes (6 steps, Normann 1989)"},
+    })};
 
 // heun, rk4, trapezoid, simpson, newton-cotes-6
 std::optional<EquationErrorFormula> parseEquationErrorFormula(std::string_view name);

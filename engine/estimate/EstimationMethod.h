@@ -21,40 +21,41 @@ enum class EstimationMethod {
 
 // What each method takes from the settings is its row in MethodTraits.h.
 inline constexpr core::EnumTable kEstimationMethods{
-    "method", std::to_array<core::EnumSpelling<EstimationMethod>>({
-                  {.value = EstimationMethod::OutputError,
-                   .name = "output-error",
-                   .description = "simulate each experiment from its initial state and minimise the weighted output "
-                                  "residuals (Gauss-Newton / Levenberg-Marquardt)",
-                   .label = "Output error"},
-                  {.value = EstimationMethod::MultipleShooting,
-                   .name = "multiple-shooting",
-                   .description = "the states at the shooting intervals' starts are unknowns too, continuity a "
-                                  "constraint (Bock 1983; damped Gauss-Newton)",
-                   .label = "Multiple shooting"},
-                  {.value = EstimationMethod::Bayes,
-                   .name = "bayes",
-                   .description = "output error plus a Gaussian prior per parameter (Vankan 1992, eq. 2.10)",
-                   .label = "Bayes"},
-                  {.value = EstimationMethod::PeriodicResponse,
-                   .name = "periodic-response",
-                   .description = "the model's periodic steady state fitted to measured periodic responses (Vankan "
-                                  "1992)",
-                   .label = "Periodic response"},
-                  {.value = EstimationMethod::SingleStep,
-                   .name = "single-step",
-                   .description = "equation error of a one-step formula on the measured states, no differential "
-                                  "equation solved (Normann 1989)",
-                   .label = "Single-step (equation error)"},
-                  {.value = EstimationMethod::Multistep,
-                   .name = "multistep",
-                   .description = "equation error of a multistep formula on the measured states (Normann 1989)",
-                   .label = "Multistep (equation error)"},
-                  {.value = EstimationMethod::SteepestDescent,
-                   .name = "steepest-descent",
-                   .description = "output error minimised by a fixed-gain gradient step (Bordan 1971, eq. 4.22)",
-                   .label = "Steepest descent (Bordan 1971)"},
-              })};
+    "method",
+    std::to_array<core::EnumSpelling<EstimationMethod>>({
+        {.value = EstimationMethod::OutputError,
+         .name = "output-error",
+         .description = "simulate each experiment from its initial state and minimise the weighted output "
+                        "residuals (Gauss-Newton / Levenberg-Marquardt)",
+         .label = "Output error"},
+        {.value = EstimationMethod::MultipleShooting,
+         .name = "multiple-shooting",
+         .description = "the states at the shooting intervals' starts are unknowns too, continuity a "
+                        "constraint (Bock 1983; damped Gauss-Newton)",
+         .label = "Multiple shooting"},
+        {.value = EstimationMethod::Bayes,
+         .name = "bayes",
+         .description = "output error plus a Gaussian prior per parameter (Vankan 1992, eq. 2.10)",
+         .label = "Bayes"},
+        {.value = EstimationMethod::PeriodicResponse,
+         .name = "periodic-response",
+         .description = "the model's periodic steady state fitted to measured periodic responses (Vankan "
+                        "1992)",
+         .label = "Periodic response"},
+        {.value = EstimationMethod::SingleStep,
+         .name = "single-step",
+         .description = "equation error of a one-step formula on the measured states, no differential "
+                        "equation solved (Normann 1989)",
+         .label = "Single-step (equation error)"},
+        {.value = EstimationMethod::Multistep,
+         .name = "multistep",
+         .description = "equation error of a multistep formula on the measured states (Normann 1989)",
+         .label = "Multistep (equation error)"},
+        {.value = EstimationMethod::SteepestDescent,
+         .name = "steepest-descent",
+         .description = "output error minimised by a fixed-gain gradient step (Bordan 1971, eq. 4.22)",
+         .label = "Steepest descent (Bordan 1971)"},
+    })};
 
 std::optional<EstimationMethod> parseEstimationMethod(std::string_view name);
 std::string methodName(EstimationMethod method);

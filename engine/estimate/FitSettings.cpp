@@ -37,8 +37,8 @@ void FitSettings::validate() const
     core::validateFields(fitSettingOwnFields(), *this);
     for (const auto& [name, prior] : priors) {
         if (!std::isfinite(prior.mean))
-            throw core::SettingError("priors." + name + ".mean", "prior mean of " + name,
-                                     core::settingText(prior.mean), "a finite number");
+            throw core::SettingError("priors." + name + ".mean", "prior mean of " + name, core::settingText(prior.mean),
+                                     "a finite number");
         if (!std::isfinite(prior.sd) || !(prior.sd > 0))
             throw core::SettingError("priors." + name + ".sd", "prior standard deviation of " + name,
                                      core::settingText(prior.sd), core::kPositive.describe());

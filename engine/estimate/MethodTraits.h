@@ -18,7 +18,8 @@ enum class MethodInput {
     SensitivityMethod,  // dy/dtheta by forward or structural sensitivities: single shooting
     ShootingIntervals,  // intervals of multiple shooting
     Priors,  // Gaussian priors of the parameters in the cost
-    InitialValues,  // initial values marked `estimate` are unknowns (the equation-error methods take x(0) from the data)
+    InitialValues,  // initial values marked `estimate` are unknowns (the equation-error methods take x(0) from the
+                    // data)
     OutputWeights,  // weights of the output residuals
     OneStepFormula,  // the single-step method's formula
     MultistepFormula,  // the multistep method's formula
@@ -73,12 +74,12 @@ inline constexpr std::array<MethodTraits, 7> kMethodTraits{{
     {EstimationMethod::MultipleShooting, Objective::MultipleShooting, Minimiser::LevenbergMarquardt,
      inputBits({MethodInput::ShootingIntervals, MethodInput::InitialValues, MethodInput::OutputWeights}), false},
     {EstimationMethod::Bayes, Objective::OutputError, Minimiser::LevenbergMarquardt,
-     inputBits({MethodInput::SensitivityMethod, MethodInput::InitialValues, MethodInput::OutputWeights,
-                MethodInput::Priors}),
+     inputBits(
+         {MethodInput::SensitivityMethod, MethodInput::InitialValues, MethodInput::OutputWeights, MethodInput::Priors}),
      false},
     {EstimationMethod::PeriodicResponse, Objective::PeriodicResponse, Minimiser::LevenbergMarquardt,
-     inputBits({MethodInput::InitialValues, MethodInput::OutputWeights, MethodInput::Priors,
-                MethodInput::PeriodicResponse}),
+     inputBits(
+         {MethodInput::InitialValues, MethodInput::OutputWeights, MethodInput::Priors, MethodInput::PeriodicResponse}),
      false},
     {EstimationMethod::SingleStep, Objective::EquationError, Minimiser::NewtonRaphson,
      inputBits({MethodInput::OneStepFormula, MethodInput::StateWeights, MethodInput::Differentiation,
@@ -89,8 +90,8 @@ inline constexpr std::array<MethodTraits, 7> kMethodTraits{{
                 MethodInput::SimulateFit, MethodInput::Refinement}),
      false},
     {EstimationMethod::SteepestDescent, Objective::OutputError, Minimiser::SteepestDescent,
-     inputBits({MethodInput::SensitivityMethod, MethodInput::InitialValues, MethodInput::OutputWeights,
-                MethodInput::Gain}),
+     inputBits(
+         {MethodInput::SensitivityMethod, MethodInput::InitialValues, MethodInput::OutputWeights, MethodInput::Gain}),
      true},
 }};
 

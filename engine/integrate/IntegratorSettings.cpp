@@ -42,27 +42,31 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
         method.present = [](const S& s) { return s.methodChosen; };
         return core::FieldTable<S>{
             method,
-            core::numberField<S>({.key = "rtol",
-                                  .option = "rtol",
-                                  .label = "relative tolerance",
-                                  .help = "relative tolerance (adaptive methods)"},
-                                 [](S& s) -> double& { return s.relativeTolerance; }, core::kPositive),
-            core::numberField<S>({.key = "atol",
-                                  .option = "atol",
-                                  .label = "absolute tolerance",
-                                  .help = "absolute tolerance (adaptive methods)"},
-                                 [](S& s) -> double& { return s.absoluteTolerance; }, core::kPositive),
-            core::numberField<S>({.key = "max_step",
-                                  .option = "max-step",
-                                  .label = "max step",
-                                  .help = "largest step (adaptive methods) or the step (fixed-step methods); 0 = no "
-                                          "limit / one step per sample"},
-                                 [](S& s) -> double& { return s.maxStep; }, core::kNonNegative),
-            core::countField<S>({.key = "max_steps",
-                                 .option = "max-steps",
-                                 .label = "step limit",
-                                 .help = "give up an integration after this many steps"},
-                                [](S& s) -> std::size_t& { return s.maxSteps; }, 1),
+            core::numberField<S>(
+                {.key = "rtol",
+                 .option = "rtol",
+                 .label = "relative tolerance",
+                 .help = "relative tolerance (adaptive methods)"},
+                [](S& s) -> double& { return s.relativeTolerance; }, core::kPositive),
+            core::numberField<S>(
+                {.key = "atol",
+                 .option = "atol",
+                 .label = "absolute tolerance",
+                 .help = "absolute tolerance (adaptive methods)"},
+                [](S& s) -> double& { return s.absoluteTolerance; }, core::kPositive),
+            core::numberField<S>(
+                {.key = "max_step",
+                 .option = "max-step",
+                 .label = "max step",
+                 .help = "largest step (adaptive methods) or the step (fixed-step methods); 0 = no "
+                         "limit / one step per sample"},
+                [](S& s) -> double& { return s.maxStep; }, core::kNonNegative),
+            core::countField<S>(
+                {.key = "max_steps",
+                 .option = "max-steps",
+                 .label = "step limit",
+                 .help = "give up an integration after this many steps"},
+                [](S& s) -> std::size_t& { return s.maxSteps; }, 1),
         };
     }();
     return table;

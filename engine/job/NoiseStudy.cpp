@@ -45,28 +45,31 @@ const core::FieldTable<NoiseStudySettings>& noiseStudyFields()
     using S = NoiseStudySettings;
     static_assert(std::is_same_v<std::uint64_t, std::size_t>, "the seed is read as a whole number");
     static const core::FieldTable<S> table{
-        core::countField<S>({.key = "realisations",
-                             .option = "realisations",
-                             .label = "realisations",
-                             .help = "number of noise realisations"},
-                            [](S& s) -> std::size_t& { return s.realisations; }, 1),
+        core::countField<S>(
+            {.key = "realisations",
+             .option = "realisations",
+             .label = "realisations",
+             .help = "number of noise realisations"},
+            [](S& s) -> std::size_t& { return s.realisations; }, 1),
         core::numberField<S>({.key = "noise_percent",
                               .option = "noise",
                               .label = "noise",
                               .help = "P: noise amplitude in % of each signal's RMS"},
                              [](S& s) -> double& { return s.noisePercent; },
                              {core::NumberRule::Bound::Positive, "a finite number > 0 (percent of the signal RMS)"}),
-        core::choiceField<S>({.key = "distribution",
-                              .option = "distribution",
-                              .label = "noise distribution",
-                              .help = "the noise's distribution"},
-                             [](S& s) -> data::NoiseDistribution& { return s.distribution; },
-                             core::choicesOf(data::kNoiseDistributions)),
-        core::countField<S>({.key = "seed",
-                             .option = "seed",
-                             .label = "seed",
-                             .help = "base seed; realisation r uses seed + 1000003 r"},
-                            [](S& s) -> std::size_t& { return s.seed; }, 0),
+        core::choiceField<S>(
+            {.key = "distribution",
+             .option = "distribution",
+             .label = "noise distribution",
+             .help = "the noise's distribution"},
+            [](S& s) -> data::NoiseDistribution& { return s.distribution; },
+            core::choicesOf(data::kNoiseDistributions)),
+        core::countField<S>(
+            {.key = "seed",
+             .option = "seed",
+             .label = "seed",
+             .help = "base seed; realisation r uses seed + 1000003 r"},
+            [](S& s) -> std::size_t& { return s.seed; }, 0),
     };
     return table;
 }

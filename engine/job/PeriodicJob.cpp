@@ -190,48 +190,56 @@ const core::FieldTable<PeriodicJob>& periodicJobFields()
                                  {core::NumberRule::Bound::NonNegative,
                                   "a number > 0 (the forcing period, or the first guess of an autonomous orbit's "
                                   "period)"}),
-            countField<S>({.key = "periods",
-                           .option = "periods",
-                           .label = "forcing periods per orbit",
-                           .help = "forcing periods per orbit: n for an n*T (subharmonic) solution"},
-                          [](S& s) -> std::size_t& { return s.shooting.periods; }, 1),
-            core::choiceField<S>({.key = "solver", .option = "solver", .label = "solver", .help = "how the orbit is found"},
-                                 [](S& s) -> discretise::PeriodicSolver& { return s.solver; },
-                                 core::choicesOf(discretise::kPeriodicSolvers)),
-            countField<S>({.key = "intervals",
-                           .option = "shooting-intervals",
-                           .label = "shooting intervals",
-                           .help = "shooting intervals (1 = single shooting)"},
-                          [](S& s) -> std::size_t& { return s.shooting.intervals; }, 1),
-            countField<S>({.key = "nodes",
-                           .option = "nodes",
-                           .label = "nodes per period",
-                           .help = "time-discretisation nodes per forcing period"},
-                          [](S& s) -> std::size_t& { return s.nodes; }, 3),
+            countField<S>(
+                {.key = "periods",
+                 .option = "periods",
+                 .label = "forcing periods per orbit",
+                 .help = "forcing periods per orbit: n for an n*T (subharmonic) solution"},
+                [](S& s) -> std::size_t& { return s.shooting.periods; }, 1),
+            core::choiceField<S>(
+                {.key = "solver", .option = "solver", .label = "solver", .help = "how the orbit is found"},
+                [](S& s) -> discretise::PeriodicSolver& { return s.solver; },
+                core::choicesOf(discretise::kPeriodicSolvers)),
+            countField<S>(
+                {.key = "intervals",
+                 .option = "shooting-intervals",
+                 .label = "shooting intervals",
+                 .help = "shooting intervals (1 = single shooting)"},
+                [](S& s) -> std::size_t& { return s.shooting.intervals; }, 1),
+            countField<S>(
+                {.key = "nodes",
+                 .option = "nodes",
+                 .label = "nodes per period",
+                 .help = "time-discretisation nodes per forcing period"},
+                [](S& s) -> std::size_t& { return s.nodes; }, 3),
             core::choiceField<S>(
                 {.key = "scheme", .option = "scheme", .label = "scheme", .help = "the time discretisation's scheme"},
                 [](S& s) -> discretise::PeriodicScheme& { return s.scheme; },
                 core::choicesOf(discretise::kPeriodicSchemes)),
-            countField<S>({.key = "settle_periods",
-                           .option = "settle",
-                           .label = "settling periods",
-                           .help = "periods simulated from the guess before Newton (0: none)"},
-                          [](S& s) -> std::size_t& { return s.settlePeriods; }, 0),
-            countField<S>({.key = "samples",
-                           .option = "samples",
-                           .label = "orbit samples",
-                           .help = "orbit samples over one period (shooting)"},
-                          [](S& s) -> std::size_t& { return s.shooting.samples; }, 2),
-            countField<S>({.key = "max_iterations",
-                           .option = "max-iterations",
-                           .label = "Newton iterations",
-                           .help = "Newton iterations per solve"},
-                          [](S& s) -> std::size_t& { return s.shooting.newton.maxIterations; }, 1),
-            core::numberField<S>({.key = "tolerance",
-                                  .option = "tolerance",
-                                  .label = "Newton tolerance",
-                                  .help = "Newton stops when every residual is below this"},
-                                 [](S& s) -> double& { return s.shooting.newton.residualTolerance; }, core::kPositive),
+            countField<S>(
+                {.key = "settle_periods",
+                 .option = "settle",
+                 .label = "settling periods",
+                 .help = "periods simulated from the guess before Newton (0: none)"},
+                [](S& s) -> std::size_t& { return s.settlePeriods; }, 0),
+            countField<S>(
+                {.key = "samples",
+                 .option = "samples",
+                 .label = "orbit samples",
+                 .help = "orbit samples over one period (shooting)"},
+                [](S& s) -> std::size_t& { return s.shooting.samples; }, 2),
+            countField<S>(
+                {.key = "max_iterations",
+                 .option = "max-iterations",
+                 .label = "Newton iterations",
+                 .help = "Newton iterations per solve"},
+                [](S& s) -> std::size_t& { return s.shooting.newton.maxIterations; }, 1),
+            core::numberField<S>(
+                {.key = "tolerance",
+                 .option = "tolerance",
+                 .label = "Newton tolerance",
+                 .help = "Newton stops when every residual is below this"},
+                [](S& s) -> double& { return s.shooting.newton.residualTolerance; }, core::kPositive),
         };
         core::appendNested(
             t, "integrator", [](S& s) -> integrate::IntegratorSettings& { return s.shooting.integrator; },
@@ -245,8 +253,9 @@ void PeriodicJob::validate() const
 {
     core::validateFields(periodicJobFields(), *this);
     if (!(sweep && sweep->frequency) && !(shooting.period > 0))
-        throw core::SettingError("period", "period", core::settingText(shooting.period),
-                                 "a number > 0 (the forcing period, or the first guess of an autonomous orbit's period)");
+        throw core::SettingError(
+            "period", "period", core::settingText(shooting.period),
+            "a number > 0 (the forcing period, or the first guess of an autonomous orbit's period)");
     if (sweep) {
         try {
             sweep->validate();

@@ -141,11 +141,11 @@ estimate::OptimalEstimationSettings optimalSettingsFromJson(const json& in)
             const auto method =
                 m->is_string() ? integrate::parseIntegrationMethod(m->get<std::string>()) : std::nullopt;
             if (!method)
-                throw OptimalSettingsError("first_stage.method",
-                                           "expected one of " +
-                                               integrate::kIntegrationMethods.choices(", ", estimate::isFirstStageMethod,
-                                                                                      "\"") +
-                                               ", got " + m->dump());
+                throw OptimalSettingsError(
+                    "first_stage.method",
+                    "expected one of " +
+                        integrate::kIntegrationMethods.choices(", ", estimate::isFirstStageMethod, "\"") + ", got " +
+                        m->dump());
             s.firstStageMethod = *method;
         }
         if (const auto k = it->find("steps_per_interval"); k != it->end() && !k->is_null())

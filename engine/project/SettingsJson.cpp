@@ -88,7 +88,8 @@ void refuseUnknown(const json& object, const std::string& key, const std::set<st
         std::string list;
         for (const auto& k : order)
             list += (list.empty() ? "" : ", ") + k;
-        throw FieldJsonError(key.empty() ? item.key() : key + "." + item.key(), "unknown key (known here: " + list + ")");
+        throw FieldJsonError(key.empty() ? item.key() : key + "." + item.key(),
+                             "unknown key (known here: " + list + ")");
     }
 }
 

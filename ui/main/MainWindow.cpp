@@ -425,8 +425,8 @@ void MainWindow::connectRunner()
                 progress_->setVisible(false);
                 if (result) {
                     document_->setResult(*result);
-                    results_->setRefineAvailable(
-                        !cancelled && estimate::takes(lastFitMethod_, estimate::MethodInput::Refinement));
+                    results_->setRefineAvailable(!cancelled &&
+                                                 estimate::takes(lastFitMethod_, estimate::MethodInput::Refinement));
                     showIdentifiedSpectrum();
                     statusBar()->showMessage(cancelled ? tr("fit cancelled: best estimate kept")
                                                        : tr("fit finished: %1").arg(message),

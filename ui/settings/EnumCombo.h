@@ -23,9 +23,10 @@ void fillCombo(QComboBox* combo, const core::EnumTable<E, N>& table, Keep keep =
         const auto label = table.label(entry.value);
         combo->addItem(QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())),
                        static_cast<int>(entry.value));
-        combo->setItemData(combo->count() - 1,
-                           QString::fromUtf8(entry.description.data(), static_cast<qsizetype>(entry.description.size())),
-                           Qt::ToolTipRole);
+        combo->setItemData(
+            combo->count() - 1,
+            QString::fromUtf8(entry.description.data(), static_cast<qsizetype>(entry.description.size())),
+            Qt::ToolTipRole);
     }
 }
 
@@ -37,9 +38,10 @@ void fillComboByName(QComboBox* combo, const core::EnumTable<E, N>& table)
         const auto label = table.label(entry.value);
         combo->addItem(QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())),
                        QString::fromUtf8(entry.name.data(), static_cast<qsizetype>(entry.name.size())));
-        combo->setItemData(combo->count() - 1,
-                           QString::fromUtf8(entry.description.data(), static_cast<qsizetype>(entry.description.size())),
-                           Qt::ToolTipRole);
+        combo->setItemData(
+            combo->count() - 1,
+            QString::fromUtf8(entry.description.data(), static_cast<qsizetype>(entry.description.size())),
+            Qt::ToolTipRole);
     }
 }
 

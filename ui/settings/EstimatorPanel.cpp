@@ -114,7 +114,8 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     maxIterations_->setToolTip(helpOf("max_iterations"));
     costTol_ = addNumberField("cost_tolerance", defaults.costTolerance, QStringLiteral("costToleranceEdit"));
     stepTol_ = addNumberField("step_tolerance", defaults.stepTolerance, QStringLiteral("stepToleranceEdit"));
-    gradTol_ = addNumberField("gradient_tolerance", defaults.gradientTolerance, QStringLiteral("gradientToleranceEdit"));
+    gradTol_ =
+        addNumberField("gradient_tolerance", defaults.gradientTolerance, QStringLiteral("gradientToleranceEdit"));
 
     weights_ = new QTableWidget(0, 2, this);
     weights_->setObjectName(QStringLiteral("weightTable"));

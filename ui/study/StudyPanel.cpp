@@ -138,8 +138,9 @@ void StudyPanel::loadSettings()
     loading_ = true;
     realisations_->setValue(static_cast<int>(std::min<std::size_t>(s.realisations, 1000000)));
     noise_->setValue(s.noisePercent);
-    distribution_->setCurrentIndex(std::max(
-        0, distribution_->findData(QString::fromUtf8(std::string(data::kNoiseDistributions.name(s.distribution)).c_str()))));
+    distribution_->setCurrentIndex(std::max(0,
+                                            distribution_->findData(QString::fromUtf8(
+                                                std::string(data::kNoiseDistributions.name(s.distribution)).c_str()))));
     // Seeds above the spin box's range (only from an edited file) are shown clamped.
     seed_->setValue(static_cast<int>(std::min<std::uint64_t>(s.seed, INT_MAX)));
     loading_ = false;
