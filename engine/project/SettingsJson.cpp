@@ -1,6 +1,7 @@
 #include "engine/project/SettingsJson.h"
 
 #include <cmath>
+#include <cstdint>
 
 namespace sysid::project {
 
@@ -65,6 +66,8 @@ std::size_t readCount(const json& value, const std::string& key)
 {
     if (value.is_number_unsigned())
         return value.get<std::size_t>();
+    if (value.is_number_integer() && value.get<std::int64_t>() >= 0)
+        return static_cast<std::size_t>(value.get<std::int64_t>());
     if (value.is_number_float()) {
         const double v = value.get<double>();
         if (v >= 0 && v == std::floor(v) && v < 1e15)

@@ -14,6 +14,8 @@
 
 #include "SysidProcess.h"
 
+#include "engine/estimate/MethodTraits.h"
+
 #include <cmath>
 #include <map>
 
@@ -551,6 +553,44 @@ private slots:
             << QStringList{"fit", project, "--data", data} << "--data is for the MODEL form";
         QTest::newRow("map without column")
             << QStringList{"fit", model, "--data", data, "--map", "u", "-o", "r.json"} << "--map expects";
+    }
+
+    // An option of a setting the method does not take is refused, with the methods that take it
+    // (estimate::kMethodTraits) named.
+    void optionsTheMethodDoesNotTakeAreRefused_data()
+    {
+        using In = sysid::estimate::MethodInput;
+        using M = sysid::estimate::EstimationMethod;
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const auto row = [](const char* name, M method, QStringList options, const char* subject,
+                            std::vector<In> inputs) {
+            QTest::newRow(name)
+                << (QStringList{"--method", QString::fromStdString(sysid::estimate::methodName(method))} + options)
+                << QString::fromStdString(sysid::estimate::notTakenMessage(subject, inputs, method));
+        };
+        row("gain", M::OutputError, {"--gain", "0.1"}, "--gain", {In::Gain});
+        row("intervals", M::Bayes, {"--intervals", "5"}, "--intervals", {In::ShootingIntervals, In::PeriodicResponse});
+        row("structural", M::MultipleShooting, {"--sensitivity", "structural"}, "--sensitivity structural",
+            {In::SensitivityMethod});
+        row("output weight", M::SingleStep, {"--weight", "u=2"}, "--weight", {In::OutputWeights});
+        row("state weight", M::OutputError, {"--state-weight", "u=2"}, "--state-weight", {In::StateWeights});
+        row("simulation", M::Bayes, {"--no-simulation"}, "--no-simulation", {In::SimulateFit});
+        row("prior", M::Multistep, {"--prior", "gamma=0.5,0.1"}, "--prior", {In::Priors});
+        row("periods", M::OutputError, {"--periods", "2"}, "--periods", {In::PeriodicResponse});
+        row("period", M::SteepestDescent, {"--period", "2"}, "--period", {In::PeriodicResponse});
+        row("scheme", M::OutputError, {"--scheme", "central"}, "--scheme central", {In::PeriodicResponse});
+        row("differentiation", M::SteepestDescent, {"--differentiation", "central"}, "--differentiation",
+            {In::Differentiation});
+    }
+
+    void optionsTheMethodDoesNotTakeAreRefused()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = runSysid(QStringList{"fit", kExamples + "sdof_cubic.sysid", "-q"} + args);
+        QVERIFY2(r.exitCode == 2, describe(r));
+        QVERIFY2(r.err.contains(message), qPrintable(message + "\n" + describe(r)));
     }
 
     void badArgumentsExit2()

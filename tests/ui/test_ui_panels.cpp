@@ -28,6 +28,8 @@
 #include "ui/plots/SpectrumPlot.h"
 #include "ui/settings/FilterPanel.h"
 
+#include "engine/estimate/MethodTraits.h"
+
 using sysid::ui::EstimatorPanel;
 using sysid::ui::FilterPanel;
 using sysid::ui::ResultsPanel;
@@ -372,6 +374,47 @@ private slots:
         QCOMPARE(changed.count(), 1);
         QCOMPARE(panel.settings().sensitivity, estimate::SensitivityMethod::Forward);
         QVERIFY(panel.integratorBox()->isEnabled());
+    }
+
+    // Each method shows exactly the controls its row in estimate::kMethodTraits says it takes.
+    void estimatorShowsWhatTheMethodTakes()
+    {
+        using In = estimate::MethodInput;
+        EstimatorPanel panel;
+        panel.show();
+        for (const auto& row : estimate::kMethodTraits) {
+            const QString name = QString::fromStdString(estimate::methodName(row.method));
+            panel.methodCombo()->setCurrentIndex(panel.methodCombo()->findData(static_cast<int>(row.method)));
+            QCOMPARE(panel.settings().method, row.method);
+            QVERIFY2(panel.gainEdit()->isVisible() == row.takes(In::Gain), qPrintable(name));
+            QVERIFY2(panel.sensitivityCombo()->isVisible() == row.takes(In::SensitivityMethod), qPrintable(name));
+            QVERIFY2(panel.shootingIntervalsSpin()->isEnabled() == row.takes(In::ShootingIntervals), qPrintable(name));
+            QVERIFY2(panel.periodicBox()->isVisible() == row.takes(In::PeriodicResponse), qPrintable(name));
+            QVERIFY2(panel.equationErrorBox()->isVisible() ==
+                         (row.takes(In::OneStepFormula) || row.takes(In::MultistepFormula)),
+                     qPrintable(name));
+            QVERIFY2(panel.weightTable()->isVisible() == row.takes(In::OutputWeights), qPrintable(name));
+            QVERIFY2(panel.integratorBox()->isVisible(), qPrintable(name));
+        }
+    }
+
+    // The choices are the tables': one item per value, its label, its description as tooltip.
+    void estimatorChoicesComeFromTheTables()
+    {
+        EstimatorPanel panel;
+        const auto& methods = estimate::kEstimationMethods.entries();
+        QCOMPARE(panel.methodCombo()->count(), static_cast<int>(methods.size()) + 1);  // + optimal estimation
+        for (const auto& e : methods) {
+            const int i = panel.methodCombo()->findData(static_cast<int>(e.value));
+            QCOMPARE(panel.methodCombo()->itemText(i), QString::fromUtf8(e.label.data(), e.label.size()));
+            QCOMPARE(panel.methodCombo()->itemData(i, Qt::ToolTipRole).toString(),
+                     QString::fromUtf8(e.description.data(), e.description.size()));
+        }
+        QCOMPARE(panel.integratorCombo()->count(),
+                 static_cast<int>(sysid::integrate::kIntegrationMethods.entries().size()));
+        QCOMPARE(panel.sensitivityCombo()->count(), static_cast<int>(estimate::kSensitivityMethods.entries().size()));
+        QCOMPARE(panel.periodicSolverCombo()->count(), static_cast<int>(discretise::kPeriodicSolvers.entries().size()));
+        QCOMPARE(panel.schemeCombo()->count(), static_cast<int>(discretise::kPeriodicSchemes.entries().size()));
     }
 
     void estimatorPeriodicResponseSettings()
