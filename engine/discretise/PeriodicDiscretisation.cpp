@@ -200,14 +200,4 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
     return solution;
 }
 
-std::optional<PeriodicScheme> parsePeriodicScheme(std::string_view name)
-{
-    return kPeriodicSchemes.parse(name);
-}
-
-std::string periodicSchemeName(PeriodicScheme scheme)
-{
-    return std::string(kPeriodicSchemes.name(scheme));
-}
-
 }  // namespace sysid::discretise

@@ -9,9 +9,6 @@
 
 #include <array>
 #include <cstddef>
-#include <optional>
-#include <string>
-#include <string_view>
 #include <stop_token>
 #include <vector>
 
@@ -39,9 +36,6 @@ inline constexpr core::EnumTable kPeriodicSchemes{
          .description = "Hermite-Simpson collocation on every state: fourth order",
          .label = "Hermite–Simpson (4th order)"},
     })};
-
-std::optional<PeriodicScheme> parsePeriodicScheme(std::string_view name);  // central-difference, hermite-simpson
-std::string periodicSchemeName(PeriodicScheme scheme);
 
 struct DiscretisationSettings {
     double period = 0.0;  // forcing period T (forced) or first guess of the period (autonomous)

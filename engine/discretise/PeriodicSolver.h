@@ -3,9 +3,6 @@
 #include "engine/core/EnumTable.h"
 
 #include <array>
-#include <optional>
-#include <string>
-#include <string_view>
 
 namespace sysid::discretise {
 
@@ -31,8 +28,5 @@ inline constexpr core::EnumTable kPeriodicSolvers{
          .alias = "discretization",
          .label = "Time discretisation"},
     })};
-
-std::optional<PeriodicSolver> parsePeriodicSolver(std::string_view name);  // shooting, discretisation
-std::string periodicSolverName(PeriodicSolver solver);
 
 }  // namespace sysid::discretise

@@ -4,23 +4,14 @@
 
 namespace sysid::estimate {
 
-std::optional<EquationErrorFormula> parseEquationErrorFormula(std::string_view name)
-{
-    return kEquationErrorFormulas.parse(name);
-}
-
-std::string equationErrorFormulaName(EquationErrorFormula formula)
-{
-    return std::string(kEquationErrorFormulas.name(formula));
-}
-
 ButcherTableau butcherTableau(EquationErrorFormula oneStepFormula)
 {
     if (oneStepFormula == EquationErrorFormula::Heun)
         return {{{}, {1.0}}, {0.5, 0.5}, {0.0, 1.0}};
     if (oneStepFormula == EquationErrorFormula::RungeKutta4)
         return {{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}};
-    throw std::invalid_argument(equationErrorFormulaName(oneStepFormula) + " is not a one-step formula");
+    throw std::invalid_argument(std::string(kEquationErrorFormulas.name(oneStepFormula)) +
+                                " is not a one-step formula");
 }
 
 MultistepWeights multistepWeights(EquationErrorFormula multistepFormula)
@@ -37,7 +28,8 @@ MultistepWeights multistepWeights(EquationErrorFormula multistepFormula)
     }
     default: break;
     }
-    throw std::invalid_argument(equationErrorFormulaName(multistepFormula) + " is not a multistep formula");
+    throw std::invalid_argument(std::string(kEquationErrorFormulas.name(multistepFormula)) +
+                                " is not a multistep formula");
 }
 
 }  // namespace sysid::estimate

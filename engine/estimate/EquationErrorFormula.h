@@ -3,9 +3,6 @@
 #include "engine/core/EnumTable.h"
 
 #include <array>
-#include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
 
 namespace sysid::estimate {
@@ -45,9 +42,6 @@ inline constexpr core::EnumTable kEquationErrorFormulas{
          .label = "Newton–Cotes (6 steps, Normann 1989)"},
     })};
 
-// heun, rk4, trapezoid, simpson, newton-cotes-6
-std::optional<EquationErrorFormula> parseEquationErrorFormula(std::string_view name);
-std::string equationErrorFormulaName(EquationErrorFormula formula);
 // The single-step methods' formulas (heun, rk4); the others are the multistep methods'.
 constexpr bool isOneStep(EquationErrorFormula formula)
 {

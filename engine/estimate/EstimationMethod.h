@@ -3,9 +3,7 @@
 #include "engine/core/EnumTable.h"
 
 #include <array>
-#include <optional>
 #include <string>
-#include <string_view>
 
 namespace sysid::estimate {
 
@@ -57,7 +55,9 @@ inline constexpr core::EnumTable kEstimationMethods{
          .label = "Steepest descent (Bordan 1971)"},
     })};
 
-std::optional<EstimationMethod> parseEstimationMethod(std::string_view name);
-std::string methodName(EstimationMethod method);
+inline std::string methodName(EstimationMethod method)
+{
+    return std::string(kEstimationMethods.name(method));
+}
 
 }  // namespace sysid::estimate

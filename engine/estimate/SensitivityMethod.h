@@ -3,9 +3,6 @@
 #include "engine/core/EnumTable.h"
 
 #include <array>
-#include <optional>
-#include <string>
-#include <string_view>
 
 namespace sysid::estimate {
 
@@ -35,8 +32,5 @@ inline constexpr core::EnumTable kSensitivityMethods{
                         "PDE by the method of lines); the integrator settings do not apply",
          .label = "Structural (linear models)"},
     })};
-
-std::optional<SensitivityMethod> parseSensitivityMethod(std::string_view name);  // forward, structural
-std::string sensitivityMethodName(SensitivityMethod method);
 
 }  // namespace sysid::estimate

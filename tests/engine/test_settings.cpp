@@ -137,10 +137,10 @@ private slots:
     // The old spellings still read: "central" (sysid periodic --scheme), "discretization".
     void aliasesAndLetterCase()
     {
-        QVERIFY(discretise::parsePeriodicScheme("central") == discretise::PeriodicScheme::CentralDifference);
-        QCOMPARE(discretise::periodicSchemeName(discretise::PeriodicScheme::CentralDifference),
+        QVERIFY(discretise::kPeriodicSchemes.parse("central") == discretise::PeriodicScheme::CentralDifference);
+        QCOMPARE(str(discretise::kPeriodicSchemes.name(discretise::PeriodicScheme::CentralDifference)),
                  std::string("central-difference"));
-        QVERIFY(discretise::parsePeriodicSolver("discretization") == discretise::PeriodicSolver::Discretisation);
+        QVERIFY(discretise::kPeriodicSolvers.parse("discretization") == discretise::PeriodicSolver::Discretisation);
         // The data spellings ignore the letter case, the others do not.
         QVERIFY(data::parseNoiseDistribution("Gaussian") == data::NoiseDistribution::Gaussian);
         QVERIFY(data::parseDerivativeMethod("Savitzky-Golay") == data::DerivativeMethod::SavitzkyGolay);
