@@ -96,6 +96,7 @@ data::Preprocessing::Derivative parseDifferentiation(const std::string& text)
 
 int runFit(const Arguments& args)
 {
+    const data::Preprocessing::Derivative derivative;
     po::options_description options(
         "sysid fit PROJECT.sysid [-o RESULT.json] [--quiet] [options]\n"
         "sysid fit MODEL --data DATA.csv [--data MORE.csv]... [options] -o RESULT.json\n"
@@ -110,8 +111,9 @@ int runFit(const Arguments& args)
                                                    "(repeatable; MODEL form)")
         ("method", po::value<std::string>(), estimationMethodHelp("the estimation method (default output-error)").c_str())
         ("differentiation", po::value<std::string>(),
-         ("how unmeasured velocities are obtained (single-step, multistep): " +
-          data::kDerivativeMethods.choices() + ", savitzky-golay[:WINDOW:ORDER] (default central). " +
+         ("how unmeasured velocities are obtained (single-step, multistep): " + data::kDerivativeMethods.choices() +
+          "; savitzky-golay:WINDOW:ORDER sets its window and polynomial order (default: central; savitzky-golay " +
+          std::to_string(derivative.window) + ":" + std::to_string(derivative.polynomialOrder) + "). " +
           data::kDerivativeMethods.help()).c_str())
         ("refine", "after single-step or multistep, run output error from its estimate")
         ("period", po::value<std::string>(), "T: forcing period of every experiment (periodic-response)")

@@ -2,6 +2,7 @@
 
 #include "ui/settings/EnumCombo.h"
 
+#include "engine/estimate/FitSettingFields.h"
 #include "engine/estimate/MethodTraits.h"
 
 #include <QBrush>
@@ -121,18 +122,23 @@ void EquationErrorSettingsWidget::weightEdited(QTableWidgetItem* item)
     const QString text = item->text().trimmed();
     bool ok = true;
     const double value = text.toDouble(&ok);
+    // The rule of a state weight is its entry's in estimate::equationErrorFields().
+    const auto* field = core::findField(estimate::equationErrorFields(), "state_weights");
+    const auto& rule = std::get<core::NumberMapAccess<estimate::EquationErrorSettings>>(field->access).rule;
     if (text.isEmpty()) {
         values_.stateWeights.erase(name);
         invalid_[name] = false;
-    } else if (ok && std::isfinite(value) && value > 0) {
+    } else if (ok && rule.accepts(value)) {
         values_.stateWeights[name] = value;
         invalid_[name] = false;
     } else {
         invalid_[name] = true;
     }
     item->setBackground(invalid_[name] ? QBrush(QColor(255, 200, 200)) : QBrush());
-    item->setToolTip(invalid_[name] ? tr("A weight is a number greater than 0; the last valid weight is used.")
-                                    : QString());
+    item->setToolTip(
+        invalid_[name]
+            ? tr("A weight is %1; the last valid weight is used.").arg(QString::fromStdString(rule.describe()))
+            : QString());
     emit settingsChanged();
 }
 

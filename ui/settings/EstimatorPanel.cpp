@@ -43,12 +43,16 @@ QString text(std::string_view s)
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-// The rule of the number setting `key` (estimate::fitSettingFields).
+// The rule of the number (or NAME -> number) setting `key` (estimate::fitSettingFields).
 core::NumberRule ruleOf(const std::string& key)
 {
+    using S = estimate::FitSettings;
     const auto* field = core::findField(estimate::fitSettingFields(), key);
-    const auto* number = field ? std::get_if<core::NumberAccess<estimate::FitSettings>>(&field->access) : nullptr;
-    return number ? number->rule : core::NumberRule{};
+    if (const auto* number = field ? std::get_if<core::NumberAccess<S>>(&field->access) : nullptr)
+        return number->rule;
+    if (const auto* map = field ? std::get_if<core::NumberMapAccess<S>>(&field->access) : nullptr)
+        return map->rule;
+    return {};
 }
 
 // The reason text is invalid, empty when it is valid; *value receives the number.
