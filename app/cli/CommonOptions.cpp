@@ -2,6 +2,7 @@
 
 #include "app/cli/ParameterOverrides.h"
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,12 +13,16 @@ namespace po = boost::program_options;
 namespace sysid::cli {
 
 std::optional<po::variables_map> parseArguments(const Arguments& args, const po::options_description& options,
-                                                const char* positional)
+                                                const char* positional, const po::options_description* hidden)
 {
     po::positional_options_description positions;
     positions.add(positional, 1);
+    po::options_description all;
+    all.add(options);
+    if (hidden)
+        all.add(*hidden);
     po::variables_map vm;
-    po::store(po::command_line_parser(args).options(options).positional(positions).run(), vm);
+    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
     if (vm.count("help")) {
         std::cout << options;
         return std::nullopt;
@@ -25,21 +30,17 @@ std::optional<po::variables_map> parseArguments(const Arguments& args, const po:
     return vm;
 }
 
-void addIntegratorOptions(po::options_description& options, const char* methodOption)
+std::size_t parseCount(const std::string& text, const std::string& option)
 {
-    // clang-format off
-    options.add_options()
-        (methodOption, po::value<std::string>(), "integrator (default: dopri5; sparse-implicit for models with fields): dopri5 | rosenbrock4 | rk4 | euler | sparse-implicit (large stiff models, PDEs) | "
-         "implicit-euler | crank-nicolson (fixed-step implicit schemes of seed 003: no step limit; Crank-Nicolson is "
-         "order 2 but not L-stable, so with a large step the stiff modes of a PDE oscillate). euler on a PDE model "
-         "refuses a step above its stability limit dx^2/(2 max alpha)")
-        ("rtol", po::value<double>(), "relative tolerance (adaptive methods; default 1e-8)")
-        ("atol", po::value<double>(), "absolute tolerance (adaptive methods; default 1e-10)")
-        ("max-step", po::value<double>(),
-         "largest step (adaptive) or the step (rk4, euler, implicit-euler, crank-nicolson); 0 = no limit / one step per "
-         "sample (default 0)")
-        ("max-steps", po::value<long long>(), "give up an integration after this many steps (default 1000000)");
-    // clang-format on
+    std::size_t value = 0;
+    const char* begin = text.data();
+    const char* end = text.data() + text.size();
+    if (begin != end && *begin == '+')
+        ++begin;
+    const auto [ptr, ec] = std::from_chars(begin, end, value);
+    if (ec != std::errc() || ptr != end || begin == end)
+        throw UsageError(option + ": expected a whole number >= 0, got '" + text + "'");
+    return value;
 }
 
 std::vector<std::string> repeated(const po::variables_map& vm, const char* name)
@@ -64,32 +65,6 @@ std::size_t countOption(const po::variables_map& vm, const char* name, long long
     return static_cast<std::size_t>(value);
 }
 
-void applyIntegratorOptions(const po::variables_map& vm, const char* methodOption,
-                            integrate::IntegratorSettings& settings)
-{
-    if (vm.count(methodOption)) {
-        const std::string name = vm[methodOption].as<std::string>();
-        const auto method = integrate::parseIntegrationMethod(name);
-        if (!method)
-            throw UsageError(
-                std::string("--") + methodOption +
-                " must be dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler or crank-nicolson, not '" +
-                name + "'");
-        settings.method = *method;
-        settings.methodChosen = true;
-    }
-    if (vm.count("rtol"))
-        settings.relativeTolerance = vm["rtol"].as<double>();
-    if (vm.count("atol"))
-        settings.absoluteTolerance = vm["atol"].as<double>();
-    if (vm.count("max-step"))
-        settings.maxStep = vm["max-step"].as<double>();
-    if (vm.count("max-steps"))
-        settings.maxSteps = countOption(vm, "max-steps", 1);
-    if (!(settings.relativeTolerance > 0) || !(settings.absoluteTolerance > 0) || !(settings.maxStep >= 0))
-        throw UsageError("--rtol and --atol must be positive and --max-step not negative");
-}
-
 std::map<std::string, double> namedValues(const po::variables_map& vm, const char* name)
 {
     const std::string option = std::string("--") + name;
@@ -101,31 +76,21 @@ std::map<std::string, double> namedValues(const po::variables_map& vm, const cha
     return values;
 }
 
-std::map<std::string, double> positiveWeights(const po::variables_map& vm, const char* name, const char* form)
-{
-    const std::string option = std::string("--") + name;
-    std::map<std::string, double> weights;
-    for (const auto& item : repeated(vm, name)) {
-        const auto [key, text] = splitAssignment(item, option, form);
-        const double w = parseNumber(text, option + " " + key);
-        if (!(w > 0))
-            throw UsageError(option + " " + key + ": the weight must be > 0");
-        weights[key] = w;
-    }
-    return weights;
-}
-
 std::optional<estimate::EstimationMethod> estimationMethodOption(const po::variables_map& vm)
 {
     if (!vm.count("method"))
         return std::nullopt;
     const std::string name = vm["method"].as<std::string>();
-    const auto method = estimate::parseEstimationMethod(name);
+    const auto method = estimate::kEstimationMethods.parse(name);
     if (!method)
-        throw UsageError("--method must be output-error, multiple-shooting, bayes, periodic-response, single-step, "
-                         "multistep or steepest-descent, not '" +
-                         name + "'");
+        throw UsageError(estimate::kEstimationMethods.mustBe("--method", name));
     return method;
+}
+
+std::string estimationMethodHelp(const char* intro)
+{
+    return std::string(intro) + ": " + estimate::kEstimationMethods.choices() + ". " +
+        estimate::kEstimationMethods.help();
 }
 
 std::map<std::string, estimate::Prior> priorOptions(const po::variables_map& vm)
@@ -138,8 +103,6 @@ std::map<std::string, estimate::Prior> priorOptions(const po::variables_map& vm)
             throw UsageError("--prior expects NAME=MEAN,SD, got '" + item + "'");
         const double mean = parseNumber(text.substr(0, comma), "--prior " + name + " (mean)");
         const double sd = parseNumber(text.substr(comma + 1), "--prior " + name + " (sd)");
-        if (!(sd > 0))
-            throw UsageError("--prior " + name + ": the standard deviation must be > 0");
         priors[name] = estimate::Prior{mean, sd};
     }
     return priors;

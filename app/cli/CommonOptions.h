@@ -3,7 +3,7 @@
 #include "app/cli/CommandLine.h"
 
 #include "engine/data/CsvReader.h"
-#include "engine/integrate/IntegratorSettings.h"
+#include "engine/estimate/FitSettingFields.h"
 #include "engine/job/FitJob.h"
 
 #include <boost/program_options.hpp>
@@ -17,18 +17,14 @@
 namespace sysid::cli {
 
 // Parses a command's arguments with one positional argument (the model or project file).
-// Returns nothing when --help was asked for and printed.
+// Returns nothing when --help was asked for and printed. `hidden` options are accepted but not
+// listed by --help (older spellings).
 std::optional<boost::program_options::variables_map> parseArguments(
-    const Arguments& args, const boost::program_options::options_description& options, const char* positional);
+    const Arguments& args, const boost::program_options::options_description& options, const char* positional,
+    const boost::program_options::options_description* hidden = nullptr);
 
-// The integrator options of every command that integrates: --METHOD_OPTION (named "method"
-// by simulate, "integrator" by fit, where --method is the estimator), --rtol, --atol,
-// --max-step, --max-steps. Options not given leave `settings` as they are (the defaults, or
-// a project's), so they can override; a method given is marked chosen, else the job picks the
-// model's default (integrate::defaultMethodFor).
-void addIntegratorOptions(boost::program_options::options_description& options, const char* methodOption);
-void applyIntegratorOptions(const boost::program_options::variables_map& vm, const char* methodOption,
-                            integrate::IntegratorSettings& settings);
+// A whole number given as text ("--realisations 12"); anything else is a UsageError naming `option`.
+std::size_t parseCount(const std::string& text, const std::string& option);
 
 // The values of a repeatable string option (none when it was not given).
 std::vector<std::string> repeated(const boost::program_options::variables_map& vm, const char* name);
@@ -39,16 +35,14 @@ std::pair<std::string, std::string> splitAssignment(const std::string& item, con
 
 // The values of a repeatable NAME=NUMBER option such as --set, by name.
 std::map<std::string, double> namedValues(const boost::program_options::variables_map& vm, const char* name);
-// A repeatable NAME=W option (--weight, --state-weight) whose weights must be > 0; `form`
-// names the expected shape in the usage error (e.g. "OUTPUT=WEIGHT").
-std::map<std::string, double> positiveWeights(const boost::program_options::variables_map& vm, const char* name,
-                                              const char* form);
 
-// --method as an estimation method (fit, contour); nothing when it was not given, a UsageError
-// listing the methods when it names none.
+// --method as an estimation method (fit, contour, study); nothing when it was not given, a
+// UsageError listing the methods when it names none.
 std::optional<estimate::EstimationMethod> estimationMethodOption(const boost::program_options::variables_map& vm);
+// "--method NAME: a | b | ...": the help line of --method, from the methods' table.
+std::string estimationMethodHelp(const char* intro);
 
-// The repeatable --prior NAME=MEAN,SD (sd > 0), by name.
+// The repeatable --prior NAME=MEAN,SD, by name (the rule sd > 0 is FitSettings::validate's).
 std::map<std::string, estimate::Prior> priorOptions(const boost::program_options::variables_map& vm);
 
 // The MODEL form's data options: --map NAME=COLUMN (the model name read from another column;

@@ -2,6 +2,7 @@
 // path on top (seed 003, Figures 4.3-4.6), written as JSON or CSV for redrawing.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 
 #include "engine/data/CsvReader.h"
@@ -20,6 +21,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 namespace po = boost::program_options;
 
@@ -40,8 +42,6 @@ job::SurfaceAxis parseAxis(const std::string& item, const std::string& option)
     axis.parameter = name;
     axis.from = parseNumber(range.substr(0, colon), option + " " + name + " (from)");
     axis.to = parseNumber(range.substr(colon + 1), option + " " + name + " (to)");
-    if (!(axis.from < axis.to))
-        throw UsageError(option + " " + name + ": FROM must be less than TO");
     return axis;
 }
 
@@ -83,17 +83,22 @@ int runContour(const Arguments& args)
         ("grid", po::value<long long>(), "grid points per axis (default 41)")
         ("path", po::value<std::string>(), "RESULT.json of `sysid fit`: its iteration path over the surface")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: value of a parameter held fixed (repeatable)")
-        ("weight", po::value<Strings>()->composing(), "OUTPUT=W: weight of an output's squared residuals "
-                                                      "(default 1/sigma^2, sigma estimated from the data)")
         ("method", po::value<std::string>(),
-         "the fit's method (default: the project's, else output-error); bayes adds the prior terms")
+         estimationMethodHelp("the fit's method (default: the project's, else output-error); bayes adds the prior "
+                              "terms").c_str())
         ("prior", po::value<Strings>()->composing(),
          "NAME=MEAN,SD: Gaussian prior of a parameter for bayes (repeatable; overrides the model's `prior`)")
         ("threads", po::value<long long>(), "worker threads (default: all cores)")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "FILE.json or FILE.csv (- for JSON on standard output)");
     // clang-format on
-    addIntegratorOptions(options, "integrator");
+    // The contour is the output-error cost whatever the method: its weights and integrator apply.
+    const auto fields = core::selectFields(estimate::fitSettingFields(), [](const estimate::FitField& f) {
+        return f.names.key == "output_weights" || f.names.key.starts_with("integrator.");
+    });
+    FieldOptionPolicy<estimate::MethodInput> policy;
+    policy.otherOptions = {{"priors", "prior"}};
+    addFieldOptions(options, nullptr, fields, policy);
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;
@@ -115,9 +120,21 @@ int runContour(const Arguments& args)
     job::CostSurface surface;
     surface.x = parseAxis(vm["x"].as<std::string>(), "--x");
     surface.y = parseAxis(vm["y"].as<std::string>(), "--y");
-    surface.x.points = surface.y.points = vm.count("grid") ? countOption(vm, "grid", 2) : 41;
+    surface.x.points = surface.y.points = vm.count("grid") ? countOption(vm, "grid", 0) : 41;
     surface.threads = vm.count("threads") ? static_cast<unsigned>(countOption(vm, "threads", 1)) : 0;
-    const std::map<std::string, double> weights = positiveWeights(vm, "weight", "OUTPUT=WEIGHT");
+    for (const auto& [axis, option] : {std::pair{&surface.x, "--x "}, std::pair{&surface.y, "--y "}}) {
+        try {
+            axis->validate();
+        } catch (const core::SettingError& e) {
+            if (e.key() == "points")
+                throw UsageError("--grid: " + e.expectation());
+            throw UsageError(option + axis->parameter + ": " + e.what());
+        }
+    }
+    {
+        estimate::FitSettings checked;  // option errors come before anything is read
+        applyFieldOptions(vm, fields, checked, policy);
+    }
 
     if (isProject) {
         refuseModelFormOptions(vm, input);
@@ -131,13 +148,11 @@ int runContour(const Arguments& args)
         surface.fit.modelSource = input;
         surface.fit.experiments = dataExperiments(vm, mapping);
     }
-    for (const auto& [name, w] : weights)
-        surface.fit.settings.outputWeights[name] = w;
     if (const auto method = estimationMethodOption(vm))
         surface.fit.settings.method = *method;
     for (const auto& [name, prior] : priorOptions(vm))
         surface.fit.settings.priors[name] = prior;
-    applyIntegratorOptions(vm, "integrator", surface.fit.settings.integrator);
+    applyFieldOptions(vm, fields, surface.fit.settings, policy);
 
     std::vector<job::PathPoint> path;
     if (vm.count("path")) {

@@ -2,6 +2,7 @@
 // and CSV files given on the command line. Progress on stderr, RESULT.json written atomically.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 #include "app/cli/StderrProgress.h"
 
@@ -33,82 +34,36 @@ namespace {
 using Strings = std::vector<std::string>;
 
 // Applies the options given on the command line to settings (a project's or the defaults).
-void applySettings(const po::variables_map& vm, estimate::FitSettings& settings)
+// With `refuse`, an option of a setting the method does not take is a UsageError.
+void applySettings(const po::variables_map& vm, estimate::FitSettings& settings, bool refuse)
 {
     if (const auto method = estimationMethodOption(vm))
         settings.method = *method;
-    if (vm.count("gain")) {
-        if (settings.method != estimate::EstimationMethod::SteepestDescent)
-            throw UsageError("--gain is for --method steepest-descent");
-        const double gain = parseNumber(vm["gain"].as<std::string>(), "--gain");
-        if (!(gain > 0) || !std::isfinite(gain))
-            throw UsageError("--gain: the steepest-descent gain K must be a finite number > 0");
-        settings.steepestDescentGain = gain;
-    }
-    if (vm.count("sensitivity")) {
-        const std::string name = vm["sensitivity"].as<std::string>();
-        const auto method = estimate::parseSensitivityMethod(name);
-        if (!method)
-            throw UsageError("--sensitivity must be forward or structural, not '" + name + "'");
-        if (*method == estimate::SensitivityMethod::Structural && !estimate::acceptsSensitivityMethod(settings.method))
-            throw UsageError("--sensitivity structural is for --method output-error, bayes or steepest-descent, not " +
-                             estimate::methodName(settings.method));
-        settings.sensitivity = *method;
-    }
-    if (vm.count("formula")) {
-        const std::string name = vm["formula"].as<std::string>();
-        const auto formula = estimate::parseEquationErrorFormula(name);
-        if (!formula)
-            throw UsageError(
-                "--formula must be heun, rk4 (single-step) or trapezoid, simpson, newton-cotes-6 (multistep), "
-                "not '" +
-                name + "'");
-        if (!estimate::isEquationError(settings.method))
-            throw UsageError("--formula is for --method single-step or multistep");
-        if (estimate::isOneStep(*formula) != (settings.method == estimate::EstimationMethod::SingleStep))
-            throw UsageError("--formula " + name + " is not a " + estimate::methodName(settings.method) + " formula");
-        (estimate::isOneStep(*formula) ? settings.equationError.oneStep : settings.equationError.multistep) = *formula;
-    }
-    for (const auto& [state, w] : positiveWeights(vm, "state-weight", "STATE=WEIGHT"))
-        settings.equationError.stateWeights[state] = w;
-    if (vm.count("no-simulation"))
-        settings.equationError.simulateFit = false;
-    if (vm.count("intervals")) {
-        if (settings.method == estimate::EstimationMethod::PeriodicResponse)
-            settings.periodic.intervals = countOption(vm, "intervals", 1);
-        else
-            settings.shootingIntervals = countOption(vm, "intervals", 1);
-    }
+    const auto takes = [&](estimate::MethodInput input, const char* option) {
+        if (refuse && !estimate::takes(settings.method, input))
+            throw UsageError(estimate::notTakenMessage(option, {input}, settings.method));
+    };
+    // --period (> 0 here: a fixed period, so the frequency parameter is dropped) and
+    // --frequency-parameter are two ways to one setting; the table's rule for the period allows 0.
     if (vm.count("period")) {
         const double period = parseNumber(vm["period"].as<std::string>(), "--period");
         if (!(period > 0))
             throw UsageError("--period: the forcing period must be > 0");
+        if (vm.count("frequency-parameter"))
+            throw UsageError("give either --period or --frequency-parameter, not both");
+        takes(estimate::MethodInput::PeriodicResponse, "--period");
         settings.periodic.period = period;
         settings.periodic.frequencyParameter.clear();
     }
     if (vm.count("frequency-parameter")) {
-        if (vm.count("period"))
-            throw UsageError("give either --period or --frequency-parameter, not both");
+        takes(estimate::MethodInput::PeriodicResponse, "--frequency-parameter");
         settings.periodic.frequencyParameter = vm["frequency-parameter"].as<std::string>();
     }
-    if (vm.count("periods"))
-        settings.periodic.periods = countOption(vm, "periods", 1);
-    if (vm.count("nodes"))
-        settings.periodic.nodes = countOption(vm, "nodes", 4);
-    if (vm.count("periodic-solver")) {
-        const std::string name = vm["periodic-solver"].as<std::string>();
-        const auto solver = estimate::parsePeriodicSolver(name);
-        if (!solver)
-            throw UsageError("--periodic-solver must be shooting or discretisation, not '" + name + "'");
-        settings.periodic.solver = *solver;
-    }
-    if (vm.count("max-iterations"))
-        settings.maxIterations = countOption(vm, "max-iterations", 0);
-    for (const auto& [output, w] : positiveWeights(vm, "weight", "OUTPUT=WEIGHT"))
-        settings.outputWeights[output] = w;
     for (const auto& [name, prior] : priorOptions(vm))
         settings.priors[name] = prior;
-    applyIntegratorOptions(vm, "integrator", settings.integrator);
+    if (vm.count("prior"))
+        takes(estimate::MethodInput::Priors, "--prior");
+    applyFieldOptions(vm, estimate::fitSettingFields(), settings, fitOptionPolicy(settings, refuse));
 }
 
 // central | smoothing-spline | savitzky-golay[:WINDOW:ORDER]
@@ -117,10 +72,10 @@ data::Preprocessing::Derivative parseDifferentiation(const std::string& text)
     data::Preprocessing::Derivative d;
     const auto colon = text.find(':');
     const std::string name = text.substr(0, colon);
-    const auto method = data::parseDerivativeMethod(name);
+    const auto method = data::kDerivativeMethods.parse(name);
     if (!method)
-        throw UsageError("--differentiation must be central, smoothing-spline or savitzky-golay[:WINDOW:ORDER], not '" +
-                         text + "'");
+        throw UsageError(data::kDerivativeMethods.mustBe("--differentiation", text) +
+                         " (savitzky-golay takes :WINDOW:ORDER)");
     d.method = *method;
     if (colon != std::string::npos) {
         const std::string rest = text.substr(colon + 1);
@@ -130,11 +85,9 @@ data::Preprocessing::Derivative parseDifferentiation(const std::string& text)
         d.window = static_cast<int>(parseNumber(rest.substr(0, second), "--differentiation window"));
         d.polynomialOrder = static_cast<int>(parseNumber(rest.substr(second + 1), "--differentiation order"));
     }
-    data::Preprocessing check;
-    check.differentiation = d;
     try {
-        data::validatePreprocessing(check);
-    } catch (const std::exception& e) {
+        d.validate();
+    } catch (const core::SettingError& e) {
         throw UsageError(std::string("--differentiation: ") + e.what());
     }
     return d;
@@ -144,6 +97,7 @@ data::Preprocessing::Derivative parseDifferentiation(const std::string& text)
 
 int runFit(const Arguments& args)
 {
+    const data::Preprocessing::Derivative derivative;
     po::options_description options(
         "sysid fit PROJECT.sysid [-o RESULT.json] [--quiet] [options]\n"
         "sysid fit MODEL --data DATA.csv [--data MORE.csv]... [options] -o RESULT.json\n"
@@ -156,46 +110,27 @@ int runFit(const Arguments& args)
         ("time", po::value<std::string>(), "name of the time column (default: t, time or the first; MODEL form)")
         ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column "
                                                    "(repeatable; MODEL form)")
-        ("method", po::value<std::string>(),
-         "output-error (default) | multiple-shooting | bayes | periodic-response | single-step | multistep | "
-         "steepest-descent")
-        ("gain", po::value<std::string>(),
-         "K: steepest-descent gain, theta <- theta - K int sum (model - measured) dmodel/dtheta dt = theta - (K/2) dJ/dtheta, "
-         "J = int sum (measured - model)^2 dt (default 0.02, seed 003 eq. 4.22)")
-        ("sensitivity", po::value<std::string>(),
-         "forward (default): the parameter-sensitivity equations (Meissinger) | structural: the structural-sensitivity "
-         "method, one sensitivity model propagated by the matrix exponential, for models linear in the states with "
-         "constant coefficients (output-error, bayes, steepest-descent; seed 003 sec. 3.4)")
-        ("formula", po::value<std::string>(),
-         "single-step: heun (default) | rk4; multistep: newton-cotes-6 (default) | simpson | trapezoid")
-        ("state-weight", po::value<Strings>()->composing(),
-         "STATE=W: weight of a state's equation error (single-step, multistep; default: seed 004's 1/T^2 for a "
-         "coordinate with a velocity state, else 1)")
+        ("method", po::value<std::string>(), estimationMethodHelp("the estimation method (default output-error)").c_str())
         ("differentiation", po::value<std::string>(),
-         "central | smoothing-spline | savitzky-golay[:WINDOW:ORDER]: how unmeasured velocities are obtained "
-         "(single-step, multistep)")
+         ("how unmeasured velocities are obtained (single-step, multistep): " + data::kDerivativeMethods.choices() +
+          "; savitzky-golay:WINDOW:ORDER sets its window and polynomial order (default: central; savitzky-golay " +
+          std::to_string(derivative.window) + ":" + std::to_string(derivative.polynomialOrder) + "). " +
+          data::kDerivativeMethods.help()).c_str())
         ("refine", "after single-step or multistep, run output error from its estimate")
-        ("no-simulation", "single-step, multistep: do not simulate the fitted model (no output residuals)")
-        ("intervals", po::value<long long>(), "shooting intervals per experiment (multiple-shooting, default 10; "
-                                              "periodic-response, default 1)")
         ("period", po::value<std::string>(), "T: forcing period of every experiment (periodic-response)")
         ("frequency-parameter", po::value<std::string>(),
          "NAME: forcing period 2*pi/NAME, NAME fixed per experiment (periodic-response)")
-        ("periods", po::value<long long>(), "n: the response is n*T-periodic (periodic-response; default 1)")
-        ("periodic-solver", po::value<std::string>(), "shooting (default) | discretisation (periodic-response)")
-        ("nodes", po::value<long long>(), "discretisation nodes per period (periodic-response; default 200)")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: starting value of a parameter (repeatable)")
-        ("prior", po::value<Strings>()->composing(), "NAME=MEAN,SD: Gaussian prior of a parameter (bayes; repeatable)")
-        ("max-iterations", po::value<long long>(), "at most this many iterations (default 100)")
-        ("weight", po::value<Strings>()->composing(),
-         "OUTPUT=W: weight of an output's squared residuals (default 1/sigma^2, sigma estimated from the data)")
+        ("prior", po::value<Strings>()->composing(), "NAME=MEAN,SD: Gaussian prior of a parameter (bayes, "
+                                                     "periodic-response; repeatable)")
         ("quiet,q", "no progress lines on stderr")
         ("report", "print the full report of the fit on stderr (method, settings that differ from the defaults, "
                    "iterations, evaluations, seconds per phase, integration statistics, why it stopped), also "
                    "with --quiet; RESULT.json holds it as \"report\" in any case")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
     // clang-format on
-    addIntegratorOptions(options, "integrator");
+    const estimate::FitSettings defaults;
+    addFieldOptions(options, nullptr, estimate::fitSettingFields(), fitOptionPolicy(defaults));
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;
@@ -211,10 +146,10 @@ int runFit(const Arguments& args)
     if (isProject) {
         refuseModelFormOptions(vm, input);
         estimate::FitSettings settings;  // checked before anything is read
-        applySettings(vm, settings);
+        applySettings(vm, settings, vm.count("method") > 0);
         checkOutputPlace(vm.count("output") ? vm["output"].as<std::string>() : "-");
         project::Project project = project::loadProject(input);
-        applySettings(vm, project.settings);
+        applySettings(vm, project.settings, true);
         for (const auto& [name, value] : namedValues(vm, "set"))
             project.parameterValues[name] = value;
         fit = project::makeFitJob(project);
@@ -224,7 +159,7 @@ int runFit(const Arguments& args)
             throw UsageError("missing --data DATA.csv (a MODEL needs data; or give a PROJECT.sysid)");
         if (!vm.count("output"))
             throw UsageError("missing -o RESULT.json (- for standard output)");
-        applySettings(vm, fit.settings);
+        applySettings(vm, fit.settings, true);
         fit.parameterValues = namedValues(vm, "set");
         const auto mapping = columnMapping(vm);
         checkOutputPlace(vm["output"].as<std::string>());
@@ -233,10 +168,17 @@ int runFit(const Arguments& args)
         fit.experiments = dataExperiments(vm, mapping);
     }
 
-    if (vm.count("differentiation"))
+    const auto refuse = [&](estimate::MethodInput input, const char* option) {
+        if (!estimate::takes(fit.settings.method, input))
+            throw UsageError(estimate::notTakenMessage(option, {input}, fit.settings.method));
+    };
+    if (vm.count("differentiation")) {
         fit.preprocessing.differentiation = parseDifferentiation(vm["differentiation"].as<std::string>());
-    if (vm.count("refine") && !estimate::isEquationError(fit.settings.method))
-        throw UsageError("--refine follows an equation-error fit: use it with --method single-step or multistep");
+        refuse(estimate::MethodInput::Differentiation, "--differentiation");
+    }
+    if (vm.count("refine") && !estimate::takes(fit.settings.method, estimate::MethodInput::Refinement))
+        throw UsageError("--refine follows an equation-error fit: use it with --method " +
+                         estimate::methodsTaking(estimate::MethodInput::Refinement));
 
     StderrProgress progress(quiet);
     auto report = [&](const estimate::FitResult& r) {

@@ -31,22 +31,17 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-// Applies the options given on the command line to settings (a project's or the defaults).
+// Applies the options given on the command line to settings (a project's or the defaults);
+// OptimalEstimationSettings::validate's rules name the option that broke them.
 void applyOptimalSettings(const po::variables_map& vm, estimate::OptimalEstimationSettings& settings)
 {
     for (const auto& item : repeated(vm, "state-weight")) {
         const auto [name, text] = splitAssignment(item, "--state-weight", "NAME=W");
-        const double w = parseNumber(text, "--state-weight " + name);
-        if (!(w > 0))
-            throw UsageError("--state-weight " + name + ": W must be > 0");
-        settings.stateWeights[name] = w;
+        settings.stateWeights[name] = parseNumber(text, "--state-weight " + name);
     }
     for (const auto& item : repeated(vm, "measurement-weight")) {
         const auto [name, text] = splitAssignment(item, "--measurement-weight", "NAME=V");
-        const double v = parseNumber(text, "--measurement-weight " + name);
-        if (!(v >= 0))
-            throw UsageError("--measurement-weight " + name + ": V must be >= 0");
-        settings.measurementWeights[name] = v;
+        settings.measurementWeights[name] = parseNumber(text, "--measurement-weight " + name);
     }
     for (const auto& item : repeated(vm, "initial")) {
         const auto [name, text] = splitAssignment(item, "--initial", "NAME=VALUE,WEIGHT");
@@ -55,22 +50,35 @@ void applyOptimalSettings(const po::variables_map& vm, estimate::OptimalEstimati
             throw UsageError("--initial expects NAME=VALUE,WEIGHT, got '" + item + "'");
         const double value = parseNumber(text.substr(0, comma), "--initial " + name + " (value)");
         const double weight = parseNumber(text.substr(comma + 1), "--initial " + name + " (weight)");
-        if (!(weight >= 0))
-            throw UsageError("--initial " + name + ": the weight W_a must be >= 0");
         settings.initialPrior[name] = {value, weight};
     }
     if (vm.count("points"))
-        settings.shootingPoints = countOption(vm, "points", 2);
+        settings.shootingPoints = countOption(vm, "points", 0);
     if (vm.count("first-stage")) {
         const auto name = vm["first-stage"].as<std::string>();
-        const auto method = integrate::parseIntegrationMethod(name);
-        if (!method || !estimate::isFirstStageMethod(*method))
-            throw UsageError("--first-stage: unknown method '" + name +
-                             "' (one of euler, rk4, implicit-euler, crank-nicolson)");
+        const auto method = integrate::kIntegrationMethods.parse(name);
+        if (!method)
+            throw UsageError(
+                integrate::kIntegrationMethods.mustBe("--first-stage", name, estimate::isFirstStageMethod));
         settings.firstStageMethod = *method;
     }
     if (vm.count("first-stage-steps"))
-        settings.firstStageSteps = countOption(vm, "first-stage-steps", 1);
+        settings.firstStageSteps = countOption(vm, "first-stage-steps", 0);
+    try {
+        settings.validate();
+    } catch (const core::SettingError& e) {
+        static const std::pair<const char*, const char*> options[] = {
+            {"state_weights.", "--state-weight "},   {"measurement_weights.", "--measurement-weight "},
+            {"initial_prior.", "--initial "},        {"shooting_points", "--points"},
+            {"first_stage.method", "--first-stage"}, {"first_stage.steps_per_interval", "--first-stage-steps"}};
+        for (const auto& [key, option] : options)
+            if (e.key().starts_with(key)) {
+                std::string entry = e.key().substr(std::string_view(key).size());
+                entry = entry.substr(0, entry.find('.'));
+                throw UsageError(option + entry + ": " + e.expectation());
+            }
+        throw UsageError(e.what());
+    }
 }
 
 // t, then one column per residual ("xi:x", "eps:y", ...), one row per sample.
@@ -96,7 +104,7 @@ int runOptimal(const Arguments& args)
     po::options_description options(
         "sysid optimal MODEL --data DATA.csv [options] -o RESULT.json [--residuals RESIDUALS.csv]\n"
         "sysid optimal PROJECT.sysid [options] [-o RESULT.json]\n"
-        "Optimal estimation (seed 001): states, inputs and parameters minimising the weighted model and\n"
+        "Optimal estimation (Rutten 1993): states, inputs and parameters minimising the weighted model and\n"
         "measurement residuals, by multiple shooting. A PROJECT gives its first data set and its\n"
         "\"optimal_estimation\" settings; options given here override them. Exit 1 when it does not converge.");
     // clang-format off
@@ -115,8 +123,8 @@ int runOptimal(const Arguments& args)
          "NAME=VALUE,WEIGHT: prior q_a and weight W_a >= 0 on an augmented state at the start (repeatable)")
         ("points", po::value<long long>(), "shooting points on the data's time span (default 101)")
         ("first-stage", po::value<std::string>(),
-         "method of the loose first stage: euler (default; seed 001 §5.4) | rk4 | implicit-euler | crank-nicolson "
-         "(stiff problems)")
+         ("method of the loose first stage: " + integrate::kIntegrationMethods.choices(" | ", estimate::isFirstStageMethod) +
+          " (default euler, Rutten 1993 sec. 5.4; the implicit schemes for stiff problems)").c_str())
         ("first-stage-steps", po::value<long long>(),
          "fixed steps per shooting interval in the first stage (default 1); a stiff problem needs "
          "h*lambda >= -2 for euler")

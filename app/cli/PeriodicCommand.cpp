@@ -3,6 +3,7 @@
 // parameter (a frequency-response curve). ORBIT.json (or CSV) written atomically.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 #include "app/cli/StderrProgress.h"
 
@@ -35,19 +36,28 @@ job::PeriodicSweep parseSweep(const po::variables_map& vm)
     sweep.parameter = name;
     sweep.from = parseNumber(range.substr(0, colon), "--sweep " + name + " (from)");
     sweep.to = parseNumber(range.substr(colon + 1), "--sweep " + name + " (to)");
-    if (sweep.from == sweep.to)
-        throw UsageError("--sweep " + name + ": FROM and TO must differ");
     sweep.frequency = vm.count("frequency") > 0;
-    if (vm.count("step")) {
+    if (vm.count("step"))
         sweep.step = vm["step"].as<double>();
-        if (!(sweep.step > 0))
-            throw UsageError("--step must be > 0");
-    }
     if (vm.count("max-points"))
-        sweep.maxPoints = countOption(vm, "max-points", 2);
-    sweep.natural = vm.count("natural") > 0;
+        sweep.maxPoints = countOption(vm, "max-points", 0);
+    if (vm.count("continuation")) {
+        const std::string name = vm["continuation"].as<std::string>();
+        const auto method = shooting::kContinuationMethods.parse(name);
+        if (!method)
+            throw UsageError(shooting::kContinuationMethods.mustBe("--continuation", name));
+        sweep.method = *method;
+    }
+    if (vm.count("natural"))
+        sweep.method = shooting::ContinuationMethod::Natural;
     if (vm.count("amplitude"))
         sweep.amplitudeState = vm["amplitude"].as<std::string>();
+    try {
+        sweep.validate();
+    } catch (const core::SettingError& e) {
+        const std::string option = e.key() == "step" ? "--step" : e.key() == "max_points" ? "--max-points" : "--sweep";
+        throw UsageError(option + ": " + e.what());
+    }
     return sweep;
 }
 
@@ -99,30 +109,24 @@ int runPeriodic(const Arguments& args)
     options.add_options()
         ("help,h", "show this help")
         ("model", po::value<std::string>(), "the .model file")
-        ("period", po::value<double>(), "forcing period T, or the guess of an autonomous orbit's period")
-        ("periods", po::value<long long>(), "forcing periods per orbit: n for an n*T (subharmonic) solution (default 1)")
-        ("solver", po::value<std::string>(), "shooting (default) | discretisation")
-        ("shooting-intervals", po::value<long long>(), "shooting intervals (1 = single shooting, default)")
-        ("nodes", po::value<long long>(), "time-discretisation nodes per forcing period (default 200)")
-        ("scheme", po::value<std::string>(), "time discretisation: central (default) | hermite-simpson")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: a parameter value (repeatable)")
         ("guess", po::value<Strings>()->composing(), "STATE=VALUE: starting guess of x(t0) (repeatable; "
                                                      "other states start at the model's x(0))")
-        ("settle", po::value<long long>(), "periods simulated from the guess before Newton (default 10; 0: none)")
-        ("samples", po::value<long long>(), "orbit samples over one period (shooting; default 200)")
-        ("max-iterations", po::value<long long>(), "Newton iterations per solve (default 50)")
-        ("tolerance", po::value<double>(), "Newton stops when every residual is below this (default 1e-10)")
         ("sweep", po::value<std::string>(), "NAME=FROM:TO: continue the solution in parameter NAME")
         ("frequency", "with --sweep: NAME is the forcing's angular frequency (T = 2*pi/NAME)")
         ("step", po::value<double>(), "with --sweep: first continuation step (default 0.02)")
         ("max-points", po::value<long long>(), "with --sweep: at most this many branch points (default 200)")
-        ("natural", "with --sweep: natural continuation (stops at folds) instead of pseudo-arclength")
+        ("continuation", po::value<std::string>(),
+         ("with --sweep: " + shooting::kContinuationMethods.choices() + " (default pseudo-arclength). " +
+          shooting::kContinuationMethods.help()).c_str())
         ("amplitude", po::value<std::string>(), "with --sweep: the state whose (max-min)/2 is the amplitude (default the first)")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "ORBIT.json, or .csv for the orbit samples / the branch (- for standard output)");
     // clang-format on
-    addIntegratorOptions(options, "integrator");
-    const auto parsed = parseArguments(args, options, "model");
+    addFieldOptions(options, nullptr, job::periodicJobFields());
+    po::options_description hidden;
+    hidden.add_options()("natural", "the older spelling of --continuation natural");
+    const auto parsed = parseArguments(args, options, "model", &hidden);
     if (!parsed)
         return Success;
     const po::variables_map& vm = *parsed;
@@ -130,53 +134,17 @@ int runPeriodic(const Arguments& args)
         throw UsageError("missing the MODEL file");
     if (!vm.count("output"))
         throw UsageError("missing -o ORBIT.json (- for standard output)");
-    for (const char* sweepOnly : {"frequency", "step", "max-points", "natural", "amplitude"})
+    for (const char* sweepOnly : {"frequency", "step", "max-points", "continuation", "natural", "amplitude"})
         if (vm.count(sweepOnly) && !vm.count("sweep"))
             throw UsageError(std::string("--") + sweepOnly + " belongs to --sweep");
 
     job::PeriodicJob job;
     const std::string path = vm["model"].as<std::string>();
-    if (vm.count("period")) {
-        job.shooting.period = vm["period"].as<double>();
-        if (!(job.shooting.period > 0))
-            throw UsageError("--period must be > 0");
-    } else if (!(vm.count("sweep") && vm.count("frequency"))) {
+    if (!vm.count("period") && !(vm.count("sweep") && vm.count("frequency")))
         throw UsageError("missing --period T (or --sweep NAME=FROM:TO --frequency)");
-    }
-    if (vm.count("periods"))
-        job.shooting.periods = countOption(vm, "periods", 1);
-    if (vm.count("solver")) {
-        const std::string solver = vm["solver"].as<std::string>();
-        if (solver == "discretisation" || solver == "discretization")
-            job.solver = job::PeriodicSolver::Discretisation;
-        else if (solver != "shooting")
-            throw UsageError("--solver must be shooting or discretisation, not '" + solver + "'");
-    }
-    if (vm.count("shooting-intervals"))
-        job.shooting.intervals = countOption(vm, "shooting-intervals", 1);
-    if (vm.count("nodes"))
-        job.nodes = countOption(vm, "nodes", 3);
-    if (vm.count("scheme")) {
-        const std::string scheme = vm["scheme"].as<std::string>();
-        if (scheme == "hermite-simpson")
-            job.scheme = discretise::PeriodicScheme::HermiteSimpson;
-        else if (scheme != "central")
-            throw UsageError("--scheme must be central or hermite-simpson, not '" + scheme + "'");
-    }
-    if (vm.count("settle"))
-        job.settlePeriods = countOption(vm, "settle", 0);
-    if (vm.count("samples"))
-        job.shooting.samples = countOption(vm, "samples", 2);
-    if (vm.count("max-iterations"))
-        job.shooting.newton.maxIterations = countOption(vm, "max-iterations", 1);
-    if (vm.count("tolerance")) {
-        job.shooting.newton.residualTolerance = vm["tolerance"].as<double>();
-        if (!(job.shooting.newton.residualTolerance > 0))
-            throw UsageError("--tolerance must be > 0");
-    }
     if (vm.count("sweep"))
         job.sweep = parseSweep(vm);
-    applyIntegratorOptions(vm, "integrator", job.shooting.integrator);
+    applyFieldOptions(vm, job::periodicJobFields(), job);
     job.parameterValues = namedValues(vm, "set");
     job.guess = namedValues(vm, "guess");
     const std::string out = vm["output"].as<std::string>();

@@ -1,5 +1,6 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 
 #include "engine/data/CsvReader.h"
@@ -39,11 +40,12 @@ int runSimulate(const Arguments& args)
         ("map", po::value<std::vector<std::string>>()->composing(), "INPUT=COLUMN: read an input from another column")
         ("noise-rms", po::value<double>(), "add noise of PCT % of each output's RMS")
         ("noise-dist", po::value<std::string>()->default_value("uniform"),
-         "uniform: in [-PCT %, +PCT %] x RMS (seed note 004); gaussian: sigma = PCT % x RMS")
+         (data::kNoiseDistributions.choices() + " (PCT for p). " + data::kNoiseDistributions.help()).c_str())
         ("seed", po::value<unsigned long long>()->default_value(0), "random seed for the noise")
         ("output,o", po::value<std::string>(), "output CSV file (- for standard output)");
     // clang-format on
-    addIntegratorOptions(options, "method");
+    const std::map<std::string, std::string> methodOption{{"integrator", "method"}};
+    addFieldOptions(options, nullptr, integrate::integratorSettingFields(), {}, methodOption);
     const auto parsed = parseArguments(args, options, "model");
     if (!parsed)
         return Success;
@@ -62,10 +64,10 @@ int runSimulate(const Arguments& args)
     if (!(tEnd > t0))
         throw UsageError("--t-end must be greater than --t-start");
     integrate::IntegratorSettings settings;
-    applyIntegratorOptions(vm, "method", settings);
-    const auto distribution = data::parseNoiseDistribution(vm["noise-dist"].as<std::string>());
+    applyFieldOptions(vm, integrate::integratorSettingFields(), settings, {}, methodOption);
+    const auto distribution = data::kNoiseDistributions.parse(vm["noise-dist"].as<std::string>());
     if (!distribution)
-        throw UsageError("--noise-dist must be uniform or gaussian");
+        throw UsageError(data::kNoiseDistributions.mustBe("--noise-dist", vm["noise-dist"].as<std::string>()));
     if (vm.count("noise-rms") && !(vm["noise-rms"].as<double>() >= 0))
         throw UsageError("--noise-rms must be a percentage >= 0");
 

@@ -3,6 +3,7 @@
 // progress line per realisation on stderr, everything as JSON or CSV with -o.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 
 #include "engine/data/Text.h"
@@ -19,6 +20,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <map>
 
 namespace po = boost::program_options;
 
@@ -26,27 +28,8 @@ namespace sysid::cli {
 
 namespace {
 
-// Applies the options given on the command line over the project's (or default) settings.
-void applyStudyOptions(const po::variables_map& vm, job::NoiseStudySettings& s)
-{
-    if (vm.count("realisations"))
-        s.realisations = countOption(vm, "realisations", 1);
-    if (vm.count("noise")) {
-        const double p = parseNumber(vm["noise"].as<std::string>(), "--noise");
-        if (!(p > 0))
-            throw UsageError("--noise: the noise must be a percentage of the signal RMS > 0");
-        s.noisePercent = p;
-    }
-    if (vm.count("distribution")) {
-        const std::string name = vm["distribution"].as<std::string>();
-        const auto d = data::parseNoiseDistribution(name);
-        if (!d)
-            throw UsageError("--distribution must be uniform or gaussian, not '" + name + "'");
-        s.distribution = *d;
-    }
-    if (vm.count("seed"))
-        s.seed = countOption(vm, "seed", 0);
-}
+// -n for --realisations.
+const std::map<std::string, std::string> kStudyOptionNames{{"realisations", "realisations,n"}};
 
 std::string cell(double v, const char* spec = "%12.6g")
 {
@@ -92,16 +75,13 @@ int runStudy(const Arguments& args)
     options.add_options()
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project")
-        ("realisations,n", po::value<long long>(), "number of noise realisations (default 100)")
-        ("noise", po::value<std::string>(), "P: noise amplitude in % of each signal's RMS (default 5)")
-        ("distribution", po::value<std::string>(), "uniform (default; in [-P %, +P %] RMS) | gaussian (sd P % RMS)")
-        ("seed", po::value<long long>(), "base seed; realisation r uses seed + 1000003 r (default 1)")
         ("threads", po::value<long long>(), "worker threads (default: all cores)")
-        ("method", po::value<std::string>(), "estimation method (default: the project's)")
+        ("method", po::value<std::string>(), estimationMethodHelp("estimation method (default: the project's)").c_str())
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "RESULT.json or RESULT.csv (one row per realisation); - for JSON on "
                                                "standard output instead of the table");
     // clang-format on
+    addFieldOptions(options, nullptr, job::noiseStudyFields(), {}, kStudyOptionNames);
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;
@@ -113,14 +93,8 @@ int runStudy(const Arguments& args)
         throw UsageError("a study runs a project: give a PROJECT.sysid file, not '" + input + "'");
 
     job::NoiseStudySettings checked;  // option errors come before the project is read
-    applyStudyOptions(vm, checked);
-    std::optional<estimate::EstimationMethod> method;
-    if (vm.count("method")) {
-        const std::string name = vm["method"].as<std::string>();
-        method = estimate::parseEstimationMethod(name);
-        if (!method)
-            throw UsageError("--method: unknown estimation method '" + name + "'");
-    }
+    applyFieldOptions(vm, job::noiseStudyFields(), checked, {}, kStudyOptionNames);
+    const std::optional<estimate::EstimationMethod> method = estimationMethodOption(vm);
     const unsigned threads = vm.count("threads") ? static_cast<unsigned>(countOption(vm, "threads", 1)) : 0;
     std::string output;
     bool csv = false;
@@ -140,7 +114,7 @@ int runStudy(const Arguments& args)
     if (method)
         study.fit.settings.method = *method;
     study.settings = project.study.value_or(job::NoiseStudySettings{});
-    applyStudyOptions(vm, study.settings);
+    applyFieldOptions(vm, job::noiseStudyFields(), study.settings, {}, kStudyOptionNames);
     study.trueValues = project::trueValues(project);
     study.threads = threads;
 

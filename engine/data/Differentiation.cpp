@@ -155,23 +155,12 @@ std::vector<double> integrateTrapezoid(const std::vector<double>& time, const st
 
 std::optional<DerivativeMethod> parseDerivativeMethod(std::string_view name)
 {
-    if (equalsIgnoreCase(name, "central"))
-        return DerivativeMethod::CentralDifference;
-    if (equalsIgnoreCase(name, "savitzky-golay"))
-        return DerivativeMethod::SavitzkyGolay;
-    if (equalsIgnoreCase(name, "smoothing-spline"))
-        return DerivativeMethod::SmoothingSpline;
-    return std::nullopt;
+    return kDerivativeMethods.parse(name);
 }
 
 std::string_view derivativeMethodName(DerivativeMethod method)
 {
-    switch (method) {
-    case DerivativeMethod::SavitzkyGolay: return "savitzky-golay";
-    case DerivativeMethod::SmoothingSpline: return "smoothing-spline";
-    case DerivativeMethod::CentralDifference: break;
-    }
-    return "central";
+    return kDerivativeMethods.name(method);
 }
 
 }  // namespace sysid::data

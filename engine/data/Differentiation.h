@@ -1,5 +1,8 @@
 #pragma once
 
+#include "engine/core/EnumTable.h"
+
+#include <array>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -7,6 +10,25 @@
 namespace sysid::data {
 
 enum class DerivativeMethod { CentralDifference, SavitzkyGolay, SmoothingSpline };
+
+inline constexpr core::EnumTable kDerivativeMethods{
+    "differentiation method",
+    std::to_array<core::EnumSpelling<DerivativeMethod>>({
+        {.value = DerivativeMethod::CentralDifference,
+         .name = "central",
+         .description = "second-order central differences",
+         .label = "central differences"},
+        {.value = DerivativeMethod::SavitzkyGolay,
+         .name = "savitzky-golay",
+         .description = "the slope of a least-squares polynomial over a sliding window (Savitzky and Golay 1964)",
+         .label = "Savitzky–Golay"},
+        {.value = DerivativeMethod::SmoothingSpline,
+         .name = "smoothing-spline",
+         .description = "the slope of a cubic smoothing spline whose smoothing follows the noise level it estimates "
+                        "in the data (Reinsch 1967)",
+         .label = "smoothing spline"},
+    }),
+    true};
 
 // Derivative of sampled values with respect to time, same length as the input.
 //  CentralDifference: second-order central differences, second-order one-sided

@@ -75,16 +75,12 @@ void addNoise(std::vector<double>& signal, double percent, NoiseDistribution dis
 
 std::optional<NoiseDistribution> parseNoiseDistribution(std::string_view name)
 {
-    if (equalsIgnoreCase(name, "uniform"))
-        return NoiseDistribution::Uniform;
-    if (equalsIgnoreCase(name, "gaussian"))
-        return NoiseDistribution::Gaussian;
-    return std::nullopt;
+    return kNoiseDistributions.parse(name);
 }
 
 std::string_view noiseDistributionName(NoiseDistribution distribution)
 {
-    return distribution == NoiseDistribution::Gaussian ? "gaussian" : "uniform";
+    return kNoiseDistributions.name(distribution);
 }
 
 double noiseSd(const std::vector<double>& time, const double* values)

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "engine/core/EnumTable.h"
+
+#include <array>
 #include <optional>
 #include <random>
 #include <string_view>
@@ -10,6 +13,20 @@ namespace sysid::data {
 // Measurement noise as in seed note 004 (Normann 1989): values added to each
 // sample, scaled by the RMS of the clean signal.
 enum class NoiseDistribution { Uniform, Gaussian };
+
+inline constexpr core::EnumTable kNoiseDistributions{
+    "noise distribution",
+    std::to_array<core::EnumSpelling<NoiseDistribution>>({
+        {.value = NoiseDistribution::Uniform,
+         .name = "uniform",
+         .description = "uniform in [-p %, +p %] of each signal's RMS (Normann 1989)",
+         .label = "uniform in [−p, +p]"},
+        {.value = NoiseDistribution::Gaussian,
+         .name = "gaussian",
+         .description = "Gaussian with a standard deviation of p % of each signal's RMS",
+         .label = "Gaussian, sd p"},
+    }),
+    true};
 
 // Root mean square sqrt(sum x^2 / n); 0 for an empty signal. Scaled so that
 // large values do not overflow.

@@ -1,5 +1,6 @@
 #include "engine/data/Preprocessing.h"
 
+#include "engine/core/SettingError.h"
 #include "engine/data/Butterworth.h"
 #include "engine/data/DataError.h"
 #include "engine/data/Resampling.h"
@@ -113,39 +114,52 @@ int readIntInRange(const json& value, const std::string& name, std::int64_t low,
 
 }  // namespace
 
-void validatePreprocessing(const Preprocessing& s)
+void Preprocessing::Derivative::validate() const
 {
-    if (s.window) {
-        const auto [t0, t1] = *s.window;
+    if (method != DerivativeMethod::SavitzkyGolay)
+        return;
+    if (window < 3 || window % 2 == 0)
+        throw core::SettingError("window", "Savitzky-Golay window", std::to_string(window), "an odd number >= 3");
+    if (polynomialOrder < 1 || polynomialOrder >= window)
+        throw core::SettingError("order", "Savitzky-Golay order", std::to_string(polynomialOrder),
+                                 "1 to " + std::to_string(window - 1) + " (less than the window)");
+}
+
+void Preprocessing::validate() const
+{
+    if (window) {
+        const auto [t0, t1] = *window;
         if (!std::isfinite(t0) || !std::isfinite(t1) || !(t0 < t1))
-            throw settingError("window from " + formatDouble(t0) + " to " + formatDouble(t1) +
-                               "; expected finite times with start < end");
+            throw core::SettingError("window", "window", "from " + formatDouble(t0) + " to " + formatDouble(t1),
+                                     "finite times with start < end");
     }
-    if (s.decimation < 1)
-        throw settingError("decimation " + std::to_string(s.decimation) + "; expected an integer >= 1");
-    if (s.lowPass) {
-        if (s.lowPass->order < 1 || s.lowPass->order > 10)
-            throw settingError("low-pass order " + std::to_string(s.lowPass->order) +
-                               "; expected an integer from 1 to 10");
-        if (!std::isfinite(s.lowPass->cutoffHz) || !(s.lowPass->cutoffHz > 0))
-            throw settingError("low-pass cutoff " + formatDouble(s.lowPass->cutoffHz) +
-                               " Hz; expected a finite frequency > 0");
+    if (decimation < 1)
+        throw core::SettingError("decimation", "decimation", std::to_string(decimation), "an integer >= 1");
+    if (lowPass) {
+        if (lowPass->order < 1 || lowPass->order > 10)
+            throw core::SettingError("low_pass.order", "low-pass order", std::to_string(lowPass->order),
+                                     "an integer from 1 to 10");
+        if (!std::isfinite(lowPass->cutoffHz) || !(lowPass->cutoffHz > 0))
+            throw core::SettingError("low_pass.cutoff_hz", "low-pass cutoff", formatDouble(lowPass->cutoffHz) + " Hz",
+                                     "a finite frequency > 0");
     }
-    if (s.noise && (!std::isfinite(s.noise->percent) || s.noise->percent < 0))
-        throw settingError("noise level " + formatDouble(s.noise->percent) + " %; expected a finite percentage >= 0");
-    if (s.differentiation.method == DerivativeMethod::SavitzkyGolay) {
-        const int window = s.differentiation.window, order = s.differentiation.polynomialOrder;
-        if (window < 3 || window % 2 == 0)
-            throw settingError("Savitzky-Golay window " + std::to_string(window) + "; expected an odd number >= 3");
-        if (order < 1 || order >= window)
-            throw settingError("Savitzky-Golay order " + std::to_string(order) + "; expected 1 to " +
-                               std::to_string(window - 1) + " (less than the window)");
+    if (noise && (!std::isfinite(noise->percent) || noise->percent < 0))
+        throw core::SettingError("noise.percent", "noise level", formatDouble(noise->percent) + " %",
+                                 "a finite percentage >= 0");
+    try {
+        differentiation.validate();
+    } catch (const core::SettingError& e) {
+        throw e.within("differentiation");
     }
 }
 
 DataTable preprocess(const DataTable& table, const Preprocessing& settings)
 {
-    validatePreprocessing(settings);
+    try {
+        settings.validate();
+    } catch (const core::SettingError& e) {
+        throw settingError(e.what());
+    }
     DataTable out = settings.window ? trimWindow(table, settings.window->first, settings.window->second) : table;
     const std::size_t timeColumn = out.timeColumn;
     (void)out.time();  // throws DataError when there is no time column
@@ -246,13 +260,10 @@ Preprocessing preprocessingFromJson(const json& j)
             throw settingError("'noise' needs 'percent' (the noise level in % of each signal's RMS)");
         a.percent = readNumber(*p, "noise.percent");
         if (const json* d = member(*n, "distribution")) {
-            if (!d->is_string())
-                throw settingError("'noise.distribution' is " + describe(*d) +
-                                   "; expected \"uniform\" or \"gaussian\"");
-            const auto parsed = parseNoiseDistribution(d->get<std::string>());
+            const auto parsed = d->is_string() ? parseNoiseDistribution(d->get<std::string>()) : std::nullopt;
             if (!parsed)
-                throw settingError("'noise.distribution' is " + describe(*d) +
-                                   "; expected \"uniform\" or \"gaussian\"");
+                throw settingError("'noise.distribution' is " + describe(*d) + "; expected " +
+                                   kNoiseDistributions.quotedChoiceSentence());
             a.distribution = *parsed;
         }
         if (const json* seed = member(*n, "seed"))
@@ -264,8 +275,8 @@ Preprocessing preprocessingFromJson(const json& j)
         if (const json* m = member(*d, "method")) {
             const auto parsed = m->is_string() ? parseDerivativeMethod(m->get<std::string>()) : std::nullopt;
             if (!parsed)
-                throw settingError("'differentiation.method' is " + describe(*m) +
-                                   "; expected \"central\", \"savitzky-golay\" or \"smoothing-spline\"");
+                throw settingError("'differentiation.method' is " + describe(*m) + "; expected " +
+                                   kDerivativeMethods.quotedChoiceSentence());
             s.differentiation.method = *parsed;
         }
         if (const json* w = member(*d, "window"))
@@ -274,7 +285,11 @@ Preprocessing preprocessingFromJson(const json& j)
             s.differentiation.polynomialOrder =
                 readIntInRange(*o, "differentiation.order", 1, 100000, "an integer >= 1");
     }
-    validatePreprocessing(s);
+    try {
+        s.validate();
+    } catch (const core::SettingError& e) {
+        throw settingError(e.what());
+    }
     return s;
 }
 

@@ -38,21 +38,26 @@ struct Preprocessing {
         int window = 7;  // Savitzky-Golay: samples, odd, > polynomialOrder
         int polynomialOrder = 3;  // Savitzky-Golay
         bool operator==(const Derivative&) const = default;
+
+        // A Savitzky-Golay window odd and >= 3, its order from 1 to window - 1. Throws
+        // core::SettingError with the key "window" or "order".
+        void validate() const;
     };
     Derivative differentiation;
-};
 
-// Checks the values that do not depend on the data (window start < end and
-// finite; decimation >= 1; order 1..10; cutoff finite and > 0; percent finite
-// and >= 0; a Savitzky-Golay window odd and >= 3, its order from 1 to window - 1).
-// Throws DataError naming the setting.
-void validatePreprocessing(const Preprocessing& settings);
+    // Checks the values that do not depend on the data (window start < end and finite;
+    // decimation >= 1; order 1..10; cutoff finite and > 0; percent finite and >= 0; the
+    // differentiation's). Throws core::SettingError with the key of the setting in toJson's
+    // object ("low_pass.cutoff_hz") and its rule.
+    void validate() const;
+};
 
 // Applies the settings to every non-time column: window (trimWindow), then noise
 // (one std::mt19937_64 seeded once with the seed, columns in table order), then
 // filtFilt through butterworthLowPass(order, cutoff, 1/dt), then decimate. The
 // low-pass and decimation need uniform time. Every problem is a DataError with
-// the table's source, naming the step.
+// the table's source, naming the step; settings that validate() refuses are a DataError
+// "preprocessing: " and its message.
 DataTable preprocess(const DataTable& table, const Preprocessing& settings);
 
 // JSON for project files:
@@ -65,7 +70,7 @@ DataTable preprocess(const DataTable& table, const Preprocessing& settings);
 nlohmann::json toJson(const Preprocessing& settings);
 // Reads what toJson writes; absent or null members are unset (decimation 1).
 // Throws DataError naming the member for unknown members, wrong types and values
-// that validatePreprocessing rejects.
+// that Preprocessing::validate rejects.
 Preprocessing preprocessingFromJson(const nlohmann::json& json);
 
 }  // namespace sysid::data

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "engine/core/EnumTable.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/shooting/DampedNewton.h"
 #include "engine/shooting/PeriodicSolution.h"
 
 #include <Eigen/Dense>
 
+#include <array>
 #include <cstddef>
 #include <stop_token>
 #include <vector>
@@ -19,6 +21,21 @@ enum class PeriodicScheme {
     // Hermite-Simpson collocation on every state: fourth order, one-step, so no spurious mode.
     HermiteSimpson,
 };
+
+inline constexpr core::EnumTable kPeriodicSchemes{
+    "scheme",
+    std::to_array<core::EnumSpelling<PeriodicScheme>>({
+        {.value = PeriodicScheme::CentralDifference,
+         .name = "central-difference",
+         .description = "second-order central differences on second-order pairs, the trapezoidal rule on "
+                        "first-order states (Vankan 1992, eq. 3.8-3.11)",
+         .alias = "central",
+         .label = "Central differences (2nd order)"},
+        {.value = PeriodicScheme::HermiteSimpson,
+         .name = "hermite-simpson",
+         .description = "Hermite-Simpson collocation on every state: fourth order",
+         .label = "Hermite–Simpson (4th order)"},
+    })};
 
 struct DiscretisationSettings {
     double period = 0.0;  // forcing period T (forced) or first guess of the period (autonomous)

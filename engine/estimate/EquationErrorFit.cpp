@@ -4,7 +4,9 @@
 #include "engine/data/Text.h"
 #include "engine/estimate/EquationErrorObjective.h"
 #include "engine/estimate/Fit.h"
+#include "engine/estimate/MethodTraits.h"
 #include "engine/estimate/ParameterLayout.h"
+#include "engine/estimate/PriorRows.h"
 #include "engine/estimate/Uncertainty.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/integrate/Simulator.h"
@@ -102,10 +104,11 @@ Eigen::VectorXd newtonDirection(const EquationErrorTerms& terms)
     return -(eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose()) * terms.gradient;
 }
 
-// The unknowns the residual can see: not initial values, and contained in the equations of
-// motion.
+// The unknowns the residual can see: not initial values (unless the method takes them), and
+// contained in the equations of motion.
 std::vector<const ParameterLayout::Unknown*> equationErrorUnknowns(const eval::CompiledModelSource& model,
                                                                    const ParameterLayout& layout,
+                                                                   const MethodTraits& traits,
                                                                    const std::function<void(const std::string&)>& log)
 {
     std::set<std::size_t> inEquations;
@@ -113,7 +116,8 @@ std::vector<const ParameterLayout::Unknown*> equationErrorUnknowns(const eval::C
         inEquations.insert(e.column);
     std::vector<const ParameterLayout::Unknown*> estimated;
     for (const auto& u : layout.unknowns()) {
-        if (model.parameters[u.modelIndex].isInitialValue || u.experiment >= 0) {
+        if (!traits.takes(MethodInput::InitialValues) &&
+            (model.parameters[u.modelIndex].isInitialValue || u.experiment >= 0)) {
             log("note: " + u.name +
                 " is an initial value; the equation-error methods take the states from the data "
                 "and do not estimate it");
@@ -174,11 +178,12 @@ void warnAboutNoise(const eval::CompiledModelSource& model, const EquationErrorR
 }  // namespace
 
 std::vector<std::string> equationErrorParameterNames(const eval::CompiledModelSource& model,
-                                                     const std::vector<Experiment>& experiments)
+                                                     const std::vector<Experiment>& experiments,
+                                                     EstimationMethod method)
 {
     const ParameterLayout layout = layoutOf(model, model.parameterValues, experiments);
     std::vector<std::string> names;
-    for (const auto* u : equationErrorUnknowns(model, layout, [](const std::string&) {}))
+    for (const auto* u : equationErrorUnknowns(model, layout, traitsOf(method), [](const std::string&) {}))
         names.push_back(u->name);
     return names;
 }
@@ -187,17 +192,18 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
                              const std::vector<double>& initialValues, const std::vector<Experiment>& experiments,
                              const FitSettings& settings, ProgressSink* observer, std::stop_token stop)
 {
-    if (!isEquationError(settings.method))
+    const MethodTraits& traits = traitsOf(settings.method);
+    if (traits.objective != Objective::EquationError)
         throw FitError(methodName(settings.method) + " is not an equation-error method");
     if (experiments.empty())
         throw FitError("no data to fit: give at least one experiment");
-    const EquationErrorFormula formula = settings.method == EstimationMethod::SingleStep
-        ? settings.equationError.oneStep
-        : settings.equationError.multistep;
-    if (isOneStep(formula) != (settings.method == EstimationMethod::SingleStep))
-        throw FitError("the " + methodName(settings.method) + " method cannot use the " +
-                       equationErrorFormulaName(formula) +
-                       " formula (single-step: heun, rk4; multistep: trapezoid, simpson, newton-cotes-6)");
+    try {
+        settings.validate();  // a formula of the other method's kind among them
+    } catch (const core::SettingError& e) {
+        throw FitError(std::string("settings: ") + e.what());
+    }
+    const EquationErrorFormula formula =
+        traits.takes(MethodInput::OneStepFormula) ? settings.equationError.oneStep : settings.equationError.multistep;
     const ParameterLayout layout = layoutOf(*model, initialValues, experiments);
     auto log = [&](const std::string& line) {
         if (observer)
@@ -205,15 +211,14 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
     };
 
     std::vector<std::size_t> unknowns;
-    std::vector<const ParameterLayout::Unknown*> estimated = equationErrorUnknowns(*model, layout, log);
+    std::vector<const ParameterLayout::Unknown*> estimated = equationErrorUnknowns(*model, layout, traits, log);
     for (const auto* u : estimated)
         unknowns.push_back(u->modelIndex);
     if (unknowns.empty())
         throw FitError(
             "no parameter of the equations of motion is free: the equation-error methods have nothing to estimate");
-    if (!settings.priors.empty())
-        log("note: priors are used by the bayes and periodic-response methods only; " + methodName(settings.method) +
-            " ignores them");
+    if (!settings.priors.empty() && !traits.takes(MethodInput::Priors))
+        log(priorsIgnoredNote(settings.method));
 
     EquationErrorObjective objective(model, formula, unknowns);
     std::vector<EquationErrorRecord> records;
@@ -393,7 +398,7 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
     result.correlation = unc.correlation;
     result.cost = terms.cost;
     result.residualCount = terms.rows;
-    result.minimiser = "Newton-Raphson with the exact Hessian";
+    result.minimiser = std::string(minimiserTable.name(Minimiser::NewtonRaphson));
     result.iterations = iteration;
     result.evaluations = evaluations;
     result.derivativeEvaluations = derivativeEvaluations;

@@ -23,7 +23,8 @@ namespace sysid::estimate {
 // Arguments and errors as estimate::fit, which calls this for those methods.
 // Names of the parameters fitByEquationError estimates, in FitResult order.
 std::vector<std::string> equationErrorParameterNames(const eval::CompiledModelSource& model,
-                                                     const std::vector<Experiment>& experiments);
+                                                     const std::vector<Experiment>& experiments,
+                                                     EstimationMethod method);
 
 FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> model,
                              const std::vector<double>& initialValues, const std::vector<Experiment>& experiments,

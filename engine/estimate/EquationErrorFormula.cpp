@@ -4,45 +4,14 @@
 
 namespace sysid::estimate {
 
-std::optional<EquationErrorFormula> parseEquationErrorFormula(std::string_view name)
-{
-    if (name == "heun")
-        return EquationErrorFormula::Heun;
-    if (name == "rk4")
-        return EquationErrorFormula::RungeKutta4;
-    if (name == "trapezoid")
-        return EquationErrorFormula::Trapezoid;
-    if (name == "simpson")
-        return EquationErrorFormula::Simpson;
-    if (name == "newton-cotes-6")
-        return EquationErrorFormula::NewtonCotes6;
-    return std::nullopt;
-}
-
-std::string equationErrorFormulaName(EquationErrorFormula formula)
-{
-    switch (formula) {
-    case EquationErrorFormula::Heun: return "heun";
-    case EquationErrorFormula::RungeKutta4: return "rk4";
-    case EquationErrorFormula::Trapezoid: return "trapezoid";
-    case EquationErrorFormula::Simpson: return "simpson";
-    case EquationErrorFormula::NewtonCotes6: return "newton-cotes-6";
-    }
-    return "unknown";
-}
-
-bool isOneStep(EquationErrorFormula formula)
-{
-    return formula == EquationErrorFormula::Heun || formula == EquationErrorFormula::RungeKutta4;
-}
-
 ButcherTableau butcherTableau(EquationErrorFormula oneStepFormula)
 {
     if (oneStepFormula == EquationErrorFormula::Heun)
         return {{{}, {1.0}}, {0.5, 0.5}, {0.0, 1.0}};
     if (oneStepFormula == EquationErrorFormula::RungeKutta4)
         return {{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}};
-    throw std::invalid_argument(equationErrorFormulaName(oneStepFormula) + " is not a one-step formula");
+    throw std::invalid_argument(std::string(kEquationErrorFormulas.name(oneStepFormula)) +
+                                " is not a one-step formula");
 }
 
 MultistepWeights multistepWeights(EquationErrorFormula multistepFormula)
@@ -59,7 +28,8 @@ MultistepWeights multistepWeights(EquationErrorFormula multistepFormula)
     }
     default: break;
     }
-    throw std::invalid_argument(equationErrorFormulaName(multistepFormula) + " is not a multistep formula");
+    throw std::invalid_argument(std::string(kEquationErrorFormulas.name(multistepFormula)) +
+                                " is not a multistep formula");
 }
 
 }  // namespace sysid::estimate

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <optional>
-#include <string>
-#include <string_view>
+#include "engine/core/EnumTable.h"
+
+#include <array>
 #include <vector>
 
 namespace sysid::estimate {
@@ -17,10 +17,40 @@ enum class EquationErrorFormula {
     NewtonCotes6,  // multistep over 6 intervals, the seed's closed formula (eq. 4.5)
 };
 
-// heun, rk4, trapezoid, simpson, newton-cotes-6
-std::optional<EquationErrorFormula> parseEquationErrorFormula(std::string_view name);
-std::string equationErrorFormulaName(EquationErrorFormula formula);
-bool isOneStep(EquationErrorFormula formula);
+inline constexpr core::EnumTable kEquationErrorFormulas{
+    "formula",
+    std::to_array<core::EnumSpelling<EquationErrorFormula>>({
+        {.value = EquationErrorFormula::Heun,
+         .name = "heun",
+         .description = "one step of the explicit trapezoidal rule (RK2; Normann 1989, eq. 3.3)",
+         .label = "Heun (RK2, Normann 1989)"},
+        {.value = EquationErrorFormula::RungeKutta4,
+         .name = "rk4",
+         .description = "one step of the classical fourth-order Runge-Kutta method",
+         .label = "Runge–Kutta 4"},
+        {.value = EquationErrorFormula::Trapezoid,
+         .name = "trapezoid",
+         .description = "the trapezoidal rule over one interval",
+         .label = "Trapezoid (1 step)"},
+        {.value = EquationErrorFormula::Simpson,
+         .name = "simpson",
+         .description = "Simpson's rule over two intervals",
+         .label = "Simpson (2 steps)"},
+        {.value = EquationErrorFormula::NewtonCotes6,
+         .name = "newton-cotes-6",
+         .description = "the closed Newton-Cotes formula over six intervals (Normann 1989, eq. 4.5)",
+         .label = "Newton–Cotes (6 steps, Normann 1989)"},
+    })};
+
+// The single-step methods' formulas (heun, rk4); the others are the multistep methods'.
+constexpr bool isOneStep(EquationErrorFormula formula)
+{
+    return formula == EquationErrorFormula::Heun || formula == EquationErrorFormula::RungeKutta4;
+}
+constexpr bool isMultistep(EquationErrorFormula formula)
+{
+    return !isOneStep(formula);
+}
 
 // An explicit Runge-Kutta method by its Butcher tableau (Hairer, Norsett & Wanner, Solving
 // ODEs I, sec. II.1): stage s at t + c[s] h, state y + h sum_j a[s][j] K_j (j < s), step

@@ -3,6 +3,8 @@
 #include "engine/core/SolverStatistics.h"
 #include "engine/data/Text.h"
 #include "engine/estimate/EquationErrorFit.h"
+#include "engine/estimate/LevenbergMarquardt.h"
+#include "engine/estimate/MethodTraits.h"
 #include "engine/estimate/MultipleShootingProblem.h"
 #include "engine/estimate/OutputErrorProblem.h"
 #include "engine/estimate/OutputWeights.h"
@@ -78,8 +80,8 @@ std::vector<double> outputResidualRms(const eval::CompiledModelSource& model,
 std::vector<std::string> estimatedParameterNames(const eval::CompiledModelSource& model,
                                                  const std::vector<Experiment>& experiments, EstimationMethod method)
 {
-    if (isEquationError(method))
-        return equationErrorParameterNames(model, experiments);
+    if (traitsOf(method).objective == Objective::EquationError)
+        return equationErrorParameterNames(model, experiments, method);
     const ParameterLayout layout = layoutFor(model, model.parameterValues, experiments);
     std::vector<std::string> names;
     for (const auto& u : layout.unknowns())
@@ -127,37 +129,48 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
             throw FitError("the starting value " + data::formatNumber(u.initial, 6) + " of " + u.name +
                            " lies outside its bounds [" + data::formatNumber(u.lower, 6) + ", " +
                            data::formatNumber(u.upper, 6) + "]");
-    if (settings.sensitivity == SensitivityMethod::Structural && !acceptsSensitivityMethod(settings.method))
+    try {
+        settings.validate();
+    } catch (const core::SettingError& e) {
+        throw FitError(std::string("settings: ") + e.what());
+    }
+    const MethodTraits& traits = traitsOf(settings.method);
+    if (settings.sensitivity == SensitivityMethod::Structural && !traits.takes(MethodInput::SensitivityMethod))
         throw FitError(structuralSensitivityRefusal(settings.method));
-    if (isEquationError(settings.method))
+    if (traits.objective == Objective::EquationError)
         return fitByEquationError(std::move(model), initialValues, experiments, settings, observer, stop);
     std::vector<double> weights;
     try {
         weights = outputWeights(*model, experiments, settings);
-        if (settings.method == EstimationMethod::SteepestDescent)
+        if (traits.unitOutputWeights)
             for (std::size_t j = 0; j < weights.size(); ++j)
                 if (!settings.outputWeights.count(model->outputNames[j]))
                     weights[j] = weights[j] > 0 ? 1.0 : 0.0;  // the seed's unweighted J
     } catch (const std::invalid_argument& e) {
         throw FitError(e.what());
     }
-    const bool usesPriors = estimate::usesPriors(settings.method);
+    const bool usesPriors = traits.takes(MethodInput::Priors);
     const auto priors =
         usesPriors ? priorsFor(layout, *model, settings) : std::vector<std::optional<Prior>>(layout.size());
     if (!usesPriors && !settings.priors.empty() && observer)
-        observer->log("note: priors are used by the bayes and periodic-response methods only; " +
-                      methodName(settings.method) + " ignores them");
+        observer->log(priorsIgnoredNote(settings.method));
 
     std::unique_ptr<FitProblem> problem;
-    if (settings.method == EstimationMethod::MultipleShooting)
+    switch (traits.objective) {
+    case Objective::MultipleShooting:
         problem = std::make_unique<MultipleShootingProblem>(model, layout, experiments, weights, settings.integrator,
                                                             settings.shootingIntervals, stop);
-    else if (settings.method == EstimationMethod::PeriodicResponse)
+        break;
+    case Objective::PeriodicResponse:
         problem = std::make_unique<PeriodicResponseProblem>(model, layout, experiments, weights, priors,
                                                             settings.integrator, settings.periodic);
-    else
+        break;
+    case Objective::OutputError:
+    case Objective::EquationError:
         problem = std::make_unique<OutputErrorProblem>(model, layout, experiments, weights, priors, settings.integrator,
                                                        settings.sensitivity);
+        break;
+    }
 
     auto onAccepted = [&](const IterationRecord& record) {
         if (!observer)
@@ -167,18 +180,16 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
             observer->trace(e, experiments[e].times, problem->outputs()[e]);
     };
     MinimiserOutcome outcome;
-    std::string minimiser;
     try {
-        if (settings.method == EstimationMethod::SteepestDescent) {
-            minimiser = "steepest descent with a fixed gain";
+        switch (traits.minimiser) {
+        case Minimiser::SteepestDescent:
             outcome = steepestDescent(*problem, trapezoidRowWeights(experiments, weights), settings.steepestDescentGain,
                                       stoppingTolerances(settings), stop, onAccepted);
-        } else if (settings.method == EstimationMethod::MultipleShooting) {
-            minimiser = "damped Gauss-Newton";
+            break;
+        case Minimiser::DampedGaussNewton:
             outcome = dampedGaussNewton(*problem, gaussNewtonOptions(settings), stop, onAccepted);
-        } else {
-            minimiser = "Levenberg-Marquardt";
-            outcome = levenbergMarquardt(*problem, levenbergMarquardtOptions(settings), stop, onAccepted);
+            break;
+        default: outcome = levenbergMarquardt(*problem, levenbergMarquardtOptions(settings), stop, onAccepted);
         }
     } catch (const std::invalid_argument& e) {
         throw FitError(e.what());
@@ -222,7 +233,7 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
     result.outputNames = model->outputNames;
     result.residualRms = outputResidualRms(*model, experiments, problem->outputs());
     result.residualCount = problem->dataResidualCount();
-    result.minimiser = minimiser;
+    result.minimiser = std::string(minimiserTable.name(traits.minimiser));
     result.iterations = outcome.iterations;
     result.evaluations = outcome.evaluations;
     result.derivativeEvaluations = outcome.evaluations;

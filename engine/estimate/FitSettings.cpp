@@ -1,97 +1,57 @@
 #include "engine/estimate/FitSettings.h"
 
+#include "engine/estimate/FitSettingFields.h"
+
+#include <cmath>
+
 namespace sysid::estimate {
 
-std::optional<EstimationMethod> parseEstimationMethod(std::string_view name)
-{
-    if (name == "output-error")
-        return EstimationMethod::OutputError;
-    if (name == "multiple-shooting")
-        return EstimationMethod::MultipleShooting;
-    if (name == "bayes")
-        return EstimationMethod::Bayes;
-    if (name == "periodic-response")
-        return EstimationMethod::PeriodicResponse;
-    if (name == "single-step")
-        return EstimationMethod::SingleStep;
-    if (name == "multistep")
-        return EstimationMethod::Multistep;
-    if (name == "steepest-descent")
-        return EstimationMethod::SteepestDescent;
-    return std::nullopt;
-}
+namespace {
 
-std::string methodName(EstimationMethod method)
+// Runs a nested struct's validate(), naming its settings under `key`.
+template <class Validate>
+void nested(std::string_view key, Validate validate)
 {
-    switch (method) {
-    case EstimationMethod::OutputError: return "output-error";
-    case EstimationMethod::MultipleShooting: return "multiple-shooting";
-    case EstimationMethod::Bayes: return "bayes";
-    case EstimationMethod::PeriodicResponse: return "periodic-response";
-    case EstimationMethod::SingleStep: return "single-step";
-    case EstimationMethod::Multistep: return "multistep";
-    case EstimationMethod::SteepestDescent: return "steepest-descent";
+    try {
+        validate();
+    } catch (const core::SettingError& e) {
+        throw e.within(key);
     }
-    return "unknown";
 }
 
-std::optional<SensitivityMethod> parseSensitivityMethod(std::string_view name)
+}  // namespace
+
+void PeriodicResponseSettings::validate() const
 {
-    if (name == "forward")
-        return SensitivityMethod::Forward;
-    if (name == "structural")
-        return SensitivityMethod::Structural;
-    return std::nullopt;
+    core::validateFields(periodicResponseFields(), *this);
 }
 
-std::string sensitivityMethodName(SensitivityMethod method)
+void EquationErrorSettings::validate() const
 {
-    return method == SensitivityMethod::Forward ? "forward" : "structural";
+    core::validateFields(equationErrorFields(), *this);
+    nested("differentiation", [&] { differentiation.validate(); });
 }
 
-bool acceptsSensitivityMethod(EstimationMethod method)
+void FitSettings::validate() const
 {
-    return method == EstimationMethod::OutputError || method == EstimationMethod::Bayes ||
-        method == EstimationMethod::SteepestDescent;
+    core::validateFields(fitSettingOwnFields(), *this);
+    for (const auto& [name, prior] : priors) {
+        if (!std::isfinite(prior.mean))
+            throw core::SettingError("priors." + name + ".mean", "prior mean of " + name, core::settingText(prior.mean),
+                                     "a finite number");
+        if (!std::isfinite(prior.sd) || !(prior.sd > 0))
+            throw core::SettingError("priors." + name + ".sd", "prior standard deviation of " + name,
+                                     core::settingText(prior.sd), core::kPositive.describe());
+    }
+    nested("integrator", [&] { integrator.validate(); });
+    nested("periodic", [&] { periodic.validate(); });
+    nested("equation_error", [&] { equationError.validate(); });
 }
 
 std::string structuralSensitivityRefusal(EstimationMethod method)
 {
-    return "the structural sensitivity method is for output-error, bayes and steepest-descent fits; " +
-        methodName(method) + " forms its own derivatives (use sensitivity forward)";
-}
-
-bool isEquationError(EstimationMethod method)
-{
-    return method == EstimationMethod::SingleStep || method == EstimationMethod::Multistep;
-}
-
-std::optional<PeriodicSolver> parsePeriodicSolver(std::string_view name)
-{
-    if (name == "shooting")
-        return PeriodicSolver::Shooting;
-    if (name == "discretisation")
-        return PeriodicSolver::Discretisation;
-    return std::nullopt;
-}
-
-std::string periodicSolverName(PeriodicSolver solver)
-{
-    return solver == PeriodicSolver::Shooting ? "shooting" : "discretisation";
-}
-
-std::optional<discretise::PeriodicScheme> parsePeriodicScheme(std::string_view name)
-{
-    if (name == "central-difference")
-        return discretise::PeriodicScheme::CentralDifference;
-    if (name == "hermite-simpson")
-        return discretise::PeriodicScheme::HermiteSimpson;
-    return std::nullopt;
-}
-
-std::string periodicSchemeName(discretise::PeriodicScheme scheme)
-{
-    return scheme == discretise::PeriodicScheme::CentralDifference ? "central-difference" : "hermite-simpson";
+    return "the structural sensitivity method is for " + methodsTaking(MethodInput::SensitivityMethod, " and ") +
+        " fits; " + methodName(method) + " forms its own derivatives (use sensitivity forward)";
 }
 
 }  // namespace sysid::estimate

@@ -2,44 +2,22 @@
 
 #include "engine/data/Preprocessing.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
+#include "engine/discretise/PeriodicSolver.h"
 #include "engine/estimate/EquationErrorFormula.h"
+#include "engine/estimate/EstimationMethod.h"
+#include "engine/estimate/SensitivityMethod.h"
 #include "engine/integrate/IntegratorSettings.h"
 #include "engine/model/Prior.h"
 
 #include <cstddef>
 #include <map>
-#include <optional>
 #include <string>
-#include <string_view>
 
 namespace sysid::estimate {
 
-enum class EstimationMethod {
-    OutputError,  // single shooting: simulate each experiment from its initial state
-    MultipleShooting,  // Bock: interval start states as extra unknowns, continuity as constraints
-    Bayes,  // output error plus a Gaussian prior per parameter (seed note 000, eq. 2.10)
-    PeriodicResponse,  // steady-state periodic responses: the model response is the periodic solution (seed 000 ch.
-                       // 5-6)
-    SingleStep,  // equation error of a one-step formula on the measured states (seed 004 ch. 3)
-    Multistep,  // equation error of a multistep formula on the measured states (seed 004 ch. 4)
-    SteepestDescent,  // output error minimised by the seed's fixed-gain gradient step (seed 003 sec. 4.1)
-};
-
-bool isEquationError(EstimationMethod method);
-
-// output-error, multiple-shooting, bayes, periodic-response, single-step, multistep, steepest-descent
-std::optional<EstimationMethod> parseEstimationMethod(std::string_view name);
-std::string methodName(EstimationMethod method);
-
-enum class PeriodicSolver {
-    Shooting,  // shooting::findPeriodicSolution (intervals = PeriodicResponseSettings::intervals)
-    Discretisation,  // discretise::findPeriodicSolutionByDiscretisation; response interpolated between the nodes
-};
-std::optional<PeriodicSolver> parsePeriodicSolver(std::string_view name);  // shooting, discretisation
-std::string periodicSolverName(PeriodicSolver solver);
-std::optional<discretise::PeriodicScheme> parsePeriodicScheme(
-    std::string_view name);  // central-difference, hermite-simpson
-std::string periodicSchemeName(discretise::PeriodicScheme scheme);
+// Every setting's key, option, help and rule is its entry in FitSettingFields.h; validate()
+// checks those rules and the ones between settings, and throws core::SettingError with the key
+// of the setting (relative to the struct) and the rule it broke.
 
 // The periodic-response method: each experiment is one measured steady state.
 struct PeriodicResponseSettings {
@@ -49,13 +27,15 @@ struct PeriodicResponseSettings {
     double period = 0.0;
     std::string frequencyParameter;
     std::size_t periods = 1;  // the response is periods*T-periodic (subharmonics)
-    PeriodicSolver solver = PeriodicSolver::Shooting;
+    discretise::PeriodicSolver solver = discretise::PeriodicSolver::Shooting;
     std::size_t intervals = 1;  // shooting intervals
     std::size_t nodes = 200;  // discretisation nodes per forcing period
     discretise::PeriodicScheme scheme = discretise::PeriodicScheme::HermiteSimpson;
     // The first guess of the orbit: the model simulated from its own initial state over this
     // many periods (the transient dies out); later evaluations start from the last accepted orbit.
-    std::size_t warmupPeriods = 20;
+    std::size_t settlePeriods = 20;
+
+    void validate() const;
 };
 
 // The equation-error methods: no ODE is solved; the measured states are substituted into one
@@ -73,26 +53,11 @@ struct EquationErrorSettings {
     // output residual RMS. Off for models that cannot be simulated stably, and when only the
     // estimate is wanted (it costs one integration per iteration when traces are watched).
     bool simulateFit = true;
+
+    void validate() const;
 };
 
 using Prior = model::Prior;
-
-// How the single-shooting methods (output-error, bayes, steepest-descent) get dy/dtheta.
-enum class SensitivityMethod {
-    // Meissinger's parameter-sensitivity equations integrated with the model (any model).
-    Forward,
-    // The structural-sensitivity method (seed 003 sec. 3.4, integrate::structuralSensitivity):
-    // one sensitivity model driven at its sensitivity points, propagated by the matrix
-    // exponential. Only for models linear in the states with constant coefficients (a
-    // discretised linear PDE); the integrator settings do not apply to it.
-    Structural,
-};
-std::optional<SensitivityMethod> parseSensitivityMethod(std::string_view name);  // forward, structural
-std::string sensitivityMethodName(SensitivityMethod method);
-// True for the methods whose Jacobian is the single-shooting output sensitivity.
-bool acceptsSensitivityMethod(EstimationMethod method);
-// Why `method` cannot take the structural method, for the user.
-std::string structuralSensitivityRefusal(EstimationMethod method);
 
 struct FitSettings {
     EstimationMethod method = EstimationMethod::OutputError;
@@ -115,6 +80,14 @@ struct FitSettings {
     // da_j = -K int sum_i (q_i - S_i) U_ij dt, so its K = 0.02 means the same here.
     double steepestDescentGain = 0.02;
     SensitivityMethod sensitivity = SensitivityMethod::Forward;  // output-error, bayes, steepest-descent
+
+    // Every setting, whichever method it serves: a project keeps them all, and a method chosen
+    // later takes them as they are. Whether the method can take the structural sensitivity
+    // method is estimate::fit's check.
+    void validate() const;
 };
+
+// Why `method` cannot take the structural sensitivity method, for the user.
+std::string structuralSensitivityRefusal(EstimationMethod method);
 
 }  // namespace sysid::estimate

@@ -95,23 +95,12 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
     HamiltonianWeights& w = p.weights;
     for (const auto& name : L.stateNames) {
         const auto it = settings.stateWeights.find(name);
-        const double v = it == settings.stateWeights.end() ? 1.0 : it->second;
-        if (!(v > 0.0) || !std::isfinite(v))
-            throw OptimalEstimationError("the weight W of " + name +
-                                         " must be a finite number > 0 (the coupling "
-                                         "between the equations may not be lost, seed 001 §2)");
-        w.state.push_back(v);
+        w.state.push_back(it == settings.stateWeights.end() ? 1.0 : it->second);
     }
     for (const auto& name : L.residualNames) {
         const auto it = settings.measurementWeights.find(name);
-        const double v = it == settings.measurementWeights.end() ? 1.0 : it->second;
-        if (!(v >= 0.0) || !std::isfinite(v))
-            throw OptimalEstimationError("the weight V of " + name + " must be a finite number >= 0");
-        w.measurement.push_back(v);
+        w.measurement.push_back(it == settings.measurementWeights.end() ? 1.0 : it->second);
     }
-    for (const auto& [name, prior] : settings.initialPrior)
-        if (!std::isfinite(prior.first) || !(prior.second >= 0.0) || !std::isfinite(prior.second))
-            throw OptimalEstimationError("the initial prior of " + name + " needs a finite q_a and a finite W_a >= 0");
 
     const model::Model hamiltonian = hamiltonianModel(model, L, w, experiment.fixedValues);
     // Multiple shooting needs f and df/dx only (Rosenbrock's Jacobian of the variational
@@ -196,12 +185,14 @@ bool isFirstStageMethod(integrate::IntegrationMethod method)
 std::vector<shooting::BvpStage> defaultOptimalEstimationStages(integrate::IntegrationMethod firstStageMethod,
                                                                std::size_t firstStageSteps)
 {
-    if (!isFirstStageMethod(firstStageMethod))
-        throw OptimalEstimationError("the first stage must be a fixed-step method (euler, rk4, implicit-euler or "
-                                     "crank-nicolson), not " +
-                                     integrate::methodName(firstStageMethod));
-    if (firstStageSteps < 1)
-        throw OptimalEstimationError("the first stage needs at least 1 step per shooting interval");
+    OptimalEstimationSettings firstStage;
+    firstStage.firstStageMethod = firstStageMethod;
+    firstStage.firstStageSteps = firstStageSteps;
+    try {
+        firstStage.validate();
+    } catch (const core::SettingError& e) {
+        throw OptimalEstimationError(e.what());
+    }
     shooting::BvpStage euler, loose, tight;
     euler.integrator.method = firstStageMethod;
     euler.stepsPerInterval = firstStageSteps;
@@ -229,6 +220,11 @@ OptimalEstimationResult solveEstimate(const model::Model& model, const Experimen
                                       const std::function<void(const shooting::BvpIteration&)>& progress,
                                       std::stop_token stop)
 {
+    try {
+        settings.validate();
+    } catch (const core::SettingError& e) {
+        throw OptimalEstimationError(e.what());
+    }
     checkExperiment(model, experiment);
     const Prepared prepared = prepare(model, experiment, settings);
     const AugmentedLayout& L = prepared.layout;
@@ -275,8 +271,6 @@ OptimalEstimationResult solveEstimate(const model::Model& model, const Experimen
 
     shooting::BvpSettings bvp = settings.bvp;
     if (bvp.shootingPoints.empty()) {
-        if (settings.shootingPoints < 2)
-            throw OptimalEstimationError("optimal estimation needs at least 2 shooting points");
         bvp.shootingPoints =
             shooting::uniformShootingPoints(experiment.times.front(), experiment.times.back(), settings.shootingPoints);
     }

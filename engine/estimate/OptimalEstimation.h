@@ -45,6 +45,12 @@ struct OptimalEstimationSettings {
     // Newton settings, interval Jacobian mode and threads; its shootingPoints and stages,
     // when given, replace the two settings above.
     shooting::BvpSettings bvp;
+
+    // W finite and > 0, V finite and >= 0, q_a finite and W_a finite and >= 0, at least 2
+    // shooting points, a fixed-step first stage with at least 1 step per interval. Throws
+    // core::SettingError with the key in the project's "optimal_estimation" object
+    // ("state_weights.x", "first_stage.method"). Names are checked against the model when it runs.
+    void validate() const;
 };
 
 std::vector<shooting::BvpStage> defaultOptimalEstimationStages(

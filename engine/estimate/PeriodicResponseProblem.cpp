@@ -70,12 +70,11 @@ PeriodicResponseProblem::PeriodicResponseProblem(std::shared_ptr<const eval::Com
     if (model->inputCount() > 0)
         throw FitError(
             "periodic-response needs a model without measured inputs (write the forcing as a function of t)");
-    if (settings_.periods == 0)
-        throw FitError("periodic-response: the number of periods must be at least 1");
-    if (settings_.intervals == 0)
-        throw FitError("periodic-response: the number of shooting intervals must be at least 1");
-    if (settings_.solver == PeriodicSolver::Discretisation && settings_.nodes < 4)
-        throw FitError("periodic-response: the discretisation needs at least 4 nodes per period");
+    try {
+        settings_.validate();
+    } catch (const core::SettingError& e) {
+        throw FitError("periodic-response: " + std::string(e.what()));
+    }
     forcingPeriods_ = forcingPeriodsFor(*model, layout, experiments, settings_);
     for (std::size_t e = 0; e < experiments_.size(); ++e)
         for (double t : experiments_[e].times)
@@ -115,16 +114,16 @@ bool PeriodicResponseProblem::solveOrbit(std::size_t e, shooting::PeriodicSoluti
     const auto settings = shootingSettings(e);
     const double P = settings.period * static_cast<double>(settings.periods);
     const std::string prefix = prefixFor(experiments_, e);
-    const bool discretised = settings_.solver == PeriodicSolver::Discretisation;
+    const bool discretised = settings_.solver == discretise::PeriodicSolver::Discretisation;
     Eigen::VectorXd guess = pendingOrbits_[e].size() > 0 ? pendingOrbits_[e] : orbits_[e];
     std::vector<double> guessTimes;
     Eigen::MatrixXd guessStates;
     try {
         if (guess.size() == 0) {
-            integrate::SimulationRequest warmup;
-            warmup.times = {0.0, P * static_cast<double>(std::max<std::size_t>(settings_.warmupPeriods, 1))};
-            warmup.stop = stop;
-            const auto tr = integrate::simulate(model_, warmup, integrator_);
+            integrate::SimulationRequest settle;
+            settle.times = {0.0, P * static_cast<double>(std::max<std::size_t>(settings_.settlePeriods, 1))};
+            settle.stop = stop;
+            const auto tr = integrate::simulate(model_, settle, integrator_);
             guess = tr.states.row(tr.states.rows() - 1).transpose();
         }
         if (discretised && warmStates_[e].rows() > 0) {
@@ -275,7 +274,7 @@ bool PeriodicResponseProblem::evaluate(const Eigen::VectorXd& step, Linearizatio
         const auto& columns = layout_.unknownsOf(e);
         Eigen::MatrixXd response;
         std::vector<Eigen::MatrixXd> sensitivity;  // per sample: outputs x unknowns of this experiment
-        if (settings_.solver == PeriodicSolver::Discretisation) {
+        if (settings_.solver == discretise::PeriodicSolver::Discretisation) {
             if (!discretisedResponse(e, solution, folded, response, sensitivity, failure))
                 return false;
         } else if (!shootingResponse(e, solution, folded, response, sensitivity, failure, stop)) {

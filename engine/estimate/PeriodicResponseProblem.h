@@ -29,7 +29,7 @@ namespace sysid::estimate {
 // discretisation error.
 //
 // Warm start: an evaluation starts Newton from the orbit of the last evaluation that converged;
-// the very first guess is the model simulated from its own initial state over `warmupPeriods`
+// the very first guess is the model simulated from its own initial state over `settlePeriods`
 // periods (not from the data: outputs need not be states). A periodic solve
 // that does not converge makes evaluate() fail (Levenberg-Marquardt then shortens the step).
 class PeriodicResponseProblem : public FitProblem {

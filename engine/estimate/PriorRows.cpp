@@ -1,6 +1,7 @@
 #include "engine/estimate/PriorRows.h"
 
 #include "engine/estimate/Fit.h"
+#include "engine/estimate/MethodTraits.h"
 
 #include <cmath>
 
@@ -15,9 +16,10 @@ double priorResidual(const Prior& prior, double value)
 
 }  // namespace
 
-bool usesPriors(EstimationMethod method)
+std::string priorsIgnoredNote(EstimationMethod method)
 {
-    return method == EstimationMethod::Bayes || method == EstimationMethod::PeriodicResponse;
+    return "note: priors are used by the " + methodsTaking(MethodInput::Priors, " and ") + " methods only; " +
+        methodName(method) + " ignores them";
 }
 
 std::vector<std::optional<Prior>> priorsFor(const ParameterLayout& layout, const eval::CompiledModelSource& model,
@@ -27,8 +29,6 @@ std::vector<std::optional<Prior>> priorsFor(const ParameterLayout& layout, const
     for (std::size_t u = 0; u < layout.size(); ++u)
         priors[u] = model.parameters.at(layout.unknowns()[u].modelIndex).prior;
     for (const auto& [name, prior] : settings.priors) {
-        if (!(prior.sd > 0) || !std::isfinite(prior.sd) || !std::isfinite(prior.mean))
-            throw FitError("the prior of " + name + " needs a finite mean and a standard deviation > 0");
         bool found = false;
         for (std::size_t u = 0; u < layout.size(); ++u)
             if (layout.unknowns()[u].name == name) {

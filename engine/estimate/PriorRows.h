@@ -12,11 +12,13 @@
 
 namespace sysid::estimate {
 
-// Whether the method's cost has the prior rows: bayes and periodic-response.
-bool usesPriors(EstimationMethod method);
+// "note: priors are used by the bayes and periodic-response methods only; METHOD ignores them":
+// the log line of a fit whose method takes no priors (MethodTraits) while priors are given.
+std::string priorsIgnoredNote(EstimationMethod method);
 
 // The prior of each unknown of `layout`: the model's own (`prior MEAN, SD`), overridden by
-// those in the settings. A prior that is not finite, has sd <= 0 or names no unknown is a FitError.
+// those in the settings (FitSettings::validate checks their values). A prior that names no
+// unknown is a FitError.
 std::vector<std::optional<Prior>> priorsFor(const ParameterLayout& layout, const eval::CompiledModelSource& model,
                                             const FitSettings& settings);
 

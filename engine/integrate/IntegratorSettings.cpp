@@ -7,41 +7,74 @@ namespace sysid::integrate {
 
 std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name)
 {
-    if (name == "dopri5")
-        return IntegrationMethod::Dopri5;
-    if (name == "rosenbrock4")
-        return IntegrationMethod::Rosenbrock4;
-    if (name == "rk4")
-        return IntegrationMethod::RK4;
-    if (name == "euler")
-        return IntegrationMethod::Euler;
-    if (name == "sparse-implicit")
-        return IntegrationMethod::SparseImplicit;
-    if (name == "implicit-euler")
-        return IntegrationMethod::ImplicitEuler;
-    if (name == "crank-nicolson")
-        return IntegrationMethod::CrankNicolson;
-    return std::nullopt;
+    return kIntegrationMethods.parse(name);
 }
 
 std::string methodName(IntegrationMethod method)
 {
-    switch (method) {
-    case IntegrationMethod::Dopri5: return "dopri5";
-    case IntegrationMethod::Rosenbrock4: return "rosenbrock4";
-    case IntegrationMethod::RK4: return "rk4";
-    case IntegrationMethod::Euler: return "euler";
-    case IntegrationMethod::SparseImplicit: return "sparse-implicit";
-    case IntegrationMethod::ImplicitEuler: return "implicit-euler";
-    case IntegrationMethod::CrankNicolson: return "crank-nicolson";
-    }
-    return "unknown";
+    return std::string(kIntegrationMethods.name(method));
 }
 
 bool isAdaptive(IntegrationMethod method)
 {
     return method == IntegrationMethod::Dopri5 || method == IntegrationMethod::Rosenbrock4 ||
         method == IntegrationMethod::SparseImplicit;
+}
+
+const core::FieldTable<IntegratorSettings>& integratorSettingFields()
+{
+    using S = IntegratorSettings;
+    static const core::FieldTable<S> table = [] {
+        core::Field<S> method;
+        method.names = {.key = "method",
+                        .option = "integrator",
+                        .label = "integrator",
+                        .help = "the integration method",
+                        .defaultText = "dopri5; sparse-implicit for models with fields"};
+        core::ChoiceAccess<S> access;
+        access.get = [](const S& s) { return static_cast<int>(s.method); };
+        access.set = [](S& s, int value) {
+            s.method = static_cast<IntegrationMethod>(value);
+            s.methodChosen = true;
+        };
+        access.choices = core::choicesOf(kIntegrationMethods);
+        method.access = access;
+        method.present = [](const S& s) { return s.methodChosen; };
+        return core::FieldTable<S>{
+            method,
+            core::numberField<S>(
+                {.key = "rtol",
+                 .option = "rtol",
+                 .label = "relative tolerance",
+                 .help = "relative tolerance (adaptive methods)"},
+                [](S& s) -> double& { return s.relativeTolerance; }, core::kPositive),
+            core::numberField<S>(
+                {.key = "atol",
+                 .option = "atol",
+                 .label = "absolute tolerance",
+                 .help = "absolute tolerance (adaptive methods)"},
+                [](S& s) -> double& { return s.absoluteTolerance; }, core::kPositive),
+            core::numberField<S>(
+                {.key = "max_step",
+                 .option = "max-step",
+                 .label = "max step",
+                 .help = "largest step (adaptive methods) or the step (fixed-step methods); 0 = no "
+                         "limit / one step per sample"},
+                [](S& s) -> double& { return s.maxStep; }, core::kNonNegative),
+            core::countField<S>(
+                {.key = "max_steps",
+                 .option = "max-steps",
+                 .label = "step limit",
+                 .help = "give up an integration after this many steps"},
+                [](S& s) -> std::size_t& { return s.maxSteps; }, 1),
+        };
+    }();
+    return table;
+}
+
+void IntegratorSettings::validate() const
+{
+    core::validateFields(integratorSettingFields(), *this);
 }
 
 IntegrationMethod defaultMethodFor(bool modelHasFields)

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "engine/core/EnumTable.h"
+#include "engine/core/SettingField.h"
+
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -28,6 +32,27 @@ enum class IntegrationMethod {
     CrankNicolson,  // the trapezoidal average: order 2, A-stable but not L-stable (stiff modes oscillate)
 };
 
+inline constexpr core::EnumTable kIntegrationMethods{
+    "integrator",
+    std::to_array<core::EnumSpelling<IntegrationMethod>>({
+        {IntegrationMethod::Dopri5, "dopri5",
+         "adaptive explicit Runge-Kutta 5(4) of Dormand and Prince (1980) with dense output"},
+        {IntegrationMethod::Rosenbrock4, "rosenbrock4", "adaptive linearly implicit Rosenbrock method: stiff systems"},
+        {IntegrationMethod::RK4, "rk4", "classical Runge-Kutta, fixed step (max step; 0 = one step per sample)"},
+        {IntegrationMethod::Euler, "euler",
+         "explicit Euler, fixed step (max step; 0 = one step per sample). On a PDE model it refuses a step above its "
+         "stability limit dx^2/(2 max alpha) and names the limit"},
+        {IntegrationMethod::SparseImplicit, "sparse-implicit",
+         "adaptive linearly implicit Rosenbrock-W method of Rang and Angermann (2005) with a sparse LU: large stiff "
+         "models, PDEs"},
+        {IntegrationMethod::ImplicitEuler, "implicit-euler",
+         "implicit Euler (backward differences in time), fixed step (max step; 0 = one step per sample): order 1, no "
+         "step limit, damps stiff modes"},
+        {IntegrationMethod::CrankNicolson, "crank-nicolson",
+         "Crank and Nicolson (1947), fixed step (max step; 0 = one step per sample): order 2 and no step limit, but "
+         "not L-stable: with a large step the stiff modes of a PDE oscillate instead of decaying"},
+    })};
+
 std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name);
 std::string methodName(IntegrationMethod method);
 bool isAdaptive(IntegrationMethod method);
@@ -43,7 +68,14 @@ struct IntegratorSettings {
     // 0 = one step per output interval. Output intervals are always hit exactly.
     double maxStep = 0.0;
     std::size_t maxSteps = 1000000;
+
+    // Throws core::SettingError for a setting that breaks its rule in integratorSettingFields().
+    void validate() const;
 };
+
+// Key ("rtol"), command-line option ("--rtol"), help and rule of every integrator setting.
+// Setting the method marks it chosen; a file records it only when it was chosen.
+const core::FieldTable<IntegratorSettings>& integratorSettingFields();
 
 // The integrator a model gets when none was chosen: sparse-implicit for a model with fields
 // (the method of lines is stiff, its df/dx sparse; issue 7), dopri5 otherwise.

@@ -5,6 +5,7 @@
 #include "engine/data/Text.h"
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
+#include "engine/estimate/MethodTraits.h"
 #include "engine/estimate/OutputWeights.h"
 #include "engine/estimate/ParameterLayout.h"
 #include "engine/estimate/PriorRows.h"
@@ -21,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 namespace sysid::job {
 
@@ -40,19 +42,6 @@ std::size_t parameterIndex(const eval::CompiledModelSource& model, const std::st
                    std::string("cost surface: the ") + axis + " axis names '" + name +
                        "', which is not a parameter of the model (parameters: " + (known.empty() ? "none" : known) +
                        ")");
-}
-
-void checkAxis(const SurfaceAxis& axis, const char* which)
-{
-    if (axis.points < 2)
-        throw JobError(JobError::Kind::Settings,
-                       std::string("cost surface: the ") + which + " axis (" + axis.parameter +
-                           ") needs at least 2 grid points");
-    if (!std::isfinite(axis.from) || !std::isfinite(axis.to) || !(axis.from < axis.to))
-        throw JobError(JobError::Kind::Settings,
-                       std::string("cost surface: the ") + which + " axis range of " + axis.parameter +
-                           " must be finite and increasing, not " + data::formatNumber(axis.from, 6) + " to " +
-                           data::formatNumber(axis.to, 6));
 }
 
 // Each experiment's parameter values: the held values with its own fixed values applied.
@@ -94,7 +83,7 @@ PriorTerm priorTerm(const eval::CompiledModelSource& model, const std::vector<do
                     std::size_t ix, std::size_t iy)
 {
     PriorTerm term;
-    if (!estimate::usesPriors(settings.method))
+    if (!estimate::takes(settings.method, estimate::MethodInput::Priors))
         return term;
     std::vector<std::map<std::string, double>> fixedValues;
     for (const auto& e : experiments)
@@ -129,6 +118,32 @@ double SurfaceAxis::value(std::size_t i) const
     return from + static_cast<double>(i) * (to - from) / static_cast<double>(points - 1);
 }
 
+void SurfaceAxis::validate() const
+{
+    if (points < 2)
+        throw core::SettingError("points", "grid points of " + parameter, std::to_string(points), core::countRule(2));
+    if (!std::isfinite(from) || !std::isfinite(to) || !(from < to))
+        throw core::SettingError("range", "range of " + parameter,
+                                 "from " + data::formatNumber(from, 6) + " to " + data::formatNumber(to, 6),
+                                 "finite numbers with from < to");
+}
+
+void CostSurface::validate() const
+{
+    for (const auto& [axis, name] : {std::pair{&x, "x"}, std::pair{&y, "y"}}) {
+        try {
+            axis->validate();
+        } catch (const core::SettingError& e) {
+            throw e.within(name, "the " + std::string(name) + " axis ");
+        }
+    }
+    try {
+        fit.settings.validate();
+    } catch (const core::SettingError& e) {
+        throw e.within("fit");
+    }
+}
+
 double CostSurfaceResult::minimum() const
 {
     double best = notEvaluated;
@@ -161,10 +176,13 @@ std::vector<PathPoint> iterationPath(const estimate::FitResult& result, const st
 
 CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token stop) const
 {
+    try {
+        validate();
+    } catch (const core::SettingError& e) {
+        throw JobError(JobError::Kind::Settings, std::string("cost surface: ") + e.what());
+    }
     const auto model = compileModelText(fit.modelText, fit.modelSource);
     const std::vector<double> held = startingValues(*model, fit.parameterValues);
-    checkAxis(x, "x");
-    checkAxis(y, "y");
     const std::size_t ix = parameterIndex(*model, x.parameter, "x");
     const std::size_t iy = parameterIndex(*model, y.parameter, "y");
     if (ix == iy)

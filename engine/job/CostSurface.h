@@ -18,6 +18,9 @@ struct SurfaceAxis {
     std::size_t points = 41;
 
     double value(std::size_t i) const;  // from + i (to - from) / (points - 1)
+    // At least 2 points over a finite, increasing range; throws core::SettingError ("points",
+    // "range").
+    void validate() const;
 };
 
 struct CostSurfaceResult {
@@ -48,10 +51,14 @@ struct CostSurface {
     // Called after each finished grid row, serialised, on a worker thread: points done, total.
     using Progress = std::function<void(std::size_t done, std::size_t total)>;
 
+    // Both axes' validate() and the fit's settings (FitSettings::validate); throws
+    // core::SettingError with the key under "x", "y" or "fit".
+    void validate() const;
+
     // Evaluates every grid point, rows shared among `threads` threads. `stop` ends it early
-    // (`cancelled`, unreached points NaN). Throws JobError: Settings for an axis that names no
-    // parameter of the model, both axes the same, fewer than 2 points or a range that is not
-    // finite and increasing; Model, Data as FitJob::run does.
+    // (`cancelled`, unreached points NaN). Throws JobError: Settings for what validate() refuses,
+    // an axis that names no parameter of the model or both axes the same; Model, Data as
+    // FitJob::run does.
     CostSurfaceResult run(const Progress& progress = {}, std::stop_token stop = {}) const;
 };
 

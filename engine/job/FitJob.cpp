@@ -3,6 +3,7 @@
 #include "engine/data/DataError.h"
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
+#include "engine/estimate/MethodTraits.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/job/ModelText.h"
 
@@ -24,7 +25,7 @@ std::string names(const std::vector<std::string>& list)
 // Equation-error methods integrate only to show the fitted model; the others say which integrator runs.
 std::string integratorNote(const estimate::FitSettings& settings)
 {
-    if (estimate::isEquationError(settings.method))
+    if (estimate::traitsOf(settings.method).objective == estimate::Objective::EquationError)
         return {};
     if (settings.sensitivity == estimate::SensitivityMethod::Structural)
         return ", structural sensitivities (the model's linear system propagated by the matrix exponential; "
@@ -41,19 +42,23 @@ bool contains(const std::vector<std::string>& list, const std::string& name)
     return false;
 }
 
-void checkSettings(const eval::CompiledModelSource& model, const estimate::FitSettings& settings)
+}  // namespace
+
+void checkFitSettings(const eval::CompiledModelSource& model, const estimate::FitSettings& settings)
 {
-    for (const auto& [output, weight] : settings.outputWeights) {
+    try {
+        settings.validate();
+    } catch (const core::SettingError& e) {
+        throw JobError(JobError::Kind::Settings, std::string("settings: ") + e.what());
+    }
+    for (const auto& [output, weight] : settings.outputWeights)
         if (!contains(model.outputNames, output))
             throw JobError(JobError::Kind::Settings,
                            "weight for '" + output + "': the model has no output '" + output +
                                "' (outputs: " + names(model.outputNames) + ")");
-        if (!(weight > 0) || !std::isfinite(weight))
-            throw JobError(JobError::Kind::Settings, "weight for '" + output + "' must be a finite number > 0");
-    }
-    if (settings.method == estimate::EstimationMethod::MultipleShooting && settings.shootingIntervals < 1)
-        throw JobError(JobError::Kind::Settings, "multiple shooting needs at least one interval");
 }
+
+namespace {
 
 }  // namespace
 
@@ -61,7 +66,6 @@ std::vector<estimate::Experiment> preparedExperiments(const FitJob& job, const e
 {
     std::vector<estimate::Experiment> experiments;
     try {
-        data::validatePreprocessing(job.preprocessing);
         for (std::size_t k = 0; k < job.experiments.size(); ++k) {
             const auto& data = job.experiments[k];
             // Added noise must differ between records: each gets the next seed.
@@ -87,7 +91,7 @@ estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_toke
 {
     const auto model = compileModelText(job.modelText, job.modelSource);
     const std::vector<double> start = startingValues(*model, job.parameterValues);
-    checkSettings(*model, job.settings);
+    checkFitSettings(*model, job.settings);
     if (job.experiments.empty())
         throw JobError(JobError::Kind::Data, "no data to fit: give at least one data set");
 

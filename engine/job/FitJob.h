@@ -41,6 +41,10 @@ struct FitJob {
     estimate::FitResult run(ProgressSink& sink, std::stop_token stop = {}) const;
 };
 
+// FitSettings::validate() and the names the settings give (output weights) against the model;
+// throws JobError(Settings) naming the setting.
+void checkFitSettings(const eval::CompiledModelSource& model, const estimate::FitSettings& settings);
+
 // The job's data tables preprocessed and mapped onto the model, as FitJob::run fits them: each
 // table goes through the preprocessing, added noise seeded seed + k for record k. Throws
 // JobError(Data) naming the table and step.

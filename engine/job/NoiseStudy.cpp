@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <stop_token>
+#include <type_traits>
 
 namespace sysid::job {
 
@@ -39,6 +40,45 @@ double quantile(const std::vector<double>& sorted, double p)
 }
 
 }  // namespace
+
+const core::FieldTable<NoiseStudySettings>& noiseStudyFields()
+{
+    using S = NoiseStudySettings;
+    static_assert(std::is_same_v<std::uint64_t, std::size_t>, "the seed is read as a whole number");
+    static const core::FieldTable<S> table{
+        core::countField<S>(
+            {.key = "realisations",
+             .option = "realisations",
+             .label = "realisations",
+             .help = "number of noise realisations"},
+            [](S& s) -> std::size_t& { return s.realisations; }, 1),
+        core::numberField<S>({.key = "noise_percent",
+                              .option = "noise",
+                              .label = "noise",
+                              .help = "P: noise amplitude in % of each signal's RMS"},
+                             [](S& s) -> double& { return s.noisePercent; },
+                             {core::NumberRule::Bound::Positive, "a finite number > 0 (percent of the signal RMS)"}),
+        core::choiceField<S>(
+            {.key = "distribution",
+             .option = "distribution",
+             .label = "noise distribution",
+             .help = "the noise's distribution"},
+            [](S& s) -> data::NoiseDistribution& { return s.distribution; },
+            core::choicesOf(data::kNoiseDistributions)),
+        core::countField<S>(
+            {.key = "seed",
+             .option = "seed",
+             .label = "seed",
+             .help = "base seed; realisation r uses seed + 1000003 r"},
+            [](S& s) -> std::size_t& { return s.seed; }, 0),
+    };
+    return table;
+}
+
+void NoiseStudySettings::validate() const
+{
+    core::validateFields(noiseStudyFields(), *this);
+}
 
 std::uint64_t realisationSeed(std::uint64_t base, std::size_t realisation)
 {
@@ -90,10 +130,11 @@ ParameterSummary summarise(const std::string& name, std::vector<double> values, 
 
 NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop) const
 {
-    if (settings.realisations == 0)
-        throw JobError(JobError::Kind::Settings, "study: the number of realisations must be at least 1");
-    if (!std::isfinite(settings.noisePercent) || !(settings.noisePercent > 0))
-        throw JobError(JobError::Kind::Settings, "study: the noise must be a finite percentage > 0 of the signal RMS");
+    try {
+        settings.validate();
+    } catch (const core::SettingError& e) {
+        throw JobError(JobError::Kind::Settings, std::string("study: ") + e.what());
+    }
     if (fit.experiments.empty())
         throw JobError(JobError::Kind::Data, "study: no data to add noise to: give the project at least one data set");
 

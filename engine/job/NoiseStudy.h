@@ -21,7 +21,13 @@ struct NoiseStudySettings {
     data::NoiseDistribution distribution = data::NoiseDistribution::Uniform;
     std::uint64_t seed = 1;  // base seed; realisation r uses realisationSeed(seed, r)
     bool operator==(const NoiseStudySettings&) const = default;
+
+    // Throws core::SettingError for a setting that breaks its rule in noiseStudyFields().
+    void validate() const;
 };
+
+// Key in a project's "study" object, `sysid study` option, help and rule of each setting.
+const core::FieldTable<NoiseStudySettings>& noiseStudyFields();
 
 // The noise seed of realisation r. The stride is a prime larger than any data-set count, so
 // the seeds FitJob derives per data set (seed + k) never collide between realisations.

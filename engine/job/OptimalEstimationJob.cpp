@@ -133,10 +133,14 @@ Eigen::MatrixXd outputsAtEstimate(const std::shared_ptr<const eval::CompiledMode
 estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, ProgressSink& sink, std::stop_token stop)
 {
     const auto begin = Clock::now();
+    try {
+        job.settings.validate();
+    } catch (const core::SettingError& e) {
+        throw JobError(JobError::Kind::Settings, e.what());
+    }
     const ParsedModel model(job.modelText, job.modelSource, job.parameterValues);
     estimate::Experiment experiment;
     try {
-        data::validatePreprocessing(job.preprocessing);
         const data::DataTable table = data::preprocess(job.experiment.table, job.preprocessing);
         experiment =
             estimate::makeExperiment(*model.compiled, table, job.experiment.mapping,

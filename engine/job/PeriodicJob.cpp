@@ -49,6 +49,11 @@ std::string describePoint(const std::string& parameter, const shooting::BranchPo
 
 PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_token stop)
 {
+    try {
+        job.validate();
+    } catch (const core::SettingError& e) {
+        throw JobError(JobError::Kind::Settings, e.what());
+    }
     const auto source = compileModelText(job.modelText, job.modelSource);
     if (source->inputCount() > 0)
         throw JobError(JobError::Kind::Settings,
@@ -66,18 +71,9 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         std::vector<double> values(model.parameters().begin(), model.parameters().end());
         values[sweepParameter] = job.sweep->from;
         model.setParameters(values);
-        if (job.sweep->frequency) {
-            if (!(job.sweep->from > 0) || !(job.sweep->to > 0))
-                throw JobError(JobError::Kind::Settings, "a frequency sweep needs frequencies > 0");
+        if (job.sweep->frequency)
             settings.period = 2.0 * std::numbers::pi / job.sweep->from;
-        }
     }
-    if (!(settings.period > 0) || !std::isfinite(settings.period))
-        throw JobError(JobError::Kind::Settings,
-                       "the period must be a number > 0 (the forcing period, or the first "
-                       "guess of an autonomous orbit's period)");
-    if (settings.periods < 1)
-        throw JobError(JobError::Kind::Settings, "the number of forcing periods per orbit must be at least 1");
 
     Eigen::VectorXd x0(static_cast<Eigen::Index>(model.stateCount()));
     model.initialState(x0.data());
@@ -96,7 +92,7 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
             settle.stop = stop;
             x0 = integrate::simulate(model, settle, settings.integrator).states.bottomRows(1).transpose();
         }
-        if (job.solver == PeriodicSolver::Discretisation) {
+        if (job.solver == discretise::PeriodicSolver::Discretisation) {
             // The last settled period, sampled at the nodes, is the whole-orbit guess.
             integrate::SimulationRequest orbit;
             orbit.times =
@@ -115,7 +111,7 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
     PeriodicJob::Result result;
     result.stateNames = source->stateNames;
     result.outputNames = source->outputNames;
-    if (job.solver == PeriodicSolver::Shooting) {
+    if (job.solver == discretise::PeriodicSolver::Shooting) {
         sink.log("shooting with " + std::to_string(settings.intervals) + " interval(s), period " +
                  data::formatNumber(span, 10));
         result.solution = shooting::findPeriodicSolution(model, x0, settings, newtonProgress(sink), stop);
@@ -146,8 +142,7 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         c.initialStep = job.sweep->step;
         c.maxStep = std::max(job.sweep->step, std::abs(job.sweep->to - job.sweep->from) / 20.0);
         c.maxPoints = job.sweep->maxPoints;
-        c.method =
-            job.sweep->natural ? shooting::ContinuationMethod::Natural : shooting::ContinuationMethod::PseudoArclength;
+        c.method = job.sweep->method;
         if (!job.sweep->amplitudeState.empty())
             c.amplitudeState = indexOf(source->stateNames, job.sweep->amplitudeState, "state");
         if (job.sweep->frequency)
@@ -164,6 +159,113 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
 }
 
 }  // namespace
+
+void PeriodicSweep::validate() const
+{
+    using core::SettingError;
+    if (!std::isfinite(from) || !std::isfinite(to) || from == to)
+        throw SettingError("range", "continuation range of " + parameter,
+                           "from " + data::formatNumber(from, 8) + " to " + data::formatNumber(to, 8),
+                           "two different finite numbers");
+    if (frequency && !(from > 0 && to > 0))
+        throw SettingError("range", "frequency range of " + parameter,
+                           "from " + data::formatNumber(from, 8) + " to " + data::formatNumber(to, 8),
+                           "frequencies > 0");
+    if (!std::isfinite(step) || !(step > 0))
+        throw SettingError("step", "continuation step", core::settingText(step), core::kPositive.describe());
+    if (maxPoints < 2)
+        throw SettingError("max_points", "branch points", std::to_string(maxPoints), core::countRule(2));
+}
+
+const core::FieldTable<PeriodicJob>& periodicJobFields()
+{
+    using S = PeriodicJob;
+    using core::countField;
+    static const core::FieldTable<S> table = [] {
+        core::FieldTable<S> t{
+            core::numberField<S>({.key = "period",
+                                  .option = "period",
+                                  .label = "period",
+                                  .help = "forcing period T, or the guess of an autonomous orbit's period",
+                                  .defaultText = "none: required unless --sweep with --frequency sets it"},
+                                 [](S& s) -> double& { return s.shooting.period; },
+                                 {core::NumberRule::Bound::NonNegative,
+                                  "a number > 0 (the forcing period, or the first guess of an autonomous orbit's "
+                                  "period)"}),
+            countField<S>(
+                {.key = "periods",
+                 .option = "periods",
+                 .label = "forcing periods per orbit",
+                 .help = "forcing periods per orbit: n for an n*T (subharmonic) solution"},
+                [](S& s) -> std::size_t& { return s.shooting.periods; }, 1),
+            core::choiceField<S>(
+                {.key = "solver", .option = "solver", .label = "solver", .help = "how the orbit is found"},
+                [](S& s) -> discretise::PeriodicSolver& { return s.solver; },
+                core::choicesOf(discretise::kPeriodicSolvers)),
+            countField<S>(
+                {.key = "intervals",
+                 .option = "shooting-intervals",
+                 .label = "shooting intervals",
+                 .help = "shooting intervals (1 = single shooting)"},
+                [](S& s) -> std::size_t& { return s.shooting.intervals; }, 1),
+            countField<S>(
+                {.key = "nodes",
+                 .option = "nodes",
+                 .label = "nodes per period",
+                 .help = "time-discretisation nodes per forcing period"},
+                [](S& s) -> std::size_t& { return s.nodes; }, 3),
+            core::choiceField<S>(
+                {.key = "scheme", .option = "scheme", .label = "scheme", .help = "the time discretisation's scheme"},
+                [](S& s) -> discretise::PeriodicScheme& { return s.scheme; },
+                core::choicesOf(discretise::kPeriodicSchemes)),
+            countField<S>(
+                {.key = "settle_periods",
+                 .option = "settle",
+                 .label = "settling periods",
+                 .help = "periods simulated from the guess before Newton (0: none)"},
+                [](S& s) -> std::size_t& { return s.settlePeriods; }, 0),
+            countField<S>(
+                {.key = "samples",
+                 .option = "samples",
+                 .label = "orbit samples",
+                 .help = "orbit samples over one period (shooting)"},
+                [](S& s) -> std::size_t& { return s.shooting.samples; }, 2),
+            countField<S>(
+                {.key = "max_iterations",
+                 .option = "max-iterations",
+                 .label = "Newton iterations",
+                 .help = "Newton iterations per solve"},
+                [](S& s) -> std::size_t& { return s.shooting.newton.maxIterations; }, 1),
+            core::numberField<S>(
+                {.key = "tolerance",
+                 .option = "tolerance",
+                 .label = "Newton tolerance",
+                 .help = "Newton stops when every residual is below this"},
+                [](S& s) -> double& { return s.shooting.newton.residualTolerance; }, core::kPositive),
+        };
+        core::appendNested(
+            t, "integrator", [](S& s) -> integrate::IntegratorSettings& { return s.shooting.integrator; },
+            integrate::integratorSettingFields());
+        return t;
+    }();
+    return table;
+}
+
+void PeriodicJob::validate() const
+{
+    core::validateFields(periodicJobFields(), *this);
+    if (!(sweep && sweep->frequency) && !(shooting.period > 0))
+        throw core::SettingError(
+            "period", "period", core::settingText(shooting.period),
+            "a number > 0 (the forcing period, or the first guess of an autonomous orbit's period)");
+    if (sweep) {
+        try {
+            sweep->validate();
+        } catch (const core::SettingError& e) {
+            throw e.within("sweep");
+        }
+    }
+}
 
 PeriodicJob::Result PeriodicJob::run(ProgressSink& sink, std::stop_token stop) const
 {

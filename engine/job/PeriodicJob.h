@@ -2,6 +2,7 @@
 
 #include "engine/core/SolverStatistics.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
+#include "engine/discretise/PeriodicSolver.h"
 #include "engine/job/JobError.h"
 #include "engine/job/ProgressSink.h"
 #include "engine/shooting/Continuation.h"
@@ -15,8 +16,6 @@
 
 namespace sysid::job {
 
-enum class PeriodicSolver { Shooting, Discretisation };
-
 // A frequency-response (or any one-parameter) continuation of the periodic solution.
 struct PeriodicSweep {
     std::string parameter;  // model parameter continued
@@ -24,8 +23,11 @@ struct PeriodicSweep {
     bool frequency = false;  // the parameter is the forcing's angular frequency: T = 2 pi / value
     double step = 0.02;  // initial (arclength) step
     std::size_t maxPoints = 200;
-    bool natural = false;  // natural continuation (stops at folds); default pseudo-arclength
+    shooting::ContinuationMethod method = shooting::ContinuationMethod::PseudoArclength;
     std::string amplitudeState;  // state whose (max - min)/2 is the amplitude; default the first
+
+    // from != to, both finite (and > 0 for a frequency); step > 0; maxPoints >= 2.
+    void validate() const;
 };
 
 // One periodic steady state (and optionally its continuation), with everything copied in.
@@ -33,7 +35,7 @@ struct PeriodicJob {
     std::string modelText;
     std::string modelSource = "<model>";
     std::map<std::string, double> parameterValues;  // overriding the model text
-    PeriodicSolver solver = PeriodicSolver::Shooting;
+    discretise::PeriodicSolver solver = discretise::PeriodicSolver::Shooting;
     shooting::PeriodicSettings shooting;  // period, periods, intervals, integrator, Newton settings
     discretise::PeriodicScheme scheme = discretise::PeriodicScheme::CentralDifference;
     std::size_t nodes = 200;  // time-discretisation nodes per forcing period
@@ -43,6 +45,11 @@ struct PeriodicJob {
     // basin is reached (0: Newton starts at the guess itself).
     std::size_t settlePeriods = 10;
     std::optional<PeriodicSweep> sweep;
+
+    // The settings' rules (a period > 0 unless a frequency sweep sets it, periods and intervals
+    // >= 1, nodes >= 3, samples >= 2, Newton iterations >= 1 and tolerance > 0, the integrator's,
+    // the sweep's); throws core::SettingError with the key of the setting ("period", "sweep.step").
+    void validate() const;
 
     struct Result {
         std::vector<std::string> stateNames, outputNames;
@@ -56,5 +63,9 @@ struct PeriodicJob {
     // integration that blows up while settling throw JobError after finished(Failed).
     Result run(ProgressSink& sink, std::stop_token stop = {}) const;
 };
+
+// Key, `sysid periodic` option, help and rule of the job's settings (the shooting settings, the
+// time discretisation's, the settling periods and the integrator's under "integrator").
+const core::FieldTable<PeriodicJob>& periodicJobFields();
 
 }  // namespace sysid::job

@@ -11,14 +11,14 @@ namespace sysid::project {
 
 namespace {
 
-std::size_t count(const json& value, const std::string& key, std::size_t minimum)
+// A whole number; its rule (at least 1 or 2) is OptimalEstimationSettings::validate's.
+std::size_t count(const json& value, const std::string& key)
 {
     const bool whole = value.is_number_unsigned() ||
         (value.is_number_float() && value.get<double>() == std::floor(value.get<double>()) &&
          value.get<double>() >= 0 && value.get<double>() < 1e9);
-    if (!whole || value.get<double>() < static_cast<double>(minimum))
-        throw OptimalSettingsError(key,
-                                   "expected a whole number >= " + std::to_string(minimum) + ", got " + value.dump());
+    if (!whole)
+        throw OptimalSettingsError(key, "expected a whole number >= 0, got " + value.dump());
     return static_cast<std::size_t>(value.get<double>());
 }
 
@@ -54,23 +54,19 @@ void requireObject(const json& value, const std::string& key, std::initializer_l
                                    "unknown key (known here: " + unknown->known + ")");
 }
 
-double number(const json& value, const std::string& key, bool positive)
+double number(const json& value, const std::string& key)
 {
     if (!value.is_number())
         throw OptimalSettingsError(key, "expected a number, got " + value.dump());
-    const double v = value.get<double>();
-    if (!std::isfinite(v) || (positive ? !(v > 0) : !(v >= 0)))
-        throw OptimalSettingsError(
-            key, std::string("expected a finite number ") + (positive ? "> 0" : ">= 0") + ", got " + value.dump());
-    return v;
+    return value.get<double>();
 }
 
-std::map<std::string, double> weights(const json& object, const std::string& key, bool positive)
+std::map<std::string, double> weights(const json& object, const std::string& key)
 {
     requireObject(object, key, {});
     std::map<std::string, double> values;
     for (const auto& item : object.items())
-        values[item.key()] = number(item.value(), key + "." + item.key(), positive);
+        values[item.key()] = number(item.value(), key + "." + item.key());
     return values;
 }
 
@@ -123,9 +119,9 @@ estimate::OptimalEstimationSettings optimalSettingsFromJson(const json& in)
     requireObject(in, "", {"state_weights", "measurement_weights", "initial_prior", "shooting_points", "first_stage"});
     estimate::OptimalEstimationSettings s;
     if (const auto it = in.find("state_weights"); it != in.end() && !it->is_null())
-        s.stateWeights = weights(*it, "state_weights", true);
+        s.stateWeights = weights(*it, "state_weights");
     if (const auto it = in.find("measurement_weights"); it != in.end() && !it->is_null())
-        s.measurementWeights = weights(*it, "measurement_weights", false);
+        s.measurementWeights = weights(*it, "measurement_weights");
     if (const auto it = in.find("initial_prior"); it != in.end() && !it->is_null()) {
         requireObject(*it, "initial_prior", {});
         for (const auto& item : it->items()) {
@@ -137,26 +133,31 @@ estimate::OptimalEstimationSettings optimalSettingsFromJson(const json& in)
                 throw OptimalSettingsError(key + ".value", "missing; a prior gives q_a as \"value\"");
             if (weight == item.value().end())
                 throw OptimalSettingsError(key + ".weight", "missing; a prior gives W_a as \"weight\"");
-            if (!value->is_number() || !std::isfinite(value->get<double>()))
-                throw OptimalSettingsError(key + ".value", "expected a finite number, got " + value->dump());
-            s.initialPrior[item.key()] = {value->get<double>(), number(*weight, key + ".weight", false)};
+            s.initialPrior[item.key()] = {number(*value, key + ".value"), number(*weight, key + ".weight")};
         }
     }
     if (const auto it = in.find("shooting_points"); it != in.end() && !it->is_null())
-        s.shootingPoints = count(*it, "shooting_points", 2);
+        s.shootingPoints = count(*it, "shooting_points");
     if (const auto it = in.find("first_stage"); it != in.end() && !it->is_null()) {
         requireObject(*it, "first_stage", {"method", "steps_per_interval"});
         if (const auto m = it->find("method"); m != it->end() && !m->is_null()) {
             const auto method =
                 m->is_string() ? integrate::parseIntegrationMethod(m->get<std::string>()) : std::nullopt;
-            if (!method || !estimate::isFirstStageMethod(*method))
+            if (!method)
                 throw OptimalSettingsError(
                     "first_stage.method",
-                    "expected one of \"euler\", \"rk4\", \"implicit-euler\", \"crank-nicolson\", got " + m->dump());
+                    "expected one of " +
+                        integrate::kIntegrationMethods.choices(", ", estimate::isFirstStageMethod, "\"") + ", got " +
+                        m->dump());
             s.firstStageMethod = *method;
         }
         if (const auto k = it->find("steps_per_interval"); k != it->end() && !k->is_null())
-            s.firstStageSteps = count(*k, "first_stage.steps_per_interval", 1);
+            s.firstStageSteps = count(*k, "first_stage.steps_per_interval");
+    }
+    try {
+        s.validate();
+    } catch (const core::SettingError& e) {
+        throw OptimalSettingsError(e.key(), e.expectation());
     }
     return s;
 }

@@ -37,8 +37,8 @@ public:
 };
 
 // The inverse; missing members keep their defaults. Throws OptimalSettingsError for an
-// unknown member, a weight that is not a finite number (W > 0, V >= 0, W_a >= 0) or fewer
-// than 2 shooting points.
+// unknown member, a value of the wrong type or one that OptimalEstimationSettings::validate
+// refuses (its key and rule).
 estimate::OptimalEstimationSettings optimalSettingsFromJson(const nlohmann::json& json);
 
 }  // namespace sysid::project

@@ -3,8 +3,10 @@
 #include "engine/data/DataError.h"
 #include "engine/data/Preprocessing.h"
 #include "engine/project/AtomicFile.h"
+#include "engine/estimate/FitSettingFields.h"
 #include "engine/project/JsonKeys.h"
 #include "engine/project/OptimalEstimationJson.h"
+#include "engine/project/SettingsJson.h"
 #include "engine/project/StudyJson.h"
 
 #include <cmath>
@@ -30,13 +32,7 @@ public:
         throw ProjectError(file_, key, message);
     }
 
-    static std::string describe(const json& value)
-    {
-        std::string text = value.dump();
-        if (text.size() > 40)
-            text = text.substr(0, 37) + "...";
-        return text + " (" + value.type_name() + ")";
-    }
+    static std::string describe(const json& value) { return describeJson(value); }
 
     void requireObject(const json& value, const std::string& key, std::initializer_list<const char*> known) const
     {
@@ -60,15 +56,14 @@ public:
         return value.get<std::string>();
     }
 
-    // A name that `parse` (returning an optional) accepts; anything else fails with
-    // "unknown WHAT 'name' (known: KNOWN)".
-    template <class Parse>
-    auto choice(const json& value, const std::string& key, const char* what, const char* known, Parse parse) const
+    // A name of `table`; anything else fails with "unknown WHAT 'name' (known: a, b, c)".
+    template <class E, std::size_t N>
+    E choice(const json& value, const std::string& key, const core::EnumTable<E, N>& table) const
     {
         const std::string name = string(value, key);
-        const auto parsed = parse(name);
+        const auto parsed = table.parse(name);
         if (!parsed)
-            fail(key, std::string("unknown ") + what + " '" + name + "' (known: " + known + ")");
+            fail(key, table.unknownListing(name));
         return *parsed;
     }
 
@@ -80,26 +75,6 @@ public:
         if (!std::isfinite(v))
             fail(key, "expected a finite number");
         return v;
-    }
-
-    double positive(const json& value, const std::string& key) const
-    {
-        const double v = number(value, key);
-        if (!(v > 0))
-            fail(key, "expected a number > 0, got " + value.dump());
-        return v;
-    }
-
-    std::size_t count(const json& value, const std::string& key) const
-    {
-        if (value.is_number_unsigned())
-            return value.get<std::size_t>();
-        if (value.is_number_float()) {
-            const double v = value.get<double>();
-            if (v >= 0 && v == std::floor(v) && v < 1e15)
-                return static_cast<std::size_t>(v);
-        }
-        fail(key, "expected a whole number >= 0, got " + describe(value));
     }
 
     static std::string join(const std::string& key, const std::string& child)
@@ -143,128 +118,14 @@ json modelTextToJson(const std::string& text)
     return lines;
 }
 
-void readIntegrator(const Reader& r, const json& value, const std::string& key, integrate::IntegratorSettings& s)
-{
-    r.requireObject(value, key, {"method", "rtol", "atol", "max_step", "max_steps"});
-    if (const json* m = Reader::member(value, "method")) {
-        s.method = r.choice(*m, key + ".method", "integrator",
-                            "dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler, crank-nicolson",
-                            integrate::parseIntegrationMethod);
-        s.methodChosen = true;
-    }
-    if (const json* v = Reader::member(value, "rtol"))
-        s.relativeTolerance = r.positive(*v, key + ".rtol");
-    if (const json* v = Reader::member(value, "atol"))
-        s.absoluteTolerance = r.positive(*v, key + ".atol");
-    if (const json* v = Reader::member(value, "max_step")) {
-        s.maxStep = r.number(*v, key + ".max_step");
-        if (s.maxStep < 0)
-            r.fail(key + ".max_step", "must not be negative");
-    }
-    if (const json* v = Reader::member(value, "max_steps"))
-        s.maxSteps = r.count(*v, key + ".max_steps");
-}
-
-void readPeriodic(const Reader& r, const json& value, const std::string& key, estimate::PeriodicResponseSettings& s)
-{
-    r.requireObject(
-        value, key,
-        {"period", "frequency_parameter", "periods", "solver", "intervals", "nodes", "scheme", "warmup_periods"});
-    if (const json* v = Reader::member(value, "period")) {
-        s.period = r.number(*v, key + ".period");
-        if (s.period < 0)
-            r.fail(key + ".period", "expected a period >= 0 (0: from the frequency parameter)");
-    }
-    if (const json* v = Reader::member(value, "frequency_parameter"))
-        s.frequencyParameter = r.string(*v, key + ".frequency_parameter");
-    const auto atLeast = [&](const char* name, std::size_t minimum, std::size_t& target) {
-        if (const json* v = Reader::member(value, name)) {
-            target = r.count(*v, key + "." + name);
-            if (target < minimum)
-                r.fail(key + "." + name, "must be at least " + std::to_string(minimum));
-        }
-    };
-    atLeast("periods", 1, s.periods);
-    atLeast("intervals", 1, s.intervals);
-    atLeast("nodes", 4, s.nodes);
-    atLeast("warmup_periods", 1, s.warmupPeriods);
-    if (const json* v = Reader::member(value, "solver")) {
-        s.solver =
-            r.choice(*v, key + ".solver", "periodic solver", "shooting, discretisation", estimate::parsePeriodicSolver);
-    }
-    if (const json* v = Reader::member(value, "scheme")) {
-        s.scheme = r.choice(*v, key + ".scheme", "scheme", "central-difference, hermite-simpson",
-                            estimate::parsePeriodicScheme);
-    }
-}
-
-void readEquationError(const Reader& r, const json& value, const std::string& key, estimate::EquationErrorSettings& s)
-{
-    r.requireObject(value, key, {"one_step", "multistep", "state_weights", "simulate_fit"});
-    auto formula = [&](const char* name, bool oneStep, estimate::EquationErrorFormula& target) {
-        const json* v = Reader::member(value, name);
-        if (!v)
-            return;
-        const std::string text = r.string(*v, key + "." + name);
-        const auto parsed = estimate::parseEquationErrorFormula(text);
-        if (!parsed || estimate::isOneStep(*parsed) != oneStep)
-            r.fail(key + "." + name,
-                   "unknown formula '" + text +
-                       "' (known: " + (oneStep ? "heun, rk4" : "trapezoid, simpson, newton-cotes-6") + ")");
-        target = *parsed;
-    };
-    formula("one_step", true, s.oneStep);
-    formula("multistep", false, s.multistep);
-    if (const json* v = Reader::member(value, "state_weights")) {
-        const std::string k = key + ".state_weights";
-        if (!v->is_object())
-            r.fail(k, "expected an object {\"STATE\": weight}, got " + Reader::describe(*v));
-        for (const auto& item : v->items())
-            s.stateWeights[item.key()] = r.positive(item.value(), k + "." + item.key());
-    }
-    if (const json* v = Reader::member(value, "simulate_fit")) {
-        if (!v->is_boolean())
-            r.fail(key + ".simulate_fit", "expected true or false, got " + Reader::describe(*v));
-        s.simulateFit = v->get<bool>();
-    }
-}
-
+// The "settings" object: every setting of the fit's field table (estimate::fitSettingFields),
+// then the priors, then the rules of FitSettings::validate.
 void readSettings(const Reader& r, const json& value, const std::string& key, estimate::FitSettings& s)
 {
-    r.requireObject(value, key,
-                    {"integrator", "max_iterations", "cost_tolerance", "step_tolerance", "gradient_tolerance",
-                     "shooting_intervals", "output_weights", "priors", "periodic", "equation_error",
-                     "steepest_descent_gain", "sensitivity"});
-    if (const json* v = Reader::member(value, "equation_error"))
-        readEquationError(r, *v, key + ".equation_error", s.equationError);
-    if (const json* v = Reader::member(value, "periodic"))
-        readPeriodic(r, *v, key + ".periodic", s.periodic);
-    if (const json* v = Reader::member(value, "integrator"))
-        readIntegrator(r, *v, key + ".integrator", s.integrator);
-    if (const json* v = Reader::member(value, "max_iterations"))
-        s.maxIterations = r.count(*v, key + ".max_iterations");
-    if (const json* v = Reader::member(value, "cost_tolerance"))
-        s.costTolerance = r.number(*v, key + ".cost_tolerance");
-    if (const json* v = Reader::member(value, "step_tolerance"))
-        s.stepTolerance = r.number(*v, key + ".step_tolerance");
-    if (const json* v = Reader::member(value, "gradient_tolerance"))
-        s.gradientTolerance = r.number(*v, key + ".gradient_tolerance");
-    if (const json* v = Reader::member(value, "shooting_intervals")) {
-        s.shootingIntervals = r.count(*v, key + ".shooting_intervals");
-        if (s.shootingIntervals < 1)
-            r.fail(key + ".shooting_intervals", "must be at least 1");
-    }
-    if (const json* v = Reader::member(value, "steepest_descent_gain"))
-        s.steepestDescentGain = r.positive(*v, key + ".steepest_descent_gain");
-    if (const json* v = Reader::member(value, "sensitivity"))
-        s.sensitivity = r.choice(*v, key + ".sensitivity", "sensitivity method", "forward, structural",
-                                 estimate::parseSensitivityMethod);
-    if (const json* v = Reader::member(value, "output_weights")) {
-        const std::string k = key + ".output_weights";
-        if (!v->is_object())
-            r.fail(k, "expected an object {\"OUTPUT\": weight}, got " + Reader::describe(*v));
-        for (const auto& item : v->items())
-            s.outputWeights[item.key()] = r.positive(item.value(), k + "." + item.key());
+    try {
+        readFields(estimate::fitSettingFields(), value, s, {"priors"});
+    } catch (const FieldJsonError& e) {
+        r.fail(Reader::join(key, e.key), e.message);
     }
     if (const json* v = Reader::member(value, "priors")) {
         const std::string k = key + ".priors";
@@ -277,8 +138,13 @@ void readSettings(const Reader& r, const json& value, const std::string& key, es
             const json* sd = Reader::member(item.value(), "sd");
             if (!mean || !sd)
                 r.fail(pk, "a prior needs both \"mean\" and \"sd\"");
-            s.priors[item.key()] = estimate::Prior{r.number(*mean, pk + ".mean"), r.positive(*sd, pk + ".sd")};
+            s.priors[item.key()] = estimate::Prior{r.number(*mean, pk + ".mean"), r.number(*sd, pk + ".sd")};
         }
+    }
+    try {
+        s.validate();
+    } catch (const core::SettingError& e) {
+        r.fail(Reader::join(key, e.key()), e.expectation());
     }
 }
 
@@ -400,10 +266,7 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
     }
 
     if (const json* method = Reader::member(root, "method"))
-        project.settings.method = r.choice(*method, "method", "method",
-                                           "output-error, multiple-shooting, bayes, periodic-response, single-step, "
-                                           "multistep, steepest-descent",
-                                           estimate::parseEstimationMethod);
+        project.settings.method = r.choice(*method, "method", estimate::kEstimationMethods);
     if (const json* settings = Reader::member(root, "settings"))
         readSettings(r, *settings, "settings", project.settings);
 
@@ -505,41 +368,12 @@ json projectToJson(const Project& project, const std::string& directory)
 
     const estimate::FitSettings& s = project.settings;
     root["method"] = estimate::methodName(s.method);
-    json settings;
-    settings["integrator"] = {{"rtol", s.integrator.relativeTolerance},
-                              {"atol", s.integrator.absoluteTolerance},
-                              {"max_step", s.integrator.maxStep},
-                              {"max_steps", s.integrator.maxSteps}};
+    json settings = json::object();
     // A method nobody chose stays absent, so the model decides again when it is loaded.
-    if (s.integrator.methodChosen)
-        settings["integrator"]["method"] = integrate::methodName(s.integrator.method);
-    settings["max_iterations"] = s.maxIterations;
-    settings["cost_tolerance"] = s.costTolerance;
-    settings["step_tolerance"] = s.stepTolerance;
-    settings["gradient_tolerance"] = s.gradientTolerance;
-    settings["shooting_intervals"] = s.shootingIntervals;
-    settings["steepest_descent_gain"] = s.steepestDescentGain;
-    settings["sensitivity"] = estimate::sensitivityMethodName(s.sensitivity);
-    settings["output_weights"] = json::object();
-    for (const auto& [output, weight] : s.outputWeights)
-        settings["output_weights"][output] = weight;
+    writeFields(estimate::fitSettingFields(), s, settings);
     settings["priors"] = json::object();
     for (const auto& [name, prior] : s.priors)
         settings["priors"][name] = {{"mean", prior.mean}, {"sd", prior.sd}};
-    settings["periodic"] = {{"period", s.periodic.period},
-                            {"frequency_parameter", s.periodic.frequencyParameter},
-                            {"periods", s.periodic.periods},
-                            {"solver", estimate::periodicSolverName(s.periodic.solver)},
-                            {"intervals", s.periodic.intervals},
-                            {"nodes", s.periodic.nodes},
-                            {"scheme", estimate::periodicSchemeName(s.periodic.scheme)},
-                            {"warmup_periods", s.periodic.warmupPeriods}};
-    settings["equation_error"] = {{"one_step", estimate::equationErrorFormulaName(s.equationError.oneStep)},
-                                  {"multistep", estimate::equationErrorFormulaName(s.equationError.multistep)},
-                                  {"state_weights", json::object()},
-                                  {"simulate_fit", s.equationError.simulateFit}};
-    for (const auto& [state, weight] : s.equationError.stateWeights)
-        settings["equation_error"]["state_weights"][state] = weight;
     root["settings"] = std::move(settings);
     root["parameters"] = json::object();
     for (const auto& [name, value] : project.parameterValues)

@@ -1,7 +1,7 @@
 #include "engine/project/StudyJson.h"
 
 #include "engine/data/Text.h"
-#include "engine/project/JsonKeys.h"
+#include "engine/project/SettingsJson.h"
 
 #include <cmath>
 
@@ -30,66 +30,25 @@ std::string quoted(const std::string& text)
     return out + "\"";
 }
 
-bool wholeNumber(const json& v, double minimum)
-{
-    if (v.is_number_unsigned())
-        return static_cast<double>(v.get<std::uint64_t>()) >= minimum;
-    if (v.is_number_integer())
-        return static_cast<double>(v.get<std::int64_t>()) >= minimum;
-    if (v.is_number_float()) {
-        const double d = v.get<double>();
-        return d >= minimum && d == std::floor(d) && d < 9e15;
-    }
-    return false;
-}
-
-std::uint64_t wholeValue(const json& v)
-{
-    return v.is_number_float() ? static_cast<std::uint64_t>(v.get<double>()) : v.get<std::uint64_t>();
-}
-
 }  // namespace
 
 json studySettingsToJson(const job::NoiseStudySettings& s)
 {
-    return {{"realisations", s.realisations},
-            {"noise_percent", s.noisePercent},
-            {"distribution", std::string(data::noiseDistributionName(s.distribution))},
-            {"seed", s.seed}};
+    json out = json::object();
+    writeFields(job::noiseStudyFields(), s, out);
+    return out;
 }
 
 job::NoiseStudySettings studySettingsFromJson(const json& in)
 {
-    if (!in.is_object())
-        throw StudySettingsError("", std::string("expected an object, got ") + in.type_name());
-    if (const auto unknown = findUnknownKey(in, {"realisations", "noise_percent", "distribution", "seed"}))
-        throw StudySettingsError(unknown->key, "unknown key (known here: " + unknown->known + ")");
     job::NoiseStudySettings s;
-    const auto member = [&](const char* name) -> const json* {
-        const auto it = in.find(name);
-        return it == in.end() || it->is_null() ? nullptr : &*it;
-    };
-    if (const json* v = member("realisations")) {
-        if (!wholeNumber(*v, 1))
-            throw StudySettingsError("realisations", "expected a whole number >= 1, got " + v->dump());
-        s.realisations = static_cast<std::size_t>(wholeValue(*v));
-    }
-    if (const json* v = member("noise_percent")) {
-        if (!v->is_number() || !std::isfinite(v->get<double>()) || !(v->get<double>() > 0))
-            throw StudySettingsError("noise_percent",
-                                     "expected a finite number > 0 (percent of the signal RMS), got " + v->dump());
-        s.noisePercent = v->get<double>();
-    }
-    if (const json* v = member("distribution")) {
-        const auto parsed = v->is_string() ? data::parseNoiseDistribution(v->get<std::string>()) : std::nullopt;
-        if (!parsed)
-            throw StudySettingsError("distribution", "expected \"uniform\" or \"gaussian\", got " + v->dump());
-        s.distribution = *parsed;
-    }
-    if (const json* v = member("seed")) {
-        if (!wholeNumber(*v, 0))
-            throw StudySettingsError("seed", "expected a whole number >= 0, got " + v->dump());
-        s.seed = wholeValue(*v);
+    try {
+        readFields(job::noiseStudyFields(), in, s);
+        s.validate();
+    } catch (const FieldJsonError& e) {
+        throw StudySettingsError(e.key, e.message);
+    } catch (const core::SettingError& e) {
+        throw StudySettingsError(e.key(), e.expectation());
     }
     return s;
 }

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "engine/core/Termination.h"
+#include "engine/core/EnumTable.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/shooting/PeriodicShooting.h"
 
 #include <Eigen/Dense>
 
+#include <array>
 #include <complex>
 #include <cstddef>
 #include <functional>
@@ -19,6 +21,19 @@ enum class ContinuationMethod {
     Natural,  // step the parameter, correct the orbit at fixed parameter (stops at a fold)
     PseudoArclength,  // Keller's method: step along the branch tangent, passes turning points
 };
+
+inline constexpr core::EnumTable kContinuationMethods{
+    "continuation method",
+    std::to_array<core::EnumSpelling<ContinuationMethod>>({
+        {.value = ContinuationMethod::Natural,
+         .name = "natural",
+         .description = "steps the parameter and corrects the orbit at that parameter; stops at a fold",
+         .label = "Natural (stops at folds)"},
+        {.value = ContinuationMethod::PseudoArclength,
+         .name = "pseudo-arclength",
+         .description = "steps along the branch's tangent (Keller 1977), so it passes turning points",
+         .label = "Pseudo-arclength (passes folds)"},
+    })};
 
 enum class BranchPointType {
     Regular,

@@ -14,6 +14,8 @@
 
 #include "SysidProcess.h"
 
+#include "engine/estimate/MethodTraits.h"
+
 #include <cmath>
 #include <map>
 
@@ -512,7 +514,8 @@ private slots:
         QTest::newRow("set not a number")
             << QStringList{"fit", project, "--set", "gamma=fast"} << "not a finite number";
         QTest::newRow("prior without sd") << QStringList{"fit", project, "--prior", "gamma=0.5"} << "--prior expects";
-        QTest::newRow("prior sd zero") << QStringList{"fit", project, "--prior", "gamma=0.5,0"} << "must be > 0";
+        QTest::newRow("prior sd zero") << QStringList{"fit", project, "--prior", "gamma=0.5,0"}
+                                       << "--prior gamma.sd: expected a number > 0, got 0";
         QTest::newRow("weight not a number")
             << QStringList{"fit", project, "--weight", "u=heavy"} << "not a finite number";
         QTest::newRow("negative iterations")
@@ -532,7 +535,8 @@ private slots:
             << QStringList{"fit", project, "--method", "single-step", "--formula", "simpson"}
             << "--formula simpson is not a single-step formula";
         QTest::newRow("formula without equation error")
-            << QStringList{"fit", project, "--formula", "heun"} << "--formula is for --method single-step or multistep";
+            << QStringList{"fit", project, "--formula", "heun"}
+            << "--formula heun is for --method single-step or multistep, not output-error";
         QTest::newRow("refine without equation error")
             << QStringList{"fit", project, "--refine"} << "--refine follows an equation-error fit";
         QTest::newRow("bad differentiation")
@@ -540,15 +544,53 @@ private slots:
             << "--differentiation";
         QTest::newRow("state weight zero")
             << QStringList{"fit", project, "--method", "multistep", "--state-weight", "u=0"}
-            << "--state-weight u: the weight must be > 0";
+            << "--state-weight u: expected a number > 0, got 0";
         QTest::newRow("gain without steepest descent")
             << QStringList{"fit", project, "--gain", "0.02"} << "--gain is for --method steepest-descent";
         QTest::newRow("negative gain") << QStringList{"fit", project, "--method", "steepest-descent", "--gain", "-1"}
-                                       << "--gain: the steepest-descent gain K must be a finite number > 0";
+                                       << "--gain: expected a number > 0, got -1";
         QTest::newRow("data with a project")
             << QStringList{"fit", project, "--data", data} << "--data is for the MODEL form";
         QTest::newRow("map without column")
             << QStringList{"fit", model, "--data", data, "--map", "u", "-o", "r.json"} << "--map expects";
+    }
+
+    // An option of a setting the method does not take is refused, with the methods that take it
+    // (estimate::kMethodTraits) named.
+    void optionsTheMethodDoesNotTakeAreRefused_data()
+    {
+        using In = sysid::estimate::MethodInput;
+        using M = sysid::estimate::EstimationMethod;
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const auto row = [](const char* name, M method, QStringList options, const char* subject,
+                            std::vector<In> inputs) {
+            QTest::newRow(name)
+                << (QStringList{"--method", QString::fromStdString(sysid::estimate::methodName(method))} + options)
+                << QString::fromStdString(sysid::estimate::notTakenMessage(subject, inputs, method));
+        };
+        row("gain", M::OutputError, {"--gain", "0.1"}, "--gain", {In::Gain});
+        row("intervals", M::Bayes, {"--intervals", "5"}, "--intervals", {In::ShootingIntervals, In::PeriodicResponse});
+        row("structural", M::MultipleShooting, {"--sensitivity", "structural"}, "--sensitivity structural",
+            {In::SensitivityMethod});
+        row("output weight", M::SingleStep, {"--weight", "u=2"}, "--weight", {In::OutputWeights});
+        row("state weight", M::OutputError, {"--state-weight", "u=2"}, "--state-weight", {In::StateWeights});
+        row("simulation", M::Bayes, {"--no-simulation"}, "--no-simulation", {In::SimulateFit});
+        row("prior", M::Multistep, {"--prior", "gamma=0.5,0.1"}, "--prior", {In::Priors});
+        row("periods", M::OutputError, {"--periods", "2"}, "--periods", {In::PeriodicResponse});
+        row("period", M::SteepestDescent, {"--period", "2"}, "--period", {In::PeriodicResponse});
+        row("scheme", M::OutputError, {"--scheme", "central"}, "--scheme central", {In::PeriodicResponse});
+        row("differentiation", M::SteepestDescent, {"--differentiation", "central"}, "--differentiation",
+            {In::Differentiation});
+    }
+
+    void optionsTheMethodDoesNotTakeAreRefused()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = runSysid(QStringList{"fit", kExamples + "sdof_cubic.sysid", "-q"} + args);
+        QVERIFY2(r.exitCode == 2, describe(r));
+        QVERIFY2(r.err.contains(message), qPrintable(message + "\n" + describe(r)));
     }
 
     void badArgumentsExit2()

@@ -154,6 +154,26 @@ private slots:
         QVERIFY(unstable > 0);
     }
 
+    // The continuation method and the scheme are named as in their tables; the older
+    // spellings (--natural, --scheme central) are still read but not offered.
+    void choicesAreTheTablesSpellings()
+    {
+        const Run help = runSysid({"periodic", "--help"});
+        QVERIFY2(help.exitCode == 0, describe(help));
+        QVERIFY(help.out.contains("--continuation") && help.out.simplified().contains("natural | pseudo-arclength"));
+        QVERIFY(help.out.simplified().contains("central-difference | hermite-simpson"));
+        QVERIFY(!help.out.contains("--natural"));
+        const QString m = kExamples + "vanderpol.model";
+        const Run bad =
+            runSysid({"periodic", m, "--period", "6", "--sweep", "mu=1:2", "--continuation", "arc", "-o", "-"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--continuation must be natural or pseudo-arclength, not 'arc'"), describe(bad));
+        const Run old =
+            runSysid({"periodic", m, "--period", "6", "--scheme", "central", "--solver", "discretization", "--nodes",
+                      "50", "--sweep", "mu=1:1.2", "--natural", "--max-points", "3", "-q", "-o", "-"});
+        QVERIFY2(old.exitCode == 0, describe(old));
+    }
+
     void badArgumentsExit2_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -325,10 +325,11 @@ private slots:
         expectError(s, job::JobError::Kind::Settings, "both name a");
         s = linearSurface();
         s.y.points = 1;
-        expectError(s, job::JobError::Kind::Settings, "the y axis (b) needs at least 2 grid points");
+        expectError(s, job::JobError::Kind::Settings, "the y axis grid points of b 1; expected a whole number >= 2");
         s = linearSurface();
         s.x.to = -1;
-        expectError(s, job::JobError::Kind::Settings, "x axis range of a must be finite and increasing");
+        expectError(s, job::JobError::Kind::Settings,
+                    "x axis range of a from 0 to -1; expected finite numbers with from < to");
         s = linearSurface();
         s.y.from = std::nan("");
         expectError(s, job::JobError::Kind::Settings, "y axis range of b");

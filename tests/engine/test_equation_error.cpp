@@ -396,7 +396,7 @@ private slots:
         failsWith(data, weighted, QStringLiteral("no state 'w'"));
         auto mismatch = settings;
         mismatch.equationError.oneStep = estimate::EquationErrorFormula::Simpson;
-        failsWith(data, mismatch, QStringLiteral("cannot use the simpson formula"));
+        failsWith(data, mismatch, QStringLiteral("single-step formula simpson; expected a single-step formula"));
         auto shortRecord = data;
         shortRecord.times.resize(5);
         shortRecord.measured.conservativeResize(5, 2);

@@ -58,7 +58,7 @@ std::vector<estimate::Experiment> experiments(const std::shared_ptr<const eval::
     return list;
 }
 
-estimate::FitSettings periodicSettings(estimate::PeriodicSolver solver = estimate::PeriodicSolver::Shooting)
+estimate::FitSettings periodicSettings(discretise::PeriodicSolver solver = discretise::PeriodicSolver::Shooting)
 {
     estimate::FitSettings s;
     s.method = EstimationMethod::PeriodicResponse;
@@ -124,7 +124,7 @@ private slots:
         s.periodic.intervals = static_cast<std::size_t>(intervals);
         s.periodic.periods = static_cast<std::size_t>(periods);
         if (discretised) {
-            s.periodic.solver = estimate::PeriodicSolver::Discretisation;
+            s.periodic.solver = discretise::PeriodicSolver::Discretisation;
             s.periodic.nodes = 60;
             s.periodic.scheme = periods == 1 ? discretise::PeriodicScheme::HermiteSimpson
                                              : discretise::PeriodicScheme::CentralDifference;
@@ -200,7 +200,7 @@ private slots:
         QVERIFY(shot.converged());
         double previous = 0.0;
         for (std::size_t nodes : {50, 100, 200}) {
-            auto s = periodicSettings(estimate::PeriodicSolver::Discretisation);
+            auto s = periodicSettings(discretise::PeriodicSolver::Discretisation);
             s.periodic.nodes = nodes;
             const auto discrete = estimate::fit(model, start, data, s);
             QVERIFY(discrete.converged());

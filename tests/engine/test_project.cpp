@@ -230,11 +230,11 @@ private slots:
         p.settings.periodic.period = 3.5;
         p.settings.periodic.frequencyParameter = "w";
         p.settings.periodic.periods = 2;
-        p.settings.periodic.solver = estimate::PeriodicSolver::Discretisation;
+        p.settings.periodic.solver = discretise::PeriodicSolver::Discretisation;
         p.settings.periodic.intervals = 4;
         p.settings.periodic.nodes = 80;
         p.settings.periodic.scheme = discretise::PeriodicScheme::CentralDifference;
-        p.settings.periodic.warmupPeriods = 7;
+        p.settings.periodic.settlePeriods = 7;
         const fs::path file = tmp.path() / "periodic.sysid";
         project::saveProject(p, file.string());
         QCOMPARE(json::parse(slurp(file))["method"].get<std::string>(), std::string("periodic-response"));
@@ -243,11 +243,11 @@ private slots:
         QCOMPARE(q.settings.periodic.period, 3.5);
         QCOMPARE(q.settings.periodic.frequencyParameter, std::string("w"));
         QCOMPARE_EQ(q.settings.periodic.periods, std::size_t{2});
-        QVERIFY(q.settings.periodic.solver == estimate::PeriodicSolver::Discretisation);
+        QVERIFY(q.settings.periodic.solver == discretise::PeriodicSolver::Discretisation);
         QCOMPARE_EQ(q.settings.periodic.intervals, std::size_t{4});
         QCOMPARE_EQ(q.settings.periodic.nodes, std::size_t{80});
         QVERIFY(q.settings.periodic.scheme == discretise::PeriodicScheme::CentralDifference);
-        QCOMPARE_EQ(q.settings.periodic.warmupPeriods, std::size_t{7});
+        QCOMPARE_EQ(q.settings.periodic.settlePeriods, std::size_t{7});
     }
 
     void equationErrorSettingsRoundTrip()
@@ -409,11 +409,11 @@ private slots:
                    j["settings"]["periodic"] = {{"period", -2}};
                })
             << "settings.periodic.period"
-            << ": settings.periodic.period: expected a period >= 0 (0: from the frequency parameter)";
+            << ": settings.periodic.period: expected a period > 0 (or 0: from the frequency parameter), got -2";
         QTest::newRow("zero periods") << with([](json& j) {
             j["settings"]["periodic"] = {{"periods", 0}};
         }) << "settings.periodic.periods"
-                                      << ": settings.periodic.periods: must be at least 1";
+                                      << ": settings.periodic.periods: expected a whole number >= 1, got 0";
         QTest::newRow("unknown scheme")
             << with([](json& j) {
                    j["settings"]["periodic"] = {{"scheme", "rk4"}};
@@ -491,7 +491,7 @@ private slots:
                    j["optimal_estimation"] = {{"first_stage", {{"method", "dopri5"}}}};
                })
             << "optimal_estimation.first_stage.method"
-            << ": optimal_estimation.first_stage.method: expected one of \"euler\", \"rk4\", \"implicit-euler\", "
+            << ": optimal_estimation.first_stage.method: expected one of \"rk4\", \"euler\", \"implicit-euler\", "
                "\"crank-nicolson\", got \"dopri5\"";
         QTest::newRow("first stage no steps")
             << with([](json& j) {

@@ -155,7 +155,7 @@ private slots:
         }
         ex.outputMeasured = {true};
         estimate::FitSettings settings;
-        QCOMPARE(estimate::parseEstimationMethod("steepest-descent"),
+        QCOMPARE(estimate::kEstimationMethods.parse("steepest-descent"),
                  std::optional{estimate::EstimationMethod::SteepestDescent});
         QCOMPARE(estimate::methodName(estimate::EstimationMethod::SteepestDescent), std::string("steepest-descent"));
         settings.method = estimate::EstimationMethod::SteepestDescent;

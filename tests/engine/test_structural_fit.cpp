@@ -192,8 +192,8 @@ private slots:
     void namesRoundTrip()
     {
         for (auto m : {estimate::SensitivityMethod::Forward, estimate::SensitivityMethod::Structural})
-            QCOMPARE(estimate::parseSensitivityMethod(estimate::sensitivityMethodName(m)), std::optional(m));
-        QVERIFY(!estimate::parseSensitivityMethod("meissinger"));
+            QCOMPARE(estimate::kSensitivityMethods.parse(estimate::kSensitivityMethods.name(m)), std::optional(m));
+        QVERIFY(!estimate::kSensitivityMethods.parse("meissinger"));
     }
 };
 

@@ -28,12 +28,15 @@
 #include "ui/plots/SpectrumPlot.h"
 #include "ui/settings/FilterPanel.h"
 
+#include "engine/estimate/MethodTraits.h"
+
 using sysid::ui::EstimatorPanel;
 using sysid::ui::FilterPanel;
 using sysid::ui::ResultsPanel;
 namespace estimate = sysid::estimate;
 namespace data = sysid::data;
 namespace core = sysid::core;
+namespace discretise = sysid::discretise;
 
 namespace {
 
@@ -374,6 +377,47 @@ private slots:
         QVERIFY(panel.integratorBox()->isEnabled());
     }
 
+    // Each method shows exactly the controls its row in estimate::kMethodTraits says it takes.
+    void estimatorShowsWhatTheMethodTakes()
+    {
+        using In = estimate::MethodInput;
+        EstimatorPanel panel;
+        panel.show();
+        for (const auto& row : estimate::kMethodTraits) {
+            const QString name = QString::fromStdString(estimate::methodName(row.method));
+            panel.methodCombo()->setCurrentIndex(panel.methodCombo()->findData(static_cast<int>(row.method)));
+            QCOMPARE(panel.settings().method, row.method);
+            QVERIFY2(panel.gainEdit()->isVisible() == row.takes(In::Gain), qPrintable(name));
+            QVERIFY2(panel.sensitivityCombo()->isVisible() == row.takes(In::SensitivityMethod), qPrintable(name));
+            QVERIFY2(panel.shootingIntervalsSpin()->isEnabled() == row.takes(In::ShootingIntervals), qPrintable(name));
+            QVERIFY2(panel.periodicBox()->isVisible() == row.takes(In::PeriodicResponse), qPrintable(name));
+            QVERIFY2(panel.equationErrorBox()->isVisible() ==
+                         (row.takes(In::OneStepFormula) || row.takes(In::MultistepFormula)),
+                     qPrintable(name));
+            QVERIFY2(panel.weightTable()->isVisible() == row.takes(In::OutputWeights), qPrintable(name));
+            QVERIFY2(panel.integratorBox()->isVisible(), qPrintable(name));
+        }
+    }
+
+    // The choices are the tables': one item per value, its label, its description as tooltip.
+    void estimatorChoicesComeFromTheTables()
+    {
+        EstimatorPanel panel;
+        const auto& methods = estimate::kEstimationMethods.entries();
+        QCOMPARE(panel.methodCombo()->count(), static_cast<int>(methods.size()) + 1);  // + optimal estimation
+        for (const auto& e : methods) {
+            const int i = panel.methodCombo()->findData(static_cast<int>(e.value));
+            QCOMPARE(panel.methodCombo()->itemText(i), QString::fromUtf8(e.label.data(), e.label.size()));
+            QCOMPARE(panel.methodCombo()->itemData(i, Qt::ToolTipRole).toString(),
+                     QString::fromUtf8(e.description.data(), e.description.size()));
+        }
+        QCOMPARE(panel.integratorCombo()->count(),
+                 static_cast<int>(sysid::integrate::kIntegrationMethods.entries().size()));
+        QCOMPARE(panel.sensitivityCombo()->count(), static_cast<int>(estimate::kSensitivityMethods.entries().size()));
+        QCOMPARE(panel.periodicSolverCombo()->count(), static_cast<int>(discretise::kPeriodicSolvers.entries().size()));
+        QCOMPARE(panel.schemeCombo()->count(), static_cast<int>(discretise::kPeriodicSchemes.entries().size()));
+    }
+
     void estimatorPeriodicResponseSettings()
     {
         EstimatorPanel panel;
@@ -383,24 +427,28 @@ private slots:
         s.periodic.frequencyParameter = "w";
         s.periodic.period = 2.5;
         s.periodic.periods = 2;
-        s.periodic.solver = estimate::PeriodicSolver::Discretisation;
+        s.periodic.solver = discretise::PeriodicSolver::Discretisation;
         s.periodic.intervals = 3;
         s.periodic.nodes = 120;
-        s.periodic.warmupPeriods = 9;  // not shown: kept from setSettings
+        s.periodic.scheme = discretise::PeriodicScheme::CentralDifference;
+        s.periodic.settlePeriods = 9;
         panel.setSettings(s);
         QVERIFY(!panel.periodicBox()->isHidden());
         QVERIFY(!panel.periodEdit()->isEnabled());  // the frequency parameter sets the period
         QVERIFY(panel.nodesSpin()->isEnabled());
+        QVERIFY(panel.schemeCombo()->isEnabled());
+        QCOMPARE(panel.settleSpin()->value(), 9);
         QVERIFY(!panel.shootingIntervalsSpin()->isEnabled());
         estimate::FitSettings back = panel.settings();
         QCOMPARE(back.method, estimate::EstimationMethod::PeriodicResponse);
         QCOMPARE(back.periodic.frequencyParameter, std::string("w"));
         QCOMPARE(back.periodic.period, 2.5);
         QCOMPARE(back.periodic.periods, std::size_t{2});
-        QCOMPARE(back.periodic.solver, estimate::PeriodicSolver::Discretisation);
+        QCOMPARE(back.periodic.solver, discretise::PeriodicSolver::Discretisation);
         QCOMPARE(back.periodic.intervals, std::size_t{3});
         QCOMPARE(back.periodic.nodes, std::size_t{120});
-        QCOMPARE(back.periodic.warmupPeriods, std::size_t{9});
+        QCOMPARE(back.periodic.scheme, discretise::PeriodicScheme::CentralDifference);
+        QCOMPARE(back.periodic.settlePeriods, std::size_t{9});
 
         // Typed by the user: no frequency parameter, a period of 6.
         panel.frequencyParameterEdit()->clear();
@@ -409,12 +457,13 @@ private slots:
         panel.periodEdit()->clear();
         QTest::keyClicks(panel.periodEdit(), QStringLiteral("6"));
         panel.periodicSolverCombo()->setCurrentIndex(
-            panel.periodicSolverCombo()->findData(static_cast<int>(estimate::PeriodicSolver::Shooting)));
+            panel.periodicSolverCombo()->findData(static_cast<int>(discretise::PeriodicSolver::Shooting)));
         QVERIFY(!panel.nodesSpin()->isEnabled());
+        QVERIFY(!panel.schemeCombo()->isEnabled());
         back = panel.settings();
         QVERIFY(back.periodic.frequencyParameter.empty());
         QCOMPARE(back.periodic.period, 6.0);
-        QCOMPARE(back.periodic.solver, estimate::PeriodicSolver::Shooting);
+        QCOMPARE(back.periodic.solver, discretise::PeriodicSolver::Shooting);
         panel.periodEdit()->clear();
         QTest::keyClicks(panel.periodEdit(), QStringLiteral("-1"));
         QVERIFY(!panel.isValid());

@@ -55,7 +55,7 @@ private slots:
         QVERIFY2(job, qPrintable(error));
         QCOMPARE(job->shooting.period, 3.5);
         QCOMPARE(job->shooting.periods, std::size_t{2});
-        QCOMPARE(job->solver, job::PeriodicSolver::Discretisation);
+        QCOMPARE(job->solver, discretise::PeriodicSolver::Discretisation);
         QCOMPARE(job->nodes, std::size_t{300});
         QVERIFY(!job->sweep);
 
@@ -73,6 +73,19 @@ private slots:
         QVERIFY2(job && job->sweep, qPrintable(error));
         QCOMPARE(job->sweep->parameter, std::string("w"));
         QVERIFY(job->sweep->frequency);
+        QVERIFY(job->sweep->method == shooting::ContinuationMethod::PseudoArclength);
+        // The continuation method is picked from its table; bad settings say which and why.
+        QCOMPARE(panel->continuationCombo()->count(),
+                 static_cast<int>(shooting::kContinuationMethods.entries().size()));
+        panel->continuationCombo()->setCurrentIndex(
+            panel->continuationCombo()->findData(static_cast<int>(shooting::ContinuationMethod::Natural)));
+        job = panel->job(w.document()->modelText(), w.document()->modelSource(), &error);
+        QVERIFY2(job && job->sweep, qPrintable(error));
+        QVERIFY(job->sweep->method == shooting::ContinuationMethod::Natural);
+        panel->sweepFromEdit()->setText(QStringLiteral("-1"));
+        QVERIFY(!panel->job(w.document()->modelText(), w.document()->modelSource(), &error));
+        QVERIFY2(error.contains(QStringLiteral("Continuation")) && error.contains(QStringLiteral("frequencies > 0")),
+                 qPrintable(error));
     }
 
     void orbitIsDrawnWithItsStability()

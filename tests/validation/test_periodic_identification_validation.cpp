@@ -74,7 +74,7 @@ private slots:
         settings.integrator = test::tight(integrate::IntegrationMethod::Dopri5, 1e-10, 1e-12);
         settings.periodic.frequencyParameter = "w";
         if (discretised) {
-            settings.periodic.solver = estimate::PeriodicSolver::Discretisation;
+            settings.periodic.solver = discretise::PeriodicSolver::Discretisation;
             settings.periodic.nodes = 100;
         }
         std::vector<double> start = model->parameterValues;

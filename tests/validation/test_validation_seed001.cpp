@@ -32,7 +32,8 @@ estimate::FitSettings settingsFor(EstimationMethod method, std::size_t intervals
     estimate::FitSettings s;
     s.method = method;
     s.integrator = validation::fitIntegrator();
-    s.shootingIntervals = intervals;
+    if (method == EstimationMethod::MultipleShooting)
+        s.shootingIntervals = intervals;
     return s;
 }
 

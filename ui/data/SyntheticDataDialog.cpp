@@ -7,6 +7,8 @@
 
 #include "ui/data/SyntheticDataDialog.h"
 
+#include "ui/settings/EnumCombo.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -99,8 +101,7 @@ SyntheticDataDialog::SyntheticDataDialog(QWidget* parent) : QDialog(parent)
     noiseSpin_->setSuffix(tr(" % RMS"));
     distributionCombo_ = new QComboBox(this);
     distributionCombo_->setObjectName(QStringLiteral("distributionCombo"));
-    distributionCombo_->addItem(tr("uniform"), static_cast<int>(data::NoiseDistribution::Uniform));
-    distributionCombo_->addItem(tr("gaussian"), static_cast<int>(data::NoiseDistribution::Gaussian));
+    fillCombo(distributionCombo_, data::kNoiseDistributions);
     seedSpin_ = new QSpinBox(this);
     seedSpin_->setObjectName(QStringLiteral("seedSpin"));
     seedSpin_->setRange(0, std::numeric_limits<int>::max());

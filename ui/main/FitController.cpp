@@ -1,5 +1,7 @@
 #include "ui/main/FitController.h"
 
+#include "engine/estimate/MethodTraits.h"
+
 #include "ui/plots/CostPlot.h"
 #include "ui/plots/ParameterHistoryPlot.h"
 #include "ui/project/ProjectDocument.h"
@@ -59,7 +61,8 @@ void FitController::connectFitRunner()
                 emit runningChanged(false);
                 if (result) {
                     document_->setResult(*result);
-                    views_.results->setRefineAvailable(!cancelled && estimate::isEquationError(lastFitMethod_));
+                    views_.results->setRefineAvailable(
+                        !cancelled && estimate::takes(lastFitMethod_, estimate::MethodInput::Refinement));
                     showIdentifiedSpectrum();
                     emit statusMessage(cancelled ? tr("fit cancelled: best estimate kept")
                                                  : tr("fit finished: %1").arg(message),

@@ -1,5 +1,7 @@
 #include "ui/periodic/PeriodicPanel.h"
 
+#include "ui/settings/EnumCombo.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -51,16 +53,15 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
     periods_ = spin(1, 64, 1);
     periods_->setToolTip(tr("n for an n·T-periodic (subharmonic) solution"));
     solver_ = new QComboBox;
-    solver_->addItem(tr("shooting"), static_cast<int>(job::PeriodicSolver::Shooting));
-    solver_->addItem(tr("time discretisation"), static_cast<int>(job::PeriodicSolver::Discretisation));
+    fillCombo(solver_, discretise::kPeriodicSolvers);
     intervals_ = spin(1, 10000, 1);
     intervals_->setToolTip(tr("1 = single shooting; more for unstable or stiff orbits"));
     nodes_ = spin(10, 1000000, 200);
     scheme_ = new QComboBox;
-    scheme_->addItem(tr("central differences (2nd order)"),
-                     static_cast<int>(discretise::PeriodicScheme::CentralDifference));
-    scheme_->addItem(tr("Hermite–Simpson (4th order)"), static_cast<int>(discretise::PeriodicScheme::HermiteSimpson));
-    settle_ = spin(0, 100000, 10);
+    fillCombo(scheme_, discretise::kPeriodicSchemes);
+    const job::PeriodicJob defaults;
+    showComboValue(scheme_, defaults.scheme);
+    settle_ = spin(0, 100000, static_cast<int>(defaults.settlePeriods));
     settle_->setToolTip(tr("Periods simulated from the model's initial state before Newton starts"));
 
     auto* form = new QFormLayout;
@@ -80,14 +81,16 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
     sweepTo_ = new QLineEdit(QStringLiteral("2"));
     frequency_ = new QCheckBox(tr("the parameter is the forcing frequency (T = 2π/p)"));
     frequency_->setChecked(true);
-    natural_ = new QCheckBox(tr("natural continuation (stops at folds)"));
+    continuation_ = new QComboBox;
+    fillCombo(continuation_, shooting::kContinuationMethods);
+    showComboValue(continuation_, job::PeriodicSweep{}.method);
     amplitudeState_ = new QComboBox;
     auto* sweepForm = new QFormLayout(sweep_);
     sweepForm->addRow(tr("Parameter"), sweepParameter_);
     sweepForm->addRow(tr("From"), sweepFrom_);
     sweepForm->addRow(tr("To"), sweepTo_);
     sweepForm->addRow(frequency_);
-    sweepForm->addRow(natural_);
+    sweepForm->addRow(tr("Method"), continuation_);
     sweepForm->addRow(tr("Amplitude of"), amplitudeState_);
 
     run_ = new QPushButton(tr("Find periodic solution"));
@@ -117,7 +120,7 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
 
 void PeriodicPanel::updateEnabled()
 {
-    const bool shooting = solver_->currentData().toInt() == static_cast<int>(job::PeriodicSolver::Shooting);
+    const bool shooting = comboValue<discretise::PeriodicSolver>(solver_) == discretise::PeriodicSolver::Shooting;
     intervals_->setEnabled(shooting);
     nodes_->setEnabled(!shooting);
     scheme_->setEnabled(!shooting);
@@ -155,11 +158,11 @@ std::optional<job::PeriodicJob> PeriodicPanel::job(const QString& modelText, con
     job::PeriodicJob j;
     j.modelText = modelText.toStdString();
     j.modelSource = source.toStdString();
-    j.solver = static_cast<job::PeriodicSolver>(solver_->currentData().toInt());
+    j.solver = comboValue<discretise::PeriodicSolver>(solver_);
     j.shooting.periods = static_cast<std::size_t>(periods_->value());
     j.shooting.intervals = static_cast<std::size_t>(intervals_->value());
     j.nodes = static_cast<std::size_t>(nodes_->value());
-    j.scheme = static_cast<discretise::PeriodicScheme>(scheme_->currentData().toInt());
+    j.scheme = comboValue<discretise::PeriodicScheme>(scheme_);
     j.settlePeriods = static_cast<std::size_t>(settle_->value());
     if (sweep_->isChecked()) {
         job::PeriodicSweep s;
@@ -167,20 +170,26 @@ std::optional<job::PeriodicJob> PeriodicPanel::job(const QString& modelText, con
         if (s.parameter.empty())
             return fail(tr("Continuation: the model has no parameter to continue."));
         const auto from = readNumber(sweepFrom_), to = readNumber(sweepTo_);
-        if (!from || !to || *from == *to)
-            return fail(tr("Continuation: 'from' and 'to' must be two different numbers."));
+        if (!from || !to)
+            return fail(tr("Continuation: 'from' and 'to' must be numbers."));
         s.from = *from;
         s.to = *to;
         s.frequency = frequency_->isChecked();
-        s.natural = natural_->isChecked();
+        s.method = comboValue<shooting::ContinuationMethod>(continuation_);
         s.amplitudeState = amplitudeState_->currentText().toStdString();
         j.sweep = s;
     }
     if (!(j.sweep && j.sweep->frequency)) {
         const auto period = readNumber(period_);
-        if (!period || !(*period > 0))
-            return fail(tr("The period must be a number > 0."));
+        if (!period)
+            return fail(tr("The period must be a number."));
         j.shooting.period = *period;
+    }
+    try {
+        j.validate();
+    } catch (const core::SettingError& e) {
+        const bool sweep = e.key().starts_with("sweep.");
+        return fail((sweep ? tr("Continuation: %1") : QStringLiteral("%1")).arg(QString::fromStdString(e.what())));
     }
     return j;
 }

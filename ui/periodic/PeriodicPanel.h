@@ -44,6 +44,7 @@ public:
     QLineEdit* sweepFromEdit() const { return sweepFrom_; }
     QLineEdit* sweepToEdit() const { return sweepTo_; }
     QCheckBox* frequencyCheck() const { return frequency_; }
+    QComboBox* continuationCombo() const { return continuation_; }
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
     QString resultText() const;
@@ -70,7 +71,7 @@ private:
     QLineEdit* sweepFrom_ = nullptr;
     QLineEdit* sweepTo_ = nullptr;
     QCheckBox* frequency_ = nullptr;
-    QCheckBox* natural_ = nullptr;
+    QComboBox* continuation_ = nullptr;
     QComboBox* amplitudeState_ = nullptr;
     QPushButton* run_ = nullptr;
     QPushButton* cancel_ = nullptr;

@@ -182,6 +182,7 @@ job::CostSurface ContourPanel::makeSurface() const
     const auto points = static_cast<std::size_t>(grid_->value());
     surface.x = {xName_->currentText().toStdString(), xFrom_->value(), xTo_->value(), points};
     surface.y = {yName_->currentText().toStdString(), yFrom_->value(), yTo_->value(), points};
+    surface.validate();
     return surface;
 }
 

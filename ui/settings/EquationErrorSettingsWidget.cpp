@@ -1,5 +1,10 @@
 #include "ui/settings/EquationErrorSettingsWidget.h"
 
+#include "ui/settings/EnumCombo.h"
+
+#include "engine/estimate/FitSettingFields.h"
+#include "engine/estimate/MethodTraits.h"
+
 #include <QBrush>
 #include <QCheckBox>
 #include <QColor>
@@ -21,18 +26,6 @@ namespace {
 QString formatValue(double value)
 {
     return QString::number(value, 'g', QLocale::FloatingPointShortest);
-}
-
-QString formulaLabel(estimate::EquationErrorFormula formula)
-{
-    switch (formula) {
-    case estimate::EquationErrorFormula::Heun: return QObject::tr("Heun (RK2, seed 004)");
-    case estimate::EquationErrorFormula::RungeKutta4: return QObject::tr("Runge–Kutta 4");
-    case estimate::EquationErrorFormula::Trapezoid: return QObject::tr("Trapezoid (1 step)");
-    case estimate::EquationErrorFormula::Simpson: return QObject::tr("Simpson (2 steps)");
-    case estimate::EquationErrorFormula::NewtonCotes6: return QObject::tr("Newton–Cotes (6 steps, seed 004)");
-    }
-    return {};
 }
 
 }  // namespace
@@ -80,7 +73,9 @@ EquationErrorSettingsWidget::EquationErrorSettingsWidget(QWidget* parent) : QWid
 
 void EquationErrorSettingsWidget::setMethod(estimate::EstimationMethod method)
 {
-    if (!estimate::isEquationError(method) || method == method_)
+    using In = estimate::MethodInput;
+    if (!(estimate::takes(method, In::OneStepFormula) || estimate::takes(method, In::MultistepFormula)) ||
+        method == method_)
         return;
     method_ = method;
     fillFormulas();
@@ -91,15 +86,9 @@ void EquationErrorSettingsWidget::fillFormulas()
     const bool wasUpdating = updating_;
     updating_ = true;
     formula_->clear();
-    const bool oneStep = method_ == estimate::EstimationMethod::SingleStep;
-    const auto list = oneStep
-        ? std::vector{estimate::EquationErrorFormula::Heun, estimate::EquationErrorFormula::RungeKutta4}
-        : std::vector{estimate::EquationErrorFormula::NewtonCotes6, estimate::EquationErrorFormula::Simpson,
-                      estimate::EquationErrorFormula::Trapezoid};
-    for (const auto f : list)
-        formula_->addItem(formulaLabel(f), static_cast<int>(f));
-    formula_->setCurrentIndex(
-        std::max(0, formula_->findData(static_cast<int>(oneStep ? values_.oneStep : values_.multistep))));
+    const bool oneStep = estimate::takes(method_, estimate::MethodInput::OneStepFormula);
+    fillCombo(formula_, estimate::kEquationErrorFormulas, oneStep ? estimate::isOneStep : estimate::isMultistep);
+    showComboValue(formula_, oneStep ? values_.oneStep : values_.multistep);
     updating_ = wasUpdating;
 }
 
@@ -133,18 +122,23 @@ void EquationErrorSettingsWidget::weightEdited(QTableWidgetItem* item)
     const QString text = item->text().trimmed();
     bool ok = true;
     const double value = text.toDouble(&ok);
+    // The rule of a state weight is its entry's in estimate::equationErrorFields().
+    const auto* field = core::findField(estimate::equationErrorFields(), "state_weights");
+    const auto& rule = std::get<core::NumberMapAccess<estimate::EquationErrorSettings>>(field->access).rule;
     if (text.isEmpty()) {
         values_.stateWeights.erase(name);
         invalid_[name] = false;
-    } else if (ok && std::isfinite(value) && value > 0) {
+    } else if (ok && rule.accepts(value)) {
         values_.stateWeights[name] = value;
         invalid_[name] = false;
     } else {
         invalid_[name] = true;
     }
     item->setBackground(invalid_[name] ? QBrush(QColor(255, 200, 200)) : QBrush());
-    item->setToolTip(invalid_[name] ? tr("A weight is a number greater than 0; the last valid weight is used.")
-                                    : QString());
+    item->setToolTip(
+        invalid_[name]
+            ? tr("A weight is %1; the last valid weight is used.").arg(QString::fromStdString(rule.describe()))
+            : QString());
     emit settingsChanged();
 }
 

@@ -1,7 +1,11 @@
 #include "ui/settings/EstimatorPanel.h"
 
+#include "ui/settings/EnumCombo.h"
 #include "ui/settings/EquationErrorSettingsWidget.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
+
+#include "engine/estimate/FitSettingFields.h"
+#include "engine/estimate/MethodTraits.h"
 
 #include <QBrush>
 #include <QColor>
@@ -34,22 +38,43 @@ QString formatValue(double value)
     return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
+QString text(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+// The rule of the number (or NAME -> number) setting `key` (estimate::fitSettingFields).
+core::NumberRule ruleOf(const std::string& key)
+{
+    using S = estimate::FitSettings;
+    const auto* field = core::findField(estimate::fitSettingFields(), key);
+    if (const auto* number = field ? std::get_if<core::NumberAccess<S>>(&field->access) : nullptr)
+        return number->rule;
+    if (const auto* map = field ? std::get_if<core::NumberMapAccess<S>>(&field->access) : nullptr)
+        return map->rule;
+    return {};
+}
+
 // The reason text is invalid, empty when it is valid; *value receives the number.
-QString checkNumber(const QString& text, bool positive, double* value)
+QString checkNumber(const QString& entry, const core::NumberRule& rule, double* value)
 {
     bool ok = false;
-    const double v = text.trimmed().toDouble(&ok);
+    const double v = entry.trimmed().toDouble(&ok);
     if (!ok || !std::isfinite(v)) {
         return QObject::tr("Not a finite number.");
     }
-    if (positive && !(v > 0)) {
-        return QObject::tr("Must be greater than 0.");
-    }
-    if (!positive && !(v >= 0)) {
-        return QObject::tr("Must be 0 or greater.");
+    if (!rule.accepts(v)) {
+        return QObject::tr("Expected %1.").arg(QString::fromStdString(rule.describe()));
     }
     *value = v;
     return {};
+}
+
+// The help line of setting `key`, as a tooltip.
+QString helpOf(const std::string& key)
+{
+    const auto* field = core::findField(estimate::fitSettingFields(), key);
+    return field ? text(field->names.help) : QString();
 }
 
 }  // namespace
@@ -60,78 +85,41 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
 
     method_ = new QComboBox(this);
     method_->setObjectName(QStringLiteral("methodCombo"));
-    method_->addItem(tr("Output error"), static_cast<int>(estimate::EstimationMethod::OutputError));
-    method_->addItem(tr("Multiple shooting"), static_cast<int>(estimate::EstimationMethod::MultipleShooting));
-    method_->addItem(tr("Bayes"), static_cast<int>(estimate::EstimationMethod::Bayes));
-    method_->addItem(tr("Periodic response"), static_cast<int>(estimate::EstimationMethod::PeriodicResponse));
-    method_->addItem(tr("Single-step (equation error)"), static_cast<int>(estimate::EstimationMethod::SingleStep));
-    method_->addItem(tr("Multistep (equation error)"), static_cast<int>(estimate::EstimationMethod::Multistep));
-    method_->addItem(tr("Steepest descent (seed 003)"), static_cast<int>(estimate::EstimationMethod::SteepestDescent));
+    fillCombo(method_, estimate::kEstimationMethods);
     method_->addItem(tr("Optimal estimation (TPBVP)"), kOptimalMethod);
+    method_->setItemData(method_->count() - 1,
+                         tr("States, inputs and parameters of one record as a two-point boundary value problem "
+                            "(Rutten 1993)"),
+                         Qt::ToolTipRole);
 
     shootingIntervals_ = new QSpinBox(this);
     shootingIntervals_->setObjectName(QStringLiteral("shootingIntervalsSpin"));
     shootingIntervals_->setRange(1, 100000);
-    gain_ = addNumberField(Rule::Positive, defaults.steepestDescentGain, QStringLiteral("gainEdit"));
-    gain_->setToolTip(tr("K in θ ← θ − K ∫ Σ (model − measured) ∂model/∂θ dt = θ − (K/2) ∂J/∂θ (seed 003 eq. 4.22), "
-                         "J = ∫ Σ (measured − model)² dt (unit weights unless set below); "
-                         "seed 003 uses K = 0.02. Too large a gain makes J rise: the fit then stops."));
+    shootingIntervals_->setToolTip(helpOf("shooting_intervals"));
+    gain_ = addNumberField("steepest_descent_gain", defaults.steepestDescentGain, QStringLiteral("gainEdit"));
+    gain_->setToolTip(helpOf("steepest_descent_gain"));
 
     sensitivity_ = new QComboBox(this);
     sensitivity_->setObjectName(QStringLiteral("sensitivityCombo"));
-    sensitivity_->addItem(tr("Forward (Meissinger)"), static_cast<int>(estimate::SensitivityMethod::Forward));
-    sensitivity_->setItemData(0, tr("The parameter-sensitivity equations, integrated with the model: any model."),
-                              Qt::ToolTipRole);
-    sensitivity_->addItem(tr("Structural (linear models)"), static_cast<int>(estimate::SensitivityMethod::Structural));
-    sensitivity_->setItemData(
-        1,
-        tr("Seed 003's structural-sensitivity method: one sensitivity model of the system's own "
-           "structure, driven at each parameter's sensitivity points and propagated by the matrix "
-           "exponential. Only for models linear in the states with constant coefficients (e.g. a "
-           "linear PDE by the method of lines); the integrator settings do not apply."),
-        Qt::ToolTipRole);
+    fillCombo(sensitivity_, estimate::kSensitivityMethods);
 
     integrator_ = new QComboBox(this);
     integrator_->setObjectName(QStringLiteral("integratorCombo"));
-    integrator_->addItem(QStringLiteral("dopri5"), static_cast<int>(integrate::IntegrationMethod::Dopri5));
-    integrator_->addItem(QStringLiteral("rosenbrock4"), static_cast<int>(integrate::IntegrationMethod::Rosenbrock4));
-    integrator_->addItem(QStringLiteral("rk4"), static_cast<int>(integrate::IntegrationMethod::RK4));
-    integrator_->addItem(QStringLiteral("euler"), static_cast<int>(integrate::IntegrationMethod::Euler));
-    integrator_->setItemData(
-        integrator_->count() - 1,
-        tr("Explicit Euler, fixed step (Max step; 0 = one step per sample). On a PDE model it refuses a "
-           "step above its stability limit Δx²/(2·max α) and names the limit."),
-        Qt::ToolTipRole);
-    integrator_->addItem(QStringLiteral("sparse-implicit"),
-                         static_cast<int>(integrate::IntegrationMethod::SparseImplicit));
-    integrator_->setItemData(integrator_->count() - 1,
-                             tr("Adaptive linearly implicit (sparse LU): large stiff models, PDEs."), Qt::ToolTipRole);
-    integrator_->addItem(QStringLiteral("implicit-euler"),
-                         static_cast<int>(integrate::IntegrationMethod::ImplicitEuler));
-    integrator_->setItemData(
-        integrator_->count() - 1,
-        tr("Implicit Euler (seed 003 eq. 2.18), fixed step (Max step; 0 = one step per sample): order 1, "
-           "no step limit, damps stiff modes."),
-        Qt::ToolTipRole);
-    integrator_->addItem(QStringLiteral("crank-nicolson"),
-                         static_cast<int>(integrate::IntegrationMethod::CrankNicolson));
-    integrator_->setItemData(
-        integrator_->count() - 1,
-        tr("Crank–Nicolson, fixed step (Max step; 0 = one step per sample): order 2 and no step limit, "
-           "but not L-stable: with a large step the stiff modes of a PDE oscillate instead of decaying."),
-        Qt::ToolTipRole);
+    fillCombo(integrator_, integrate::kIntegrationMethods);
 
-    rtol_ = addNumberField(Rule::Positive, defaults.integrator.relativeTolerance, QStringLiteral("rtolEdit"));
-    atol_ = addNumberField(Rule::Positive, defaults.integrator.absoluteTolerance, QStringLiteral("atolEdit"));
-    maxStep_ = addNumberField(Rule::NonNegative, defaults.integrator.maxStep, QStringLiteral("maxStepEdit"));
+    rtol_ = addNumberField("integrator.rtol", defaults.integrator.relativeTolerance, QStringLiteral("rtolEdit"));
+    atol_ = addNumberField("integrator.atol", defaults.integrator.absoluteTolerance, QStringLiteral("atolEdit"));
+    maxStep_ = addNumberField("integrator.max_step", defaults.integrator.maxStep, QStringLiteral("maxStepEdit"));
     maxStep_->setPlaceholderText(tr("0 = no limit"));
 
     maxIterations_ = new QSpinBox(this);
     maxIterations_->setObjectName(QStringLiteral("maxIterationsSpin"));
     maxIterations_->setRange(0, 1000000);
-    costTol_ = addNumberField(Rule::NonNegative, defaults.costTolerance, QStringLiteral("costToleranceEdit"));
-    stepTol_ = addNumberField(Rule::NonNegative, defaults.stepTolerance, QStringLiteral("stepToleranceEdit"));
-    gradTol_ = addNumberField(Rule::NonNegative, defaults.gradientTolerance, QStringLiteral("gradientToleranceEdit"));
+    maxIterations_->setToolTip(helpOf("max_iterations"));
+    costTol_ = addNumberField("cost_tolerance", defaults.costTolerance, QStringLiteral("costToleranceEdit"));
+    stepTol_ = addNumberField("step_tolerance", defaults.stepTolerance, QStringLiteral("stepToleranceEdit"));
+    gradTol_ =
+        addNumberField("gradient_tolerance", defaults.gradientTolerance, QStringLiteral("gradientToleranceEdit"));
 
     weights_ = new QTableWidget(0, 2, this);
     weights_->setObjectName(QStringLiteral("weightTable"));
@@ -140,7 +128,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     weights_->horizontalHeader()->setStretchLastSection(true);
     weights_->setToolTip(tr("Empty = automatic weight 1/σ² with σ estimated from the data."));
 
-    period_ = addNumberField(Rule::NonNegative, defaults.periodic.period, QStringLiteral("periodEdit"));
+    period_ = addNumberField("periodic.period", defaults.periodic.period, QStringLiteral("periodEdit"));
     period_->setToolTip(tr("Forcing period T; used when no frequency parameter is named."));
     frequencyParameter_ = new QLineEdit(this);
     frequencyParameter_->setObjectName(QStringLiteral("frequencyParameterEdit"));
@@ -151,14 +139,21 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     periods_->setToolTip(tr("n for an n·T-periodic (subharmonic) response."));
     periodicSolver_ = new QComboBox(this);
     periodicSolver_->setObjectName(QStringLiteral("periodicSolverCombo"));
-    periodicSolver_->addItem(tr("Shooting"), static_cast<int>(estimate::PeriodicSolver::Shooting));
-    periodicSolver_->addItem(tr("Time discretisation"), static_cast<int>(estimate::PeriodicSolver::Discretisation));
+    fillCombo(periodicSolver_, discretise::kPeriodicSolvers);
     periodicIntervals_ = new QSpinBox(this);
     periodicIntervals_->setObjectName(QStringLiteral("periodicIntervalsSpin"));
     periodicIntervals_->setRange(1, 10000);
     nodes_ = new QSpinBox(this);
     nodes_->setObjectName(QStringLiteral("nodesSpin"));
     nodes_->setRange(4, 100000);
+    nodes_->setToolTip(helpOf("periodic.nodes"));
+    scheme_ = new QComboBox(this);
+    scheme_->setObjectName(QStringLiteral("schemeCombo"));
+    fillCombo(scheme_, discretise::kPeriodicSchemes);
+    settle_ = new QSpinBox(this);
+    settle_->setObjectName(QStringLiteral("settleSpin"));
+    settle_->setRange(1, 100000);
+    settle_->setToolTip(helpOf("periodic.settle_periods"));
 
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("runButton"));
@@ -186,6 +181,8 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     periodicForm->addRow(tr("Solver"), periodicSolver_);
     periodicForm->addRow(tr("Shooting intervals"), periodicIntervals_);
     periodicForm->addRow(tr("Nodes per period"), nodes_);
+    periodicForm->addRow(tr("Scheme"), scheme_);
+    periodicForm->addRow(tr("Settling periods"), settle_);
 
     auto* integratorBox = new QGroupBox(tr("Integrator"), this);
     integratorBox_ = integratorBox;
@@ -244,7 +241,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     connect(integrator_, &QComboBox::currentIndexChanged, this, [this] {
         if (!updating_) {
             integratorChosen_ = true;  // a pick by hand: the model no longer decides
-            showIntegrator(static_cast<integrate::IntegrationMethod>(integrator_->currentData().toInt()));
+            showIntegrator(comboValue<integrate::IntegrationMethod>(integrator_));
         }
         emitChanged();
     });
@@ -265,6 +262,8 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     });
     connect(periodicIntervals_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
     connect(nodes_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
+    connect(scheme_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
+    connect(settle_, &QSpinBox::valueChanged, this, &EstimatorPanel::emitChanged);
     connect(weights_, &QTableWidget::itemChanged, this, &EstimatorPanel::weightEdited);
     connect(optimal_, &OptimalEstimationSettingsWidget::settingsChanged, this, &EstimatorPanel::optimalSettingsChanged);
     connect(equationError_, &EquationErrorSettingsWidget::settingsChanged, this, &EstimatorPanel::emitChanged);
@@ -275,11 +274,11 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     setRunning(false);
 }
 
-QLineEdit* EstimatorPanel::addNumberField(Rule rule, double value, const QString& objectName)
+QLineEdit* EstimatorPanel::addNumberField(const std::string& key, double value, const QString& objectName)
 {
     auto* edit = new QLineEdit(this);
     edit->setObjectName(objectName);
-    fields_[edit] = NumberField{edit, rule, value, true};
+    fields_[edit] = NumberField{edit, ruleOf(key), value, true};
     edit->setText(formatValue(value));
     connect(edit, &QLineEdit::textEdited, this, [this, edit] { numberEdited(edit); });
     return edit;
@@ -289,7 +288,7 @@ void EstimatorPanel::numberEdited(QLineEdit* edit)
 {
     NumberField& field = fields_.at(edit);
     double value = field.value;
-    const QString problem = checkNumber(edit->text(), field.rule == Rule::Positive, &value);
+    const QString problem = checkNumber(edit->text(), field.rule, &value);
     field.valid = problem.isEmpty();
     if (field.valid) {
         field.value = value;
@@ -306,7 +305,7 @@ void EstimatorPanel::setNumber(QLineEdit* edit, double value)
 {
     NumberField& field = fields_.at(edit);
     double checked = field.value;
-    if (checkNumber(formatValue(value), field.rule == Rule::Positive, &checked).isEmpty()) {
+    if (checkNumber(formatValue(value), field.rule, &checked).isEmpty()) {
         field.value = checked;
     }
     field.valid = true;
@@ -380,15 +379,15 @@ void EstimatorPanel::weightEdited(QTableWidgetItem* item)
     }
     const std::string name = nameItem->text().toStdString();
     const QSignalBlocker blocker(weights_);
-    const QString text = item->text().trimmed();
-    if (text.isEmpty()) {
+    const QString entry = item->text().trimmed();
+    if (entry.isEmpty()) {
         weightValues_.erase(name);
         weightInvalid_[name] = false;
         item->setBackground(QBrush());
         item->setToolTip(QString());
     } else {
         double value = 0.0;
-        const QString problem = checkNumber(text, false, &value);
+        const QString problem = checkNumber(entry, ruleOf("output_weights"), &value);
         if (problem.isEmpty()) {
             weightValues_[name] = value;
             weightInvalid_[name] = false;
@@ -439,11 +438,11 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
     updating_ = true;
     base_ = settings;
     if (!optimalSelected()) {
-        method_->setCurrentIndex(std::max(0, method_->findData(static_cast<int>(settings.method))));
+        showComboValue(method_, settings.method);
     }
     shootingIntervals_->setValue(static_cast<int>(
         std::min<std::size_t>(settings.shootingIntervals, static_cast<std::size_t>(shootingIntervals_->maximum()))));
-    sensitivity_->setCurrentIndex(std::max(0, sensitivity_->findData(static_cast<int>(settings.sensitivity))));
+    showComboValue(sensitivity_, settings.sensitivity);
     integratorChosen_ = settings.integrator.methodChosen;
     showIntegrator(integratorChosen_ ? settings.integrator.method : defaultIntegrator_);
     setNumber(rtol_, settings.integrator.relativeTolerance);
@@ -458,10 +457,11 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
     setNumber(period_, settings.periodic.period);
     frequencyParameter_->setText(QString::fromStdString(settings.periodic.frequencyParameter));
     periods_->setValue(static_cast<int>(std::min<std::size_t>(settings.periodic.periods, 1000)));
-    periodicSolver_->setCurrentIndex(
-        std::max(0, periodicSolver_->findData(static_cast<int>(settings.periodic.solver))));
+    showComboValue(periodicSolver_, settings.periodic.solver);
     periodicIntervals_->setValue(static_cast<int>(std::min<std::size_t>(settings.periodic.intervals, 10000)));
     nodes_->setValue(static_cast<int>(std::clamp<std::size_t>(settings.periodic.nodes, 4, 100000)));
+    showComboValue(scheme_, settings.periodic.scheme);
+    settle_->setValue(static_cast<int>(std::clamp<std::size_t>(settings.periodic.settlePeriods, 1, 100000)));
     weightValues_ = settings.outputWeights;
     weightInvalid_.clear();
     rebuildWeightTable();
@@ -475,13 +475,13 @@ estimate::FitSettings EstimatorPanel::settings() const
 {
     estimate::FitSettings s = base_;
     if (!optimalSelected()) {
-        s.method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
+        s.method = comboValue<estimate::EstimationMethod>(method_);
     }
     s.shootingIntervals = static_cast<std::size_t>(shootingIntervals_->value());
     // The choice stays in the combo while another method is shown, but only applies where it can.
     s.sensitivity =
         structuralSelected() ? estimate::SensitivityMethod::Structural : estimate::SensitivityMethod::Forward;
-    s.integrator.method = static_cast<integrate::IntegrationMethod>(integrator_->currentData().toInt());
+    s.integrator.method = comboValue<integrate::IntegrationMethod>(integrator_);
     s.integrator.methodChosen = integratorChosen_;
     s.integrator.relativeTolerance = number(rtol_);
     s.integrator.absoluteTolerance = number(atol_);
@@ -494,9 +494,11 @@ estimate::FitSettings EstimatorPanel::settings() const
     s.periodic.period = number(period_);
     s.periodic.frequencyParameter = frequencyParameter_->text().trimmed().toStdString();
     s.periodic.periods = static_cast<std::size_t>(periods_->value());
-    s.periodic.solver = static_cast<estimate::PeriodicSolver>(periodicSolver_->currentData().toInt());
+    s.periodic.solver = comboValue<discretise::PeriodicSolver>(periodicSolver_);
     s.periodic.intervals = static_cast<std::size_t>(periodicIntervals_->value());
     s.periodic.nodes = static_cast<std::size_t>(nodes_->value());
+    s.periodic.scheme = comboValue<discretise::PeriodicScheme>(scheme_);
+    s.periodic.settlePeriods = static_cast<std::size_t>(settle_->value());
     s.equationError = equationError_->settings();
     s.equationError.differentiation = base_.equationError.differentiation;  // a preprocessing setting
     s.outputWeights.clear();
@@ -526,24 +528,29 @@ bool EstimatorPanel::optimalSelected() const
     return method_->currentData().toInt() == kOptimalMethod;
 }
 
-bool EstimatorPanel::structuralSelected() const
+bool EstimatorPanel::takes(estimate::MethodInput input) const
 {
-    return !optimalSelected() &&
-        estimate::acceptsSensitivityMethod(static_cast<estimate::EstimationMethod>(method_->currentData().toInt())) &&
-        static_cast<estimate::SensitivityMethod>(sensitivity_->currentData().toInt()) ==
-        estimate::SensitivityMethod::Structural;
+    return !optimalSelected() && estimate::takes(comboValue<estimate::EstimationMethod>(method_), input);
 }
 
+bool EstimatorPanel::structuralSelected() const
+{
+    return takes(estimate::MethodInput::SensitivityMethod) &&
+        comboValue<estimate::SensitivityMethod>(sensitivity_) == estimate::SensitivityMethod::Structural;
+}
+
+// What is shown is what the method's row in estimate::kMethodTraits says it takes.
 void EstimatorPanel::updateEnabled()
 {
+    using In = estimate::MethodInput;
     const bool optimal = optimalSelected();
-    const auto method = static_cast<estimate::EstimationMethod>(method_->currentData().toInt());
-    shootingIntervals_->setEnabled(!optimal && method == estimate::EstimationMethod::MultipleShooting);
-    const bool steepest = !optimal && method == estimate::EstimationMethod::SteepestDescent;
-    gain_->setVisible(steepest);
+    const auto method = comboValue<estimate::EstimationMethod>(method_);
+    shootingIntervals_->setEnabled(takes(In::ShootingIntervals));
+    const bool gain = takes(In::Gain);
+    gain_->setVisible(gain);
     if (gainLabel_)
-        gainLabel_->setVisible(steepest);
-    const bool takesSensitivity = !optimal && estimate::acceptsSensitivityMethod(method);
+        gainLabel_->setVisible(gain);
+    const bool takesSensitivity = takes(In::SensitivityMethod);
     sensitivity_->setVisible(takesSensitivity);
     if (sensitivityLabel_)
         sensitivityLabel_->setVisible(takesSensitivity);
@@ -553,21 +560,21 @@ void EstimatorPanel::updateEnabled()
                                                          "linear model exactly by the matrix exponential.")
                                                     : QString());
     // Hidden, not only disabled: the periodic settings mean nothing to the other methods.
-    periodicBox_->setVisible(!optimal && method == estimate::EstimationMethod::PeriodicResponse);
+    periodicBox_->setVisible(takes(In::PeriodicResponse));
     // A named frequency parameter sets the period per experiment; the fixed period is then unused.
     period_->setEnabled(frequencyParameter_->text().trimmed().isEmpty());
-    const bool discretisation = static_cast<estimate::PeriodicSolver>(periodicSolver_->currentData().toInt()) ==
-        estimate::PeriodicSolver::Discretisation;
+    const bool discretisation =
+        comboValue<discretise::PeriodicSolver>(periodicSolver_) == discretise::PeriodicSolver::Discretisation;
     nodes_->setEnabled(discretisation);
+    scheme_->setEnabled(discretisation);
     optimalBox_->setVisible(optimal);
     for (QWidget* box : fitOnly_) {
         box->setVisible(!optimal);
     }
-    const bool equationError = !optimal && estimate::isEquationError(method);
     equationError_->setMethod(method);
-    equationErrorBox_->setVisible(equationError);
+    equationErrorBox_->setVisible(takes(In::OneStepFormula) || takes(In::MultistepFormula));
     // The equation error weighs states, not outputs.
-    weightBox_->setVisible(!optimal && !equationError);
+    weightBox_->setVisible(takes(In::OutputWeights));
 }
 
 void EstimatorPanel::emitChanged()

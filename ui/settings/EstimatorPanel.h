@@ -1,6 +1,8 @@
 #pragma once
 
+#include "engine/core/SettingField.h"
 #include "engine/estimate/FitSettings.h"
+#include "engine/estimate/MethodTraits.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -28,7 +30,10 @@ class OptimalEstimationSettingsWidget;
 // structural, for the single-shooting methods), integrator and its tolerances,
 // stopping rules, per-output weights; Run and Cancel with a busy indicator. The
 // periodic-response settings (forcing period or frequency parameter, periods, solver,
-// shooting intervals, discretisation nodes) are shown only for that method.
+// shooting intervals, discretisation nodes and scheme, settling periods) are shown only for
+// that method. Which controls a method shows is its row in estimate::kMethodTraits; the
+// choices and their tooltips are the enums' tables; a number field's rule and tooltip are its
+// entry in estimate::fitSettingFields().
 // A number field holding an invalid entry (rtol <= 0, text that is not a number, ...)
 // gets a red border and a tooltip saying why, and settings() keeps its last valid value.
 // Settings the panel does not show (priors, maxSteps) are kept from setSettings().
@@ -85,6 +90,8 @@ public:
     QComboBox* periodicSolverCombo() const { return periodicSolver_; }
     QSpinBox* periodicIntervalsSpin() const { return periodicIntervals_; }
     QSpinBox* nodesSpin() const { return nodes_; }
+    QComboBox* schemeCombo() const { return scheme_; }
+    QSpinBox* settleSpin() const { return settle_; }
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
     QProgressBar* progressBar() const { return progress_; }
@@ -100,15 +107,17 @@ signals:
     void cancelRequested();
 
 private:
-    enum class Rule { Positive, NonNegative };
     struct NumberField {
         QLineEdit* edit = nullptr;
-        Rule rule = Rule::Positive;
+        core::NumberRule rule;  // of its setting in estimate::fitSettingFields()
         double value = 0.0;  // last valid value
         bool valid = true;
     };
 
-    QLineEdit* addNumberField(Rule rule, double value, const QString& objectName);
+    // A number field for the fit setting `key` (its key in estimate::fitSettingFields()).
+    QLineEdit* addNumberField(const std::string& key, double value, const QString& objectName);
+    // The method shown (not optimal estimation) takes `input`.
+    bool takes(estimate::MethodInput input) const;
     void numberEdited(QLineEdit* edit);
     void setNumber(QLineEdit* edit, double value);
     double number(QLineEdit* edit) const;
@@ -144,6 +153,8 @@ private:
     QComboBox* periodicSolver_ = nullptr;
     QSpinBox* periodicIntervals_ = nullptr;
     QSpinBox* nodes_ = nullptr;
+    QComboBox* scheme_ = nullptr;
+    QSpinBox* settle_ = nullptr;
     QPushButton* run_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QProgressBar* progress_ = nullptr;

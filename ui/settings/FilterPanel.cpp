@@ -1,5 +1,7 @@
 #include "ui/settings/FilterPanel.h"
 
+#include "ui/settings/EnumCombo.h"
+
 #include "engine/data/DataError.h"
 #include "engine/data/Noise.h"
 #include "engine/data/Spectrum.h"
@@ -92,8 +94,7 @@ void FilterPanel::buildUi()
     noisePercent_->setSuffix(QStringLiteral(" % RMS"));
     noiseDistribution_ = new QComboBox(noiseBox_);
     noiseDistribution_->setObjectName(QStringLiteral("noiseDistributionCombo"));
-    noiseDistribution_->addItem(tr("uniform"), static_cast<int>(data::NoiseDistribution::Uniform));
-    noiseDistribution_->addItem(tr("gaussian"), static_cast<int>(data::NoiseDistribution::Gaussian));
+    fillCombo(noiseDistribution_, data::kNoiseDistributions);
     noiseSeed_ = new QLineEdit(noiseBox_);
     noiseSeed_->setObjectName(QStringLiteral("noiseSeedEdit"));
     noiseSeed_->setValidator(
@@ -106,9 +107,7 @@ void FilterPanel::buildUi()
     auto* derivativeBox = new QGroupBox(tr("Differentiation"), this);
     derivativeMethod_ = new QComboBox(derivativeBox);
     derivativeMethod_->setObjectName(QStringLiteral("derivativeMethodCombo"));
-    derivativeMethod_->addItem(tr("central differences"), static_cast<int>(data::DerivativeMethod::CentralDifference));
-    derivativeMethod_->addItem(tr("Savitzky–Golay"), static_cast<int>(data::DerivativeMethod::SavitzkyGolay));
-    derivativeMethod_->addItem(tr("smoothing spline"), static_cast<int>(data::DerivativeMethod::SmoothingSpline));
+    fillCombo(derivativeMethod_, data::kDerivativeMethods);
     derivativeMethod_->setToolTip(tr("How velocities are obtained from measured displacements for the equation-error "
                                      "methods (and the phase portrait). The smoothing spline sets its smoothing from "
                                      "the noise level it estimates in the data."));
@@ -361,7 +360,7 @@ void FilterPanel::refresh()
     }
     if (message.isEmpty()) {
         try {
-            data::validatePreprocessing(settings);
+            settings.validate();
             if (table_) {
                 processed_ = data::preprocess(*table_, settings);
             }

@@ -1,5 +1,7 @@
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
+#include "ui/settings/EnumCombo.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QComboBox>
@@ -50,10 +52,8 @@ OptimalEstimationSettingsWidget::OptimalEstimationSettingsWidget(QWidget* parent
 
     firstStage_ = new QComboBox(this);
     firstStage_->setObjectName(QStringLiteral("firstStageCombo"));
-    for (auto method : {integrate::IntegrationMethod::Euler, integrate::IntegrationMethod::RK4,
-                        integrate::IntegrationMethod::ImplicitEuler, integrate::IntegrationMethod::CrankNicolson})
-        firstStage_->addItem(QString::fromStdString(integrate::methodName(method)), static_cast<int>(method));
-    firstStage_->setToolTip(tr("Method of the loose first stage of the tolerance schedule (seed 001 §5.4): one "
+    fillCombo(firstStage_, integrate::kIntegrationMethods, estimate::isFirstStageMethod);
+    firstStage_->setToolTip(tr("Method of the loose first stage of the tolerance schedule (Rutten 1993, §5.4): one "
                                "explicit Euler step per interval by default. A stiff problem needs more steps "
                                "(h·λ ≥ −2 for Euler) or an implicit scheme."));
     firstStageSteps_ = new QSpinBox(this);
@@ -181,15 +181,23 @@ void OptimalEstimationSettingsWidget::cellEdited(QTableWidgetItem* item)
     QString reason;
     if (!text.isEmpty()) {
         value = text.toDouble(&ok);
-        ok = ok && std::isfinite(value);
-        if (!ok)
-            reason = tr("Not a finite number.");
-        else if (item->column() == WeightColumn && isState && !(value > 0)) {
-            ok = false;
-            reason = tr("W must be greater than 0.");
-        } else if ((item->column() == PriorWeightColumn || item->column() == WeightColumn) && !(value >= 0)) {
-            ok = false;
-            reason = tr("Must be 0 or greater.");
+        if (!ok) {
+            reason = tr("Not a number.");
+        } else {
+            // The rules are OptimalEstimationSettings::validate's: the entry with the others.
+            estimate::OptimalEstimationSettings candidate = values_;
+            if (item->column() == WeightColumn)
+                (isState ? candidate.stateWeights : candidate.measurementWeights)[name] = value;
+            else if (item->column() == PriorWeightColumn)
+                candidate.initialPrior[name] = {0.0, value};
+            else
+                candidate.initialPrior[name] = {value, 0.0};
+            try {
+                candidate.validate();
+            } catch (const core::SettingError& e) {
+                ok = false;
+                reason = QString::fromStdString(e.what());
+            }
         }
     }
     updating_ = true;
@@ -211,10 +219,17 @@ void OptimalEstimationSettingsWidget::cellEdited(QTableWidgetItem* item)
         const QString wa = table_->item(row, PriorWeightColumn)->text().trimmed();
         bool okQ = false, okW = false;
         const double qv = q.toDouble(&okQ), wv = wa.toDouble(&okW);
-        if (okQ && okW && std::isfinite(qv) && std::isfinite(wv) && wv >= 0)
-            values_.initialPrior[name] = {qv, wv};
-        else
-            values_.initialPrior.erase(name);
+        values_.initialPrior.erase(name);
+        if (okQ && okW) {
+            estimate::OptimalEstimationSettings candidate = values_;
+            candidate.initialPrior[name] = {qv, wv};
+            try {
+                candidate.validate();
+                values_.initialPrior[name] = {qv, wv};
+            } catch (const core::SettingError&) {
+                // an entry the cell check has marked
+            }
+        }
     }
     emit settingsChanged();
 }

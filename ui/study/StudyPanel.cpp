@@ -1,5 +1,7 @@
 #include "ui/study/StudyPanel.h"
 
+#include "ui/settings/EnumCombo.h"
+
 #include "engine/project/AtomicFile.h"
 #include "engine/project/StudyJson.h"
 #include "ui/plots/BoxPlot.h"
@@ -44,8 +46,7 @@ StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
     noise_->setDecimals(2);
     noise_->setSuffix(tr(" % RMS"));
     distribution_ = new QComboBox(this);
-    distribution_->addItem(tr("uniform in [-p, +p]"), QStringLiteral("uniform"));
-    distribution_->addItem(tr("Gaussian, sd p"), QStringLiteral("gaussian"));
+    fillComboByName(distribution_, data::kNoiseDistributions);
     seed_ = new QSpinBox(this);
     seed_->setRange(0, INT_MAX);
     threads_ = new QSpinBox(this);
@@ -120,9 +121,8 @@ job::NoiseStudySettings StudyPanel::settings() const
     job::NoiseStudySettings s;
     s.realisations = static_cast<std::size_t>(realisations_->value());
     s.noisePercent = noise_->value();
-    s.distribution = distribution_->currentData().toString() == QStringLiteral("gaussian")
-        ? data::NoiseDistribution::Gaussian
-        : data::NoiseDistribution::Uniform;
+    s.distribution = data::kNoiseDistributions.parse(distribution_->currentData().toString().toStdString())
+                         .value_or(data::NoiseDistribution::Uniform);
     s.seed = static_cast<std::uint64_t>(seed_->value());
     return s;
 }
@@ -138,7 +138,9 @@ void StudyPanel::loadSettings()
     loading_ = true;
     realisations_->setValue(static_cast<int>(std::min<std::size_t>(s.realisations, 1000000)));
     noise_->setValue(s.noisePercent);
-    distribution_->setCurrentIndex(s.distribution == data::NoiseDistribution::Gaussian ? 1 : 0);
+    distribution_->setCurrentIndex(std::max(0,
+                                            distribution_->findData(QString::fromUtf8(
+                                                std::string(data::kNoiseDistributions.name(s.distribution)).c_str()))));
     // Seeds above the spin box's range (only from an edited file) are shown clamped.
     seed_->setValue(static_cast<int>(std::min<std::uint64_t>(s.seed, INT_MAX)));
     loading_ = false;
@@ -164,6 +166,14 @@ void StudyPanel::run()
         return;
     }
     study.settings = settings();
+    try {
+        study.settings.validate();
+    } catch (const core::SettingError& e) {
+        const QString text = tr("study cannot start: %1").arg(QString::fromStdString(e.what()));
+        status_->setText(text);
+        emit message(text);
+        return;
+    }
     study.trueValues = document_->trueValues();
     study.threads = threads();
     storeSettings();
