@@ -26,10 +26,10 @@ class Rosenbrock4Stepper final : public Stepper {
 public:
     using Controller = odeint::rosenbrock4_controller<odeint::rosenbrock4<double>>;
 
-    Rosenbrock4Stepper(SensitivitySystem& system, const IntegratorSettings& settings) :
-        system_(system), size_(system.size()), controller_(settings.absoluteTolerance, settings.relativeTolerance,
-                                                           settings.maxStep > 0 ? settings.maxStep : 0.0),
-        J_(size_ * size_), dFdt_(size_), x_(size_ + 1), xOld_(size_ + 1), sample_(size_ + 1)
+    Rosenbrock4Stepper(SensitivitySystem& system, double absoluteTolerance, double relativeTolerance, double maxStep) :
+        system_(system), size_(system.size()),
+        controller_(absoluteTolerance, relativeTolerance, maxStep > 0 ? maxStep : 0.0), J_(size_ * size_), dFdt_(size_),
+        x_(size_ + 1), xOld_(size_ + 1), sample_(size_ + 1)
     {
     }
 
@@ -107,9 +107,10 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Stepper> makeRosenbrock4Stepper(SensitivitySystem& system, const IntegratorSettings& settings)
+std::unique_ptr<Stepper> makeRosenbrock4Stepper(SensitivitySystem& system, double absoluteTolerance,
+                                                double relativeTolerance, double maxStep)
 {
-    return std::make_unique<Rosenbrock4Stepper>(system, settings);
+    return std::make_unique<Rosenbrock4Stepper>(system, absoluteTolerance, relativeTolerance, maxStep);
 }
 
 }  // namespace sysid::integrate

@@ -344,7 +344,7 @@ private slots:
         job::PeriodicJob periodic;
         periodic.modelText = "param c = 0.2\nparam w = 1\nx'' = -c*x' - x + 0.7*cos(w*t)\nx(0) = 0, 0\noutput x\n";
         periodic.shooting.period = 2.0 * 3.141592653589793;
-        periodic.sweep = job::PeriodicSweep{"w", 0.5, 0.6, true, 0.05, 200, false, ""};
+        periodic.sweep = job::PeriodicSweep{"w", 0.5, 0.6, true, 0.05, 200, shooting::ContinuationMethod::PseudoArclength, ""};
         Recorder sink;
         const auto result = periodic.run(sink);
         QVERIFY(result.solution.converged());
