@@ -81,15 +81,20 @@ template <class S, class Need>
 std::string helpOf(const core::Field<S, Need>& field, const S& defaults)
 {
     std::string text(field.names.help);
-    const auto* choice = std::get_if<core::ChoiceAccess<S>>(&field.access);
-    if (choice)
-        text += ": " + choice->choices.list(" | ");
+    // A choice, or a choice per name (an input's intersample behaviour): the same listing.
+    const core::Choices* choices = nullptr;
+    if (const auto* choice = std::get_if<core::ChoiceAccess<S>>(&field.access))
+        choices = &choice->choices;
+    else if (const auto* perName = std::get_if<core::ChoiceMapAccess<S>>(&field.access))
+        choices = &perName->choices;
+    if (choices)
+        text += ": " + choices->list(" | ");
     const std::string value =
         field.names.defaultText.empty() ? core::fieldText(field, defaults) : std::string(field.names.defaultText);
     if (!value.empty() && !std::holds_alternative<core::FlagAccess<S>>(field.access))
         text += " (default: " + value + ")";
-    if (choice)
-        text += ". " + choice->choices.help();
+    if (choices)
+        text += ". " + choices->help();
     return text;
 }
 

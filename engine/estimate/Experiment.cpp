@@ -19,7 +19,8 @@ const std::string& columnFor(const std::string& name, const std::map<std::string
 }  // namespace
 
 Experiment makeExperiment(const eval::CompiledModelSource& model, const data::DataTable& table,
-                          const std::map<std::string, std::string>& mapping, std::string name)
+                          const std::map<std::string, std::string>& mapping, std::string name,
+                          const std::map<std::string, integrate::Intersample>& intersample)
 {
     for (const auto& [modelName, column] : mapping) {
         bool known = false;
@@ -60,7 +61,7 @@ Experiment makeExperiment(const eval::CompiledModelSource& model, const data::Da
                                   "); name the columns after the outputs or map them",
                               table.source);
     }
-    e.inputs = integrate::InputSignals::fromTable(model.inputNames, table, mapping);
+    e.inputs = integrate::InputSignals::fromTable(model.inputNames, table, mapping, intersample);
     return e;
 }
 

@@ -26,9 +26,11 @@ struct Experiment {
 
 // Builds an experiment from a data table: each model output and input is read from the
 // column of the same name unless `mapping` (model name -> column) says otherwise. Outputs
-// with no column are not measured; inputs must all be present. Throws data::DataError.
+// with no column are not measured; inputs must all be present, read between samples as
+// `intersample` says (linear where it says nothing). Throws data::DataError.
 Experiment makeExperiment(const eval::CompiledModelSource& model, const data::DataTable& table,
-                          const std::map<std::string, std::string>& mapping, std::string name);
+                          const std::map<std::string, std::string>& mapping, std::string name,
+                          const std::map<std::string, integrate::Intersample>& intersample = {});
 
 // Noise standard deviation of a smooth signal from second differences (Gasser, Sroka &
 // Jennen-Steinmetz, Biometrika 73(3), 1986): sigma^2 = sum e_i^2 / (n - 2), e_i the

@@ -49,6 +49,15 @@ const core::FieldTable<FitSettings, MethodInput>& fitSettingOwnFields()
              .form = "OUTPUT=WEIGHT",
              .defaultText = "1/sigma^2, sigma estimated from the data; steepest-descent: 1"},
             [](S& s) -> std::map<std::string, double>& { return s.outputWeights; }, core::kPositive, In::OutputWeights),
+        core::choiceMapField<S, In>(
+            {.key = "intersample",
+             .option = "intersample",
+             .label = "intersample behaviour of input",
+             .help = "INPUT=BEHAVIOUR: how an input behaves between its samples",
+             .form = "INPUT=BEHAVIOUR",
+             .defaultText = "linear"},
+            [](S& s) -> std::map<std::string, integrate::Intersample>& { return s.intersample; },
+            core::choicesOf(integrate::intersampleTable)),
         countField<S, In>(
             {.key = "shooting_intervals",
              .option = "intervals",

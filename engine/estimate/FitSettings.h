@@ -7,6 +7,7 @@
 #include "engine/estimate/EstimationMethod.h"
 #include "engine/estimate/SensitivityMethod.h"
 #include "engine/integrate/IntegratorSettings.h"
+#include "engine/integrate/Intersample.h"
 #include "engine/model/Prior.h"
 
 #include <cstddef>
@@ -69,6 +70,9 @@ struct FitSettings {
     // Weight per output name. An output without an entry gets 1/sigma^2 with sigma estimated
     // from the data (difference-based noise estimate), so outputs in different units balance.
     std::map<std::string, double> outputWeights;
+    // How each model input behaves between its samples: zero-order hold (a sampled, piecewise-constant
+    // signal), linear, or a cubic spline (a smooth band-limited one). An input without an entry is linear.
+    std::map<std::string, integrate::Intersample> intersample;
     std::size_t shootingIntervals = 10;  // multiple shooting
     std::map<std::string, Prior> priors;  // Bayes, periodic-response: parameters without a prior are unconstrained
     PeriodicResponseSettings periodic;  // periodic-response

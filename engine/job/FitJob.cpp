@@ -56,11 +56,13 @@ void checkFitSettings(const eval::CompiledModelSource& model, const estimate::Fi
             throw JobError(JobError::Kind::Settings,
                            "weight for '" + output + "': the model has no output '" + output +
                                "' (outputs: " + names(model.outputNames) + ")");
+    for (const auto& [input, behaviour] : settings.intersample)
+        if (!contains(model.inputNames, input))
+            throw JobError(JobError::Kind::Settings,
+                           "intersample behaviour for '" + input + "': the model has no input '" + input + "'" +
+                               (model.inputNames.empty() ? std::string(" (it has none)")
+                                                         : " (inputs: " + names(model.inputNames) + ")"));
 }
-
-namespace {
-
-}  // namespace
 
 std::vector<estimate::Experiment> preparedExperiments(const FitJob& job, const eval::CompiledModelSource& model)
 {
@@ -74,7 +76,8 @@ std::vector<estimate::Experiment> preparedExperiments(const FitJob& job, const e
                 preprocessing.noise->seed += k;
             const data::DataTable table = data::preprocess(data.table, preprocessing);
             experiments.push_back(estimate::makeExperiment(model, table, data.mapping,
-                                                           data.name.empty() ? data.table.source : data.name));
+                                                           data.name.empty() ? data.table.source : data.name,
+                                                           job.settings.intersample));
             experiments.back().fixedValues = data.fixedValues;
         }
     } catch (const data::DataError& e) {

@@ -430,6 +430,49 @@ private slots:
                  qPrintable(unknown.err));
     }
 
+    // The inputs' intersample behaviour, one table entry of the fit settings: --intersample INPUT=BEHAVIOUR.
+    // x' = -a x + u with a square-wave u the record was made with under zero-order hold (a = 2).
+    void intersampleBehaviour()
+    {
+        QTemporaryDir tmp;
+        const QString model = tmp.filePath("first_order.model"), data = tmp.filePath("held.csv");
+        QVERIFY(writeFile(model, "param a = 0.5 [0.01, 10]\ninput u\nstate x = 0\nx' = -a*x + u\noutput x\n"));
+        QByteArray csv = "t,u,x\n";
+        double state = 0.0;
+        for (int k = 0; k <= 40; ++k) {
+            const double u = (k / 4) % 2 == 0 ? 1.0 : -0.5;
+            csv += QByteArray::number(0.25 * k, 'g', 17) + "," + QByteArray::number(u, 'g', 17) + "," +
+                QByteArray::number(state, 'g', 17) + "\n";
+            state = u / 2 + (state - u / 2) * std::exp(-2 * 0.25);
+        }
+        QVERIFY(writeFile(data, csv));
+        auto fit = [&](const QStringList& extra) {
+            return runSysid(
+                QStringList{"fit", model, "--data", data, "--rtol", "1e-11", "--atol", "1e-13", "-q", "-o", "-"} +
+                extra);
+        };
+        const Run held = fit({"--intersample", "u=hold"});
+        QVERIFY2(held.exitCode == 0, describe(held));
+        const double a = parseObject(held.rawOut)["parameters"].toObject()["a"].toObject()["value"].toDouble();
+        QVERIFY2(std::abs(a - 2) < 1e-7, describe(held));
+        const Run linear = fit({});
+        QVERIFY2(linear.exitCode == 0, describe(linear));
+        const double b = parseObject(linear.rawOut)["parameters"].toObject()["a"].toObject()["value"].toDouble();
+        QVERIFY2(std::abs(b - 2) > 1e-2, describe(linear));
+
+        const Run unknown = fit({"--intersample", "u=cubic"});
+        QVERIFY2(unknown.exitCode == 2, describe(unknown));
+        QVERIFY2(unknown.err.contains("--intersample") && unknown.err.contains("hold") &&
+                     unknown.err.contains("spline"),
+                 describe(unknown));
+        const Run noInput = fit({"--intersample", "w=hold"});
+        QVERIFY2(noInput.exitCode == 1, describe(noInput));
+        QVERIFY2(noInput.err.contains("intersample behaviour for 'w': the model has no input 'w' (inputs: u)"),
+                 describe(noInput));
+        const Run help = runSysid({"fit", "--help"});
+        QVERIFY2(help.out.contains("--intersample") && help.out.contains("hold | linear | spline"), describe(help));
+    }
+
     void modelFormWithMappingAndTwoDataSets()
     {
         // mass_spring_damper with renamed columns (--time, --map for the input and the output),

@@ -1,7 +1,10 @@
 // Inputs between their samples: zero-order hold, linear, cubic spline; each against an exact answer.
 #include "IntegrationTestSupport.h"
 
+#include "engine/job/JobError.h"
 #include "engine/integrate/InputSignals.h"
+#include "engine/job/FitJob.h"
+#include "engine/project/Project.h"
 
 #include <QtTest/QtTest>
 
@@ -11,6 +14,40 @@ using namespace sysid;
 using integrate::Intersample;
 
 namespace {
+
+// x' = -a x + u with u a sampled square wave; the record is made with u held (zero-order hold).
+const std::string kFirstOrder = "param a = 0.5 [0.01, 10]\ninput u\nstate x = 0\nx' = -a*x + u\noutput x\n";
+
+data::DataTable heldStepRecord(double a)
+{
+    data::DataTable table;
+    table.source = "held.csv";
+    table.columnNames = {"t", "u", "x"};
+    std::vector<double> t, u, x;
+    double state = 0.0;
+    for (int k = 0; k <= 40; ++k) {
+        const double tk = 0.25 * k;
+        const double uk = (k / 4) % 2 == 0 ? 1.0 : -0.5;
+        t.push_back(tk);
+        u.push_back(uk);
+        x.push_back(state);
+        // Exactly between samples: the exponential toward the held value.
+        state = uk / a + (state - uk / a) * std::exp(-a * 0.25);
+    }
+    table.columns = {t, u, x};
+    return table;
+}
+
+job::FitJob heldStepFit(std::map<std::string, Intersample> intersample)
+{
+    job::FitJob job;
+    job.modelText = kFirstOrder;
+    job.experiments.push_back({"held", heldStepRecord(2.0), {}, {}});
+    job.settings.intersample = std::move(intersample);
+    job.settings.integrator = test::tight();
+    job.settings.integrator.methodChosen = true;
+    return job;
+}
 
 integrate::InputSignals oneInput(const std::vector<double>& t, const std::vector<double>& u, Intersample behaviour)
 {
@@ -125,6 +162,56 @@ private slots:
         const auto trajectory = integrate::simulate(*model, request, test::tight());
         QVERIFY(std::abs(trajectory.states(1, 0) - P(0.8)) < 1e-9);
         QVERIFY(std::abs(trajectory.states(2, 0) - P(2.0)) < 1e-9);
+    }
+
+    // The fit setting: with the record's own zero-order hold the estimate is exact; read linearly
+    // (the default) the same record gives another answer.
+    void aFitTakesTheIntersampleSetting()
+    {
+        job::NullProgressSink sink;
+        const auto held = heldStepFit({{"u", Intersample::Hold}}).run(sink);
+        QVERIFY(held.converged());
+        QVERIFY2(std::abs(held.parameters[0].value - 2.0) < 1e-7,
+                 qPrintable(QString::number(held.parameters[0].value)));
+        const auto linear = heldStepFit({}).run(sink);
+        QVERIFY(std::abs(linear.parameters[0].value - 2.0) > 1e-2);
+        QCOMPARE(linear.settings.intersample.size(), std::size_t{0});
+        QCOMPARE(held.settings.intersample.at("u"), Intersample::Hold);
+    }
+
+    void anUnknownInputIsRefused()
+    {
+        job::NullProgressSink sink;
+        try {
+            heldStepFit({{"w", Intersample::Spline}}).run(sink);
+            QFAIL("an intersample behaviour for an input the model does not have was accepted");
+        } catch (const job::JobError& e) {
+            QVERIFY2(
+                QString(e.what()).contains("intersample behaviour for 'w': the model has no input 'w' (inputs: u)"),
+                e.what());
+        }
+    }
+
+    // The project file holds it under settings.intersample by the table's spellings.
+    void theProjectFileHoldsIt()
+    {
+        project::Project p;
+        p.modelText = kFirstOrder;
+        p.settings.intersample = {{"u", Intersample::Hold}};
+        const auto json = project::projectToJson(p, ".");
+        QCOMPARE(json.at("settings").at("intersample"), nlohmann::json::parse(R"({"u": "hold"})"));
+        auto changed = json;
+        changed["settings"]["intersample"]["u"] = "spline";
+        QCOMPARE(project::projectFromJson(changed, "p.sysid", ".").settings.intersample.at("u"), Intersample::Spline);
+        changed["settings"]["intersample"]["u"] = "cubic";
+        try {
+            project::projectFromJson(changed, "p.sysid", ".");
+            QFAIL("an unknown intersample behaviour was read");
+        } catch (const std::exception& e) {
+            const QString message(e.what());
+            QVERIFY2(message.contains("intersample") && message.contains("hold") && message.contains("spline"),
+                     e.what());
+        }
     }
 
     void fromTableTakesTheBehaviourPerInput()

@@ -399,6 +399,44 @@ private slots:
         }
     }
 
+    // The inputs' intersample behaviour: one row per model input, its combo from the engine's
+    // table, hidden for a model without inputs and for optimal estimation, round-tripped.
+    void estimatorIntersampleTable()
+    {
+        EstimatorPanel panel;
+        panel.show();
+        auto* box = panel.findChild<QWidget*>(QStringLiteral("intersampleBox"));
+        QVERIFY(box);
+        QVERIFY(!box->isVisible());
+        panel.setInputs({"u", "w"});
+        QVERIFY(box->isVisible());
+        auto* u = panel.findChild<QComboBox*>(QStringLiteral("intersample_u"));
+        QVERIFY(u);
+        QCOMPARE(u->count(), static_cast<int>(sysid::integrate::intersampleTable.entries().size()));
+        QCOMPARE(u->currentText(), QStringLiteral("linear"));
+        QVERIFY(panel.settings().intersample.empty());
+        QSignalSpy changed(&panel, &EstimatorPanel::settingsChanged);
+        u->setCurrentIndex(u->findData(static_cast<int>(sysid::integrate::Intersample::Hold)));
+        QCOMPARE(changed.count(), 1);
+        const auto settings = panel.settings();
+        QCOMPARE(settings.intersample.size(), std::size_t{1});
+        QCOMPARE(settings.intersample.at("u"), sysid::integrate::Intersample::Hold);
+
+        EstimatorPanel other;
+        other.setInputs({"u", "w"});
+        auto loaded = settings;
+        loaded.intersample["w"] = sysid::integrate::Intersample::Spline;
+        other.setSettings(loaded);
+        QCOMPARE(other.findChild<QComboBox*>(QStringLiteral("intersample_w"))->currentText(), QStringLiteral("spline"));
+        QVERIFY(other.settings().intersample == loaded.intersample);
+
+        panel.methodCombo()->setCurrentIndex(panel.methodCombo()->findData(EstimatorPanel::kOptimalMethod));
+        QVERIFY(!box->isVisible());
+        panel.setInputs({});
+        panel.methodCombo()->setCurrentIndex(0);
+        QVERIFY(!box->isVisible());
+    }
+
     // The choices are the tables': one item per value, its label, its description as tooltip.
     void estimatorChoicesComeFromTheTables()
     {

@@ -1,3 +1,4 @@
+#include "ui/settings/IntersampleTable.h"
 #include "ui/settings/EstimatorPanel.h"
 
 #include "ui/settings/EnumCombo.h"
@@ -199,6 +200,13 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     stopForm->addRow(tr("Step tolerance"), stepTol_);
     stopForm->addRow(tr("Gradient tolerance"), gradTol_);
 
+    intersample_ = new IntersampleTable(this);
+    intersampleBox_ = new QGroupBox(tr("Inputs between samples"), this);
+    intersampleBox_->setObjectName(QStringLiteral("intersampleBox"));
+    auto* intersampleLayout = new QVBoxLayout(intersampleBox_);
+    intersampleLayout->addWidget(intersample_);
+    intersampleBox_->setVisible(false);
+
     auto* weightBox = new QGroupBox(tr("Output weights"), this);
     auto* weightLayout = new QVBoxLayout(weightBox);
     weightLayout->addWidget(weights_);
@@ -218,6 +226,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     auto* optimalLayout = new QVBoxLayout(optimalBox_);
     optimalLayout->addWidget(optimal_);
     fitOnly_ = {integratorBox, stopBox, weightBox};
+    connect(intersample_, &IntersampleTable::changed, this, [this] { emitChanged(); });
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(run_);
@@ -231,6 +240,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(integratorBox);
     layout->addWidget(stopBox);
     layout->addWidget(weightBox, 1);
+    layout->addWidget(intersampleBox_);
     layout->addWidget(optimalBox_, 1);
     layout->addLayout(buttons);
 
@@ -352,6 +362,12 @@ void EstimatorPanel::setStates(const QStringList& states)
     equationError_->setStates(states);
 }
 
+void EstimatorPanel::setInputs(const QStringList& inputs)
+{
+    intersample_->setInputs(inputs);
+    intersampleBox_->setVisible(!inputs.isEmpty() && !optimalSelected());
+}
+
 void EstimatorPanel::rebuildWeightTable()
 {
     const QSignalBlocker blocker(weights_);
@@ -437,6 +453,7 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
 {
     updating_ = true;
     base_ = settings;
+    intersample_->setChoices(settings.intersample);
     if (!optimalSelected()) {
         showComboValue(method_, settings.method);
     }
@@ -474,6 +491,7 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
 estimate::FitSettings EstimatorPanel::settings() const
 {
     estimate::FitSettings s = base_;
+    s.intersample = intersample_->choices();
     if (!optimalSelected()) {
         s.method = comboValue<estimate::EstimationMethod>(method_);
     }
@@ -575,6 +593,8 @@ void EstimatorPanel::updateEnabled()
     equationErrorBox_->setVisible(takes(In::OneStepFormula) || takes(In::MultistepFormula));
     // The equation error weighs states, not outputs.
     weightBox_->setVisible(takes(In::OutputWeights));
+    // Every fit method reads its inputs between samples; optimal estimation has its own settings.
+    intersampleBox_->setVisible(!optimal && !intersample_->inputs().isEmpty());
 }
 
 void EstimatorPanel::emitChanged()

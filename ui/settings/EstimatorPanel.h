@@ -24,6 +24,7 @@ class QGroupBox;
 namespace sysid::ui {
 
 class EquationErrorSettingsWidget;
+class IntersampleTable;
 class OptimalEstimationSettingsWidget;
 
 // Settings of the estimator: method, shooting intervals, sensitivity method (forward or
@@ -49,6 +50,8 @@ public:
     QStringList outputs() const { return outputs_; }
     // The model's states: one row each in the equation-error weight table.
     void setStates(const QStringList& states);
+    // The model's inputs: one row each in the intersample table (hidden without inputs).
+    void setInputs(const QStringList& inputs);
 
     // The integrator the current model gets when none was chosen (integrate::defaultMethodFor):
     // shown while the user has not picked one in the combo. A pick is kept when the model changes.
@@ -143,6 +146,8 @@ private:
     QLineEdit* stepTol_ = nullptr;
     QLineEdit* gradTol_ = nullptr;
     QTableWidget* weights_ = nullptr;
+    IntersampleTable* intersample_ = nullptr;
+    QGroupBox* intersampleBox_ = nullptr;
     QGroupBox* periodicBox_ = nullptr;
     QGroupBox* equationErrorBox_ = nullptr;
     EquationErrorSettingsWidget* equationError_ = nullptr;

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "engine/integrate/Intersample.h"
+
+#include <QStringList>
+#include <QTableWidget>
+
+#include <map>
+#include <string>
+
+namespace sysid::ui {
+
+// One row per model input with a combo of its intersample behaviour (the engine's table of
+// spellings: hold, linear, spline). Inputs without a choice are linear, as in the engine.
+class IntersampleTable : public QTableWidget {
+    Q_OBJECT
+
+public:
+    explicit IntersampleTable(QWidget* parent = nullptr);
+
+    // The model's inputs; choices for names that stay are kept.
+    void setInputs(const QStringList& inputs);
+    QStringList inputs() const { return inputs_; }
+    void setChoices(const std::map<std::string, integrate::Intersample>& choices);
+    // The choice of every input shown that is not linear, and the choices of inputs not shown
+    // (a project's entries survive a model that is being edited).
+    std::map<std::string, integrate::Intersample> choices() const;
+
+signals:
+    void changed();
+
+private:
+    void rebuild();
+
+    QStringList inputs_;
+    std::map<std::string, integrate::Intersample> choices_;
+};
+
+}  // namespace sysid::ui
