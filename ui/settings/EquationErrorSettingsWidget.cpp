@@ -40,7 +40,7 @@ EquationErrorSettingsWidget::EquationErrorSettingsWidget(QWidget* parent) : QWid
     weights_->setHorizontalHeaderLabels({tr("State"), tr("Weight")});
     weights_->horizontalHeader()->setStretchLastSection(true);
     weights_->verticalHeader()->setVisible(false);
-    weights_->setToolTip(tr("Empty = the seed's scaling: 1/T² for a coordinate whose velocity is a state "
+    weights_->setToolTip(tr("Empty = Normann's (1989) scaling: 1/T² for a coordinate whose velocity is a state "
                             "(T the record length), 1 for the others."));
     simulate_ = new QCheckBox(tr("Simulate the fitted model"), this);
     simulate_->setObjectName(QStringLiteral("simulateFitCheck"));
