@@ -1,5 +1,7 @@
 #include "engine/discretise/DiscretisedPeriodicSystem.h"
 
+#include "engine/core/SolverStatistics.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -284,11 +286,14 @@ void DiscretisedPeriodicSystem::linearise(const VectorXd& X)
     jacobian_.setFromTriplets(triplets_.begin(), triplets_.end());
     if (!Eigen::Map<const VectorXd>(jacobian_.valuePtr(), jacobian_.nonZeros()).allFinite())
         throw std::runtime_error("the discretised Jacobian is not finite");
-    if (!analysed_) {
-        lu_.analyzePattern(jacobian_);
-        analysed_ = true;
+    {
+        core::PhaseTimer timer(core::Phase::LinearAlgebra);
+        if (!analysed_) {
+            lu_.analyzePattern(jacobian_);
+            analysed_ = true;
+        }
+        lu_.factorize(jacobian_);
     }
-    lu_.factorize(jacobian_);
     if (lu_.info() != Eigen::Success)
         throw std::runtime_error("the discretised Jacobian is singular (" + lu_.lastErrorMessage() + ")");
     // A lower bound on cond(J) from one solve with a fixed right-hand side (Golub & Van Loan,

@@ -1,5 +1,6 @@
 #include "engine/shooting/BoundaryValueProblem.h"
 
+#include "engine/core/SolverStatistics.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/shooting/BandLu.h"
 #include "engine/shooting/IntervalIntegrator.h"
@@ -122,7 +123,10 @@ public:
                     band_(row + r, (m_ - 1) * n_ + c) = Gb(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
             const auto built = Clock::now();
             jacobianTime += built - start;
-            band_.factorize();
+            {
+                core::PhaseTimer timer(core::Phase::LinearAlgebra);
+                band_.factorize();
+            }
             factorised_ = true;
             factorTime += Clock::now() - built;
             return;
@@ -155,11 +159,14 @@ public:
         A.makeCompressed();
         const auto built = Clock::now();
         jacobianTime += built - start;
-        if (!analysed_) {
-            sparse_.analyzePattern(A);
-            analysed_ = true;
+        {
+            core::PhaseTimer timer(core::Phase::LinearAlgebra);
+            if (!analysed_) {
+                sparse_.analyzePattern(A);
+                analysed_ = true;
+            }
+            sparse_.factorize(A);
         }
-        sparse_.factorize(A);
         factorTime += Clock::now() - built;
         if (sparse_.info() != Eigen::Success)
             throw std::runtime_error("the shooting matrix is singular: " + sparse_.lastErrorMessage());

@@ -1,5 +1,6 @@
 #include "engine/shooting/ShootingEquations.h"
 
+#include "engine/core/SolverStatistics.h"
 #include "engine/core/ThreadPool.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/shooting/DampedNewton.h"
@@ -419,6 +420,7 @@ Eigen::MatrixXd ShootingEquations::monodromy()
 
 void ShootingFactorisation::factorise(Eigen::Index size, const std::vector<Eigen::Triplet<double>>& triplets)
 {
+    core::PhaseTimer timer(core::Phase::LinearAlgebra);
     dense_ = size <= 48;
     if (dense_) {
         Eigen::MatrixXd J = Eigen::MatrixXd::Zero(size, size);
