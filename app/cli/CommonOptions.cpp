@@ -12,6 +12,18 @@ namespace po = boost::program_options;
 
 namespace sysid::cli {
 
+Arguments withCurrentSpellings(const Arguments& args, const std::map<std::string, std::string>& older)
+{
+    Arguments out;
+    for (const auto& arg : args) {
+        const auto eq = arg.find('=');
+        const std::string name = arg.substr(0, eq);
+        const auto it = name.rfind("--", 0) == 0 ? older.find(name.substr(2)) : older.end();
+        out.push_back(it == older.end() ? arg : "--" + it->second + (eq == std::string::npos ? "" : arg.substr(eq)));
+    }
+    return out;
+}
+
 std::optional<po::variables_map> parseArguments(const Arguments& args, const po::options_description& options,
                                                 const char* positional, const po::options_description* hidden)
 {

@@ -19,6 +19,10 @@ namespace sysid::cli {
 // Parses a command's arguments with one positional argument (the model or project file).
 // Returns nothing when --help was asked for and printed. `hidden` options are accepted but not
 // listed by --help (older spellings).
+// The arguments with older option spellings replaced by today's (also in the --old=VALUE form): one
+// name per concept across the commands, while the old spelling a script may hold still works.
+Arguments withCurrentSpellings(const Arguments& args, const std::map<std::string, std::string>& older);
+
 std::optional<boost::program_options::variables_map> parseArguments(
     const Arguments& args, const boost::program_options::options_description& options, const char* positional,
     const boost::program_options::options_description* hidden = nullptr);

@@ -14,6 +14,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -23,10 +24,20 @@ namespace po = boost::program_options;
 
 namespace sysid::cli {
 
-int runSimulate(const Arguments& args)
+int runSimulate(const Arguments& given)
 {
+    // The names fit and study use for the same things; the older ones are still read.
+    const Arguments args =
+        withCurrentSpellings(given, {{"method", "integrator"}, {"noise-rms", "noise"}, {"noise-dist", "distribution"}});
+    // Messages name an option as the user spelled it.
+    const auto spelled = [&given](const std::string& current, const std::string& older) {
+        for (const auto& arg : given)
+            if (arg == "--" + older || arg.rfind("--" + older + "=", 0) == 0)
+                return "--" + older;
+        return "--" + current;
+    };
     po::options_description options("sysid simulate MODEL --t-end T --dt DT [--set p=v]... [--input DATA.csv] "
-                                    "[--noise-rms PCT --seed N] -o OUT.csv");
+                                    "[--noise PCT --seed N] -o OUT.csv");
     // clang-format off
     options.add_options()
         ("help,h", "show this help")
@@ -38,14 +49,16 @@ int runSimulate(const Arguments& args)
         ("input", po::value<std::string>(), "CSV file with a column for each model input")
         ("time", po::value<std::string>(), "name of the time column in the input file (default: t, time or the first)")
         ("map", po::value<std::vector<std::string>>()->composing(), "INPUT=COLUMN: read an input from another column")
-        ("noise-rms", po::value<double>(), "add noise of PCT % of each output's RMS")
-        ("noise-dist", po::value<std::string>()->default_value("uniform"),
+        ("intersample", po::value<std::vector<std::string>>()->composing(),
+         ("INPUT=BEHAVIOUR: how an input behaves between its samples: " + integrate::intersampleTable.choices() +
+          " (default: linear). " + integrate::intersampleTable.help()).c_str())
+        ("noise", po::value<double>(), "add noise of PCT % of each output's RMS")
+        ("distribution", po::value<std::string>()->default_value("uniform"),
          (data::kNoiseDistributions.choices() + " (PCT for p). " + data::kNoiseDistributions.help()).c_str())
         ("seed", po::value<unsigned long long>()->default_value(0), "random seed for the noise")
         ("output,o", po::value<std::string>(), "output CSV file (- for standard output)");
     // clang-format on
-    const std::map<std::string, std::string> methodOption{{"integrator", "method"}};
-    addFieldOptions(options, nullptr, integrate::integratorSettingFields(), {}, methodOption);
+    addFieldOptions(options, nullptr, integrate::integratorSettingFields());
     const auto parsed = parseArguments(args, options, "model");
     if (!parsed)
         return Success;
@@ -64,12 +77,21 @@ int runSimulate(const Arguments& args)
     if (!(tEnd > t0))
         throw UsageError("--t-end must be greater than --t-start");
     integrate::IntegratorSettings settings;
-    applyFieldOptions(vm, integrate::integratorSettingFields(), settings, {}, methodOption);
-    const auto distribution = data::kNoiseDistributions.parse(vm["noise-dist"].as<std::string>());
+    applyFieldOptions(vm, integrate::integratorSettingFields(), settings);
+    const auto distribution = data::kNoiseDistributions.parse(vm["distribution"].as<std::string>());
     if (!distribution)
-        throw UsageError(data::kNoiseDistributions.mustBe("--noise-dist", vm["noise-dist"].as<std::string>()));
-    if (vm.count("noise-rms") && !(vm["noise-rms"].as<double>() >= 0))
-        throw UsageError("--noise-rms must be a percentage >= 0");
+        throw UsageError(data::kNoiseDistributions.mustBe(spelled("distribution", "noise-dist"),
+                                                          vm["distribution"].as<std::string>()));
+    if (vm.count("noise") && !(vm["noise"].as<double>() >= 0))
+        throw UsageError(spelled("noise", "noise-rms") + " must be a percentage >= 0");
+    std::map<std::string, integrate::Intersample> intersample;
+    for (const auto& item : repeated(vm, "intersample")) {
+        const auto [input, name] = splitAssignment(item, "--intersample", "INPUT=BEHAVIOUR");
+        const auto behaviour = integrate::intersampleTable.parse(name);
+        if (!behaviour)
+            throw UsageError(integrate::intersampleTable.mustBe("--intersample " + input, name));
+        intersample[input] = *behaviour;
+    }
 
     const model::Model m = model::loadModel(vm["model"].as<std::string>());
     integrate::resolveMethod(settings, m);
@@ -88,7 +110,10 @@ int runSimulate(const Arguments& args)
         std::vector<std::string> names;
         for (const auto& u : m.inputs)
             names.push_back(u.name);
-        inputs = integrate::InputSignals::fromTable(names, table, columnMapping(vm, "INPUT=COLUMN"));
+        for (const auto& [input, behaviour] : intersample)
+            if (std::find(names.begin(), names.end(), input) == names.end())
+                throw UsageError("--intersample " + input + ": the model has no input '" + input + "'");
+        inputs = integrate::InputSignals::fromTable(names, table, columnMapping(vm, "INPUT=COLUMN"), intersample);
         const auto& time = table.time();
         if (time.front() > t0 || time.back() < request.times.back())
             throw UserError(table.source + ": the input data cover t = " + data::formatNumber(time.front(), 10) +
@@ -103,8 +128,8 @@ int runSimulate(const Arguments& args)
     const integrate::Trajectory trajectory = integrate::simulate(compiled, request, settings);
 
     std::optional<job::OutputNoise> noise;
-    if (vm.count("noise-rms"))
-        noise = job::OutputNoise{vm["noise-rms"].as<double>(), *distribution, vm["seed"].as<unsigned long long>()};
+    if (vm.count("noise"))
+        noise = job::OutputNoise{vm["noise"].as<double>(), *distribution, vm["seed"].as<unsigned long long>()};
     const job::SyntheticData record = job::syntheticData(trajectory, compiled.source().outputNames, noise);
     const std::string out = vm["output"].as<std::string>();
     if (out == "-")

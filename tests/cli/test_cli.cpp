@@ -499,6 +499,50 @@ private slots:
         }
     }
 
+    // simulate takes the names fit and study use (--integrator, --noise, --distribution); the older
+    // --method, --noise-rms and --noise-dist give the same file.
+    void simulateSpeaksTheOtherCommandsNames()
+    {
+        const QStringList base{kExamples + "duffing.model", "--t-end", "2", "--dt", "0.05"};
+        const Run current = runSysid(QStringList{"simulate"} + base +
+                                     QStringList{"--integrator", "rosenbrock4", "--noise", "5", "--seed", "3",
+                                                 "--distribution", "gaussian", "-o", "-"});
+        const Run older = runSysid(QStringList{"simulate"} + base +
+                                   QStringList{"--method", "rosenbrock4", "--noise-rms", "5", "--seed", "3",
+                                               "--noise-dist=gaussian", "-o", "-"});
+        QVERIFY2(current.exitCode == 0, describeText(current).toUtf8());
+        QCOMPARE(older.rawOut, current.rawOut);
+        const Run help = runSysid({"simulate", "--help"});
+        QVERIFY(help.out.contains("--integrator") && help.out.contains("--noise ") &&
+                !help.out.contains("--noise-rms"));
+    }
+
+    // --intersample: u sampled 1 at t = 0 and 0 at t = 1 drives x' = -x + u. Held, u = 1 on [0, 1):
+    // x(1) = 1 - 1/e; linear, u = 1 - t: x = 2 - t - 2 e^-t, x(1) = 1 - 2/e.
+    void simulateTakesTheInputsIntersampleBehaviour()
+    {
+        const QString model = writeModel("driven.model", "input u\nstate x = 0\nx' = -x + u\noutput x\n");
+        const QString input = dir_.filePath("u.csv");
+        QFile f(input);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("t,u\n0,1\n1,0\n2,0\n");
+        f.close();
+        const QStringList base{model, "--t-end", "1",     "--dt",   "1",    "--input",
+                               input, "--rtol",  "1e-12", "--atol", "1e-14"};
+        const Csv held = simulateToCsv(base + QStringList{"--intersample", "u=hold"});
+        const Csv linear = simulateToCsv(base);
+        QVERIFY2(held.problem.isEmpty(), qPrintable(held.problem));
+        QVERIFY2(linear.problem.isEmpty(), qPrintable(linear.problem));
+        QVERIFY(std::abs(held.rows[1][1] - (1 - std::exp(-1.0))) < 1e-9);
+        QVERIFY(std::abs(linear.rows[1][1] - (1 - 2 * std::exp(-1.0))) < 1e-9);
+        Run r;
+        simulateToCsv(base + QStringList{"--intersample", "u=cubic"}, &r);
+        QVERIFY2(r.exitCode == 2 && r.err.contains("--intersample u") && r.err.contains("spline"),
+                 describeText(r).toUtf8());
+        simulateToCsv(base + QStringList{"--intersample", "w=hold"}, &r);
+        QVERIFY2(r.exitCode == 2 && r.err.contains("the model has no input 'w'"), describeText(r).toUtf8());
+    }
+
     void noiseFollowsTheSeed()
     {
         const QStringList base{kExamples + "duffing.model", "--t-end", "5", "--dt", "0.05"};
