@@ -2,6 +2,8 @@
 
 #include "app/cli/ParameterOverrides.h"
 
+#include "engine/project/AtomicFile.h"
+
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -77,13 +79,29 @@ std::size_t countOption(const po::variables_map& vm, const char* name, long long
     return static_cast<std::size_t>(value);
 }
 
-std::map<std::string, double> namedValues(const po::variables_map& vm, const char* name)
+std::map<std::string, double> namedValues(const po::variables_map& vm, const char* name, const char* form)
 {
     const std::string option = std::string("--") + name;
     std::map<std::string, double> values;
     for (const auto& item : repeated(vm, name)) {
-        const auto [key, text] = splitAssignment(item, option, "NAME=VALUE");
+        const auto [key, text] = splitAssignment(item, option, form);
         values[key] = parseNumber(text, option + " " + key);
+    }
+    return values;
+}
+
+std::map<std::string, std::pair<double, double>> namedPairs(const po::variables_map& vm, const char* name,
+                                                            const char* form, const char* first, const char* second)
+{
+    const std::string option = std::string("--") + name;
+    std::map<std::string, std::pair<double, double>> values;
+    for (const auto& item : repeated(vm, name)) {
+        const auto [key, text] = splitAssignment(item, option, form);
+        const auto comma = text.find(',');
+        if (comma == std::string::npos)
+            throw UsageError(option + " expects " + form + ", got '" + item + "'");
+        values[key] = {parseNumber(text.substr(0, comma), option + " " + key + " (" + first + ")"),
+                       parseNumber(text.substr(comma + 1), option + " " + key + " (" + second + ")")};
     }
     return values;
 }
@@ -108,15 +126,8 @@ std::string estimationMethodHelp(const char* intro)
 std::map<std::string, estimate::Prior> priorOptions(const po::variables_map& vm)
 {
     std::map<std::string, estimate::Prior> priors;
-    for (const auto& item : repeated(vm, "prior")) {
-        const auto [name, text] = splitAssignment(item, "--prior", "NAME=MEAN,SD");
-        const auto comma = text.find(',');
-        if (comma == std::string::npos)
-            throw UsageError("--prior expects NAME=MEAN,SD, got '" + item + "'");
-        const double mean = parseNumber(text.substr(0, comma), "--prior " + name + " (mean)");
-        const double sd = parseNumber(text.substr(comma + 1), "--prior " + name + " (sd)");
-        priors[name] = estimate::Prior{mean, sd};
-    }
+    for (const auto& [name, meanAndSd] : namedPairs(vm, "prior", "NAME=MEAN,SD", "mean", "sd"))
+        priors[name] = estimate::Prior{meanAndSd.first, meanAndSd.second};
     return priors;
 }
 
@@ -161,6 +172,18 @@ void refuseModelFormOptions(const po::variables_map& vm, const std::string& proj
                              " names its data");
 }
 
+std::string inputArgument(const po::variables_map& vm, const char* missing)
+{
+    if (!vm.count("input"))
+        throw UsageError(missing);
+    return vm["input"].as<std::string>();
+}
+
+bool isProjectFile(const std::string& path)
+{
+    return std::filesystem::path(path).extension() == ".sysid";
+}
+
 std::string readModelText(const std::string& path)
 {
     std::error_code ec;
@@ -172,6 +195,14 @@ std::string readModelText(const std::string& path)
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+void writeResult(const std::string& path, const std::string& text)
+{
+    if (path == "-")
+        std::cout << text << std::flush;
+    else
+        project::writeFileAtomically(path, text);
 }
 
 void checkOutputPlace(const std::string& path, const char* option)

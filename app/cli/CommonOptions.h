@@ -37,8 +37,15 @@ std::vector<std::string> repeated(const boost::program_options::variables_map& v
 std::pair<std::string, std::string> splitAssignment(const std::string& item, const std::string& option,
                                                     const char* form);
 
-// The values of a repeatable NAME=NUMBER option such as --set, by name.
-std::map<std::string, double> namedValues(const boost::program_options::variables_map& vm, const char* name);
+// The values of a repeatable NAME=NUMBER option such as --set, by name; `form` names the shape
+// in the usage error.
+std::map<std::string, double> namedValues(const boost::program_options::variables_map& vm, const char* name,
+                                          const char* form = "NAME=VALUE");
+// The values of a repeatable NAME=NUMBER,NUMBER option such as --prior NAME=MEAN,SD, by name;
+// `form` names the shape in the usage error, `first` and `second` the numbers in theirs.
+std::map<std::string, std::pair<double, double>> namedPairs(const boost::program_options::variables_map& vm,
+                                                            const char* name, const char* form, const char* first,
+                                                            const char* second);
 
 // --method as an estimation method (fit, contour, study); nothing when it was not given, a
 // UsageError listing the methods when it names none.
@@ -60,11 +67,20 @@ std::vector<job::ExperimentData> dataExperiments(const boost::program_options::v
 // A project names its data: --data, --time and --map are refused with a UsageError naming it.
 void refuseModelFormOptions(const boost::program_options::variables_map& vm, const std::string& project);
 
+// The command's PROJECT.sysid or MODEL argument ("input"); a UsageError saying `missing` when
+// it was not given.
+std::string inputArgument(const boost::program_options::variables_map& vm,
+                          const char* missing = "missing the PROJECT.sysid or MODEL file");
+// A .sysid file is a project; any other a model.
+bool isProjectFile(const std::string& path);
+
 // The whole file at path (a model); a missing, unreadable or directory path is a UserError.
 std::string readModelText(const std::string& path);
 // Refuses an output file (given with `option`) that is a folder or lies in a folder that does
 // not exist ("-" is stdout).
 void checkOutputPlace(const std::string& path, const char* option = "-o");
+// Writes a command's result to `path` atomically; "-" is standard output.
+void writeResult(const std::string& path, const std::string& text);
 // A whole-number option, read as signed so that "-3" is refused rather than wrapped around.
 std::size_t countOption(const boost::program_options::variables_map& vm, const char* name, long long least);
 

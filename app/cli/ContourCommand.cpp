@@ -103,14 +103,12 @@ int runContour(const Arguments& args)
     if (!parsed)
         return Success;
     const po::variables_map& vm = *parsed;
-    if (!vm.count("input"))
-        throw UsageError("missing the PROJECT.sysid or MODEL file");
+    const std::string input = inputArgument(vm);
     if (!vm.count("x") || !vm.count("y"))
         throw UsageError("give both axes: --x NAME=FROM:TO --y NAME=FROM:TO");
     if (!vm.count("output"))
         throw UsageError("missing -o FILE.json or FILE.csv (- for standard output)");
-    const std::string input = vm["input"].as<std::string>();
-    const bool isProject = std::filesystem::path(input).extension() == ".sysid";
+    const bool isProject = isProjectFile(input);
     const std::string output = vm["output"].as<std::string>();
     const std::string extension = std::filesystem::path(output).extension().string();
     if (output != "-" && extension != ".json" && extension != ".csv")
@@ -189,11 +187,7 @@ int runContour(const Arguments& args)
                 std::cerr << "contour: iteration path written to " << pathFile << "\n";
         }
     } else {
-        const std::string text = project::costSurfaceToJson(result, path).dump(2) + "\n";
-        if (output == "-")
-            std::cout << text << std::flush;
-        else
-            project::writeFileAtomically(output, text);
+        writeResult(output, project::costSurfaceToJson(result, path).dump(2) + "\n");
     }
     return Success;
 }

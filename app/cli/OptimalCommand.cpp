@@ -35,23 +35,12 @@ using Strings = std::vector<std::string>;
 // OptimalEstimationSettings::validate's rules name the option that broke them.
 void applyOptimalSettings(const po::variables_map& vm, estimate::OptimalEstimationSettings& settings)
 {
-    for (const auto& item : repeated(vm, "state-weight")) {
-        const auto [name, text] = splitAssignment(item, "--state-weight", "NAME=W");
-        settings.stateWeights[name] = parseNumber(text, "--state-weight " + name);
-    }
-    for (const auto& item : repeated(vm, "measurement-weight")) {
-        const auto [name, text] = splitAssignment(item, "--measurement-weight", "NAME=V");
-        settings.measurementWeights[name] = parseNumber(text, "--measurement-weight " + name);
-    }
-    for (const auto& item : repeated(vm, "initial")) {
-        const auto [name, text] = splitAssignment(item, "--initial", "NAME=VALUE,WEIGHT");
-        const auto comma = text.find(',');
-        if (comma == std::string::npos)
-            throw UsageError("--initial expects NAME=VALUE,WEIGHT, got '" + item + "'");
-        const double value = parseNumber(text.substr(0, comma), "--initial " + name + " (value)");
-        const double weight = parseNumber(text.substr(comma + 1), "--initial " + name + " (weight)");
-        settings.initialPrior[name] = {value, weight};
-    }
+    for (const auto& [name, weight] : namedValues(vm, "state-weight", "NAME=W"))
+        settings.stateWeights[name] = weight;
+    for (const auto& [name, weight] : namedValues(vm, "measurement-weight", "NAME=V"))
+        settings.measurementWeights[name] = weight;
+    for (const auto& [name, prior] : namedPairs(vm, "initial", "NAME=VALUE,WEIGHT", "value", "weight"))
+        settings.initialPrior[name] = prior;
     if (vm.count("points"))
         settings.shootingPoints = countOption(vm, "points", 0);
     if (vm.count("first-stage")) {
@@ -137,10 +126,8 @@ int runOptimal(const Arguments& args)
     if (!parsed)
         return Success;
     const po::variables_map& vm = *parsed;
-    if (!vm.count("input"))
-        throw UsageError("missing the PROJECT.sysid or MODEL file");
-    const std::string input = vm["input"].as<std::string>();
-    const bool isProject = std::filesystem::path(input).extension() == ".sysid";
+    const std::string input = inputArgument(vm);
+    const bool isProject = isProjectFile(input);
     const bool quiet = vm.count("quiet") > 0;
 
     job::OptimalEstimationJob estimate;
@@ -190,11 +177,7 @@ int runOptimal(const Arguments& args)
 
     StderrProgress progress(quiet, false);  // the job logs each Newton iteration with its timings
     const estimate::OptimalEstimationResult result = estimate.run(progress);
-    const std::string text = project::optimalResultToJson(result).dump(2) + "\n";
-    if (out == "-")
-        std::cout << text << std::flush;
-    else
-        project::writeFileAtomically(out, text);
+    writeResult(out, project::optimalResultToJson(result).dump(2) + "\n");
     if (vm.count("residuals"))
         project::writeFileAtomically(vm["residuals"].as<std::string>(), residualCsv(result));
     if (!result.converged()) {

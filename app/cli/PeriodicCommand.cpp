@@ -156,12 +156,9 @@ int runPeriodic(const Arguments& args)
     const job::PeriodicJob::Result result = job.run(progress);
     const std::string sweepParameter = job.sweep ? job.sweep->parameter : std::string();
     const bool csv = out.size() > 4 && out.substr(out.size() - 4) == ".csv";
-    const std::string text =
-        csv ? toCsv(result, sweepParameter) : project::periodicResultToJson(result, sweepParameter).dump(2) + "\n";
-    if (out == "-")
-        std::cout << text << std::flush;
-    else
-        project::writeFileAtomically(out, text);
+    writeResult(out,
+                csv ? toCsv(result, sweepParameter)
+                    : project::periodicResultToJson(result, sweepParameter).dump(2) + "\n");
     if (!result.solution.converged())
         throw UserError(path + ": no periodic solution found: " + result.solution.newton.termination.message);
     return Success;

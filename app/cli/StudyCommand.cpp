@@ -86,10 +86,8 @@ int runStudy(const Arguments& args)
     if (!parsed)
         return Success;
     const po::variables_map& vm = *parsed;
-    if (!vm.count("input"))
-        throw UsageError("missing the PROJECT.sysid file");
-    const std::string input = vm["input"].as<std::string>();
-    if (std::filesystem::path(input).extension() != ".sysid")
+    const std::string input = inputArgument(vm, "missing the PROJECT.sysid file");
+    if (!isProjectFile(input))
         throw UsageError("a study runs a project: give a PROJECT.sysid file, not '" + input + "'");
 
     job::NoiseStudySettings checked;  // option errors come before the project is read

@@ -3,12 +3,13 @@
 #include "app/cli/CommandLine.h"
 
 #include "engine/data/DataError.h"
-#include "engine/integrate/IntegrationError.h"
 #include "engine/model/ModelError.h"
 
 #include <boost/program_options/errors.hpp>
 
 #include <iostream>
+#include <map>
+#include <string>
 
 namespace {
 
@@ -49,21 +50,16 @@ int main(int argc, char** argv)
     }
     const std::string command = argv[1];
     const Arguments args(argv + 2, argv + argc);
+    const std::map<std::string, int (*)(const Arguments&)> commands{
+        {"check", runCheck},     {"simulate", runSimulate}, {"fit", runFit},        {"periodic", runPeriodic},
+        {"optimal", runOptimal}, {"study", runStudy},       {"contour", runContour}};
+    const auto usageError = [&](const char* what) {
+        std::cerr << "sysid " << command << ": " << what << "\n(see 'sysid " << command << " --help')\n";
+        return UsageErrorExit;
+    };
     try {
-        if (command == "check")
-            return runCheck(args);
-        if (command == "simulate")
-            return runSimulate(args);
-        if (command == "fit")
-            return runFit(args);
-        if (command == "periodic")
-            return runPeriodic(args);
-        if (command == "optimal")
-            return runOptimal(args);
-        if (command == "study")
-            return runStudy(args);
-        if (command == "contour")
-            return runContour(args);
+        if (const auto it = commands.find(command); it != commands.end())
+            return it->second(args);
         if (command == "--help" || command == "-h" || command == "help") {
             std::cout << usage;
             return Success;
@@ -75,24 +71,16 @@ int main(int argc, char** argv)
         std::cerr << "sysid: unknown command '" << command << "'\n\n" << usage;
         return UsageErrorExit;
     } catch (const UsageError& e) {
-        std::cerr << "sysid " << command << ": " << e.what() << "\n(see 'sysid " << command << " --help')\n";
-        return UsageErrorExit;
+        return usageError(e.what());
     } catch (const boost::program_options::error& e) {
-        std::cerr << "sysid " << command << ": " << e.what() << "\n(see 'sysid " << command << " --help')\n";
-        return UsageErrorExit;
-    } catch (const sysid::model::ModelError& e) {
+        return usageError(e.what());
+    } catch (const sysid::model::ModelError& e) {  // the message names the file, line and column
         std::cerr << e.what() << "\n";
         return UserErrorExit;
-    } catch (const sysid::data::DataError& e) {
+    } catch (const sysid::data::DataError& e) {  // the message names the file, line and column
         std::cerr << e.what() << "\n";
         return UserErrorExit;
-    } catch (const sysid::integrate::IntegrationError& e) {
-        std::cerr << "sysid " << command << ": " << e.what() << "\n";
-        return UserErrorExit;
-    } catch (const UserError& e) {
-        std::cerr << "sysid " << command << ": " << e.what() << "\n";
-        return UserErrorExit;
-    } catch (const std::exception& e) {
+    } catch (const std::exception& e) {  // UserError, integrate::IntegrationError and the rest
         std::cerr << "sysid " << command << ": " << e.what() << "\n";
         return UserErrorExit;
     }

@@ -8,23 +8,15 @@ thread_local RunStatistics* current = nullptr;
 
 IntegrationStatistics& IntegrationStatistics::operator+=(const IntegrationStatistics& other)
 {
-    steps += other.steps;
-    rejectedSteps += other.rejectedSteps;
-    rhsEvaluations += other.rhsEvaluations;
-    jacobianEvaluations += other.jacobianEvaluations;
-    factorizations += other.factorizations;
-    integrations += other.integrations;
+    for (auto counter : integrationCounters)
+        this->*counter += other.*counter;
     return *this;
 }
 
 void RunStatistics::add(const IntegrationStatistics& s)
 {
-    steps_ += s.steps;
-    rejected_ += s.rejectedSteps;
-    rhs_ += s.rhsEvaluations;
-    jacobians_ += s.jacobianEvaluations;
-    factorizations_ += s.factorizations;
-    integrations_ += s.integrations;
+    for (std::size_t i = 0; i < integrationCounters.size(); ++i)
+        counts_[i] += s.*integrationCounters[i];
 }
 
 void RunStatistics::addSeconds(Phase phase, double seconds)
@@ -35,12 +27,8 @@ void RunStatistics::addSeconds(Phase phase, double seconds)
 SolverStatistics RunStatistics::snapshot() const
 {
     SolverStatistics s;
-    s.integration.steps = steps_;
-    s.integration.rejectedSteps = rejected_;
-    s.integration.rhsEvaluations = rhs_;
-    s.integration.jacobianEvaluations = jacobians_;
-    s.integration.factorizations = factorizations_;
-    s.integration.integrations = integrations_;
+    for (std::size_t i = 0; i < integrationCounters.size(); ++i)
+        s.integration.*integrationCounters[i] = counts_[i];
     s.seconds.compilation = static_cast<double>(nanoseconds_[static_cast<int>(Phase::Compilation)]) * 1e-9;
     s.seconds.integration = static_cast<double>(nanoseconds_[static_cast<int>(Phase::Integration)]) * 1e-9;
     s.seconds.linearAlgebra = static_cast<double>(nanoseconds_[static_cast<int>(Phase::LinearAlgebra)]) * 1e-9;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -18,6 +19,12 @@ struct IntegrationStatistics {
 
     IntegrationStatistics& operator+=(const IntegrationStatistics& other);
 };
+
+// Every counter of IntegrationStatistics, for the code that sums or copies them all.
+inline constexpr std::array integrationCounters{
+    &IntegrationStatistics::steps,          &IntegrationStatistics::rejectedSteps,
+    &IntegrationStatistics::rhsEvaluations, &IntegrationStatistics::jacobianEvaluations,
+    &IntegrationStatistics::factorizations, &IntegrationStatistics::integrations};
 
 // Seconds spent per phase of a run. Phases that run on several threads at once (integrations
 // of shooting intervals, rows of a contour) are summed over the threads, so they can exceed
@@ -47,7 +54,7 @@ public:
     SolverStatistics snapshot() const;
 
 private:
-    std::atomic<std::size_t> steps_{0}, rejected_{0}, rhs_{0}, jacobians_{0}, factorizations_{0}, integrations_{0};
+    std::array<std::atomic<std::size_t>, integrationCounters.size()> counts_{};  // in integrationCounters' order
     std::atomic<long long> nanoseconds_[3] = {0, 0, 0};
 };
 

@@ -2,6 +2,8 @@
 
 #include "engine/core/EnumTable.h"
 
+#include <array>
+
 #include <string>
 
 namespace sysid::core {
@@ -18,13 +20,12 @@ enum class TerminationKind {
 
 inline constexpr EnumTable terminationKinds{
     "termination kind",
-    std::array{
-        EnumSpelling<TerminationKind>{TerminationKind::Converged, "converged", "a convergence test passed"},
-        EnumSpelling<TerminationKind>{TerminationKind::IterationLimit, "iteration_limit",
-                                      "the iteration limit was reached before convergence"},
-        EnumSpelling<TerminationKind>{TerminationKind::Cancelled, "cancelled", "stopped on request"},
-        EnumSpelling<TerminationKind>{TerminationKind::Failed, "failed", "the solver could not continue"},
-    }};
+    std::to_array<EnumSpelling<TerminationKind>>({
+        {TerminationKind::Converged, "converged", "a convergence test passed"},
+        {TerminationKind::IterationLimit, "iteration_limit", "the iteration limit was reached before convergence"},
+        {TerminationKind::Cancelled, "cancelled", "stopped on request"},
+        {TerminationKind::Failed, "failed", "the solver could not continue"},
+    })};
 
 // For Converged: which test passed. For Failed: the reason. None for the iteration limit and
 // a cancel (and for results stored before the termination was recorded).
@@ -48,37 +49,29 @@ enum class TerminationCriterion {
 
 inline constexpr EnumTable terminationCriteria{
     "termination criterion",
-    std::array{
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::None, "none",
-                                           "no criterion applies (iteration limit or cancel)"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::CostTolerance, "cost_tolerance",
-                                           "the relative decrease of the cost fell below the cost tolerance"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::StepTolerance, "step_tolerance",
-                                           "the relative step fell below the step tolerance"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::GradientTolerance, "gradient_tolerance",
-                                           "the scaled gradient fell below the gradient tolerance"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::ResidualTolerance, "residual_tolerance",
-                                           "the residual of the equations fell below the residual tolerance"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::ExactFit, "exact_fit", "the cost is zero"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::NothingToEstimate, "nothing_to_estimate",
-                                           "there are no unknowns"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::RoundingLevel, "rounding_level",
-                                           "no further decrease: the step is at rounding level"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::ParameterRange, "parameter_range",
-                                           "the branch left the parameter range"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::SingularJacobian, "singular_jacobian",
-                                           "the Jacobian (or the normal equations) is singular"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::LineSearch, "line_search",
-                                           "the line search or the damping found no step that decreases the cost"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::EvaluationFailed, "evaluation_failed",
-                                           "the model or the residual could not be evaluated"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::GainTooLarge, "gain_too_large",
-                                           "the cost rose: the fixed gain is too large"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::StepTooSmall, "step_too_small",
-                                           "the step fell below its minimum"},
-        EnumSpelling<TerminationCriterion>{TerminationCriterion::InvalidSetting, "invalid_setting",
-                                           "a setting or the starting guess cannot be used"},
-    }};
+    std::to_array<EnumSpelling<TerminationCriterion>>({
+        {TerminationCriterion::None, "none", "no criterion applies (iteration limit or cancel)"},
+        {TerminationCriterion::CostTolerance, "cost_tolerance",
+         "the relative decrease of the cost fell below the cost tolerance"},
+        {TerminationCriterion::StepTolerance, "step_tolerance", "the relative step fell below the step tolerance"},
+        {TerminationCriterion::GradientTolerance, "gradient_tolerance",
+         "the scaled gradient fell below the gradient tolerance"},
+        {TerminationCriterion::ResidualTolerance, "residual_tolerance",
+         "the residual of the equations fell below the residual tolerance"},
+        {TerminationCriterion::ExactFit, "exact_fit", "the cost is zero"},
+        {TerminationCriterion::NothingToEstimate, "nothing_to_estimate", "there are no unknowns"},
+        {TerminationCriterion::RoundingLevel, "rounding_level", "no further decrease: the step is at rounding level"},
+        {TerminationCriterion::ParameterRange, "parameter_range", "the branch left the parameter range"},
+        {TerminationCriterion::SingularJacobian, "singular_jacobian",
+         "the Jacobian (or the normal equations) is singular"},
+        {TerminationCriterion::LineSearch, "line_search",
+         "the line search or the damping found no step that decreases the cost"},
+        {TerminationCriterion::EvaluationFailed, "evaluation_failed",
+         "the model or the residual could not be evaluated"},
+        {TerminationCriterion::GainTooLarge, "gain_too_large", "the cost rose: the fixed gain is too large"},
+        {TerminationCriterion::StepTooSmall, "step_too_small", "the step fell below its minimum"},
+        {TerminationCriterion::InvalidSetting, "invalid_setting", "a setting or the starting guess cannot be used"},
+    })};
 
 struct Termination {
     TerminationKind kind = TerminationKind::Failed;

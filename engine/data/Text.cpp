@@ -95,6 +95,14 @@ std::string formatNumber(double value, int significantDigits)
     return s.str();
 }
 
+std::string nameList(const std::vector<std::string>& names, std::string_view none)
+{
+    std::string text;
+    for (const auto& n : names)
+        text += (text.empty() ? "" : ", ") + n;
+    return text.empty() ? std::string(none) : text;
+}
+
 bool equalsIgnoreCase(std::string_view a, std::string_view b)
 {
     auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };

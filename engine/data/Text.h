@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 // Small text helpers shared by the data readers, writers and their messages.
 namespace sysid::data {
@@ -22,6 +23,9 @@ std::string formatDouble(double value);
 
 // A number for a message, with at most `significantDigits` digits.
 std::string formatNumber(double value, int significantDigits = 6);
+
+// "a, b, c": names listed in a message; `none` when there are none.
+std::string nameList(const std::vector<std::string>& names, std::string_view none = "none");
 
 // ASCII case-insensitive comparison.
 bool equalsIgnoreCase(std::string_view a, std::string_view b);

@@ -13,25 +13,15 @@ using core::TerminationCriterion;
 MinimiserOutcome dampedGaussNewton(LeastSquaresProblem& problem, const GaussNewtonOptions& options,
                                    std::stop_token stop, const AcceptedStep& onAccepted)
 {
-    MinimiserOutcome out;
-    const Eigen::Index p = problem.parameters().size();
+    MinimiserRun run(problem, stop, onAccepted);
+    Linearization& current = run.current;
     std::string failure;
-    Linearization current = evaluateStart(problem, stop, out);
-    const Eigen::VectorXd lower = problem.lower();
-    const Eigen::VectorXd upper = problem.upper();
-    out.history.push_back(iterationRecord(0, problem.parameters(), current.merit, 0.0, 0.0));
-    if (onAccepted)
-        onAccepted(out.history.back());
+    run.record(0, current.merit, 0.0, 0.0);
 
     Eigen::VectorXd scale = current.jacobian.colwise().squaredNorm().transpose();
     double penalty = 1.0;  // weight of the continuity violation in the merit
-    auto finish = [&](Termination termination) {
-        out.termination = std::move(termination);
-        out.final = current;
-        return out;
-    };
-    if (p == 0)
-        return finish(Termination::convergence(TerminationCriterion::NothingToEstimate, "nothing to estimate"));
+    if (run.nothingToEstimate())
+        return run.finish(Termination::convergence(TerminationCriterion::NothingToEstimate, "nothing to estimate"));
     Linearization trial;
     // Defects below ~1e-12 are rounding, whatever the cost.
     auto gapsClosedAt = [&](const Linearization& l) {
@@ -45,9 +35,9 @@ MinimiserOutcome dampedGaussNewton(LeastSquaresProblem& problem, const GaussNewt
         // the point is not stationary, however small the gradient.
         const double gap = current.merit - 0.5 * current.residuals.squaredNorm();
         if (current.merit == 0.0)
-            return finish(Termination::convergence(TerminationCriterion::ExactFit, "exact fit (cost 0)"));
+            return run.finish(Termination::convergence(TerminationCriterion::ExactFit, "exact fit (cost 0)"));
         if (normal.scaledGradient <= options.gradientTolerance && gap <= options.costTolerance * current.merit)
-            return finish(
+            return run.finish(
                 Termination::convergence(TerminationCriterion::GradientTolerance, "gradient below tolerance"));
         Eigen::VectorXd full;
         {
@@ -57,7 +47,7 @@ MinimiserOutcome dampedGaussNewton(LeastSquaresProblem& problem, const GaussNewt
             full = regularized.ldlt().solve(-normal.gradient);
         }
         if (!full.allFinite())
-            return finish(
+            return run.finish(
                 Termination::failure(TerminationCriterion::SingularJacobian,
                                      "the normal equations are singular: some parameters cannot be identified"));
         const double predictedData = 0.5 * (current.residuals + current.jacobian * full).squaredNorm();
@@ -65,7 +55,7 @@ MinimiserOutcome dampedGaussNewton(LeastSquaresProblem& problem, const GaussNewt
         const bool gapsClosed = gapsClosedAt(current);
         if (relativeFull <= options.stepTolerance && gapsClosed &&
             current.merit - predictedData <= options.costTolerance * current.merit)
-            return finish(
+            return run.finish(
                 Termination::convergence(TerminationCriterion::StepTolerance, "relative step below tolerance"));
         // Slope of the data merit along the step is at most predictedData - merit; of the
         // penalty, -2 rho violation. Twice the least rho that makes the slope negative
@@ -77,10 +67,10 @@ MinimiserOutcome dampedGaussNewton(LeastSquaresProblem& problem, const GaussNewt
         bool accepted = false;
         for (double alpha = 1.0; alpha >= options.minStepLength; alpha /= 2) {
             if (stop.stop_requested())
-                return finish(Termination::cancel());
-            const Eigen::VectorXd step = ((theta + alpha * full).cwiseMax(lower).cwiseMin(upper)) - theta;
+                return run.finish(Termination::cancel());
+            const Eigen::VectorXd step = ((theta + alpha * full).cwiseMax(run.lower).cwiseMin(run.upper)) - theta;
             problem.setStepLength(alpha);
-            ++out.evaluations;
+            ++run.outcome.evaluations;
             if (problem.evaluate(step, trial, failure, stop) &&
                 trial.merit + penalty * trial.violation <= merit0 + 1e-4 * alpha * std::min(slope, 0.0) &&
                 trial.merit + penalty * trial.violation < merit0) {
@@ -88,29 +78,24 @@ MinimiserOutcome dampedGaussNewton(LeastSquaresProblem& problem, const GaussNewt
                 const double previous = merit0;
                 std::swap(current, trial);
                 const double now = current.merit + penalty * current.violation;
-                out.iterations = iteration;
-                out.history.push_back(iterationRecord(iteration, problem.parameters(), current.merit,
-                                                      step.norm() / (theta.norm() + options.stepTolerance), alpha));
-                if (onAccepted)
-                    onAccepted(out.history.back());
+                run.record(iteration, current.merit, step.norm() / (theta.norm() + options.stepTolerance), alpha);
                 accepted = true;
                 if (previous - now <= options.costTolerance * previous && gapsClosedAt(current))
-                    return finish(Termination::convergence(TerminationCriterion::CostTolerance,
-                                                           "relative cost change below tolerance"));
+                    return run.finish(Termination::convergence(TerminationCriterion::CostTolerance,
+                                                               "relative cost change below tolerance"));
                 break;
             }
         }
         problem.setStepLength(1.0);
         if (!accepted && relativeFull <= 1e-8 && gapsClosed)
-            return finish(Termination::convergence(TerminationCriterion::RoundingLevel,
-                                                   "no further decrease: the step is at rounding level"));
+            return run.finish(Termination::convergence(TerminationCriterion::RoundingLevel,
+                                                       "no further decrease: the step is at rounding level"));
         if (!accepted)
-            return finish(Termination::failure(TerminationCriterion::LineSearch,
-                                               "the line search found no step that reduces the cost" +
-                                                   (failure.empty() ? std::string() : " (" + failure + ")")));
+            return run.finish(Termination::failure(TerminationCriterion::LineSearch,
+                                                   "the line search found no step that reduces the cost" +
+                                                       (failure.empty() ? std::string() : " (" + failure + ")")));
     }
-    return finish(Termination::iterationLimit("maximum number of iterations (" + std::to_string(options.maxIterations) +
-                                              ") reached"));
+    return run.finishAtIterationLimit(options.maxIterations);
 }
 
 }  // namespace sysid::estimate

@@ -135,19 +135,6 @@ std::vector<const ParameterLayout::Unknown*> equationErrorUnknowns(const eval::C
     return estimated;
 }
 
-ParameterLayout layoutOf(const eval::CompiledModelSource& model, const std::vector<double>& values,
-                         const std::vector<Experiment>& experiments)
-{
-    std::vector<std::map<std::string, double>> fixedValues;
-    for (const auto& e : experiments)
-        fixedValues.push_back(e.fixedValues);
-    try {
-        return ParameterLayout(model, values, fixedValues);
-    } catch (const std::invalid_argument& e) {
-        throw FitError(e.what());
-    }
-}
-
 // Equation error divides out no noise: where a state changes over the formula's span by less
 // than a few times its noise, the residual is mostly noise and the estimate is biased (errors in
 // variables; seed 004 reports up to 1300 % with a one-step formula).
@@ -181,7 +168,7 @@ std::vector<std::string> equationErrorParameterNames(const eval::CompiledModelSo
                                                      const std::vector<Experiment>& experiments,
                                                      EstimationMethod method)
 {
-    const ParameterLayout layout = layoutOf(model, model.parameterValues, experiments);
+    const ParameterLayout layout = layoutFor(model, model.parameterValues, experiments);
     std::vector<std::string> names;
     for (const auto* u : equationErrorUnknowns(model, layout, traitsOf(method), [](const std::string&) {}))
         names.push_back(u->name);
@@ -204,7 +191,7 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
     }
     const EquationErrorFormula formula =
         traits.takes(MethodInput::OneStepFormula) ? settings.equationError.oneStep : settings.equationError.multistep;
-    const ParameterLayout layout = layoutOf(*model, initialValues, experiments);
+    const ParameterLayout layout = layoutFor(*model, initialValues, experiments);
     auto log = [&](const std::string& line) {
         if (observer)
             observer->log(line);

@@ -40,7 +40,8 @@ FitResult cancelledAtStart(const ParameterLayout& layout, const eval::CompiledMo
     return result;
 }
 
-// The unknowns of a fit of these experiments; a bad per-experiment value is a FitError.
+}  // namespace
+
 ParameterLayout layoutFor(const eval::CompiledModelSource& model, const std::vector<double>& values,
                           const std::vector<Experiment>& experiments)
 {
@@ -53,8 +54,6 @@ ParameterLayout layoutFor(const eval::CompiledModelSource& model, const std::vec
         throw FitError(e.what());
     }
 }
-
-}  // namespace
 
 std::vector<double> outputResidualRms(const eval::CompiledModelSource& model,
                                       const std::vector<Experiment>& experiments,

@@ -5,6 +5,7 @@
 #include "engine/estimate/FitResult.h"
 #include "engine/estimate/FitSettings.h"
 #include "engine/estimate/LevenbergMarquardt.h"
+#include "engine/estimate/ParameterLayout.h"
 #include "engine/estimate/ProgressSink.h"
 
 #include <memory>
@@ -17,6 +18,11 @@ class FitError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// The unknowns of a fit of these experiments from `values` (all model parameters, model order);
+// a bad per-experiment value is a FitError.
+ParameterLayout layoutFor(const eval::CompiledModelSource& model, const std::vector<double>& values,
+                          const std::vector<Experiment>& experiments);
 
 // Names of the unknowns a fit of these experiments estimates, in FitResult order.
 std::vector<std::string> estimatedParameterNames(const eval::CompiledModelSource& model,

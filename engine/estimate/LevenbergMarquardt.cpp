@@ -17,26 +17,16 @@ using core::TerminationCriterion;
 MinimiserOutcome levenbergMarquardt(LeastSquaresProblem& problem, const LevenbergMarquardtOptions& options,
                                     std::stop_token stop, const AcceptedStep& onAccepted)
 {
-    MinimiserOutcome out;
-    const Eigen::Index p = problem.parameters().size();
+    MinimiserRun run(problem, stop, onAccepted);
+    Linearization& current = run.current;
     std::string failure;
-    Linearization current = evaluateStart(problem, stop, out);
-    const Eigen::VectorXd lower = problem.lower();
-    const Eigen::VectorXd upper = problem.upper();
-    out.history.push_back(iterationRecord(0, problem.parameters(), current.merit, 0.0, 0.0));
-    if (onAccepted)
-        onAccepted(out.history.back());
+    run.record(0, current.merit, 0.0, 0.0);
 
     Eigen::VectorXd scale = current.jacobian.colwise().squaredNorm().transpose();
     double lambda = options.initialDamping;
     double nu = 2.0;
-    auto finish = [&](Termination termination) {
-        out.termination = std::move(termination);
-        out.final = current;
-        return out;
-    };
-    if (p == 0)
-        return finish(Termination::convergence(TerminationCriterion::NothingToEstimate, "nothing to estimate"));
+    if (run.nothingToEstimate())
+        return run.finish(Termination::convergence(TerminationCriterion::NothingToEstimate, "nothing to estimate"));
     // Trial linearizations are swapped with the current one, never freed: a large Jacobian
     // (200 000 x 200, 320 MB) is then filled in place instead of being page-faulted afresh.
     Linearization trial;
@@ -48,13 +38,13 @@ MinimiserOutcome levenbergMarquardt(LeastSquaresProblem& problem, const Levenber
         const double gap = current.merit - 0.5 * current.residuals.squaredNorm();
         const bool gapClosed = gap <= options.costTolerance * current.merit;
         if (current.merit == 0.0)
-            return finish(Termination::convergence(TerminationCriterion::ExactFit, "exact fit (cost 0)"));
+            return run.finish(Termination::convergence(TerminationCriterion::ExactFit, "exact fit (cost 0)"));
         if (normal.scaledGradient <= options.gradientTolerance && gapClosed)
-            return finish(
+            return run.finish(
                 Termination::convergence(TerminationCriterion::GradientTolerance, "gradient below tolerance"));
         while (true) {
             if (stop.stop_requested())
-                return finish(Termination::cancel());
+                return run.finish(Termination::cancel());
             Eigen::VectorXd step;
             {
                 const core::PhaseTimer timer(core::Phase::LinearAlgebra);
@@ -62,21 +52,21 @@ MinimiserOutcome levenbergMarquardt(LeastSquaresProblem& problem, const Levenber
                 damped.diagonal() += lambda * scale;
                 step = damped.ldlt().solve(-normal.gradient);
             }
-            const Eigen::VectorXd trialPoint = (theta + step).cwiseMax(lower).cwiseMin(upper);
+            const Eigen::VectorXd trialPoint = (theta + step).cwiseMax(run.lower).cwiseMin(run.upper);
             step = trialPoint - theta;
             const double relativeStep = step.norm() / (theta.norm() + options.stepTolerance);
             if (!step.allFinite())
-                return finish(
+                return run.finish(
                     Termination::failure(TerminationCriterion::SingularJacobian,
                                          "the normal equations are singular: some parameters cannot be identified"));
             const double predicted = current.merit - 0.5 * (current.residuals + current.jacobian * step).squaredNorm();
             if (relativeStep <= options.stepTolerance && predicted <= options.costTolerance * current.merit)
-                return finish(
+                return run.finish(
                     Termination::convergence(TerminationCriterion::StepTolerance, "relative step below tolerance"));
-            ++out.evaluations;
+            ++run.outcome.evaluations;
             const bool ok = problem.evaluate(step, trial, failure, stop);
             if (stop.stop_requested())
-                return finish(Termination::cancel());
+                return run.finish(Termination::cancel());
             const double actual = ok ? current.merit - trial.merit : -1.0;
             if (ok && predicted > 0 && actual > 0) {
                 const double rho = actual / predicted;
@@ -85,20 +75,16 @@ MinimiserOutcome levenbergMarquardt(LeastSquaresProblem& problem, const Levenber
                 problem.accept();
                 const double previous = current.merit;
                 std::swap(current, trial);
-                out.iterations = iteration;
-                out.history.push_back(
-                    iterationRecord(iteration, problem.parameters(), current.merit, relativeStep, lambda));
-                if (onAccepted)
-                    onAccepted(out.history.back());
+                run.record(iteration, current.merit, relativeStep, lambda);
                 if (actual <= options.costTolerance * previous)
-                    return finish(Termination::convergence(TerminationCriterion::CostTolerance,
-                                                           "relative cost change below tolerance"));
+                    return run.finish(Termination::convergence(TerminationCriterion::CostTolerance,
+                                                               "relative cost change below tolerance"));
                 break;
             }
             lambda *= nu;
             nu *= 2.0;
             if (lambda > options.maxDamping)
-                return finish(
+                return run.finish(
                     ok ? Termination::failure(TerminationCriterion::LineSearch,
                                               "no step reduces the cost further (damping limit " +
                                                   data::formatNumber(lambda, 3) + ")")
@@ -106,8 +92,7 @@ MinimiserOutcome levenbergMarquardt(LeastSquaresProblem& problem, const Levenber
                                               "the model cannot be evaluated near the current estimate: " + failure));
         }
     }
-    return finish(Termination::iterationLimit("maximum number of iterations (" + std::to_string(options.maxIterations) +
-                                              ") reached"));
+    return run.finishAtIterationLimit(options.maxIterations);
 }
 
 }  // namespace sysid::estimate

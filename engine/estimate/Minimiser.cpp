@@ -10,11 +10,7 @@
 
 namespace sysid::estimate {
 
-IterationRecord iterationRecord(std::size_t iteration, const Eigen::VectorXd& theta, double cost, double step,
-                                double lambda)
-{
-    return {iteration, std::vector<double>(theta.data(), theta.data() + theta.size()), cost, step, lambda};
-}
+namespace {
 
 Linearization evaluateStart(LeastSquaresProblem& problem, std::stop_token stop, MinimiserOutcome& outcome)
 {
@@ -25,6 +21,37 @@ Linearization evaluateStart(LeastSquaresProblem& problem, std::stop_token stop, 
         throw std::runtime_error("the model cannot be evaluated at the starting values: " + failure);
     problem.accept();  // the zero step: the problem now holds its starting point's results
     return start;
+}
+
+}  // namespace
+
+MinimiserRun::MinimiserRun(LeastSquaresProblem& problem, std::stop_token stop, AcceptedStep onAccepted) :
+    current(evaluateStart(problem, stop, outcome)), lower(problem.lower()), upper(problem.upper()), problem_(problem),
+    onAccepted_(std::move(onAccepted))
+{
+}
+
+void MinimiserRun::record(std::size_t iteration, double cost, double step, double lambda)
+{
+    const Eigen::VectorXd theta = problem_.parameters();
+    outcome.iterations = iteration;
+    outcome.history.push_back(
+        {iteration, std::vector<double>(theta.data(), theta.data() + theta.size()), cost, step, lambda});
+    if (onAccepted_)
+        onAccepted_(outcome.history.back());
+}
+
+MinimiserOutcome MinimiserRun::finish(core::Termination termination)
+{
+    outcome.termination = std::move(termination);
+    outcome.final = std::move(current);
+    return std::move(outcome);
+}
+
+MinimiserOutcome MinimiserRun::finishAtIterationLimit(std::size_t maxIterations)
+{
+    return finish(core::Termination::iterationLimit("maximum number of iterations (" + std::to_string(maxIterations) +
+                                                    ") reached"));
 }
 
 NormalEquations normalEquations(const Linearization& at, Eigen::VectorXd& scale)

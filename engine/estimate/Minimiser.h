@@ -36,12 +36,31 @@ struct MinimiserOutcome {
 // Called after every accepted step (and once for the starting point).
 using AcceptedStep = std::function<void(const IterationRecord&)>;
 
-IterationRecord iterationRecord(std::size_t iteration, const Eigen::VectorXd& theta, double cost, double step,
-                                double lambda);
+// What a least-squares minimiser keeps while it runs: the outcome it fills, the current
+// linearization and the bounds. It records accepted points and ends with a termination.
+class MinimiserRun {
+public:
+    // Evaluates and accepts the starting point, counting the evaluation in the outcome. Throws
+    // std::runtime_error when the model cannot be evaluated there.
+    MinimiserRun(LeastSquaresProblem& problem, std::stop_token stop, AcceptedStep onAccepted);
 
-// Evaluates and accepts the starting point, counting the evaluation in `outcome`. Throws
-// std::runtime_error when the model cannot be evaluated there.
-Linearization evaluateStart(LeastSquaresProblem& problem, std::stop_token stop, MinimiserOutcome& outcome);
+    bool nothingToEstimate() const { return problem_.parameters().size() == 0; }
+    // Appends the problem's current point to the history as `iteration` (0: the start) and
+    // tells the observer.
+    void record(std::size_t iteration, double cost, double step, double lambda);
+    // The outcome at the current linearization, stopped for `termination`; ends the run.
+    MinimiserOutcome finish(core::Termination termination);
+    MinimiserOutcome finishAtIterationLimit(std::size_t maxIterations);
+
+    MinimiserOutcome outcome;
+    Linearization current;
+    const Eigen::VectorXd lower;
+    const Eigen::VectorXd upper;
+
+private:
+    LeastSquaresProblem& problem_;
+    AcceptedStep onAccepted_;
+};
 
 // The Gauss-Newton model at the current point: A = J'J, g = J'r, and the gradient scaled by
 // Marquardt's diagonal (`scale`, raised here to A's diagonal where that is larger) relative to

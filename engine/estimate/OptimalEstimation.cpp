@@ -1,6 +1,7 @@
 #include "engine/estimate/OptimalEstimation.h"
 
 #include "engine/core/SolverStatistics.h"
+#include "engine/data/Text.h"
 #include "engine/estimate/OptimalEstimationHamiltonian.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
@@ -18,21 +19,13 @@ namespace sysid::estimate {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& names)
-{
-    std::string s;
-    for (const auto& n : names)
-        s += (s.empty() ? "" : ", ") + n;
-    return s;
-}
-
 template <class T>
 void requireKnownNames(const std::map<std::string, T>& given, const std::vector<std::string>& known,
                        const std::string& what)
 {
     for (const auto& [name, value] : given)
         if (std::find(known.begin(), known.end(), name) == known.end())
-            throw OptimalEstimationError(what + " names '" + name + "', which is not one of: " + joined(known));
+            throw OptimalEstimationError(what + " names '" + name + "', which is not one of: " + data::nameList(known, ""));
 }
 
 void checkExperiment(const model::Model& model, const Experiment& e)

@@ -1,140 +1,50 @@
 #include "engine/estimate/OutputErrorProblem.h"
 
-#include "engine/estimate/PriorRows.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/integrate/StructuralSensitivity.h"
 
-#include <algorithm>
-#include <cmath>
-
 namespace sysid::estimate {
-
-namespace {
-
-// jacobian(firstRow[j] + s, columns[c]) = -sqrt(w_j) dy_j/dp_c at sample s. The per-sample
-// matrices are read in blocks of samples so that each write fills whole cache lines of a
-// Jacobian column: sample by sample, every entry landed on its own page (a column of 200 000
-// rows spans 1.6 MB), and the copy took a sixth of the PDE benchmark's fit.
-void copyBlocked(const std::vector<Eigen::MatrixXd>& sensitivity, const std::vector<Eigen::Index>& firstRow,
-                 const std::vector<double>& sqrtWeights, const std::vector<std::size_t>& columns,
-                 Eigen::MatrixXd& jacobian)
-{
-    constexpr std::size_t block = 16;
-    for (std::size_t s0 = 0; s0 < sensitivity.size(); s0 += block) {
-        const std::size_t s1 = std::min(sensitivity.size(), s0 + block);
-        for (std::size_t c = 0; c < columns.size(); ++c) {
-            double* column = jacobian.col(static_cast<Eigen::Index>(columns[c])).data();
-            for (std::size_t j = 0; j < firstRow.size(); ++j) {
-                if (firstRow[j] < 0)
-                    continue;
-                const double w = -sqrtWeights[j];
-                double* target = column + firstRow[j];
-                for (std::size_t s = s0; s < s1; ++s)
-                    target[s] = w * sensitivity[s](static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(c));
-            }
-        }
-    }
-}
-
-}  // namespace
 
 OutputErrorProblem::OutputErrorProblem(std::shared_ptr<const eval::CompiledModelSource> model,
                                        const ParameterLayout& layout, const std::vector<Experiment>& experiments,
                                        std::vector<double> weights, std::vector<std::optional<Prior>> priors,
                                        const integrate::IntegratorSettings& integrator, SensitivityMethod sensitivity) :
-    model_(std::move(model)),
-    layout_(layout), experiments_(experiments), priors_(std::move(priors)), integrator_(integrator),
-    sensitivity_(sensitivity), theta_(layout.initial())
+    ResponseFitProblem(std::move(model), layout, experiments, weights, std::move(priors), integrator),
+    sensitivity_(sensitivity)
 {
-    for (double w : weights)
-        sqrtWeights_.push_back(std::sqrt(w));
-    for (const auto& e : experiments_)
-        for (std::size_t j = 0; j < e.outputMeasured.size(); ++j)
-            if (e.outputMeasured[j] && sqrtWeights_[j] > 0)
-                dataRows_ += e.times.size();
-    priorRows_ = priorRowCount(priors_);
-    outputs_.resize(experiments_.size());
 }
 
-bool OutputErrorProblem::evaluate(const Eigen::VectorXd& step, Linearization& out, std::string& failure,
-                                  std::stop_token stop)
+bool OutputErrorProblem::respond(std::size_t e, Response& response, std::string& failure, std::stop_token stop)
 {
-    pendingTheta_ = theta_ + step;
-    const auto p = static_cast<Eigen::Index>(layout_.size());
-    out.residuals.resize(static_cast<Eigen::Index>(dataRows_ + priorRows_));
-    // Kept, not zeroed, where every entry is written below: zeroing 320 MB (200 000 rows, 200
-    // parameters) costs as much as filling it.
-    out.jacobian.resize(static_cast<Eigen::Index>(dataRows_ + priorRows_), p);
-    out.jacobian.bottomRows(static_cast<Eigen::Index>(priorRows_)).setZero();
-    pendingOutputs_.resize(experiments_.size());
-    Eigen::Index row = 0;
-    for (std::size_t e = 0; e < experiments_.size(); ++e) {
-        const Experiment& ex = experiments_[e];
-        model_.setParameters(layout_.modelValues(pendingTheta_, e));
-        auto fail = [&](const std::exception& error) {
-            failure = (experiments_.size() > 1 ? "experiment " + ex.name + ": " : std::string()) + error.what();
-            return false;
-        };
-        Response tr;
-        try {
-            tr = respond(ex, e, stop);
-        } catch (const integrate::IntegrationError& error) {
-            return fail(error);
-        } catch (const std::invalid_argument& error) {  // the structural method on a model outside its class
-            return fail(error);
+    const Experiment& experiment = experiments_[e];
+    try {
+        if (sensitivity_ == SensitivityMethod::Structural) {
+            integrate::StructuralSensitivityRequest request;
+            request.times = experiment.times;
+            request.parameters = layout_.modelIndicesOf(e);
+            request.inputs = &experiment.inputs;
+            request.stop = stop;
+            auto r = integrate::structuralSensitivity(model_, request);
+            response = {std::move(r.outputs), std::move(r.outputSensitivity)};
+            return true;
         }
-        const Eigen::Index experimentRow = row;
-        // Row of output j at sample s: firstRow[j] + s.
-        std::vector<Eigen::Index> firstRow(ex.outputMeasured.size(), -1);
-        for (std::size_t j = 0; j < ex.outputMeasured.size(); ++j) {
-            if (!ex.outputMeasured[j] || sqrtWeights_[j] == 0)
-                continue;
-            const auto jj = static_cast<Eigen::Index>(j);
-            firstRow[j] = row;
-            for (std::size_t s = 0; s < ex.times.size(); ++s, ++row) {
-                const auto ss = static_cast<Eigen::Index>(s);
-                out.residuals(row) = sqrtWeights_[j] * (ex.measured(ss, jj) - tr.outputs(ss, jj));
-            }
-        }
-        const auto& columns = layout_.unknownsOf(e);
-        std::vector<bool> estimatedHere(static_cast<std::size_t>(p), false);
-        for (std::size_t c : columns)
-            estimatedHere[c] = true;
-        for (Eigen::Index c = 0; c < p; ++c)
-            if (!estimatedHere[static_cast<std::size_t>(c)])
-                out.jacobian.col(c).segment(experimentRow, row - experimentRow).setZero();
-        copyBlocked(tr.sensitivity, firstRow, sqrtWeights_, columns, out.jacobian);
-        pendingOutputs_[e] = std::move(tr.outputs);
-    }
-    return finishWithPriors(priors_, pendingTheta_, row, out, failure);
-}
-
-OutputErrorProblem::Response OutputErrorProblem::respond(const Experiment& experiment, std::size_t index,
-                                                         std::stop_token stop)
-{
-    if (sensitivity_ == SensitivityMethod::Structural) {
-        integrate::StructuralSensitivityRequest request;
+        integrate::SimulationRequest request;
         request.times = experiment.times;
-        request.parameters = layout_.modelIndicesOf(index);
         request.inputs = &experiment.inputs;
+        request.sensitivityParameters = layout_.modelIndicesOf(e);
+        request.recordStateSensitivity = false;
         request.stop = stop;
-        auto r = integrate::structuralSensitivity(model_, request);
-        return {std::move(r.outputs), std::move(r.outputSensitivity)};
+        auto tr = integrate::simulate(model_, request, integrator_);
+        response = {std::move(tr.outputs), std::move(tr.outputParameterSensitivity)};
+        return true;
+    } catch (const integrate::IntegrationError& error) {
+        failure = error.what();
+    } catch (const std::invalid_argument& error) {  // the structural method on a model outside its class
+        failure = error.what();
     }
-    integrate::SimulationRequest request;
-    request.times = experiment.times;
-    request.inputs = &experiment.inputs;
-    request.sensitivityParameters = layout_.modelIndicesOf(index);
-    request.recordStateSensitivity = false;
-    request.stop = stop;
-    auto tr = integrate::simulate(model_, request, integrator_);
-    return {std::move(tr.outputs), std::move(tr.outputParameterSensitivity)};
-}
-
-void OutputErrorProblem::accept()
-{
-    theta_ = pendingTheta_;
-    outputs_ = pendingOutputs_;
+    if (experiments_.size() > 1)
+        failure = "experiment " + experiment.name + ": " + failure;
+    return false;
 }
 
 }  // namespace sysid::estimate

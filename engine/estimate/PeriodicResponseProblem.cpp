@@ -4,7 +4,6 @@
 #include "engine/discretise/DiscretisedOrbitSensitivity.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
 #include "engine/estimate/Fit.h"
-#include "engine/estimate/PriorRows.h"
 #include "engine/integrate/Simulator.h"
 
 #include <algorithm>
@@ -63,9 +62,8 @@ PeriodicResponseProblem::PeriodicResponseProblem(std::shared_ptr<const eval::Com
                                                  std::vector<double> weights, std::vector<std::optional<Prior>> priors,
                                                  const integrate::IntegratorSettings& integrator,
                                                  const PeriodicResponseSettings& settings) :
-    model_(model),
-    layout_(layout), experiments_(experiments), priors_(std::move(priors)), integrator_(integrator),
-    settings_(settings), theta_(layout.initial())
+    ResponseFitProblem(model, layout, experiments, weights, std::move(priors), integrator),
+    settings_(settings)
 {
     if (model->inputCount() > 0)
         throw FitError(
@@ -80,14 +78,6 @@ PeriodicResponseProblem::PeriodicResponseProblem(std::shared_ptr<const eval::Com
         for (double t : experiments_[e].times)
             if (!std::isfinite(t))
                 throw FitError(prefixFor(experiments_, e) + "a sample time is not finite");
-    for (double w : weights)
-        sqrtWeights_.push_back(std::sqrt(w));
-    for (const auto& e : experiments_)
-        for (std::size_t j = 0; j < e.outputMeasured.size(); ++j)
-            if (e.outputMeasured[j] && sqrtWeights_[j] > 0)
-                dataRows_ += e.times.size();
-    priorRows_ = priorRowCount(priors_);
-    outputs_.resize(experiments_.size());
     orbits_.resize(experiments_.size());
     pendingOrbits_.resize(experiments_.size());
     warmTimes_.resize(experiments_.size());
@@ -244,63 +234,31 @@ bool PeriodicResponseProblem::discretisedResponse(std::size_t e, const shooting:
     return true;
 }
 
-bool PeriodicResponseProblem::evaluate(const Eigen::VectorXd& step, Linearization& out, std::string& failure,
-                                       std::stop_token stop)
+bool PeriodicResponseProblem::respond(std::size_t e, Response& response, std::string& failure, std::stop_token stop)
 {
-    pendingTheta_ = theta_ + step;
-    const auto p = static_cast<Eigen::Index>(layout_.size());
-    out.residuals.resize(static_cast<Eigen::Index>(dataRows_ + priorRows_));
-    out.jacobian = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(dataRows_ + priorRows_), p);
-    pendingOutputs_.resize(experiments_.size());
-    Eigen::Index row = 0;
-    for (std::size_t e = 0; e < experiments_.size(); ++e) {
-        const Experiment& ex = experiments_[e];
-        model_.setParameters(layout_.modelValues(pendingTheta_, e));
-        shooting::PeriodicSolution solution;
-        if (!solveOrbit(e, solution, failure, stop))
-            return false;
-        const double P = solution.period;
-
-        // The measured times folded into [0, P): one integration over a period serves every sample.
-        std::vector<std::pair<double, std::size_t>> folded;
-        for (std::size_t s = 0; s < ex.times.size(); ++s) {
-            double tau = std::fmod(ex.times[s], P);
-            if (tau < 0)
-                tau += P;
-            if (P - tau < 1e-12 * P)
-                tau = 0.0;
-            folded.emplace_back(tau, s);
-        }
-        const auto& columns = layout_.unknownsOf(e);
-        Eigen::MatrixXd response;
-        std::vector<Eigen::MatrixXd> sensitivity;  // per sample: outputs x unknowns of this experiment
-        if (settings_.solver == discretise::PeriodicSolver::Discretisation) {
-            if (!discretisedResponse(e, solution, folded, response, sensitivity, failure))
-                return false;
-        } else if (!shootingResponse(e, solution, folded, response, sensitivity, failure, stop)) {
-            return false;
-        }
-        for (std::size_t j = 0; j < ex.outputMeasured.size(); ++j) {
-            if (!ex.outputMeasured[j] || sqrtWeights_[j] == 0)
-                continue;
-            const auto jj = static_cast<Eigen::Index>(j);
-            for (std::size_t s = 0; s < ex.times.size(); ++s, ++row) {
-                const auto ss = static_cast<Eigen::Index>(s);
-                out.residuals(row) = sqrtWeights_[j] * (ex.measured(ss, jj) - response(ss, jj));
-                for (std::size_t c = 0; c < columns.size(); ++c)
-                    out.jacobian(row, static_cast<Eigen::Index>(columns[c])) =
-                        -sqrtWeights_[j] * sensitivity[s](jj, static_cast<Eigen::Index>(c));
-            }
-        }
-        pendingOutputs_[e] = std::move(response);
+    shooting::PeriodicSolution solution;
+    if (!solveOrbit(e, solution, failure, stop))
+        return false;
+    const double P = solution.period;
+    const auto& times = experiments_[e].times;
+    // The measured times folded into [0, P): one integration over a period serves every sample.
+    std::vector<std::pair<double, std::size_t>> folded;
+    for (std::size_t s = 0; s < times.size(); ++s) {
+        double tau = std::fmod(times[s], P);
+        if (tau < 0)
+            tau += P;
+        if (P - tau < 1e-12 * P)
+            tau = 0.0;
+        folded.emplace_back(tau, s);
     }
-    return finishWithPriors(priors_, pendingTheta_, row, out, failure);
+    if (settings_.solver == discretise::PeriodicSolver::Discretisation)
+        return discretisedResponse(e, solution, folded, response.outputs, response.sensitivity, failure);
+    return shootingResponse(e, solution, folded, response.outputs, response.sensitivity, failure, stop);
 }
 
 void PeriodicResponseProblem::accept()
 {
-    theta_ = pendingTheta_;
-    outputs_ = pendingOutputs_;
+    ResponseFitProblem::accept();
     orbits_ = pendingOrbits_;
 }
 

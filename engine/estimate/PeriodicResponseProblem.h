@@ -1,11 +1,7 @@
 #pragma once
 
-#include "engine/estimate/Experiment.h"
-#include "engine/estimate/FitProblem.h"
-#include "engine/estimate/FitSettings.h"
-#include "engine/estimate/ParameterLayout.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
-#include "engine/eval/CompiledModel.h"
+#include "engine/estimate/ResponseFitProblem.h"
 #include "engine/shooting/PeriodicShooting.h"
 
 #include <memory>
@@ -32,7 +28,7 @@ namespace sysid::estimate {
 // the very first guess is the model simulated from its own initial state over `settlePeriods`
 // periods (not from the data: outputs need not be states). A periodic solve
 // that does not converge makes evaluate() fail (Levenberg-Marquardt then shortens the step).
-class PeriodicResponseProblem : public FitProblem {
+class PeriodicResponseProblem : public ResponseFitProblem {
 public:
     // Throws FitError for unusable settings: no period, an unknown, estimated, zero or
     // non-finite frequency parameter, a model with measured inputs.
@@ -41,14 +37,7 @@ public:
                             std::vector<std::optional<Prior>> priors, const integrate::IntegratorSettings& integrator,
                             const PeriodicResponseSettings& settings);
 
-    Eigen::VectorXd parameters() const override { return theta_; }
-    Eigen::VectorXd lower() const override { return layout_.lower(); }
-    Eigen::VectorXd upper() const override { return layout_.upper(); }
-    bool evaluate(const Eigen::VectorXd& step, Linearization& out, std::string& failure, std::stop_token stop) override;
     void accept() override;
-
-    const std::vector<Eigen::MatrixXd>& outputs() const override { return outputs_; }
-    std::size_t dataResidualCount() const override { return dataRows_; }
 
     // The forcing period T of each experiment (before multiplying by `periods`).
     const std::vector<double>& forcingPeriods() const { return forcingPeriods_; }
@@ -56,6 +45,7 @@ public:
     const std::vector<Eigen::VectorXd>& orbitStarts() const { return orbits_; }
 
 private:
+    bool respond(std::size_t e, Response& response, std::string& failure, std::stop_token stop) override;
     // The periodic solution for experiment e at the model's current parameters; false with a reason.
     bool solveOrbit(std::size_t e, shooting::PeriodicSolution& solution, std::string& failure, std::stop_token stop);
     shooting::PeriodicSettings shootingSettings(std::size_t e) const;
@@ -69,17 +59,8 @@ private:
                              const std::vector<std::pair<double, std::size_t>>& folded, Eigen::MatrixXd& response,
                              std::vector<Eigen::MatrixXd>& sensitivity, std::string& failure);
 
-    eval::CompiledModel model_;
-    const ParameterLayout& layout_;
-    const std::vector<Experiment>& experiments_;
-    std::vector<double> sqrtWeights_;
-    std::vector<std::optional<Prior>> priors_;
-    integrate::IntegratorSettings integrator_;
     PeriodicResponseSettings settings_;
     std::vector<double> forcingPeriods_;
-    std::size_t dataRows_ = 0, priorRows_ = 0;
-    Eigen::VectorXd theta_, pendingTheta_;
-    std::vector<Eigen::MatrixXd> outputs_, pendingOutputs_;
     std::vector<Eigen::VectorXd> orbits_, pendingOrbits_;
     // Discretisation: the last converged orbit (node times and states), the next solve's guess.
     std::vector<std::vector<double>> warmTimes_;

@@ -50,62 +50,48 @@ MinimiserOutcome steepestDescent(LeastSquaresProblem& problem, const Eigen::Vect
     if (!(gain > 0) || !std::isfinite(gain))
         throw std::invalid_argument("the steepest-descent gain K must be a finite number > 0 (it is " +
                                     data::formatNumber(gain, 6) + ")");
-    MinimiserOutcome out;
-    const Eigen::Index p = problem.parameters().size();
+    MinimiserRun run(problem, stop, onAccepted);
+    Linearization& current = run.current;
     std::string failure;
-    ++out.evaluations;
-    Linearization current;
-    if (!problem.evaluate(Eigen::VectorXd::Zero(p), current, failure, stop))
-        throw std::runtime_error("the model cannot be evaluated at the starting values: " + failure);
     if (current.residuals.size() < quadratureWeights.size())
         throw std::invalid_argument("steepest descent: more quadrature weights than residuals");
-    problem.accept();
-    const Eigen::VectorXd lower = problem.lower();
-    const Eigen::VectorXd upper = problem.upper();
     double cost = seedCost(current, quadratureWeights);
     current.merit = cost;
-    out.history.push_back(iterationRecord(0, problem.parameters(), cost, 0.0, gain));
-    if (onAccepted)
-        onAccepted(out.history.back());
-    auto finish = [&](Termination termination) {
-        out.termination = std::move(termination);
-        out.final = current;
-        return out;
-    };
-    if (p == 0)
-        return finish(Termination::convergence(TerminationCriterion::NothingToEstimate, "nothing to estimate"));
+    run.record(0, cost, 0.0, gain);
+    if (run.nothingToEstimate())
+        return run.finish(Termination::convergence(TerminationCriterion::NothingToEstimate, "nothing to estimate"));
 
     for (std::size_t iteration = 1; iteration <= tolerances.maxIterations; ++iteration) {
         if (stop.stop_requested())
-            return finish(Termination::cancel());
+            return run.finish(Termination::cancel());
         const Eigen::VectorXd theta = problem.parameters();
         const Eigen::VectorXd g = seedGradient(current, quadratureWeights);
         if (cost == 0.0)
-            return finish(Termination::convergence(TerminationCriterion::ExactFit, "exact fit (cost 0)"));
+            return run.finish(Termination::convergence(TerminationCriterion::ExactFit, "exact fit (cost 0)"));
         // Gradient per unit relative change of each parameter, relative to J: scale-free.
         const double gradient = (g.array() * (theta.array().abs() + 1e-12)).abs().maxCoeff() / cost;
         if (gradient <= tolerances.gradientTolerance)
-            return finish(
+            return run.finish(
                 Termination::convergence(TerminationCriterion::GradientTolerance, "gradient below tolerance"));
         // The seed's update (4.22) has no factor 2: K multiplies dJ/dtheta / 2.
-        const Eigen::VectorXd step = (theta - 0.5 * gain * g).cwiseMax(lower).cwiseMin(upper) - theta;
+        const Eigen::VectorXd step = (theta - 0.5 * gain * g).cwiseMax(run.lower).cwiseMin(run.upper) - theta;
         const double relativeStep = step.norm() / (theta.norm() + tolerances.stepTolerance);
         if (relativeStep <= tolerances.stepTolerance)
-            return finish(
+            return run.finish(
                 Termination::convergence(TerminationCriterion::StepTolerance, "relative step below tolerance"));
         Linearization trial;
-        ++out.evaluations;
+        ++run.outcome.evaluations;
         const bool ok = problem.evaluate(step, trial, failure, stop);
         if (stop.stop_requested())
-            return finish(Termination::cancel());
+            return run.finish(Termination::cancel());
         if (!ok)
-            return finish(Termination::failure(
+            return run.finish(Termination::failure(
                 TerminationCriterion::EvaluationFailed,
                 "the model cannot be evaluated after a steepest-descent step (gain K = " + data::formatNumber(gain, 6) +
                     " too large?): " + failure));
         const double next = seedCost(trial, quadratureWeights);
         if (!std::isfinite(next) || next > cost)
-            return finish(Termination::failure(
+            return run.finish(Termination::failure(
                 TerminationCriterion::GainTooLarge,
                 "the cost rose from " + data::formatNumber(cost, 6) + " to " + data::formatNumber(next, 6) +
                     ": the gain K = " + data::formatNumber(gain, 6) + " is too large for this problem"));
@@ -114,16 +100,12 @@ MinimiserOutcome steepestDescent(LeastSquaresProblem& problem, const Eigen::Vect
         cost = next;
         current = std::move(trial);
         current.merit = cost;
-        out.iterations = iteration;
-        out.history.push_back(iterationRecord(iteration, problem.parameters(), cost, relativeStep, gain));
-        if (onAccepted)
-            onAccepted(out.history.back());
+        run.record(iteration, cost, relativeStep, gain);
         if (previous - cost <= tolerances.costTolerance * previous)
-            return finish(
+            return run.finish(
                 Termination::convergence(TerminationCriterion::CostTolerance, "relative cost change below tolerance"));
     }
-    return finish(Termination::iterationLimit("maximum number of iterations (" +
-                                              std::to_string(tolerances.maxIterations) + ") reached"));
+    return run.finishAtIterationLimit(tolerances.maxIterations);
 }
 
 }  // namespace sysid::estimate

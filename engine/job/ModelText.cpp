@@ -1,5 +1,6 @@
 #include "engine/job/ModelText.h"
 
+#include "engine/data/Text.h"
 #include "engine/job/JobError.h"
 #include "engine/model/ModelBuilder.h"
 #include "engine/model/SymbolicLock.h"
@@ -8,18 +9,6 @@
 #include <mutex>
 
 namespace sysid::job {
-
-namespace {
-
-std::string knownNames(const std::vector<std::string>& names)
-{
-    std::string text;
-    for (const auto& n : names)
-        text += (text.empty() ? "" : ", ") + n;
-    return text.empty() ? "none" : text;
-}
-
-}  // namespace
 
 std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::string& text, const std::string& source)
 {
@@ -49,7 +38,7 @@ std::vector<double> startingValues(const eval::CompiledModelSource& model,
         if (index == model.parameterNames.size())
             throw JobError(JobError::Kind::Settings,
                            "starting value for '" + name + "': the model has no parameter '" + name +
-                               "' (parameters: " + knownNames(model.parameterNames) + ")");
+                               "' (parameters: " + data::nameList(model.parameterNames) + ")");
         if (!std::isfinite(value))
             throw JobError(JobError::Kind::Settings, "starting value for '" + name + "' is not a finite number");
         values[index] = value;

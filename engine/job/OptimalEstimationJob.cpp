@@ -2,6 +2,7 @@
 
 #include "engine/core/RunSummary.h"
 #include "engine/data/DataError.h"
+#include "engine/data/Text.h"
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/OptimalEstimationHamiltonian.h"
 #include "engine/eval/CompiledModel.h"
@@ -45,14 +46,6 @@ std::string number(double v)
     return buffer;
 }
 
-std::string names(const std::vector<std::string>& list)
-{
-    std::string text;
-    for (const auto& n : list)
-        text += (text.empty() ? "" : ", ") + n;
-    return text.empty() ? "none" : text;
-}
-
 // The symbolic model and its compiled form; GiNaC objects are made and destroyed only under
 // the symbolic lock (GiNaC is not thread-safe), also when the estimate throws.
 struct ParsedModel {
@@ -75,7 +68,7 @@ struct ParsedModel {
                 if (!found)
                     throw JobError(JobError::Kind::Settings,
                                    "starting value for '" + name + "': the model has no parameter '" + name +
-                                       "' (parameters: " + names(known) + ")");
+                                       "' (parameters: " + data::nameList(known) + ")");
                 if (!std::isfinite(value))
                     throw JobError(JobError::Kind::Settings,
                                    "starting value for '" + name + "' is not a finite number");

@@ -4,6 +4,8 @@
 // interval length 0.05 (T = 0.05 (m - 1)), so every part should grow linearly in m. A damped
 // oscillator with x(0), x(T) conditions becomes singular at resonant lengths T; this saddle
 // system is well conditioned for every T.
+#include "NewtonIterationParts.h"
+
 #include "engine/shooting/BoundaryValueProblem.h"
 
 #include <Eigen/Dense>
@@ -113,35 +115,19 @@ int main(int argc, char** argv)
                 guess(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(2 * j)) = e;
                 guess(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(2 * j + 1)) = -omega(j) * e;
             }
-        // The machine is shared: each part's best of five solves.
-        double residual = 1e300, jacobian = 1e300, factor = 1e300, solve = 1e300;
+        bench::NewtonIterationParts parts;  // each part's best of five solves
         BvpResult r;
         for (int repeat = 0; repeat < 5; ++repeat) {
-            double rs = 0, js = 0, fs = 0, ss = 0;
-            std::size_t counted = 0;
-            r = solveBoundaryValueProblem(Saddles(), conditions(), guess, s, [&](const BvpIteration& it) {
-                if (it.newton.jacobianReused)
-                    return;
-                ++counted;
-                rs += it.residualTime.count();
-                js += it.jacobianTime.count();
-                fs += it.factorTime.count();
-                ss += it.solveTime.count();
-            });
-            const double c = static_cast<double>(std::max<std::size_t>(counted, 1));
-            residual = std::min(residual, rs / c);
-            jacobian = std::min(jacobian, js / c);
-            factor = std::min(factor, fs / c);
-            solve = std::min(solve, ss / c);
+            bench::NewtonIterationSums sums;
+            r = solveBoundaryValueProblem(Saddles(), conditions(), guess, s,
+                                          [&](const BvpIteration& it) { sums.add(it); });
+            parts.keepBest(sums);
         }
         if (!r.converged()) {
             std::printf("%6zu failed: %s\n", m, r.message.c_str());
             continue;
         }
-        const double k = 1e3;
-        std::printf("%6zu %5zu %10.3f %10.3f %10.3f %10.3f %12.4f %9.1e\n", m, r.totalIterations, residual * k,
-                    jacobian * k, factor * k, solve * k, (residual + jacobian + factor + solve) * k / double(m - 1),
-                    r.newton.residualNorm);
+        parts.printRow(m, r.totalIterations, r.newton.residualNorm);
     }
     return 0;
 }

@@ -3,6 +3,8 @@
 // x'' + 0.2 x' + x^3 = 0.3 cos t against the number of nodes, which should grow about linearly.
 // Plain std::chrono; every figure is the median of several repetitions.
 
+#include "BenchSupport.h"
+
 #include "engine/discretise/DiscretisedPeriodicSystem.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
 #include "engine/eval/CompiledModel.h"
@@ -17,19 +19,10 @@
 #include <numbers>
 #include <vector>
 
-#ifndef SYSID_BENCH_BUILD_TYPE
-#define SYSID_BENCH_BUILD_TYPE "unknown"
-#endif
-
 namespace {
 
 using namespace sysid;
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
+using bench::median;
 
 // Median milliseconds of `work` over `repetitions` runs.
 template <class Work>

@@ -11,6 +11,8 @@
 // Reported: ms per fit, iterations, and ns per sample per iteration (the O(N) constant).
 //
 // Usage: bench_equation_error [--runs N] [--samples N]
+#include "BenchSupport.h"
+
 #include "engine/data/Noise.h"
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
@@ -26,13 +28,10 @@
 #include <string>
 #include <vector>
 
-#ifndef SYSID_BENCH_BUILD_TYPE
-#define SYSID_BENCH_BUILD_TYPE "unknown"
-#endif
-
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using sysid::bench::Clock;
+using sysid::bench::median;
 namespace estimate = sysid::estimate;
 namespace integrate = sysid::integrate;
 
@@ -46,12 +45,6 @@ u(0) = 0, 5
 output u
 output v = u'
 )";
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
 
 estimate::Experiment record(const std::shared_ptr<const sysid::eval::CompiledModelSource>& source, std::size_t samples,
                             double noisePercent)

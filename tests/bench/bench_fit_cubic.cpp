@@ -17,6 +17,8 @@
 //   --data  where to write the noisy data (default fit_cubic_data.csv)
 //   --json  where to write the results for the comparison (default: not written)
 
+#include "BenchSupport.h"
+
 #include "engine/data/CsvWriter.h"
 #include "engine/data/Noise.h"
 #include "engine/estimate/Experiment.h"
@@ -41,16 +43,9 @@
 #include <thread>
 #include <vector>
 
-#ifndef SYSID_SOURCE_DIR
-#define SYSID_SOURCE_DIR "."
-#endif
-#ifndef SYSID_BENCH_BUILD_TYPE
-#define SYSID_BENCH_BUILD_TYPE "unknown"
-#endif
-
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using namespace sysid::bench;
 namespace estimate = sysid::estimate;
 namespace integrate = sysid::integrate;
 
@@ -66,36 +61,6 @@ struct Options {
     double ftol = 1e-10, xtol = 1e-10, gtol = 1e-10;
     double rtol = 1e-8, atol = 1e-10;
 };
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string loadAverage()
-{
-    std::ifstream in("/proc/loadavg");
-    std::string one, five, fifteen;
-    in >> one >> five >> fifteen;
-    return in ? one + " " + five + " " + fifteen : "?";
-}
-
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path);
-    if (!in)
-        throw std::runtime_error("cannot read " + path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // The model file with its initial velocity made known: the "estimate" on the x(0) line removed.
 std::string knownInitialVelocity(const std::string& text)
@@ -116,15 +81,6 @@ std::string knownInitialVelocity(const std::string& text)
     if (changed != 1)
         throw std::runtime_error("expected exactly one line 'u(0) = ..., ... estimate' in the model file");
     return out.str();
-}
-
-double parseNumber(const char* text, const char* option)
-{
-    char* end = nullptr;
-    const double v = std::strtod(text, &end);
-    if (end == text || *end != '\0' || !std::isfinite(v))
-        throw std::invalid_argument(std::string("bad number for ") + option + ": " + text);
-    return v;
 }
 
 Options parseOptions(int argc, char** argv)
@@ -165,21 +121,11 @@ int main(int argc, char** argv)
 {
     try {
         const Options opt = parseOptions(argc, argv);
-        const std::string modelPath = SYSID_SOURCE_DIR "/resources/examples/sdof_cubic.model";
+        const std::string modelPath = examplePath("sdof_cubic.model");
         std::printf("sysid bench_fit_cubic\n");
         std::printf("  load average   : %s (at start), nproc %u\n", loadAverage().c_str(),
                     std::thread::hardware_concurrency());
-        std::printf("  build type     : %s", SYSID_BENCH_BUILD_TYPE);
-#ifdef __OPTIMIZE__
-        std::printf(", optimised");
-#else
-        std::printf(", NOT optimised");
-#endif
-#ifdef NDEBUG
-        std::printf(", NDEBUG\n");
-#else
-        std::printf(", assertions on\n");
-#endif
+        printBuildType();
         std::printf("  model          : %s, with u(0) = 0, 5 (initial velocity known)\n", modelPath.c_str());
 
         const std::string modelText = knownInitialVelocity(readFile(modelPath));

@@ -7,6 +7,8 @@
 //
 // Usage: bench_foundation [model-file]   (default: resources/examples/duffing.model)
 
+#include "BenchSupport.h"
+
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/integrate/Simulator.h"
@@ -28,16 +30,9 @@
 #include <thread>
 #include <vector>
 
-#ifndef SYSID_SOURCE_DIR
-#define SYSID_SOURCE_DIR "."
-#endif
-#ifndef SYSID_BENCH_BUILD_TYPE
-#define SYSID_BENCH_BUILD_TYPE "unknown"
-#endif
-
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using namespace sysid::bench;
 using sysid::eval::CompiledModel;
 namespace integrate = sysid::integrate;
 
@@ -47,18 +42,6 @@ volatile double g_sink = 0.0;
 void consume(double value)
 {
     g_sink = g_sink + value;
-}
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -74,14 +57,6 @@ std::string firstLineWith(const char* file, const std::string& key)
             return colon == std::string::npos ? line : line.substr(colon + 2);
         }
     return "?";
-}
-
-std::string loadAverage()
-{
-    std::ifstream in("/proc/loadavg");
-    std::string one, five, fifteen;
-    in >> one >> five >> fifteen;
-    return in ? one + " " + five + " " + fifteen : "?";
 }
 
 int usableCpus()  // what `nproc` prints: the CPUs this process may run on
@@ -106,17 +81,7 @@ void printMachine()
 #else
     std::printf("  compiler       : %s\n", __VERSION__);
 #endif
-    std::printf("  build type     : %s", SYSID_BENCH_BUILD_TYPE);
-#ifdef __OPTIMIZE__
-    std::printf(", optimised");
-#else
-    std::printf(", NOT optimised");
-#endif
-#ifdef NDEBUG
-    std::printf(", NDEBUG\n");
-#else
-    std::printf(", assertions on\n");
-#endif
+    printBuildType();
     std::printf("  libraries      : Boost %s, Eigen %d.%d.%d\n", BOOST_LIB_VERSION, EIGEN_WORLD_VERSION,
                 EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION);
 }
@@ -405,7 +370,7 @@ void benchmarkSimulation(CompiledModel& model)
 
 int main(int argc, char** argv)
 {
-    const std::string path = argc > 1 ? argv[1] : SYSID_SOURCE_DIR "/resources/examples/duffing.model";
+    const std::string path = argc > 1 ? argv[1] : examplePath("duffing.model");
     try {
         printMachine();
         std::printf("  model          : %s\n", path.c_str());

@@ -19,6 +19,9 @@
 //                number of shooting points, 11..1001, from the start 10 (issue 5: it must grow linearly);
 //                |dm| is the mass estimate's difference to the 101-point run's
 
+#include "BenchSupport.h"
+#include "NewtonIterationParts.h"
+
 #include "engine/data/CsvReader.h"
 #include "engine/data/CsvWriter.h"
 #include "engine/estimate/OptimalEstimation.h"
@@ -41,27 +44,16 @@
 #include <string>
 #include <vector>
 
-#ifndef SYSID_SOURCE_DIR
-#define SYSID_SOURCE_DIR "."
-#endif
-#ifndef SYSID_BENCH_BUILD_TYPE
-#define SYSID_BENCH_BUILD_TYPE "unknown"
-#endif
-
 namespace {
 
 using namespace sysid;
-using Clock = std::chrono::steady_clock;
-
-std::string example(const std::string& file)
-{
-    return std::string(SYSID_SOURCE_DIR) + "/resources/examples/" + file;
-}
+using bench::Clock;
+using bench::examplePath;
 
 model::Model withParameters(double value)
 {
     std::lock_guard lock(model::symbolicMutex());
-    model::Model m = model::loadModel(example("msd_optimal.model"));
+    model::Model m = model::loadModel(examplePath("msd_optimal.model"));
     for (auto& p : m.parameters)
         p.value = value;
     return m;
@@ -97,7 +89,7 @@ int main(int argc, char** argv)
     }
     try {
         const auto inputs =
-            integrate::InputSignals::fromTable({"u"}, data::readCsv(example("mass_spring_damper_input.csv")));
+            integrate::InputSignals::fromTable({"u"}, data::readCsv(examplePath("mass_spring_damper_input.csv")));
         model::Model truthModel = withParameters(1.0);
         std::shared_ptr<const eval::CompiledModelSource> source;
         {
@@ -145,7 +137,7 @@ int main(int argc, char** argv)
                 const model::Model h = estimate::hamiltonianModel(m, layout, {{1, 1, 1, 1, 1}, {1, 1, 1}});
                 const auto compiled = eval::compileModel(h, {.secondDerivatives = false});  // as estimateOptimally
             }
-            symbolicSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            symbolicSeconds = bench::secondsSince(t0);
             std::printf("symbolic assembly + compilation: %.3f s\n", symbolicSeconds);
             m = {};
         }
@@ -178,7 +170,7 @@ int main(int argc, char** argv)
                     st.jacobian += it.jacobianTime.count();
                     st.linear += it.factorTime.count() + it.solveTime.count();
                 });
-                seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+                seconds.push_back(bench::secondsSince(t0));
             }
             std::sort(seconds.begin(), seconds.end());
             std::printf("start %4.0f: m = %.6f b = %.6f k = %.6f  %zu iterations  |F| = %.1e  %s  median %.3f s "
@@ -209,30 +201,19 @@ int main(int argc, char** argv)
                 settings.shootingPoints = points;
                 settings.bvp.reuseBetweenStages = false;  // every iteration of the timed stage builds a Jacobian
                 const std::size_t last = 1;  // the dopri5 1e-6 stage
-                double residual = 1e300, jacobian = 1e300, factor = 1e300, solve = 1e300;
+                bench::NewtonIterationParts parts;
                 estimate::OptimalEstimationResult r;
                 std::size_t lastIterations = 0;
                 for (int run = 0; run < runs; ++run) {
-                    double rs = 0, js = 0, fs = 0, ss = 0;
-                    std::size_t counted = 0;
+                    bench::NewtonIterationSums sums;
                     lastIterations = 0;
                     r = estimate::estimateOptimally(m, experiment, settings, [&](const shooting::BvpIteration& it) {
                         if (it.stage != last)
                             return;
                         ++lastIterations;
-                        if (it.newton.jacobianReused)
-                            return;
-                        ++counted;
-                        rs += it.residualTime.count();
-                        js += it.jacobianTime.count();
-                        fs += it.factorTime.count();
-                        ss += it.solveTime.count();
+                        sums.add(it);
                     });
-                    const double c = static_cast<double>(std::max<std::size_t>(counted, 1));
-                    residual = std::min(residual, rs / c);
-                    jacobian = std::min(jacobian, js / c);
-                    factor = std::min(factor, fs / c);
-                    solve = std::min(solve, ss / c);
+                    parts.keepBest(sums);
                 }
                 {
                     std::lock_guard lock(model::symbolicMutex());
@@ -242,11 +223,7 @@ int main(int argc, char** argv)
                     std::printf("%6zu failed: %s\n", points, r.termination.message.c_str());
                     continue;
                 }
-                const double k = 1e3;
-                std::printf("%6zu %5zu %10.3f %10.3f %10.3f %10.3f %12.4f %9.1e\n", points, lastIterations,
-                            residual * k, jacobian * k, factor * k, solve * k,
-                            (residual + jacobian + factor + solve) * k / static_cast<double>(points - 1),
-                            std::abs(r.parameters(0) - cases.front().result.parameters(0)));
+                parts.printRow(points, lastIterations, std::abs(r.parameters(0) - cases.front().result.parameters(0)));
             }
         }
         if (!json.empty()) {

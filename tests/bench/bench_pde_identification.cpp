@@ -14,6 +14,8 @@
 //
 // Usage: bench_pde_identification [--nodes N] [--samples M] [--t-end T] [--no-fd] [--estimates FILE]
 // (--estimates writes each alpha, its sd and the final cost to 17 digits, to compare two builds' fits).
+#include "BenchSupport.h"
+
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
 #include "engine/eval/CompiledModel.h"
@@ -30,21 +32,13 @@
 #include <string>
 #include <vector>
 
-#ifndef SYSID_BENCH_BUILD_TYPE
-#define SYSID_BENCH_BUILD_TYPE "unknown"
-#endif
-
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using sysid::bench::Clock;
+using sysid::bench::secondsSince;
 namespace estimate = sysid::estimate;
 namespace integrate = sysid::integrate;
 namespace eval = sysid::eval;
-
-double seconds(Clock::time_point since)
-{
-    return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // Process CPU time: the machine may be shared, and one core's worth of work is what the target is about.
 double cpuSeconds()
@@ -86,7 +80,7 @@ public:
     explicit Clocked(Clock::time_point start) : start_(start) {}
     void iteration(const estimate::IterationRecord& record) override
     {
-        const double now = seconds(start_);
+        const double now = secondsSince(start_);
         std::printf("  iteration %2zu at %7.2f s: cost %.6e, lambda %.1e\n", record.iteration, now, record.cost,
                     record.lambda);
         std::fflush(stdout);
@@ -138,7 +132,7 @@ int main(int argc, char** argv)
     auto start = Clock::now();
     const auto source = eval::compileModel(sysid::model::parseModel(modelText(nodes)));
     eval::CompiledModel model(source);
-    std::printf("model parsed and compiled: %.2f s\n", seconds(start));
+    std::printf("model parsed and compiled: %.2f s\n", secondsSince(start));
 
     const double dx = 1.0 / (nodes + 1);
     std::vector<double> truth(static_cast<std::size_t>(nodes)), guess(static_cast<std::size_t>(nodes), 0.15);
@@ -165,17 +159,18 @@ int main(int argc, char** argv)
     model.setParameters(guess);
     start = Clock::now();
     const auto once = integrate::simulate(model, plain, settings);
-    const double plainTime = seconds(start);
+    const double plainTime = secondsSince(start);
     integrate::SimulationRequest withSensitivities = plain;
     for (int i = 0; i < nodes; ++i)
         withSensitivities.sensitivityParameters.push_back(static_cast<std::size_t>(i));
     start = Clock::now();
     double cpu = cpuSeconds();
     const auto sensitive = integrate::simulate(model, withSensitivities, settings);
-    const double sensitivityTime = seconds(start), sensitivityCpu = cpuSeconds() - cpu;
+    const double sensitivityTime = secondsSince(start), sensitivityCpu = cpuSeconds() - cpu;
     std::printf("one simulation (sparse-implicit, rtol 1e-7): states only %.3f s (%zu steps); with %d sensitivity "
                 "columns (%d equations) %.3f s, cpu %.3f s (%zu steps)\n",
-                plainTime, once.statistics.steps, nodes, nodes * (nodes + 1), sensitivityTime, sensitivityCpu, sensitive.statistics.steps);
+                plainTime, once.statistics.steps, nodes, nodes * (nodes + 1), sensitivityTime, sensitivityCpu,
+                sensitive.statistics.steps);
 
     // The cost gradient at the starting guess: sensitivities against central differences.
     const double weight = 1.0 / (noise * noise);
@@ -183,7 +178,7 @@ int main(int argc, char** argv)
     Eigen::VectorXd gradient;
     const auto forGradient = integrate::simulate(model, withSensitivities, settings);
     cost(forGradient, experiment.measured, weight, &gradient);
-    const double sensitivityGradientTime = seconds(start);
+    const double sensitivityGradientTime = secondsSince(start);
     start = Clock::now();
     Eigen::VectorXd fdGradient(nodes);
     for (int i = 0; i < (finiteDifferences ? nodes : 0); ++i) {
@@ -199,7 +194,7 @@ int main(int argc, char** argv)
             cost(integrate::simulate(model, plain, sparse(1e-10, 1e-13)), experiment.measured, weight, nullptr);
         fdGradient(i) = (up - down) / (2 * h);
     }
-    const double fdGradientTime = seconds(start);
+    const double fdGradientTime = secondsSince(start);
     model.setParameters(guess);
     const double agreement = (gradient - fdGradient).norm() / fdGradient.norm();
     if (finiteDifferences)
@@ -218,7 +213,7 @@ int main(int argc, char** argv)
     cpu = cpuSeconds();
     Clocked observer(start);
     const auto result = estimate::fit(source, guess, {experiment}, fitSettings, &observer);
-    const double fitTime = seconds(start), fitCpu = cpuSeconds() - cpu;
+    const double fitTime = secondsSince(start), fitCpu = cpuSeconds() - cpu;
     double worst = 0, rms = 0;
     for (int i = 0; i < nodes; ++i) {
         const double e = result.parameters[static_cast<std::size_t>(i)].value - truth[static_cast<std::size_t>(i)];

@@ -15,6 +15,8 @@
 //
 // Usage: bench_periodic [--json FILE] [--runs N]
 
+#include "BenchSupport.h"
+
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/model/ModelBuilder.h"
@@ -31,15 +33,9 @@
 #include <string>
 #include <vector>
 
-#ifndef SYSID_SOURCE_DIR
-#define SYSID_SOURCE_DIR "."
-#endif
-#ifndef SYSID_BENCH_BUILD_TYPE
-#define SYSID_BENCH_BUILD_TYPE "unknown"
-#endif
-
 using namespace sysid;
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::median;
 
 namespace {
 
@@ -67,12 +63,6 @@ void setW(eval::CompiledModel& model, double w)
     std::vector<double> p(model.parameters().begin(), model.parameters().end());
     p[3] = w;
     model.setParameters(p);
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 shooting::ContinuationSettings sweepSettings(bool reference)
@@ -108,8 +98,8 @@ int main(int argc, char** argv)
             return 2;
         }
     }
-    eval::CompiledModel model(eval::compileModel(
-        model::loadModel(std::string(SYSID_SOURCE_DIR) + "/resources/examples/duffing_frequency_response.model")));
+    eval::CompiledModel model(
+        eval::compileModel(model::loadModel(bench::examplePath("duffing_frequency_response.model"))));
     if (model.source().parameterNames[3] != "w") {
         std::fprintf(stderr, "unexpected parameter order in the example model\n");
         return 1;
@@ -136,7 +126,7 @@ int main(int argc, char** argv)
             auto settings = periodicSettings(1.0, c.intervals, false);
             settings.threads = c.threads;
             const auto s = shooting::findPeriodicSolution(model, start, settings);
-            times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+            times.push_back(bench::secondsSince(t0));
             if (!s.converged()) {
                 std::fprintf(stderr, "%s did not converge: %s\n", c.name, s.newton.termination.message.c_str());
                 return 1;
@@ -163,7 +153,7 @@ int main(int argc, char** argv)
     for (int r = 0; r < sweepRuns; ++r) {
         const auto t0 = Clock::now();
         const auto sweep = shooting::continuePeriodicSolutions(model, start, sweepSettings(false));
-        sweepTimes.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+        sweepTimes.push_back(bench::secondsSince(t0));
         if (sweep.points.size() != sweepPoints) {
             std::fprintf(stderr, "sweep: %zu points (%s)\n", sweep.points.size(), sweep.termination.message.c_str());
             return 1;

@@ -75,4 +75,10 @@ inline QJsonObject parseObject(const QByteArray& text)
     return error.error == QJsonParseError::NoError && doc.isObject() ? doc.object() : QJsonObject();
 }
 
+// The JSON object in a file; an empty object when it cannot be read or holds none.
+inline QJsonObject readJson(const QString& path)
+{
+    return parseObject(readFile(path));
+}
+
 }  // namespace sysid::test

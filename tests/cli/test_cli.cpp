@@ -18,15 +18,12 @@
 
 namespace {
 
-using sysid::test::kExamples;
-using sysid::test::kSysid;
-using sysid::test::Run;
-using sysid::test::runSysid;
+using namespace sysid::test;
 
 // The shared description, as text for the messages built here.
 QString describeText(const Run& r)
 {
-    return QString::fromUtf8(sysid::test::describe(r, 2000));
+    return QString::fromUtf8(describe(r, 2000));
 }
 
 struct Csv {
@@ -66,22 +63,6 @@ Csv parseCsv(const QString& text)
     return csv;
 }
 
-QString readText(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(f.readAll());
-}
-
-bool writeText(const QString& path, const QByteArray& text)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return false;
-    return f.write(text) == text.size();
-}
-
 // The number printed after the first "t = " in text, if any.
 std::optional<double> timeIn(const QString& text)
 {
@@ -111,7 +92,7 @@ class TestCli : public QObject {
     QString writeModel(const QString& name, const QByteArray& text)
     {
         const QString p = path(name);
-        if (!writeText(p, text))
+        if (!writeFile(p, text))
             qFatal("cannot write %s", qPrintable(p));
         return p;
     }
@@ -301,7 +282,7 @@ private slots:
         const Run r = runSysid({"simulate", model, "--t-end", "2", "--dt", "0.1", "-o", out});
         QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
         QVERIFY2(r.out.isEmpty(), qPrintable(describeText(r)));
-        const QString text = readText(out);
+        const QString text = QString::fromUtf8(readFile(out));
         QVERIFY2(text.startsWith("t,x\n"), qPrintable(text.left(200)));
         const Csv csv = parseCsv(text);
         QVERIFY2(csv.problem.isEmpty(), qPrintable(csv.problem));
@@ -594,7 +575,7 @@ private slots:
         const Run toStdout = runSysid(args + QStringList{"-o", "-"});
         QVERIFY2(toStdout.exitCode == 0, qPrintable(describeText(toStdout)));
         QVERIFY(toStdout.out.startsWith("t,x\n"));
-        QCOMPARE(toStdout.out, readText(file));
+        QCOMPARE(toStdout.out, QString::fromUtf8(readFile(file)));
         QVERIFY(!QFile::exists("-"));
         QVERIFY(!QFile::exists(path("-")));
     }
@@ -645,7 +626,7 @@ private slots:
 
         // With zero force the mass stays at rest: the input is really read.
         const QString zero = path("zero_force.csv");
-        QVERIFY(writeText(zero, "t,f\n0,0\n5,0\n10,0\n"));
+        QVERIFY(writeFile(zero, "t,f\n0,0\n5,0\n10,0\n"));
         const Csv rest = simulateToCsv({model, "--t-end", "10", "--dt", "0.5", "--input", zero});
         QVERIFY2(rest.problem.isEmpty(), qPrintable(rest.problem));
         for (const auto& row : rest.rows)
@@ -653,7 +634,7 @@ private slots:
 
         // Another column name with --map and a time column that is not first with --time.
         QString renamed = "force;time_s\n";
-        const QStringList lines = readText(force).split('\n');
+        const QStringList lines = QString::fromUtf8(readFile(force)).split('\n');
         for (const QString& line : lines) {
             if (line.startsWith('#') || line.startsWith("t,") || line.isEmpty())
                 continue;
@@ -661,7 +642,7 @@ private slots:
             renamed += cells[1] + ";" + cells[0] + "\n";
         }
         const QString mapped = path("mapped.csv");
-        QVERIFY(writeText(mapped, renamed.toUtf8()));
+        QVERIFY(writeFile(mapped, renamed.toUtf8()));
         const Csv viaMap = simulateToCsv(
             {model, "--t-end", "10", "--dt", "0.01", "--input", mapped, "--map", "f=force", "--time", "time_s"});
         QVERIFY2(viaMap.problem.isEmpty(), qPrintable(viaMap.problem));
@@ -686,7 +667,7 @@ private slots:
     void badCellInInputNamesFileAndLine()
     {
         const QString bad = path("bad_force.csv");
-        QVERIFY(writeText(bad, "t,f\n0,1\n0.5,abc\n1,2\n"));
+        QVERIFY(writeFile(bad, "t,f\n0,1\n0.5,abc\n1,2\n"));
         const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1",
                                 "--input", bad, "-o", "-"});
         QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
@@ -698,7 +679,7 @@ private slots:
     void inputDataTooShortIsAUserError()
     {
         const QString shortCsv = path("short_force.csv");
-        QVERIFY(writeText(shortCsv, "t,f\n0,1\n0.5,1\n"));
+        QVERIFY(writeFile(shortCsv, "t,f\n0,1\n0.5,1\n"));
         const Run r = runSysid({"simulate", kExamples + "forced_input_sdof.model", "--t-end", "1", "--dt", "0.1",
                                 "--input", shortCsv, "-o", "-"});
         QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));

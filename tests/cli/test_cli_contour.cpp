@@ -16,11 +16,7 @@
 
 namespace {
 
-using sysid::test::describe;
-using sysid::test::readFile;
-using sysid::test::Run;
-using sysid::test::runSysid;
-using sysid::test::writeFile;
+using namespace sysid::test;
 
 constexpr double kWeight = 2.5;
 

@@ -17,13 +17,7 @@
 
 namespace {
 
-using sysid::test::describe;
-using sysid::test::kExamples;
-using sysid::test::parseObject;
-using sysid::test::readFile;
-using sysid::test::Run;
-using sysid::test::runSysid;
-using sysid::test::writeFile;
+using namespace sysid::test;
 
 const QString kModel = kExamples + "msd_optimal.model";
 const QString kData = kExamples + "msd_optimal_data.csv";

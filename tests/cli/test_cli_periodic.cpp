@@ -13,10 +13,7 @@
 #include <complex>
 #include <numbers>
 
-using sysid::test::describe;
-using sysid::test::kExamples;
-using sysid::test::Run;
-using sysid::test::runSysid;
+using namespace sysid::test;
 
 namespace {
 
@@ -27,14 +24,6 @@ const char* kLinear = "param c = 0.2\nparam k = 1\nparam F = 1 fixed\nparam w = 
 double amplitude(double c, double k, double F, double w)
 {
     return F / std::hypot(k - w * w, c * w);
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
 }
 
 QString writeModel(const QTemporaryDir& dir, const char* name, const char* text)

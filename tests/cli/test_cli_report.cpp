@@ -11,20 +11,9 @@
 
 #include <numbers>
 
-using sysid::test::describe;
-using sysid::test::kExamples;
-using sysid::test::Run;
-using sysid::test::runSysid;
+using namespace sysid::test;
 
 namespace {
-
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
 
 // The report's line with this label, without the label ("" when there is none).
 QString reportValue(const QString& report, const QString& label)

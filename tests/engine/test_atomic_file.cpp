@@ -1,6 +1,8 @@
 // core::writeFileAtomically, the one writer of project, result, CSV, export and autosave files:
 // the target is either the old file or the whole new one, no temporary is left behind, and a
 // failure names the file.
+#include "TextTestSupport.h"
+
 #include "engine/core/AtomicFile.h"
 
 #include <QtTest>
@@ -17,21 +19,10 @@
 
 using namespace sysid;
 namespace fs = std::filesystem;
+using sysid::test::contains;
+using sysid::test::slurp;
 
 namespace {
-
-std::string slurp(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
 
 // A failed write must leave the folder as it was: the same names with the same contents.
 std::map<std::string, std::string> snapshot(const fs::path& folder)

@@ -2,6 +2,8 @@
 // parseCsv/readCsv with its place, the writer's exact round trip, and a fuzz
 // test that only DataError ever leaves the reader.
 
+#include "TextTestSupport.h"
+
 #include "engine/data/CsvReader.h"
 #include "engine/data/CsvWriter.h"
 #include "engine/data/DataError.h"
@@ -31,6 +33,8 @@
 
 using namespace sysid::data;
 using namespace std::string_literals;
+using sysid::test::contains;
+using sysid::test::slurp;
 
 namespace {
 
@@ -44,19 +48,6 @@ std::optional<DataError> parseError(std::string_view text, const CsvOptions& opt
         return e;
     }
     return std::nullopt;
-}
-
-bool contains(const std::string& haystack, std::string_view needle)
-{
-    return haystack.find(needle) != std::string::npos;
-}
-
-std::string slurp(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Signal preprocessing: Butterworth design, zero-phase filtering, decimation,
 // resampling, windows, differentiation, integration and Welch spectra.
 
+#include "TextTestSupport.h"
+
 #include "engine/data/Butterworth.h"
 #include "engine/data/DataError.h"
 #include "engine/data/DataTable.h"
@@ -24,29 +26,12 @@
 #include <vector>
 
 using namespace sysid::data;
+using sysid::test::contains;
+using sysid::test::messageOf;
 
 namespace {
 
 constexpr double pi = std::numbers::pi;
-
-// what() of the exception E thrown by f, or a note that none (or another) was thrown.
-template <class E>
-std::string messageOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const E& e) {
-        return e.what();
-    } catch (...) {
-        return "(another exception)";
-    }
-    return "(no exception)";
-}
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
 
 double maxAbsDifference(const std::vector<double>& a, const std::vector<double>& b)
 {

@@ -1,5 +1,7 @@
 // Preprocessing settings: the order of the steps and their JSON form in project files.
 
+#include "TextTestSupport.h"
+
 #include "engine/data/Butterworth.h"
 #include "engine/data/DataError.h"
 #include "engine/data/DataTable.h"
@@ -19,25 +21,10 @@
 #include <vector>
 
 using namespace sysid::data;
+using sysid::test::contains;
+using sysid::test::messageOf;
 
 namespace {
-
-std::string dataErrorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const DataError& e) {
-        return e.what();
-    } catch (...) {
-        return "(another exception)";
-    }
-    return "(no exception)";
-}
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
 
 // Columns x, t (time in the middle of the table), y: 101 samples at 10 Hz.
 DataTable sampleTable()
@@ -126,22 +113,22 @@ private slots:
         const DataTable table = sampleTable();
         Preprocessing p;
         p.lowPass = Preprocessing::LowPass{4, 6.0};  // above half the sample rate 10 Hz
-        std::string m = dataErrorOf([&] { preprocess(table, p); });
+        std::string m = messageOf<DataError>([&] { preprocess(table, p); });
         QVERIFY2(contains(m, "sim.csv") && contains(m, "low-pass") && contains(m, "expected 0 < cutoff < 5 Hz"),
                  m.c_str());
 
         DataTable uneven = table;
         uneven.columns[1][50] += 0.01;
         p.lowPass = Preprocessing::LowPass{4, 1.0};
-        m = dataErrorOf([&] { preprocess(uneven, p); });
+        m = messageOf<DataError>([&] { preprocess(uneven, p); });
         QVERIFY2(contains(m, "not uniformly sampled"), m.c_str());
 
         Preprocessing bad;
         bad.decimation = 0;
-        QVERIFY(contains(dataErrorOf([&] { preprocess(table, bad); }), "decimation 0"));
+        QVERIFY(contains(messageOf<DataError>([&] { preprocess(table, bad); }), "decimation 0"));
         bad = {};
         bad.window = {{50.0, 60.0}};
-        m = dataErrorOf([&] { preprocess(table, bad); });
+        m = messageOf<DataError>([&] { preprocess(table, bad); });
         QVERIFY2(contains(m, "[50, 60]") && contains(m, "from 0 to 10"), m.c_str());
     }
 
@@ -241,7 +228,7 @@ private slots:
         QFETCH(QString, text);
         QFETCH(QString, expected);
         const auto j = nlohmann::json::parse(text.toStdString());
-        const std::string m = dataErrorOf([&] { preprocessingFromJson(j); });
+        const std::string m = messageOf<DataError>([&] { preprocessingFromJson(j); });
         QVERIFY2(contains(m, expected.toStdString()), m.c_str());
         QVERIFY2(contains(m, "preprocessing: "), m.c_str());
     }

@@ -3,6 +3,7 @@
 // results, their JSON and the jobs' logs; one observer type for the estimators and the jobs.
 #include "EstimateTestSupport.h"
 #include "IntegrationTestSupport.h"
+#include "TextTestSupport.h"
 
 #include "engine/core/RunSummary.h"
 #include "engine/data/CsvReader.h"
@@ -24,6 +25,7 @@
 
 using namespace sysid;
 using nlohmann::json;
+using sysid::test::slurp;
 
 namespace {
 
@@ -112,14 +114,6 @@ std::map<std::string, std::string> reportLines(const std::string& text)
         lines[line.substr(2, gap - 2)] = line.substr(value);
     }
     return lines;
-}
-
-std::string slurp(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 }  // namespace
@@ -344,7 +338,8 @@ private slots:
         job::PeriodicJob periodic;
         periodic.modelText = "param c = 0.2\nparam w = 1\nx'' = -c*x' - x + 0.7*cos(w*t)\nx(0) = 0, 0\noutput x\n";
         periodic.shooting.period = 2.0 * 3.141592653589793;
-        periodic.sweep = job::PeriodicSweep{"w", 0.5, 0.6, true, 0.05, 200, shooting::ContinuationMethod::PseudoArclength, ""};
+        periodic.sweep =
+            job::PeriodicSweep{"w", 0.5, 0.6, true, 0.05, 200, shooting::ContinuationMethod::PseudoArclength, ""};
         Recorder sink;
         const auto result = periodic.run(sink);
         QVERIFY(result.solution.converged());

@@ -2,6 +2,8 @@
 // and the a.e. derivative rules of abs, sign, min and max (engine/model/SymbolicFunctions)
 // as they reach the compiled Jacobians — including v = 0, where GiNaC's own abs gives NaN.
 
+#include "ModelTestSupport.h"
+
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/model/LagrangeDerivation.h"
@@ -23,45 +25,16 @@
 using namespace sysid;
 using model::Model;
 using model::ModelError;
+using test::errorOf;
+using test::isZero;
+using test::param;
+using test::show;
 
 namespace {
 
-std::string show(const GiNaC::ex& e)
-{
-    std::ostringstream s;
-    s << e;
-    return s.str();
-}
-
-bool isZero(const GiNaC::ex& e)
-{
-    return e.expand().is_zero() || e.normal().is_zero();
-}
-
-const GiNaC::symbol& param(const Model& m, const std::string& name)
-{
-    const std::size_t i = m.parameterIndex(name);
-    if (i == std::string::npos)
-        throw std::runtime_error("no parameter " + name);
-    return m.parameterSymbols[i];
-}
-
 GiNaC::ex stateSymbol(const Model& m, const std::string& name)
 {
-    const std::size_t i = m.stateIndex(name);
-    if (i == std::string::npos)
-        throw std::runtime_error("no state " + name);
-    return m.states[i].symbol;
-}
-
-std::optional<ModelError> errorOf(const std::string& text)
-{
-    try {
-        model::parseModel(text, "m.model");
-    } catch (const ModelError& e) {
-        return e;
-    }
-    return std::nullopt;
+    return test::state(m, name).symbol;
 }
 
 // f at (t, x, u) with parameters p.

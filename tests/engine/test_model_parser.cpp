@@ -2,6 +2,9 @@
 // function evaluates like its std:: counterpart through CompiledModel, and every error is
 // reported with its exact line and column, in text order.
 
+#include "ModelTestSupport.h"
+#include "TextTestSupport.h"
+
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/model/Model.h"
@@ -22,52 +25,14 @@ using namespace sysid;
 using model::Model;
 using model::ModelDiagnostic;
 using model::ModelError;
+using sysid::test::contains;
+using test::errorOf;
+using test::param;
+using test::same;
+using test::show;
+using test::state;
 
 namespace {
-
-bool contains(const std::string& haystack, const std::string& needle)
-{
-    return haystack.find(needle) != std::string::npos;
-}
-
-std::string show(const GiNaC::ex& e)
-{
-    std::ostringstream s;
-    s << e;
-    return s.str();
-}
-
-// True when a and b are the same expression (the expanded difference is zero).
-bool same(const GiNaC::ex& a, const GiNaC::ex& b)
-{
-    return (a - b).expand().is_zero() || (a - b).normal().is_zero();
-}
-
-std::optional<ModelError> errorOf(const std::string& text)
-{
-    try {
-        model::parseModel(text, "m.model");
-    } catch (const ModelError& e) {
-        return e;
-    }
-    return std::nullopt;
-}
-
-const GiNaC::symbol& param(const Model& m, const std::string& name)
-{
-    const std::size_t i = m.parameterIndex(name);
-    if (i == std::string::npos)
-        throw std::runtime_error("no parameter " + name);
-    return m.parameterSymbols[i];
-}
-
-const model::State& state(const Model& m, const std::string& name)
-{
-    const std::size_t i = m.stateIndex(name);
-    if (i == std::string::npos)
-        throw std::runtime_error("no state " + name);
-    return m.states[i];
-}
 
 const model::Output* output(const Model& m, const std::string& name)
 {

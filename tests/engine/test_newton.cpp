@@ -1,4 +1,6 @@
 // The damped Newton core shared by shooting and boundary value solvers.
+#include "VectorTestSupport.h"
+
 #include "engine/shooting/DampedNewton.h"
 
 #include <QtTest>
@@ -10,17 +12,9 @@ using namespace sysid::shooting;
 namespace core = sysid::core;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
+using sysid::test::vec;
 
 namespace {
-
-VectorXd vec(std::initializer_list<double> values)
-{
-    VectorXd v(static_cast<Eigen::Index>(values.size()));
-    Eigen::Index i = 0;
-    for (double x : values)
-        v(i++) = x;
-    return v;
-}
 
 }  // namespace
 

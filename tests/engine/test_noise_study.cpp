@@ -50,6 +50,26 @@ std::vector<double> grid(double tEnd, std::size_t intervals)
     return t;
 }
 
+// The study's clean record on grid(2, 40): the RMS of x and (X'X)^-1 of the regressors t, t^2/2,
+// for the analytic covariance sigma^2 (X'X)^-1 of the estimates under noise of sd sigma.
+struct CleanRecord {
+    double rms;
+    Eigen::Matrix2d inverseNormal;
+};
+
+CleanRecord cleanRecord()
+{
+    const std::vector<double> t = grid(2.0, 40);
+    std::vector<double> clean;
+    Eigen::MatrixXd X(static_cast<Eigen::Index>(t.size()), 2);
+    for (std::size_t k = 0; k < t.size(); ++k) {
+        clean.push_back(kTrueA * t[k] + kTrueB * t[k] * t[k] / 2);
+        X(static_cast<Eigen::Index>(k), 0) = t[k];
+        X(static_cast<Eigen::Index>(k), 1) = t[k] * t[k] / 2;
+    }
+    return {data::rms(clean), (X.transpose() * X).inverse()};
+}
+
 data::DataTable table(const std::vector<std::string>& names, const std::vector<std::vector<double>>& columns)
 {
     data::DataTable out;
@@ -161,16 +181,9 @@ private slots:
         }
 
         // Analytic: noise sd sigma = p/100 * RMS of the clean output, cov = sigma^2 (X'X)^-1.
-        const std::vector<double> t = grid(2.0, 40);
-        std::vector<double> clean;
-        Eigen::MatrixXd X(static_cast<Eigen::Index>(t.size()), 2);
-        for (std::size_t k = 0; k < t.size(); ++k) {
-            clean.push_back(kTrueA * t[k] + kTrueB * t[k] * t[k] / 2);
-            X(static_cast<Eigen::Index>(k), 0) = t[k];
-            X(static_cast<Eigen::Index>(k), 1) = t[k] * t[k] / 2;
-        }
-        const double sigma = percent / 100 * data::rms(clean);
-        const Eigen::Matrix2d covariance = sigma * sigma * (X.transpose() * X).inverse();
+        const CleanRecord clean = cleanRecord();
+        const double sigma = percent / 100 * clean.rms;
+        const Eigen::Matrix2d covariance = sigma * sigma * clean.inverseNormal;
         const double truth[2] = {kTrueA, kTrueB};
         for (int p = 0; p < 2; ++p) {
             const job::ParameterSummary& s = result.summary[static_cast<std::size_t>(p)];
@@ -207,16 +220,9 @@ private slots:
         const std::size_t n = 300;
         job::NoiseStudy study = linearStudy(n, 6.0, data::NoiseDistribution::Uniform);
         const job::NoiseStudyResult result = study.run();
-        const std::vector<double> t = grid(2.0, 40);
-        std::vector<double> clean;
-        Eigen::MatrixXd X(static_cast<Eigen::Index>(t.size()), 2);
-        for (std::size_t k = 0; k < t.size(); ++k) {
-            clean.push_back(kTrueA * t[k] + kTrueB * t[k] * t[k] / 2);
-            X(static_cast<Eigen::Index>(k), 0) = t[k];
-            X(static_cast<Eigen::Index>(k), 1) = t[k] * t[k] / 2;
-        }
-        const double sigma = 0.06 * data::rms(clean) / std::sqrt(3.0);
-        const Eigen::Matrix2d covariance = sigma * sigma * (X.transpose() * X).inverse();
+        const CleanRecord clean = cleanRecord();
+        const double sigma = 0.06 * clean.rms / std::sqrt(3.0);
+        const Eigen::Matrix2d covariance = sigma * sigma * clean.inverseNormal;
         for (int p = 0; p < 2; ++p) {
             const job::ParameterSummary& s = result.summary[static_cast<std::size_t>(p)];
             const double sdAnalytic = std::sqrt(covariance(p, p));

@@ -1,6 +1,8 @@
 // OptimalEstimationJob: the seed-001 mass-spring-damper example through the job (events in
 // order, the estimate m = b = k = 1, the model outputs at the estimate equal the noise-free
 // data), cancelling, and every failure as a JobError after finished(Failed).
+#include "TextTestSupport.h"
+
 #include "engine/data/CsvReader.h"
 #include "engine/job/OptimalEstimationJob.h"
 
@@ -13,18 +15,10 @@
 #include <stop_token>
 
 using namespace sysid;
+using sysid::test::kExamples;
+using sysid::test::slurp;
 
 namespace {
-
-const std::string kExamples = SYSID_SOURCE_DIR "/resources/examples/";
-
-std::string slurp(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 job::OptimalEstimationJob exampleJob()
 {

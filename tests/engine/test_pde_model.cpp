@@ -3,6 +3,8 @@
 // hand, the difference weights are Fornberg's, and bad field input is reported at its place.
 // Convergence against analytic solutions is in tests/validation/test_pde_validation.cpp.
 
+#include "TextTestSupport.h"
+
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/model/FieldDiscretisation.h"
@@ -17,13 +19,9 @@
 #include <vector>
 
 using namespace sysid;
+using sysid::test::contains;
 
 namespace {
-
-bool contains(const std::string& haystack, const std::string& needle)
-{
-    return haystack.find(needle) != std::string::npos;
-}
 
 // The first diagnostic of a model that must not build.
 model::ModelDiagnostic firstError(const std::string& text)

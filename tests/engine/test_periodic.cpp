@@ -1,5 +1,6 @@
 // Periodic solutions by single and multiple shooting, Floquet multipliers and IFT sensitivities.
 #include "IntegrationTestSupport.h"
+#include "VectorTestSupport.h"
 
 #include "engine/shooting/PeriodicShooting.h"
 
@@ -12,17 +13,11 @@
 using namespace sysid;
 using namespace sysid::shooting;
 using Eigen::VectorXd;
+using test::vec;
 
 namespace {
 
 constexpr double pi = std::numbers::pi;
-
-VectorXd vec2(double a, double b)
-{
-    VectorXd v(2);
-    v << a, b;
-    return v;
-}
 
 PeriodicSettings tightSettings(double period, std::size_t intervals = 1)
 {
@@ -39,7 +34,7 @@ VectorXd linearSteadyState(double c, double k, double F, double w)
 {
     const double a = k - w * w, b = c * w, d = a * a + b * b;
     const double A = F * a / d, B = F * b / d;
-    return vec2(A, B * w);
+    return vec({A, B * w});
 }
 
 const char* linearModel = "param c = 0.3\nparam k = 2\nparam F = 1.5\nparam w = 1.3\n"
@@ -64,7 +59,7 @@ private slots:
     {
         auto model = test::compiled(linearModel);
         const auto settings = tightSettings(2 * pi / 1.3);
-        const auto s = findPeriodicSolution(*model, vec2(0, 0), settings);
+        const auto s = findPeriodicSolution(*model, vec({0, 0}), settings);
         QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         QCOMPARE(isAutonomous(*model), false);
         const VectorXd exact = linearSteadyState(0.3, 2, 1.5, 1.3);
@@ -87,7 +82,7 @@ private slots:
         auto model = test::compiled(linearModel);
         const double T = 2 * pi / 1.3;
         for (std::size_t intervals : {1u, 5u}) {
-            const auto s = findPeriodicSolution(*model, vec2(0, 0), tightSettings(T, intervals));
+            const auto s = findPeriodicSolution(*model, vec({0, 0}), tightSettings(T, intervals));
             QVERIFY(s.converged());
             const std::complex<double> lambda(-0.15, std::sqrt(2 - 0.15 * 0.15));
             const std::vector<std::complex<double>> exact{std::exp(lambda * T), std::exp(std::conj(lambda) * T)};
@@ -100,8 +95,8 @@ private slots:
     void singleAndMultipleShootingAgree()
     {
         auto model = test::compiled(duffingModel);
-        const auto single = findPeriodicSolution(*model, vec2(0.5, 0), tightSettings(2 * pi, 1));
-        const auto multiple = findPeriodicSolution(*model, vec2(0.5, 0), tightSettings(2 * pi, 6));
+        const auto single = findPeriodicSolution(*model, vec({0.5, 0}), tightSettings(2 * pi, 1));
+        const auto multiple = findPeriodicSolution(*model, vec({0.5, 0}), tightSettings(2 * pi, 6));
         QVERIFY2(single.converged(), single.newton.termination.message.c_str());
         QVERIFY2(multiple.converged(), multiple.newton.termination.message.c_str());
         QVERIFY((single.initialState - multiple.initialState).cwiseAbs().maxCoeff() < 1e-6);
@@ -118,9 +113,9 @@ private slots:
     {
         auto model = test::compiled(duffingModel);
         auto settings = tightSettings(2 * pi, 6);
-        const auto serial = findPeriodicSolution(*model, vec2(0.5, 0), settings);
+        const auto serial = findPeriodicSolution(*model, vec({0.5, 0}), settings);
         settings.threads = 3;
-        const auto parallel = findPeriodicSolution(*model, vec2(0.5, 0), settings);
+        const auto parallel = findPeriodicSolution(*model, vec({0.5, 0}), settings);
         QVERIFY(serial.converged() && parallel.converged());
         QCOMPARE(serial.newton.iterations, parallel.newton.iterations);
         QVERIFY((serial.initialState - parallel.initialState).cwiseAbs().maxCoeff() == 0.0);
@@ -130,9 +125,9 @@ private slots:
         QVERIFY((ss.initialState - ps.initialState).cwiseAbs().maxCoeff() == 0.0);
 
         settings.jacobian = ShootingJacobian::FiniteDifferences;
-        const auto fdParallel = findPeriodicSolution(*model, vec2(0.5, 0), settings);
+        const auto fdParallel = findPeriodicSolution(*model, vec({0.5, 0}), settings);
         settings.threads = 1;
-        const auto fdSerial = findPeriodicSolution(*model, vec2(0.5, 0), settings);
+        const auto fdSerial = findPeriodicSolution(*model, vec({0.5, 0}), settings);
         QVERIFY(fdSerial.converged() && fdParallel.converged());
         QVERIFY((fdSerial.initialState - fdParallel.initialState).cwiseAbs().maxCoeff() == 0.0);
         // Finite differences and variational equations agree on the multipliers.
@@ -151,7 +146,7 @@ private slots:
         QVERIFY(isAutonomous(*model));
         const double mu = 0.1;
         model->setParameters(std::vector<double>{mu});
-        const auto s = findPeriodicSolution(*model, vec2(2, 0), tightSettings(2 * pi));
+        const auto s = findPeriodicSolution(*model, vec({2, 0}), tightSettings(2 * pi));
         QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         const double asymptotic = 2 * pi * (1 + mu * mu / 16);
         const double neglected = 2 * pi * 5 * std::pow(mu, 4) / 3072;
@@ -165,7 +160,7 @@ private slots:
     {
         auto model = test::compiled(vanDerPolModel);
         for (std::size_t intervals : {1u, 4u}) {
-            const auto s = findPeriodicSolution(*model, vec2(2, 0), tightSettings(6.5, intervals));
+            const auto s = findPeriodicSolution(*model, vec({2, 0}), tightSettings(6.5, intervals));
             QVERIFY2(s.converged(), s.newton.termination.message.c_str());
             QVERIFY(std::abs(s.period - 6.6632868593231) < 1e-6);
             QVERIFY(s.floquet.stable);
@@ -183,15 +178,15 @@ private slots:
         auto settings = tightSettings(2 * pi);
         settings.periods = 2;
         settings.intervals = 3;
-        const auto s = findPeriodicSolution(*model, vec2(0, 0), settings);
+        const auto s = findPeriodicSolution(*model, vec({0, 0}), settings);
         QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         QVERIFY(std::abs(s.period - 4 * pi) < 1e-12);
         QVERIFY((s.initialState - linearSteadyState(0.3, 2, 1.5, 0.5)).cwiseAbs().maxCoeff() < 1e-8);
         // With only one period the orbit is not closed.
         settings.periods = 1;
         settings.newton.maxIterations = 5;
-        QVERIFY(!findPeriodicSolution(*model, vec2(0, 0), settings).converged() ||
-                (findPeriodicSolution(*model, vec2(0, 0), settings).initialState - linearSteadyState(0.3, 2, 1.5, 0.5))
+        QVERIFY(!findPeriodicSolution(*model, vec({0, 0}), settings).converged() ||
+                (findPeriodicSolution(*model, vec({0, 0}), settings).initialState - linearSteadyState(0.3, 2, 1.5, 0.5))
                         .norm() > 1e-3);
     }
 
@@ -214,7 +209,7 @@ private slots:
         auto settings = tightSettings(period, static_cast<std::size_t>(intervals));
         settings.integrator = test::tight(integrate::IntegrationMethod::Dopri5, 1e-12, 1e-14);
         settings.newton.residualTolerance = 1e-12;
-        const VectorXd guess = model->parameterCount() == 1 ? vec2(2, 0) : vec2(0.5, 0);
+        const VectorXd guess = model->parameterCount() == 1 ? vec({2, 0}) : vec({0.5, 0});
         const auto s = findPeriodicSolution(*model, guess, settings);
         QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         std::vector<std::size_t> params;
@@ -253,7 +248,7 @@ private slots:
     {
         auto model = test::compiled(duffingModel);
         auto settings = tightSettings(0.0);
-        auto s = findPeriodicSolution(*model, vec2(0, 0), settings);
+        auto s = findPeriodicSolution(*model, vec({0, 0}), settings);
         QVERIFY(!s.converged());
         QVERIFY(s.newton.termination.message.find("period") != std::string::npos);
 
@@ -275,7 +270,7 @@ private slots:
 
         // Newton stop reasons pass through.
         settings.newton.maxIterations = 1;
-        s = findPeriodicSolution(*model, vec2(3, 0), settings);
+        s = findPeriodicSolution(*model, vec({3, 0}), settings);
         QVERIFY(!s.converged());
         QCOMPARE(s.newton.termination.kind, core::TerminationKind::IterationLimit);
 
@@ -283,12 +278,12 @@ private slots:
         std::stop_source source;
         source.request_stop();
         settings.newton.maxIterations = 50;
-        s = findPeriodicSolution(*model, vec2(3, 0), tightSettings(2 * pi, 4), {}, source.get_token());
+        s = findPeriodicSolution(*model, vec({3, 0}), tightSettings(2 * pi, 4), {}, source.get_token());
         QCOMPARE(s.newton.termination.kind, core::TerminationKind::Cancelled);
 
         // An autonomous guess at the equilibrium defines no phase condition.
         auto vdp = test::compiled(vanDerPolModel);
-        s = findPeriodicSolution(*vdp, vec2(0, 0), tightSettings(6.6));
+        s = findPeriodicSolution(*vdp, vec({0, 0}), tightSettings(6.6));
         QVERIFY(!s.converged());
         QVERIFY(s.newton.termination.message.find("equilibrium") != std::string::npos);
     }

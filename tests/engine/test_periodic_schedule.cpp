@@ -1,6 +1,7 @@
 // The loose-to-tight tolerance schedule of findPeriodicSolution (RMUSN, seed 001 §5.4) and the
 // step-size hints that shooting hands from one integration of an interval to the next.
 #include "IntegrationTestSupport.h"
+#include "VectorTestSupport.h"
 
 #include "engine/shooting/PeriodicShooting.h"
 
@@ -13,17 +14,11 @@
 using namespace sysid;
 using namespace sysid::shooting;
 using Eigen::VectorXd;
+using test::vec;
 
 namespace {
 
 constexpr double pi = std::numbers::pi;
-
-VectorXd vec2(double a, double b)
-{
-    VectorXd v(2);
-    v << a, b;
-    return v;
-}
 
 // The forced hardening Duffing oscillator of resources/examples/duffing_frequency_response.model at w = 1.
 const char* duffingModel = "param c = 0.1\nparam a = 0.5\nparam F = 0.5\nparam w = 1\n"
@@ -64,8 +59,8 @@ private slots:
         QFETCH(int, intervals);
         auto model = test::compiled(duffingModel);
         const auto N = static_cast<std::size_t>(intervals);
-        const auto tightOnly = findPeriodicSolution(*model, vec2(0, 0), settingsFor(N, 1e-10, 0.0));
-        const auto scheduled = findPeriodicSolution(*model, vec2(0, 0), settingsFor(N, 1e-10, 1e-4));
+        const auto tightOnly = findPeriodicSolution(*model, vec({0, 0}), settingsFor(N, 1e-10, 0.0));
+        const auto scheduled = findPeriodicSolution(*model, vec({0, 0}), settingsFor(N, 1e-10, 1e-4));
         QVERIFY2(tightOnly.converged(), tightOnly.newton.termination.message.c_str());
         QVERIFY2(scheduled.converged(), scheduled.newton.termination.message.c_str());
         QCOMPARE(tightOnly.looseStage.iterations, std::size_t(0));
@@ -88,11 +83,11 @@ private slots:
         auto model = test::compiled(linearModel);
         auto settings = settingsFor(1, 1e-10, 1e-4);
         settings.period = 2 * pi / 1.3;
-        const auto s = findPeriodicSolution(*model, vec2(0, 0), settings);
+        const auto s = findPeriodicSolution(*model, vec({0, 0}), settings);
         QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         QVERIFY(s.looseStage.iterations >= 1);
         const double a = 2 - 1.3 * 1.3, b = 0.3 * 1.3, d = a * a + b * b;
-        const VectorXd exact = vec2(1.5 * a / d, 1.5 * b / d * 1.3);
+        const VectorXd exact = vec({1.5 * a / d, 1.5 * b / d * 1.3});
         QVERIFY((s.initialState - exact).cwiseAbs().maxCoeff() < 1e-9);
     }
 
@@ -101,7 +96,7 @@ private slots:
     {
         auto model = test::compiled(duffingModel);
         std::vector<std::size_t> seen;
-        const auto s = findPeriodicSolution(*model, vec2(0, 0), settingsFor(1, 1e-10, 1e-4),
+        const auto s = findPeriodicSolution(*model, vec({0, 0}), settingsFor(1, 1e-10, 1e-4),
                                             [&seen](const NewtonIteration& step) { seen.push_back(step.iteration); });
         QVERIFY(s.converged());
         QCOMPARE(seen.size(), s.newton.iterations);
@@ -119,8 +114,8 @@ private slots:
             tight.newton.maxIterations = 2;  // too few from x = 0, loose or tight
             auto scheduled = tight;
             scheduled.looseTolerance = 1e-4;
-            const auto a = findPeriodicSolution(*model, vec2(0, 0), tight);
-            const auto b = findPeriodicSolution(*model, vec2(0, 0), scheduled);
+            const auto a = findPeriodicSolution(*model, vec({0, 0}), tight);
+            const auto b = findPeriodicSolution(*model, vec({0, 0}), scheduled);
             QCOMPARE(b.looseStage.termination.kind, core::TerminationKind::IterationLimit);
             QCOMPARE(b.newton.termination.kind, a.newton.termination.kind);
             QCOMPARE(b.newton.termination.criterion, a.newton.termination.criterion);
@@ -135,17 +130,17 @@ private slots:
     {
         auto model = test::compiled(duffingModel);
         auto settings = settingsFor(1, 1e-7, 1e-6);
-        auto s = findPeriodicSolution(*model, vec2(0, 0), settings);
+        auto s = findPeriodicSolution(*model, vec({0, 0}), settings);
         QVERIFY(s.converged());
         QCOMPARE(s.looseStage.iterations, std::size_t(0));
         settings.looseTolerance = 0.0;
-        const auto off = findPeriodicSolution(*model, vec2(0, 0), settings);
+        const auto off = findPeriodicSolution(*model, vec({0, 0}), settings);
         QVERIFY(off.initialState == s.initialState);
 
         settings.integrator.method = integrate::IntegrationMethod::RK4;
         settings.integrator.maxStep = 2 * pi / 400;
         settings.looseTolerance = 1e-2;
-        s = findPeriodicSolution(*model, vec2(0, 0), settings);
+        s = findPeriodicSolution(*model, vec({0, 0}), settings);
         QVERIFY2(s.converged(), s.newton.termination.message.c_str());
         QCOMPARE(s.looseStage.iterations, std::size_t(0));
     }
@@ -155,7 +150,7 @@ private slots:
         auto model = test::compiled(duffingModel);
         std::stop_source source;
         source.request_stop();
-        const auto s = findPeriodicSolution(*model, vec2(0, 0), settingsFor(4, 1e-10, 1e-4), {}, source.get_token());
+        const auto s = findPeriodicSolution(*model, vec({0, 0}), settingsFor(4, 1e-10, 1e-4), {}, source.get_token());
         QCOMPARE(s.newton.termination.kind, core::TerminationKind::Cancelled);
     }
 
@@ -173,7 +168,8 @@ private slots:
         QVERIFY(fresh.lastStep > 0);
         request.initialStep = fresh.lastStep;
         const auto hinted = integrate::simulate(*model, request, settings);
-        qInfo("steps: %zu from the default start, %zu from the hint %.3g", fresh.statistics.steps, hinted.statistics.steps, fresh.lastStep);
+        qInfo("steps: %zu from the default start, %zu from the hint %.3g", fresh.statistics.steps,
+              hinted.statistics.steps, fresh.lastStep);
         QVERIFY(hinted.statistics.steps < fresh.statistics.steps);
         const auto exact = integrate::simulate(*model, request, test::tight());
         QVERIFY((hinted.states.row(1) - exact.states.row(1)).cwiseAbs().maxCoeff() < 1e-7);

@@ -1,6 +1,8 @@
 // Project files (engine/project): the .sysid JSON format, its round trip, every load error
 // with the file and the JSON key, atomic saving, and RESULT.json from a FitResult.
 
+#include "TextTestSupport.h"
+
 #include "engine/project/AtomicFile.h"
 #include "engine/project/OptimalEstimationJson.h"
 #include "engine/project/Project.h"
@@ -23,18 +25,11 @@
 namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace sysid;
+using sysid::test::contains;
+using sysid::test::kExamples;
+using sysid::test::slurp;
 
 namespace {
-
-const std::string kExamples = SYSID_SOURCE_DIR "/resources/examples/";
-
-std::string slurp(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 void write(const fs::path& path, const std::string& text)
 {
@@ -49,11 +44,6 @@ std::map<std::string, std::string> snapshot(const fs::path& root)
     for (const auto& entry : fs::recursive_directory_iterator(root))
         files[entry.path().string()] = entry.is_directory() ? "<dir>" : slurp(entry.path());
     return files;
-}
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
 }
 
 // A fresh empty directory under the system's temporary folder.

@@ -1,5 +1,8 @@
 // Steepest descent with the seed's fixed gain (seed 003, Bordan 1971 sec. 4.1):
 // theta <- theta - (K/2) dJ/dtheta (eq. 4.22), J = sum_r c_r r_r^2 (a quadrature of the squared errors).
+#include "LinearTestProblem.h"
+#include "VectorTestSupport.h"
+
 #include "engine/estimate/Fit.h"
 #include "engine/estimate/SteepestDescent.h"
 #include "engine/model/ModelBuilder.h"
@@ -12,52 +15,13 @@
 using namespace sysid;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
+using test::LinearProblem;
+using test::matrix3x2;
+using test::vec;
 
-namespace {
-
-// r(theta) = b - M theta: J = sum c_r r_r^2 is a quadratic whose steepest-descent iterates are
-// theta_k = theta* + (I - K M'CM)^k (theta_0 - theta*) (the seed's step is (K/2) dJ/dtheta), theta* = (M'CM)^-1 M'Cb.
-class LinearProblem : public estimate::LeastSquaresProblem {
-public:
-    LinearProblem(MatrixXd m, VectorXd b, VectorXd start) : m_(std::move(m)), b_(std::move(b)), theta_(std::move(start))
-    {
-    }
-    VectorXd parameters() const override { return theta_; }
-    VectorXd lower() const override { return VectorXd::Constant(theta_.size(), -1e300); }
-    VectorXd upper() const override { return VectorXd::Constant(theta_.size(), 1e300); }
-    bool evaluate(const VectorXd& step, estimate::Linearization& out, std::string&, std::stop_token) override
-    {
-        pending_ = theta_ + step;
-        out.residuals = b_ - m_ * pending_;
-        out.jacobian = -m_;
-        out.merit = 0.5 * out.residuals.squaredNorm();
-        return true;
-    }
-    void accept() override { theta_ = pending_; }
-
-private:
-    MatrixXd m_;
-    VectorXd b_, theta_, pending_;
-};
-
-MatrixXd matrix3x2()
-{
-    MatrixXd m(3, 2);
-    m << 1.0, 0.5, -0.3, 2.0, 0.7, 0.2;
-    return m;
-}
-
-VectorXd vec(std::initializer_list<double> values)
-{
-    VectorXd v(static_cast<Eigen::Index>(values.size()));
-    Eigen::Index i = 0;
-    for (double x : values)
-        v(i++) = x;
-    return v;
-}
-
-}  // namespace
-
+// With test::LinearProblem, r(theta) = b - M theta, J = sum c_r r_r^2 is a quadratic whose
+// steepest-descent iterates are theta_k = theta* + (I - K M'CM)^k (theta_0 - theta*) (the seed's
+// step is (K/2) dJ/dtheta), theta* = (M'CM)^-1 M'Cb.
 class TestSteepestDescent : public QObject {
     Q_OBJECT
 private slots:

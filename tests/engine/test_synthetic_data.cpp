@@ -2,6 +2,8 @@
 // simulate-plus-noise behind `sysid simulate --noise-rms` and the desktop application. The
 // expected files in tests/engine/data were written by `sysid simulate` before both front ends
 // shared this code; the engine must reproduce them byte for byte.
+#include "TextTestSupport.h"
+
 #include "engine/data/CsvReader.h"
 #include "engine/data/CsvWriter.h"
 #include "engine/integrate/Simulator.h"
@@ -17,19 +19,12 @@
 #include <string>
 
 using namespace sysid;
+using sysid::test::kExamples;
+using sysid::test::slurp;
 
 namespace {
 
-const std::string kExamples = SYSID_SOURCE_DIR "/resources/examples/";
 const std::string kExpected = SYSID_SOURCE_DIR "/tests/engine/data/";
-
-std::string slurp(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::string csvText(const job::SyntheticData& record)
 {

@@ -3,6 +3,8 @@
 // criterion, on small problems built to reach each one.
 #include "EstimateTestSupport.h"
 #include "IntegrationTestSupport.h"
+#include "LinearTestProblem.h"
+#include "VectorTestSupport.h"
 
 #include "engine/core/Termination.h"
 #include "engine/estimate/DampedGaussNewton.h"
@@ -24,57 +26,14 @@ using core::TerminationCriterion;
 using core::TerminationKind;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
+using test::LinearProblem;
+using test::matrix3x2;
+using test::vec;
 
 Q_DECLARE_METATYPE(sysid::core::TerminationKind)
 Q_DECLARE_METATYPE(sysid::core::TerminationCriterion)
 
 namespace {
-
-VectorXd vec(std::initializer_list<double> values)
-{
-    VectorXd v(static_cast<Eigen::Index>(values.size()));
-    Eigen::Index i = 0;
-    for (double x : values)
-        v(i++) = x;
-    return v;
-}
-
-// r(theta) = b - M theta, with switches that break it in the ways a model can break.
-class LinearProblem : public estimate::LeastSquaresProblem {
-public:
-    enum class Fault { None, NanJacobian, CostRises, CannotEvaluate };
-
-    LinearProblem(MatrixXd m, VectorXd b, VectorXd start, Fault fault = Fault::None) :
-        m_(std::move(m)), b_(std::move(b)), theta_(std::move(start)), fault_(fault)
-    {
-    }
-    VectorXd parameters() const override { return theta_; }
-    VectorXd lower() const override { return VectorXd::Constant(theta_.size(), -1e300); }
-    VectorXd upper() const override { return VectorXd::Constant(theta_.size(), 1e300); }
-    bool evaluate(const VectorXd& step, estimate::Linearization& out, std::string& failure, std::stop_token) override
-    {
-        const bool moved = step.norm() > 0;
-        if (fault_ == Fault::CannotEvaluate && moved) {
-            failure = "the model blew up";
-            return false;
-        }
-        pending_ = theta_ + step;
-        out.residuals = b_ - m_ * pending_;
-        out.jacobian = -m_;
-        out.merit = 0.5 * out.residuals.squaredNorm();
-        if (fault_ == Fault::NanJacobian)
-            out.jacobian(0, 0) = std::numeric_limits<double>::quiet_NaN();
-        if (fault_ == Fault::CostRises && moved)
-            out.merit += 1.0 + step.norm();  // the linearization promises a decrease the model never delivers
-        return true;
-    }
-    void accept() override { theta_ = pending_; }
-
-private:
-    MatrixXd m_;
-    VectorXd b_, theta_, pending_;
-    Fault fault_;
-};
 
 // y = exp(a t) with a = 0.5 and noise: nonlinear, so every minimiser needs several steps, each gaining less.
 class Exponential : public estimate::LeastSquaresProblem {
@@ -98,13 +57,6 @@ public:
     }
     void accept() override { theta = pending; }
 };
-
-MatrixXd matrix3x2()
-{
-    MatrixXd m(3, 2);
-    m << 1.0, 0.5, -0.3, 2.0, 0.7, 0.2;
-    return m;
-}
 
 const VectorXd b3 = vec({1.0, -2.0, 0.5});
 

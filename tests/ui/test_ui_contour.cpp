@@ -3,6 +3,8 @@
 // least-squares quadratic; the last fit's history is drawn as the path in the plane of two
 // estimated parameters and not for a fixed one; the plots export. The field heat map shows the
 // data columns of a PDE model's node outputs and the residual against the fit's traces.
+#include "UiTestSupport.h"
+
 #include "engine/job/FitJob.h"
 #include "ui/main/MainWindow.h"
 #include "ui/plots/ContourPlot.h"
@@ -31,12 +33,6 @@ using namespace sysid;
 
 namespace {
 
-bool writeFile(const QString& path, const QByteArray& text)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
-}
-
 double t(int k)
 {
     return 0.05 * k;
@@ -45,17 +41,14 @@ double t(int k)
 // Clean data x = t + t^2 (a = 1, b = 2) on 0..2; c is fixed and does not act.
 QString writeLinearProject(const QTemporaryDir& dir)
 {
-    QByteArray csv = "t,x\n";
-    for (int k = 0; k <= 40; ++k)
-        csv += QByteArray::number(t(k), 'g', 17) + "," + QByteArray::number(t(k) + t(k) * t(k), 'g', 17) + "\n";
-    if (!writeFile(dir.filePath("clean.csv"), csv))
+    if (!test::writeLinearCleanData(dir.filePath("clean.csv")))
         return {};
     const QByteArray project =
         "{\"version\": 1, \"model\": {\"source\": \"linear.model\", \"text\": [\"param a = 0.5\", \"param b = 0.5\", "
         "\"param c = 1 fixed\", \"state x = 0\", \"x' = a + b*t + 0*c\", \"output x\"]}, \"data\": [{\"path\": "
         "\"clean.csv\"}]}\n";
     const QString path = dir.filePath("linear.sysid");
-    return writeFile(path, project) ? path : QString();
+    return test::writeFile(path, project) ? path : QString();
 }
 
 // sum (t + t^2 - a t - b t^2/2)^2: the cost up to the weight.
@@ -75,12 +68,7 @@ class TestUiContour : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("sysid-test"));
-    }
+    void initTestCase() { test::useTestSettings(); }
 
     void contourPlotShowsSurfaceAndPathAndExports()
     {
@@ -203,12 +191,12 @@ private slots:
         for (int k = 0; k <= 10; ++k)
             csv += QByteArray::number(0.1 * k) + "," + QByteArray::number(1 + 0.1 * k) + "," +
                 QByteArray::number(2 + 0.1 * k) + "," + QByteArray::number(3 + 0.1 * k) + "\n";
-        QVERIFY(writeFile(dir.filePath("rod.csv"), csv));
+        QVERIFY(test::writeFile(dir.filePath("rod.csv"), csv));
         const QByteArray project =
             "{\"version\": 1, \"model\": {\"source\": \"rod.model\", \"text\": [\"field s on x in [0, 0.8] nodes 3\", "
             "\"param alpha(x) = 0.2 [0.001, 1]\", \"s_t = alpha(x) * s_xx\", \"s(0, t) = 0 ; s(0.8, t) = 0\", "
             "\"s(x, 0) = 1\", \"output s\"]}, \"data\": [{\"path\": \"rod.csv\"}]}\n";
-        QVERIFY(writeFile(dir.filePath("rod.sysid"), project));
+        QVERIFY(test::writeFile(dir.filePath("rod.sysid"), project));
         ui::ProjectDocument document;
         QString error;
         QVERIFY2(document.load(dir.filePath("rod.sysid"), &error), qPrintable(error));
@@ -261,13 +249,13 @@ private slots:
                     csv += "," + QByteArray::number(10 * i + j + 0.1 * k);
             csv += "\n";
         }
-        QVERIFY(writeFile(dir.filePath("plate.csv"), csv));
+        QVERIFY(test::writeFile(dir.filePath("plate.csv"), csv));
         const QByteArray project =
             "{\"version\": 1, \"model\": {\"source\": \"plate.model\", \"text\": [\"field s on x in [0, 0.8] nodes 3, "
             "y in [0, 0.6] nodes 2\", \"param r = 0.1 [0.01, 1]\", \"s_t = r * (s_xx + s_yy)\", "
             "\"s(0, y, t) = 0 ; s(0.8, y, t) = 0 ; s(x, 0, t) = 0 ; s(x, 0.6, t) = 0\", \"s(x, y, 0) = 1\", "
             "\"output s\"]}, \"data\": [{\"path\": \"plate.csv\"}]}\n";
-        QVERIFY(writeFile(dir.filePath("plate.sysid"), project));
+        QVERIFY(test::writeFile(dir.filePath("plate.sysid"), project));
         ui::ProjectDocument document;
         QString error;
         QVERIFY2(document.load(dir.filePath("plate.sysid"), &error), qPrintable(error));

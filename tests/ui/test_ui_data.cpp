@@ -1,5 +1,7 @@
 // ui/data: ImportDialog (engine errors inline, separators, mapping), SyntheticDataDialog
 // (simulation on a worker thread, CSV written), ExperimentList (signals).
+#include "UiTestSupport.h"
+
 #include <QAction>
 #include <QBrush>
 #include <QComboBox>
@@ -22,17 +24,12 @@
 #include "ui/data/ImportDialog.h"
 #include "ui/data/SyntheticDataDialog.h"
 
+using sysid::test::writeFile;
 using sysid::ui::ExperimentList;
 using sysid::ui::ImportDialog;
 using sysid::ui::SyntheticDataDialog;
 
 namespace {
-
-bool writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
 
 QStringList readLines(const QString& path)
 {

@@ -2,6 +2,8 @@
 // and state weights; a multistep fit of the displacement-only example differentiates the
 // velocity, offers "Refine by output error", and the refinement ends where a plain output-error
 // fit does; the filter panel's spectrum gains the identified response.
+#include "UiTestSupport.h"
+
 #include "engine/job/FitJob.h"
 #include "ui/main/MainWindow.h"
 #include "ui/plots/SpectrumPlot.h"
@@ -25,8 +27,6 @@ using namespace sysid;
 
 namespace {
 
-const QString kExamples = QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/");
-
 void selectMethod(ui::EstimatorPanel* panel, estimate::EstimationMethod method)
 {
     QComboBox* combo = panel->methodCombo();
@@ -47,12 +47,7 @@ class TestUiEquationError : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("sysid-test"));
-    }
+    void initTestCase() { test::useTestSettings(); }
 
     void panelShowsTheFormulasOfTheMethod()
     {
@@ -97,7 +92,7 @@ private slots:
 
     void multistepFitThenRefineByOutputError()
     {
-        ui::MainWindow w(kExamples + "sdof_cubic.sysid");
+        ui::MainWindow w(test::examplePath("sdof_cubic.sysid"));
         w.show();
         selectMethod(w.estimatorPanel(), estimate::EstimationMethod::Multistep);
         QVERIFY(w.document()->settings().method == estimate::EstimationMethod::Multistep);

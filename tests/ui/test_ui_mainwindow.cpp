@@ -1,5 +1,7 @@
 // The main window driven as a user would: open the example project, fit, export; and the
 // event loop kept turning during a long fit, which Cancel ends within a second.
+#include "UiTestSupport.h"
+
 #include "engine/data/DataTable.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/integrate/Simulator.h"
@@ -30,12 +32,7 @@ class TestUiMainWindow : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);  // keeps QSettings and the autosave out of the user's files
-        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("sysid-test"));
-    }
+    void initTestCase() { test::useTestSettings(); }
 
     void opensTheBundledExampleReadyToRun()
     {

@@ -2,6 +2,8 @@
 // (a weight per augmented state and residual), the seed-001 mass-spring-damper example run
 // through the window converges to m = b = k = 1 and fills the residual plots and the cross
 // plot, and Cancel ends a run within a second.
+#include "UiTestSupport.h"
+
 #include "engine/job/OptimalEstimationJob.h"
 #include "engine/integrate/IntegratorSettings.h"
 #include "ui/main/MainWindow.h"
@@ -36,12 +38,10 @@ using namespace sysid;
 
 namespace {
 
-const QString kExamples = QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/");
-
 // A project with the MSD example model and its record.
 QString writeMsdProject(const QTemporaryDir& dir)
 {
-    QFile model(kExamples + "msd_optimal.model");
+    QFile model(test::examplePath("msd_optimal.model"));
     if (!model.open(QIODevice::ReadOnly))
         return {};
     QJsonArray lines;
@@ -49,7 +49,7 @@ QString writeMsdProject(const QTemporaryDir& dir)
         lines.append(line);
     const QJsonObject project{{"version", 1},
                               {"model", QJsonObject{{"source", "msd_optimal.model"}, {"text", lines}}},
-                              {"data", QJsonArray{QJsonObject{{"path", kExamples + "msd_optimal_data.csv"}}}}};
+                              {"data", QJsonArray{QJsonObject{{"path", test::examplePath("msd_optimal_data.csv")}}}}};
     const QString path = dir.filePath("msd.sysid");
     QFile out(path);
     if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(project).toJson()) <= 0)
@@ -69,12 +69,7 @@ class TestUiOptimal : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("sysid-test"));
-    }
+    void initTestCase() { test::useTestSettings(); }
 
     void selectingTheMethodShowsItsSettings()
     {

@@ -1,5 +1,7 @@
 // The periodic-solution panel in the main window: settings become a job, the orbit and the
 // frequency-response curve are drawn from what the engine returns, and bad settings say why.
+#include "UiTestSupport.h"
+
 #include "ui/main/MainWindow.h"
 #include "ui/periodic/PeriodicController.h"
 #include "ui/periodic/PeriodicPanel.h"
@@ -33,12 +35,7 @@ class TestUiPeriodic : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("sysid-periodic-test"));
-    }
+    void initTestCase() { test::useTestSettings(QStringLiteral("sysid-periodic-test")); }
 
     void panelBuildsTheJob()
     {

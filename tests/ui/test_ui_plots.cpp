@@ -1,4 +1,6 @@
 // Plots in ui/plots/: data in, replots, normalisation, log axes, export to PNG/PDF/SVG.
+#include "UiTestSupport.h"
+
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -27,6 +29,7 @@
 #include "ui/plots/TimeSeriesPlot.h"
 
 using namespace sysid::ui;
+using sysid::test::readFile;
 
 namespace {
 
@@ -46,12 +49,6 @@ bool replotsAfter(QWidget& w, F change)
     QSignalSpy spy(plot, &QCustomPlot::afterReplot);
     change();
     return spy.count() > 0 || spy.wait(1000);
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 std::vector<double> linspace(double a, double b, int n)
@@ -346,7 +343,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("plot.png"));
         QString error;
         QVERIFY2(plot->exportTo(path, 640, 360, &error), qPrintable(error));
-        const QByteArray bytes = readAll(path);
+        const QByteArray bytes = readFile(path);
         QVERIFY(bytes.startsWith(QByteArray("\x89PNG\r\n\x1a\n", 8)));
         QImage image;
         QVERIFY(image.load(path));
@@ -363,7 +360,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("plot.pdf"));
         QString error;
         QVERIFY2(plot->exportTo(path, 640, 360, &error), qPrintable(error));
-        QVERIFY(readAll(path).startsWith("%PDF"));
+        QVERIFY(readFile(path).startsWith("%PDF"));
     }
 
     void exportsSvg()
@@ -373,7 +370,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("plot.svg"));
         QString error;
         QVERIFY2(plot->exportTo(path, 640, 360, &error), qPrintable(error));
-        const QByteArray bytes = readAll(path);
+        const QByteArray bytes = readFile(path);
         QVERIFY(bytes.contains("<svg"));
         QXmlStreamReader xml(bytes);
         QString root;

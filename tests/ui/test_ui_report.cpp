@@ -1,5 +1,7 @@
 // The GUI's log shows the full report of a fit when it finishes, and the results the
 // termination and statistics of periodic solutions.
+#include "UiTestSupport.h"
+
 #include "engine/project/FitReport.h"
 #include "ui/main/MainWindow.h"
 #include "ui/project/ProjectDocument.h"
@@ -25,12 +27,7 @@ class TestUiReport : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);  // keeps QSettings and the autosave out of the user's files
-        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("sysid-test"));
-    }
+    void initTestCase() { test::useTestSettings(); }
 
     void logShowsTheReportWhenAFitFinishes()
     {

@@ -1,5 +1,7 @@
 // What protects and moves a user's work between sessions: files dropped on the window, and
 // the autosave copy offered back after a crash.
+#include "UiTestSupport.h"
+
 #include "ui/data/ImportDialog.h"
 #include "ui/main/MainWindow.h"
 #include "ui/project/ProjectDocument.h"
@@ -63,9 +65,7 @@ class TestUiSession : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);  // keeps QSettings and the autosave out of the user's files
-        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("sysid-session-test"));
+        test::useTestSettings(QStringLiteral("sysid-session-test"));
         QFile::remove(ui::MainWindow::autosavePath());
     }
 

@@ -2,6 +2,8 @@
 // Run identifies N noisy copies of the project's data on a worker thread (progress bar, summary
 // table, box plot normalised by the true values), Cancel ends a long study within a second with
 // the realisations that finished, the result exports as JSON and CSV, and the window has the dock.
+#include "UiTestSupport.h"
+
 #include "engine/job/NoiseStudy.h"
 #include "ui/main/MainWindow.h"
 #include "ui/plots/BoxPlot.h"
@@ -30,27 +32,10 @@ using namespace sysid;
 
 namespace {
 
-bool writeFile(const QString& path, const QByteArray& text)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
-}
-
-QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 // x' = a + b t with clean data for a = 1, b = 2 (x = t + t^2 on 0..2) and a "study" member.
 QString writeLinearProject(const QTemporaryDir& dir, const QByteArray& study)
 {
-    QByteArray csv = "t,x\n";
-    for (int k = 0; k <= 40; ++k) {
-        const double t = 0.05 * k;
-        csv += QByteArray::number(t, 'g', 17) + "," + QByteArray::number(t + t * t, 'g', 17) + "\n";
-    }
-    if (!writeFile(dir.filePath("clean.csv"), csv))
+    if (!test::writeLinearCleanData(dir.filePath("clean.csv")))
         return {};
     const QByteArray project =
         "{\"version\": 1, \"model\": {\"source\": \"linear.model\", \"text\": [\"param a = 0.5\", \"param b = 0.5\", "
@@ -58,7 +43,7 @@ QString writeLinearProject(const QTemporaryDir& dir, const QByteArray& study)
         "{\"a\": 1, \"b\": 2}}], \"study\": " +
         study + "}\n";
     const QString path = dir.filePath("linear.sysid");
-    return writeFile(path, project) ? path : QString();
+    return test::writeFile(path, project) ? path : QString();
 }
 
 }  // namespace
@@ -67,12 +52,7 @@ class TestUiStudy : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("sysid-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("sysid-test"));
-    }
+    void initTestCase() { test::useTestSettings(); }
 
     void settingsComeFromAndGoToTheProject()
     {
@@ -95,7 +75,7 @@ private slots:
         QVERIFY(document.isModified());
         QCOMPARE(document.project().study->noisePercent, 12.0);
         QVERIFY2(document.save(path, &error), qPrintable(error));
-        const QJsonObject saved = QJsonDocument::fromJson(readFile(path)).object()["study"].toObject();
+        const QJsonObject saved = QJsonDocument::fromJson(test::readFile(path)).object()["study"].toObject();
         QCOMPARE(saved["noise_percent"].toDouble(), 12.0);
         QCOMPARE(saved["distribution"].toString(), QString("uniform"));
         QCOMPARE(saved["realisations"].toInt(), 30);
@@ -170,11 +150,11 @@ private slots:
         QVERIFY(QFile(dir.filePath("box.png")).size() > 0);
 
         QVERIFY2(panel.exportResult(dir.filePath("study.json"), &error), qPrintable(error));
-        const QJsonObject json = QJsonDocument::fromJson(readFile(dir.filePath("study.json"))).object();
+        const QJsonObject json = QJsonDocument::fromJson(test::readFile(dir.filePath("study.json"))).object();
         QCOMPARE(json["completed"].toInt(), 60);
         QCOMPARE(json["parameters"].toObject()["b"].toObject()["mean"].toDouble(), reference.summary[1].mean);
         QVERIFY2(panel.exportResult(dir.filePath("study.csv"), &error), qPrintable(error));
-        QCOMPARE(readFile(dir.filePath("study.csv")).count('\n'), 61);
+        QCOMPARE(test::readFile(dir.filePath("study.csv")).count('\n'), 61);
         QVERIFY(!panel.exportResult(dir.filePath("missing/folder/study.json"), &error));
         QVERIFY(!error.isEmpty());
     }

@@ -42,6 +42,15 @@ estimate::Experiment record(const std::string& truthText, const integrate::Input
     return e;
 }
 
+// msd_optimal.model with m, b and k (10 in the file) all set to `value`.
+std::string msdModelWith(const std::string& value)
+{
+    const std::string text = readText(examplePath("msd_optimal.model"));
+    return replaced(
+        replaced(replaced(text, "param m = 10", "param m = " + value), "param b = 10", "param b = " + value),
+        "param k = 10", "param k = " + value);
+}
+
 // Runs `run` on a model parsed from `text`, destroying it under the symbolic lock.
 template <class F>
 auto withModel(const std::string& text, F&& run)
@@ -56,6 +65,26 @@ auto withModel(const std::string& text, F&& run)
     m.reset();
     return result;
 }
+
+// Newton iterations per stage of an optimal estimation, counted by its observer.
+struct StageIterations {
+    std::vector<std::size_t> perStage;
+
+    void count(const shooting::BvpIteration& it)
+    {
+        if (perStage.size() <= it.stage)
+            perStage.resize(it.stage + 1, 0);
+        ++perStage[it.stage];
+    }
+    // "3 + 5 + 1"
+    QString text() const
+    {
+        QString stages;
+        for (std::size_t n : perStage)
+            stages += (stages.isEmpty() ? "" : " + ") + QString::number(n);
+        return stages;
+    }
+};
 
 double correlation(const Eigen::VectorXd& a, const Eigen::VectorXd& b)
 {
@@ -88,15 +117,8 @@ private slots:
         QFETCH(bool, finiteDifferences);
         QFETCH(bool, withoutEuler);
         const auto inputs = actuatorForce();
-        const std::string text = readText(examplePath("msd_optimal.model"));
-        const auto experiment =
-            record(replaced(replaced(replaced(text, "param m = 10", "param m = 1"), "param b = 10", "param b = 1"),
-                            "param k = 10", "param k = 1"),
-                   inputs);
-        const QString s = QString::number(start);
-        const std::string started = replaced(replaced(replaced(text, "param m = 10", ("param m = " + s).toStdString()),
-                                                      "param b = 10", ("param b = " + s).toStdString()),
-                                             "param k = 10", ("param k = " + s).toStdString());
+        const auto experiment = record(msdModelWith("1"), inputs);
+        const std::string started = msdModelWith(QString::number(start).toStdString());
         estimate::OptimalEstimationSettings settings;
         settings.shootingPoints = 101;
         if (finiteDifferences)
@@ -105,17 +127,12 @@ private slots:
             settings.stages = estimate::defaultOptimalEstimationStages();
             settings.stages.erase(settings.stages.begin());
         }
-        std::vector<std::size_t> perStage;
+        StageIterations iterations;
         const auto r = withModel(started, [&](const model::Model& m) {
-            return estimate::estimateOptimally(m, experiment, settings, [&](const shooting::BvpIteration& it) {
-                if (perStage.size() <= it.stage)
-                    perStage.resize(it.stage + 1, 0);
-                ++perStage[it.stage];
-            });
+            return estimate::estimateOptimally(m, experiment, settings,
+                                               [&](const shooting::BvpIteration& it) { iterations.count(it); });
         });
-        QString stages;
-        for (std::size_t n : perStage)
-            stages += (stages.isEmpty() ? "" : " + ") + QString::number(n);
+        const QString stages = iterations.text();
         qInfo("MSD from %g: m = %.6f b = %.6f k = %.6f (drift %.1e %.1e %.1e), %zu Newton iterations (%s per stage; "
               "seed RMUSN: %d), |F| = %.1e, J = %.2e, %s",
               start, r.parameters(0), r.parameters(1), r.parameters(2), r.parameterDrift(0), r.parameterDrift(1),
@@ -137,11 +154,7 @@ private slots:
     void exampleDataIsTheSimulatedRecord()
     {
         const auto inputs = actuatorForce();
-        const std::string text = readText(examplePath("msd_optimal.model"));
-        const auto experiment =
-            record(replaced(replaced(replaced(text, "param m = 10", "param m = 1"), "param b = 10", "param b = 1"),
-                            "param k = 10", "param k = 1"),
-                   inputs);
+        const auto experiment = record(msdModelWith("1"), inputs);
         const auto table = data::readCsv(examplePath("msd_optimal_data.csv"));
         const auto& s = table.column("s");
         QCOMPARE(s.size(), experiment.times.size());
@@ -227,20 +240,15 @@ private slots:
         // steps per interval (measured 2026-11-23): the implicit schemes keep the interval maps
         // bounded, but Newton on the stage's discrete problem still stalls far from the truth.
         settings.firstStageSteps = static_cast<std::size_t>(eulerSteps);
-        std::vector<std::size_t> perStage;
+        StageIterations iterations;
         const auto r =
             withModel(replaced(replaced(text, "param H = 2", "param H = " + std::to_string(startH)), "param K = 1",
                                "param K = " + std::to_string(start)),
                       [&](const model::Model& m) {
-                          return estimate::estimateOptimally(m, e, settings, [&](const shooting::BvpIteration& it) {
-                              if (perStage.size() <= it.stage)
-                                  perStage.resize(it.stage + 1, 0);
-                              ++perStage[it.stage];
-                          });
+                          return estimate::estimateOptimally(
+                              m, e, settings, [&](const shooting::BvpIteration& it) { iterations.count(it); });
                       });
-        QString stages;
-        for (std::size_t n : perStage)
-            stages += (stages.isEmpty() ? "" : " + ") + QString::number(n);
+        const QString stages = iterations.text();
         qInfo("mixture, %d points, start %g, %g: H = %.6f K = %.6f (drift %.1e %.1e), J = %.3g, %zu iterations (%s), "
               "|F| = %.1e, %s",
               points, startH, start, r.parameters.size() ? r.parameters(0) : 0.0,

@@ -8,6 +8,7 @@
 //     1-periodic orbit at gamma = 2.2 is unstable by period doubling, and Newton converges from
 //     starts 50 % off (the seed: about 10 iterations); continuation of the 1-periodic orbit in
 //     gamma detects the period doubling between 1.8 and 2.2 with a multiplier -1.
+#include "../engine/VectorTestSupport.h"
 #include "ValidationSupport.h"
 
 #include "engine/discretise/PeriodicDiscretisation.h"
@@ -22,17 +23,11 @@
 
 using namespace sysid;
 using namespace sysid::shooting;
+using test::vec;
 
 namespace {
 
 constexpr double twoPi = 2 * std::numbers::pi;
-
-Eigen::VectorXd vec2(double a, double b)
-{
-    Eigen::VectorXd v(2);
-    v << a, b;
-    return v;
-}
 
 // Tolerances for the cart: its right-hand side jumps at the walls, so the flow is only as
 // smooth as the integrator resolves the switch; rtol 1e-12 puts the noise below 1e-9.
@@ -45,6 +40,18 @@ PeriodicSettings cartSettings(std::size_t periods, std::size_t intervals = 1)
     s.integrator.relativeTolerance = 1e-12;
     s.integrator.absoluteTolerance = 1e-14;
     s.newton.residualTolerance = 1e-9;
+    return s;
+}
+
+// Ueda's Duffing oscillator x'' + 0.2 x' + x^3 = 0.3 cos t and the settings of its 2 pi orbit.
+const char* kUeda = "param k = 0.2\nparam B = 0.3\nx'' = -k*x' - x^3 + B*cos(t)\nx(0) = 0, 0\noutput x\n";
+
+PeriodicSettings uedaSettings()
+{
+    PeriodicSettings s;
+    s.period = twoPi;
+    s.integrator.relativeTolerance = 1e-11;
+    s.integrator.absoluteTolerance = 1e-13;
     return s;
 }
 
@@ -83,17 +90,12 @@ class TestPeriodicValidation : public QObject {
 private slots:
     void uedaDuffingSingleVersusMultiple()
     {
-        const auto source = validation::compiledText(
-            "param k = 0.2\nparam B = 0.3\nx'' = -k*x' - x^3 + B*cos(t)\nx(0) = 0, 0\noutput x\n", "ueda");
-        eval::CompiledModel model(source);
-        PeriodicSettings s;
-        s.period = twoPi;
-        s.integrator.relativeTolerance = 1e-11;
-        s.integrator.absoluteTolerance = 1e-13;
+        eval::CompiledModel model(validation::compiledText(kUeda, "ueda"));
+        PeriodicSettings s = uedaSettings();
         s.newton.residualTolerance = 1e-10;
-        const auto single = findPeriodicSolution(model, vec2(0, 0), s);
+        const auto single = findPeriodicSolution(model, vec({0, 0}), s);
         s.intervals = 8;
-        const auto multiple = findPeriodicSolution(model, vec2(0, 0), s);
+        const auto multiple = findPeriodicSolution(model, vec({0, 0}), s);
         QVERIFY2(single.converged(), single.newton.termination.message.c_str());
         QVERIFY2(multiple.converged(), multiple.newton.termination.message.c_str());
         QVERIFY(single.floquet.stable && multiple.floquet.stable);
@@ -112,14 +114,9 @@ private slots:
     // and fourth-order time discretisation agree to 1e-6, with the same multipliers.
     void uedaDuffingShootingVersusTimeDiscretisation()
     {
-        const auto source = validation::compiledText(
-            "param k = 0.2\nparam B = 0.3\nx'' = -k*x' - x^3 + B*cos(t)\nx(0) = 0, 0\noutput x\n", "ueda");
-        eval::CompiledModel model(source);
-        PeriodicSettings s;
-        s.period = twoPi;
-        s.integrator.relativeTolerance = 1e-11;
-        s.integrator.absoluteTolerance = 1e-13;
-        const auto shot = findPeriodicSolution(model, vec2(0, 0), s);
+        eval::CompiledModel model(validation::compiledText(kUeda, "ueda"));
+        PeriodicSettings s = uedaSettings();
+        const auto shot = findPeriodicSolution(model, vec({0, 0}), s);
         QVERIFY2(shot.converged(), shot.newton.termination.message.c_str());
         // The discretisation's guess is independent of shooting: one period of a settled transient.
         integrate::SimulationRequest transient;
@@ -151,7 +148,7 @@ private slots:
         eval::CompiledModel model(validation::compiledExample("impact_cart.model"));
         for (double kc : {1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0}) {
             model.setParameters(cartParameters(model, kc, 1.0));
-            const auto s = findPeriodicSolution(model, vec2(-0.5, 0.5), cartSettings(1));
+            const auto s = findPeriodicSolution(model, vec({-0.5, 0.5}), cartSettings(1));
             QVERIFY2(s.converged(),
                      qPrintable(QString("kc = %1: %2").arg(kc).arg(s.newton.termination.message.c_str())));
             QVERIFY(closingError(model, s) < 1e-8);
@@ -165,7 +162,7 @@ private slots:
     {
         eval::CompiledModel model(validation::compiledExample("impact_cart.model"));
         model.setParameters(cartParameters(model, 3000.0, 1.0));
-        const auto single = findPeriodicSolution(model, vec2(-0.5, 0.5), cartSettings(1));
+        const auto single = findPeriodicSolution(model, vec({-0.5, 0.5}), cartSettings(1));
         const auto multiple = findPeriodicSolution(model, single.initialState, cartSettings(1, 4));
         QVERIFY(single.converged() && multiple.converged());
         QVERIFY((single.initialState - multiple.initialState).cwiseAbs().maxCoeff() < 1e-7);

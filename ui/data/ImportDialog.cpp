@@ -1,5 +1,6 @@
 #include "ui/data/ImportDialog.h"
 
+#include "ui/data/DialogParts.h"
 #include "ui/plots/CurvePlot.h"
 
 #include "engine/data/CsvReader.h"
@@ -70,14 +71,10 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent)
     setWindowTitle(tr("Import data"));
     setObjectName(QStringLiteral("importDialog"));
 
-    pathEdit_ = new QLineEdit(this);
-    pathEdit_->setObjectName(QStringLiteral("pathEdit"));
-    pathEdit_->setPlaceholderText(tr("CSV file"));
-    browseButton_ = new QPushButton(tr("Browse…"), this);
+    const PathRow fileRow = makePathRow(this, QStringLiteral("pathEdit"), tr("CSV file"));
+    pathEdit_ = fileRow.edit;
+    browseButton_ = fileRow.browse;
     browseButton_->setObjectName(QStringLiteral("browseButton"));
-    auto* fileRow = new QHBoxLayout;
-    fileRow->addWidget(pathEdit_, 1);
-    fileRow->addWidget(browseButton_);
 
     separatorCombo_ = new QComboBox(this);
     separatorCombo_->setObjectName(QStringLiteral("separatorCombo"));
@@ -117,13 +114,7 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent)
     preview_->setSelectionBehavior(QAbstractItemView::SelectRows);
     preview_->verticalHeader()->setDefaultSectionSize(preview_->fontMetrics().height() + 6);
 
-    errorLabel_ = new QLabel(this);
-    errorLabel_->setObjectName(QStringLiteral("errorLabel"));
-    errorLabel_->setTextFormat(Qt::PlainText);
-    errorLabel_->setWordWrap(true);
-    errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    errorLabel_->setStyleSheet(QStringLiteral("QLabel { color: #c00000; }"));
-    errorLabel_->setVisible(false);
+    errorLabel_ = makeErrorLabel(this);
 
     mappingTable_ = new QTableWidget(0, 3, this);
     mappingTable_->setObjectName(QStringLiteral("mappingTable"));
@@ -155,7 +146,7 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent)
     buttons_->button(QDialogButtonBox::Ok)->setEnabled(false);
 
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(fileRow);
+    layout->addLayout(fileRow.layout);
     layout->addLayout(options);
     layout->addWidget(headerLabel_);
     layout->addWidget(split, 1);

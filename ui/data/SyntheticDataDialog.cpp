@@ -7,6 +7,7 @@
 
 #include "ui/data/SyntheticDataDialog.h"
 
+#include "ui/data/DialogParts.h"
 #include "ui/settings/EnumCombo.h"
 
 #include <QComboBox>
@@ -106,13 +107,9 @@ SyntheticDataDialog::SyntheticDataDialog(QWidget* parent) : QDialog(parent)
     seedSpin_->setObjectName(QStringLiteral("seedSpin"));
     seedSpin_->setRange(0, std::numeric_limits<int>::max());
 
-    pathEdit_ = new QLineEdit(this);
-    pathEdit_->setObjectName(QStringLiteral("targetPathEdit"));
-    pathEdit_->setPlaceholderText(tr("file to write (.csv)"));
-    browseButton_ = new QPushButton(tr("Browse…"), this);
-    auto* pathRow = new QHBoxLayout;
-    pathRow->addWidget(pathEdit_, 1);
-    pathRow->addWidget(browseButton_);
+    const PathRow pathRow = makePathRow(this, QStringLiteral("targetPathEdit"), tr("file to write (.csv)"));
+    pathEdit_ = pathRow.edit;
+    browseButton_ = pathRow.browse;
 
     auto* form = new QFormLayout;
     form->addRow(tr("t end:"), tEndSpin_);
@@ -121,15 +118,9 @@ SyntheticDataDialog::SyntheticDataDialog(QWidget* parent) : QDialog(parent)
     form->addRow(tr("Noise:"), noiseSpin_);
     form->addRow(tr("Distribution:"), distributionCombo_);
     form->addRow(tr("Seed:"), seedSpin_);
-    form->addRow(tr("Write to:"), pathRow);
+    form->addRow(tr("Write to:"), pathRow.layout);
 
-    errorLabel_ = new QLabel(this);
-    errorLabel_->setObjectName(QStringLiteral("errorLabel"));
-    errorLabel_->setTextFormat(Qt::PlainText);
-    errorLabel_->setWordWrap(true);
-    errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    errorLabel_->setStyleSheet(QStringLiteral("QLabel { color: #c00000; }"));
-    errorLabel_->setVisible(false);
+    errorLabel_ = makeErrorLabel(this);
     statusLabel_ = new QLabel(this);
     statusLabel_->setObjectName(QStringLiteral("statusLabel"));
 

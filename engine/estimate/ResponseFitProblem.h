@@ -1,0 +1,59 @@
+#pragma once
+
+#include "engine/estimate/Experiment.h"
+#include "engine/estimate/FitProblem.h"
+#include "engine/estimate/FitSettings.h"
+#include "engine/estimate/ParameterLayout.h"
+#include "engine/eval/CompiledModel.h"
+
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace sysid::estimate {
+
+// A fit of a model's response to sampled outputs: residuals sqrt(w_j) (y_measured - y_model) at
+// every sample of every measured output of every experiment, then the prior rows
+// (theta_k - mean_k) / sd_k (the Bayesian estimator). A subclass computes the response of one
+// experiment and its sensitivities to the experiment's unknowns.
+class ResponseFitProblem : public FitProblem {
+public:
+    ResponseFitProblem(std::shared_ptr<const eval::CompiledModelSource> model, const ParameterLayout& layout,
+                       const std::vector<Experiment>& experiments, const std::vector<double>& weights,
+                       std::vector<std::optional<Prior>> priors, const integrate::IntegratorSettings& integrator);
+
+    Eigen::VectorXd parameters() const override { return theta_; }
+    Eigen::VectorXd lower() const override { return layout_.lower(); }
+    Eigen::VectorXd upper() const override { return layout_.upper(); }
+    bool evaluate(const Eigen::VectorXd& step, Linearization& out, std::string& failure, std::stop_token stop) override;
+    void accept() override;
+
+    // Model outputs (samples x outputs) of each experiment at the current point.
+    const std::vector<Eigen::MatrixXd>& outputs() const override { return outputs_; }
+    std::size_t dataResidualCount() const override { return dataRows_; }
+
+protected:
+    struct Response {
+        Eigen::MatrixXd outputs;  // samples x outputs
+        std::vector<Eigen::MatrixXd> sensitivity;  // per sample: outputs x the experiment's unknowns
+    };
+    // The response of experiment e with the model's parameters set for it; false with a reason
+    // for the user when it cannot be computed.
+    virtual bool respond(std::size_t e, Response& response, std::string& failure, std::stop_token stop) = 0;
+
+    eval::CompiledModel model_;
+    const ParameterLayout& layout_;
+    const std::vector<Experiment>& experiments_;
+    integrate::IntegratorSettings integrator_;
+
+private:
+    std::vector<double> sqrtWeights_;
+    std::vector<std::optional<Prior>> priors_;
+    std::size_t dataRows_ = 0, priorRows_ = 0;
+    Eigen::VectorXd theta_, pendingTheta_;
+    std::vector<Eigen::MatrixXd> outputs_, pendingOutputs_;
+};
+
+}  // namespace sysid::estimate
