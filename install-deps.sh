@@ -17,6 +17,9 @@ packages=(
   nlohmann-json3-dev
   # reference scripts in tests/bench
   python3-scipy python3-numpy
+  # GUI tests in a real X server at 1366x768: the X server, a window manager, the xcb platform
+  # plugin and a font; xdotool drives the window as a user would
+  xvfb xauth openbox xdotool qt6-qpa-plugins fonts-dejavu-core
 )
 
 missing=()
