@@ -78,7 +78,6 @@ int main(int argc, char* argv[])
         return usageError(QStringLiteral("--frequency-response expects NAME=FROM:TO"));
 
     sysid::ui::MainWindow window(args.isEmpty() ? QString() : args.front());
-    window.resize(1400, 900);
     window.show();
     if (!parser.isSet(screenshotOption)) {
         window.offerAutosaveRestore();
