@@ -15,6 +15,7 @@ RunToolBar::RunToolBar(QAction* run, QAction* cancel, QWidget* parent) :
     setObjectName(QStringLiteral("runToolBar"));
     setMovable(false);
     setFloatable(false);
+    toggleViewAction()->setVisible(false);  // not offered in the window's context menu: it stays in view
     setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     const int icon = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
     setIconSize(QSize(icon, icon));
