@@ -28,6 +28,9 @@ RunToolBar::RunToolBar(QAction* run, QAction* cancel, QWidget* parent) :
     label_->setObjectName(QStringLiteral("fitProgressLabel"));
     label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label_->setContentsMargins(6, 0, 6, 0);
+    // A fixed size: a new text each iteration then repaints the label without laying out the window again.
+    // Room for "iteration 100 of 100 · best cost -1.23457e-105" and the like.
+    label_->setFixedSize(fontMetrics().horizontalAdvance(QString(52, QLatin1Char('0'))), label_->sizeHint().height());
     progressAction_ = addWidget(progress_);
     addWidget(label_);
     setRunning(false);
@@ -46,7 +49,8 @@ void RunToolBar::setRunning(bool running)
 
 void RunToolBar::setIteration(int iteration, int maximum)
 {
-    progress_->setRange(0, maximum);
+    if (progress_->maximum() != maximum)
+        progress_->setRange(0, maximum);
     progress_->setValue(maximum > 0 ? std::min(iteration, maximum) : 0);
 }
 
