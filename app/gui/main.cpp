@@ -12,6 +12,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QGroupBox>
 #include <QLineEdit>
 #include <QRegularExpression>
@@ -78,7 +79,6 @@ int main(int argc, char* argv[])
         return usageError(QStringLiteral("--frequency-response expects NAME=FROM:TO"));
 
     sysid::ui::MainWindow window(args.isEmpty() ? QString() : args.front());
-    window.resize(1400, 900);
     window.show();
     if (!parser.isSet(screenshotOption)) {
         window.offerAutosaveRestore();
@@ -96,6 +96,8 @@ int main(int argc, char* argv[])
     };
     if (parser.isSet(responseOption)) {
         sysid::ui::PeriodicPanel* panel = window.periodicPanel();
+        if (auto* dock = window.findChild<QDockWidget*>(QStringLiteral("periodicDock")))
+            dock->raise();  // the continuation's settings beside its curve
         panel->sweepBox()->setChecked(true);
         panel->sweepParameterCombo()->setCurrentText(sweep.captured(1));
         panel->sweepFromEdit()->setText(sweep.captured(2));

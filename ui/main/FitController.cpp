@@ -20,6 +20,9 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace sysid::ui {
@@ -43,7 +46,10 @@ void FitController::connectFitRunner()
     connect(runner_, &FitRunner::iteration, this, [this](const estimate::IterationRecord& r) {
         views_.parameterPlot->addIteration(static_cast<int>(r.iteration), r.parameters);
         views_.costPlot->addIteration(static_cast<int>(r.iteration), r.cost);
-        emit iterationText(tr("iteration %1   cost %2").arg(r.iteration).arg(r.cost, 0, 'g', 6));
+        bestCost_ = std::isnan(bestCost_) ? r.cost : std::min(bestCost_, r.cost);
+        emit iterationProgress(static_cast<int>(r.iteration), maxIterations_);
+        emit iterationText(
+            tr("iteration %1 of %2 · best cost %3").arg(r.iteration).arg(maxIterations_).arg(bestCost_, 0, 'g', 6));
     });
     connect(runner_, &FitRunner::trace, this,
             [this](int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
@@ -83,6 +89,8 @@ void FitController::connectOptimalRunner()
     connect(optimalRunner_, &OptimalEstimationRunner::iteration, this, [this](const estimate::IterationRecord& r) {
         views_.parameterPlot->addIteration(static_cast<int>(r.iteration), r.parameters);
         views_.costPlot->addIteration(static_cast<int>(r.iteration), r.cost);
+        // Newton iterations over a schedule of stages: no one maximum to count towards.
+        emit iterationProgress(static_cast<int>(r.iteration), 0);
         emit iterationText(tr("iteration %1   ½‖F‖² %2").arg(r.iteration).arg(r.cost, 0, 'g', 6));
     });
     connect(optimalRunner_, &OptimalEstimationRunner::trace, this,
@@ -164,6 +172,8 @@ void FitController::run()
 void FitController::startFit(job::FitJob job)
 {
     lastFitMethod_ = job.settings.method;
+    maxIterations_ = static_cast<int>(std::min<std::size_t>(job.settings.maxIterations, INT_MAX));
+    bestCost_ = std::numeric_limits<double>::quiet_NaN();
     lastTraceTimes_.clear();
     views_.results->setRefineAvailable(false);
     views_.estimator->setRunning(true);

@@ -58,7 +58,9 @@ public slots:
 
 signals:
     void runningChanged(bool running);  // for the progress bar
-    void iterationText(const QString& text);  // "iteration 3   cost 1.2" (empty: clear it)
+    // Iteration `iteration` of at most `maximum` (0: no fixed maximum) of the running fit.
+    void iterationProgress(int iteration, int maximum);
+    void iterationText(const QString& text);  // "iteration 3 of 100 · best cost 1.2" (empty: clear it)
     void logLine(const QString& text);
     void statusMessage(const QString& text, int timeoutMs);
     // The model's response of the current data set (a fit) or of optimal estimation, per sample
@@ -79,6 +81,8 @@ private:
     FitRunner* runner_;
     OptimalEstimationRunner* optimalRunner_;
     estimate::EstimationMethod lastFitMethod_ = estimate::EstimationMethod::OutputError;
+    int maxIterations_ = 0;  // of the running fit
+    double bestCost_ = 0.0;  // lowest cost of the running fit's iterations so far (NaN before the first)
     std::vector<double> lastTraceTimes_;  // the current data set's last model response
     Eigen::MatrixXd lastTraceOutputs_;
 };

@@ -10,6 +10,8 @@
 #include "ui/main/Examples.h"
 #include "ui/main/ExportActions.h"
 #include "ui/main/FitController.h"
+#include "ui/main/RunToolBar.h"
+#include "ui/main/ScreenFit.h"
 #include "ui/main/Session.h"
 #include "ui/plots/ContourPlot.h"
 #include "ui/plots/CostPlot.h"
@@ -47,15 +49,15 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
-#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextStream>
@@ -68,6 +70,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -134,18 +137,12 @@ MainWindow::MainWindow(const QString& path, QWidget* parent) : QMainWindow(paren
     buildControllers();
     buildMenus();
     connectDocument();
-    statusIteration_ = new QLabel(this);
-    progress_ = new QProgressBar(this);
-    progress_->setMaximumWidth(160);
-    progress_->setRange(0, 0);
-    progress_->setVisible(false);
-    statusBar()->addPermanentWidget(statusIteration_);
-    statusBar()->addPermanentWidget(progress_);
     connectControllers();
 
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        fitToScreen(this, QSize(1600, 1000));
+    const bool restored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     session_->setRecentMenu(recentMenu_, [this](const QString& recent) {
         if (maybeSave())
             openPath(recent);
@@ -156,6 +153,8 @@ MainWindow::MainWindow(const QString& path, QWidget* parent) : QMainWindow(paren
         document_->newFromModel(QStringLiteral("# a new model\nparam a = 1\nstate y = 1\ny' = -a*y\noutput y\n"),
                                 QStringLiteral("untitled.model"));
     }
+    if (!restored)
+        arrangeDocks();
     refreshTitle();
 }
 
@@ -184,7 +183,7 @@ void MainWindow::buildPlots()
     outputPage_ = new QWidget(plots_);
     outputLayout_ = new QVBoxLayout(outputPage_);
     outputLayout_->setContentsMargins(0, 0, 0, 0);
-    plots_->addTab(outputPage_, tr("Outputs"));
+    plots_->addTab(scrollable(outputPage_), tr("Outputs"));  // many outputs scroll, not grow the window
     parameterPlot_ = new ParameterHistoryPlot(plots_);
     plots_->addTab(parameterPlot_, tr("Parameters"));
     costPlot_ = new CostPlot(plots_);
@@ -228,7 +227,6 @@ void MainWindow::buildDocks()
     auto* parameterDock =
         dock(tr("Parameters"), QStringLiteral("parameterDock"), parameterTable_, Qt::LeftDockWidgetArea);
     tabifyDockWidget(modelDock, parameterDock);
-    modelDock->raise();
 
     auto* dataBox = new QWidget(this);
     auto* dataLayout = new QVBoxLayout(dataBox);
@@ -240,21 +238,27 @@ void MainWindow::buildDocks()
     dataLayout->addWidget(experiments_);
     dataLayout->addWidget(importButton);
     dataLayout->addWidget(syntheticButton);
-    auto* dataDock = dock(tr("Data"), QStringLiteral("dataDock"), dataBox, Qt::RightDockWidgetArea);
+    // What is identified (model, parameters, data) on the left, how (estimator, preprocessing,
+    // periodic solution, study) on the right: each side one stack of tabs, as tall as the screen allows.
+    auto* dataDock = dock(tr("Data"), QStringLiteral("dataDock"), scrollable(dataBox), Qt::LeftDockWidgetArea);
+    tabifyDockWidget(parameterDock, dataDock);
+    modelDock->raise();
 
     filter_ = new FilterPanel(this);
-    auto* filterDock = dock(tr("Filter and noise"), QStringLiteral("filterDock"), filter_, Qt::RightDockWidgetArea);
-    tabifyDockWidget(dataDock, filterDock);
-    dataDock->raise();
+    auto* filterDock =
+        dock(tr("Filter and noise"), QStringLiteral("filterDock"), scrollable(filter_), Qt::RightDockWidgetArea);
 
     estimator_ = new EstimatorPanel(this);
-    auto* estimatorDock = dock(tr("Estimator"), QStringLiteral("estimatorDock"), estimator_, Qt::RightDockWidgetArea);
+    auto* estimatorDock =
+        dock(tr("Estimator"), QStringLiteral("estimatorDock"), scrollable(estimator_), Qt::RightDockWidgetArea);
+    tabifyDockWidget(estimatorDock, filterDock);
     periodic_ = new PeriodicPanel(this);
     auto* periodicDock =
-        dock(tr("Periodic solution"), QStringLiteral("periodicDock"), periodic_, Qt::RightDockWidgetArea);
+        dock(tr("Periodic solution"), QStringLiteral("periodicDock"), scrollable(periodic_), Qt::RightDockWidgetArea);
     tabifyDockWidget(estimatorDock, periodicDock);
     study_ = new StudyPanel(document_, this);
-    auto* studyDock = dock(tr("Monte Carlo study"), QStringLiteral("studyDock"), study_, Qt::RightDockWidgetArea);
+    auto* studyDock =
+        dock(tr("Monte Carlo study"), QStringLiteral("studyDock"), scrollable(study_), Qt::RightDockWidgetArea);
     tabifyDockWidget(estimatorDock, studyDock);
     estimatorDock->raise();
     periodicController_ = new PeriodicController(document_, periodic_, orbitPlot_, branchPlot_, this);
@@ -272,6 +276,54 @@ void MainWindow::buildDocks()
     auto* logDock = dock(tr("Log"), QStringLiteral("logDock"), log_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(resultsDock, logDock);
     resultsDock->raise();
+}
+
+namespace {
+
+// Rows the Results dock is sized for: the model's estimated parameters, between a few and a dozen.
+int resultRows(const ModelSummary& summary)
+{
+    const auto estimated = std::count_if(summary.parameters.begin(), summary.parameters.end(),
+                                         [](const model::Parameter& p) { return !p.fixed; });
+    return std::clamp(static_cast<int>(estimated), 5, 12);
+}
+
+}  // namespace
+
+void MainWindow::arrangeDocks()
+{
+    const auto dockNamed = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
+    QDockWidget* modelDock = dockNamed("modelDock");
+    QDockWidget* estimatorDock = dockNamed("estimatorDock");
+    QDockWidget* resultsDock = dockNamed("resultsDock");
+    const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    // The model's lines read whole at 80 columns; on a laptop screen the plots keep the larger part.
+    const int modelWidth = editor_->lineNumberAreaWidth() + scrollBar + 12 +
+        80 * editor_->fontMetrics().horizontalAdvance(QLatin1Char('m'));
+    const int settingsWidth = estimator_->minimumSizeHint().width() + scrollBar + 8;
+    resizeDocks({modelDock, estimatorDock},
+                {std::min(modelWidth, width() * 36 / 100), std::min(settingsWidth, width() * 30 / 100)},
+                Qt::Horizontal);
+    // Before the window is shown the dock's title and the tab bar under it can only be estimated.
+    const int dockFrame = 2 * fontMetrics().height() + 30;
+    resizeDocks({resultsDock},
+                {std::min(results_->heightForRows(resultRows(document_->modelSummary())) + dockFrame, height() / 2)},
+                Qt::Vertical);
+}
+
+void MainWindow::makeRoomForResults()
+{
+    auto* dock = findChild<QDockWidget*>(QStringLiteral("resultsDock"));
+    if (!isVisible() || !dock || dock->isFloating() || dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
+        return;
+    const int wanted = results_->heightForRows(resultRows(document_->modelSummary()));
+    // resizeDocks counts the title and a tabbed group's tab bar too: measure what it gave, then correct once.
+    int size = dock->height();
+    for (int attempt = 0; attempt < 2 && results_->height() < wanted && size < height() / 2; ++attempt) {
+        size = std::min(size + wanted - results_->height(), height() / 2);
+        resizeDocks({dock}, {size}, Qt::Vertical);
+        layout()->activate();
+    }
 }
 
 void MainWindow::buildControllers()
@@ -351,8 +403,17 @@ void MainWindow::buildMenus()
     modelMenu->addAction(tr("&Generate synthetic data…"), this, &MainWindow::generateSyntheticData);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runFit);
-    run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelFit);
+    QAction* fitAction = run->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Fit"),
+                                        QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runFit);
+    fitAction->setObjectName(QStringLiteral("runFitAction"));
+    fitAction->setIconText(tr("Run fit"));
+    fitAction->setToolTip(tr("Fit the model to the data with the estimator's settings (Ctrl+R)"));
+    QAction* cancelAction = run->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"),
+                                           QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelFit);
+    cancelAction->setObjectName(QStringLiteral("cancelFitAction"));
+    cancelAction->setToolTip(tr("Stop the fit and keep its best estimate (Esc)"));
+    runToolBar_ = new RunToolBar(fitAction, cancelAction, this);
+    addToolBar(Qt::TopToolBarArea, runToolBar_);
     run->addSeparator();
     run->addAction(tr("Find &periodic solution"), QKeySequence(Qt::CTRL | Qt::Key_P), periodicController_,
                    &PeriodicController::run);
@@ -419,8 +480,9 @@ void MainWindow::connectDocument()
 
 void MainWindow::connectControllers()
 {
-    connect(fit_, &FitController::runningChanged, progress_, &QProgressBar::setVisible);
-    connect(fit_, &FitController::iterationText, statusIteration_, &QLabel::setText);
+    connect(fit_, &FitController::runningChanged, runToolBar_, &RunToolBar::setRunning);
+    connect(fit_, &FitController::iterationProgress, runToolBar_, &RunToolBar::setIteration);
+    connect(fit_, &FitController::iterationText, runToolBar_, &RunToolBar::setProgressText);
     connect(fit_, &FitController::modelResponse, this, &MainWindow::showModelResponse);
     connect(fit_, &FitController::optimalEstimationStarted, this, [this] { plots_->setCurrentWidget(optimalView_); });
     connect(fit_, &FitController::logLine, log_, &QPlainTextEdit::appendPlainText);
@@ -475,6 +537,7 @@ bool MainWindow::openPath(const QString& path)
             return false;
         }
         document_->newFromModel(text, QFileInfo(path).fileName());
+        makeRoomForResults();
         return true;
     }
     if (!document_->load(path, &error)) {
@@ -485,6 +548,7 @@ bool MainWindow::openPath(const QString& path)
     }
     foldStartingValuesIntoText();
     session_->addRecent(document_->filePath());
+    makeRoomForResults();
     return true;
 }
 
@@ -581,6 +645,7 @@ void MainWindow::newFromTemplate(const QString& modelFile)
         return;
     }
     document_->newFromModel(text, QFileInfo(modelFile).fileName());
+    makeRoomForResults();
 }
 
 void MainWindow::openDialog()
@@ -694,6 +759,7 @@ void MainWindow::refreshModel()
         outputPlots_.clear();
         for (std::size_t j = 0; j < summary.outputs.size(); ++j) {
             auto* plot = new TimeSeriesPlot(outputPage_);
+            plot->setMinimumHeight(14 * fontMetrics().height());  // several outputs scroll rather than squeeze
             outputLayout_->addWidget(plot);
             outputPlots_.push_back(plot);
         }

@@ -12,9 +12,7 @@
 #include <string>
 #include <vector>
 
-class QLabel;
 class QPlainTextEdit;
-class QProgressBar;
 class QTabWidget;
 class QMenu;
 class QVBoxLayout;
@@ -43,6 +41,7 @@ class StudyPanel;
 class ContourPanel;
 class FieldPanel;
 class FitController;
+class RunToolBar;
 class Session;
 class ExportActions;
 
@@ -76,6 +75,7 @@ public:
     OptimalEstimationView* optimalView() const { return optimalView_; }
     ContourPanel* contourPanel() const { return contour_; }
     FieldPanel* fieldPanel() const { return field_; }
+    RunToolBar* runToolBar() const { return runToolBar_; }
 
     bool openPath(const QString& path);  // .sysid, .model or .csv (import)
     bool saveTo(const QString& path);
@@ -98,6 +98,10 @@ private:
     void buildDocks();
     void buildControllers();
     void buildMenus();
+    // The first-start sizes of the docks for the window's size and the model (a saved layout replaces them).
+    void arrangeDocks();
+    // After a project or model is opened: a taller Results dock if its parameters' rows would not show whole.
+    void makeRoomForResults();
     void connectDocument();
     void connectControllers();
     // A message of a run: to the log and the status bar.
@@ -149,8 +153,7 @@ private:
     ContourPanel* contour_ = nullptr;
     FieldPanel* field_ = nullptr;
     QMenu* recentMenu_ = nullptr;
-    QLabel* statusIteration_ = nullptr;
-    QProgressBar* progress_ = nullptr;
+    RunToolBar* runToolBar_ = nullptr;
     bool updatingEditor_ = false;
 };
 

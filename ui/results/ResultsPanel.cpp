@@ -10,10 +10,10 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QResizeEvent>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSplitter>
 #include <QStringList>
 #include <QTableWidget>
 #include <QTableWidgetItem>
@@ -64,6 +64,16 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     correlationTable_->setObjectName(QStringLiteral("correlationTable"));
     correlationTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     correlationTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Rows one line of text high, so a dozen parameters fit a laptop screen. The parameter table
+    // asks for the width of its columns, the correlation matrix takes the rest; both can shrink
+    // (and scroll) in a small window.
+    for (QTableWidget* table : {parameterTable_, correlationTable_}) {
+        table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        table->verticalHeader()->setDefaultSectionSize(rowHeight());
+        table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    }
+    parameterTable_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
+    correlationTable_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("summaryLabel"));
@@ -82,27 +92,56 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     connect(exportJsonButton_, &QPushButton::clicked, this, &ResultsPanel::exportJsonInteractive);
     connect(exportCsvButton_, &QPushButton::clicked, this, &ResultsPanel::exportCsvInteractive);
 
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(parameterTable_);
-    auto* correlationBox = new QWidget(splitter);
-    auto* correlationLayout = new QVBoxLayout(correlationBox);
-    correlationLayout->setContentsMargins(0, 0, 0, 0);
-    correlationLayout->addWidget(new QLabel(tr("Correlation"), correlationBox));
-    correlationLayout->addWidget(correlationTable_);
-    splitter->addWidget(correlationBox);
+    tables_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    const auto titled = [this](const QString& title, QTableWidget* table, int stretch) {
+        auto* box = new QVBoxLayout;
+        box->setSpacing(2);
+        box->addWidget(new QLabel(title, this));
+        box->addWidget(table, 1);
+        tables_->addLayout(box, stretch);
+    };
+    titled(tr("Estimates"), parameterTable_, 0);
+    titled(tr("Correlation"), correlationTable_, 1);
 
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(refineButton_);
-    buttons->addStretch(1);
-    buttons->addWidget(exportJsonButton_);
-    buttons->addWidget(exportCsvButton_);
+    // The summary and the buttons share a row: the height goes to the tables.
+    auto* top = new QHBoxLayout;
+    top->addWidget(summary_, 1);
+    top->addWidget(refineButton_);
+    top->addWidget(exportJsonButton_);
+    top->addWidget(exportCsvButton_);
 
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(summary_);
-    layout->addWidget(splitter, 1);
-    layout->addLayout(buttons);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addLayout(tables_, 1);
 
     clear();
+}
+
+int ResultsPanel::rowHeight() const
+{
+    return fontMetrics().height() + 6;
+}
+
+int ResultsPanel::heightForRows(int rows) const
+{
+    const QMargins margins = layout()->contentsMargins();
+    const int spacing = layout()->spacing();
+    const int top = std::max(
+        {summary_->sizeHint().height(), exportJsonButton_->sizeHint().height(), refineButton_->sizeHint().height()});
+    const int title = fontMetrics().height() + 2;
+    const int table = parameterTable_->horizontalHeader()->sizeHint().height() + rows * rowHeight() +
+        2 * parameterTable_->frameWidth();
+    return margins.top() + top + spacing + title + table + margins.bottom();
+}
+
+void ResultsPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Side by side in a wide panel (a bottom dock), one over the other in a tall one (a side dock).
+    const auto wanted = width() >= height() ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (tables_->direction() != wanted)
+        tables_->setDirection(wanted);
 }
 
 void ResultsPanel::setRefineAvailable(bool available)

@@ -14,6 +14,8 @@
 
 class QLabel;
 class QPushButton;
+class QResizeEvent;
+class QBoxLayout;
 class QTableWidget;
 
 namespace sysid::ui {
@@ -21,7 +23,8 @@ namespace sysid::ui {
 // Shows the result of a fit: a parameter table (name, estimate, sd, 95 % interval,
 // relative error against a known true value, a marker for estimates on a bound),
 // the correlation matrix with cells coloured blue (-1) .. white (0) .. red (+1), and a
-// summary line. The export functions are static so that they work without a window.
+// summary line. The two tables stand side by side in a wide panel and one over the other in a
+// tall one. The export functions are static so that they work without a window.
 class ResultsPanel : public QWidget {
     Q_OBJECT
 
@@ -45,8 +48,10 @@ public:
     QTableWidget* correlationTable() const { return correlationTable_; }
     QLabel* summaryLabel() const { return summary_; }
     QPushButton* refineButton() const { return refineButton_; }
-    // Offers "Refine by output error" (seed 004's fast estimate as the start of the direct method).
+    // Offers "Refine by output error": an equation-error estimate (Normann 1989) as the start of an output-error fit.
     void setRefineAvailable(bool available);
+    // The panel's height that shows `rows` parameters' rows and correlation matrix whole, side by side.
+    int heightForRows(int rows) const;
 
     // project::resultToJson(result), written with core::writeFileAtomically.
     static bool exportJson(const estimate::FitResult& result, const QString& path, QString* error,
@@ -70,10 +75,15 @@ signals:
     void exported(const QString& path);
     void exportFailed(const QString& message);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    int rowHeight() const;
     void exportJsonInteractive();
     void exportCsvInteractive();
 
+    QBoxLayout* tables_ = nullptr;  // the two tables: side by side or one over the other
     QTableWidget* parameterTable_ = nullptr;
     QTableWidget* correlationTable_ = nullptr;
     QLabel* summary_ = nullptr;
