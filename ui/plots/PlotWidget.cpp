@@ -8,9 +8,11 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMouseEvent>
+#include <QScopeGuard>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <qcustomplot.h>
@@ -30,6 +32,45 @@ void setError(QString* error, const QString& message)
     }
 }
 
+const char* const kNoLegend = "sysidNoLegend";
+
+// Something to draw: a finite point (a series of NaN gaps only draws nothing), or a filled colour map.
+bool hasData(QCPAbstractPlottable* plottable)
+{
+    if (QCPPlottableInterface1D* data = plottable->interface1D()) {
+        for (int i = 0; i < data->dataCount(); ++i) {
+            if (std::isfinite(data->dataMainKey(i)) && std::isfinite(data->dataMainValue(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+    if (auto* map = qobject_cast<QCPColorMap*>(plottable)) {
+        return map->data()->keySize() > 0 && map->data()->valueSize() > 0;
+    }
+    return true;
+}
+
+// Drawn when its plottable is selected: the plottable's own pen, thicker, so a selected curve
+// keeps its colour (QCustomPlot's default paints every selection the same blue as the data).
+class OwnColourSelection : public QCPSelectionDecorator {
+public:
+    void follow(const QCPAbstractPlottable* plottable)
+    {
+        QPen pen = plottable->pen();
+        pen.setWidthF(std::max(pen.widthF(), 1.0) + 1.5);
+        if (pen != mPen) {
+            setPen(pen);
+        }
+        if (plottable->brush() != mBrush) {
+            setBrush(plottable->brush());
+        }
+        if (usedScatterProperties() != QCPScatterStyle::spNone) {
+            setUsedScatterProperties(QCPScatterStyle::spNone);
+        }
+    }
+};
+
 }  // namespace
 
 PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this))
@@ -41,6 +82,23 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
 
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
     plot_->legend->setVisible(true);
+    connect(plot_, &QCustomPlot::beforeReplot, this, &PlotWidget::syncDecorations);
+
+    noticeItem_ = new QCPItemText(plot_);
+    noticeItem_->setObjectName(QStringLiteral("notice"));
+    noticeItem_->setLayer(QStringLiteral("legend"));
+    noticeItem_->setSelectable(false);
+    noticeItem_->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    noticeItem_->setTextAlignment(Qt::AlignCenter);
+    noticeItem_->setPadding(QMargins(8, 3, 8, 3));
+    noticeItem_->setColor(QColor(0x9A, 0x3B, 0x00));
+    noticeItem_->setPen(QPen(QColor(0xD5, 0x5E, 0x00)));
+    noticeItem_->setBrush(QColor(255, 248, 230, 235));
+    QFont noticeFont = font();
+    noticeFont.setBold(true);
+    noticeItem_->setFont(noticeFont);
+    setNoticeRect(plot_->axisRect());
+    noticeItem_->setVisible(false);
     plot_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(plot_, &QWidget::customContextMenuRequested, this, &PlotWidget::showContextMenu);
 
@@ -86,18 +144,96 @@ void PlotWidget::setAxisLabels(const QString& x, const QString& y)
 
 void PlotWidget::setLegendVisible(bool visible)
 {
-    if (plot_->legend->visible() != visible) {
-        plot_->legend->setVisible(visible);
-        plot_->replot(QCustomPlot::rpQueuedReplot);
-    }
+    legendWanted_ = visible;
     if (legendAction_->isChecked() != visible) {
         legendAction_->setChecked(visible);
     }
+    syncDecorations();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 bool PlotWidget::isLegendVisible() const
 {
-    return plot_->legend->visible();
+    return legendWanted_;
+}
+
+QStringList PlotWidget::legendEntries()
+{
+    syncDecorations();
+    QStringList names;
+    if (!plot_->legend->visible()) {
+        return names;
+    }
+    for (int i = 0; i < plot_->legend->itemCount(); ++i) {
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot_->legend->item(i))) {
+            names << item->plottable()->name();
+        }
+    }
+    return names;
+}
+
+void PlotWidget::setNotice(const QString& text)
+{
+    if (text == notice_) {
+        return;
+    }
+    notice_ = text;
+    noticeItem_->setText(text);
+    noticeItem_->setVisible(!text.isEmpty());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotWidget::setNoticeRect(QCPAxisRect* rect)
+{
+    noticeItem_->setClipAxisRect(rect);
+    noticeItem_->position->setAxisRect(rect);
+    noticeItem_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    noticeItem_->position->setCoords(0.5, 0.0);
+}
+
+void PlotWidget::addContextAction(QAction* action)
+{
+    extraActions_ << action;
+    addAction(action);
+}
+
+void PlotWidget::keepOutOfLegend(QCPAbstractPlottable* plottable)
+{
+    plottable->setProperty(kNoLegend, true);
+    plottable->removeFromLegend();
+}
+
+void PlotWidget::syncDecorations()
+{
+    QList<QCPAbstractPlottable*> listed;
+    for (int i = 0; i < plot_->plottableCount(); ++i) {
+        QCPAbstractPlottable* p = plot_->plottable(i);
+        if (qobject_cast<QCPColorMap*>(p) != nullptr) {
+            p->setSelectable(QCP::stNone);  // a selected map would only get a frame
+        }
+        auto* decorator = dynamic_cast<OwnColourSelection*>(p->selectionDecorator());
+        if (decorator == nullptr) {
+            decorator = new OwnColourSelection;
+            p->setSelectionDecorator(decorator);
+        }
+        decorator->follow(p);
+        if (!p->property(kNoLegend).toBool() && !p->name().isEmpty() && hasData(p)) {
+            listed << p;
+        }
+    }
+    QCPLegend* legend = plot_->legend;
+    bool same = legend->itemCount() == listed.size();
+    for (int i = 0; same && i < listed.size(); ++i) {
+        auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
+        same = item != nullptr && item->plottable() == listed[i];
+    }
+    if (!same) {
+        legend->clearItems();
+        for (QCPAbstractPlottable* p : listed) {
+            p->addToLegend(legend);
+        }
+    }
+    legend->setVisible(legendWanted_ && !listed.isEmpty());
 }
 
 QMenu* PlotWidget::createContextMenu(QWidget* parent)
@@ -105,6 +241,10 @@ QMenu* PlotWidget::createContextMenu(QWidget* parent)
     auto* menu = new QMenu(parent);
     menu->addAction(resetViewAction_);
     menu->addAction(legendAction_);
+    if (!extraActions_.isEmpty()) {
+        menu->addSeparator();
+        menu->addActions(extraActions_);
+    }
     menu->addSeparator();
     menu->addAction(exportAction_);
     return menu;
@@ -186,6 +326,25 @@ bool PlotWidget::exportTo(const QString& path, int width, int height, QString* e
             height = kFallbackHeight;
         }
     }
+
+    // A selection is the user's pointer on the screen, not part of the figure.
+    QList<QPair<QCPAbstractPlottable*, QCPDataSelection>> selected;
+    for (int i = 0; i < plot_->plottableCount(); ++i) {
+        QCPAbstractPlottable* p = plot_->plottable(i);
+        if (p->selected()) {
+            selected.append({p, p->selection()});
+            p->setSelection(QCPDataSelection());
+        }
+    }
+    syncDecorations();
+    const auto restoreSelection = qScopeGuard([&] {
+        for (const auto& [p, selection] : selected) {
+            p->setSelection(selection);
+        }
+        if (!selected.isEmpty()) {
+            plot_->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
 
     // Opening the file first gives the reason when it cannot be written.
     QFile file(path);
