@@ -2,6 +2,7 @@
 
 #include "engine/estimate/FitSettings.h"
 #include "engine/job/FitJob.h"
+#include "ui/project/ProjectDocument.h"
 
 #include <Eigen/Dense>
 #include <QObject>
@@ -21,7 +22,6 @@ class FitRunner;
 class OptimalEstimationRunner;
 class OptimalEstimationView;
 class ParameterHistoryPlot;
-class ProjectDocument;
 class ResultsPanel;
 
 // Runs the estimator panel's choice: a fit (FitRunner) or optimal estimation
@@ -61,9 +61,10 @@ signals:
     void iterationText(const QString& text);  // "iteration 3   cost 1.2" (empty: clear it)
     void logLine(const QString& text);
     void statusMessage(const QString& text, int timeoutMs);
-    // The model's response of the current data set (a fit) or of optimal estimation, per sample
-    // and output; `withPhase`: also the model's phase portrait (a fit only).
-    void modelResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase);
+    // The model's response of data set `experiment` (a fit: every data set; optimal estimation: the
+    // current one), per sample and output; `withPhase`: also the model's phase portrait (a fit only).
+    void modelResponse(int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
+                       bool withPhase);
     void optimalEstimationStarted();  // its view wants to be shown
 
 private:
@@ -79,6 +80,7 @@ private:
     FitRunner* runner_;
     OptimalEstimationRunner* optimalRunner_;
     estimate::EstimationMethod lastFitMethod_ = estimate::EstimationMethod::OutputError;
+    ProjectDocument::Revision startRevision_;  // what the running fit computes from
     std::vector<double> lastTraceTimes_;  // the current data set's last model response
     Eigen::MatrixXd lastTraceOutputs_;
 };

@@ -43,6 +43,7 @@ class StudyPanel;
 class ContourPanel;
 class FieldPanel;
 class FitController;
+class FitViews;
 class Session;
 class ExportActions;
 
@@ -102,8 +103,8 @@ private:
     void connectControllers();
     // A message of a run: to the log and the status bar.
     void showMessage(const QString& text);
-    // The model's response on the output plots (and the phase portrait of the first output).
-    void showModelResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase);
+    // A run's message in the status bar; it goes when the project changes (it described the project before).
+    void showRunStatus(const QString& text, int timeoutMs);
     bool maybeSave();  // false: the user cancelled
     void foldStartingValuesIntoText();
     void newProject();
@@ -119,7 +120,6 @@ private:
     void refreshTitle();
     void refreshModel();
     void refreshData();
-    void refreshMeasuredPlots();
 
     ProjectDocument* document_;
     FitController* fit_ = nullptr;
@@ -134,9 +134,7 @@ private:
     ResultsPanel* results_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     QTabWidget* plots_ = nullptr;
-    QWidget* outputPage_ = nullptr;
-    QVBoxLayout* outputLayout_ = nullptr;
-    std::vector<TimeSeriesPlot*> outputPlots_;
+    FitViews* fitViews_ = nullptr;
     ParameterHistoryPlot* parameterPlot_ = nullptr;
     CostPlot* costPlot_ = nullptr;
     PhasePortraitPlot* phasePlot_ = nullptr;
@@ -151,6 +149,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QLabel* statusIteration_ = nullptr;
     QProgressBar* progress_ = nullptr;
+    QString runStatus_;  // the run's message in the status bar, while it is there
     bool updatingEditor_ = false;
 };
 

@@ -8,6 +8,7 @@
 #include <QColor>
 #include <QDir>
 #include <QFileDialog>
+#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -97,7 +98,16 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     buttons->addWidget(exportJsonButton_);
     buttons->addWidget(exportCsvButton_);
 
+    banner_ = new QLabel(this);
+    banner_->setObjectName(QStringLiteral("outOfDateBanner"));
+    banner_->setWordWrap(true);
+    banner_->setStyleSheet(QStringLiteral("QLabel { background: #FFF3D6; color: #7A2E00; border: 1px solid #D55E00; "
+                                          "padding: 3px; font-weight: bold; }"));
+    banner_->setVisible(false);
+    tables_ = splitter;
+
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(banner_);
     layout->addWidget(summary_);
     layout->addWidget(splitter, 1);
     layout->addLayout(buttons);
@@ -134,8 +144,28 @@ QColor ResultsPanel::correlationColor(double value)
     return QColor(255, fade, fade);  // red at +1, white at 0
 }
 
+void ResultsPanel::setOutOfDate(const QString& reason)
+{
+    const QString shown = hasResult_ ? reason : QString();
+    if (shown == outOfDate_)
+        return;
+    outOfDate_ = shown;
+    banner_->setText(tr("Out of date — %1 this fit. Run the fit again for current results.").arg(shown));
+    banner_->setVisible(!shown.isEmpty());
+    if (shown.isEmpty()) {
+        tables_->setGraphicsEffect(nullptr);
+        summary_->setEnabled(true);
+    } else {
+        auto* grey = new QGraphicsOpacityEffect(tables_);
+        grey->setOpacity(0.45);
+        tables_->setGraphicsEffect(grey);
+        summary_->setEnabled(false);
+    }
+}
+
 void ResultsPanel::clear()
 {
+    setOutOfDate(QString());
     result_ = estimate::FitResult{};
     trueValues_.clear();
     hasResult_ = false;
@@ -149,6 +179,7 @@ void ResultsPanel::clear()
 
 void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<std::string, double>& trueValues)
 {
+    setOutOfDate(QString());
     result_ = result;
     trueValues_ = trueValues;
     hasResult_ = true;

@@ -47,6 +47,11 @@ public:
     QPushButton* refineButton() const { return refineButton_; }
     // Offers "Refine by output error" (seed 004's fast estimate as the start of the direct method).
     void setRefineAvailable(bool available);
+    // Marks the shown result as no longer matching the project: a banner says why (`reason`, e.g.
+    // "the model changed since") and the tables are greyed. Empty: current.
+    void setOutOfDate(const QString& reason);
+    bool isOutOfDate() const { return !outOfDate_.isEmpty(); }
+    QLabel* outOfDateBanner() const { return banner_; }
 
     // project::resultToJson(result), written with core::writeFileAtomically.
     static bool exportJson(const estimate::FitResult& result, const QString& path, QString* error,
@@ -77,6 +82,9 @@ private:
     QTableWidget* parameterTable_ = nullptr;
     QTableWidget* correlationTable_ = nullptr;
     QLabel* summary_ = nullptr;
+    QLabel* banner_ = nullptr;
+    QWidget* tables_ = nullptr;
+    QString outOfDate_;
     QPushButton* exportJsonButton_ = nullptr;
     QPushButton* exportCsvButton_ = nullptr;
     QPushButton* refineButton_ = nullptr;
