@@ -172,6 +172,7 @@ private slots:
         QVERIFY(!w.parameterPlot()->notice().isEmpty());
         QVERIFY(!w.costPlot()->notice().isEmpty());
         QVERIFY(!phasePlot(w)->notice().isEmpty());
+        QVERIFY(phasePlot(w)->isModelOutOfDate());
         QVERIFY(w.statusBar()->currentMessage().isEmpty());  // the fit's message described the old model
 
         // Saved out of date, it is out of date when opened again.
@@ -277,7 +278,7 @@ private slots:
         QTest::mouseClick(p, Qt::LeftButton, Qt::NoModifier, onCurve);
         QVERIFY(model->selected());
         p->replot();
-        QCOMPARE(model->selectionDecorator()->pen().color(), model->pen().color());
+        QCOMPARE(model->selectionDecorator()->pen().color().rgb(), model->pen().color().rgb());  // its own colour
         QVERIFY(model->selectionDecorator()->pen().widthF() > model->pen().widthF());
         QVERIFY(model->visible());
 

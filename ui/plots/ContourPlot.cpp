@@ -58,6 +58,7 @@ ContourPlot::ContourPlot(QWidget* parent) : PlotWidget(parent)
     path_->setPen(pen);
     path_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.5), Qt::white, 6.0));
     setLegendVisible(false);
+    scale_->axis()->setTickLabels(false);  // no cost scale before a surface
 }
 
 void ContourPlot::setSurface(const job::CostSurfaceResult& surface)
@@ -104,6 +105,7 @@ void ContourPlot::setSurface(const job::CostSurfaceResult& surface)
     }
     contours_->setData(t, xs, ys, true);
     setAxisLabels(QString::fromStdString(surface.x.parameter), QString::fromStdString(surface.y.parameter));
+    scale_->axis()->setTickLabels(true);
     hasSurface_ = true;
     dataChanged();
 }
@@ -126,6 +128,9 @@ void ContourPlot::clear()
     path_->data()->clear();
     hasSurface_ = false;
     levels_ = 0;
+    // Nothing of an earlier surface stays: no parameter names, no cost scale.
+    setAxisLabels(QString(), QString());
+    scale_->axis()->setTickLabels(false);
     dataChanged();
 }
 

@@ -51,14 +51,18 @@ bool hasData(QCPAbstractPlottable* plottable)
     return true;
 }
 
-// Drawn when its plottable is selected: the plottable's own pen, thicker, so a selected curve
-// keeps its colour (QCustomPlot's default paints every selection the same blue as the data).
+// Drawn when its plottable is selected: the plottable's own pen, thicker and a little translucent,
+// so a selected curve keeps its colour (QCustomPlot's default paints every selection the same blue
+// as the data) and what it is drawn over still shows through.
 class OwnColourSelection : public QCPSelectionDecorator {
 public:
     void follow(const QCPAbstractPlottable* plottable)
     {
         QPen pen = plottable->pen();
-        pen.setWidthF(std::max(pen.widthF(), 1.0) + 1.5);
+        pen.setWidthF(std::max(pen.widthF(), 1.0) + 1.0);
+        QColor colour = pen.color();
+        colour.setAlpha(colour.alpha() * 3 / 4);
+        pen.setColor(colour);
         if (pen != mPen) {
             setPen(pen);
         }
@@ -84,21 +88,6 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     plot_->legend->setVisible(true);
     connect(plot_, &QCustomPlot::beforeReplot, this, &PlotWidget::syncDecorations);
 
-    noticeItem_ = new QCPItemText(plot_);
-    noticeItem_->setObjectName(QStringLiteral("notice"));
-    noticeItem_->setLayer(QStringLiteral("legend"));
-    noticeItem_->setSelectable(false);
-    noticeItem_->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
-    noticeItem_->setTextAlignment(Qt::AlignCenter);
-    noticeItem_->setPadding(QMargins(8, 3, 8, 3));
-    noticeItem_->setColor(QColor(0x9A, 0x3B, 0x00));
-    noticeItem_->setPen(QPen(QColor(0xD5, 0x5E, 0x00)));
-    noticeItem_->setBrush(QColor(255, 248, 230, 235));
-    QFont noticeFont = font();
-    noticeFont.setBold(true);
-    noticeItem_->setFont(noticeFont);
-    setNoticeRect(plot_->axisRect());
-    noticeItem_->setVisible(false);
     plot_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(plot_, &QWidget::customContextMenuRequested, this, &PlotWidget::showContextMenu);
 
@@ -178,17 +167,27 @@ void PlotWidget::setNotice(const QString& text)
         return;
     }
     notice_ = text;
-    noticeItem_->setText(text);
-    noticeItem_->setVisible(!text.isEmpty());
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    if (text.isEmpty()) {
+        if (noticeElement_ != nullptr) {
+            layout->remove(noticeElement_);  // deletes it
+            noticeElement_ = nullptr;
+            layout->simplify();  // drops its row
+        }
+    } else {
+        if (noticeElement_ == nullptr) {
+            // A row of its own above everything, so the notice never covers data or the legend.
+            layout->insertRow(0);
+            QFont bold = font();
+            bold.setBold(true);
+            noticeElement_ = new QCPTextElement(plot_, QString(), bold);
+            noticeElement_->setTextColor(QColor(0x9A, 0x3B, 0x00));
+            noticeElement_->setSelectable(false);
+            layout->addElement(0, 0, noticeElement_);
+        }
+        noticeElement_->setText(text);
+    }
     plot_->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void PlotWidget::setNoticeRect(QCPAxisRect* rect)
-{
-    noticeItem_->setClipAxisRect(rect);
-    noticeItem_->position->setAxisRect(rect);
-    noticeItem_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    noticeItem_->position->setCoords(0.5, 0.0);
 }
 
 void PlotWidget::addContextAction(QAction* action)

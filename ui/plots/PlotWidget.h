@@ -9,8 +9,7 @@
 class QAction;
 class QCPAbstractPlottable;
 class QCPAxis;
-class QCPAxisRect;
-class QCPItemText;
+class QCPTextElement;
 class QCustomPlot;
 class QMenu;
 class QPoint;
@@ -24,7 +23,7 @@ namespace sysid::ui {
 //
 // A selected curve keeps its own colour and is drawn thicker; exports never show the selection.
 // The legend lists only the series that have something to draw. A notice (for example "out of
-// date — the model changed since this fit") is shown at the top of the plot and in its exports.
+// date — the model changed since this fit") is shown in a line above the plot and in its exports.
 //
 // The view follows the data (rescaled on every update) until the user zooms or pans; resetView()
 // rescales and makes it follow the data again.
@@ -53,7 +52,7 @@ public:
     // Names in the legend as it is drawn now (series with data only), in drawing order.
     QStringList legendEntries();
 
-    // A line of text over the top of the plot (empty: none); it is part of exports.
+    // A line of text above the plot (empty: none); it is part of exports.
     void setNotice(const QString& text);
     QString notice() const { return notice_; }
 
@@ -81,8 +80,6 @@ protected:
     void addContextAction(QAction* action);
     // A plottable that never appears in the legend (residuals, colour maps, contour lines).
     static void keepOutOfLegend(QCPAbstractPlottable* plottable);
-    // The axis rect the notice is drawn in (the first by default).
-    void setNoticeRect(QCPAxisRect* rect);
 
     // Rescales all axes to the data with a small margin; subclasses with linked axes override it.
     virtual void rescaleToData();
@@ -103,7 +100,7 @@ private:
     void syncDecorations();
 
     QCustomPlot* plot_ = nullptr;
-    QCPItemText* noticeItem_ = nullptr;
+    QCPTextElement* noticeElement_ = nullptr;  // in a row above the plot while there is a notice
     QString notice_;
     QList<QAction*> extraActions_;
     bool legendWanted_ = true;

@@ -279,6 +279,7 @@ void FitViews::markOutOfDate()
         plot->setModelOutOfDate(!responses.isEmpty());
         plot->setNotice(notice);
     }
+    views_.phase->setModelOutOfDate(!responses.isEmpty());
     views_.phase->setNotice(notice);
     views_.field->setOutOfDate(responses);
 

@@ -8,7 +8,6 @@
 #include <QColor>
 #include <QDir>
 #include <QFileDialog>
-#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -104,7 +103,6 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     banner_->setStyleSheet(QStringLiteral("QLabel { background: #FFF3D6; color: #7A2E00; border: 1px solid #D55E00; "
                                           "padding: 3px; font-weight: bold; }"));
     banner_->setVisible(false);
-    tables_ = splitter;
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(banner_);
@@ -149,18 +147,29 @@ void ResultsPanel::setOutOfDate(const QString& reason)
     const QString shown = hasResult_ ? reason : QString();
     if (shown == outOfDate_)
         return;
+    const bool wasOutOfDate = !outOfDate_.isEmpty();
     outOfDate_ = shown;
     banner_->setText(tr("Out of date — %1 this fit. Run the fit again for current results.").arg(shown));
     banner_->setVisible(!shown.isEmpty());
+    summary_->setEnabled(shown.isEmpty());
     if (shown.isEmpty()) {
-        tables_->setGraphicsEffect(nullptr);
-        summary_->setEnabled(true);
-    } else {
-        auto* grey = new QGraphicsOpacityEffect(tables_);
-        grey->setOpacity(0.45);
-        tables_->setGraphicsEffect(grey);
-        summary_->setEnabled(false);
+        if (wasOutOfDate)
+            setResult(result_, trueValues_);  // the cells in their own colours again
+        return;
     }
+    // Greyed: grey text on faded cell colours.
+    for (QTableWidget* table : {parameterTable_, correlationTable_})
+        for (int r = 0; r < table->rowCount(); ++r)
+            for (int c = 0; c < table->columnCount(); ++c)
+                if (QTableWidgetItem* item = table->item(r, c)) {
+                    item->setForeground(QBrush(QColor(150, 150, 150)));
+                    const QBrush background = item->background();
+                    if (background.style() != Qt::NoBrush) {
+                        const QColor colour = background.color();
+                        item->setBackground(QBrush(QColor((colour.red() + 3 * 255) / 4, (colour.green() + 3 * 255) / 4,
+                                                          (colour.blue() + 3 * 255) / 4)));
+                    }
+                }
 }
 
 void ResultsPanel::clear()
@@ -179,7 +188,9 @@ void ResultsPanel::clear()
 
 void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<std::string, double>& trueValues)
 {
-    setOutOfDate(QString());
+    outOfDate_.clear();  // shown in its own colours
+    banner_->setVisible(false);
+    summary_->setEnabled(true);
     result_ = result;
     trueValues_ = trueValues;
     hasResult_ = true;

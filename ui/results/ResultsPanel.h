@@ -83,7 +83,6 @@ private:
     QTableWidget* correlationTable_ = nullptr;
     QLabel* summary_ = nullptr;
     QLabel* banner_ = nullptr;
-    QWidget* tables_ = nullptr;
     QString outOfDate_;
     QPushButton* exportJsonButton_ = nullptr;
     QPushButton* exportCsvButton_ = nullptr;
