@@ -64,17 +64,22 @@ void checkFitSettings(const eval::CompiledModelSource& model, const estimate::Fi
                                                          : " (inputs: " + names(model.inputNames) + ")"));
 }
 
+data::DataTable preprocessedRecord(const data::DataTable& table, const data::Preprocessing& preprocessing,
+                                   std::size_t record)
+{
+    data::Preprocessing own = preprocessing;
+    if (own.noise)
+        own.noise->seed += record;
+    return data::preprocess(table, own);
+}
+
 std::vector<estimate::Experiment> preparedExperiments(const FitJob& job, const eval::CompiledModelSource& model)
 {
     std::vector<estimate::Experiment> experiments;
     try {
         for (std::size_t k = 0; k < job.experiments.size(); ++k) {
             const auto& data = job.experiments[k];
-            // Added noise must differ between records: each gets the next seed.
-            data::Preprocessing preprocessing = job.preprocessing;
-            if (preprocessing.noise)
-                preprocessing.noise->seed += k;
-            const data::DataTable table = data::preprocess(data.table, preprocessing);
+            const data::DataTable table = preprocessedRecord(data.table, job.preprocessing, k);
             experiments.push_back(estimate::makeExperiment(model, table, data.mapping,
                                                            data.name.empty() ? data.table.source : data.name,
                                                            job.settings.intersample));

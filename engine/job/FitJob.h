@@ -45,9 +45,14 @@ struct FitJob {
 // throws JobError(Settings) naming the setting.
 void checkFitSettings(const eval::CompiledModelSource& model, const estimate::FitSettings& settings);
 
-// The job's data tables preprocessed and mapped onto the model, as FitJob::run fits them: each
-// table goes through the preprocessing, added noise seeded seed + k for record k. Throws
-// JobError(Data) naming the table and step.
+// Record `record` of a fit's data as FitJob::run fits it: `table` through the preprocessing, its
+// added noise seeded seed + record (each record gets its own noise). What the GUI plots as the
+// fitted data. Throws data::DataError naming the table and step.
+data::DataTable preprocessedRecord(const data::DataTable& table, const data::Preprocessing& preprocessing,
+                                   std::size_t record);
+
+// The job's data tables preprocessed (preprocessedRecord) and mapped onto the model, as
+// FitJob::run fits them. Throws JobError(Data) naming the table and step.
 std::vector<estimate::Experiment> preparedExperiments(const FitJob& job, const eval::CompiledModelSource& model);
 
 // The output-error fit that starts where another fit ended ("Use as start", `--refine`): the

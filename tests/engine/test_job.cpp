@@ -8,6 +8,7 @@
 #include "engine/eval/CompiledModel.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/job/FitJob.h"
+#include "engine/job/ModelText.h"
 #include "engine/job/SimulationJob.h"
 #include "engine/model/ModelBuilder.h"
 
@@ -271,6 +272,31 @@ private slots:
                 samples = e.samples;
         QCOMPARE_EQ(samples, std::size_t{51});  // t = 0, 0.1, ..., 5
         QVERIFY(std::abs(result.parameters.at(0).value - kTrueC) < 0.02);
+    }
+
+    // What the GUI plots as the fitted data (preprocessedRecord) is exactly what the fit fits,
+    // record by record: the same table twice gets its own added noise each time.
+    void preprocessedRecordIsWhatTheFitFits()
+    {
+        const data::DataTable table = simulatedTable(kOscillator, {{"c", kTrueC}}, 10.0, 0.05, 0.0);
+        job::FitJob fit = oscillatorJob(table);
+        fit.experiments.push_back(fit.experiments.front());
+        fit.preprocessing.window = std::make_pair(1.0, 9.0);
+        fit.preprocessing.noise = data::Preprocessing::AddedNoise{5.0, data::NoiseDistribution::Gaussian, 11};
+        fit.preprocessing.lowPass = data::Preprocessing::LowPass{4, 2.0};
+        fit.preprocessing.decimation = 2;
+        const auto model = job::compileModelText(fit.modelText, fit.modelSource);
+        const std::vector<estimate::Experiment> experiments = job::preparedExperiments(fit, *model);
+        QCOMPARE(experiments.size(), std::size_t{2});
+        for (std::size_t k = 0; k < 2; ++k) {
+            const data::DataTable shown = job::preprocessedRecord(table, fit.preprocessing, k);
+            QCOMPARE(shown.time(), experiments[k].times);
+            const std::vector<double>& x = shown.column("x");
+            QCOMPARE(x.size(), static_cast<std::size_t>(experiments[k].measured.rows()));
+            for (std::size_t i = 0; i < x.size(); ++i)
+                QCOMPARE(x[i], experiments[k].measured(static_cast<Eigen::Index>(i), 0));
+        }
+        QVERIFY(experiments[0].measured(10, 0) != experiments[1].measured(10, 0));
     }
 
     void fixedValuesPerExperiment()

@@ -88,7 +88,7 @@ private slots:
         QVERIFY(std::isnan(plot.cellValue(2, 1)));
         QVERIFY(std::isnan(plot.cellValue(3, 0)));
         QVERIFY(plot.isLogarithmic());
-        QVERIFY(plot.levelCount() > 2);  // bands, not a continuous gradient
+        QVERIFY(plot.levelCount() > 2);  // iso-cost lines over the shading
         QCOMPARE(plot.xAxisLabel(), QString("a"));
         s.cost[0] = 0;  // a zero cost cannot be drawn on a log scale
         plot.setSurface(s);

@@ -208,10 +208,16 @@ private slots:
         plot.addIteration(1, {3.0, -2.0, 1.0});
         plot.addIteration(2, {1.0, -8.0, 2.0});
         QCOMPARE(plot.iterationCount(), 3);
+        // By default each parameter is divided by its latest value (the estimate once the fit ends).
+        QVERIFY(plot.scaling() == ParameterHistoryPlot::Scaling::RelativeToLatest);
+        QCOMPARE(plot.shownValues(1), (QVector<double>{0.5, 0.25, 1.0}));
+        QCOMPARE(plot.shownValues(2), (QVector<double>{0.0, 0.5, 1.0}));
+        QCOMPARE(plot.yAxisLabel(), QStringLiteral("value / latest value"));
+        plot.setScaling(ParameterHistoryPlot::Scaling::Absolute);
         QCOMPARE(plot.shownValues(0), (QVector<double>{2.0, 3.0, 1.0}));
 
-        QVERIFY(replotsAfter(plot, [&] { plot.setNormalized(true); }));
-        QVERIFY(plot.isNormalized());
+        QVERIFY(replotsAfter(plot, [&] { plot.setScaling(ParameterHistoryPlot::Scaling::RelativeToStart); }));
+        QVERIFY(plot.scaling() == ParameterHistoryPlot::Scaling::RelativeToStart);
         QCOMPARE(plot.shownValues(0), (QVector<double>{1.0, 1.5, 0.5}));
         QCOMPARE(plot.shownValues(1), (QVector<double>{1.0, 0.5, 2.0}));
         QCOMPARE(plot.shownValues(2), (QVector<double>{0.0, 1.0, 2.0}));  // initial 0: absolute
@@ -224,7 +230,7 @@ private slots:
         QCOMPARE(g->data()->at(3)->value, 2.0);
         QCOMPARE(qcp(plot)->graph(1)->data()->at(3)->value, 0.25);
 
-        plot.setNormalized(false);
+        plot.setScaling(ParameterHistoryPlot::Scaling::Absolute);
         QCOMPARE(g->data()->at(1)->value, 3.0);
         QCOMPARE(plot.yAxisLabel(), QStringLiteral("value"));
 
@@ -233,10 +239,40 @@ private slots:
         QCOMPARE(g->dataCount(), 0);
         QCOMPARE(plot.parameterNames().size(), 3);
         // After clear the next iteration is the new reference.
-        plot.setNormalized(true);
+        plot.setScaling(ParameterHistoryPlot::Scaling::RelativeToStart);
         plot.addIteration(5, {10.0, 1.0, 1.0});
         plot.addIteration(6, {5.0, 1.0, 1.0});
         QCOMPARE(plot.shownValues(0), (QVector<double>{1.0, 0.5}));
+    }
+
+    // Issue 16: parameters of very different size are readable on one axis, each divided by its
+    // latest value, the divisor named in the legend; the context menu switches the scaling.
+    void parameterHistoryScalesEachParameter()
+    {
+        ParameterHistoryPlot plot;
+        plot.resize(400, 300);
+        plot.setParameterNames({QStringLiteral("mass"), QStringLiteral("damping")});
+        plot.addIteration(0, {80.0, 0.002});
+        plot.addIteration(1, {120.0, 0.004});
+        plot.addIteration(2, {100.0, 0.005});
+        for (int p = 0; p < 2; ++p)
+            for (double v : plot.shownValues(p))
+                QVERIFY2(v > 0.3 && v <= 1.2, qPrintable(QString::number(v)));
+        QCOMPARE(plot.shownValues(0).back(), 1.0);
+        QCOMPARE(plot.divisor(1), 0.005);
+        QCOMPARE(plot.legendEntries(), (QStringList{QStringLiteral("mass ÷ 100"), QStringLiteral("damping ÷ 0.005")}));
+
+        std::unique_ptr<QMenu> menu(plot.createContextMenu());
+        QStringList texts;
+        for (QAction* a : menu->actions())
+            if (!a->isSeparator())
+                texts << a->text();
+        QVERIFY(texts.contains(QStringLiteral("Absolute values")));
+        plot.scalingActions().at(2)->trigger();
+        QVERIFY(plot.scaling() == ParameterHistoryPlot::Scaling::Absolute);
+        QCOMPARE(plot.shownValues(1).back(), 0.005);
+        QCOMPARE(plot.legendEntries(), (QStringList{QStringLiteral("mass"), QStringLiteral("damping")}));
+        QVERIFY(plot.scalingActions().at(2)->isChecked());
     }
 
     void parameterHistoryWithoutNames()

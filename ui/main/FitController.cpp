@@ -33,6 +33,7 @@ FitController::FitController(ProjectDocument* document, const Views& views, QObj
 {
     connectFitRunner();
     connectOptimalRunner();
+    connect(document_, &ProjectDocument::projectReplaced, this, &FitController::cancel);
 }
 
 void FitController::connectFitRunner()
@@ -53,20 +54,25 @@ void FitController::connectFitRunner()
     });
     connect(runner_, &FitRunner::trace, this,
             [this](int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
-                if (experiment != std::max(document_->currentDataSet(), 0) || times.empty())
+                if (times.empty())
+                    return;
+                emit modelResponse(experiment, times, outputs, true);
+                if (experiment != std::max(document_->currentDataSet(), 0))
                     return;
                 lastTraceTimes_ = times;
                 lastTraceOutputs_ = outputs;
                 views_.field->setModelOutputs(times, outputs);
-                emit modelResponse(times, outputs, true);
             });
     connect(runner_, &FitRunner::logLine, this, &FitController::logLine);
     connect(runner_, &FitRunner::finished, this,
             [this](bool cancelled, const QString& message, const std::optional<estimate::FitResult>& result) {
                 views_.estimator->setRunning(false);
-                emit runningChanged(false);
-                if (result) {
-                    document_->setResult(*result);
+                // The run ends after its result is shown, so the views judge the result as it stands.
+                if (result && !document_->setResult(*result, startRevision_)) {
+                    emit runningChanged(false);
+                    emit logLine(tr("fit result discarded: another project was opened while it ran"));
+                } else if (result) {
+                    emit runningChanged(false);
                     views_.results->setRefineAvailable(
                         !cancelled && estimate::takes(lastFitMethod_, estimate::MethodInput::Refinement));
                     showIdentifiedSpectrum();
@@ -75,6 +81,7 @@ void FitController::connectFitRunner()
                                        10000);
                     emit logLine(tr("fit %1: %2").arg(cancelled ? tr("cancelled") : tr("finished"), message));
                 } else {
+                    emit runningChanged(false);
                     emit statusMessage(tr("fit failed: %1").arg(message), 15000);
                     emit logLine(tr("fit failed: %1").arg(message));
                     QMessageBox::warning(views_.dialogParent, tr("Fit failed"), message);
@@ -96,17 +103,20 @@ void FitController::connectOptimalRunner()
     connect(optimalRunner_, &OptimalEstimationRunner::trace, this,
             [this](int, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
                 if (!times.empty())
-                    emit modelResponse(times, outputs, false);
+                    emit modelResponse(std::max(document_->currentDataSet(), 0), times, outputs, false);
             });
     connect(optimalRunner_, &OptimalEstimationRunner::logLine, this, &FitController::logLine);
     connect(
         optimalRunner_, &OptimalEstimationRunner::finished, this,
         [this](bool cancelled, const QString& message, const std::optional<estimate::OptimalEstimationResult>& result) {
             views_.estimator->setRunning(false);
-            emit runningChanged(false);
             const QString what = tr("optimal estimation");
-            if (result) {
+            if (document_->revision().project != startRevision_.project) {
+                emit runningChanged(false);
+                emit logLine(tr("%1 result discarded: another project was opened while it ran").arg(what));
+            } else if (result) {
                 views_.optimalView->setResult(*result);
+                emit runningChanged(false);  // after the result, so the views judge it as it stands
                 const QString end = cancelled ? tr("cancelled")
                     : result->converged()     ? tr("converged")
                                               : tr("did not converge");
@@ -114,6 +124,7 @@ void FitController::connectOptimalRunner()
                 emit logLine(tr("%1 %2: %3").arg(what, end, message));
             } else {
                 views_.optimalView->clear();
+                emit runningChanged(false);
                 emit statusMessage(tr("%1 failed: %2").arg(what, message), 15000);
                 emit logLine(tr("%1 failed: %2").arg(what, message));
                 QMessageBox::warning(views_.dialogParent, tr("Optimal estimation failed"), message);
@@ -140,6 +151,7 @@ void FitController::runOptimalEstimation()
                              QString::fromStdString(e.what()));
         return;
     }
+    startRevision_ = document_->revision();
     views_.estimator->setRunning(true);
     emit runningChanged(true);
     emit iterationText(QString());
@@ -174,6 +186,7 @@ void FitController::startFit(job::FitJob job)
     lastFitMethod_ = job.settings.method;
     maxIterations_ = static_cast<int>(std::min<std::size_t>(job.settings.maxIterations, INT_MAX));
     bestCost_ = std::numeric_limits<double>::quiet_NaN();
+    startRevision_ = document_->revision();
     lastTraceTimes_.clear();
     views_.results->setRefineAvailable(false);
     views_.estimator->setRunning(true);

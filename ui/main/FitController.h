@@ -2,6 +2,7 @@
 
 #include "engine/estimate/FitSettings.h"
 #include "engine/job/FitJob.h"
+#include "ui/project/ProjectDocument.h"
 
 #include <Eigen/Dense>
 #include <QObject>
@@ -21,7 +22,6 @@ class FitRunner;
 class OptimalEstimationRunner;
 class OptimalEstimationView;
 class ParameterHistoryPlot;
-class ProjectDocument;
 class ResultsPanel;
 
 // Runs the estimator panel's choice: a fit (FitRunner) or optimal estimation
@@ -63,9 +63,10 @@ signals:
     void iterationText(const QString& text);  // "iteration 3 of 100 · best cost 1.2" (empty: clear it)
     void logLine(const QString& text);
     void statusMessage(const QString& text, int timeoutMs);
-    // The model's response of the current data set (a fit) or of optimal estimation, per sample
-    // and output; `withPhase`: also the model's phase portrait (a fit only).
-    void modelResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase);
+    // The model's response of data set `experiment` (a fit: every data set; optimal estimation: the
+    // current one), per sample and output; `withPhase`: also the model's phase portrait (a fit only).
+    void modelResponse(int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
+                       bool withPhase);
     void optimalEstimationStarted();  // its view wants to be shown
 
 private:
@@ -83,6 +84,7 @@ private:
     estimate::EstimationMethod lastFitMethod_ = estimate::EstimationMethod::OutputError;
     int maxIterations_ = 0;  // of the running fit
     double bestCost_ = 0.0;  // lowest cost of the running fit's iterations so far (NaN before the first)
+    ProjectDocument::Revision startRevision_;  // what the running fit computes from
     std::vector<double> lastTraceTimes_;  // the current data set's last model response
     Eigen::MatrixXd lastTraceOutputs_;
 };

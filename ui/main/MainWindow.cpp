@@ -27,6 +27,7 @@
 #include "ui/project/ProjectDocument.h"
 #include "ui/results/ContourPanel.h"
 #include "ui/results/FieldPanel.h"
+#include "ui/results/FitViews.h"
 #include "ui/results/OptimalEstimationView.h"
 #include "ui/results/ResultsPanel.h"
 #include "ui/run/FitRunner.h"
@@ -35,7 +36,6 @@
 #include "ui/settings/FilterPanel.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
-#include "engine/data/Differentiation.h"
 #include "engine/job/OptimalEstimationJob.h"
 #include "engine/project/OptimalEstimationJson.h"
 
@@ -87,35 +87,6 @@ QString readText(const QString& path, QString* error)
         return {};
     }
     return QString::fromUtf8(file.readAll());
-}
-
-// Plots show at most a few thousand points of a record; measured and model data are thinned
-// with the same stride so their sample times (and the residuals) still line up.
-std::size_t displayStride(std::size_t samples)
-{
-    return std::max<std::size_t>(1, samples / 4000);
-}
-
-std::vector<double> thinned(const double* values, std::size_t count, std::size_t stride)
-{
-    std::vector<double> out;
-    out.reserve(count / stride + 1);
-    for (std::size_t i = 0; i < count; i += stride)
-        out.push_back(values[i]);
-    return out;
-}
-
-// Velocity for the phase portrait by the project's differentiation method (the one the
-// equation-error estimators use), so the user sees the velocity they will be fitted to.
-std::vector<double> velocity(const std::vector<double>& t, const std::vector<double>& x,
-                             const data::Preprocessing::Derivative& method)
-{
-    try {
-        return data::differentiate(t, x, method.method, method.window, method.polynomialOrder);
-    } catch (const std::exception&) {
-        return data::differentiate(t, x,
-                                   data::DerivativeMethod::CentralDifference);  // e.g. a window longer than the data
-    }
 }
 
 QStringList toList(const std::vector<std::string>& names)
@@ -172,18 +143,12 @@ OptimalEstimationRunner* MainWindow::optimalRunner() const
 
 TimeSeriesPlot* MainWindow::outputPlot(int output) const
 {
-    return output >= 0 && output < static_cast<int>(outputPlots_.size())
-        ? outputPlots_[static_cast<std::size_t>(output)]
-        : nullptr;
+    return fitViews_->outputPlot(output);
 }
 
 void MainWindow::buildPlots()
 {
     plots_ = new QTabWidget(this);
-    outputPage_ = new QWidget(plots_);
-    outputLayout_ = new QVBoxLayout(outputPage_);
-    outputLayout_->setContentsMargins(0, 0, 0, 0);
-    plots_->addTab(scrollable(outputPage_), tr("Outputs"));  // many outputs scroll, not grow the window
     parameterPlot_ = new ParameterHistoryPlot(plots_);
     plots_->addTab(parameterPlot_, tr("Parameters"));
     costPlot_ = new CostPlot(plots_);
@@ -338,6 +303,16 @@ void MainWindow::buildControllers()
     views.field = field_;
     views.optimalView = optimalView_;
     fit_ = new FitController(document_, views, this);
+    FitViews::Views shown;
+    shown.results = results_;
+    shown.parameters = parameterPlot_;
+    shown.cost = costPlot_;
+    shown.phase = phasePlot_;
+    shown.optimal = optimalView_;
+    shown.field = field_;
+    fitViews_ = new FitViews(document_, shown, plots_, this);
+    plots_->insertTab(0, scrollable(fitViews_->outputPage()), tr("Outputs"));  // many outputs scroll, not grow the window
+    plots_->setCurrentIndex(0);
     session_ = new Session(document_, this, this);
     ExportActions::Figures figures;
     figures.current = [this]() -> PlotWidget* {
@@ -346,14 +321,14 @@ void MainWindow::buildControllers()
             plot = contour_->plot();
         if (!plot && plots_->currentWidget() == field_)
             plot = field_->plot();
-        if (!plot && !outputPlots_.empty())
-            plot = outputPlots_.front();
+        if (!plot)
+            plot = fitViews_->outputPlot(0);
         return plot;
     };
     figures.report = [this] {
         std::vector<std::pair<QString, PlotWidget*>> report;
-        for (std::size_t j = 0; j < outputPlots_.size(); ++j)
-            report.push_back({QStringLiteral("output_%1.png").arg(j + 1), outputPlots_[j]});
+        for (int j = 0; j < fitViews_->outputPlotCount(); ++j)
+            report.push_back({QStringLiteral("output_%1.png").arg(j + 1), fitViews_->outputPlot(j)});
         report.push_back({QStringLiteral("parameters.png"), parameterPlot_});
         report.push_back({QStringLiteral("cost.png"), costPlot_});
         report.push_back({QStringLiteral("phase_portrait.png"), phasePlot_});
@@ -450,11 +425,16 @@ void MainWindow::connectDocument()
             widget->setSettings(stored);
         }
     });
-    connect(document_, &ProjectDocument::resultChanged, this, [this] {
-        if (document_->result())
-            results_->setResult(*document_->result(), document_->trueValues());
-        else
-            results_->clear();
+    connect(document_, &ProjectDocument::problemChanged, this, [this] {
+        if (!runStatus_.isEmpty() && statusBar()->currentMessage() == runStatus_)
+            statusBar()->clearMessage();
+        runStatus_.clear();
+        if (!fit_->runner()->isRunning() && !fit_->optimalRunner()->isRunning())
+            runToolBar_->setProgressText(QString());
+    });
+    connect(document_, &ProjectDocument::projectReplaced, this, [this] {
+        statusBar()->clearMessage();
+        runToolBar_->setProgressText(QString());
     });
     connect(document_, &ProjectDocument::modifiedChanged, this, &MainWindow::refreshTitle);
     connect(document_, &ProjectDocument::filePathChanged, this, &MainWindow::refreshTitle);
@@ -463,10 +443,8 @@ void MainWindow::connectDocument()
         if (!updatingEditor_)
             document_->setModelText(editor_->toPlainText());
     });
-    connect(filter_, &FilterPanel::preprocessingChanged, this, [this] {
-        document_->setPreprocessing(filter_->preprocessing());
-        refreshMeasuredPlots();  // the phase portrait's velocity follows the differentiation method
-    });
+    connect(filter_, &FilterPanel::preprocessingChanged, this,
+            [this] { document_->setPreprocessing(filter_->preprocessing()); });
     connect(estimator_, &EstimatorPanel::settingsChanged, this,
             [this] { document_->setSettings(estimator_->settings()); });
     connect(estimator_, &EstimatorPanel::optimalSettingsChanged, this,
@@ -483,10 +461,12 @@ void MainWindow::connectControllers()
     connect(fit_, &FitController::runningChanged, runToolBar_, &RunToolBar::setRunning);
     connect(fit_, &FitController::iterationProgress, runToolBar_, &RunToolBar::setIteration);
     connect(fit_, &FitController::iterationText, runToolBar_, &RunToolBar::setProgressText);
-    connect(fit_, &FitController::modelResponse, this, &MainWindow::showModelResponse);
+    connect(fit_, &FitController::runningChanged, fitViews_, &FitViews::setRunning);
+    connect(fit_, &FitController::modelResponse, fitViews_, &FitViews::showResponse);
+    connect(fit_, &FitController::optimalEstimationStarted, fitViews_, &FitViews::optimalEstimationStarted);
     connect(fit_, &FitController::optimalEstimationStarted, this, [this] { plots_->setCurrentWidget(optimalView_); });
     connect(fit_, &FitController::logLine, log_, &QPlainTextEdit::appendPlainText);
-    connect(fit_, &FitController::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(fit_, &FitController::statusMessage, this, &MainWindow::showRunStatus);
     // The panels' own runs: their messages go to the log and the status bar alike.
     connect(periodicController_, &PeriodicController::message, this, &MainWindow::showMessage);
     connect(contour_, &ContourPanel::message, this, &MainWindow::showMessage);
@@ -496,20 +476,13 @@ void MainWindow::connectControllers()
 void MainWindow::showMessage(const QString& text)
 {
     log_->appendPlainText(text);
-    statusBar()->showMessage(text, 8000);
+    showRunStatus(text, 8000);
 }
 
-void MainWindow::showModelResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase)
+void MainWindow::showRunStatus(const QString& text, int timeoutMs)
 {
-    const std::size_t stride = displayStride(times.size());
-    const std::vector<double> t = thinned(times.data(), times.size(), stride);
-    for (Eigen::Index j = 0; j < outputs.cols() && j < static_cast<Eigen::Index>(outputPlots_.size()); ++j) {
-        const Eigen::VectorXd column = outputs.col(j);
-        const std::vector<double> y = thinned(column.data(), static_cast<std::size_t>(column.size()), stride);
-        outputPlots_[static_cast<std::size_t>(j)]->setModel(t, y);
-        if (j == 0 && withPhase)
-            phasePlot_->setModel(y, velocity(t, y, {}));
-    }
+    runStatus_ = text;
+    statusBar()->showMessage(text, timeoutMs);
 }
 
 void MainWindow::runFit()
@@ -753,18 +726,6 @@ void MainWindow::refreshModel()
         }
         estimator_->optimalSettingsWidget()->setNames(states, residuals);
     }
-    if (summary.valid && summary.outputs.size() != outputPlots_.size()) {
-        for (TimeSeriesPlot* p : outputPlots_)
-            delete p;
-        outputPlots_.clear();
-        for (std::size_t j = 0; j < summary.outputs.size(); ++j) {
-            auto* plot = new TimeSeriesPlot(outputPage_);
-            plot->setMinimumHeight(14 * fontMetrics().height());  // several outputs scroll rather than squeeze
-            outputLayout_->addWidget(plot);
-            outputPlots_.push_back(plot);
-        }
-        refreshMeasuredPlots();
-    }
 }
 
 void MainWindow::refreshData()
@@ -783,34 +744,6 @@ void MainWindow::refreshData()
         const QSignalBlocker block(filter_);
         filter_->setTable(document_->table(document_->currentDataSet()));
         filter_->setPreprocessing(document_->preprocessing());
-    }
-    refreshMeasuredPlots();
-}
-
-void MainWindow::refreshMeasuredPlots()
-{
-    const data::DataTable* table = document_->table(document_->currentDataSet());
-    const ModelSummary& summary = document_->modelSummary();
-    if (!table)
-        return;
-    const auto& set = document_->dataSet(document_->currentDataSet());
-    for (std::size_t j = 0; j < outputPlots_.size() && j < summary.outputs.size(); ++j) {
-        const std::string& output = summary.outputs[j];
-        const auto mapped = set.mapping.find(output);
-        const std::string column = mapped == set.mapping.end() ? output : mapped->second;
-        if (!table->findColumn(column))
-            continue;
-        const std::size_t stride = displayStride(table->rowCount());
-        const std::vector<double> t = thinned(table->time().data(), table->rowCount(), stride);
-        const std::vector<double> y = thinned(table->column(column).data(), table->rowCount(), stride);
-        outputPlots_[j]->setMeasured(t, y, QString::fromStdString(output));
-        if (j == 0) {
-            const std::vector<double> v =
-                velocity(table->time(), table->column(column), document_->preprocessing().differentiation);
-            phasePlot_->setMeasured(y, thinned(v.data(), v.size(), stride));
-            phasePlot_->setAxisNames(QString::fromStdString(output),
-                                     QString::fromStdString(output) + QStringLiteral("'"));
-        }
     }
 }
 

@@ -42,6 +42,7 @@ class ContourPanel;
 class FieldPanel;
 class FitController;
 class RunToolBar;
+class FitViews;
 class Session;
 class ExportActions;
 
@@ -106,8 +107,8 @@ private:
     void connectControllers();
     // A message of a run: to the log and the status bar.
     void showMessage(const QString& text);
-    // The model's response on the output plots (and the phase portrait of the first output).
-    void showModelResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase);
+    // A run's message in the status bar; it goes when the project changes (it described the project before).
+    void showRunStatus(const QString& text, int timeoutMs);
     bool maybeSave();  // false: the user cancelled
     void foldStartingValuesIntoText();
     void newProject();
@@ -123,7 +124,6 @@ private:
     void refreshTitle();
     void refreshModel();
     void refreshData();
-    void refreshMeasuredPlots();
 
     ProjectDocument* document_;
     FitController* fit_ = nullptr;
@@ -138,9 +138,7 @@ private:
     ResultsPanel* results_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     QTabWidget* plots_ = nullptr;
-    QWidget* outputPage_ = nullptr;
-    QVBoxLayout* outputLayout_ = nullptr;
-    std::vector<TimeSeriesPlot*> outputPlots_;
+    FitViews* fitViews_ = nullptr;
     ParameterHistoryPlot* parameterPlot_ = nullptr;
     CostPlot* costPlot_ = nullptr;
     PhasePortraitPlot* phasePlot_ = nullptr;
@@ -154,6 +152,7 @@ private:
     FieldPanel* field_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     RunToolBar* runToolBar_ = nullptr;
+    QString runStatus_;  // the run's message in the status bar, while it is there
     bool updatingEditor_ = false;
 };
 

@@ -21,6 +21,24 @@ PeriodicController::PeriodicController(ProjectDocument* document, PeriodicPanel*
         emit message(tr("periodic solution: Newton iteration %1, ½‖F‖² = %2").arg(r.iteration).arg(r.cost, 0, 'g', 4));
     });
     connect(runner_, &PeriodicRunner::finished, this, &PeriodicController::finish);
+    connect(document_, &ProjectDocument::projectReplaced, this, [this] {
+        runner_->cancel();
+        orbit_->clear();
+        branch_->clear();
+        shownModel_.clear();
+        markOutOfDate();
+    });
+    connect(document_, &ProjectDocument::modelTextChanged, this, &PeriodicController::markOutOfDate);
+}
+
+void PeriodicController::markOutOfDate()
+{
+    // The orbit depends on every value in the text, starting values included.
+    const QString notice = !shownModel_.isEmpty() && shownModel_ != document_->modelText()
+        ? tr("Out of date — the model changed since this was computed")
+        : QString();
+    orbit_->setNotice(notice);
+    branch_->setNotice(notice);
 }
 
 void PeriodicController::run()
@@ -34,6 +52,8 @@ void PeriodicController::run()
         return;
     }
     panel_->setRunning(true);
+    runProject_ = document_->revision().project;
+    runModel_ = document_->modelText();
     panel_->showMessage(tr("Computing…"));
     runner_->start(std::move(*job));
 }
@@ -47,6 +67,8 @@ void PeriodicController::finish(bool cancelled, const QString& message,
                                 const std::shared_ptr<const PeriodicResult>& result)
 {
     panel_->setRunning(false);
+    if (runProject_ != document_->revision().project)
+        return;  // computed for the project open before
     if (!result) {
         panel_->showMessage(cancelled ? tr("Cancelled.") : message);
         emit this->message(message);
@@ -79,6 +101,10 @@ void PeriodicController::finish(bool cancelled, const QString& message,
         branch_->setBranch(points, parameter, tr("amplitude"));
         branch_->resetView();
         emit branchShown();
+    }
+    if (s.converged() || result->branch) {
+        shownModel_ = runModel_;
+        markOutOfDate();
     }
 }
 

@@ -33,12 +33,16 @@ signals:
 
 private:
     void finish(bool cancelled, const QString& message, const std::shared_ptr<const PeriodicResult>& result);
+    void markOutOfDate();  // the plots against the model text they were computed from
 
     ProjectDocument* document_;
     PeriodicPanel* panel_;
     PhasePortraitPlot* orbit_;
     BranchPlot* branch_;
     PeriodicRunner* runner_;
+    int runProject_ = 0;  // ProjectDocument::Revision::project when the run started
+    QString runModel_;  // the model text of the running job
+    QString shownModel_;  // the model text of the plotted orbit or branch
 };
 
 }  // namespace sysid::ui

@@ -1,5 +1,7 @@
 #include "ui/plots/ContourPlot.h"
 
+#include "engine/job/CostContours.h"
+
 #include <cmath>
 #include <limits>
 #include <qcustomplot.h>
@@ -8,7 +10,21 @@ namespace sysid::ui {
 
 namespace {
 
-constexpr int kLevels = 16;
+constexpr std::size_t kIsoLines = 12;
+
+// matplotlib's viridis at 0, 0.1, ..., 1.
+QCPColorGradient viridis()
+{
+    static const char* const stops[] = {"#440154", "#482475", "#414487", "#355F8D", "#2A788E", "#21918C",
+                                        "#22A884", "#44BF70", "#7AD151", "#BDDF26", "#FDE725"};
+    QCPColorGradient gradient;
+    gradient.clearColorStops();
+    for (int i = 0; i <= 10; ++i)
+        gradient.setColorStopAt(i / 10.0, QColor(QString::fromLatin1(stops[i])));
+    gradient.setColorInterpolation(QCPColorGradient::ciRGB);
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);
+    return gradient;
+}
 
 }  // namespace
 
@@ -17,19 +33,23 @@ ContourPlot::ContourPlot(QWidget* parent) : PlotWidget(parent)
     QCustomPlot* plot = customPlot();
     map_ = new QCPColorMap(plot->xAxis, plot->yAxis);
     map_->setName(tr("cost"));
-    map_->setInterpolate(false);
+    map_->setInterpolate(true);
+    keepOutOfLegend(map_);
     scale_ = new QCPColorScale(plot);
     plot->plotLayout()->addElement(0, 1, scale_);
     scale_->setType(QCPAxis::atRight);
     scale_->axis()->setLabel(tr("cost"));
     map_->setColorScale(scale_);
-    QCPColorGradient gradient(QCPColorGradient::gpSpectrum);
-    gradient.setLevelCount(kLevels);
-    gradient.setNanHandling(QCPColorGradient::nhTransparent);
-    map_->setGradient(gradient);
+    map_->setGradient(viridis());
     auto* group = new QCPMarginGroup(plot);
     plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+
+    contours_ = new QCPCurve(plot->xAxis, plot->yAxis);
+    contours_->setName(tr("iso-cost lines"));
+    contours_->setPen(QPen(QColor(0, 0, 0, 120), 0.8));
+    contours_->setSelectable(QCP::stNone);
+    keepOutOfLegend(contours_);
 
     path_ = new QCPCurve(plot->xAxis, plot->yAxis);
     path_->setName(tr("iteration path"));
@@ -38,6 +58,7 @@ ContourPlot::ContourPlot(QWidget* parent) : PlotWidget(parent)
     path_->setPen(pen);
     path_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.5), Qt::white, 6.0));
     setLegendVisible(false);
+    scale_->axis()->setTickLabels(false);  // no cost scale before a surface
 }
 
 void ContourPlot::setSurface(const job::CostSurfaceResult& surface)
@@ -62,7 +83,7 @@ void ContourPlot::setSurface(const job::CostSurfaceResult& surface)
             }
         }
     // A cost spanning decades shows its valley only on a logarithmic scale.
-    const bool logarithmic = low > 0 && std::isfinite(high);
+    const bool logarithmic = job::logarithmicCostScale(surface);
     scale_->setDataScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (logarithmic)
         scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
@@ -72,7 +93,19 @@ void ContourPlot::setSurface(const job::CostSurfaceResult& surface)
         map_->setDataRange(QCPRange(low, high));
     else if (std::isfinite(low))
         map_->setDataRange(QCPRange(low - 0.5, low + 0.5));
+    QVector<double> t, xs, ys;
+    levels_ = 0;
+    for (const job::IsoCostLine& line : job::isoCostLines(surface, kIsoLines)) {
+        levels_ += line.x.empty() ? 0 : 1;
+        for (std::size_t i = 0; i < line.x.size(); ++i) {
+            t.push_back(static_cast<double>(t.size()));
+            xs.push_back(line.x[i]);
+            ys.push_back(line.y[i]);
+        }
+    }
+    contours_->setData(t, xs, ys, true);
     setAxisLabels(QString::fromStdString(surface.x.parameter), QString::fromStdString(surface.y.parameter));
+    scale_->axis()->setTickLabels(true);
     hasSurface_ = true;
     dataChanged();
 }
@@ -91,8 +124,13 @@ void ContourPlot::setPath(const std::vector<job::PathPoint>& path)
 void ContourPlot::clear()
 {
     map_->data()->clear();
+    contours_->data()->clear();
     path_->data()->clear();
     hasSurface_ = false;
+    levels_ = 0;
+    // Nothing of an earlier surface stays: no parameter names, no cost scale.
+    setAxisLabels(QString(), QString());
+    scale_->axis()->setTickLabels(false);
     dataChanged();
 }
 
@@ -113,9 +151,21 @@ bool ContourPlot::isLogarithmic() const
     return scale_->dataScaleType() == QCPAxis::stLogarithmic;
 }
 
-int ContourPlot::levelCount() const
+int ContourPlot::contourPointCount() const
 {
-    return map_->gradient().levelCount();
+    return contours_->dataCount();
+}
+
+QColor ContourPlot::colourAt(double position) const
+{
+    QRgb colour = 0;
+    map_->gradient().colorize(&position, QCPRange(0.0, 1.0), &colour, 1);
+    return QColor::fromRgba(colour);
+}
+
+bool ContourPlot::isInterpolated() const
+{
+    return map_->interpolate();
 }
 
 void ContourPlot::rescaleToData()

@@ -3,6 +3,8 @@
 #include "engine/job/CostSurface.h"
 #include "ui/plots/PlotWidget.h"
 
+#include <QColor>
+
 #include <vector>
 
 class QCPColorMap;
@@ -11,10 +13,10 @@ class QCPCurve;
 
 namespace sysid::ui {
 
-// The cost over two parameters as colour bands (a colour map with a stepped gradient, so equal
-// colours are the regions between iso-cost levels, as in seed 003's Figures 4.3-4.6), on a
-// logarithmic colour scale when every cost is positive, with a fit's iteration path drawn on
-// top as a line with markers. Points where the cost is not finite are transparent.
+// The cost over two parameters as a smoothly shaded colour map in viridis (perceptually uniform,
+// readable in grey and by the colour-blind; van der Walt & Smith 2015) with iso-cost lines on
+// top, on a logarithmic colour scale when every cost is positive, and a fit's iteration path
+// drawn over it as a line with markers. Points where the cost is not finite are transparent.
 class ContourPlot : public PlotWidget {
     Q_OBJECT
 
@@ -30,7 +32,12 @@ public:
     double cellValue(int ix, int iy) const;
     int pathPointCount() const;
     bool isLogarithmic() const;
-    int levelCount() const;
+    // Iso-cost lines drawn (levels) and the points of their pieces.
+    int levelCount() const { return levels_; }
+    int contourPointCount() const;
+    // The colour of the map at a position 0..1 along its scale.
+    QColor colourAt(double position) const;
+    bool isInterpolated() const;
 
 protected:
     void rescaleToData() override;
@@ -38,8 +45,10 @@ protected:
 private:
     QCPColorMap* map_ = nullptr;
     QCPColorScale* scale_ = nullptr;
+    QCPCurve* contours_ = nullptr;
     QCPCurve* path_ = nullptr;
     bool hasSurface_ = false;
+    int levels_ = 0;
 };
 
 }  // namespace sysid::ui

@@ -66,6 +66,20 @@ void PhasePortraitPlot::setAxisNames(const QString& x, const QString& y)
     setAxisLabels(x, y);
 }
 
+void PhasePortraitPlot::setModelOutOfDate(bool outOfDate)
+{
+    if (outOfDate == modelOutOfDate_)
+        return;
+    modelOutOfDate_ = outOfDate;
+    QPen pen(outOfDate ? QColor(0x80, 0x80, 0x80) : seriesColor(1));
+    pen.setWidthF(2.0);
+    if (outOfDate)
+        pen.setStyle(Qt::DashLine);
+    model_->setPen(pen);
+    model_->setName(outOfDate ? tr("model (out of date)") : tr("model"));
+    customPlot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void PhasePortraitPlot::clear()
 {
     measured_->data()->clear();

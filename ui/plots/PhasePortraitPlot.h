@@ -26,6 +26,9 @@ public:
     // Axis labels, e.g. "x" and "x'".
     void setAxisNames(const QString& x, const QString& y);
     void clear();
+    // A model from before a change of the project: grey, dashed, and named so.
+    void setModelOutOfDate(bool outOfDate);
+    bool isModelOutOfDate() const { return modelOutOfDate_; }
 
     int measuredCount() const;
     int modelCount() const;
@@ -33,6 +36,7 @@ public:
 private:
     QCPCurve* measured_ = nullptr;
     QCPCurve* model_ = nullptr;
+    bool modelOutOfDate_ = false;
 };
 
 }  // namespace sysid::ui

@@ -8,9 +8,11 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMouseEvent>
+#include <QScopeGuard>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <qcustomplot.h>
@@ -30,6 +32,49 @@ void setError(QString* error, const QString& message)
     }
 }
 
+const char* const kNoLegend = "sysidNoLegend";
+
+// Something to draw: a finite point (a series of NaN gaps only draws nothing), or a filled colour map.
+bool hasData(QCPAbstractPlottable* plottable)
+{
+    if (QCPPlottableInterface1D* data = plottable->interface1D()) {
+        for (int i = 0; i < data->dataCount(); ++i) {
+            if (std::isfinite(data->dataMainKey(i)) && std::isfinite(data->dataMainValue(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+    if (auto* map = qobject_cast<QCPColorMap*>(plottable)) {
+        return map->data()->keySize() > 0 && map->data()->valueSize() > 0;
+    }
+    return true;
+}
+
+// Drawn when its plottable is selected: the plottable's own pen, thicker and a little translucent,
+// so a selected curve keeps its colour (QCustomPlot's default paints every selection the same blue
+// as the data) and what it is drawn over still shows through.
+class OwnColourSelection : public QCPSelectionDecorator {
+public:
+    void follow(const QCPAbstractPlottable* plottable)
+    {
+        QPen pen = plottable->pen();
+        pen.setWidthF(std::max(pen.widthF(), 1.0) + 1.0);
+        QColor colour = pen.color();
+        colour.setAlpha(colour.alpha() * 3 / 4);
+        pen.setColor(colour);
+        if (pen != mPen) {
+            setPen(pen);
+        }
+        if (plottable->brush() != mBrush) {
+            setBrush(plottable->brush());
+        }
+        if (usedScatterProperties() != QCPScatterStyle::spNone) {
+            setUsedScatterProperties(QCPScatterStyle::spNone);
+        }
+    }
+};
+
 }  // namespace
 
 PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this))
@@ -41,6 +86,8 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
 
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
     plot_->legend->setVisible(true);
+    connect(plot_, &QCustomPlot::beforeReplot, this, &PlotWidget::syncDecorations);
+
     plot_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(plot_, &QWidget::customContextMenuRequested, this, &PlotWidget::showContextMenu);
 
@@ -86,18 +133,106 @@ void PlotWidget::setAxisLabels(const QString& x, const QString& y)
 
 void PlotWidget::setLegendVisible(bool visible)
 {
-    if (plot_->legend->visible() != visible) {
-        plot_->legend->setVisible(visible);
-        plot_->replot(QCustomPlot::rpQueuedReplot);
-    }
+    legendWanted_ = visible;
     if (legendAction_->isChecked() != visible) {
         legendAction_->setChecked(visible);
     }
+    syncDecorations();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 bool PlotWidget::isLegendVisible() const
 {
-    return plot_->legend->visible();
+    return legendWanted_;
+}
+
+QStringList PlotWidget::legendEntries()
+{
+    syncDecorations();
+    QStringList names;
+    if (!plot_->legend->visible()) {
+        return names;
+    }
+    for (int i = 0; i < plot_->legend->itemCount(); ++i) {
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot_->legend->item(i))) {
+            names << item->plottable()->name();
+        }
+    }
+    return names;
+}
+
+void PlotWidget::setNotice(const QString& text)
+{
+    if (text == notice_) {
+        return;
+    }
+    notice_ = text;
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    if (text.isEmpty()) {
+        if (noticeElement_ != nullptr) {
+            layout->remove(noticeElement_);  // deletes it
+            noticeElement_ = nullptr;
+            layout->simplify();  // drops its row
+        }
+    } else {
+        if (noticeElement_ == nullptr) {
+            // A row of its own above everything, so the notice never covers data or the legend.
+            layout->insertRow(0);
+            QFont bold = font();
+            bold.setBold(true);
+            noticeElement_ = new QCPTextElement(plot_, QString(), bold);
+            noticeElement_->setTextColor(QColor(0x9A, 0x3B, 0x00));
+            noticeElement_->setSelectable(false);
+            layout->addElement(0, 0, noticeElement_);
+        }
+        noticeElement_->setText(text);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotWidget::addContextAction(QAction* action)
+{
+    extraActions_ << action;
+    addAction(action);
+}
+
+void PlotWidget::keepOutOfLegend(QCPAbstractPlottable* plottable)
+{
+    plottable->setProperty(kNoLegend, true);
+    plottable->removeFromLegend();
+}
+
+void PlotWidget::syncDecorations()
+{
+    QList<QCPAbstractPlottable*> listed;
+    for (int i = 0; i < plot_->plottableCount(); ++i) {
+        QCPAbstractPlottable* p = plot_->plottable(i);
+        if (qobject_cast<QCPColorMap*>(p) != nullptr) {
+            p->setSelectable(QCP::stNone);  // a selected map would only get a frame
+        }
+        auto* decorator = dynamic_cast<OwnColourSelection*>(p->selectionDecorator());
+        if (decorator == nullptr) {
+            decorator = new OwnColourSelection;
+            p->setSelectionDecorator(decorator);
+        }
+        decorator->follow(p);
+        if (!p->property(kNoLegend).toBool() && !p->name().isEmpty() && hasData(p)) {
+            listed << p;
+        }
+    }
+    QCPLegend* legend = plot_->legend;
+    bool same = legend->itemCount() == listed.size();
+    for (int i = 0; same && i < listed.size(); ++i) {
+        auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
+        same = item != nullptr && item->plottable() == listed[i];
+    }
+    if (!same) {
+        legend->clearItems();
+        for (QCPAbstractPlottable* p : listed) {
+            p->addToLegend(legend);
+        }
+    }
+    legend->setVisible(legendWanted_ && !listed.isEmpty());
 }
 
 QMenu* PlotWidget::createContextMenu(QWidget* parent)
@@ -105,6 +240,10 @@ QMenu* PlotWidget::createContextMenu(QWidget* parent)
     auto* menu = new QMenu(parent);
     menu->addAction(resetViewAction_);
     menu->addAction(legendAction_);
+    if (!extraActions_.isEmpty()) {
+        menu->addSeparator();
+        menu->addActions(extraActions_);
+    }
     menu->addSeparator();
     menu->addAction(exportAction_);
     return menu;
@@ -186,6 +325,25 @@ bool PlotWidget::exportTo(const QString& path, int width, int height, QString* e
             height = kFallbackHeight;
         }
     }
+
+    // A selection is the user's pointer on the screen, not part of the figure.
+    QList<QPair<QCPAbstractPlottable*, QCPDataSelection>> selected;
+    for (int i = 0; i < plot_->plottableCount(); ++i) {
+        QCPAbstractPlottable* p = plot_->plottable(i);
+        if (p->selected()) {
+            selected.append({p, p->selection()});
+            p->setSelection(QCPDataSelection());
+        }
+    }
+    syncDecorations();
+    const auto restoreSelection = qScopeGuard([&] {
+        for (const auto& [p, selection] : selected) {
+            p->setSelection(selection);
+        }
+        if (!selected.isEmpty()) {
+            plot_->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
 
     // Opening the file first gives the reason when it cannot be written.
     QFile file(path);

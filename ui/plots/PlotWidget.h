@@ -1,11 +1,15 @@
 #pragma once
 
 #include <QColor>
+#include <QList>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 class QAction;
+class QCPAbstractPlottable;
 class QCPAxis;
+class QCPTextElement;
 class QCustomPlot;
 class QMenu;
 class QPoint;
@@ -16,6 +20,10 @@ namespace sysid::ui {
 // library shows through, so it can be swapped). Mouse wheel zooms, dragging pans, clicking
 // selects a curve. The context menu has "Reset view" (rescale to the data), "Show legend" and
 // "Export…" (PNG, PDF or SVG at a chosen size in pixels).
+//
+// A selected curve keeps its own colour and is drawn thicker; exports never show the selection.
+// The legend lists only the series that have something to draw. A notice (for example "out of
+// date — the model changed since this fit") is shown in a line above the plot and in its exports.
 //
 // The view follows the data (rescaled on every update) until the user zooms or pans; resetView()
 // rescales and makes it follow the data again.
@@ -37,8 +45,16 @@ public:
     QString xAxisLabel() const { return xLabel_; }
     QString yAxisLabel() const { return yLabel_; }
 
+    // Whether the legend is wanted (the "Show legend" action); it is drawn only when some series
+    // has data.
     void setLegendVisible(bool visible);
     bool isLegendVisible() const;
+    // Names in the legend as it is drawn now (series with data only), in drawing order.
+    QStringList legendEntries();
+
+    // A line of text above the plot (empty: none); it is part of exports.
+    void setNotice(const QString& text);
+    QString notice() const { return notice_; }
 
     // True while the view follows the data (no zoom or pan since the last resetView()).
     bool followsData() const { return followData_; }
@@ -60,6 +76,11 @@ public slots:
 protected:
     QCustomPlot* customPlot() const { return plot_; }
 
+    // Actions a subclass adds to the context menu, after "Show legend".
+    void addContextAction(QAction* action);
+    // A plottable that never appears in the legend (residuals, colour maps, contour lines).
+    static void keepOutOfLegend(QCPAbstractPlottable* plottable);
+
     // Rescales all axes to the data with a small margin; subclasses with linked axes override it.
     virtual void rescaleToData();
     // Widens the axis range by fraction of its size on each side (by the same ratio on a log axis),
@@ -74,8 +95,15 @@ protected:
 
 private:
     void showContextMenu(const QPoint& pos);
+    // Before each drawing: the legend lists the series with data, and each plottable's selection
+    // is drawn in its own colour.
+    void syncDecorations();
 
     QCustomPlot* plot_ = nullptr;
+    QCPTextElement* noticeElement_ = nullptr;  // in a row above the plot while there is a notice
+    QString notice_;
+    QList<QAction*> extraActions_;
+    bool legendWanted_ = true;
     QAction* resetViewAction_ = nullptr;
     QAction* legendAction_ = nullptr;
     QAction* exportAction_ = nullptr;

@@ -48,30 +48,68 @@ TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : PlotWidget(parent)
     connect(timeBottom, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), timeTop,
             qOverload<const QCPRange&>(&QCPAxis::setRange));
 
+    raw_ = plot->addGraph(timeTop, mainRect->axis(QCPAxis::atLeft));
+    raw_->setPen(QPen(QColor(0x9E, 0x9E, 0x9E, 150), 1.0));
     measured_ = plot->addGraph(timeTop, mainRect->axis(QCPAxis::atLeft));
-    measured_->setName(tr("measured"));
-    QPen measuredPen(seriesColor(0));
-    measuredPen.setWidthF(0.5);
-    measured_->setPen(measuredPen);
     measured_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.0));
-
     model_ = plot->addGraph(timeTop, mainRect->axis(QCPAxis::atLeft));
-    model_->setName(tr("model"));
-    QPen modelPen(seriesColor(1));
-    modelPen.setWidthF(2.0);
-    model_->setPen(modelPen);
-
     residual_ = plot->addGraph(timeBottom, residualRect_->axis(QCPAxis::atLeft));
     residual_->setName(tr("residual"));
-    residual_->removeFromLegend();
-    QPen residualPen(seriesColor(2));
-    residualPen.setWidthF(0.5);
-    residual_->setPen(residualPen);
+    keepOutOfLegend(residual_);
     residual_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 2.5));
     residualRect_->axis(QCPAxis::atLeft)->setLabel(tr("residual"));
 
     plot->legend->setFont(font());
     setAxisLabels(QStringLiteral("t"), QString());
+    updateStyle();
+}
+
+void TimeSeriesPlot::updateStyle()
+{
+    const QString name = outputName_.isEmpty() ? QString() : outputName_ + QLatin1Char(' ');
+    const bool preprocessed = !raw_->data()->isEmpty();
+    raw_->setName(tr("%1raw").arg(name));
+    measured_->setName(preprocessed ? tr("%1measured, preprocessed").arg(name) : tr("%1measured").arg(name));
+    model_->setName(modelOutOfDate_ ? tr("%1model (out of date)").arg(name) : tr("%1model").arg(name));
+
+    QPen measuredPen(seriesColor(0));
+    measuredPen.setWidthF(0.5);
+    measured_->setPen(measuredPen);
+    const QColor grey(0x80, 0x80, 0x80);
+    QPen modelPen(modelOutOfDate_ ? grey : seriesColor(1));
+    modelPen.setWidthF(2.0);
+    if (modelOutOfDate_)
+        modelPen.setStyle(Qt::DashLine);
+    model_->setPen(modelPen);
+    const QColor residualColour = modelOutOfDate_ ? grey : seriesColor(2);
+    QPen residualPen(residualColour);
+    residualPen.setWidthF(0.5);
+    residual_->setPen(residualPen);
+    residual_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, residualColour, 2.5));
+}
+
+void TimeSeriesPlot::setOutputName(const QString& name)
+{
+    outputName_ = name;
+    setAxisLabels(xAxisLabel(), name);
+    updateStyle();
+    customPlot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimeSeriesPlot::setRaw(const std::vector<double>& times, const std::vector<double>& values)
+{
+    setGraphData(raw_, toQVector(times), toQVector(values));
+    updateStyle();
+    dataChanged();
+}
+
+void TimeSeriesPlot::setModelOutOfDate(bool outOfDate)
+{
+    if (outOfDate == modelOutOfDate_)
+        return;
+    modelOutOfDate_ = outOfDate;
+    updateStyle();
+    customPlot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimeSeriesPlot::setAxisLabels(const QString& x, const QString& y)
@@ -90,10 +128,9 @@ void TimeSeriesPlot::setMeasured(const std::vector<double>& times, const std::ve
 void TimeSeriesPlot::setMeasured(const QVector<double>& times, const QVector<double>& values, const QString& name)
 {
     outputName_ = name;
-    measured_->setName(name.isEmpty() ? tr("measured") : tr("%1 measured").arg(name));
-    model_->setName(name.isEmpty() ? tr("model") : tr("%1 model").arg(name));
     setAxisLabels(xAxisLabel(), name);
     setGraphData(measured_, times, values);
+    updateStyle();
     updateResiduals();
     dataChanged();
 }
@@ -125,7 +162,10 @@ void TimeSeriesPlot::clearModel()
 
 void TimeSeriesPlot::clear()
 {
+    raw_->data()->clear();
     measured_->data()->clear();
+    modelOutOfDate_ = false;
+    updateStyle();
     clearModel();
 }
 
@@ -140,6 +180,19 @@ int TimeSeriesPlot::modelCount() const
 int TimeSeriesPlot::residualCount() const
 {
     return residual_->dataCount();
+}
+int TimeSeriesPlot::rawCount() const
+{
+    return raw_->dataCount();
+}
+
+std::vector<double> TimeSeriesPlot::residualValues() const
+{
+    std::vector<double> values;
+    values.reserve(static_cast<std::size_t>(residual_->dataCount()));
+    for (auto it = residual_->data()->constBegin(); it != residual_->data()->constEnd(); ++it)
+        values.push_back(it->value);
+    return values;
 }
 
 void TimeSeriesPlot::updateResiduals()
@@ -178,7 +231,7 @@ void TimeSeriesPlot::rescaleToData()
     QCPAxis* timeTop = plot->axisRect()->axis(QCPAxis::atBottom);
     bool found = false;
     QCPRange range;
-    for (QCPGraph* g : {measured_, model_, residual_}) {
+    for (QCPGraph* g : {raw_, measured_, model_, residual_}) {
         bool ok = false;
         const QCPRange r = g->getKeyRange(ok);
         if (ok) {

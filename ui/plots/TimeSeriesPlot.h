@@ -16,7 +16,9 @@ namespace sysid::ui {
 // (a line) in the upper axis rect, and the residual measured − model in a smaller axis rect
 // below that shares the time axis. Residuals are drawn at the samples whose time the model
 // trace also has (the engine evaluates the model at the data's sample times); setResiduals()
-// replaces them with values computed elsewhere.
+// replaces them with values computed elsewhere. When the measured samples are preprocessed
+// (what a fit fits), the raw record may be drawn behind them as a faint line. A model from
+// before a change of the project is drawn grey and dashed (setModelOutOfDate).
 class TimeSeriesPlot : public PlotWidget {
     Q_OBJECT
 
@@ -26,6 +28,10 @@ public:
     // The measured samples; name is the output's name (left axis label and legend).
     void setMeasured(const std::vector<double>& times, const std::vector<double>& values, const QString& name);
     void setMeasured(const QVector<double>& times, const QVector<double>& values, const QString& name);
+    // The record before preprocessing, drawn faintly behind the measured samples (empty: none).
+    void setRaw(const std::vector<double>& times, const std::vector<double>& values);
+    // The output's name without data (axis label and legend names).
+    void setOutputName(const QString& name);
     // The model trace; cheap enough to call on every progress event (one queued replot).
     void setModel(const std::vector<double>& times, const std::vector<double>& values);
     void setModel(const QVector<double>& times, const QVector<double>& values);
@@ -33,12 +39,18 @@ public:
     void setResiduals(const std::vector<double>& times, const std::vector<double>& values);
     void clearModel();
     void clear();
+    // A model (and its residuals) computed before the project changed: grey, dashed, and named so.
+    void setModelOutOfDate(bool outOfDate);
+    bool isModelOutOfDate() const { return modelOutOfDate_; }
 
     QString outputName() const { return outputName_; }
     // Points drawn in each part (for tests and status lines).
     int measuredCount() const;
     int modelCount() const;
     int residualCount() const;
+    int rawCount() const;
+    // The residuals as drawn (for tests: they must be the fit's residuals).
+    std::vector<double> residualValues() const;
 
     void setAxisLabels(const QString& x, const QString& y) override;
 
@@ -47,12 +59,15 @@ protected:
 
 private:
     void updateResiduals();
+    void updateStyle();
 
     QCPAxisRect* residualRect_ = nullptr;
+    QCPGraph* raw_ = nullptr;
     QCPGraph* measured_ = nullptr;
     QCPGraph* model_ = nullptr;
     QCPGraph* residual_ = nullptr;
     QString outputName_;
+    bool modelOutOfDate_ = false;
 };
 
 }  // namespace sysid::ui

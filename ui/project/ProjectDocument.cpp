@@ -2,13 +2,24 @@
 
 #include "engine/data/CsvReader.h"
 #include "engine/data/DataError.h"
+#include "engine/job/FitJob.h"
+#include "engine/project/FitReport.h"
 #include "engine/project/ProjectJob.h"
 #include "engine/project/ResultJson.h"
+#include "ui/project/ModelProblem.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QStringList>
 
 namespace sysid::ui {
+
+namespace {
+
+// The member of a saved last_result that says why it was out of date when it was saved.
+constexpr const char* kOutOfDateKey = "out_of_date";
+
+}  // namespace
 
 ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent)
 {
@@ -26,14 +37,7 @@ bool ProjectDocument::load(const QString& path, QString* error)
         return false;
     }
     filePath_ = QFileInfo(path).absoluteFilePath();
-    result_.reset();
-    if (project_.lastResult) {
-        try {
-            result_ = project::resultFromJson(*project_.lastResult);
-        } catch (const std::invalid_argument&) {
-            // A damaged stored result is not worth refusing the project for; it is just not shown.
-        }
-    }
+    takeStoredResult();
     reloadTables();
     summarize();
     current_ = project_.data.empty() ? -1 : 0;
@@ -41,11 +45,31 @@ bool ProjectDocument::load(const QString& path, QString* error)
     return true;
 }
 
+void ProjectDocument::takeStoredResult()
+{
+    result_.reset();
+    storedOutOfDate_.clear();
+    if (!project_.lastResult)
+        return;
+    try {
+        result_ = project::resultFromJson(*project_.lastResult);
+        if (const auto reason = project_.lastResult->find(kOutOfDateKey);
+            reason != project_.lastResult->end() && reason->is_string())
+            storedOutOfDate_ = QString::fromStdString(reason->get<std::string>());
+    } catch (const std::exception&) {
+        // A damaged stored result is not worth refusing the project for; it is just not shown.
+        result_.reset();
+    }
+}
+
 bool ProjectDocument::save(const QString& path, QString* error)
 {
     project::Project copy = project_;
-    if (result_)
+    if (result_) {
         copy.lastResult = project::resultToJson(*result_);
+        if (const QString reason = resultOutOfDate(); !reason.isEmpty())
+            (*copy.lastResult)[kOutOfDateKey] = reason.toStdString();
+    }
     try {
         project::saveProject(copy, path.toStdString());
     } catch (const std::exception& e) {
@@ -67,8 +91,11 @@ nlohmann::json ProjectDocument::toJson() const
 {
     const QString directory = filePath_.isEmpty() ? QDir::currentPath() : QFileInfo(filePath_).absolutePath();
     project::Project copy = project_;
-    if (result_)
+    if (result_) {
         copy.lastResult = project::resultToJson(*result_);
+        if (const QString reason = resultOutOfDate(); !reason.isEmpty())
+            (*copy.lastResult)[kOutOfDateKey] = reason.toStdString();
+    }
     return project::projectToJson(copy, directory.toStdString());
 }
 
@@ -83,7 +110,7 @@ bool ProjectDocument::restoreJson(const nlohmann::json& json, const QString& fil
         return false;
     }
     filePath_ = filePath;
-    result_.reset();
+    takeStoredResult();
     reloadTables();
     summarize();
     current_ = project_.data.empty() ? -1 : 0;
@@ -100,6 +127,7 @@ void ProjectDocument::newFromModel(const QString& modelText, const QString& mode
     tables_.clear();
     tableErrors_.clear();
     result_.reset();
+    storedOutOfDate_.clear();
     current_ = -1;
     summarize();
     announceEverything(false);
@@ -108,6 +136,9 @@ void ProjectDocument::newFromModel(const QString& modelText, const QString& mode
 void ProjectDocument::announceEverything(bool modified)
 {
     modified_ = modified;
+    revision_ = Revision{revision_.project + 1};
+    resultRevision_ = revision_;
+    emit projectReplaced();
     emit filePathChanged(filePath_);
     emit modelTextChanged();
     emit dataChanged();
@@ -133,9 +164,15 @@ void ProjectDocument::setModelText(const QString& text)
     if (value == project_.modelText)
         return;
     project_.modelText = value;
+    const QString problem = problem_;
     summarize();
+    const bool changed = problem_ != problem;
+    if (changed)
+        ++revision_.model;
     markModified();
     emit modelTextChanged();
+    if (changed)
+        emit problemChanged();
 }
 
 const data::DataTable* ProjectDocument::table(int index) const
@@ -152,15 +189,46 @@ QString ProjectDocument::tableError(int index) const
     return tableErrors_[static_cast<std::size_t>(index)];
 }
 
+const data::DataTable* ProjectDocument::fittedTable(int index, QString* error) const
+{
+    const data::DataTable* raw = table(index);
+    if (!raw) {
+        if (error)
+            *error = tableError(index);
+        return nullptr;
+    }
+    const Revision& r = fitted_.revision;
+    if (fitted_.index != index || r.project != revision_.project || r.data != revision_.data ||
+        r.preprocessing != revision_.preprocessing) {
+        fitted_ = FittedCache{index, revision_, std::nullopt, {}};
+        try {
+            fitted_.table = job::preprocessedRecord(*raw, preprocessing(), static_cast<std::size_t>(index));
+        } catch (const std::exception& e) {
+            fitted_.error = QString::fromStdString(e.what());
+        }
+    }
+    if (error)
+        *error = fitted_.error;
+    return fitted_.table ? &*fitted_.table : nullptr;
+}
+
+bool ProjectDocument::preprocessingChangesData() const
+{
+    const data::Preprocessing p = preprocessing();
+    return p.window || p.decimation > 1 || p.lowPass || p.noise;
+}
+
 void ProjectDocument::addDataSet(const project::Project::DataSet& set, const data::DataTable& table)
 {
     project_.data.push_back(set);
     tables_.emplace_back(table);
     tableErrors_.emplace_back();
     current_ = dataSetCount() - 1;
+    ++revision_.data;
     markModified();
     emit dataChanged();
     emit currentDataSetChanged(current_);
+    emit problemChanged();
 }
 
 void ProjectDocument::removeDataSet(int index)
@@ -172,18 +240,24 @@ void ProjectDocument::removeDataSet(int index)
     tables_.erase(tables_.begin() + static_cast<long>(i));
     tableErrors_.erase(tableErrors_.begin() + static_cast<long>(i));
     current_ = std::min(current_, dataSetCount() - 1);
+    ++revision_.data;
     markModified();
     emit dataChanged();
     emit currentDataSetChanged(current_);
+    emit problemChanged();
 }
 
 void ProjectDocument::setMapping(int index, const std::map<std::string, std::string>& mapping)
 {
     if (index < 0 || index >= dataSetCount())
         return;
+    if (project_.data[static_cast<std::size_t>(index)].mapping == mapping)
+        return;
     project_.data[static_cast<std::size_t>(index)].mapping = mapping;
+    ++revision_.data;
     markModified();
     emit dataChanged();
+    emit problemChanged();
 }
 
 void ProjectDocument::setCurrentDataSet(int index)
@@ -209,15 +283,23 @@ void ProjectDocument::setPreprocessing(const data::Preprocessing& settings)
     if (json == project_.preprocessing)
         return;
     project_.preprocessing = json;
+    ++revision_.preprocessing;
     markModified();
     emit preprocessingChanged();
+    emit problemChanged();
 }
 
 void ProjectDocument::setSettings(const estimate::FitSettings& settings)
 {
+    // Compared as the project file writes them: a panel re-sending the same values changes nothing.
+    const bool same = project::nonDefaultSettings(settings) == project::nonDefaultSettings(project_.settings);
     project_.settings = settings;
+    if (!same)
+        ++revision_.settings;
     markModified();
     emit settingsChanged();
+    if (!same)
+        emit problemChanged();
 }
 
 void ProjectDocument::setOptimalEstimationSettings(const estimate::OptimalEstimationSettings& settings)
@@ -239,8 +321,10 @@ void ProjectDocument::setParameterValues(const std::map<std::string, double>& va
     if (values == project_.parameterValues)
         return;
     project_.parameterValues = values;
+    ++revision_.model;  // they may set fixed parameters too
     markModified();
     emit settingsChanged();
+    emit problemChanged();
 }
 
 void ProjectDocument::foldIntoModelText(const QString& textWithValues, const std::vector<std::string>& foldedPriors)
@@ -261,9 +345,47 @@ std::map<std::string, double> ProjectDocument::trueValues() const
 
 void ProjectDocument::setResult(const estimate::FitResult& result)
 {
+    setResult(result, revision_);
+}
+
+bool ProjectDocument::setResult(const estimate::FitResult& result, const Revision& computedAt)
+{
+    if (computedAt.project != revision_.project)
+        return false;
     result_ = result;
+    resultRevision_ = computedAt;
+    storedOutOfDate_.clear();
     markModified();
     emit resultChanged();
+    return true;
+}
+
+QString ProjectDocument::resultOutOfDate() const
+{
+    if (!result_)
+        return {};
+    const QString changed = changesSince(resultRevision_);
+    return changed.isEmpty() ? storedOutOfDate_ : changed;
+}
+
+QString ProjectDocument::changesSince(const Revision& then, int aspects) const
+{
+    if (then.project != revision_.project)
+        return tr("another project was opened since");
+    QStringList parts;
+    if ((aspects & ModelAspect) && then.model != revision_.model)
+        parts << tr("the model");
+    if ((aspects & DataAspect) && then.data != revision_.data)
+        parts << tr("the data");
+    if ((aspects & PreprocessingAspect) && then.preprocessing != revision_.preprocessing)
+        parts << tr("the preprocessing");
+    if ((aspects & SettingsAspect) && then.settings != revision_.settings)
+        parts << tr("the estimator settings");
+    if (parts.isEmpty())
+        return {};
+    const QString last = parts.takeLast();
+    const QString list = parts.isEmpty() ? last : tr("%1 and %2").arg(parts.join(QStringLiteral(", ")), last);
+    return tr("%1 changed since").arg(list);
 }
 
 job::FitJob ProjectDocument::makeFitJob() const
@@ -299,6 +421,7 @@ void ProjectDocument::reloadTables()
 void ProjectDocument::summarize()
 {
     summary_ = summarizeModel(project_.modelText, project_.modelSource.empty() ? "<model>" : project_.modelSource);
+    problem_ = modelProblem(QString::fromStdString(project_.modelText), summary_);
 }
 
 }  // namespace sysid::ui

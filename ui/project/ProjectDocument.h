@@ -19,10 +19,23 @@ namespace sysid::ui {
 
 // The open project, the one place every panel reads and changes. Each change emits the
 // signal of the part that changed and marks the document modified until it is saved.
+//
+// It also keeps a revision of what a run computes from (model, data, preprocessing, fit
+// settings), so that results, plots and messages from before a change can say they are out of
+// date instead of passing for current. Starting values of estimated parameters are not part of
+// it: a fit from other starting values solves the same problem.
 class ProjectDocument : public QObject {
     Q_OBJECT
 
 public:
+    // What a run's result was computed from. `project` changes with New, Open and a restored
+    // autosave; the others count changes of their part.
+    struct Revision {
+        int project = 0, model = 0, data = 0, preprocessing = 0, settings = 0;
+        bool operator==(const Revision&) const = default;
+    };
+    enum Aspect { ModelAspect = 1, DataAspect = 2, PreprocessingAspect = 4, SettingsAspect = 8, AllAspects = 15 };
+
     explicit ProjectDocument(QObject* parent = nullptr);
 
     // --- file
@@ -51,6 +64,13 @@ public:
     }
     const data::DataTable* table(int index) const;  // nullptr when the file could not be read
     QString tableError(int index) const;  // why table() is nullptr
+    // Data set `index` as a fit fits it: through the preprocessing, with the noise of its record
+    // (job::preprocessedRecord). Computed on first use and kept until the data or the
+    // preprocessing change. nullptr when there is no table or the preprocessing fails (*error
+    // says why).
+    const data::DataTable* fittedTable(int index, QString* error = nullptr) const;
+    // Whether the preprocessing changes the data at all (else fittedTable() equals table()).
+    bool preprocessingChangesData() const;
     void addDataSet(const project::Project::DataSet& set, const data::DataTable& table);
     void removeDataSet(int index);
     void setMapping(int index, const std::map<std::string, std::string>& mapping);
@@ -75,14 +95,33 @@ public:
     // this does not mark it modified.
     void foldIntoModelText(const QString& textWithValues, const std::vector<std::string>& foldedPriors);
 
+    // --- revisions: is what was computed still current?
+    Revision revision() const { return revision_; }
+    // Why something computed at `then` no longer matches the project ("the model and the data
+    // changed since"), considering the parts in `aspects`; empty when none of them changed.
+    QString changesSince(const Revision& then, int aspects = AllAspects) const;
+
     // --- results
     const std::optional<estimate::FitResult>& result() const { return result_; }
+    // A result computed now.
     void setResult(const estimate::FitResult& result);
+    // A result of a run that started at `computedAt`. Refused (false, nothing changes) when it was
+    // computed for another project (opened since the run started).
+    bool setResult(const estimate::FitResult& result, const Revision& computedAt);
+    // Why the result no longer matches the project (empty: it does, or there is none). A result
+    // saved out of date stays so when the project is opened again.
+    QString resultOutOfDate() const;
 
     // The fit job for the current state (throws job::JobError when data are missing).
     job::FitJob makeFitJob() const;
 
 signals:
+    // The whole project was replaced (New, Open, a restored autosave): views start afresh. Comes
+    // before the signals of the parts.
+    void projectReplaced();
+    // Model, data, preprocessing or fit settings changed: revision() moved on. Comes after the
+    // signal of the part (which already sees the new revision).
+    void problemChanged();
     void modelTextChanged();
     void dataChanged();
     void currentDataSetChanged(int index);
@@ -97,6 +136,7 @@ private:
     void announceEverything(bool modified);  // after the whole project was replaced
     void reloadTables();
     void summarize();
+    void takeStoredResult();  // the project's last_result, and whether it was saved out of date
 
     project::Project project_;
     QString filePath_;
@@ -105,7 +145,18 @@ private:
     std::vector<std::optional<data::DataTable>> tables_;
     std::vector<QString> tableErrors_;
     ModelSummary summary_;
+    QString problem_;  // modelProblem of the text: what a change must alter to make results out of date
     std::optional<estimate::FitResult> result_;
+    Revision revision_;
+    Revision resultRevision_;
+    QString storedOutOfDate_;  // the reason a loaded result was saved with
+    struct FittedCache {
+        int index = -1;
+        Revision revision;
+        std::optional<data::DataTable> table;
+        QString error;
+    };
+    mutable FittedCache fitted_;
 };
 
 }  // namespace sysid::ui

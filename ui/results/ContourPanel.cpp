@@ -99,6 +99,14 @@ ContourPanel::ContourPanel(ProjectDocument* document, QWidget* parent) :
     });
     connect(document_, &ProjectDocument::modelTextChanged, this, &ContourPanel::refreshParameters);
     connect(document_, &ProjectDocument::resultChanged, this, &ContourPanel::showPath);
+    connect(document_, &ProjectDocument::problemChanged, this, &ContourPanel::markOutOfDate);
+    connect(document_, &ProjectDocument::projectReplaced, this, [this] {
+        runner_->cancel();
+        result_.reset();
+        plot_->clear();
+        status_->clear();
+        markOutOfDate();
+    });
     connect(runner_, &ContourRunner::progress, this, [this](int done, int total) {
         status_->setText(tr("computing the cost: %1 of %2 points").arg(done).arg(total));
     });
@@ -106,10 +114,16 @@ ContourPanel::ContourPanel(ProjectDocument* document, QWidget* parent) :
             [this](bool cancelled, const QString& text, std::shared_ptr<const job::CostSurfaceResult> result) {
                 run_->setEnabled(true);
                 cancel_->setEnabled(false);
+                if (document_->revision().project != runRevision_.project) {
+                    emit surfaceFinished();  // computed for the project open before: not shown
+                    return;
+                }
                 if (result) {
                     result_ = std::move(result);
+                    surfaceRevision_ = runRevision_;
                     plot_->setSurface(*result_);
                     showPath();
+                    markOutOfDate();
                 }
                 const QString shown = cancelled ? tr("cancelled: %1").arg(text) : text;
                 status_->setText(shown);
@@ -202,8 +216,15 @@ void ContourPanel::run()
     }
     run_->setEnabled(false);
     cancel_->setEnabled(true);
+    runRevision_ = document_->revision();
     status_->setText(tr("computing the cost on %1 x %1 points…").arg(grid_->value()));
     runner_->start(std::move(surface));
+}
+
+void ContourPanel::markOutOfDate()
+{
+    const QString reason = result_ ? document_->changesSince(surfaceRevision_) : QString();
+    plot_->setNotice(reason.isEmpty() ? QString() : tr("Out of date — %1 this surface was computed").arg(reason));
 }
 
 void ContourPanel::cancel()

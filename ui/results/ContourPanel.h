@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/job/CostSurface.h"
+#include "ui/project/ProjectDocument.h"
 
 #include <QString>
 #include <QWidget>
@@ -17,7 +18,6 @@ namespace sysid::ui {
 
 class ContourPlot;
 class ContourRunner;
-class ProjectDocument;
 
 // The "Cost contour" tab: the output-error cost of the project's fit over a grid of two chosen
 // parameters (seed 003, Figures 4.3-4.6), computed on a worker thread, with the iteration path
@@ -58,6 +58,7 @@ private:
     void refreshParameters();  // the combos follow the model's parameters
     void suggestRange(QComboBox* combo, QDoubleSpinBox* from, QDoubleSpinBox* to);
     void showPath();  // the last fit's iterates in the plane of the chosen parameters
+    void markOutOfDate();  // the surface against the project it was computed for
 
     ProjectDocument* document_;
     ContourRunner* runner_;
@@ -68,6 +69,7 @@ private:
     QLabel* status_;
     ContourPlot* plot_;
     std::shared_ptr<const job::CostSurfaceResult> result_;
+    ProjectDocument::Revision runRevision_, surfaceRevision_;
 };
 
 }  // namespace sysid::ui

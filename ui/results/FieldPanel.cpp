@@ -46,16 +46,26 @@ FieldPanel::FieldPanel(ProjectDocument* document, QWidget* parent) : QWidget(par
     connect(view_, &QComboBox::currentIndexChanged, this,
             [this](int index) { plot_->setView(static_cast<FieldPlot::View>(index)); });
     connect(document_, &ProjectDocument::modelTextChanged, this, &FieldPanel::refreshFields);
-    connect(document_, &ProjectDocument::dataChanged, this, &FieldPanel::showField);
-    connect(document_, &ProjectDocument::currentDataSetChanged, this, [this] {
-        modelTimes_.clear();  // the traces belong to the data set shown before
+    // The traces belong to the data set (and the project) shown before.
+    const auto forgetTraces = [this] {
+        modelTimes_.clear();
         modelOutputs_.resize(0, 0);
+        plot_->setNotice(QString());
         showField();
-    });
+    };
+    connect(document_, &ProjectDocument::projectReplaced, this, forgetTraces);
+    connect(document_, &ProjectDocument::dataChanged, this, forgetTraces);
+    connect(document_, &ProjectDocument::currentDataSetChanged, this, forgetTraces);
+    connect(document_, &ProjectDocument::preprocessingChanged, this, &FieldPanel::showField);
     // The controls' natural width (wide spin boxes) must not widen the window all plot tabs share:
     // a wider window repaints the output plots, with all their samples, for longer.
     setMinimumSize(240, 180);
     refreshFields();
+}
+
+void FieldPanel::setOutOfDate(const QString& reason)
+{
+    plot_->setNotice(reason.isEmpty() || modelTimes_.empty() ? QString() : tr("Out of date — %1 this fit").arg(reason));
 }
 
 void FieldPanel::setModelOutputs(const std::vector<double>& times, const Eigen::MatrixXd& outputs)
@@ -90,12 +100,16 @@ void FieldPanel::showField()
             layout = &f;
     refreshCuts(layout);
     const int set = document_->currentDataSet();
-    const data::DataTable* table = set >= 0 && set < document_->dataSetCount() ? document_->table(set) : nullptr;
+    // The data as the fit fits them (preprocessed), so the model's traces line up with them.
+    QString error;
+    const data::DataTable* table =
+        set >= 0 && set < document_->dataSetCount() ? document_->fittedTable(set, &error) : nullptr;
     if (!layout || !table) {
         if (plot_->hasField())
             plot_->clear();
-        status_->setText(!layout ? tr("the model has no one- or two-dimensional field (a `field` block)")
-                                 : tr("no data set to show"));
+        status_->setText(!layout               ? tr("the model has no one- or two-dimensional field (a `field` block)")
+                             : error.isEmpty() ? tr("no data set to show")
+                                               : error);
         return;
     }
     const auto& mapping = document_->dataSet(set).mapping;
@@ -148,7 +162,8 @@ void FieldPanel::showField()
     QString text =
         tr("%1 of %2 nodes measured in %3").arg(measuredNodes).arg(nodes).arg(QString::fromStdString(table->source));
     if (!modelTimes_.empty() && !tracesFit)
-        text += tr("; the fit's traces are on other times than the data (preprocessing), so the model is not shown");
+        text += tr("; the fit's traces are on other times than the data now (the preprocessing changed), so the "
+                   "model is not shown");
     else if (!tracesFit)
         text += tr("; run a fit for the model and the residual");
     status_->setText(text);

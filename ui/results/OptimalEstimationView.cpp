@@ -84,16 +84,35 @@ OptimalEstimationView::OptimalEstimationView(QWidget* parent) : QWidget(parent)
     splitter->addWidget(top);
     splitter->addWidget(tabs_);
     splitter->setStretchFactor(1, 3);
+    banner_ = new QLabel(this);
+    banner_->setObjectName(QStringLiteral("optimalOutOfDateBanner"));
+    banner_->setWordWrap(true);
+    banner_->setStyleSheet(QStringLiteral("QLabel { background: #FFF3D6; color: #7A2E00; border: 1px solid #D55E00; "
+                                          "padding: 3px; font-weight: bold; }"));
+    banner_->setVisible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(banner_);
     layout->addWidget(splitter);
 
     connect(crossResidual_, &QComboBox::currentIndexChanged, this, &OptimalEstimationView::updateCrossPlot);
     connect(crossAbscissa_, &QComboBox::currentIndexChanged, this, &OptimalEstimationView::updateCrossPlot);
 }
 
+void OptimalEstimationView::setOutOfDate(const QString& reason)
+{
+    const QString shown = result_ ? reason : QString();
+    banner_->setText(tr("Out of date — %1 this optimal estimation. Run it again for current results.").arg(shown));
+    banner_->setVisible(!shown.isEmpty());
+    const QString notice = shown.isEmpty() ? QString() : tr("Out of date — %1 this run").arg(shown);
+    for (PlotWidget* plot :
+         {static_cast<PlotWidget*>(xiPlot_), static_cast<PlotWidget*>(epsPlot_), static_cast<PlotWidget*>(crossPlot_)})
+        plot->setNotice(notice);
+}
+
 void OptimalEstimationView::clear()
 {
+    setOutOfDate(QString());
     result_.reset();
     parameters_->setRowCount(0);
     xiPlot_->clear();
@@ -107,7 +126,7 @@ void OptimalEstimationView::clear()
 
 void OptimalEstimationView::setResult(const estimate::OptimalEstimationResult& r)
 {
-    clear();
+    clear();  // and current again
     result_ = r;
     summary_->setText(tr("%1 after %2 iteration(s): cost %3, ‖F‖ %4. %5")
                           .arg(r.converged() ? tr("converged") : tr("not converged"))

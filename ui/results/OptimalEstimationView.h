@@ -2,6 +2,7 @@
 
 #include "engine/estimate/OptimalEstimation.h"
 
+#include <QLabel>
 #include <QWidget>
 
 #include <optional>
@@ -14,6 +15,7 @@ class QTabWidget;
 namespace sysid::ui {
 
 class CurvePlot;
+class PlotWidget;
 class PhasePortraitPlot;
 
 // The result of optimal estimation (seed 001 §6): the parameters theta(a) with their drift over
@@ -28,6 +30,10 @@ public:
 
     void setResult(const estimate::OptimalEstimationResult& result);
     void clear();
+    // The shown result no longer matches the project (`reason`, e.g. "the model changed since"):
+    // a banner says so and the plots carry a notice. Empty: current.
+    void setOutOfDate(const QString& reason);
+    bool isOutOfDate() const { return banner_ && !banner_->isHidden(); }
     const std::optional<estimate::OptimalEstimationResult>& result() const { return result_; }
 
     QTableWidget* parameterTable() const { return parameters_; }
@@ -42,6 +48,7 @@ private:
     void updateCrossPlot();
 
     QLabel* summary_ = nullptr;
+    QLabel* banner_ = nullptr;
     QTableWidget* parameters_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     CurvePlot* xiPlot_ = nullptr;

@@ -110,8 +110,16 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     top->addWidget(exportJsonButton_);
     top->addWidget(exportCsvButton_);
 
+    banner_ = new QLabel(this);
+    banner_->setObjectName(QStringLiteral("outOfDateBanner"));
+    banner_->setWordWrap(true);
+    banner_->setStyleSheet(QStringLiteral("QLabel { background: #FFF3D6; color: #7A2E00; border: 1px solid #D55E00; "
+                                          "padding: 3px; font-weight: bold; }"));
+    banner_->setVisible(false);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(banner_);
     layout->addLayout(top);
     layout->addLayout(tables_, 1);
 
@@ -173,8 +181,39 @@ QColor ResultsPanel::correlationColor(double value)
     return QColor(255, fade, fade);  // red at +1, white at 0
 }
 
+void ResultsPanel::setOutOfDate(const QString& reason)
+{
+    const QString shown = hasResult_ ? reason : QString();
+    if (shown == outOfDate_)
+        return;
+    const bool wasOutOfDate = !outOfDate_.isEmpty();
+    outOfDate_ = shown;
+    banner_->setText(tr("Out of date — %1 this fit. Run the fit again for current results.").arg(shown));
+    banner_->setVisible(!shown.isEmpty());
+    summary_->setEnabled(shown.isEmpty());
+    if (shown.isEmpty()) {
+        if (wasOutOfDate)
+            setResult(result_, trueValues_);  // the cells in their own colours again
+        return;
+    }
+    // Greyed: grey text on faded cell colours.
+    for (QTableWidget* table : {parameterTable_, correlationTable_})
+        for (int r = 0; r < table->rowCount(); ++r)
+            for (int c = 0; c < table->columnCount(); ++c)
+                if (QTableWidgetItem* item = table->item(r, c)) {
+                    item->setForeground(QBrush(QColor(150, 150, 150)));
+                    const QBrush background = item->background();
+                    if (background.style() != Qt::NoBrush) {
+                        const QColor colour = background.color();
+                        item->setBackground(QBrush(QColor((colour.red() + 3 * 255) / 4, (colour.green() + 3 * 255) / 4,
+                                                          (colour.blue() + 3 * 255) / 4)));
+                    }
+                }
+}
+
 void ResultsPanel::clear()
 {
+    setOutOfDate(QString());
     result_ = estimate::FitResult{};
     trueValues_.clear();
     hasResult_ = false;
@@ -188,6 +227,9 @@ void ResultsPanel::clear()
 
 void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<std::string, double>& trueValues)
 {
+    outOfDate_.clear();  // shown in its own colours
+    banner_->setVisible(false);
+    summary_->setEnabled(true);
     result_ = result;
     trueValues_ = trueValues;
     hasResult_ = true;

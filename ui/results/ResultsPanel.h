@@ -52,6 +52,11 @@ public:
     void setRefineAvailable(bool available);
     // The panel's height that shows `rows` parameters' rows and correlation matrix whole, side by side.
     int heightForRows(int rows) const;
+    // Marks the shown result as no longer matching the project: a banner says why (`reason`, e.g.
+    // "the model changed since") and the tables are greyed. Empty: current.
+    void setOutOfDate(const QString& reason);
+    bool isOutOfDate() const { return !outOfDate_.isEmpty(); }
+    QLabel* outOfDateBanner() const { return banner_; }
 
     // project::resultToJson(result), written with core::writeFileAtomically.
     static bool exportJson(const estimate::FitResult& result, const QString& path, QString* error,
@@ -87,6 +92,8 @@ private:
     QTableWidget* parameterTable_ = nullptr;
     QTableWidget* correlationTable_ = nullptr;
     QLabel* summary_ = nullptr;
+    QLabel* banner_ = nullptr;
+    QString outOfDate_;
     QPushButton* exportJsonButton_ = nullptr;
     QPushButton* exportCsvButton_ = nullptr;
     QPushButton* refineButton_ = nullptr;

@@ -97,6 +97,14 @@ StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
     connect(run_, &QPushButton::clicked, this, &StudyPanel::run);
     connect(cancel_, &QPushButton::clicked, this, &StudyPanel::cancel);
     connect(export_, &QPushButton::clicked, this, &StudyPanel::exportInteractively);
+    connect(document_, &ProjectDocument::problemChanged, this, &StudyPanel::markOutOfDate);
+    connect(document_, &ProjectDocument::projectReplaced, this, [this] {
+        runner_->cancel();
+        result_.reset();
+        showResult();
+        status_->clear();
+        markOutOfDate();
+    });
     connect(runner_, &StudyRunner::realisationFinished, this,
             [this](int finished, int total, bool failed, const QString& text) {
                 progress_->setRange(0, total);
@@ -108,12 +116,23 @@ StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
             [this](bool cancelled, const QString& text, std::shared_ptr<const job::NoiseStudyResult> result) {
                 run_->setEnabled(true);
                 cancel_->setEnabled(false);
+                if (document_->revision().project != runRevision_.project) {
+                    emit finished();  // a study of the project open before: not shown
+                    return;
+                }
                 result_ = std::move(result);
                 showResult();
+                markOutOfDate();
                 status_->setText(cancelled ? tr("cancelled: %1").arg(text) : text);
                 emit message(tr("study %1: %2").arg(cancelled ? tr("cancelled") : tr("finished"), text));
                 emit finished();
             });
+}
+
+void StudyPanel::markOutOfDate()
+{
+    const QString reason = result_ ? document_->changesSince(runRevision_) : QString();
+    plot_->setNotice(reason.isEmpty() ? QString() : tr("Out of date — %1 this study").arg(reason));
 }
 
 job::NoiseStudySettings StudyPanel::settings() const
@@ -177,8 +196,10 @@ void StudyPanel::run()
     study.trueValues = document_->trueValues();
     study.threads = threads();
     storeSettings();
+    runRevision_ = document_->revision();
     result_.reset();
     showResult();
+    markOutOfDate();
     progress_->setRange(0, static_cast<int>(study.settings.realisations));
     progress_->setValue(0);
     status_->setText(tr("running %1 realisations…").arg(study.settings.realisations));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/job/NoiseStudy.h"
+#include "ui/project/ProjectDocument.h"
 
 #include <QString>
 #include <QWidget>
@@ -18,7 +19,6 @@ class QTableWidget;
 namespace sysid::ui {
 
 class BoxPlot;
-class ProjectDocument;
 class StudyRunner;
 
 // The "Monte Carlo study" dock: N noise realisations of the project's fit (its data, method
@@ -65,6 +65,7 @@ private:
     void loadSettings();  // from the document
     void storeSettings();  // into the document
     void showResult();
+    void markOutOfDate();  // the shown study against the project it ran on
 
     ProjectDocument* document_;
     StudyRunner* runner_;
@@ -82,6 +83,7 @@ private:
     BoxPlot* plot_;
     std::shared_ptr<const job::NoiseStudyResult> result_;
     bool loading_ = false;
+    ProjectDocument::Revision runRevision_;
 };
 
 }  // namespace sysid::ui

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "ui/project/ProjectDocument.h"
+
+#include <Eigen/Dense>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <map>
+#include <string>
+#include <vector>
+
+class QVBoxLayout;
+class QWidget;
+
+namespace sysid::ui {
+
+class CostPlot;
+class FieldPanel;
+class OptimalEstimationView;
+class ParameterHistoryPlot;
+class PhasePortraitPlot;
+class ResultsPanel;
+class TimeSeriesPlot;
+
+// What a fit shows, kept true to the project:
+// - the Outputs page, one TimeSeriesPlot per model output: the current data set as the fit fits
+//   it (preprocessed), the raw record faintly behind when the preprocessing changes it, the
+//   model's response of the last run and the residuals; the phase portrait of the first output;
+// - the parameter and cost histories (of the running fit, else of the document's result);
+// - the results table, the optimal-estimation view and the field's model.
+// Another project clears them all. A change of model, data, preprocessing or fit settings marks
+// whatever was computed before it out of date (a notice on the plots, the model drawn grey, a
+// banner over the results); a change of the data sets drops the model's responses, which belonged
+// to the records as they were.
+class FitViews : public QObject {
+    Q_OBJECT
+
+public:
+    struct Views {
+        ResultsPanel* results = nullptr;
+        ParameterHistoryPlot* parameters = nullptr;
+        CostPlot* cost = nullptr;
+        PhasePortraitPlot* phase = nullptr;
+        OptimalEstimationView* optimal = nullptr;
+        FieldPanel* field = nullptr;
+    };
+
+    // The Outputs page is made a child of `pageParent`.
+    FitViews(ProjectDocument* document, const Views& views, QWidget* pageParent, QObject* parent = nullptr);
+
+    QWidget* outputPage() const { return outputPage_; }
+    TimeSeriesPlot* outputPlot(int output) const;
+    int outputPlotCount() const { return static_cast<int>(outputPlots_.size()); }
+
+public slots:
+    // A fit or optimal estimation starts (true; its responses and iterations belong to the
+    // project as it is at this moment) or has ended (false).
+    void setRunning(bool running);
+    void optimalEstimationStarted();
+    // The model's response of data set `experiment` (samples x outputs, at the samples of that
+    // data set as the run fits it).
+    void showResponse(int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase);
+
+private:
+    void clearAll();  // another project
+    void rebuildPlots();  // one plot per model output
+    void redrawOutputs();  // measured and model
+    void redrawMeasured();  // the current data set as fitted, and raw behind it
+    void redrawModel();  // the model's response of the current data set
+    std::string columnOf(int output) const;  // the current data set's column of a plotted output
+    void showResult();  // the document's result: table and histories
+    void markOutOfDate();  // every view against the revision it was computed at
+
+    struct Response {
+        std::vector<double> times;
+        Eigen::MatrixXd outputs;
+        bool withPhase = false;
+    };
+
+    ProjectDocument* document_;
+    Views views_;
+    QWidget* outputPage_;
+    QVBoxLayout* outputLayout_;
+    std::vector<TimeSeriesPlot*> outputPlots_;
+    QStringList plottedOutputs_;
+    std::map<int, Response> responses_;  // per data set, of the run that started at runRevision_
+    ProjectDocument::Revision runRevision_;
+    ProjectDocument::Revision optimalRevision_;
+    bool runActive_ = false;  // responses come from a run of this project
+    bool historyFromRun_ = false;  // the histories show a run's iterations, not the result's
+    QString dataNotice_;  // why the measured data are not what a fit would fit
+};
+
+}  // namespace sysid::ui
