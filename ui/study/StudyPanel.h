@@ -8,7 +8,6 @@
 #include <memory>
 
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -18,6 +17,7 @@ class QTableWidget;
 namespace sysid::ui {
 
 class BoxPlot;
+class NumberField;
 class ProjectDocument;
 class StudyRunner;
 
@@ -40,7 +40,7 @@ public:
     bool exportResult(const QString& path, QString* error = nullptr) const;
 
     QSpinBox* realisationsSpin() const { return realisations_; }
-    QDoubleSpinBox* noiseSpin() const { return noise_; }
+    NumberField* noiseField() const { return noise_; }
     QComboBox* distributionCombo() const { return distribution_; }
     QSpinBox* seedSpin() const { return seed_; }
     QSpinBox* threadsSpin() const { return threads_; }
@@ -69,7 +69,7 @@ private:
     ProjectDocument* document_;
     StudyRunner* runner_;
     QSpinBox* realisations_;
-    QDoubleSpinBox* noise_;
+    NumberField* noise_;
     QComboBox* distribution_;
     QSpinBox* seed_;
     QSpinBox* threads_;
