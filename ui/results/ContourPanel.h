@@ -8,7 +8,6 @@
 #include <memory>
 
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -17,6 +16,7 @@ namespace sysid::ui {
 
 class ContourPlot;
 class ContourRunner;
+class NumberField;
 class ProjectDocument;
 
 // The "Cost contour" tab: the output-error cost of the project's fit over a grid of two chosen
@@ -35,10 +35,10 @@ public:
 
     QComboBox* xCombo() const { return xName_; }
     QComboBox* yCombo() const { return yName_; }
-    QDoubleSpinBox* xFromSpin() const { return xFrom_; }
-    QDoubleSpinBox* xToSpin() const { return xTo_; }
-    QDoubleSpinBox* yFromSpin() const { return yFrom_; }
-    QDoubleSpinBox* yToSpin() const { return yTo_; }
+    NumberField* xFromSpin() const { return xFrom_; }
+    NumberField* xToSpin() const { return xTo_; }
+    NumberField* yFromSpin() const { return yFrom_; }
+    NumberField* yToSpin() const { return yTo_; }
     QSpinBox* gridSpin() const { return grid_; }
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
@@ -56,13 +56,13 @@ signals:
 
 private:
     void refreshParameters();  // the combos follow the model's parameters
-    void suggestRange(QComboBox* combo, QDoubleSpinBox* from, QDoubleSpinBox* to);
+    void suggestRange(QComboBox* combo, NumberField* from, NumberField* to);
     void showPath();  // the last fit's iterates in the plane of the chosen parameters
 
     ProjectDocument* document_;
     ContourRunner* runner_;
     QComboBox *xName_, *yName_;
-    QDoubleSpinBox *xFrom_, *xTo_, *yFrom_, *yTo_;
+    NumberField *xFrom_, *xTo_, *yFrom_, *yTo_;
     QSpinBox* grid_;
     QPushButton *run_, *cancel_;
     QLabel* status_;
