@@ -9,6 +9,7 @@
 #include "ui/periodic/PeriodicController.h"
 #include "ui/periodic/PeriodicPanel.h"
 #include "ui/run/FitRunner.h"
+#include "ui/settings/NumberField.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -4,10 +4,12 @@
 #include "TextTestSupport.h"
 
 #include "engine/data/Butterworth.h"
+#include "engine/data/CutoffSuggestion.h"
 #include "engine/data/DataError.h"
 #include "engine/data/DataTable.h"
 #include "engine/data/Differentiation.h"
 #include "engine/data/Noise.h"
+#include "engine/data/Preprocessing.h"
 #include "engine/data/Resampling.h"
 #include "engine/data/SmoothingSpline.h"
 #include "engine/data/Spectrum.h"
@@ -615,6 +617,46 @@ private slots:
         QVERIFY2(std::abs(total * 12 - 1) < 0.05, qPrintable(QString("noise integral %1").arg(total)));
         QVERIFY(contains(messageOf<std::invalid_argument>([&] { welch({1.0}, 10); }), "at least 2"));
         QVERIFY(contains(messageOf<std::invalid_argument>([&] { welch({1.0, 2.0}, 0); }), "sample rate"));
+    }
+
+    // The offered low-pass cutoff: five times the highest dominant frequency, below Nyquist,
+    // and nothing where there is no spectrum to read it from.
+    void suggestedCutoffFollowsTheDominantFrequency()
+    {
+        const double fs = 100;
+        const auto t = uniformTime(1000, 1 / fs);
+        DataTable table;
+        table.source = "sines";
+        table.columnNames = {"t", "slow", "fast"};
+        table.columns = {t, sample(t, [](double s) { return 3 + std::sin(2 * pi * 0.8 * s); }),
+                         sample(t, [](double s) { return 0.2 * std::sin(2 * pi * 2.0 * s) + 0.01 * s; })};
+        const auto dominant = dominantFrequency(table.columns[2], fs);
+        QVERIFY(dominant);
+        QVERIFY2(std::abs(*dominant - 2.0) <= 0.1, qPrintable(QString::number(*dominant)));
+        const auto cutoff = suggestedLowPassCutoff(table);
+        QVERIFY(cutoff);
+        QCOMPARE(*cutoff, 10.0);  // 5 x 2 Hz
+        // The filter that the suggestion configures is one the design accepts, and it keeps the signal.
+        Preprocessing p;
+        p.lowPass = Preprocessing::LowPass{4, *cutoff};
+        const DataTable filtered = preprocess(table, p);
+        QVERIFY(maxAbsDifference(filtered.columns[1], table.columns[1]) < 0.05);
+
+        // A dominant frequency near Nyquist: the cutoff stays below it.
+        table.columns[2] = sample(t, [](double s) { return std::sin(2 * pi * 30.0 * s); });
+        QCOMPARE(*suggestedLowPassCutoff(table), kCutoffOfNyquist * fs / 2);
+        // Two significant digits: 5 x 0.3 Hz.
+        table.columns[2] = sample(t, [](double s) { return std::sin(2 * pi * 0.3 * s); });
+        table.columns[1] = table.columns[2];
+        QCOMPARE(*suggestedLowPassCutoff(table), 1.5);
+        // Constant columns and non-uniform time give no suggestion.
+        table.columns[1].assign(t.size(), 1.0);
+        table.columns[2].assign(t.size(), -2.0);
+        QVERIFY(!suggestedLowPassCutoff(table));
+        QVERIFY(!dominantFrequency(table.columns[1], fs));
+        table.columns[2] = sample(t, [](double s) { return std::sin(2 * pi * 2.0 * s); });
+        table.columns[0][500] += 0.003;
+        QVERIFY(!suggestedLowPassCutoff(table));
     }
 };
 

@@ -1,12 +1,18 @@
 #pragma once
 // What the widget tests share: settings kept out of the user's files, the bundled examples,
-// small files written and read back, and the clean record of the straight-line model.
+// small files written and read back, the clean record of the straight-line model, and acting on
+// the next modal dialog.
 
+#include <QApplication>
 #include <QByteArray>
 #include <QCoreApplication>
 #include <QFile>
 #include <QStandardPaths>
 #include <QString>
+#include <QTimer>
+#include <QWidget>
+
+#include <functional>
 
 namespace sysid::test {
 
@@ -47,6 +53,22 @@ inline bool writeLinearCleanData(const QString& path)
         csv += QByteArray::number(t, 'g', 17) + "," + QByteArray::number(t + t * t, 'g', 17) + "\n";
     }
     return writeFile(path, csv);
+}
+
+// Runs act on the next modal dialog once it is open (it is polled from the event loop, which
+// the dialog's own exec() keeps turning).
+inline void onNextModal(std::function<void(QWidget*)> act)
+{
+    auto* timer = new QTimer;
+    timer->setInterval(10);
+    QObject::connect(timer, &QTimer::timeout, [timer, act] {
+        if (QWidget* modal = QApplication::activeModalWidget()) {
+            timer->stop();
+            timer->deleteLater();
+            act(modal);
+        }
+    });
+    timer->start();
 }
 
 }  // namespace sysid::test

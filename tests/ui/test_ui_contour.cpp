@@ -13,9 +13,9 @@
 #include "ui/results/ContourPanel.h"
 #include "ui/results/FieldPanel.h"
 #include "ui/run/ContourRunner.h"
+#include "ui/settings/NumberField.h"
 
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>

@@ -8,6 +8,7 @@
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextLayout>
+#include <QVBoxLayout>
 #include <QtTest>
 
 #include <cmath>
@@ -23,6 +24,7 @@
 #include "ui/editor/ModelEditor.h"
 #include "ui/editor/ModelHighlighter.h"
 #include "ui/editor/ParameterTable.h"
+#include "ui/editor/ProblemList.h"
 #include "ui/editor/SymbolList.h"
 
 using sysid::ui::EquationsDialog;
@@ -30,6 +32,7 @@ using sysid::ui::ModelEditor;
 using sysid::ui::ModelHighlighter;
 using sysid::ui::ModelSummary;
 using sysid::ui::ParameterTable;
+using sysid::ui::ProblemList;
 using sysid::ui::SymbolList;
 
 namespace {
@@ -121,6 +124,7 @@ private slots:
     void parameterTableEditsRewriteTheText();
     void parameterTablePriorsEditTheText();
     void equationsDialogShowsDerivedEquations();
+    void problemListShowsPlacesAndJumpsThere();
 };
 
 void TestUiEditor::highlighterColoursTokens()
@@ -443,6 +447,64 @@ void TestUiEditor::equationsDialogShowsDerivedEquations()
     ModelSummary invalid;
     dialog.setSummary(invalid);
     QVERIFY(dialog.text().contains(QStringLiteral("errors")));
+}
+
+// A syntax error and an unknown name: listed in text order as line:column and message, the first
+// one signalled for the status bar; a click on a row puts the cursor at that place.
+void TestUiEditor::problemListShowsPlacesAndJumpsThere()
+{
+    QWidget pane;
+    auto* layout = new QVBoxLayout(&pane);
+    auto* editor = new ModelEditor(&pane);
+    auto* problems = new ProblemList(editor, &pane);
+    layout->addWidget(editor);
+    layout->addWidget(problems);
+    pane.resize(600, 400);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    QVERIFY(problems->isHidden());
+    QSignalSpy first(editor, &ModelEditor::firstProblemChanged);
+
+    editor->setPlainText(QStringLiteral("param a = 0.1\nstate y = 1\ny' = a*foo + 1\noutput y\n"));
+    editor->checkNow();
+    QCOMPARE(problems->count(), 1);
+    QVERIFY(!problems->isHidden());
+    QVERIFY2(problems->item(0)->text().startsWith(QStringLiteral("3:8  ")), qPrintable(problems->item(0)->text()));
+    QVERIFY(problems->item(0)->text().contains(QStringLiteral("foo")));
+    QCOMPARE(first.count(), 1);
+    QVERIFY2(first.last().at(0).toString().startsWith(QStringLiteral("line 3, column 8: ")),
+             qPrintable(first.last().at(0).toString()));
+
+    // A syntax error on line 2 as well: both listed, the first in the text first.
+    editor->setPlainText(QStringLiteral("param a = 0.1\nstate y = = 1\ny' = a*foo + 1\noutput y\n"));
+    editor->checkNow();
+    QVERIFY(problems->count() >= 1);
+    const auto& d = editor->diagnostics().front();
+    QCOMPARE(d.where.line, 2);
+    QVERIFY(d.where.column > 0);
+    QCOMPARE(problems->item(0)->text(), ProblemList::rowText(d));
+    QVERIFY(problems->item(0)->text().startsWith(QStringLiteral("2:%1  ").arg(d.where.column)));
+    QCOMPARE(first.count(), 2);
+    QVERIFY(first.last().at(0).toString().startsWith(QStringLiteral("line 2, column ")));
+
+    QTextCursor start(editor->document());
+    editor->setTextCursor(start);
+    QTest::mouseClick(problems->viewport(), Qt::LeftButton, {}, problems->visualItemRect(problems->item(0)).center());
+    QCOMPARE(editor->textCursor().blockNumber(), d.where.line - 1);
+    QCOMPARE(editor->textCursor().positionInBlock(), d.where.column - 1);
+    const int last = problems->count() - 1;
+    const auto& lastProblem = editor->diagnostics().back();
+    QTest::mouseClick(problems->viewport(), Qt::LeftButton, {},
+                      problems->visualItemRect(problems->item(last)).center());
+    QCOMPARE(editor->textCursor().blockNumber(), lastProblem.where.line - 1);
+
+    // Fixed: the list hides and the status line is cleared.
+    editor->setPlainText(QStringLiteral("param a = 0.1\nstate y = 1\ny' = a*y + 1\noutput y\n"));
+    editor->checkNow();
+    QCOMPARE(problems->count(), 0);
+    QVERIFY(problems->isHidden());
+    QCOMPARE(first.count(), 3);
+    QVERIFY(first.last().at(0).toString().isEmpty());
 }
 
 QTEST_MAIN(TestUiEditor)

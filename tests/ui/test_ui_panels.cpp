@@ -27,6 +27,7 @@
 #include "ui/plots/CurvePlot.h"
 #include "ui/plots/SpectrumPlot.h"
 #include "ui/settings/FilterPanel.h"
+#include "ui/settings/NumberField.h"
 
 #include "engine/estimate/MethodTraits.h"
 
@@ -631,7 +632,7 @@ private slots:
         QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
 
         // Editing the cutoff back into range clears the error.
-        panel.cutoffSpin()->setValue(5.0);
+        panel.cutoffField()->setValue(5.0);
         QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
         QVERIFY(panel.errorLabel()->isHidden());
 

@@ -8,6 +8,7 @@
 #include "ui/plots/BranchPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
 #include "ui/project/ProjectDocument.h"
+#include "ui/settings/NumberField.h"
 
 #include <QCheckBox>
 #include <QComboBox>

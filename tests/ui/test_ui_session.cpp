@@ -23,22 +23,6 @@ namespace {
 
 const QString examples = QStringLiteral(SYSID_SOURCE_DIR "/resources/examples");
 
-// Runs act on the next modal dialog once it is open (it is polled from the event loop, which
-// the dialog's own exec() keeps turning).
-void onNextModal(std::function<void(QWidget*)> act)
-{
-    auto* timer = new QTimer;
-    timer->setInterval(10);
-    QObject::connect(timer, &QTimer::timeout, [timer, act] {
-        if (QWidget* modal = QApplication::activeModalWidget()) {
-            timer->stop();
-            timer->deleteLater();
-            act(modal);
-        }
-    });
-    timer->start();
-}
-
 void clickButton(QWidget* modal, QMessageBox::StandardButton which)
 {
     auto* box = qobject_cast<QMessageBox*>(modal);
@@ -92,7 +76,7 @@ private slots:
         ui::MainWindow w(examples + QStringLiteral("/sdof_cubic.sysid"));
         QCOMPARE(w.document()->dataSetCount(), 1);
         bool sawDialog = false;
-        onNextModal([&](QWidget* modal) {
+        test::onNextModal([&](QWidget* modal) {
             auto* dialog = qobject_cast<ui::ImportDialog*>(modal);
             sawDialog = dialog != nullptr;
             if (dialog)
@@ -113,7 +97,7 @@ private slots:
         const QString edited = w.document()->modelText() + QStringLiteral("\n# my edit\n");
         w.document()->setModelText(edited);
         QVERIFY(w.document()->isModified());
-        onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::Cancel); });
+        test::onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::Cancel); });
         drop(w, examples + QStringLiteral("/mass_spring_damper.sysid"));
         QCOMPARE(w.document()->modelText(), edited);
         QVERIFY(w.document()->filePath().endsWith(QStringLiteral("sdof_cubic.sysid")));
@@ -132,7 +116,7 @@ private slots:
         QVERIFY(QFile::exists(ui::MainWindow::autosavePath()));
 
         ui::MainWindow next;
-        onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::Yes); });
+        test::onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::Yes); });
         next.offerAutosaveRestore();
         QCOMPARE(next.document()->modelText(), edited);
         QVERIFY(next.document()->isModified());  // restored work is not saved yet
@@ -148,7 +132,7 @@ private slots:
         }
         QVERIFY(QFile::exists(ui::MainWindow::autosavePath()));
         ui::MainWindow next;
-        onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::No); });
+        test::onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::No); });
         next.offerAutosaveRestore();
         QVERIFY(!QFile::exists(ui::MainWindow::autosavePath()));
         QVERIFY(!next.document()->modelText().contains(QStringLiteral("# lost")));

@@ -9,11 +9,11 @@
 #include "ui/plots/BoxPlot.h"
 #include "ui/project/ProjectDocument.h"
 #include "ui/run/StudyRunner.h"
+#include "ui/settings/NumberField.h"
 #include "ui/study/StudyPanel.h"
 
 #include <QComboBox>
 #include <QDockWidget>
-#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
@@ -65,12 +65,12 @@ private slots:
         QVERIFY2(document.load(path, &error), qPrintable(error));
         ui::StudyPanel panel(&document);
         QCOMPARE(panel.realisationsSpin()->value(), 30);
-        QCOMPARE(panel.noiseSpin()->value(), 7.5);
+        QCOMPARE(panel.noiseField()->value(), 7.5);
         QCOMPARE(panel.distributionCombo()->currentData().toString(), QString("gaussian"));
         QCOMPARE(panel.seedSpin()->value(), 4);
         QVERIFY(!document.isModified());
 
-        panel.noiseSpin()->setValue(12.0);
+        panel.noiseField()->setValue(12.0);
         panel.distributionCombo()->setCurrentIndex(0);
         QVERIFY(document.isModified());
         QCOMPARE(document.project().study->noisePercent, 12.0);
@@ -83,7 +83,7 @@ private slots:
         ui::ProjectDocument reopened;
         QVERIFY(reopened.load(path, &error));
         ui::StudyPanel again(&reopened);
-        QCOMPARE(again.noiseSpin()->value(), 12.0);
+        QCOMPARE(again.noiseField()->value(), 12.0);
         QCOMPARE(again.distributionCombo()->currentIndex(), 0);
     }
 
@@ -249,7 +249,7 @@ private slots:
         QVERIFY(dock);
         QVERIFY(dock->isAncestorOf(window.studyPanel()));  // inside the dock's scroll area
         QCOMPARE(window.studyPanel()->realisationsSpin()->value(), 5);
-        QCOMPARE(window.studyPanel()->noiseSpin()->value(), 3.0);
+        QCOMPARE(window.studyPanel()->noiseField()->value(), 3.0);
     }
 };
 

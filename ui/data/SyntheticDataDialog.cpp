@@ -9,10 +9,10 @@
 
 #include "ui/data/DialogParts.h"
 #include "ui/settings/EnumCombo.h"
+#include "ui/settings/NumberField.h"
 
 #include <QComboBox>
 #include <QDir>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -20,7 +20,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -54,25 +53,16 @@ QString valueText(double value)
     return QString::number(value, 'g', 15);
 }
 
-// A spin box showing its value without trailing zeros (2, 0.1, 0.00001) instead of fixed decimals.
-class CompactSpinBox : public QDoubleSpinBox {
-public:
-    explicit CompactSpinBox(QWidget* parent) : QDoubleSpinBox(parent) { setDecimals(9); }
-
-protected:
-    QString textFromValue(double value) const override
-    {
-        QString text = locale().toString(value, 'f', decimals());
-        const QString point = locale().decimalPoint();
-        if (text.contains(point)) {
-            while (text.endsWith(QLatin1Char('0')))
-                text.chop(1);
-            if (text.endsWith(point))
-                text.chop(point.size());
-        }
-        return text;
-    }
-};
+NumberField* numberField(QWidget* parent, double value, const QString& name, const QString& label,
+                         const core::NumberRule& rule, const QString& help)
+{
+    auto* field = new NumberField(value, parent);
+    field->setObjectName(name);
+    field->setLabel(label);
+    field->setRule(rule);
+    field->setHelp(help);
+    return field;
+}
 
 }  // namespace
 
@@ -81,14 +71,10 @@ SyntheticDataDialog::SyntheticDataDialog(QWidget* parent) : QDialog(parent)
     setWindowTitle(tr("Synthetic data"));
     setObjectName(QStringLiteral("syntheticDataDialog"));
 
-    tEndSpin_ = new CompactSpinBox(this);
-    tEndSpin_->setObjectName(QStringLiteral("tEndSpin"));
-    tEndSpin_->setRange(1e-6, 1e9);
-    tEndSpin_->setValue(10.0);
-    stepSpin_ = new CompactSpinBox(this);
-    stepSpin_->setObjectName(QStringLiteral("stepSpin"));
-    stepSpin_->setRange(1e-6, 1e9);
-    stepSpin_->setValue(0.1);
+    tEndField_ = numberField(this, 10.0, QStringLiteral("tEndField"), tr("t end"), core::kPositive,
+                             tr("The record runs from t = 0 to this time."));
+    stepField_ = numberField(this, 0.1, QStringLiteral("stepField"), tr("step"), core::kPositive,
+                             tr("Time between samples; smaller than t end."));
 
     parameterTable_ = new QTableWidget(0, 2, this);
     parameterTable_->setObjectName(QStringLiteral("parameterTable"));
@@ -96,10 +82,8 @@ SyntheticDataDialog::SyntheticDataDialog(QWidget* parent) : QDialog(parent)
     parameterTable_->horizontalHeader()->setStretchLastSection(true);
     parameterTable_->verticalHeader()->setVisible(false);
 
-    noiseSpin_ = new CompactSpinBox(this);
-    noiseSpin_->setObjectName(QStringLiteral("noiseSpin"));
-    noiseSpin_->setRange(0.0, 1000.0);
-    noiseSpin_->setSuffix(tr(" % RMS"));
+    noiseField_ = numberField(this, 0.0, QStringLiteral("noiseField"), tr("noise"), core::kNonNegative,
+                              tr("Noise amplitude in percent of each output's RMS value; 0 for none."));
     distributionCombo_ = new QComboBox(this);
     distributionCombo_->setObjectName(QStringLiteral("distributionCombo"));
     fillCombo(distributionCombo_, data::kNoiseDistributions);
@@ -112,10 +96,10 @@ SyntheticDataDialog::SyntheticDataDialog(QWidget* parent) : QDialog(parent)
     browseButton_ = pathRow.browse;
 
     auto* form = new QFormLayout;
-    form->addRow(tr("t end:"), tEndSpin_);
-    form->addRow(tr("Step:"), stepSpin_);
+    form->addRow(tr("t end:"), tEndField_);
+    form->addRow(tr("Step:"), stepField_);
     form->addRow(tr("Parameters:"), parameterTable_);
-    form->addRow(tr("Noise:"), noiseSpin_);
+    form->addRow(tr("Noise [% RMS]:"), noiseField_);
     form->addRow(tr("Distribution:"), distributionCombo_);
     form->addRow(tr("Seed:"), seedSpin_);
     form->addRow(tr("Write to:"), pathRow.layout);
@@ -178,13 +162,13 @@ void SyntheticDataDialog::setParameters(const std::vector<model::Parameter>& par
 
 void SyntheticDataDialog::setTimeSpan(double tEnd, double step)
 {
-    tEndSpin_->setValue(tEnd);
-    stepSpin_->setValue(step);
+    tEndField_->setValue(tEnd);
+    stepField_->setValue(step);
 }
 
 void SyntheticDataDialog::setNoise(double percentRms, data::NoiseDistribution distribution, int seed)
 {
-    noiseSpin_->setValue(percentRms);
+    noiseField_->setValue(percentRms);
     distributionCombo_->setCurrentIndex(std::max(0, distributionCombo_->findData(static_cast<int>(distribution))));
     seedSpin_->setValue(seed);
 }
@@ -234,26 +218,29 @@ void SyntheticDataDialog::generate()
         const QString text = value->text().trimmed();
         double v = value->data(kOriginalValueRole).toDouble();
         if (text != value->data(kOriginalTextRole).toString()) {
-            bool ok = false;
-            v = QLocale::c().toDouble(text, &ok);
-            if (!ok)
-                v = QLocale().toDouble(text, &ok);
-            if (!ok || !std::isfinite(v)) {
-                showError(tr("Parameter '%1': '%2' is not a number.").arg(name->text(), text));
+            const QString problem = NumberField::problemOf(tr("parameter %1").arg(name->text()), text, {}, &v);
+            if (!problem.isEmpty()) {
+                showError(problem + QLatin1Char('.'));
                 return;
             }
         }
         simulation.parameterValues[name->text().toStdString()] = v;
     }
-    const double tEnd = tEndSpin_->value();
-    const double step = stepSpin_->value();
+    for (const NumberField* field : {tEndField_, stepField_, noiseField_}) {
+        if (!field->isValid()) {
+            showError(field->problem() + QLatin1Char('.'));
+            return;
+        }
+    }
+    const double tEnd = tEndField_->value();
+    const double step = stepField_->value();
     if (!(step < tEnd)) {
         showError(tr("The step must be smaller than t end."));
         return;
     }
-    if (noiseSpin_->value() > 0)
+    if (noiseField_->value() > 0)
         simulation.noise = job::OutputNoise{
-            noiseSpin_->value(), static_cast<data::NoiseDistribution>(distributionCombo_->currentData().toInt()),
+            noiseField_->value(), static_cast<data::NoiseDistribution>(distributionCombo_->currentData().toInt()),
             static_cast<std::uint64_t>(seedSpin_->value())};
     const std::string path = QDir::fromNativeSeparators(target).toStdString();
 

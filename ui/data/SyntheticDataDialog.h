@@ -12,7 +12,6 @@
 #include <vector>
 
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -20,6 +19,8 @@ class QSpinBox;
 class QTableWidget;
 
 namespace sysid::ui {
+
+class NumberField;
 
 // Makes a synthetic data set: simulates the model (job::SimulationJob::runSynthetic on a worker
 // thread) from t = 0 to t end with the given step and parameter values, with noise of a
@@ -64,10 +65,10 @@ private:
     void finish(const std::shared_ptr<const Outcome>& outcome);
     void showError(const QString& message);
 
-    QDoubleSpinBox* tEndSpin_ = nullptr;
-    QDoubleSpinBox* stepSpin_ = nullptr;
+    NumberField* tEndField_ = nullptr;
+    NumberField* stepField_ = nullptr;
     QTableWidget* parameterTable_ = nullptr;
-    QDoubleSpinBox* noiseSpin_ = nullptr;
+    NumberField* noiseField_ = nullptr;
     QComboBox* distributionCombo_ = nullptr;
     QSpinBox* seedSpin_ = nullptr;
     QLineEdit* pathEdit_ = nullptr;

@@ -101,6 +101,35 @@ void ModelEditor::checkNow()
     summary_ = summarizeModel(toPlainText().toStdString(), source_.toStdString());
     applyDiagnostics();
     emit summaryChanged(summary_);
+    const QString first = summary_.errors.empty() ? QString() : problemText(summary_.errors.front());
+    if (first != firstProblem_) {
+        firstProblem_ = first;
+        emit firstProblemChanged(first);
+    }
+}
+
+QString ModelEditor::problemText(const model::ModelDiagnostic& d)
+{
+    const QString message = QString::fromStdString(d.message);
+    if (d.where.line <= 0)
+        return message;
+    if (d.where.column <= 0)
+        return tr("line %1: %2").arg(d.where.line).arg(message);
+    return tr("line %1, column %2: %3").arg(d.where.line).arg(d.where.column).arg(message);
+}
+
+void ModelEditor::goTo(const model::ModelDiagnostic& d)
+{
+    if (d.where.line <= 0)
+        return;
+    const QTextBlock block = document()->findBlockByNumber(d.where.line - 1);
+    if (!block.isValid())
+        return;
+    QTextCursor cursor(document());
+    cursor.setPosition(block.position() + columnToOffset(block.text(), d.where.column));
+    setTextCursor(cursor);
+    ensureCursorVisible();
+    setFocus(Qt::OtherFocusReason);
 }
 
 std::pair<int, int> ModelEditor::diagnosticRange(const model::ModelDiagnostic& d) const

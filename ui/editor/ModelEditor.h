@@ -17,7 +17,8 @@ class ModelHighlighter;
 
 // The model text editor: monospace, line numbers, syntax colouring, and the parser's errors
 // underlined in red at their line and column, re-checked 300 ms after the last edit. Hovering
-// over an underlined place shows the message. Undo/redo are QPlainTextEdit's own.
+// over an underlined place shows the message; ProblemList lists them, and firstProblemChanged
+// carries the first for a status bar. Undo/redo are QPlainTextEdit's own.
 class ModelEditor : public QPlainTextEdit {
     Q_OBJECT
 public:
@@ -41,12 +42,19 @@ public:
     std::pair<int, int> diagnosticRange(const model::ModelDiagnostic& d) const;
     // The messages of the diagnostics underlined at a text position, one per line; empty if none.
     QString diagnosticMessageAt(int position) const;
+    // Puts the cursor at the start of a diagnostic's place, shows it and takes the focus.
+    void goTo(const model::ModelDiagnostic& d);
+    // A diagnostic as a line of text: "line 3, column 5: MESSAGE" (only what it has of a place).
+    static QString problemText(const model::ModelDiagnostic& d);
 
     ModelHighlighter* highlighter() const { return highlighter_; }
     int lineNumberAreaWidth() const;
 
 signals:
     void summaryChanged(const sysid::ui::ModelSummary& summary);
+    // The first problem of the last check as problemText gives it; empty once the model is valid.
+    // Emitted when it changes.
+    void firstProblemChanged(const QString& text);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -64,6 +72,7 @@ private:
     QTimer checkTimer_;
     QString source_ = QStringLiteral("<model>");
     ModelSummary summary_;
+    QString firstProblem_;
 };
 
 }  // namespace sysid::ui

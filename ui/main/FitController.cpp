@@ -165,7 +165,7 @@ void FitController::runOptimalEstimation()
 
 void FitController::run()
 {
-    if (runner_->isRunning() || optimalRunner_->isRunning())
+    if (runner_->isRunning() || optimalRunner_->isRunning() || refusedForInput(tr("Cannot fit")))
         return;
     if (views_.estimator->optimalSelected()) {
         runOptimalEstimation();
@@ -179,6 +179,23 @@ void FitController::run()
         return;
     }
     startFit(std::move(job));
+}
+
+QStringList FitController::inputProblems() const
+{
+    return views_.estimator->inputProblems() + views_.filter->inputProblems();
+}
+
+bool FitController::refusedForInput(const QString& title)
+{
+    const QStringList problems = inputProblems();
+    if (problems.isEmpty())
+        return false;
+    emit statusMessage(tr("%1: %2").arg(title, problems.front()), 15000);
+    emit logLine(tr("%1: %2").arg(title, problems.join(QStringLiteral("; "))));
+    QMessageBox::warning(views_.dialogParent, title,
+                         tr("Correct the entries marked red first:\n%1").arg(problems.join(QLatin1Char('\n'))));
+    return true;
 }
 
 void FitController::startFit(job::FitJob job)
@@ -197,7 +214,8 @@ void FitController::startFit(job::FitJob job)
 
 void FitController::refineByOutputError()
 {
-    if (runner_->isRunning() || optimalRunner_->isRunning() || !views_.results->hasResult())
+    if (runner_->isRunning() || optimalRunner_->isRunning() || !views_.results->hasResult() ||
+        refusedForInput(tr("Cannot fit")))
         return;
     job::FitJob job;
     try {

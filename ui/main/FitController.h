@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -48,6 +49,9 @@ public:
     FitController(ProjectDocument* document, const Views& views, QObject* parent = nullptr);
 
     FitRunner* runner() const { return runner_; }
+    // The invalid entries of the estimator and filter panels, one line each; a run is refused
+    // while there are any.
+    QStringList inputProblems() const;
     OptimalEstimationRunner* optimalRunner() const { return optimalRunner_; }
 
 public slots:
@@ -74,6 +78,8 @@ private:
     void connectOptimalRunner();
     void runOptimalEstimation();
     void startFit(job::FitJob job);
+    // Says what is invalid and returns true when inputProblems() is not empty.
+    bool refusedForInput(const QString& title);
     // The last fitted response of the previewed column, for the filter panel's spectrum.
     void showIdentifiedSpectrum();
 

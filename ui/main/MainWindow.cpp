@@ -6,6 +6,7 @@
 #include "ui/editor/EquationsDialog.h"
 #include "ui/editor/ModelEditor.h"
 #include "ui/editor/ParameterTable.h"
+#include "ui/editor/ProblemList.h"
 #include "ui/editor/SymbolList.h"
 #include "ui/main/Examples.h"
 #include "ui/main/ExportActions.h"
@@ -184,6 +185,7 @@ void MainWindow::buildDocks()
     symbols_ = new SymbolList(modelBox);
     symbols_->setMaximumHeight(160);
     modelLayout->addWidget(editor_, 3);
+    modelLayout->addWidget(new ProblemList(editor_, modelBox), 1);
     modelLayout->addWidget(symbols_, 1);
     auto* modelDock = dock(tr("Model"), QStringLiteral("modelDock"), modelBox, Qt::LeftDockWidgetArea);
 
@@ -442,6 +444,13 @@ void MainWindow::connectDocument()
     connect(editor_, &QPlainTextEdit::textChanged, this, [this] {
         if (!updatingEditor_)
             document_->setModelText(editor_->toPlainText());
+    });
+    // The model's first problem stays in the status bar until it is fixed (the list shows them all).
+    connect(editor_, &ModelEditor::firstProblemChanged, this, [this](const QString& problem) {
+        if (!problem.isEmpty())
+            statusBar()->showMessage(tr("Model: %1").arg(problem));
+        else if (statusBar()->currentMessage().startsWith(tr("Model: ")))
+            statusBar()->clearMessage();
     });
     connect(filter_, &FilterPanel::preprocessingChanged, this,
             [this] { document_->setPreprocessing(filter_->preprocessing()); });

@@ -1,6 +1,7 @@
 #include "ui/periodic/PeriodicPanel.h"
 
 #include "ui/settings/EnumCombo.h"
+#include "ui/settings/NumberField.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -8,8 +9,6 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
-#include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -19,13 +18,6 @@
 namespace sysid::ui {
 
 namespace {
-
-std::optional<double> readNumber(const QLineEdit* edit)
-{
-    bool ok = false;
-    const double v = QLocale::c().toDouble(edit->text().trimmed(), &ok);
-    return ok && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-}
 
 QSpinBox* spin(int low, int high, int value)
 {
@@ -48,8 +40,11 @@ QString complexText(const std::complex<double>& mu)
 
 PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
 {
-    period_ = new QLineEdit(QStringLiteral("6.283185307179586"));
-    period_->setToolTip(tr("Forcing period T; for an autonomous model (no t in it) the first guess of its period"));
+    period_ = new NumberField(6.283185307179586);
+    period_->setObjectName(QStringLiteral("periodicPeriodField"));
+    period_->describe(job::periodicJobFields(), "period");
+    // The table's rule allows 0 for a frequency sweep, which sets the period; the field is then off.
+    period_->setRule({core::NumberRule::Bound::Positive, "a number > 0"});
     periods_ = spin(1, 64, 1);
     periods_->setToolTip(tr("n for an n·T-periodic (subharmonic) solution"));
     solver_ = new QComboBox;
@@ -77,8 +72,16 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
     sweep_->setCheckable(true);
     sweep_->setChecked(false);
     sweepParameter_ = new QComboBox;
-    sweepFrom_ = new QLineEdit(QStringLiteral("0.5"));
-    sweepTo_ = new QLineEdit(QStringLiteral("2"));
+    const auto sweepEnd = [this](double value, const QString& name, const QString& label) {
+        auto* field = new NumberField(value);
+        field->setObjectName(name);
+        field->setLabel(label);
+        field->setRule(core::kAnyNumber);
+        field->setHelp(tr("The continuation runs from this value of the parameter to the other (a frequency: > 0)."));
+        return field;
+    };
+    sweepFrom_ = sweepEnd(0.5, QStringLiteral("sweepFromField"), tr("continuation start"));
+    sweepTo_ = sweepEnd(2.0, QStringLiteral("sweepToField"), tr("continuation end"));
     frequency_ = new QCheckBox(tr("the parameter is the forcing frequency (T = 2π/p)"));
     frequency_->setChecked(true);
     continuation_ = new QComboBox;
@@ -169,21 +172,20 @@ std::optional<job::PeriodicJob> PeriodicPanel::job(const QString& modelText, con
         s.parameter = sweepParameter_->currentText().toStdString();
         if (s.parameter.empty())
             return fail(tr("Continuation: the model has no parameter to continue."));
-        const auto from = readNumber(sweepFrom_), to = readNumber(sweepTo_);
-        if (!from || !to)
-            return fail(tr("Continuation: 'from' and 'to' must be numbers."));
-        s.from = *from;
-        s.to = *to;
+        for (const NumberField* end : {sweepFrom_, sweepTo_})
+            if (!end->isValid())
+                return fail(tr("Continuation: %1.").arg(end->problem()));
+        s.from = sweepFrom_->value();
+        s.to = sweepTo_->value();
         s.frequency = frequency_->isChecked();
         s.method = comboValue<shooting::ContinuationMethod>(continuation_);
         s.amplitudeState = amplitudeState_->currentText().toStdString();
         j.sweep = s;
     }
     if (!(j.sweep && j.sweep->frequency)) {
-        const auto period = readNumber(period_);
-        if (!period)
-            return fail(tr("The period must be a number."));
-        j.shooting.period = *period;
+        if (!period_->isValid())
+            return fail(period_->problem() + QLatin1Char('.'));
+        j.shooting.period = period_->value();
     }
     try {
         j.validate();

@@ -12,13 +12,14 @@ class QCheckBox;
 class QComboBox;
 class QGroupBox;
 class QLabel;
-class QLineEdit;
 class QPushButton;
 class QSpinBox;
 
 namespace sysid::ui {
 
-// Settings of a periodic steady-state computation (seed 000): forcing period, shooting or
+class NumberField;
+
+// Settings of a periodic steady-state computation (Vankan 1992): forcing period, shooting or
 // time discretisation, and an optional continuation in a parameter (a frequency-response
 // curve), with Run / Cancel and the last result (period, Floquet multipliers, stability).
 class PeriodicPanel : public QWidget {
@@ -33,7 +34,7 @@ public:
     void showResult(const job::PeriodicJob::Result& result);
     void showMessage(const QString& message);
 
-    QLineEdit* periodEdit() const { return period_; }
+    NumberField* periodEdit() const { return period_; }
     QSpinBox* periodsSpin() const { return periods_; }
     QComboBox* solverCombo() const { return solver_; }
     QSpinBox* intervalsSpin() const { return intervals_; }
@@ -41,8 +42,8 @@ public:
     QComboBox* schemeCombo() const { return scheme_; }
     QGroupBox* sweepBox() const { return sweep_; }
     QComboBox* sweepParameterCombo() const { return sweepParameter_; }
-    QLineEdit* sweepFromEdit() const { return sweepFrom_; }
-    QLineEdit* sweepToEdit() const { return sweepTo_; }
+    NumberField* sweepFromEdit() const { return sweepFrom_; }
+    NumberField* sweepToEdit() const { return sweepTo_; }
     QCheckBox* frequencyCheck() const { return frequency_; }
     QComboBox* continuationCombo() const { return continuation_; }
     QPushButton* runButton() const { return run_; }
@@ -59,7 +60,7 @@ signals:
 private:
     void updateEnabled();
 
-    QLineEdit* period_ = nullptr;
+    NumberField* period_ = nullptr;
     QSpinBox* periods_ = nullptr;
     QComboBox* solver_ = nullptr;
     QSpinBox* intervals_ = nullptr;
@@ -68,8 +69,8 @@ private:
     QSpinBox* settle_ = nullptr;
     QGroupBox* sweep_ = nullptr;
     QComboBox* sweepParameter_ = nullptr;
-    QLineEdit* sweepFrom_ = nullptr;
-    QLineEdit* sweepTo_ = nullptr;
+    NumberField* sweepFrom_ = nullptr;
+    NumberField* sweepTo_ = nullptr;
     QCheckBox* frequency_ = nullptr;
     QComboBox* continuation_ = nullptr;
     QComboBox* amplitudeState_ = nullptr;

@@ -3,9 +3,9 @@
 #include "ui/plots/ContourPlot.h"
 #include "ui/project/ProjectDocument.h"
 #include "ui/run/ContourRunner.h"
+#include "ui/settings/NumberField.h"
 
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -14,18 +14,19 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace sysid::ui {
 
 namespace {
 
-QDoubleSpinBox* rangeSpin(QWidget* parent)
+NumberField* rangeField(QWidget* parent, const QString& label)
 {
-    auto* spin = new QDoubleSpinBox(parent);
-    spin->setDecimals(6);
-    spin->setRange(-1e12, 1e12);
-    spin->setKeyboardTracking(false);
-    return spin;
+    auto* field = new NumberField(parent);
+    field->setLabel(label);
+    field->setRule(core::kAnyNumber);
+    field->setHelp(QObject::tr("The parameter's range in the contour plot."));
+    return field;
 }
 
 // Value of a model parameter in the document's current state (start or last estimate).
@@ -51,10 +52,10 @@ ContourPanel::ContourPanel(ProjectDocument* document, QWidget* parent) :
 {
     xName_ = new QComboBox(this);
     yName_ = new QComboBox(this);
-    xFrom_ = rangeSpin(this);
-    xTo_ = rangeSpin(this);
-    yFrom_ = rangeSpin(this);
-    yTo_ = rangeSpin(this);
+    xFrom_ = rangeField(this, tr("x from"));
+    xTo_ = rangeField(this, tr("x to"));
+    yFrom_ = rangeField(this, tr("y from"));
+    yTo_ = rangeField(this, tr("y to"));
     grid_ = new QSpinBox(this);
     grid_->setRange(2, 401);
     grid_->setValue(41);
@@ -159,7 +160,7 @@ void ContourPanel::refreshParameters()
     run_->setEnabled(names.size() >= 2 && !runner_->isRunning());
 }
 
-void ContourPanel::suggestRange(QComboBox* combo, QDoubleSpinBox* from, QDoubleSpinBox* to)
+void ContourPanel::suggestRange(QComboBox* combo, NumberField* from, NumberField* to)
 {
     const double v = currentValue(*document_, combo->currentText().toStdString());
     if (!std::isfinite(v))
@@ -193,6 +194,9 @@ job::CostSurface ContourPanel::makeSurface() const
         for (const auto& p : result->parameters)
             if (p.name.find('#') == std::string::npos && std::isfinite(p.value))
                 surface.fit.parameterValues[p.name] = p.value;
+    for (const NumberField* field : {xFrom_, xTo_, yFrom_, yTo_})
+        if (!field->isValid())
+            throw std::invalid_argument(field->problem().toStdString());
     const auto points = static_cast<std::size_t>(grid_->value());
     surface.x = {xName_->currentText().toStdString(), xFrom_->value(), xTo_->value(), points};
     surface.y = {yName_->currentText().toStdString(), yFrom_->value(), yTo_->value(), points};

@@ -9,7 +9,6 @@
 #include <memory>
 
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -18,6 +17,8 @@ namespace sysid::ui {
 
 class ContourPlot;
 class ContourRunner;
+class NumberField;
+class ProjectDocument;
 
 // The "Cost contour" tab: the output-error cost of the project's fit over a grid of two chosen
 // parameters (seed 003, Figures 4.3-4.6), computed on a worker thread, with the iteration path
@@ -35,10 +36,10 @@ public:
 
     QComboBox* xCombo() const { return xName_; }
     QComboBox* yCombo() const { return yName_; }
-    QDoubleSpinBox* xFromSpin() const { return xFrom_; }
-    QDoubleSpinBox* xToSpin() const { return xTo_; }
-    QDoubleSpinBox* yFromSpin() const { return yFrom_; }
-    QDoubleSpinBox* yToSpin() const { return yTo_; }
+    NumberField* xFromSpin() const { return xFrom_; }
+    NumberField* xToSpin() const { return xTo_; }
+    NumberField* yFromSpin() const { return yFrom_; }
+    NumberField* yToSpin() const { return yTo_; }
     QSpinBox* gridSpin() const { return grid_; }
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
@@ -56,14 +57,14 @@ signals:
 
 private:
     void refreshParameters();  // the combos follow the model's parameters
-    void suggestRange(QComboBox* combo, QDoubleSpinBox* from, QDoubleSpinBox* to);
+    void suggestRange(QComboBox* combo, NumberField* from, NumberField* to);
     void showPath();  // the last fit's iterates in the plane of the chosen parameters
     void markOutOfDate();  // the surface against the project it was computed for
 
     ProjectDocument* document_;
     ContourRunner* runner_;
     QComboBox *xName_, *yName_;
-    QDoubleSpinBox *xFrom_, *xTo_, *yFrom_, *yTo_;
+    NumberField *xFrom_, *xTo_, *yFrom_, *yTo_;
     QSpinBox* grid_;
     QPushButton *run_, *cancel_;
     QLabel* status_;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/core/EnumTable.h"
+#include "ui/settings/ToolTip.h"
 
 #include <QComboBox>
 #include <QString>
@@ -50,6 +51,19 @@ template <class E>
 E comboValue(const QComboBox* combo)
 {
     return static_cast<E>(combo->currentData().toInt());
+}
+
+// The combo's tooltip: `help` (what the setting is), then what the current choice does (its item's
+// tooltip, which a combo shows only in its popup). Kept up to date as the choice changes.
+inline void explainChoice(QComboBox* combo, const QString& help)
+{
+    const auto update = [combo, help] {
+        const QString current = combo->currentData(Qt::ToolTipRole).toString();
+        combo->setToolTip(wrappedToolTip(
+            current.isEmpty() ? help : QStringLiteral("%1\n\n%2: %3").arg(help, combo->currentText(), current)));
+    };
+    QObject::connect(combo, &QComboBox::currentIndexChanged, combo, update);
+    update();
 }
 
 // Shows `value`; the first item when the combo does not offer it.

@@ -1,6 +1,7 @@
 #include "ui/settings/EquationErrorSettingsWidget.h"
 
 #include "ui/settings/EnumCombo.h"
+#include "ui/settings/NumberField.h"
 
 #include "engine/estimate/FitSettingFields.h"
 #include "engine/estimate/MethodTraits.h"
@@ -21,20 +22,13 @@
 
 namespace sysid::ui {
 
-namespace {
-
-QString formatValue(double value)
-{
-    return QString::number(value, 'g', QLocale::FloatingPointShortest);
-}
-
-}  // namespace
-
 EquationErrorSettingsWidget::EquationErrorSettingsWidget(QWidget* parent) : QWidget(parent)
 {
     formula_ = new QComboBox(this);
     formula_->setObjectName(QStringLiteral("equationErrorFormulaCombo"));
-    formula_->setToolTip(tr("The integration formula whose one-step mismatch on the measured states is minimised."));
+    explainChoice(formula_,
+                  tr("The integration formula whose one-step mismatch on the measured states is minimised "
+                     "(Normann 1989)."));
     weights_ = new QTableWidget(0, 2, this);
     weights_->setObjectName(QStringLiteral("stateWeightTable"));
     weights_->setHorizontalHeaderLabels({tr("State"), tr("Weight")});
@@ -107,9 +101,10 @@ void EquationErrorSettingsWidget::rebuildWeights()
         name->setFlags(name->flags() & ~Qt::ItemIsEditable);
         weights_->setItem(row, 0, name);
         const auto it = values_.stateWeights.find(states_[row].toStdString());
-        weights_->setItem(row, 1,
-                          new QTableWidgetItem(it == values_.stateWeights.end() ? QString() : formatValue(it->second)));
-        invalid_[states_[row].toStdString()] = false;
+        weights_->setItem(
+            row, 1,
+            new QTableWidgetItem(it == values_.stateWeights.end() ? QString() : NumberField::format(it->second)));
+        problems_.erase(states_[row].toStdString());
     }
 }
 
@@ -117,39 +112,40 @@ void EquationErrorSettingsWidget::weightEdited(QTableWidgetItem* item)
 {
     if (!item || item->column() != 1 || !weights_->item(item->row(), 0))
         return;
-    const std::string name = weights_->item(item->row(), 0)->text().toStdString();
+    const QString state = weights_->item(item->row(), 0)->text();
+    const std::string name = state.toStdString();
     const QSignalBlocker blocker(weights_);
     const QString text = item->text().trimmed();
-    bool ok = true;
-    const double value = text.toDouble(&ok);
     // The rule of a state weight is its entry's in estimate::equationErrorFields().
     const auto* field = core::findField(estimate::equationErrorFields(), "state_weights");
     const auto& rule = std::get<core::NumberMapAccess<estimate::EquationErrorSettings>>(field->access).rule;
+    QString problem;
     if (text.isEmpty()) {
         values_.stateWeights.erase(name);
-        invalid_[name] = false;
-    } else if (ok && rule.accepts(value)) {
-        values_.stateWeights[name] = value;
-        invalid_[name] = false;
     } else {
-        invalid_[name] = true;
+        double value = 0.0;
+        problem = NumberField::problemOf(tr("weight of state %1").arg(state), text, NumberField::checkOf(rule), &value);
+        if (problem.isEmpty())
+            values_.stateWeights[name] = value;
     }
-    item->setBackground(invalid_[name] ? QBrush(QColor(255, 200, 200)) : QBrush());
-    item->setToolTip(
-        invalid_[name]
-            ? tr("A weight is %1; the last valid weight is used.").arg(QString::fromStdString(rule.describe()))
-            : QString());
+    problems_[name] = problem;
+    item->setBackground(problem.isEmpty() ? QBrush() : QBrush(QColor(255, 200, 200)));
+    item->setToolTip(problem.isEmpty() ? QString() : tr("%1; the last valid weight is used.").arg(problem));
     emit settingsChanged();
 }
 
 void EquationErrorSettingsWidget::setSettings(const estimate::EquationErrorSettings& settings)
 {
     updating_ = true;
+    // The weights the widget reported, given back: the cells stay as typed (an invalid one marked).
+    const bool sameWeights = settings.stateWeights == this->settings().stateWeights;
     values_ = settings;
-    invalid_.clear();
     fillFormulas();
     simulate_->setChecked(settings.simulateFit);
-    rebuildWeights();
+    if (!sameWeights) {
+        problems_.clear();
+        rebuildWeights();
+    }
     updating_ = false;
 }
 
@@ -163,12 +159,13 @@ estimate::EquationErrorSettings EquationErrorSettingsWidget::settings() const
     return s;
 }
 
-bool EquationErrorSettingsWidget::isValid() const
+QStringList EquationErrorSettingsWidget::inputProblems() const
 {
-    for (const auto& [name, invalid] : invalid_)
-        if (invalid)
-            return false;
-    return true;
+    QStringList problems;
+    for (const auto& [name, problem] : problems_)
+        if (!problem.isEmpty() && (states_.isEmpty() || states_.contains(QString::fromStdString(name))))
+            problems << problem;
+    return problems;
 }
 
 }  // namespace sysid::ui

@@ -15,11 +15,12 @@ class QTableWidgetItem;
 
 namespace sysid::ui {
 
-// Settings of the equation-error methods (seed 004): the integration formula (the single-step
+// Settings of the equation-error methods (Normann 1989): the integration formula (the single-step
 // or the multistep ones, after setMethod), one row per state with the weight of its equation
-// error (empty: the seed's default, 1/T^2 for a coordinate with a velocity state, else 1), and
+// error (empty: Normann's scaling, 1/T^2 for a coordinate with a velocity state, else 1), and
 // whether the fitted model is simulated for the traces and output residuals. A weight cell
-// holding an invalid entry turns red with a tooltip, and settings() keeps the last valid value.
+// holding an invalid entry turns red with a tooltip, settings() keeps the last valid value and
+// inputProblems() names it; settings given back unchanged leave the cells as typed.
 class EquationErrorSettingsWidget : public QWidget {
     Q_OBJECT
 
@@ -33,7 +34,9 @@ public:
 
     void setSettings(const estimate::EquationErrorSettings& settings);
     estimate::EquationErrorSettings settings() const;
-    bool isValid() const;
+    bool isValid() const { return inputProblems().isEmpty(); }
+    // One line per invalid weight entry, naming the state and the rule.
+    QStringList inputProblems() const;
 
     QComboBox* formulaCombo() const { return formula_; }
     QTableWidget* weightTable() const { return weights_; }
@@ -53,7 +56,7 @@ private:
     estimate::EstimationMethod method_ = estimate::EstimationMethod::Multistep;
     QStringList states_;
     estimate::EquationErrorSettings values_;  // the last valid values, also of states not shown
-    std::map<std::string, bool> invalid_;
+    std::map<std::string, QString> problems_;  // per state: why its weight cell is invalid
     bool updating_ = false;
 };
 

@@ -1,7 +1,9 @@
-#include "ui/settings/IntersampleTable.h"
 #include "ui/settings/EstimatorPanel.h"
 
 #include "ui/settings/EnumCombo.h"
+#include "ui/settings/IntersampleTable.h"
+#include "ui/settings/NumberField.h"
+#include "ui/settings/ToolTip.h"
 #include "ui/settings/EquationErrorSettingsWidget.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
@@ -16,7 +18,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
-#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -32,50 +33,40 @@ namespace sysid::ui {
 
 namespace {
 
-const char* const kInvalidStyle = "QLineEdit { border: 2px solid #d00000; }";
-
-QString formatValue(double value)
+const core::Field<estimate::FitSettings, estimate::MethodInput>* fieldOf(std::string_view key)
 {
-    return QString::number(value, 'g', QLocale::FloatingPointShortest);
-}
-
-QString text(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+    return core::findField(estimate::fitSettingFields(), key);
 }
 
 // The rule of the number (or NAME -> number) setting `key` (estimate::fitSettingFields).
-core::NumberRule ruleOf(const std::string& key)
+core::NumberRule ruleOf(std::string_view key)
+{
+    const auto* field = fieldOf(key);
+    const auto rule = field ? numberRuleOf(*field) : std::nullopt;
+    return rule.value_or(core::NumberRule{});
+}
+
+// The tooltip of setting `key`: its help, rule and command-line option.
+QString helpOf(std::string_view key)
 {
     using S = estimate::FitSettings;
-    const auto* field = core::findField(estimate::fitSettingFields(), key);
-    if (const auto* number = field ? std::get_if<core::NumberAccess<S>>(&field->access) : nullptr)
-        return number->rule;
-    if (const auto* map = field ? std::get_if<core::NumberMapAccess<S>>(&field->access) : nullptr)
-        return map->rule;
-    return {};
+    const auto* field = fieldOf(key);
+    if (!field)
+        return {};
+    QString rule;
+    if (const auto number = numberRuleOf(*field))
+        rule = QString::fromStdString(number->describe());
+    else if (const auto* count = std::get_if<core::CountAccess<S>>(&field->access))
+        rule = QString::fromStdString(core::countRule(count->minimum));
+    return fieldToolTip(field->names, rule);
 }
 
-// The reason text is invalid, empty when it is valid; *value receives the number.
-QString checkNumber(const QString& entry, const core::NumberRule& rule, double* value)
+// A form row whose label explains the field as the field does.
+void addRow(QFormLayout* form, const QString& label, QWidget* field, const QString& help = {})
 {
-    bool ok = false;
-    const double v = entry.trimmed().toDouble(&ok);
-    if (!ok || !std::isfinite(v)) {
-        return QObject::tr("Not a finite number.");
-    }
-    if (!rule.accepts(v)) {
-        return QObject::tr("Expected %1.").arg(QString::fromStdString(rule.describe()));
-    }
-    *value = v;
-    return {};
-}
-
-// The help line of setting `key`, as a tooltip.
-QString helpOf(const std::string& key)
-{
-    const auto* field = core::findField(estimate::fitSettingFields(), key);
-    return field ? text(field->names.help) : QString();
+    form->addRow(label, field);
+    if (QWidget* l = form->labelForField(field))
+        l->setToolTip(help.isEmpty() ? field->toolTip() : wrappedToolTip(help));
 }
 
 }  // namespace
@@ -92,69 +83,72 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
                          tr("States, inputs and parameters of one record as a two-point boundary value problem "
                             "(Rutten 1993)"),
                          Qt::ToolTipRole);
+    explainChoice(method_, tr("How the parameters are estimated."));
 
     shootingIntervals_ = new QSpinBox(this);
     shootingIntervals_->setObjectName(QStringLiteral("shootingIntervalsSpin"));
     shootingIntervals_->setRange(1, 100000);
-    shootingIntervals_->setToolTip(helpOf("shooting_intervals"));
-    gain_ = addNumberField("steepest_descent_gain", defaults.steepestDescentGain, QStringLiteral("gainEdit"));
-    gain_->setToolTip(helpOf("steepest_descent_gain"));
+    shootingIntervals_->setToolTip(wrappedToolTip(helpOf("shooting_intervals")));
+    gain_ = addNumberField("steepest_descent_gain", QStringLiteral("gainEdit"));
 
     sensitivity_ = new QComboBox(this);
     sensitivity_->setObjectName(QStringLiteral("sensitivityCombo"));
     fillCombo(sensitivity_, estimate::kSensitivityMethods);
+    explainChoice(sensitivity_, helpOf("sensitivity"));
 
     integrator_ = new QComboBox(this);
     integrator_->setObjectName(QStringLiteral("integratorCombo"));
     fillCombo(integrator_, integrate::kIntegrationMethods);
 
-    rtol_ = addNumberField("integrator.rtol", defaults.integrator.relativeTolerance, QStringLiteral("rtolEdit"));
-    atol_ = addNumberField("integrator.atol", defaults.integrator.absoluteTolerance, QStringLiteral("atolEdit"));
-    maxStep_ = addNumberField("integrator.max_step", defaults.integrator.maxStep, QStringLiteral("maxStepEdit"));
-    maxStep_->setPlaceholderText(tr("0 = no limit"));
+    rtol_ = addNumberField("integrator.rtol", QStringLiteral("rtolEdit"));
+    atol_ = addNumberField("integrator.atol", QStringLiteral("atolEdit"));
+    maxStep_ = addNumberField("integrator.max_step", QStringLiteral("maxStepEdit"));
 
     maxIterations_ = new QSpinBox(this);
     maxIterations_->setObjectName(QStringLiteral("maxIterationsSpin"));
     maxIterations_->setRange(0, 1000000);
-    maxIterations_->setToolTip(helpOf("max_iterations"));
-    costTol_ = addNumberField("cost_tolerance", defaults.costTolerance, QStringLiteral("costToleranceEdit"));
-    stepTol_ = addNumberField("step_tolerance", defaults.stepTolerance, QStringLiteral("stepToleranceEdit"));
-    gradTol_ =
-        addNumberField("gradient_tolerance", defaults.gradientTolerance, QStringLiteral("gradientToleranceEdit"));
+    maxIterations_->setToolTip(wrappedToolTip(helpOf("max_iterations")));
+    costTol_ = addNumberField("cost_tolerance", QStringLiteral("costToleranceEdit"));
+    stepTol_ = addNumberField("step_tolerance", QStringLiteral("stepToleranceEdit"));
+    gradTol_ = addNumberField("gradient_tolerance", QStringLiteral("gradientToleranceEdit"));
 
     weights_ = new QTableWidget(0, 2, this);
     weights_->setObjectName(QStringLiteral("weightTable"));
     weights_->setHorizontalHeaderLabels({tr("Output"), tr("Weight")});
     weights_->verticalHeader()->setVisible(false);
     weights_->horizontalHeader()->setStretchLastSection(true);
-    weights_->setToolTip(tr("Empty = automatic weight 1/σ² with σ estimated from the data."));
+    weights_->setToolTip(wrappedToolTip(
+        tr("Empty = automatic weight 1/σ² with σ estimated from the data.\n%1").arg(helpOf("output_weights"))));
 
-    period_ = addNumberField("periodic.period", defaults.periodic.period, QStringLiteral("periodEdit"));
-    period_->setToolTip(tr("Forcing period T; used when no frequency parameter is named."));
+    period_ = addNumberField("periodic.period", QStringLiteral("periodEdit"));
     frequencyParameter_ = new QLineEdit(this);
     frequencyParameter_->setObjectName(QStringLiteral("frequencyParameterEdit"));
     frequencyParameter_->setPlaceholderText(tr("e.g. w: T = 2π / w"));
+    frequencyParameter_->setToolTip(wrappedToolTip(helpOf("periodic.frequency_parameter")));
     periods_ = new QSpinBox(this);
     periods_->setObjectName(QStringLiteral("periodsSpin"));
     periods_->setRange(1, 1000);
-    periods_->setToolTip(tr("n for an n·T-periodic (subharmonic) response."));
+    periods_->setToolTip(wrappedToolTip(helpOf("periodic.periods")));
     periodicSolver_ = new QComboBox(this);
     periodicSolver_->setObjectName(QStringLiteral("periodicSolverCombo"));
     fillCombo(periodicSolver_, discretise::kPeriodicSolvers);
+    explainChoice(periodicSolver_, helpOf("periodic.solver"));
     periodicIntervals_ = new QSpinBox(this);
     periodicIntervals_->setObjectName(QStringLiteral("periodicIntervalsSpin"));
     periodicIntervals_->setRange(1, 10000);
+    periodicIntervals_->setToolTip(wrappedToolTip(helpOf("periodic.intervals")));
     nodes_ = new QSpinBox(this);
     nodes_->setObjectName(QStringLiteral("nodesSpin"));
     nodes_->setRange(4, 100000);
-    nodes_->setToolTip(helpOf("periodic.nodes"));
+    nodes_->setToolTip(wrappedToolTip(helpOf("periodic.nodes")));
     scheme_ = new QComboBox(this);
     scheme_->setObjectName(QStringLiteral("schemeCombo"));
     fillCombo(scheme_, discretise::kPeriodicSchemes);
+    explainChoice(scheme_, helpOf("periodic.scheme"));
     settle_ = new QSpinBox(this);
     settle_->setObjectName(QStringLiteral("settleSpin"));
     settle_->setRange(1, 100000);
-    settle_->setToolTip(helpOf("periodic.settle_periods"));
+    settle_->setToolTip(wrappedToolTip(helpOf("periodic.settle_periods")));
 
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("runButton"));
@@ -166,39 +160,39 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
 
     auto* methodBox = new QGroupBox(tr("Method"), this);
     auto* methodForm = new QFormLayout(methodBox);
-    methodForm->addRow(tr("Estimator"), method_);
-    methodForm->addRow(tr("Shooting intervals"), shootingIntervals_);
-    methodForm->addRow(tr("Gain K"), gain_);
+    addRow(methodForm, tr("Estimator"), method_, tr("How the parameters are estimated."));
+    addRow(methodForm, tr("Shooting intervals"), shootingIntervals_);
+    addRow(methodForm, tr("Gain K"), gain_, gain_->help());
     gainLabel_ = methodForm->labelForField(gain_);
-    methodForm->addRow(tr("Sensitivities"), sensitivity_);
+    addRow(methodForm, tr("Sensitivities"), sensitivity_, helpOf("sensitivity"));
     sensitivityLabel_ = methodForm->labelForField(sensitivity_);
 
     periodicBox_ = new QGroupBox(tr("Periodic response"), this);
     periodicBox_->setObjectName(QStringLiteral("periodicBox"));
     auto* periodicForm = new QFormLayout(periodicBox_);
-    periodicForm->addRow(tr("Frequency parameter"), frequencyParameter_);
-    periodicForm->addRow(tr("Period"), period_);
-    periodicForm->addRow(tr("Periods (n·T)"), periods_);
-    periodicForm->addRow(tr("Solver"), periodicSolver_);
-    periodicForm->addRow(tr("Shooting intervals"), periodicIntervals_);
-    periodicForm->addRow(tr("Nodes per period"), nodes_);
-    periodicForm->addRow(tr("Scheme"), scheme_);
-    periodicForm->addRow(tr("Settling periods"), settle_);
+    addRow(periodicForm, tr("Frequency parameter"), frequencyParameter_);
+    addRow(periodicForm, tr("Period"), period_, period_->help());
+    addRow(periodicForm, tr("Periods (n·T)"), periods_);
+    addRow(periodicForm, tr("Solver"), periodicSolver_, helpOf("periodic.solver"));
+    addRow(periodicForm, tr("Shooting intervals"), periodicIntervals_);
+    addRow(periodicForm, tr("Nodes per period"), nodes_);
+    addRow(periodicForm, tr("Scheme"), scheme_, helpOf("periodic.scheme"));
+    addRow(periodicForm, tr("Settling periods"), settle_);
 
     auto* integratorBox = new QGroupBox(tr("Integrator"), this);
     integratorBox_ = integratorBox;
     auto* integratorForm = new QFormLayout(integratorBox);
-    integratorForm->addRow(tr("Method"), integrator_);
-    integratorForm->addRow(tr("Relative tolerance"), rtol_);
-    integratorForm->addRow(tr("Absolute tolerance"), atol_);
-    integratorForm->addRow(tr("Max step"), maxStep_);
+    addRow(integratorForm, tr("Method"), integrator_, helpOf("integrator.method"));
+    addRow(integratorForm, tr("Relative tolerance"), rtol_, rtol_->help());
+    addRow(integratorForm, tr("Absolute tolerance"), atol_, atol_->help());
+    addRow(integratorForm, tr("Max step"), maxStep_, maxStep_->help());
 
     auto* stopBox = new QGroupBox(tr("Stopping"), this);
     auto* stopForm = new QFormLayout(stopBox);
-    stopForm->addRow(tr("Max iterations"), maxIterations_);
-    stopForm->addRow(tr("Cost tolerance"), costTol_);
-    stopForm->addRow(tr("Step tolerance"), stepTol_);
-    stopForm->addRow(tr("Gradient tolerance"), gradTol_);
+    addRow(stopForm, tr("Max iterations"), maxIterations_);
+    addRow(stopForm, tr("Cost tolerance"), costTol_, costTol_->help());
+    addRow(stopForm, tr("Step tolerance"), stepTol_, stepTol_->help());
+    addRow(stopForm, tr("Gradient tolerance"), gradTol_, gradTol_->help());
 
     intersample_ = new IntersampleTable(this);
     intersampleBox_ = new QGroupBox(tr("Inputs between samples"), this);
@@ -284,70 +278,36 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     setRunning(false);
 }
 
-QLineEdit* EstimatorPanel::addNumberField(const std::string& key, double value, const QString& objectName)
+NumberField* EstimatorPanel::addNumberField(const std::string& key, const QString& objectName)
 {
-    auto* edit = new QLineEdit(this);
-    edit->setObjectName(objectName);
-    fields_[edit] = NumberField{edit, ruleOf(key), value, true};
-    edit->setText(formatValue(value));
-    connect(edit, &QLineEdit::textEdited, this, [this, edit] { numberEdited(edit); });
-    return edit;
+    auto* field = new NumberField(this);
+    field->setObjectName(objectName);
+    field->describe(estimate::fitSettingFields(), key);
+    numbers_.push_back(field);
+    connect(field, &NumberField::valueChanged, this, &EstimatorPanel::emitChanged);
+    return field;
 }
 
-void EstimatorPanel::numberEdited(QLineEdit* edit)
+QStringList EstimatorPanel::inputProblems() const
 {
-    NumberField& field = fields_.at(edit);
-    double value = field.value;
-    const QString problem = checkNumber(edit->text(), field.rule, &value);
-    field.valid = problem.isEmpty();
-    if (field.valid) {
-        field.value = value;
-        edit->setStyleSheet(QString());
-        edit->setToolTip(QString());
-    } else {
-        edit->setStyleSheet(QString::fromLatin1(kInvalidStyle));
-        edit->setToolTip(tr("%1 The last valid value %2 is used.").arg(problem, formatValue(field.value)));
+    QStringList problems;
+    // A field applies while the method shows it (hidden or greyed out: it is not used).
+    const auto applies = [this](const QWidget* w) { return w->isEnabled() && w->isVisibleTo(this); };
+    if (optimalSelected()) {
+        if (!optimal_->isValid())
+            problems << tr("optimal estimation: a weight or prior in the table is invalid (marked red)");
+        return problems;
     }
-    emitChanged();
-}
-
-void EstimatorPanel::setNumber(QLineEdit* edit, double value)
-{
-    NumberField& field = fields_.at(edit);
-    double checked = field.value;
-    if (checkNumber(formatValue(value), field.rule, &checked).isEmpty()) {
-        field.value = checked;
-    }
-    field.valid = true;
-    edit->setText(formatValue(field.value));
-    edit->setStyleSheet(QString());
-    edit->setToolTip(QString());
-}
-
-double EstimatorPanel::number(QLineEdit* edit) const
-{
-    return fields_.at(edit).value;
-}
-
-bool EstimatorPanel::isValid() const
-{
-    for (const auto& [edit, field] : fields_) {
-        if (!field.valid) {
-            return false;
-        }
-    }
-    if (optimalSelected() && !optimal_->isValid()) {
-        return false;
-    }
-    if (!equationError_->isValid()) {
-        return false;
-    }
-    for (const auto& [name, invalid] : weightInvalid_) {
-        if (invalid && (outputs_.isEmpty() || outputs_.contains(QString::fromStdString(name)))) {
-            return false;
-        }
-    }
-    return true;
+    for (const NumberField* field : numbers_)
+        if (!field->isValid() && applies(field))
+            problems << field->problem();
+    if (applies(weights_))
+        for (const auto& [name, problem] : weightProblems_)
+            if (!problem.isEmpty() && (outputs_.isEmpty() || outputs_.contains(QString::fromStdString(name))))
+                problems << problem;
+    if (applies(equationErrorBox_))
+        problems << equationError_->inputProblems();
+    return problems;
 }
 
 void EstimatorPanel::setOutputs(const QStringList& outputs)
@@ -378,10 +338,20 @@ void EstimatorPanel::rebuildWeightTable()
         nameItem->setFlags(nameItem->flags() & ~Qt::ItemIsEditable);
         weights_->setItem(row, 0, nameItem);
         const auto it = weightValues_.find(name.toStdString());
-        auto* weightItem = new QTableWidgetItem(it == weightValues_.end() ? QString() : formatValue(it->second));
-        weightInvalid_[name.toStdString()] = false;
+        auto* weightItem =
+            new QTableWidgetItem(it == weightValues_.end() ? QString() : NumberField::format(it->second));
+        weightProblems_.erase(name.toStdString());
         weights_->setItem(row, 1, weightItem);
     }
+}
+
+std::map<std::string, double> EstimatorPanel::shownWeights() const
+{
+    std::map<std::string, double> shown;
+    for (const auto& [name, weight] : weightValues_)
+        if (outputs_.isEmpty() || outputs_.contains(QString::fromStdString(name)))
+            shown[name] = weight;
+    return shown;
 }
 
 void EstimatorPanel::weightEdited(QTableWidgetItem* item)
@@ -396,28 +366,21 @@ void EstimatorPanel::weightEdited(QTableWidgetItem* item)
     const std::string name = nameItem->text().toStdString();
     const QSignalBlocker blocker(weights_);
     const QString entry = item->text().trimmed();
+    QString problem;
     if (entry.isEmpty()) {
         weightValues_.erase(name);
-        weightInvalid_[name] = false;
-        item->setBackground(QBrush());
-        item->setToolTip(QString());
     } else {
         double value = 0.0;
-        const QString problem = checkNumber(entry, ruleOf("output_weights"), &value);
-        if (problem.isEmpty()) {
+        problem = NumberField::problemOf(tr("weight of output %1").arg(nameItem->text()), entry,
+                                         NumberField::checkOf(ruleOf("output_weights")), &value);
+        if (problem.isEmpty())
             weightValues_[name] = value;
-            weightInvalid_[name] = false;
-            item->setBackground(QBrush());
-            item->setToolTip(QString());
-        } else {
-            weightInvalid_[name] = true;
-            item->setBackground(QBrush(QColor(255, 200, 200)));
-            const auto it = weightValues_.find(name);
-            item->setToolTip(tr("%1 The last valid weight (%2) is used.")
-                                 .arg(problem, it == weightValues_.end() ? tr("automatic") : formatValue(it->second)));
-        }
     }
-    emitChanged();
+    weightProblems_[name] = problem;
+    item->setBackground(problem.isEmpty() ? QBrush() : QBrush(QColor(255, 200, 200)));
+    item->setToolTip(problem.isEmpty() ? QString() : problem + QLatin1Char('.'));
+    if (problem.isEmpty())
+        emitChanged();
 }
 
 void EstimatorPanel::setDefaultIntegrator(integrate::IntegrationMethod method)
@@ -434,19 +397,22 @@ void EstimatorPanel::showIntegrator(integrate::IntegrationMethod method)
 {
     integrator_->setCurrentIndex(std::max(0, integrator_->findData(static_cast<int>(method))));
     const QString name = QString::fromStdString(integrate::methodName(defaultIntegrator_));
+    QString why;
     if (integratorChosen_) {
-        integrator_->setToolTip(
-            tr("Chosen by hand: kept when the model changes (the model's default would be %1).").arg(name));
+        why = tr("Chosen by hand: kept when the model changes (the model's default would be %1).").arg(name);
     } else if (defaultIntegrator_ == integrate::IntegrationMethod::SparseImplicit) {
-        integrator_->setToolTip(
-            tr("Not chosen, so the model decides: %1, because a model with fields (a PDE by the method of "
-               "lines) is stiff and its Jacobian sparse. Pick another method to keep it.")
-                .arg(name));
+        why = tr("Not chosen, so the model decides: %1, because a model with fields (a PDE by the method of "
+                 "lines) is stiff and its Jacobian sparse. Pick another method to keep it.")
+                  .arg(name);
     } else {
-        integrator_->setToolTip(tr("Not chosen, so the model decides: %1 (models with fields get sparse-implicit). "
-                                   "Pick another method to keep it.")
-                                    .arg(name));
+        why = tr("Not chosen, so the model decides: %1 (models with fields get sparse-implicit). "
+                 "Pick another method to keep it.")
+                  .arg(name);
     }
+    // What the method shown does (its table's description), then why it is the one shown.
+    const QString does = integrator_->currentData(Qt::ToolTipRole).toString();
+    integrator_->setToolTip(wrappedToolTip(
+        does.isEmpty() ? why : QStringLiteral("%1: %2\n\n%3").arg(integrator_->currentText(), does, why)));
 }
 
 void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
@@ -462,16 +428,16 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
     showComboValue(sensitivity_, settings.sensitivity);
     integratorChosen_ = settings.integrator.methodChosen;
     showIntegrator(integratorChosen_ ? settings.integrator.method : defaultIntegrator_);
-    setNumber(rtol_, settings.integrator.relativeTolerance);
-    setNumber(atol_, settings.integrator.absoluteTolerance);
-    setNumber(maxStep_, settings.integrator.maxStep);
+    rtol_->setValue(settings.integrator.relativeTolerance);
+    atol_->setValue(settings.integrator.absoluteTolerance);
+    maxStep_->setValue(settings.integrator.maxStep);
     maxIterations_->setValue(static_cast<int>(
         std::min<std::size_t>(settings.maxIterations, static_cast<std::size_t>(maxIterations_->maximum()))));
-    setNumber(costTol_, settings.costTolerance);
-    setNumber(gain_, settings.steepestDescentGain);
-    setNumber(stepTol_, settings.stepTolerance);
-    setNumber(gradTol_, settings.gradientTolerance);
-    setNumber(period_, settings.periodic.period);
+    costTol_->setValue(settings.costTolerance);
+    gain_->setValue(settings.steepestDescentGain);
+    stepTol_->setValue(settings.stepTolerance);
+    gradTol_->setValue(settings.gradientTolerance);
+    period_->setValue(settings.periodic.period);
     frequencyParameter_->setText(QString::fromStdString(settings.periodic.frequencyParameter));
     periods_->setValue(static_cast<int>(std::min<std::size_t>(settings.periodic.periods, 1000)));
     showComboValue(periodicSolver_, settings.periodic.solver);
@@ -479,9 +445,13 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
     nodes_->setValue(static_cast<int>(std::clamp<std::size_t>(settings.periodic.nodes, 4, 100000)));
     showComboValue(scheme_, settings.periodic.scheme);
     settle_->setValue(static_cast<int>(std::clamp<std::size_t>(settings.periodic.settlePeriods, 1, 100000)));
-    weightValues_ = settings.outputWeights;
-    weightInvalid_.clear();
-    rebuildWeightTable();
+    // The project giving back the weights the panel reported keeps the cells as typed (an invalid
+    // entry stays marked); other weights replace them.
+    if (settings.outputWeights != shownWeights()) {
+        weightValues_ = settings.outputWeights;
+        weightProblems_.clear();
+        rebuildWeightTable();
+    }
     equationError_->setSettings(settings.equationError);
     updateEnabled();
     updating_ = false;
@@ -501,15 +471,15 @@ estimate::FitSettings EstimatorPanel::settings() const
         structuralSelected() ? estimate::SensitivityMethod::Structural : estimate::SensitivityMethod::Forward;
     s.integrator.method = comboValue<integrate::IntegrationMethod>(integrator_);
     s.integrator.methodChosen = integratorChosen_;
-    s.integrator.relativeTolerance = number(rtol_);
-    s.integrator.absoluteTolerance = number(atol_);
-    s.integrator.maxStep = number(maxStep_);
+    s.integrator.relativeTolerance = rtol_->value();
+    s.integrator.absoluteTolerance = atol_->value();
+    s.integrator.maxStep = maxStep_->value();
     s.maxIterations = static_cast<std::size_t>(maxIterations_->value());
-    s.costTolerance = number(costTol_);
-    s.steepestDescentGain = number(gain_);
-    s.stepTolerance = number(stepTol_);
-    s.gradientTolerance = number(gradTol_);
-    s.periodic.period = number(period_);
+    s.costTolerance = costTol_->value();
+    s.steepestDescentGain = gain_->value();
+    s.stepTolerance = stepTol_->value();
+    s.gradientTolerance = gradTol_->value();
+    s.periodic.period = period_->value();
     s.periodic.frequencyParameter = frequencyParameter_->text().trimmed().toStdString();
     s.periodic.periods = static_cast<std::size_t>(periods_->value());
     s.periodic.solver = comboValue<discretise::PeriodicSolver>(periodicSolver_);
@@ -519,12 +489,7 @@ estimate::FitSettings EstimatorPanel::settings() const
     s.periodic.settlePeriods = static_cast<std::size_t>(settle_->value());
     s.equationError = equationError_->settings();
     s.equationError.differentiation = base_.equationError.differentiation;  // a preprocessing setting
-    s.outputWeights.clear();
-    for (const auto& [name, weight] : weightValues_) {
-        if (outputs_.isEmpty() || outputs_.contains(QString::fromStdString(name))) {
-            s.outputWeights[name] = weight;
-        }
-    }
+    s.outputWeights = shownWeights();
     return s;
 }
 

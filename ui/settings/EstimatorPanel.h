@@ -12,6 +12,7 @@
 #include <string>
 
 class QComboBox;
+class QFormLayout;
 class QGroupBox;
 class QLineEdit;
 class QProgressBar;
@@ -25,6 +26,7 @@ namespace sysid::ui {
 
 class EquationErrorSettingsWidget;
 class IntersampleTable;
+class NumberField;
 class OptimalEstimationSettingsWidget;
 
 // Settings of the estimator: method, shooting intervals, sensitivity method (forward or
@@ -33,10 +35,12 @@ class OptimalEstimationSettingsWidget;
 // periodic-response settings (forcing period or frequency parameter, periods, solver,
 // shooting intervals, discretisation nodes and scheme, settling periods) are shown only for
 // that method. Which controls a method shows is its row in estimate::kMethodTraits; the
-// choices and their tooltips are the enums' tables; a number field's rule and tooltip are its
-// entry in estimate::fitSettingFields().
-// A number field holding an invalid entry (rtol <= 0, text that is not a number, ...)
-// gets a red border and a tooltip saying why, and settings() keeps its last valid value.
+// choices and their tooltips are the enums' tables; every control's tooltip, and a number field's
+// rule, are its setting's entry in estimate::fitSettingFields().
+// A number field (NumberField) holding an invalid entry (rtol <= 0, text that is not a number,
+// ...) gets a red border and a tooltip saying why, settings() keeps its last valid value, and
+// inputProblems() names it, so that a run can be refused. Settings given back to the panel
+// unchanged (the project echoing what the panel reported) leave every entry as typed.
 // Settings the panel does not show (priors, maxSteps) are kept from setSettings().
 class EstimatorPanel : public QWidget {
     Q_OBJECT
@@ -63,8 +67,10 @@ public:
     estimate::FitSettings settings() const;
 
     bool isRunning() const { return running_; }
-    // True when every field holds a valid entry.
-    bool isValid() const;
+    // True when every field that applies to the method shown holds a valid entry.
+    bool isValid() const { return inputProblems().isEmpty(); }
+    // One line per invalid entry that applies to the method shown, naming the field and its rule.
+    QStringList inputProblems() const;
 
     // "Optimal estimation (TPBVP)" in the method combo: not a FitSettings method, so settings()
     // keeps the last fit method while it is selected, and setSettings() leaves it selected.
@@ -81,13 +87,16 @@ public:
     QComboBox* sensitivityCombo() const { return sensitivity_; }
     QGroupBox* integratorBox() const { return integratorBox_; }
     QSpinBox* shootingIntervalsSpin() const { return shootingIntervals_; }
-    QLineEdit* gainEdit() const { return gain_; }
-    QLineEdit* relativeToleranceEdit() const { return rtol_; }
-    QLineEdit* absoluteToleranceEdit() const { return atol_; }
-    QLineEdit* maxStepEdit() const { return maxStep_; }
+    NumberField* gainEdit() const { return gain_; }
+    NumberField* relativeToleranceEdit() const { return rtol_; }
+    NumberField* absoluteToleranceEdit() const { return atol_; }
+    NumberField* maxStepEdit() const { return maxStep_; }
+    NumberField* costToleranceEdit() const { return costTol_; }
+    NumberField* stepToleranceEdit() const { return stepTol_; }
+    NumberField* gradientToleranceEdit() const { return gradTol_; }
     QTableWidget* weightTable() const { return weights_; }
     QGroupBox* periodicBox() const { return periodicBox_; }
-    QLineEdit* periodEdit() const { return period_; }
+    NumberField* periodEdit() const { return period_; }
     QLineEdit* frequencyParameterEdit() const { return frequencyParameter_; }
     QSpinBox* periodsSpin() const { return periods_; }
     QComboBox* periodicSolverCombo() const { return periodicSolver_; }
@@ -110,20 +119,12 @@ signals:
     void cancelRequested();
 
 private:
-    struct NumberField {
-        QLineEdit* edit = nullptr;
-        core::NumberRule rule;  // of its setting in estimate::fitSettingFields()
-        double value = 0.0;  // last valid value
-        bool valid = true;
-    };
-
     // A number field for the fit setting `key` (its key in estimate::fitSettingFields()).
-    QLineEdit* addNumberField(const std::string& key, double value, const QString& objectName);
+    NumberField* addNumberField(const std::string& key, const QString& objectName);
     // The method shown (not optimal estimation) takes `input`.
     bool takes(estimate::MethodInput input) const;
-    void numberEdited(QLineEdit* edit);
-    void setNumber(QLineEdit* edit, double value);
-    double number(QLineEdit* edit) const;
+    // The weights settings() reports: those of the outputs shown.
+    std::map<std::string, double> shownWeights() const;
     void weightEdited(QTableWidgetItem* item);
     void rebuildWeightTable();
     void updateEnabled();
@@ -132,19 +133,19 @@ private:
 
     QComboBox* method_ = nullptr;
     QSpinBox* shootingIntervals_ = nullptr;
-    QLineEdit* gain_ = nullptr;  // steepest descent only
+    NumberField* gain_ = nullptr;  // steepest descent only
     QWidget* gainLabel_ = nullptr;
     QComboBox* sensitivity_ = nullptr;  // output-error, bayes, steepest descent
     QWidget* sensitivityLabel_ = nullptr;
     QGroupBox* integratorBox_ = nullptr;
     QComboBox* integrator_ = nullptr;
-    QLineEdit* rtol_ = nullptr;
-    QLineEdit* atol_ = nullptr;
-    QLineEdit* maxStep_ = nullptr;
+    NumberField* rtol_ = nullptr;
+    NumberField* atol_ = nullptr;
+    NumberField* maxStep_ = nullptr;
     QSpinBox* maxIterations_ = nullptr;
-    QLineEdit* costTol_ = nullptr;
-    QLineEdit* stepTol_ = nullptr;
-    QLineEdit* gradTol_ = nullptr;
+    NumberField* costTol_ = nullptr;
+    NumberField* stepTol_ = nullptr;
+    NumberField* gradTol_ = nullptr;
     QTableWidget* weights_ = nullptr;
     IntersampleTable* intersample_ = nullptr;
     QGroupBox* intersampleBox_ = nullptr;
@@ -152,7 +153,7 @@ private:
     QGroupBox* equationErrorBox_ = nullptr;
     EquationErrorSettingsWidget* equationError_ = nullptr;
     QWidget* weightBox_ = nullptr;
-    QLineEdit* period_ = nullptr;
+    NumberField* period_ = nullptr;
     QLineEdit* frequencyParameter_ = nullptr;
     QSpinBox* periods_ = nullptr;
     QComboBox* periodicSolver_ = nullptr;
@@ -167,10 +168,10 @@ private:
     QGroupBox* optimalBox_ = nullptr;
     std::vector<QWidget*> fitOnly_;  // boxes hidden while optimal estimation is selected
 
-    std::map<QLineEdit*, NumberField> fields_;
+    std::vector<NumberField*> numbers_;
     QStringList outputs_;
     std::map<std::string, double> weightValues_;  // last valid weight per output
-    std::map<std::string, bool> weightInvalid_;
+    std::map<std::string, QString> weightProblems_;  // per output: why its cell is invalid
     estimate::FitSettings base_;  // members the panel does not show
     integrate::IntegrationMethod defaultIntegrator_ = integrate::IntegrationMethod::Dopri5;
     bool integratorChosen_ = false;  // picked in the combo (or chosen in the project)

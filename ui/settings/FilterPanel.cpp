@@ -1,7 +1,10 @@
 #include "ui/settings/FilterPanel.h"
 
 #include "ui/settings/EnumCombo.h"
+#include "ui/settings/NumberField.h"
 
+#include "engine/core/SettingError.h"
+#include "engine/data/CutoffSuggestion.h"
 #include "engine/data/DataError.h"
 #include "engine/data/Noise.h"
 #include "engine/data/Spectrum.h"
@@ -11,7 +14,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -21,7 +23,6 @@
 #include <QRegularExpressionValidator>
 #include <QSignalBlocker>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -35,16 +36,34 @@ namespace sysid::ui {
 
 namespace {
 
-constexpr double kTimeLimit = 1e12;
-
-QDoubleSpinBox* makeDoubleSpin(QWidget* parent, double lo, double hi, int decimals, const QString& name)
+// A number field whose rule is what data::Preprocessing::validate() says of the setting `key` when
+// `set` puts the value into otherwise valid settings.
+QString cutoffHelp()
 {
-    auto* spin = new QDoubleSpinBox(parent);
-    spin->setObjectName(name);
-    spin->setRange(lo, hi);
-    spin->setDecimals(decimals);
-    spin->setKeyboardTracking(false);
-    return spin;
+    return QObject::tr("Cutoff frequency of the low-pass: above the frequencies the model must reproduce, below the "
+                       "Nyquist frequency (half the sample rate).");
+}
+
+template <class Set>
+NumberField* preprocessingField(QWidget* parent, const QString& name, const QString& label, const QString& help,
+                                const std::string& key, Set set)
+{
+    auto* field = new NumberField(parent);
+    field->setObjectName(name);
+    field->setLabel(label);
+    field->setHelp(help);
+    field->setCheck([key, set](double value) {
+        data::Preprocessing p;
+        set(p, value);
+        try {
+            p.validate();
+        } catch (const core::SettingError& e) {
+            if (e.key() == key)
+                return QString::fromStdString(e.rule());
+        }
+        return QString();
+    });
+    return field;
 }
 
 }  // namespace
@@ -67,17 +86,32 @@ void FilterPanel::buildUi()
     order_->setObjectName(QStringLiteral("lowPassOrderSpin"));
     order_->setRange(1, 10);
     order_->setKeyboardTracking(false);
-    cutoff_ = makeDoubleSpin(lowPassBox_, 0.0, 1e9, 6, QStringLiteral("cutoffSpin"));
-    cutoff_->setSuffix(QStringLiteral(" Hz"));
+    order_->setToolTip(tr("Order of the Butterworth filter (1 to 10), run forward and backward (filtfilt), so "
+                          "the response has twice this order and no phase shift."));
+    lowPassBox_->setToolTip(tr("A zero-phase Butterworth low-pass (Butterworth 1930; forward and backward, "
+                               "Gustafsson 1996) on every column before the fit."));
+    cutoff_ = preprocessingField(lowPassBox_, QStringLiteral("cutoffField"), tr("low-pass cutoff"), cutoffHelp(),
+                                 "low_pass.cutoff_hz", [](data::Preprocessing& p, double v) {
+                                     p.lowPass = data::Preprocessing::LowPass{4, v};
+                                 });
     auto* lowPassForm = new QFormLayout(lowPassBox_);
     lowPassForm->addRow(tr("Order"), order_);
-    lowPassForm->addRow(tr("Cutoff"), cutoff_);
+    lowPassForm->addRow(tr("Cutoff [Hz]"), cutoff_);
 
     windowBox_ = new QGroupBox(tr("Time window"), this);
     windowBox_->setObjectName(QStringLiteral("windowBox"));
     windowBox_->setCheckable(true);
-    windowStart_ = makeDoubleSpin(windowBox_, -kTimeLimit, kTimeLimit, 6, QStringLiteral("windowStartSpin"));
-    windowEnd_ = makeDoubleSpin(windowBox_, -kTimeLimit, kTimeLimit, 6, QStringLiteral("windowEndSpin"));
+    windowBox_->setToolTip(tr("Only the samples with start ≤ t ≤ end are used."));
+    const auto windowField = [this](const QString& name, const QString& label) {
+        auto* field = new NumberField(windowBox_);
+        field->setObjectName(name);
+        field->setLabel(label);
+        field->setRule(core::kAnyNumber);
+        field->setHelp(tr("Only the samples with start ≤ t ≤ end are used (in the time column's unit)."));
+        return field;
+    };
+    windowStart_ = windowField(QStringLiteral("windowStartField"), tr("window start"));
+    windowEnd_ = windowField(QStringLiteral("windowEndField"), tr("window end"));
     auto* windowForm = new QFormLayout(windowBox_);
     windowForm->addRow(tr("Start"), windowStart_);
     windowForm->addRow(tr("End"), windowEnd_);
@@ -86,12 +120,18 @@ void FilterPanel::buildUi()
     decimation_->setObjectName(QStringLiteral("decimationSpin"));
     decimation_->setRange(1, 100000);
     decimation_->setKeyboardTracking(false);
+    decimation_->setToolTip(tr("Keep every n-th sample, after an anti-aliasing low-pass at the new Nyquist "
+                               "frequency."));
 
     noiseBox_ = new QGroupBox(tr("Added noise"), this);
     noiseBox_->setObjectName(QStringLiteral("noiseBox"));
     noiseBox_->setCheckable(true);
-    noisePercent_ = makeDoubleSpin(noiseBox_, 0.0, 1e6, 3, QStringLiteral("noisePercentSpin"));
-    noisePercent_->setSuffix(QStringLiteral(" % RMS"));
+    noiseBox_->setToolTip(tr("Noise added to every column before the fit, for simulation studies on clean data."));
+    noisePercent_ = preprocessingField(noiseBox_, QStringLiteral("noisePercentField"), tr("noise level"),
+                                       tr("Noise amplitude in percent of each column's RMS value."), "noise.percent",
+                                       [](data::Preprocessing& p, double v) {
+                                           p.noise = data::Preprocessing::AddedNoise{v, {}, 0};
+                                       });
     noiseDistribution_ = new QComboBox(noiseBox_);
     noiseDistribution_->setObjectName(QStringLiteral("noiseDistributionCombo"));
     fillCombo(noiseDistribution_, data::kNoiseDistributions);
@@ -99,8 +139,10 @@ void FilterPanel::buildUi()
     noiseSeed_->setObjectName(QStringLiteral("noiseSeedEdit"));
     noiseSeed_->setValidator(
         new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,20}")), noiseSeed_));
+    noiseSeed_->setToolTip(tr("The same seed gives the same noise."));
+    explainChoice(noiseDistribution_, tr("The distribution the noise is drawn from."));
     auto* noiseForm = new QFormLayout(noiseBox_);
-    noiseForm->addRow(tr("Amount"), noisePercent_);
+    noiseForm->addRow(tr("Amount [% RMS]"), noisePercent_);
     noiseForm->addRow(tr("Distribution"), noiseDistribution_);
     noiseForm->addRow(tr("Seed"), noiseSeed_);
 
@@ -108,17 +150,20 @@ void FilterPanel::buildUi()
     derivativeMethod_ = new QComboBox(derivativeBox);
     derivativeMethod_->setObjectName(QStringLiteral("derivativeMethodCombo"));
     fillCombo(derivativeMethod_, data::kDerivativeMethods);
-    derivativeMethod_->setToolTip(tr("How velocities are obtained from measured displacements for the equation-error "
-                                     "methods (and the phase portrait). The smoothing spline sets its smoothing from "
-                                     "the noise level it estimates in the data."));
+    explainChoice(derivativeMethod_,
+                  tr("How velocities are obtained from measured displacements for the equation-error methods (and "
+                     "the phase portrait). The smoothing spline sets its smoothing from the noise level it estimates "
+                     "in the data."));
     derivativeWindow_ = new QSpinBox(derivativeBox);
     derivativeWindow_->setObjectName(QStringLiteral("derivativeWindowSpin"));
     derivativeWindow_->setRange(3, 1001);
     derivativeWindow_->setSingleStep(2);
     derivativeWindow_->setSuffix(tr(" samples"));
+    derivativeWindow_->setToolTip(tr("Savitzky–Golay (1964) window: an odd number of samples."));
     derivativeOrder_ = new QSpinBox(derivativeBox);
     derivativeOrder_->setObjectName(QStringLiteral("derivativeOrderSpin"));
     derivativeOrder_->setRange(1, 20);
+    derivativeOrder_->setToolTip(tr("Savitzky–Golay (1964) polynomial order, less than the window."));
     auto* derivativeForm = new QFormLayout(derivativeBox);
     derivativeForm->addRow(tr("Method"), derivativeMethod_);
     derivativeForm->addRow(tr("Window"), derivativeWindow_);
@@ -133,34 +178,28 @@ void FilterPanel::buildUi()
 
     signalPlot_ = new CurvePlot(this);
     signalPlot_->setObjectName(QStringLiteral("signalPlot"));
-    signalPlot_->setMinimumHeight(160);
+    signalPlot_->setMinimumHeight(kPlotMinimumHeight);
     signalPlot_->setAxisLabels(tr("time"), tr("value"));
     spectrumPlot_ = new SpectrumPlot(this);
     spectrumPlot_->setObjectName(QStringLiteral("spectrumPlot"));
-    spectrumPlot_->setMinimumHeight(160);
+    spectrumPlot_->setMinimumHeight(kPlotMinimumHeight);
     spectrumPlot_->setAxisLabels(tr("frequency [Hz]"), tr("power spectral density"));
 
-    auto* settingsLayout = new QVBoxLayout;
+    column_->setToolTip(tr("The column shown in the plots; the settings apply to every column."));
     auto* columnForm = new QFormLayout;
     columnForm->addRow(tr("Preview column"), column_);
     columnForm->addRow(tr("Decimation"), decimation_);
-    settingsLayout->addLayout(columnForm);
-    settingsLayout->addWidget(windowBox_);
-    settingsLayout->addWidget(lowPassBox_);
-    settingsLayout->addWidget(noiseBox_);
-    settingsLayout->addWidget(derivativeBox);
-    settingsLayout->addStretch(1);
-
-    auto* plots = new QSplitter(Qt::Vertical, this);
-    plots->addWidget(signalPlot_);
-    plots->addWidget(spectrumPlot_);
-
-    auto* top = new QHBoxLayout;
-    top->addLayout(settingsLayout);
-    top->addWidget(plots, 1);
+    // Settings, the engine's message, then the plots, each at least kPlotMinimumHeight tall: a
+    // dock is narrow, so nothing sits beside the form.
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top, 1);
+    layout->addLayout(columnForm);
+    layout->addWidget(windowBox_);
+    layout->addWidget(lowPassBox_);
+    layout->addWidget(noiseBox_);
+    layout->addWidget(derivativeBox);
     layout->addWidget(errorLabel_);
+    layout->addWidget(signalPlot_, 1);
+    layout->addWidget(spectrumPlot_, 1);
 
     const auto changed = [this] { settingChanged(); };
     connect(column_, &QComboBox::currentIndexChanged, this, [this] {
@@ -169,15 +208,22 @@ void FilterPanel::buildUi()
             plotSpectra();
         }
     });
-    connect(lowPassBox_, &QGroupBox::toggled, this, changed);
+    connect(lowPassBox_, &QGroupBox::toggled, this, [this](bool on) {
+        if (on && !updating_ && !(cutoff_->isValid() && cutoff_->value() > 0))
+            suggestCutoff();
+        settingChanged();
+    });
     connect(order_, &QSpinBox::valueChanged, this, changed);
-    connect(cutoff_, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(cutoff_, &NumberField::valueChanged, this, changed);
     connect(windowBox_, &QGroupBox::toggled, this, changed);
-    connect(windowStart_, &QDoubleSpinBox::valueChanged, this, changed);
-    connect(windowEnd_, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(windowStart_, &NumberField::valueChanged, this, changed);
+    connect(windowEnd_, &NumberField::valueChanged, this, changed);
     connect(decimation_, &QSpinBox::valueChanged, this, changed);
     connect(noiseBox_, &QGroupBox::toggled, this, changed);
-    connect(noisePercent_, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(noisePercent_, &NumberField::valueChanged, this, changed);
+    // An entry's problem also shows in the panel's message line, not only in its tooltip.
+    for (NumberField* field : {windowStart_, windowEnd_, cutoff_, noisePercent_})
+        connect(field, &NumberField::validityChanged, this, [this] { refresh(); });
     connect(noiseDistribution_, &QComboBox::currentIndexChanged, this, changed);
     connect(noiseSeed_, &QLineEdit::editingFinished, this, changed);
     const auto derivative = [this] { differentiationChanged(); };
@@ -212,6 +258,10 @@ void FilterPanel::setTable(const data::DataTable* table)
             }
         }
     }
+    if (!lowPassBox_->isChecked()) {
+        const QSignalBlocker blocker(cutoff_);
+        suggestCutoff();
+    }
     refresh();
 }
 
@@ -225,9 +275,14 @@ void FilterPanel::setPreprocessing(const data::Preprocessing& settings)
             QSignalBlocker(decimation_),        QSignalBlocker(noiseBox_),    QSignalBlocker(noisePercent_),
             QSignalBlocker(noiseDistribution_), QSignalBlocker(noiseSeed_)};
         lowPassBox_->setChecked(settings.lowPass.has_value());
-        const data::Preprocessing::LowPass lowPass = settings.lowPass.value_or(data::Preprocessing::LowPass{});
-        order_->setValue(lowPass.order);
-        cutoff_->setValue(lowPass.cutoffHz);
+        // Without a low-pass the field keeps the cutoff it offers (suggested from the data), so
+        // that switching the filter on gives a valid one.
+        order_->setValue(settings.lowPass.value_or(data::Preprocessing::LowPass{}).order);
+        if (settings.lowPass) {
+            cutoff_->setValue(settings.lowPass->cutoffHz);
+        } else if (!(cutoff_->isValid() && cutoff_->value() > 0)) {
+            suggestCutoff();
+        }
         windowBox_->setChecked(settings.window.has_value());
         if (settings.window) {
             windowStart_->setValue(settings.window->first);
@@ -339,6 +394,32 @@ void FilterPanel::differentiationChanged()
     }
 }
 
+QStringList FilterPanel::inputProblems() const
+{
+    QStringList problems;
+    for (const NumberField* field : {windowStart_, windowEnd_, cutoff_, noisePercent_})
+        if (field->isEnabled() && !field->isValid())  // an unchecked box disables its fields
+            problems << field->problem();
+    return problems;
+}
+
+void FilterPanel::suggestCutoff()
+{
+    const QString what = cutoffHelp();
+    const std::optional<double> suggested = table_ ? data::suggestedLowPassCutoff(*table_) : std::nullopt;
+    if (!suggested) {
+        cutoff_->setHelp(what);
+        return;
+    }
+    cutoff_->setValue(*suggested);
+    cutoff_->setHelp(tr("%1\nOffered before one is set: %2 times the highest dominant frequency of the columns (the "
+                        "peak of each spectrum), at most %3 % of the Nyquist frequency. Compare the raw and "
+                        "processed spectra below to place it.")
+                         .arg(what)
+                         .arg(data::kCutoffPerDominant)
+                         .arg(100 * data::kCutoffOfNyquist));
+}
+
 void FilterPanel::showError(const QString& message)
 {
     error_ = message;
@@ -367,6 +448,10 @@ void FilterPanel::refresh()
         } catch (const std::exception& e) {
             message = QString::fromUtf8(e.what());
         }
+    }
+    if (const QStringList problems = inputProblems(); !problems.isEmpty()) {
+        const QString fields = tr("%1 (the last valid value is shown)").arg(problems.join(QStringLiteral("; ")));
+        message = message.isEmpty() ? fields : fields + QStringLiteral("; ") + message;
     }
     showError(message);
     if (settings.lowPass) {

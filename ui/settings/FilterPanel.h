@@ -5,6 +5,7 @@
 #include "engine/data/Preprocessing.h"
 
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include <optional>
@@ -12,7 +13,6 @@
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -21,6 +21,7 @@ class QSpinBox;
 namespace sysid::ui {
 
 class CurvePlot;
+class NumberField;
 class SpectrumPlot;
 
 // Preprocessing of the data (data::Preprocessing: time window, added noise, low-pass,
@@ -28,7 +29,12 @@ class SpectrumPlot;
 // the processed signal over time, and their spectra (Welch power spectral density, log y)
 // with a vertical line at the low-pass cutoff so the cutoff can be placed by eye.
 // Everything numerical is done by the engine (data::preprocess, data::welch); its errors
-// (a cutoff above the Nyquist frequency, ...) are shown in a red line, never thrown.
+// (a cutoff above the Nyquist frequency, ...) are shown in a red line, never thrown. The cutoff
+// offered before a low-pass is set is data::suggestedLowPassCutoff of the table shown, so that
+// switching the filter on gives a valid filter at once. Number entries are NumberFields whose
+// rules are data::Preprocessing::validate's; inputProblems() lists the invalid ones.
+// The settings come first and the two plots below them at a readable height, so that in a
+// narrow dock (inside a scroll area) neither is squeezed.
 class FilterPanel : public QWidget {
     Q_OBJECT
 
@@ -53,12 +59,14 @@ public:
     void setCurrentColumn(const QString& name);
 
     // The identified model's response in a column's units, drawn in the spectrum as "identified"
-    // while that column is previewed (seed 004 places the cutoff from raw, filtered and
-    // identified spectra).
+    // while that column is previewed (the cutoff is placed by comparing the raw, filtered and
+    // identified spectra, Normann 1989).
     void setIdentifiedResponse(const QString& column, std::vector<double> times, std::vector<double> values);
 
     // The engine's message for the current settings, empty when they apply cleanly.
     QString errorText() const { return error_; }
+    // One line per number entry that is used and invalid, naming the setting and its rule.
+    QStringList inputProblems() const;
     // The table after preprocessing, if the settings applied cleanly.
     const std::optional<data::DataTable>& processedTable() const { return processed_; }
 
@@ -69,7 +77,13 @@ public:
 
     QGroupBox* lowPassBox() const { return lowPassBox_; }
     QSpinBox* lowPassOrderSpin() const { return order_; }
-    QDoubleSpinBox* cutoffSpin() const { return cutoff_; }
+    NumberField* cutoffField() const { return cutoff_; }
+    NumberField* windowStartField() const { return windowStart_; }
+    NumberField* windowEndField() const { return windowEnd_; }
+    NumberField* noisePercentField() const { return noisePercent_; }
+
+    // The plots' least height: readable axes and curves in a narrow dock.
+    static constexpr int kPlotMinimumHeight = 180;
 
 signals:
     void preprocessingChanged();
@@ -82,6 +96,9 @@ private:
     void plotSignals();
     void plotSpectra();
     void showError(const QString& message);
+    // Offers data::suggestedLowPassCutoff of the table while no low-pass is set (or its cutoff
+    // is unusable), and says in the cutoff's tooltip where the value comes from.
+    void suggestCutoff();
 
     const data::DataTable* table_ = nullptr;
     QString identifiedColumn_;
@@ -93,13 +110,13 @@ private:
     QComboBox* column_ = nullptr;
     QGroupBox* lowPassBox_ = nullptr;
     QSpinBox* order_ = nullptr;
-    QDoubleSpinBox* cutoff_ = nullptr;
+    NumberField* cutoff_ = nullptr;
     QGroupBox* windowBox_ = nullptr;
-    QDoubleSpinBox* windowStart_ = nullptr;
-    QDoubleSpinBox* windowEnd_ = nullptr;
+    NumberField* windowStart_ = nullptr;
+    NumberField* windowEnd_ = nullptr;
     QSpinBox* decimation_ = nullptr;
     QGroupBox* noiseBox_ = nullptr;
-    QDoubleSpinBox* noisePercent_ = nullptr;
+    NumberField* noisePercent_ = nullptr;
     QComboBox* noiseDistribution_ = nullptr;
     QLineEdit* noiseSeed_ = nullptr;
     QComboBox* derivativeMethod_ = nullptr;

@@ -49,6 +49,8 @@ OptimalEstimationSettingsWidget::OptimalEstimationSettingsWidget(QWidget* parent
     points_->setObjectName(QStringLiteral("shootingPointsSpin"));
     points_->setRange(2, 100000);
     points_->setValue(static_cast<int>(values_.shootingPoints));
+    points_->setToolTip(tr("Shooting points, equidistant over the record, at which the boundary value problem is "
+                           "split for multiple shooting (Rutten 1993)."));
 
     firstStage_ = new QComboBox(this);
     firstStage_->setObjectName(QStringLiteral("firstStageCombo"));

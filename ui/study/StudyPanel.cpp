@@ -1,6 +1,8 @@
 #include "ui/study/StudyPanel.h"
 
 #include "ui/settings/EnumCombo.h"
+#include "ui/settings/NumberField.h"
+#include "ui/settings/ToolTip.h"
 
 #include "engine/project/AtomicFile.h"
 #include "engine/project/StudyJson.h"
@@ -9,7 +11,6 @@
 #include "ui/run/StudyRunner.h"
 
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -34,6 +35,13 @@ QString number(double v)
     return std::isfinite(v) ? QString::number(v, 'g', 6) : QStringLiteral("–");
 }
 
+// The tooltip of a study setting from job::noiseStudyFields().
+QString studyHelp(std::string_view key)
+{
+    const auto* field = core::findField(job::noiseStudyFields(), key);
+    return field ? wrappedToolTip(fieldToolTip(field->names)) : QString();
+}
+
 }  // namespace
 
 StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
@@ -41,14 +49,15 @@ StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
 {
     realisations_ = new QSpinBox(this);
     realisations_->setRange(1, 1000000);
-    noise_ = new QDoubleSpinBox(this);
-    noise_->setRange(0.01, 1000);
-    noise_->setDecimals(2);
-    noise_->setSuffix(tr(" % RMS"));
+    realisations_->setToolTip(studyHelp("realisations"));
+    noise_ = new NumberField(this);
+    noise_->setObjectName(QStringLiteral("studyNoiseField"));
+    noise_->describe(job::noiseStudyFields(), "noise_percent");
     distribution_ = new QComboBox(this);
     fillComboByName(distribution_, data::kNoiseDistributions);
     seed_ = new QSpinBox(this);
     seed_->setRange(0, INT_MAX);
+    seed_->setToolTip(studyHelp("seed"));
     threads_ = new QSpinBox(this);
     threads_->setRange(0, 1024);
     threads_->setSpecialValueText(tr("all cores"));
@@ -72,7 +81,7 @@ StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
 
     auto* form = new QFormLayout;
     form->addRow(tr("Realisations"), realisations_);
-    form->addRow(tr("Noise p"), noise_);
+    form->addRow(tr("Noise [% RMS]"), noise_);
     form->addRow(tr("Distribution"), distribution_);
     form->addRow(tr("Seed"), seed_);
     form->addRow(tr("Threads"), threads_);
@@ -91,7 +100,7 @@ StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
     loadSettings();
     connect(document_, &ProjectDocument::settingsChanged, this, &StudyPanel::loadSettings);
     connect(realisations_, &QSpinBox::valueChanged, this, &StudyPanel::storeSettings);
-    connect(noise_, &QDoubleSpinBox::valueChanged, this, &StudyPanel::storeSettings);
+    connect(noise_, &NumberField::valueChanged, this, &StudyPanel::storeSettings);
     connect(distribution_, &QComboBox::currentIndexChanged, this, &StudyPanel::storeSettings);
     connect(seed_, &QSpinBox::valueChanged, this, &StudyPanel::storeSettings);
     connect(run_, &QPushButton::clicked, this, &StudyPanel::run);
@@ -185,6 +194,12 @@ void StudyPanel::run()
         return;
     }
     study.settings = settings();
+    if (!noise_->isValid()) {
+        const QString text = tr("study cannot start: %1").arg(noise_->problem());
+        status_->setText(text);
+        emit message(text);
+        return;
+    }
     try {
         study.settings.validate();
     } catch (const core::SettingError& e) {

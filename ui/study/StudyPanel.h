@@ -9,7 +9,6 @@
 #include <memory>
 
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -19,6 +18,8 @@ class QTableWidget;
 namespace sysid::ui {
 
 class BoxPlot;
+class NumberField;
+class ProjectDocument;
 class StudyRunner;
 
 // The "Monte Carlo study" dock: N noise realisations of the project's fit (its data, method
@@ -40,7 +41,7 @@ public:
     bool exportResult(const QString& path, QString* error = nullptr) const;
 
     QSpinBox* realisationsSpin() const { return realisations_; }
-    QDoubleSpinBox* noiseSpin() const { return noise_; }
+    NumberField* noiseField() const { return noise_; }
     QComboBox* distributionCombo() const { return distribution_; }
     QSpinBox* seedSpin() const { return seed_; }
     QSpinBox* threadsSpin() const { return threads_; }
@@ -70,7 +71,7 @@ private:
     ProjectDocument* document_;
     StudyRunner* runner_;
     QSpinBox* realisations_;
-    QDoubleSpinBox* noise_;
+    NumberField* noise_;
     QComboBox* distribution_;
     QSpinBox* seed_;
     QSpinBox* threads_;
