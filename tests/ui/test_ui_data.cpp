@@ -211,6 +211,9 @@ private slots:
         // Decimal comma with ';'.
         d.setModelNames({"x"}, {});
         d.loadFile(comma);
+        QCOMPARE(d.decimalPoint(), ',');  // proposed from the numbers
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        d.setDecimalPoint('.');
         QVERIFY(!d.errorText().isEmpty());  // '.' decimal point: "0,5" is not a number here
         d.setDecimalPoint(',');
         QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));

@@ -311,7 +311,8 @@ void MainWindow::buildControllers()
     shown.optimal = optimalView_;
     shown.field = field_;
     fitViews_ = new FitViews(document_, shown, plots_, this);
-    plots_->insertTab(0, scrollable(fitViews_->outputPage()), tr("Outputs"));  // many outputs scroll, not grow the window
+    plots_->insertTab(0, scrollable(fitViews_->outputPage()),
+                      tr("Outputs"));  // many outputs scroll, not grow the window
     plots_->setCurrentIndex(0);
     session_ = new Session(document_, this, this);
     ExportActions::Figures figures;
@@ -649,6 +650,7 @@ void MainWindow::importData(const QString& path, const std::map<std::string, dou
     set.path = dialog.filePath().toStdString();
     set.name = QFileInfo(dialog.filePath()).completeBaseName().toStdString();
     set.timeColumn = dialog.timeColumn();
+    set.format = dialog.format();
     set.mapping = dialog.mapping();
     set.trueValues = trueValues;
     settings.setValue(QStringLiteral("dirs/data"), QFileInfo(dialog.filePath()).absolutePath());
