@@ -311,8 +311,7 @@ void MainWindow::buildControllers()
     shown.optimal = optimalView_;
     shown.field = field_;
     fitViews_ = new FitViews(document_, shown, plots_, this);
-    plots_->insertTab(0, scrollable(fitViews_->outputPage()),
-                      tr("Outputs"));  // many outputs scroll, not grow the window
+    plots_->insertTab(0, scrollable(fitViews_->outputPage()), tr("Outputs"));  // many outputs scroll, not grow the window
     plots_->setCurrentIndex(0);
     session_ = new Session(document_, this, this);
     ExportActions::Figures figures;
