@@ -141,11 +141,67 @@ std::map<std::string, std::string> columnMapping(const po::variables_map& vm, co
     return mapping;
 }
 
+namespace {
+
+// A CSV symbol by its character or the first word of its label ("comma", "semicolon", "tab", "point").
+template <std::size_t N>
+char csvSymbol(const std::string& text, const char* option, const std::array<data::CsvSymbol, N>& symbols)
+{
+    std::string known;
+    for (const data::CsvSymbol& s : symbols) {
+        const std::string_view word = s.label.substr(0, s.label.find(' '));
+        if ((text.size() == 1 && text[0] == s.symbol) || text == word)
+            return s.symbol;
+        known += (known.empty() ? "" : ", ") + std::string(word);
+    }
+    throw UsageError(std::string("--") + option + " expects one of " + known + ", got '" + text + "'");
+}
+
+std::string csvSymbolWords(const auto& symbols)
+{
+    std::string words;
+    for (const data::CsvSymbol& s : symbols)
+        words += (words.empty() ? "" : ", ") + std::string(s.label.substr(0, s.label.find(' ')));
+    return words;
+}
+
+}  // namespace
+
+void addCsvFormatOptions(po::options_description& options)
+{
+    static const std::string separator = "separator of the data files: " + csvSymbolWords(data::csvSeparators) +
+        " (default: from the header; MODEL form)";
+    static const std::string point =
+        "decimal point of the data files: " + csvSymbolWords(data::csvDecimalPoints) + " (default point; MODEL form)";
+    // clang-format off
+    options.add_options()
+        ("separator", po::value<std::string>(), separator.c_str())
+        ("decimal-point", po::value<std::string>(), point.c_str())
+        ("header-line", po::value<std::string>(), "line of the data files' header; the lines above it are not read "
+                                                  "(default: the first that is not blank or a comment; MODEL form)")
+        ("skip-rows", po::value<std::string>(), "rows after the header not read, such as units (default 0; MODEL form)");
+    // clang-format on
+}
+
 data::CsvOptions csvOptions(const po::variables_map& vm)
 {
     data::CsvOptions csv;
     if (vm.count("time"))
         csv.timeColumn = vm["time"].as<std::string>();
+    if (vm.count("separator"))
+        csv.separator = csvSymbol(vm["separator"].as<std::string>(), "separator", data::csvSeparators);
+    if (vm.count("decimal-point"))
+        csv.decimalPoint = csvSymbol(vm["decimal-point"].as<std::string>(), "decimal-point", data::csvDecimalPoints);
+    const auto count = [&](const char* name, std::size_t least) {
+        const std::size_t n = parseCount(vm[name].as<std::string>(), std::string("--") + name);
+        if (n < least || n > 1'000'000'000)
+            throw UsageError(std::string("--") + name + " must be from " + std::to_string(least) + " to 1000000000");
+        return static_cast<int>(n);
+    };
+    if (vm.count("header-line"))
+        csv.headerLine = count("header-line", 1);
+    if (vm.count("skip-rows"))
+        csv.skipRows = count("skip-rows", 0);
     return csv;
 }
 
@@ -166,7 +222,7 @@ std::vector<job::ExperimentData> dataExperiments(const po::variables_map& vm,
 
 void refuseModelFormOptions(const po::variables_map& vm, const std::string& project)
 {
-    for (const char* modelOnly : {"data", "time", "map"})
+    for (const char* modelOnly : {"data", "time", "map", "separator", "decimal-point", "header-line", "skip-rows"})
         if (vm.count(modelOnly))
             throw UsageError(std::string("--") + modelOnly + " is for the MODEL form; the project " + project +
                              " names its data");

@@ -61,10 +61,12 @@ std::map<std::string, estimate::Prior> priorOptions(const boost::program_options
 // --data CSV file with that mapping.
 std::map<std::string, std::string> columnMapping(const boost::program_options::variables_map& vm,
                                                  const char* form = "NAME=COLUMN");
+// --separator, --decimal-point, --header-line and --skip-rows: how the data files are read.
+void addCsvFormatOptions(boost::program_options::options_description& options);
 data::CsvOptions csvOptions(const boost::program_options::variables_map& vm);
 std::vector<job::ExperimentData> dataExperiments(const boost::program_options::variables_map& vm,
                                                  const std::map<std::string, std::string>& mapping);
-// A project names its data: --data, --time and --map are refused with a UsageError naming it.
+// A project names its data: --data, --time, --map and the format options are refused with a UsageError naming it.
 void refuseModelFormOptions(const boost::program_options::variables_map& vm, const std::string& project);
 
 // The command's PROJECT.sysid or MODEL argument ("input"); a UsageError saying `missing` when

@@ -92,6 +92,7 @@ int runContour(const Arguments& args)
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "FILE.json or FILE.csv (- for JSON on standard output)");
     // clang-format on
+    addCsvFormatOptions(options);
     // The contour is the output-error cost whatever the method: its weights and integrator apply.
     const auto fields = core::selectFields(estimate::fitSettingFields(), [](const estimate::FitField& f) {
         return f.names.key == "output_weights" || f.names.key.starts_with("integrator.");

@@ -129,6 +129,7 @@ int runFit(const Arguments& args)
                    "with --quiet; RESULT.json holds it as \"report\" in any case")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
     // clang-format on
+    addCsvFormatOptions(options);
     const estimate::FitSettings defaults;
     addFieldOptions(options, nullptr, estimate::fitSettingFields(), fitOptionPolicy(defaults));
     const auto parsed = parseArguments(args, options, "input");

@@ -122,6 +122,7 @@ int runOptimal(const Arguments& args)
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)")
         ("residuals", po::value<std::string>(), "RESIDUALS.csv: t and the residual traces xi and eps");
     // clang-format on
+    addCsvFormatOptions(options);
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;

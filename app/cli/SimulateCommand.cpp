@@ -58,6 +58,7 @@ int runSimulate(const Arguments& given)
         ("seed", po::value<unsigned long long>()->default_value(0), "random seed for the noise")
         ("output,o", po::value<std::string>(), "output CSV file (- for standard output)");
     // clang-format on
+    addCsvFormatOptions(options);
     addFieldOptions(options, nullptr, integrate::integratorSettingFields());
     const auto parsed = parseArguments(args, options, "model");
     if (!parsed)

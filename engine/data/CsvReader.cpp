@@ -3,6 +3,7 @@
 #include "engine/data/DataError.h"
 #include "engine/data/Text.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -386,14 +387,26 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
     // Header: the first line that is not blank or a comment.
     std::string_view headerText;
     int headerLine = 0;
+    if (options.headerLine < 0 || options.skipRows < 0)
+        throw DataError("the header line and the number of rows to skip cannot be negative", sourceName);
     while (lines.next(line, lineNo)) {
+        if (lineNo < options.headerLine)
+            continue;
         const std::string_view content = stripComment(line);
         if (!isBlank(content)) {
             headerText = content;
             headerLine = lineNo;
             break;
         }
+        if (lineNo == options.headerLine)
+            throw DataError("the header line is blank or a comment; expected the column names on the line chosen as "
+                            "the header",
+                            sourceName, lineNo);
     }
+    if (headerLine == 0 && options.headerLine > 0)
+        throw DataError("the file has " + std::to_string(lineNo) + " lines; expected the header on line " +
+                            std::to_string(options.headerLine),
+                        sourceName);
     if (headerLine == 0)
         throw DataError("no header line: the file is empty or holds only comments; expected a first line of "
                         "column names such as 't,x'",
@@ -468,10 +481,15 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
     std::string scratch;
     double previousTime = 0;
     int previousLine = 0;
+    int toSkip = options.skipRows;
     while (lines.next(line, lineNo)) {
         const std::string_view content = stripComment(line);
         if (isBlank(content))
             continue;
+        if (toSkip > 0) {
+            --toSkip;
+            continue;
+        }
         if (!splitFields(content, sep, fields, splitError)) {
             const std::size_t c = splitError.field;
             throw DataError(splitError.message, sourceName, lineNo, toInt(c + 1),
@@ -510,8 +528,10 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
         previousLine = lineNo;
     }
     if (previousLine == 0)
-        throw DataError("no data rows after the header (line " + std::to_string(headerLine) +
-                            "); expected at least one row of numbers",
+        throw DataError("no data rows after the header (line " + std::to_string(headerLine) + ")" +
+                            (options.skipRows > 0 ? " and the " + std::to_string(options.skipRows) + " skipped rows"
+                                                  : std::string()) +
+                            "; expected at least one row of numbers",
                         sourceName, headerLine);
     return table;
 }
@@ -592,13 +612,17 @@ CsvLayout csvLayout(std::string_view text, const CsvOptions& options)
     LineReader lines(withoutByteOrderMark(text));
     std::string_view line;
     int number = 0;
+    int toSkip = std::max(options.skipRows, 0);
     while (lines.next(line, number)) {
         layout.lines.emplace_back(line);
-        if (isBlank(stripComment(line)))
+        if (number < options.headerLine || isBlank(stripComment(line)))
             continue;
         if (layout.headerLine == 0)
             layout.headerLine = number;
-        else
+        else if (toSkip > 0) {
+            --toSkip;
+            layout.skippedLines.push_back(number);
+        } else
             layout.dataLines.push_back(number);
     }
     if (options.separator != 0)
@@ -633,6 +657,72 @@ std::vector<std::string> previewFields(std::string_view line, char separator)
     }
     fields.emplace_back(trim(field, separator));
     return fields;
+}
+
+CsvFormat detectCsvFormat(std::string_view text)
+{
+    constexpr std::size_t kRowsLooked = 50;
+    CsvFormat format;
+    const CsvLayout all = csvLayout(text);
+    if (all.headerLine == 0)
+        return format;
+    const auto content = [&](int number) { return stripComment(all.lines[static_cast<std::size_t>(number - 1)]); };
+    const std::vector<int>& rows = all.dataLines;
+
+    // The last line is data: its separator and field count find the header below leading lines.
+    int header = all.headerLine;
+    if (!rows.empty()) {
+        const std::string_view last = content(rows.back());
+        // A decimal comma is likelier than a comma separator when ';' or tab is there too.
+        const char separator = last.find_first_of("\t;") != std::string_view::npos ? guessSeparator(last, ',') : ',';
+        const std::size_t fields = previewFields(last, separator).size();
+        if (fields > 1 && previewFields(content(header), separator).size() != fields)
+            for (const int number : rows)
+                if (previewFields(content(number), separator).size() == fields) {
+                    header = number;
+                    break;
+                }
+    }
+    if (header != all.headerLine)
+        format.headerLine = header;
+    const char separator = guessSeparator(content(header), '.');
+    format.separator = separator;
+
+    std::vector<int> after;
+    for (const int number : rows)
+        if (number > header && after.size() < kRowsLooked)
+            after.push_back(number);
+    std::string scratch;
+    double value = 0;
+    const auto isNumber = [&](std::string_view field, char point) {
+        return parseNumber(field, point, scratch, value) == NumberStatus::Ok;
+    };
+
+    // Units: the rows right after the header with no number in them.
+    std::size_t units = 0;
+    for (; units < after.size(); ++units) {
+        bool anyText = false, anyNumber = false;
+        for (const std::string& field : previewFields(content(after[units]), separator)) {
+            anyText = anyText || !field.empty();
+            anyNumber = anyNumber || isNumber(field, '.') || isNumber(field, ',');
+        }
+        if (!anyText || anyNumber)
+            break;
+    }
+    format.skipRows = static_cast<int>(units);
+
+    if (separator != ',') {
+        bool commaOnly = false, pointOnly = false;
+        for (std::size_t k = units; k < after.size(); ++k)
+            for (const std::string& field : previewFields(content(after[k]), separator)) {
+                const bool point = isNumber(field, '.'), comma = isNumber(field, ',');
+                commaOnly = commaOnly || (comma && !point);
+                pointOnly = pointOnly || (point && !comma);
+            }
+        if (commaOnly && !pointOnly)
+            format.decimalPoint = ',';
+    }
+    return format;
 }
 
 }  // namespace sysid::data

@@ -170,6 +170,57 @@ std::string parseReason(const std::string& what)
     return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+// A one-character string from the table of symbols the CSV reader accepts.
+template <std::size_t N>
+char readSymbol(const Reader& r, const json& value, const std::string& key,
+                const std::array<data::CsvSymbol, N>& symbols)
+{
+    const std::string text = r.string(value, key);
+    std::string known;
+    for (const data::CsvSymbol& s : symbols) {
+        if (text.size() == 1 && text[0] == s.symbol)
+            return s.symbol;
+        known += (known.empty() ? "" : ", ") +
+            (s.symbol == '\t' ? std::string("\"\\t\"") : "\"" + std::string(1, s.symbol) + "\"");
+    }
+    r.fail(key, "expected one of " + known + ", got " + Reader::describe(value));
+}
+
+int readCount(const Reader& r, const json& value, const std::string& key, int least)
+{
+    if (!value.is_number_integer() || value.get<long long>() < least || value.get<long long>() > 1'000'000'000)
+        r.fail(key, "expected a whole number from " + std::to_string(least) + ", got " + Reader::describe(value));
+    return static_cast<int>(value.get<long long>());
+}
+
+data::CsvFormat readFormat(const Reader& r, const json& item, const std::string& key)
+{
+    data::CsvFormat format;
+    if (const json* v = Reader::member(item, "separator"))
+        format.separator = readSymbol(r, *v, key + ".separator", data::csvSeparators);
+    if (const json* v = Reader::member(item, "decimal_point"))
+        format.decimalPoint = readSymbol(r, *v, key + ".decimal_point", data::csvDecimalPoints);
+    if (const json* v = Reader::member(item, "header_line"))
+        format.headerLine = readCount(r, *v, key + ".header_line", 1);
+    if (const json* v = Reader::member(item, "skip_rows"))
+        format.skipRows = readCount(r, *v, key + ".skip_rows", 0);
+    return format;
+}
+
+// Only what differs from the defaults, so projects of plain files stay as they were.
+void writeFormat(const data::CsvFormat& format, json& item)
+{
+    const data::CsvFormat defaults;
+    if (format.separator != defaults.separator)
+        item["separator"] = std::string(1, format.separator);
+    if (format.decimalPoint != defaults.decimalPoint)
+        item["decimal_point"] = std::string(1, format.decimalPoint);
+    if (format.headerLine != defaults.headerLine)
+        item["header_line"] = format.headerLine;
+    if (format.skipRows != defaults.skipRows)
+        item["skip_rows"] = format.skipRows;
+}
+
 }  // namespace
 
 Project projectFromJson(const json& root, const std::string& file, const std::string& directory)
@@ -212,7 +263,9 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
         for (std::size_t i = 0; i < data->size(); ++i) {
             const std::string key = "data[" + std::to_string(i) + "]";
             const json& item = (*data)[i];
-            r.requireObject(item, key, {"name", "path", "time_column", "mapping", "fixed_values", "true_values"});
+            r.requireObject(item, key,
+                            {"name", "path", "time_column", "separator", "decimal_point", "header_line", "skip_rows",
+                             "mapping", "fixed_values", "true_values"});
             Project::DataSet set;
             if (const json* name = Reader::member(item, "name"))
                 set.name = r.string(*name, key + ".name");
@@ -229,6 +282,7 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
                 r.fail(key + ".path", "data file '" + given + "' not found (looked for " + set.path + ")");
             if (const json* time = Reader::member(item, "time_column"))
                 set.timeColumn = r.string(*time, key + ".time_column");
+            set.format = readFormat(r, item, key);
             if (const json* mapping = Reader::member(item, "mapping")) {
                 if (!mapping->is_object())
                     r.fail(key + ".mapping",
@@ -313,6 +367,14 @@ std::map<std::string, double> trueValues(const Project& project)
     return agreed;
 }
 
+data::CsvOptions csvOptions(const Project::DataSet& set)
+{
+    data::CsvOptions options;
+    static_cast<data::CsvFormat&>(options) = set.format;
+    options.timeColumn = set.timeColumn;
+    return options;
+}
+
 Project loadProject(const std::string& path)
 {
     std::error_code ec;
@@ -354,6 +416,7 @@ json projectToJson(const Project& project, const std::string& directory)
         item["path"] = relative.empty() ? absolute.string() : relative.string();
         if (set.timeColumn)
             item["time_column"] = *set.timeColumn;
+        writeFormat(set.format, item);
         if (!set.mapping.empty())
             item["mapping"] = set.mapping;
         if (!set.fixedValues.empty())

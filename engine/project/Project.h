@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/data/CsvReader.h"
 #include "engine/estimate/FitSettings.h"
 #include "engine/estimate/OptimalEstimation.h"
 #include "engine/job/NoiseStudy.h"
@@ -33,6 +34,7 @@ struct Project {
         std::string name;  // shown in plots and messages; may be empty
         std::string path;
         std::optional<std::string> timeColumn;  // default: t, time, else the first column
+        data::CsvFormat format;  // separator, decimal point, header line, rows skipped after it
         std::map<std::string, std::string> mapping;  // model output/input -> column
         std::map<std::string, double> fixedValues;  // fixed parameters with other values in this record only
         // Parameter values a synthetic record was simulated with; results show the relative error.
@@ -51,6 +53,9 @@ struct Project {
     // Monte Carlo noise study settings ("study", StudyJson.h); absent until a study was set up.
     std::optional<job::NoiseStudySettings> study;
 };
+
+// How a data set's file is read: its format and time column.
+data::CsvOptions csvOptions(const Project::DataSet& set);
 
 // Reads a project. Never writes anything. Throws ProjectError naming the file and the JSON
 // key: not JSON (with line:column), a wrong type or value, an unknown key or method, a

@@ -17,11 +17,9 @@ job::FitJob makeFitJob(const Project& project)
         if (!project.preprocessing.is_null())
             fit.preprocessing = data::preprocessingFromJson(project.preprocessing);
         for (const auto& set : project.data) {
-            data::CsvOptions options;
-            options.timeColumn = set.timeColumn;
             job::ExperimentData experiment;
             experiment.name = set.name.empty() ? set.path : set.name;
-            experiment.table = data::readCsv(set.path, options);
+            experiment.table = data::readCsv(set.path, csvOptions(set));
             experiment.mapping = set.mapping;
             experiment.fixedValues = set.fixedValues;
             fit.experiments.push_back(std::move(experiment));

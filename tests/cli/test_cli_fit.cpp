@@ -594,6 +594,14 @@ private slots:
                                        << "--gain: expected a number > 0, got -1";
         QTest::newRow("data with a project")
             << QStringList{"fit", project, "--data", data} << "--data is for the MODEL form";
+        QTest::newRow("format with a project")
+            << QStringList{"fit", project, "--skip-rows", "1"} << "--skip-rows is for the MODEL form";
+        QTest::newRow("unknown separator")
+            << QStringList{"fit", model, "--data", data, "--separator", "|", "-o", "r.json"}
+            << "--separator expects one of comma, semicolon, tab, got '|'";
+        QTest::newRow("header line zero")
+            << QStringList{"fit", model, "--data", data, "--header-line", "0", "-o", "r.json"}
+            << "--header-line must be from 1";
         QTest::newRow("map without column")
             << QStringList{"fit", model, "--data", data, "--map", "u", "-o", "r.json"} << "--map expects";
     }

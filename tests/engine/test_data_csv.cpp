@@ -831,6 +831,106 @@ private slots:
         QCOMPARE(csvLayout(binary).lines.size(), std::size_t(2));
     }
 
+    // A row of units under the header is skipped when asked, proposed by the detection, and shown in the layout.
+    void unitsRowSkipped()
+    {
+        const std::string text = "t,u,y\ns,N,m\n0,1,2\n0.5,3,4\n";
+        CHECK_CSV_ERROR(text, CsvOptions{}, 2, 1, "t", "found 's'");
+        CsvOptions skip;
+        skip.skipRows = 1;
+        const DataTable table = parseCsv(text, kSource, skip);
+        QCOMPARE(table.columnNames, (std::vector<std::string>{"t", "u", "y"}));
+        QCOMPARE(table.column("t"), (std::vector<double>{0, 0.5}));
+        QCOMPARE(table.column("y"), (std::vector<double>{2, 4}));
+        const CsvLayout layout = csvLayout(text, skip);
+        QCOMPARE(layout.headerLine, 1);
+        QCOMPARE(layout.skippedLines, (std::vector<int>{2}));
+        QCOMPARE(layout.dataLines, (std::vector<int>{3, 4}));
+        const CsvFormat detected = detectCsvFormat(text);
+        QCOMPARE(detected.skipRows, 1);
+        QCOMPARE(detected.headerLine, 0);
+        QCOMPARE(detected.separator, ',');
+        QCOMPARE(detected.decimalPoint, '.');
+        // Comments and blank lines between are not counted as skipped rows; two units rows are proposed as two.
+        const std::string two = "t;x\n# units follow\n[s];[m]\n\n(time);(position)\n0;1\n";
+        QCOMPARE(detectCsvFormat(two).skipRows, 2);
+        skip.skipRows = 2;
+        QCOMPARE(parseCsv(two, kSource, skip).column("x"), (std::vector<double>{1}));
+        // A row with a number in it is data, never proposed as skipped.
+        QCOMPARE(detectCsvFormat("t,x\n0,abc\n1,2\n").skipRows, 0);
+        // Skipping every row leaves no data, and says so.
+        skip.skipRows = 5;
+        CHECK_CSV_ERROR(text, skip, 1, 0, "", "and the 5 skipped rows");
+    }
+
+    // Lines before the header (a title, a date) are passed over when the header line is given.
+    void leadingLinesBeforeTheHeader()
+    {
+        const std::string text = "Test bench 3\nrecorded 2024-05-01, 14:00\n\nt,u,y\n0,1,2\n1,3,4\n";
+        CsvOptions options;
+        options.headerLine = 4;
+        const DataTable table = parseCsv(text, kSource, options);
+        QCOMPARE(table.columnNames, (std::vector<std::string>{"t", "u", "y"}));
+        QCOMPARE(table.column("u"), (std::vector<double>{1, 3}));
+        const CsvLayout layout = csvLayout(text, options);
+        QCOMPARE(layout.headerLine, 4);
+        QCOMPARE(layout.dataLines, (std::vector<int>{5, 6}));
+        QCOMPARE(detectCsvFormat(text).headerLine, 4);
+        // With units too; the error's line counts every physical line.
+        const std::string both = "Test bench 3\nt;u;y\ns;N;m\n0;1;2\n1;x;4\n";
+        CsvOptions skip;
+        skip.headerLine = 2;
+        skip.skipRows = 1;
+        CHECK_CSV_ERROR(both, skip, 5, 2, "u", "found 'x'");
+        const CsvFormat detected = detectCsvFormat(both);
+        QCOMPARE(detected.headerLine, 2);
+        QCOMPARE(detected.skipRows, 1);
+        // A header line that is blank, or beyond the end, is named.
+        options.headerLine = 3;
+        CHECK_CSV_ERROR(text, options, 3, 0, "", "the header line is blank");
+        options.headerLine = 40;
+        CHECK_CSV_ERROR(text, options, 0, 0, "", "expected the header on line 40");
+    }
+
+    // A decimal comma is proposed for ';'- and tab-separated files with numbers like 1,25.
+    void decimalCommaDetected()
+    {
+        const std::string semicolon = "t;u;y\n0;1,25;-2,5e-1\n0,5;3;4\n";
+        CsvFormat f = detectCsvFormat(semicolon);
+        QCOMPARE(f.separator, ';');
+        QCOMPARE(f.decimalPoint, ',');
+        CsvOptions options;
+        static_cast<CsvFormat&>(options) = f;
+        DataTable table = parseCsv(semicolon, kSource, options);
+        QCOMPARE(table.column("u"), (std::vector<double>{1.25, 3}));
+        QCOMPARE(table.column("y"), (std::vector<double>{-0.25, 4}));
+
+        const std::string tab = "time\tforce\n0\t1,5\n1\t2,75\n";
+        f = detectCsvFormat(tab);
+        QCOMPARE(f.separator, '\t');
+        QCOMPARE(f.decimalPoint, ',');
+        static_cast<CsvFormat&>(options) = f;
+        table = parseCsv(tab, kSource, options);
+        QCOMPARE(table.column("force"), (std::vector<double>{1.5, 2.75}));
+
+        // With units and a title, all together.
+        const std::string all = "Messung\nt;F\ns;N\n0;1,5\n1;2\n";
+        f = detectCsvFormat(all);
+        QCOMPARE(f.headerLine, 2);
+        QCOMPARE(f.skipRows, 1);
+        QCOMPARE(f.separator, ';');
+        QCOMPARE(f.decimalPoint, ',');
+
+        // A point anywhere keeps the point; a comma-separated file never gets a decimal comma.
+        QCOMPARE(detectCsvFormat("t;x\n0;1,5\n1;2.5\n").decimalPoint, '.');
+        QCOMPARE(detectCsvFormat("t;x\n0;1\n1;2\n").decimalPoint, '.');
+        QCOMPARE(detectCsvFormat("t,x\n0,1\n1,2\n").decimalPoint, '.');
+        QCOMPARE(detectCsvFormat("t,x\n0,1\n1,2\n").separator, ',');
+        // Detection never throws.
+        QCOMPARE(detectCsvFormat("").separator, char(0));
+        QCOMPARE(detectCsvFormat(std::string("t,x\n\0\x01\xff,2\n", 10)).skipRows, 0);
+    }
+
     void pathologicalInputsAreQuick()
     {
         // Each of these is about a megabyte; anything worse than linear would hang.

@@ -206,6 +206,47 @@ private slots:
         QVERIFY(fs::equivalent(r.data[0].path, p.data[0].path));
     }
 
+    // A file's format (decimal comma, a title above the header, a units row) is stored with the data set,
+    // written only where it differs from the default, and read back by the fit job.
+    void dataFormatRoundTrip()
+    {
+        TempDir tmp;
+        writeData(tmp.path());
+        write(tmp.path() / "data/bench.csv", "Bench 3\nt;x\ns;m\n0;1\n0,1;0,99\n0,2;0,98\n");
+        project::Project p;
+        p.modelText = "param c = 0.1\nx'' = -c*x' - x\nx(0) = 1, 0\noutput x\n";
+        project::Project::DataSet set;
+        set.path = (tmp.path() / "data/bench.csv").string();
+        set.format.separator = ';';
+        set.format.decimalPoint = ',';
+        set.format.headerLine = 2;
+        set.format.skipRows = 1;
+        p.data.push_back(set);
+        project::Project::DataSet plain;
+        plain.path = (tmp.path() / "data/run1.csv").string();
+        p.data.push_back(plain);
+        const fs::path file = tmp.path() / "bench.sysid";
+        project::saveProject(p, file.string());
+        const json written = json::parse(slurp(file));
+        QCOMPARE(written["data"][0]["separator"].get<std::string>(), std::string(";"));
+        QCOMPARE(written["data"][0]["decimal_point"].get<std::string>(), std::string(","));
+        QCOMPARE(written["data"][0]["header_line"].get<int>(), 2);
+        QCOMPARE(written["data"][0]["skip_rows"].get<int>(), 1);
+        for (const char* key : {"separator", "decimal_point", "header_line", "skip_rows"})
+            QVERIFY2(!written["data"][1].contains(key), key);
+
+        const project::Project q = project::loadProject(file.string());
+        QCOMPARE(q.data[0].format.separator, ';');
+        QCOMPARE(q.data[0].format.decimalPoint, ',');
+        QCOMPARE(q.data[0].format.headerLine, 2);
+        QCOMPARE(q.data[0].format.skipRows, 1);
+        QCOMPARE(q.data[1].format.separator, char(0));
+        QCOMPARE(q.data[1].format.skipRows, 0);
+        const job::FitJob fit = project::makeFitJob(q);
+        QCOMPARE(fit.experiments[0].table.column("x"), (std::vector<double>{1, 0.99, 0.98}));
+        QCOMPARE(fit.experiments[0].table.time(), (std::vector<double>{0, 0.1, 0.2}));
+    }
+
     void periodicSettingsRoundTrip()
     {
         TempDir tmp;
@@ -522,6 +563,15 @@ private slots:
                })
             << "settings.equation_error.state_weights.x"
             << ": settings.equation_error.state_weights.x: expected a number > 0, got -1";
+        QTest::newRow("unknown separator")
+            << with([](json& j) { j["data"][0]["separator"] = "|"; }) << "data[0].separator"
+            << ": data[0].separator: expected one of \",\", \";\", \"\\t\", got \"|\"";
+        QTest::newRow("negative rows to skip")
+            << with([](json& j) { j["data"][0]["skip_rows"] = -1; }) << "data[0].skip_rows"
+            << ": data[0].skip_rows: expected a whole number from 0, got -1";
+        QTest::newRow("header line zero")
+            << with([](json& j) { j["data"][0]["header_line"] = 0; }) << "data[0].header_line"
+            << ": data[0].header_line: expected a whole number from 1, got 0";
         QTest::newRow("one shooting point")
             << with([](json& j) {
                    j["optimal_estimation"] = {{"shooting_points", 1}};

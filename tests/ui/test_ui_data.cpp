@@ -211,6 +211,9 @@ private slots:
         // Decimal comma with ';'.
         d.setModelNames({"x"}, {});
         d.loadFile(comma);
+        QCOMPARE(d.decimalPoint(), ',');  // proposed from the numbers
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        d.setDecimalPoint('.');
         QVERIFY(!d.errorText().isEmpty());  // '.' decimal point: "0,5" is not a number here
         d.setDecimalPoint(',');
         QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
@@ -224,6 +227,88 @@ private slots:
         QCOMPARE(d.timeColumn().value_or(""), std::string("x"));
         QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
         QCOMPARE(d.table().columnNames[d.table().timeColumn], std::string("x"));
+    }
+
+    // A units row under the header is proposed as skipped, shown greyed and struck out, and the numbers import.
+    void unitsRowProposedAsSkipped()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("units.csv"));
+        QVERIFY(writeFile(path, "Bench 3, run 7\nt,x,y\ns,m,N\n0,1.5,2\n0.1,2.5,3\n0.2,3.5,x4\n"));
+        ImportDialog d;
+        d.setModelNames({"x", "y"}, {});
+        d.show();
+        d.loadFile(path);
+        QCOMPARE(d.headerLine(), 2);
+        QCOMPARE(d.skipRows(), 1);
+        QCOMPARE(d.format().skipRows, 1);
+        QCOMPARE(d.format().headerLine, 2);
+        // The units row and the title are in the preview, left out visibly.
+        for (const int line : {1, 3}) {
+            const int row = previewRowOfLine(d, line);
+            QVERIFY2(row >= 0, qPrintable(QString::number(line)));
+            QVERIFY(preview(d)->item(row, 0)->font().strikeOut());
+        }
+        QCOMPARE(preview(d)->item(previewRowOfLine(d, 3), 1)->text(), QStringLiteral("m"));
+        QVERIFY(!preview(d)->item(previewRowOfLine(d, 4), 0)->font().strikeOut());
+        // The bad field's place counts every line, the skipped ones too.
+        QVERIFY2(d.errorText().startsWith(QStringLiteral("units.csv:6: column 'y'")), qPrintable(d.errorText()));
+        QCOMPARE(d.errorLine(), 6);
+
+        QVERIFY(writeFile(path, "Bench 3, run 7\nt,x,y\ns,m,N\n0,1.5,2\n0.1,2.5,3\n0.2,3.5,4\n"));
+        d.loadFile(path);
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QVERIFY(d.isAcceptable());
+        QCOMPARE(d.table().column("x"), (std::vector<double>{1.5, 2.5, 3.5}));
+        QCOMPARE(d.table().column("y"), (std::vector<double>{2, 3, 4}));
+        // Not skipping the row is the user's choice, and the engine names it.
+        d.setSkipRows(0);
+        QVERIFY2(d.errorText().startsWith(QStringLiteral("units.csv:3: column 't'")), qPrintable(d.errorText()));
+    }
+
+    // A decimal-comma file (';' or tab) imports correct values without touching an option.
+    void decimalCommaImports()
+    {
+        QTemporaryDir dir;
+        const QString semi = dir.filePath(QStringLiteral("semi.csv"));
+        const QString tab = dir.filePath(QStringLiteral("tab.txt"));
+        QVERIFY(writeFile(semi, "t;x\ns;m\n0;1,25\n0,5;-2,5e-1\n"));
+        QVERIFY(writeFile(tab, "time\tx\n0\t3,125\n1\t4\n"));
+        ImportDialog d;
+        d.setModelNames({"x"}, {});
+        d.loadFile(semi);
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QCOMPARE(d.separator(), ';');
+        QCOMPARE(d.decimalPoint(), ',');
+        QCOMPARE(d.skipRows(), 1);
+        QCOMPARE(d.table().column("x"), (std::vector<double>{1.25, -0.25}));
+        QCOMPARE(d.table().time(), (std::vector<double>{0, 0.5}));
+        d.loadFile(tab);
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QCOMPARE(d.separator(), '\t');
+        QCOMPARE(d.decimalPoint(), ',');
+        QCOMPARE(d.skipRows(), 0);
+        QCOMPARE(d.table().column("x"), (std::vector<double>{3.125, 4}));
+    }
+
+    // Long numbers are shown whole in the preview.
+    void previewNumbersAreNotElided()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("long.csv"));
+        const QString longNumber = QStringLiteral("-1.2345678901234567e-123");
+        QVERIFY(writeFile(path, ("t,x\n0," + longNumber + "\n1,2\n").toUtf8()));
+        ImportDialog d;
+        d.setModelNames({"x"}, {});
+        d.show();
+        d.loadFile(path);
+        QVERIFY2(d.errorText().isEmpty(), qPrintable(d.errorText()));
+        QTableWidget* table = preview(d);
+        QCOMPARE(table->textElideMode(), Qt::ElideNone);
+        QCOMPARE(table->item(0, 1)->text(), longNumber);
+        const int needed = table->fontMetrics().horizontalAdvance(longNumber);
+        QVERIFY2(table->columnWidth(1) > needed,
+                 qPrintable(QStringLiteral("%1 <= %2").arg(table->columnWidth(1)).arg(needed)));
     }
 
     void mappingPreselectsEqualNames()

@@ -21,6 +21,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -37,6 +38,7 @@ namespace {
 constexpr int kPreviewRows = 200;
 constexpr int kMaxPreviewColumns = 200;
 const QColor kErrorBackground(255, 205, 205);
+const QColor kSkippedText(140, 140, 140);
 
 QStringList toQStringList(const std::vector<std::string>& items)
 {
@@ -92,12 +94,27 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent)
     timeCombo_->setObjectName(QStringLiteral("timeCombo"));
     timeCombo_->addItem(tr("(automatic)"), QString());
     timeCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    headerLineSpin_ = new QSpinBox(this);
+    headerLineSpin_->setObjectName(QStringLiteral("headerLineSpin"));
+    headerLineSpin_->setRange(0, 1'000'000);
+    headerLineSpin_->setSpecialValueText(tr("first"));
+    headerLineSpin_->setToolTip(tr("The line holding the column names; the lines above it are not read"));
+    skipRowsSpin_ = new QSpinBox(this);
+    skipRowsSpin_->setObjectName(QStringLiteral("skipRowsSpin"));
+    skipRowsSpin_->setRange(0, 1'000'000);
+    skipRowsSpin_->setToolTip(tr("Rows under the header that hold no numbers, such as units"));
     auto* options = new QHBoxLayout;
     options->addWidget(new QLabel(tr("Separator:"), this));
     options->addWidget(separatorCombo_);
     options->addSpacing(12);
     options->addWidget(new QLabel(tr("Decimal point:"), this));
     options->addWidget(decimalCombo_);
+    options->addSpacing(12);
+    options->addWidget(new QLabel(tr("Header on line:"), this));
+    options->addWidget(headerLineSpin_);
+    options->addSpacing(12);
+    options->addWidget(new QLabel(tr("Skip rows after it:"), this));
+    options->addWidget(skipRowsSpin_);
     options->addSpacing(12);
     options->addWidget(new QLabel(tr("Time column:"), this));
     options->addWidget(timeCombo_);
@@ -113,6 +130,10 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent)
     preview_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     preview_->setSelectionBehavior(QAbstractItemView::SelectRows);
     preview_->verticalHeader()->setDefaultSectionSize(preview_->fontMetrics().height() + 6);
+    // Numbers are shown whole; a wide file scrolls sideways.
+    preview_->setTextElideMode(Qt::ElideNone);
+    preview_->setWordWrap(false);
+    preview_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
 
     errorLabel_ = makeErrorLabel(this);
 
@@ -168,6 +189,8 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent)
     connect(separatorCombo_, &QComboBox::currentIndexChanged, this, reparseOnChange);
     connect(decimalCombo_, &QComboBox::currentIndexChanged, this, reparseOnChange);
     connect(timeCombo_, &QComboBox::currentIndexChanged, this, reparseOnChange);
+    connect(headerLineSpin_, &QSpinBox::valueChanged, this, reparseOnChange);
+    connect(skipRowsSpin_, &QSpinBox::valueChanged, this, reparseOnChange);
     connect(buttons_, &QDialogButtonBox::accepted, this, [this] {
         if (isAcceptable())
             accept();
@@ -226,7 +249,58 @@ void ImportDialog::loadFile(const QString& path)
     }
     bytes_ = file.readAll();
     fileRead_ = true;
+    proposeFormat();
     reparse();
+}
+
+void ImportDialog::proposeFormat()
+{
+    const data::CsvFormat proposed =
+        data::detectCsvFormat(std::string_view(bytes_.constData(), static_cast<std::size_t>(bytes_.size())));
+    updating_ = true;
+    setSeparator(proposed.separator);
+    setDecimalPoint(proposed.decimalPoint);
+    setHeaderLine(proposed.headerLine);
+    setSkipRows(proposed.skipRows);
+    updating_ = false;
+}
+
+void ImportDialog::setHeaderLine(int line)
+{
+    headerLineSpin_->setValue(line);
+}
+
+int ImportDialog::headerLine() const
+{
+    return headerLineSpin_->value();
+}
+
+void ImportDialog::setSkipRows(int rows)
+{
+    skipRowsSpin_->setValue(rows);
+}
+
+int ImportDialog::skipRows() const
+{
+    return skipRowsSpin_->value();
+}
+
+data::CsvFormat ImportDialog::format() const
+{
+    data::CsvFormat format;
+    format.separator = separator();
+    format.decimalPoint = decimalPoint();
+    format.headerLine = headerLine();
+    format.skipRows = skipRows();
+    return format;
+}
+
+data::CsvOptions ImportDialog::options() const
+{
+    data::CsvOptions options;
+    static_cast<data::CsvFormat&>(options) = format();
+    options.timeColumn = timeColumn();
+    return options;
 }
 
 void ImportDialog::setSeparator(char separator)
@@ -268,17 +342,13 @@ void ImportDialog::reparse()
     buildPreview();
     rebuildTimeCombo(headerFields_);
 
-    data::CsvOptions options;
-    options.separator = separator();
-    options.decimalPoint = decimalPoint();
-    options.timeColumn = timeColumn();
     table_ = {};
     parsed_ = false;
     errorText_.clear();
     errorLine_ = 0;
     try {
         table_ = data::parseCsv(std::string_view(bytes_.constData(), static_cast<std::size_t>(bytes_.size())),
-                                QFileInfo(path_).fileName().toStdString(), options);
+                                QFileInfo(path_).fileName().toStdString(), options());
         parsed_ = true;
     } catch (const data::DataError& e) {
         errorText_ = QString::fromStdString(e.what());
@@ -315,10 +385,7 @@ void ImportDialog::buildPreview()
         return;
     }
 
-    data::CsvOptions options;
-    options.separator = separator();
-    options.decimalPoint = decimalPoint();
-    layout_ = data::csvLayout(std::string_view(bytes_.constData(), static_cast<std::size_t>(bytes_.size())), options);
+    layout_ = data::csvLayout(std::string_view(bytes_.constData(), static_cast<std::size_t>(bytes_.size())), options());
     previewSeparator_ = layout_.separator;
     if (layout_.headerLine == 0) {
         headerLabel_->setText(tr("No header line: the file has no data."));
@@ -329,15 +396,34 @@ void ImportDialog::buildPreview()
     const QString separatorText = previewSeparator_ == '\t'
         ? tr("tab")
         : QStringLiteral("'") + QLatin1Char(previewSeparator_) + QStringLiteral("'");
-    headerLabel_->setText(tr("Header (line %1, separated by %2): %3")
-                              .arg(headerLine_)
-                              .arg(separatorText, headerFields_.join(QStringLiteral(" | "))));
+    QString header = tr("Header (line %1, separated by %2): %3")
+                         .arg(headerLine_)
+                         .arg(separatorText, headerFields_.join(QStringLiteral(" | ")));
+    if (!layout_.skippedLines.empty())
+        header += QStringLiteral("\n") +
+            tr("Not read (greyed below): %n row(s) after the header", nullptr,
+               static_cast<int>(layout_.skippedLines.size()));
+    headerLabel_->setText(header);
 
+    // The lines left out (before the header, skipped after it) are shown too, greyed and struck out.
     std::vector<std::pair<int, QStringList>> rows;
+    std::vector<bool> leftOut;
+    const auto add = [&](int line, bool skipped) {
+        rows.emplace_back(line, lineFields(line));
+        leftOut.push_back(skipped);
+    };
+    for (int line = 1; line < headerLine_ && static_cast<int>(rows.size()) < kPreviewRows; ++line)
+        if (const auto fields =
+                data::previewFields(layout_.lines[static_cast<std::size_t>(line - 1)], previewSeparator_);
+            fields.size() > 1 || !fields.front().empty())  // not blank or a comment
+            add(line, true);
+    for (const int line : layout_.skippedLines)
+        if (static_cast<int>(rows.size()) < kPreviewRows)
+            add(line, true);
     for (const int line : layout_.dataLines) {
         if (static_cast<int>(rows.size()) >= kPreviewRows)
             break;
-        rows.emplace_back(line, lineFields(line));
+        add(line, false);
     }
     qsizetype columns = headerFields_.size();
     for (const auto& row : rows)
@@ -354,9 +440,20 @@ void ImportDialog::buildPreview()
         lineItem->setData(Qt::UserRole, rows[static_cast<std::size_t>(r)].first);
         preview_->setVerticalHeaderItem(r, lineItem);
         const QStringList& fields = rows[static_cast<std::size_t>(r)].second;
-        for (int c = 0; c < static_cast<int>(std::min<qsizetype>(fields.size(), columns)); ++c)
-            preview_->setItem(r, c, readOnlyItem(fields[c]));
+        const bool skipped = leftOut[static_cast<std::size_t>(r)];
+        for (int c = 0; c < static_cast<int>(std::min<qsizetype>(fields.size(), columns)); ++c) {
+            QTableWidgetItem* item = readOnlyItem(fields[c]);
+            if (skipped) {
+                QFont font = item->font();
+                font.setStrikeOut(true);
+                item->setFont(font);
+                item->setForeground(kSkippedText);
+                item->setToolTip(tr("Not read: before the header or among the rows skipped after it"));
+            }
+            preview_->setItem(r, c, item);
+        }
     }
+    preview_->resizeColumnsToContents();
 }
 
 QStringList ImportDialog::lineFields(int line) const
@@ -410,6 +507,7 @@ void ImportDialog::highlightErrorRow()
         }
         item->setBackground(kErrorBackground);
     }
+    preview_->resizeColumnsToContents();
     preview_->scrollToItem(preview_->item(row, 0), QAbstractItemView::PositionAtCenter);
 }
 

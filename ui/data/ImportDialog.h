@@ -18,6 +18,7 @@ class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSpinBox;
 class QTableWidget;
 
 namespace sysid::ui {
@@ -25,12 +26,13 @@ namespace sysid::ui {
 class CurvePlot;
 
 // Imports one CSV data file: file choice, a preview of the raw text, separator, decimal point,
-// time column, and the mapping of model outputs and inputs onto data columns, with a quick
-// plot. The engine reads the file (data::csvLayout and previewFields for the preview,
+// header line, rows skipped after it (units), time column, and the mapping of model outputs and inputs onto data
+// columns, with a quick plot. The engine reads the file (data::csvLayout and previewFields for the preview,
 // data::parseCsv for the table), so the dialog knows no CSV rule; its error is shown inline, naming
 // line and column, with the offending preview row highlighted. A bad file never closes the
-// dialog; OK is enabled only when the file parses and at least one output is mapped (and
-// every input has a column).
+// dialog; the format the engine proposes for a new file is pre-selected and every line it leaves
+// out is shown greyed in the preview, never dropped unseen. OK is enabled only when the file parses and at least one
+// output is mapped (and every input has a column).
 class ImportDialog : public QDialog {
     Q_OBJECT
 
@@ -67,6 +69,14 @@ public:
     char separator() const;
     void setDecimalPoint(char decimalPoint);
     char decimalPoint() const;
+    // Physical line of the header, 0 for the first line that is not blank or a comment.
+    void setHeaderLine(int line);
+    int headerLine() const;
+    // Rows after the header that are not read (units).
+    void setSkipRows(int rows);
+    int skipRows() const;
+    // Separator, decimal point, header line and rows skipped, as chosen: what the project stores.
+    data::CsvFormat format() const;
     // The separator the preview splits by (the detected one when auto).
     char effectiveSeparator() const { return previewSeparator_; }
     // Chooses the data column of a model output or input ("" = not measured / none).
@@ -80,6 +90,9 @@ signals:
 
 private:
     void browse();
+    data::CsvOptions options() const;
+    // Pre-selects the format the engine proposes for the file (data::detectCsvFormat).
+    void proposeFormat();
     void reparse();
     void buildPreview();
     // The fields of a physical line (1-based) as the preview shows them.
@@ -97,6 +110,8 @@ private:
     QComboBox* separatorCombo_ = nullptr;
     QComboBox* decimalCombo_ = nullptr;
     QComboBox* timeCombo_ = nullptr;
+    QSpinBox* headerLineSpin_ = nullptr;
+    QSpinBox* skipRowsSpin_ = nullptr;
     QLabel* headerLabel_ = nullptr;
     QTableWidget* preview_ = nullptr;
     QLabel* errorLabel_ = nullptr;

@@ -658,6 +658,7 @@ void MainWindow::importData(const QString& path, const std::map<std::string, dou
     set.path = dialog.filePath().toStdString();
     set.name = QFileInfo(dialog.filePath()).completeBaseName().toStdString();
     set.timeColumn = dialog.timeColumn();
+    set.format = dialog.format();
     set.mapping = dialog.mapping();
     set.trueValues = trueValues;
     settings.setValue(QStringLiteral("dirs/data"), QFileInfo(dialog.filePath()).absolutePath());

@@ -407,9 +407,7 @@ void ProjectDocument::reloadTables()
     tableErrors_.clear();
     for (const auto& set : project_.data) {
         try {
-            data::CsvOptions options;
-            options.timeColumn = set.timeColumn;
-            tables_.emplace_back(data::readCsv(set.path, options));
+            tables_.emplace_back(data::readCsv(set.path, project::csvOptions(set)));
             tableErrors_.emplace_back();
         } catch (const std::exception& e) {
             tables_.emplace_back(std::nullopt);
