@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QToolButton>
 #include <QStringList>
 #include <QTableWidget>
 #include <QTableWidgetItem>
@@ -104,7 +105,8 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     titled(tr("Correlation"), correlationTable_, 1);
 
     // The summary and the buttons share a row: the height goes to the tables.
-    auto* top = new QHBoxLayout;
+    top_ = new QHBoxLayout;
+    auto* top = top_;
     top->addWidget(summary_, 1);
     top->addWidget(refineButton_);
     top->addWidget(exportJsonButton_);
@@ -150,6 +152,14 @@ void ResultsPanel::resizeEvent(QResizeEvent* event)
     const auto wanted = width() >= height() ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
     if (tables_->direction() != wanted)
         tables_->setDirection(wanted);
+}
+
+void ResultsPanel::addActionButton(QAction* action)
+{
+    auto* button = new QToolButton(this);
+    button->setDefaultAction(action);
+    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    top_->insertWidget(top_->indexOf(refineButton_), button);
 }
 
 void ResultsPanel::setRefineAvailable(bool available)
