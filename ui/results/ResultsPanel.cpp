@@ -159,6 +159,8 @@ void ResultsPanel::addActionButton(QAction* action)
     auto* button = new QToolButton(this);
     button->setDefaultAction(action);
     button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // Shown whole where there is room; it does not set the window's smallest width.
+    button->setMinimumWidth(button->fontMetrics().averageCharWidth() * 4);
     top_->insertWidget(top_->indexOf(refineButton_), button);
 }
 
