@@ -14,7 +14,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QToolButton>
 #include <QStringList>
 #include <QTableWidget>
 #include <QTableWidgetItem>
@@ -105,8 +104,7 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     titled(tr("Correlation"), correlationTable_, 1);
 
     // The summary and the buttons share a row: the height goes to the tables.
-    top_ = new QHBoxLayout;
-    auto* top = top_;
+    auto* top = new QHBoxLayout;
     top->addWidget(summary_, 1);
     top->addWidget(refineButton_);
     top->addWidget(exportJsonButton_);
@@ -152,16 +150,6 @@ void ResultsPanel::resizeEvent(QResizeEvent* event)
     const auto wanted = width() >= height() ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
     if (tables_->direction() != wanted)
         tables_->setDirection(wanted);
-}
-
-void ResultsPanel::addActionButton(QAction* action)
-{
-    auto* button = new QToolButton(this);
-    button->setDefaultAction(action);
-    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    // Shown whole where there is room; it does not set the window's smallest width.
-    button->setMinimumWidth(button->fontMetrics().averageCharWidth() * 4);
-    top_->insertWidget(top_->indexOf(refineButton_), button);
 }
 
 void ResultsPanel::setRefineAvailable(bool available)

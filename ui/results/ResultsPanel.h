@@ -12,8 +12,6 @@
 #include <utility>
 #include <vector>
 
-class QAction;
-class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QResizeEvent;
@@ -52,8 +50,6 @@ public:
     QPushButton* refineButton() const { return refineButton_; }
     // Offers "Refine by output error": an equation-error estimate (Normann 1989) as the start of an output-error fit.
     void setRefineAvailable(bool available);
-    // A button for `action` in the row of the refine and export buttons (before them).
-    void addActionButton(QAction* action);
     // The panel's height that shows `rows` parameters' rows and correlation matrix whole, side by side.
     int heightForRows(int rows) const;
     // Marks the shown result as no longer matching the project: a banner says why (`reason`, e.g.
@@ -101,7 +97,6 @@ private:
     QPushButton* exportJsonButton_ = nullptr;
     QPushButton* exportCsvButton_ = nullptr;
     QPushButton* refineButton_ = nullptr;
-    QHBoxLayout* top_ = nullptr;  // the summary and the buttons
     estimate::FitResult result_;
     std::map<std::string, double> trueValues_;
     bool hasResult_ = false;
