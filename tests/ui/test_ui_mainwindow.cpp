@@ -7,6 +7,7 @@
 #include "engine/integrate/Simulator.h"
 #include "engine/job/ProgressSink.h"
 #include "engine/model/ModelBuilder.h"
+#include "ui/editor/ModelEditor.h"
 #include "ui/main/MainWindow.h"
 #include "ui/plots/TimeSeriesPlot.h"
 #include "ui/project/ProjectDocument.h"
@@ -14,7 +15,9 @@
 #include "ui/run/FitRunner.h"
 #include "ui/settings/EstimatorPanel.h"
 
+#include <QAction>
 #include <QComboBox>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QElapsedTimer>
 #include <QTableWidget>
@@ -234,6 +237,79 @@ private slots:
         QVERIFY(w.document()->result().has_value());
         QVERIFY(w.document()->result()->cancelled());
         w.document()->newFromModel(QString::fromLatin1(model), QStringLiteral("long.model"));  // nothing left to save
+    }
+
+    // Model ▸ Update model with estimates writes the fit's values into the text as starting values
+    // (bounds and comments kept, one undo step), and the next fit starts from them.
+    void updatesTheModelWithTheEstimates()
+    {
+        ui::MainWindow w;
+        const char* model = "param c = 0.3 [0, 10]  # damping\nparam k = 2 [0.1, 100]\nx'' = -c*x' - k*x\n"
+                            "x(0) = 0.8 estimate, 0\noutput x\n";
+        w.document()->newFromModel(QString::fromLatin1(model), QStringLiteral("small.model"));
+        eval::CompiledModel truth(eval::compileModel(
+            model::parseModel("param c = 0.5\nparam k = 4\nx'' = -c*x' - k*x\nx(0) = 1, 0\noutput x\n")));
+        integrate::SimulationRequest request;
+        request.times = integrate::uniformGrid(0, 10, 0.05);
+        const auto tr = integrate::simulate(truth, request, {});
+        data::DataTable table;
+        table.source = "small.csv";
+        table.columnNames = {"t", "x"};
+        table.columns = {tr.times, std::vector<double>(tr.outputs.data(), tr.outputs.data() + tr.outputs.rows())};
+        QTemporaryDir dir;
+        project::Project::DataSet set;
+        set.name = "small";
+        set.path = dir.filePath(QStringLiteral("small.csv")).toStdString();
+        {
+            std::ofstream out(set.path);
+            out.precision(17);
+            out << "t,x\n";
+            for (std::size_t i = 0; i < tr.times.size(); ++i)
+                out << tr.times[i] << ',' << tr.outputs(static_cast<Eigen::Index>(i), 0) << '\n';
+        }
+        w.document()->addDataSet(set, table);
+
+        QAction* update = w.updateModelAction();
+        QVERIFY(!update->isEnabled());  // nothing fitted yet
+        w.runFit();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isRunning() && w.document()->result().has_value(), 60000);
+        const estimate::FitResult first = *w.document()->result();
+        QVERIFY2(first.converged(), first.termination.message.c_str());
+        QCOMPARE(first.parameters.size(), std::size_t{3});
+        QVERIFY(update->isEnabled());
+
+        const QString before = w.modelEditor()->toPlainText();
+        update->trigger();
+        const QString after = w.modelEditor()->toPlainText();
+        const auto value = [&first](const std::string& name) {
+            for (const auto& p : first.parameters)
+                if (p.name == name)
+                    return QString::number(p.value, 'g', QLocale::FloatingPointShortest);
+            return QString();
+        };
+        QVERIFY(!value("x(0)").isEmpty());
+        QVERIFY2(after.contains(QStringLiteral("param c = %1 [0, 10]  # damping\n").arg(value("c"))),
+                 qPrintable(after));
+        QVERIFY2(after.contains(QStringLiteral("param k = %1 [0.1, 100]\n").arg(value("k"))), qPrintable(after));
+        QVERIFY2(after.contains(QStringLiteral("x(0) = %1 estimate, 0\n").arg(value("x(0)"))), qPrintable(after));
+        QCOMPARE(w.document()->modelText(), after);
+        // Only starting values changed: the result still describes the project.
+        QVERIFY2(w.document()->resultOutOfDate().isEmpty(), qPrintable(w.document()->resultOutOfDate()));
+
+        w.modelEditor()->undo();
+        QCOMPARE(w.modelEditor()->toPlainText(), before);
+        QCOMPARE(w.document()->modelText(), before);
+        w.modelEditor()->redo();
+        QCOMPARE(w.document()->modelText(), after);
+
+        QSignalSpy fitted(w.document(), &ui::ProjectDocument::resultChanged);
+        w.runFit();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isRunning() && fitted.count() > 0, 60000);
+        const estimate::FitResult& second = *w.document()->result();
+        for (std::size_t i = 0; i < first.parameters.size(); ++i) {
+            QCOMPARE(second.parameters[i].name, first.parameters[i].name);
+            QCOMPARE(second.parameters[i].initial, first.parameters[i].value);
+        }
     }
 
     void screenshotRendersTheWindow()

@@ -13,6 +13,8 @@
 #include <QPushButton>
 #include <QTimer>
 #include <QUrl>
+#include <QAction>
+#include <QFileDialog>
 #include <QtTest>
 
 #include <functional>
@@ -66,8 +68,42 @@ private slots:
     {
         ui::MainWindow w(examples + QStringLiteral("/sdof_cubic.sysid"));
         drop(w, examples + QStringLiteral("/mass_spring_damper.sysid"));
-        QVERIFY(w.document()->filePath().endsWith(QStringLiteral("mass_spring_damper.sysid")));
+        QCOMPARE(w.document()->modelSource(), QStringLiteral("mass_spring_damper.model"));
         QCOMPARE(w.document()->dataSetCount(), 1);
+    }
+
+    // A bundled example opens as an untitled copy: Save asks where, the example stays as it was,
+    // and its data (given relative to the example) are still found.
+    void bundledExampleOpensAsAnUntitledCopy()
+    {
+        const QString example = examples + QStringLiteral("/mass_spring_damper.sysid");
+        QFile original(example);
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        const QByteArray before = original.readAll();
+        original.close();
+
+        ui::MainWindow w(example);
+        QVERIFY(w.document()->filePath().isEmpty());
+        QVERIFY(w.windowTitle().contains(QStringLiteral("mass_spring_damper")));
+        QCOMPARE(w.document()->dataSetCount(), 1);
+        QVERIFY2(w.document()->table(0) != nullptr, qPrintable(w.document()->tableError(0)));
+        w.document()->setModelText(w.document()->modelText() + QStringLiteral("\n# my edit\n"));
+
+        QAction* save = nullptr;
+        for (QAction* action : w.findChildren<QAction*>())
+            if (action->shortcut() == QKeySequence(QKeySequence::Save))
+                save = action;
+        QVERIFY(save);
+        bool askedForAPath = false;
+        onNextModal([&](QWidget* modal) {
+            askedForAPath = qobject_cast<QFileDialog*>(modal) != nullptr;
+            modal->close();
+        });
+        save->trigger();
+        QVERIFY(askedForAPath);
+        QVERIFY(w.document()->isModified());
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        QCOMPARE(original.readAll(), before);
     }
 
     // A dropped CSV goes through the import dialog and becomes another experiment.
@@ -100,7 +136,7 @@ private slots:
         test::onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::Cancel); });
         drop(w, examples + QStringLiteral("/mass_spring_damper.sysid"));
         QCOMPARE(w.document()->modelText(), edited);
-        QVERIFY(w.document()->filePath().endsWith(QStringLiteral("sdof_cubic.sysid")));
+        QCOMPARE(w.document()->modelSource(), QStringLiteral("sdof_cubic.model"));
     }
 
     // A window that dies without closing (a crash) leaves its autosave; the next one offers it.
@@ -120,7 +156,7 @@ private slots:
         next.offerAutosaveRestore();
         QCOMPARE(next.document()->modelText(), edited);
         QVERIFY(next.document()->isModified());  // restored work is not saved yet
-        QVERIFY(next.document()->filePath().endsWith(QStringLiteral("sdof_cubic.sysid")));
+        QCOMPARE(next.document()->modelSource(), QStringLiteral("sdof_cubic.model"));
     }
 
     void declinedAutosaveIsRemoved()

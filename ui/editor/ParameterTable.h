@@ -43,6 +43,8 @@ public:
     void setSummary(const ModelSummary& summary);
 
     int rowOf(const std::string& name) const;  // -1 when the name has no row
+    // Replaces the editor's text by newText as one undoable edit of the differing part.
+    void replaceEditorText(const QString& newText);
 
     // Shortest text that reads back as exactly v ("0.1", "1e-07", "-2.5").
     static QString formatNumber(double v);
@@ -63,7 +65,6 @@ private:
     void fillRow(int row);
     void fillPriorCells(int row);
     void setToolTipQuietly(QTableWidgetItem* item, const QString& tip);  // without itemChanged
-    void replaceEditorText(const QString& newText);
     QString editorText() const;
 
     QPointer<ModelEditor> editor_;

@@ -74,6 +74,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <tuple>
 
 namespace sysid::ui {
 
@@ -313,7 +314,8 @@ void MainWindow::buildControllers()
     shown.optimal = optimalView_;
     shown.field = field_;
     fitViews_ = new FitViews(document_, shown, plots_, this);
-    plots_->insertTab(0, scrollable(fitViews_->outputPage()), tr("Outputs"));  // many outputs scroll, not grow the window
+    plots_->insertTab(0, scrollable(fitViews_->outputPage()),
+                      tr("Outputs"));  // many outputs scroll, not grow the window
     plots_->setCurrentIndex(0);
     session_ = new Session(document_, this, this);
     ExportActions::Figures figures;
@@ -378,6 +380,12 @@ void MainWindow::buildMenus()
     modelMenu->addAction(tr("Show derived &equations…"), this, &MainWindow::showEquations);
     modelMenu->addAction(tr("&Import data…"), this, [this] { importData(); });
     modelMenu->addAction(tr("&Generate synthetic data…"), this, &MainWindow::generateSyntheticData);
+    modelMenu->addSeparator();
+    updateModelAction_ =
+        modelMenu->addAction(tr("&Update model with estimates"), this, &MainWindow::updateModelWithEstimates);
+    updateModelAction_->setObjectName(QStringLiteral("updateModelAction"));
+    updateModelAction_->setToolTip(tr("Write the estimates into the model as the starting values of the next fit"));
+    updateModelAction_->setEnabled(false);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     QAction* fitAction = run->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Fit"),
@@ -439,6 +447,8 @@ void MainWindow::connectDocument()
         runToolBar_->setProgressText(QString());
     });
     connect(document_, &ProjectDocument::modifiedChanged, this, &MainWindow::refreshTitle);
+    connect(document_, &ProjectDocument::resultChanged, this,
+            [this] { updateModelAction_->setEnabled(document_->result().has_value()); });
     connect(document_, &ProjectDocument::filePathChanged, this, &MainWindow::refreshTitle);
 
     connect(editor_, &QPlainTextEdit::textChanged, this, [this] {
@@ -528,10 +538,48 @@ bool MainWindow::openPath(const QString& path)
             QMessageBox::warning(this, tr("Cannot open project"), error);
         return false;
     }
+    if (QFileInfo(path).canonicalFilePath().startsWith(QDir(examplesDir()).canonicalPath() + QLatin1Char('/')))
+        document_->detachFromFile();
     foldStartingValuesIntoText();
-    session_->addRecent(document_->filePath());
+    if (!document_->filePath().isEmpty())
+        session_->addRecent(document_->filePath());
     makeRoomForResults();
     return true;
+}
+
+void MainWindow::updateModelWithEstimates()
+{
+    const auto& result = document_->result();
+    const ModelSummary& summary = document_->modelSummary();
+    if (!result || !summary.valid)
+        return;
+    const auto estimateOf = [&result](const std::string& name) -> const estimate::ParameterEstimate* {
+        const auto found = std::find_if(result->parameters.begin(), result->parameters.end(),
+                                        [&name](const estimate::ParameterEstimate& e) { return e.name == name; });
+        return found == result->parameters.end() ? nullptr : &*found;
+    };
+    QString text = editor_->toPlainText();
+    // Initial values are found by their place in the text: rewrite them from the last one back, so
+    // that a rewrite does not move the places of those still to come; `param` lines are found by name.
+    std::vector<const model::Parameter*> initialValues;
+    for (const auto& p : summary.parameters)
+        if (p.isInitialValue && estimateOf(p.name))
+            initialValues.push_back(&p);
+    std::sort(initialValues.begin(), initialValues.end(), [](const model::Parameter* a, const model::Parameter* b) {
+        return std::tie(a->where.line, a->where.column) > std::tie(b->where.line, b->where.column);
+    });
+    for (const model::Parameter* p : initialValues)
+        if (const auto rewritten = ParameterTable::rewriteInitialValue(text, p->where, estimateOf(p->name)->value))
+            text = *rewritten;
+    for (const auto& p : summary.parameters) {
+        const estimate::ParameterEstimate* e = p.isInitialValue ? nullptr : estimateOf(p.name);
+        if (!e)
+            continue;
+        model::Parameter rewritten = p;
+        rewritten.value = e->value;
+        text = ParameterTable::rewriteParameterLine(text, rewritten);
+    }
+    parameterTable_->replaceEditorText(text);
 }
 
 void MainWindow::foldStartingValuesIntoText()

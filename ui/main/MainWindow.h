@@ -78,7 +78,10 @@ public:
     FieldPanel* fieldPanel() const { return field_; }
     RunToolBar* runToolBar() const { return runToolBar_; }
 
-    bool openPath(const QString& path);  // .sysid, .model or .csv (import)
+    // .sysid, .model or .csv (import). A project among the bundled examples opens as an untitled
+    // copy, so that Save asks where instead of overwriting the example.
+    bool openPath(const QString& path);
+    QAction* updateModelAction() const { return updateModelAction_; }
     bool saveTo(const QString& path);
     void runFit();  // optimal estimation when the estimator panel has it selected
     void cancelFit();
@@ -111,6 +114,8 @@ private:
     void showRunStatus(const QString& text, int timeoutMs);
     bool maybeSave();  // false: the user cancelled
     void foldStartingValuesIntoText();
+    // Writes the last fit's estimates into the model text as the starting values (one undo step).
+    void updateModelWithEstimates();
     void newProject();
     void newFromTemplate(const QString& modelFile);
     void openDialog();
@@ -126,6 +131,7 @@ private:
     void refreshData();
 
     ProjectDocument* document_;
+    QAction* updateModelAction_ = nullptr;
     FitController* fit_ = nullptr;
     Session* session_ = nullptr;
     ExportActions* exports_ = nullptr;

@@ -45,6 +45,14 @@ bool ProjectDocument::load(const QString& path, QString* error)
     return true;
 }
 
+void ProjectDocument::detachFromFile()
+{
+    if (filePath_.isEmpty())
+        return;
+    filePath_.clear();
+    emit filePathChanged(filePath_);
+}
+
 void ProjectDocument::takeStoredResult()
 {
     result_.reset();

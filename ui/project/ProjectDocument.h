@@ -43,6 +43,9 @@ public:
     bool save(const QString& path, QString* error);  // atomic; sets filePath, clears modified
     void newFromModel(const QString& modelText, const QString& modelSource);  // a fresh project
     QString filePath() const { return filePath_; }  // empty: not saved yet
+    // Makes the open project an untitled copy of its file (a bundled example): Save then asks
+    // where. Its data paths are absolute already (load resolves them), so they keep working.
+    void detachFromFile();
     bool isModified() const { return modified_; }
     const project::Project& project() const { return project_; }
     // project::trueValues of the project (for the results' relative errors).
