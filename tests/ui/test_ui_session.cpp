@@ -95,7 +95,7 @@ private slots:
                 save = action;
         QVERIFY(save);
         bool askedForAPath = false;
-        onNextModal([&](QWidget* modal) {
+        test::onNextModal([&](QWidget* modal) {
             askedForAPath = qobject_cast<QFileDialog*>(modal) != nullptr;
             modal->close();
         });
