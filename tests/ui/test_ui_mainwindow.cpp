@@ -31,6 +31,35 @@
 
 using namespace sysid;
 
+namespace {
+
+// The truth's output x sampled on [0, tEnd] every dt, written to NAME.csv in `dir` and added to the
+// window's project as data set NAME.
+void addSimulatedRecord(ui::MainWindow& w, eval::CompiledModel& truth, double tEnd, double dt, const QString& name,
+                        const QTemporaryDir& dir)
+{
+    integrate::SimulationRequest request;
+    request.times = integrate::uniformGrid(0, tEnd, dt);
+    const auto tr = integrate::simulate(truth, request, {});
+    data::DataTable table;
+    table.source = (name + QStringLiteral(".csv")).toStdString();
+    table.columnNames = {"t", "x"};
+    table.columns = {tr.times, std::vector<double>(tr.outputs.data(), tr.outputs.data() + tr.outputs.rows())};
+    project::Project::DataSet set;
+    set.name = name.toStdString();
+    set.path = dir.filePath(name + QStringLiteral(".csv")).toStdString();
+    {
+        std::ofstream out(set.path);
+        out.precision(17);
+        out << "t,x\n";
+        for (std::size_t i = 0; i < tr.times.size(); ++i)
+            out << tr.times[i] << ',' << tr.outputs(static_cast<Eigen::Index>(i), 0) << '\n';
+    }
+    w.document()->addDataSet(set, table);
+}
+
+}  // namespace
+
 class TestUiMainWindow : public QObject {
     Q_OBJECT
 
@@ -193,24 +222,8 @@ private slots:
         w.document()->newFromModel(QString::fromLatin1(model), QStringLiteral("long.model"));
         eval::CompiledModel truth(eval::compileModel(model::parseModel(model)));
         truth.setParameters(std::vector<double>{0.02, 4.0});
-        integrate::SimulationRequest request;
-        request.times = integrate::uniformGrid(0, 3000, 0.01);
-        const auto tr = integrate::simulate(truth, request, {});
-        data::DataTable table;
-        table.source = "long.csv";
-        table.columnNames = {"t", "x"};
-        table.columns = {tr.times, std::vector<double>(tr.outputs.data(), tr.outputs.data() + tr.outputs.rows())};
         QTemporaryDir dir;
-        project::Project::DataSet set;
-        set.name = "long";
-        set.path = dir.filePath(QStringLiteral("long.csv")).toStdString();
-        {
-            std::ofstream out(set.path);
-            out << "t,x\n";
-            for (std::size_t i = 0; i < tr.times.size(); ++i)
-                out << tr.times[i] << ',' << tr.outputs(static_cast<Eigen::Index>(i), 0) << '\n';
-        }
-        w.document()->addDataSet(set, table);
+        addSimulatedRecord(w, truth, 3000, 0.01, QStringLiteral("long"), dir);
         QElapsedTimer clock;
         qint64 last = 0, longestGap = 0;
         QTimer ticker;
@@ -249,25 +262,8 @@ private slots:
         w.document()->newFromModel(QString::fromLatin1(model), QStringLiteral("small.model"));
         eval::CompiledModel truth(eval::compileModel(
             model::parseModel("param c = 0.5\nparam k = 4\nx'' = -c*x' - k*x\nx(0) = 1, 0\noutput x\n")));
-        integrate::SimulationRequest request;
-        request.times = integrate::uniformGrid(0, 10, 0.05);
-        const auto tr = integrate::simulate(truth, request, {});
-        data::DataTable table;
-        table.source = "small.csv";
-        table.columnNames = {"t", "x"};
-        table.columns = {tr.times, std::vector<double>(tr.outputs.data(), tr.outputs.data() + tr.outputs.rows())};
         QTemporaryDir dir;
-        project::Project::DataSet set;
-        set.name = "small";
-        set.path = dir.filePath(QStringLiteral("small.csv")).toStdString();
-        {
-            std::ofstream out(set.path);
-            out.precision(17);
-            out << "t,x\n";
-            for (std::size_t i = 0; i < tr.times.size(); ++i)
-                out << tr.times[i] << ',' << tr.outputs(static_cast<Eigen::Index>(i), 0) << '\n';
-        }
-        w.document()->addDataSet(set, table);
+        addSimulatedRecord(w, truth, 10, 0.05, QStringLiteral("small"), dir);
 
         QAction* update = w.updateModelAction();
         QVERIFY(!update->isEnabled());  // nothing fitted yet
