@@ -27,13 +27,16 @@ namespace sysid::cli {
 int runSimulate(const Arguments& given)
 {
     // The names fit and study use for the same things; the older ones are still read.
-    const Arguments args =
-        withCurrentSpellings(given, {{"method", "integrator"}, {"noise-rms", "noise"}, {"noise-dist", "distribution"}});
+    const std::map<std::string, std::string> older{
+        {"method", "integrator"}, {"noise-rms", "noise"}, {"noise-dist", "distribution"}};
+    const Arguments args = withCurrentSpellings(given, older);
     // Messages name an option as the user spelled it.
-    const auto spelled = [&given](const std::string& current, const std::string& older) {
-        for (const auto& arg : given)
-            if (arg == "--" + older || arg.rfind("--" + older + "=", 0) == 0)
-                return "--" + older;
+    const auto spelled = [&](const std::string& current) {
+        for (const auto& [old, now] : older)
+            if (now == current)
+                for (const auto& arg : given)
+                    if (arg == "--" + old || arg.rfind("--" + old + "=", 0) == 0)
+                        return "--" + old;
         return "--" + current;
     };
     po::options_description options("sysid simulate MODEL --t-end T --dt DT [--set p=v]... [--input DATA.csv] "
@@ -81,10 +84,10 @@ int runSimulate(const Arguments& given)
     applyFieldOptions(vm, integrate::integratorSettingFields(), settings);
     const auto distribution = data::kNoiseDistributions.parse(vm["distribution"].as<std::string>());
     if (!distribution)
-        throw UsageError(data::kNoiseDistributions.mustBe(spelled("distribution", "noise-dist"),
-                                                          vm["distribution"].as<std::string>()));
+        throw UsageError(
+            data::kNoiseDistributions.mustBe(spelled("distribution"), vm["distribution"].as<std::string>()));
     if (vm.count("noise") && !(vm["noise"].as<double>() >= 0))
-        throw UsageError(spelled("noise", "noise-rms") + " must be a percentage >= 0");
+        throw UsageError(spelled("noise") + " must be a percentage >= 0");
     std::map<std::string, integrate::Intersample> intersample;
     for (const auto& item : repeated(vm, "intersample")) {
         const auto [input, name] = splitAssignment(item, "--intersample", "INPUT=BEHAVIOUR");
