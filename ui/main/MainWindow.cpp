@@ -386,6 +386,7 @@ void MainWindow::buildMenus()
     updateModelAction_->setObjectName(QStringLiteral("updateModelAction"));
     updateModelAction_->setToolTip(tr("Write the estimates into the model as the starting values of the next fit"));
     updateModelAction_->setEnabled(false);
+    results_->addActionButton(updateModelAction_);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     QAction* fitAction = run->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Fit"),

@@ -4,6 +4,7 @@
 #include "engine/project/ParameterCsv.h"
 #include "engine/project/ResultJson.h"
 
+#include <QAction>
 #include <QBrush>
 #include <QColor>
 #include <QDir>
@@ -12,6 +13,7 @@
 #include <QHeaderView>
 #include <QResizeEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStringList>
@@ -80,17 +82,18 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    exportJsonButton_ = new QPushButton(tr("Export JSON…"), this);
-    exportJsonButton_->setObjectName(QStringLiteral("exportJsonButton"));
-    exportCsvButton_ = new QPushButton(tr("Export CSV…"), this);
-    exportCsvButton_->setObjectName(QStringLiteral("exportCsvButton"));
+    // One menu button for both formats leaves the summary the width to stay on one or two lines.
+    exportButton_ = new QPushButton(tr("Export"), this);
+    exportButton_->setObjectName(QStringLiteral("exportButton"));
+    auto* exportMenu = new QMenu(exportButton_);
+    exportJsonAction_ = exportMenu->addAction(tr("Parameters as &JSON…"), this, &ResultsPanel::exportJsonInteractive);
+    exportCsvAction_ = exportMenu->addAction(tr("Parameters as &CSV…"), this, &ResultsPanel::exportCsvInteractive);
+    exportButton_->setMenu(exportMenu);
     refineButton_ = new QPushButton(tr("Refine by output error"), this);
     refineButton_->setObjectName(QStringLiteral("refineButton"));
     refineButton_->setToolTip(tr("Use these equation-error estimates as the starting values of an output-error fit."));
     refineButton_->setVisible(false);
     connect(refineButton_, &QPushButton::clicked, this, &ResultsPanel::refineRequested);
-    connect(exportJsonButton_, &QPushButton::clicked, this, &ResultsPanel::exportJsonInteractive);
-    connect(exportCsvButton_, &QPushButton::clicked, this, &ResultsPanel::exportCsvInteractive);
 
     tables_ = new QBoxLayout(QBoxLayout::LeftToRight);
     const auto titled = [this](const QString& title, QTableWidget* table, int stretch) {
@@ -104,11 +107,10 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     titled(tr("Correlation"), correlationTable_, 1);
 
     // The summary and the buttons share a row: the height goes to the tables.
-    auto* top = new QHBoxLayout;
-    top->addWidget(summary_, 1);
-    top->addWidget(refineButton_);
-    top->addWidget(exportJsonButton_);
-    top->addWidget(exportCsvButton_);
+    top_ = new QHBoxLayout;
+    top_->addWidget(summary_, 1);
+    top_->addWidget(refineButton_);
+    top_->addWidget(exportButton_);
 
     banner_ = new QLabel(this);
     banner_->setObjectName(QStringLiteral("outOfDateBanner"));
@@ -120,7 +122,7 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(banner_);
-    layout->addLayout(top);
+    layout->addLayout(top_);
     layout->addLayout(tables_, 1);
 
     clear();
@@ -136,7 +138,7 @@ int ResultsPanel::heightForRows(int rows) const
     const QMargins margins = layout()->contentsMargins();
     const int spacing = layout()->spacing();
     const int top = std::max(
-        {summary_->sizeHint().height(), exportJsonButton_->sizeHint().height(), refineButton_->sizeHint().height()});
+        {summary_->sizeHint().height(), exportButton_->sizeHint().height(), refineButton_->sizeHint().height()});
     const int title = fontMetrics().height() + 2;
     const int table = parameterTable_->horizontalHeader()->sizeHint().height() + rows * rowHeight() +
         2 * parameterTable_->frameWidth();
@@ -150,6 +152,18 @@ void ResultsPanel::resizeEvent(QResizeEvent* event)
     const auto wanted = width() >= height() ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
     if (tables_->direction() != wanted)
         tables_->setDirection(wanted);
+}
+
+void ResultsPanel::addActionButton(QAction* action)
+{
+    // A push button (not a tool button) so that it has the height of the others in the row.
+    auto* button = new QPushButton(action->text().remove(QLatin1Char('&')), this);
+    button->setObjectName(action->objectName() + QStringLiteral("Button"));
+    button->setToolTip(action->toolTip());
+    button->setEnabled(action->isEnabled());
+    connect(action, &QAction::changed, button, [button, action] { button->setEnabled(action->isEnabled()); });
+    connect(button, &QPushButton::clicked, action, &QAction::trigger);
+    top_->insertWidget(top_->indexOf(refineButton_), button);
 }
 
 void ResultsPanel::setRefineAvailable(bool available)
@@ -221,8 +235,7 @@ void ResultsPanel::clear()
     correlationTable_->setRowCount(0);
     correlationTable_->setColumnCount(0);
     summary_->setText(tr("No result."));
-    exportJsonButton_->setEnabled(false);
-    exportCsvButton_->setEnabled(false);
+    exportButton_->setEnabled(false);
 }
 
 void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<std::string, double>& trueValues)
@@ -303,8 +316,7 @@ void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<s
                                                     : QString::fromStdString(result.termination.message),
                  state);
     summary_->setText(text);
-    exportJsonButton_->setEnabled(true);
-    exportCsvButton_->setEnabled(true);
+    exportButton_->setEnabled(true);
 }
 
 bool ResultsPanel::exportJson(const estimate::FitResult& result, const QString& path, QString* error,

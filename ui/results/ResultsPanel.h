@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+class QAction;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QResizeEvent;
@@ -50,6 +52,8 @@ public:
     QPushButton* refineButton() const { return refineButton_; }
     // Offers "Refine by output error": an equation-error estimate (Normann 1989) as the start of an output-error fit.
     void setRefineAvailable(bool available);
+    // A button in the results' row for an action of the window (enabled with it).
+    void addActionButton(QAction* action);
     // The panel's height that shows `rows` parameters' rows and correlation matrix whole, side by side.
     int heightForRows(int rows) const;
     // Marks the shown result as no longer matching the project: a banner says why (`reason`, e.g.
@@ -94,8 +98,10 @@ private:
     QLabel* summary_ = nullptr;
     QLabel* banner_ = nullptr;
     QString outOfDate_;
-    QPushButton* exportJsonButton_ = nullptr;
-    QPushButton* exportCsvButton_ = nullptr;
+    QHBoxLayout* top_ = nullptr;  // the summary and the buttons
+    QPushButton* exportButton_ = nullptr;
+    QAction* exportJsonAction_ = nullptr;
+    QAction* exportCsvAction_ = nullptr;
     QPushButton* refineButton_ = nullptr;
     estimate::FitResult result_;
     std::map<std::string, double> trueValues_;
