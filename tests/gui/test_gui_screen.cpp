@@ -2,6 +2,7 @@
 // real X server (1366x768) under a window manager fits the screen, can be made as small as
 // 1024x700, shows Run, runs a fit when Run is clicked (a real click through the X server), shows
 // every parameter's row and the whole correlation matrix, and does not grow after a fit.
+#include "UserActions.h"
 #include "XSession.h"
 
 #include "../ui/UiTestSupport.h"
@@ -28,32 +29,9 @@
 #include <memory>
 
 using namespace sysid;
+using sysid::test::notSeen;
 
 namespace {
-
-QRect globalRect(const QWidget* widget)
-{
-    return {widget->mapToGlobal(QPoint(0, 0)), widget->size()};
-}
-
-// Shown, not covered by its parents' other children, and inside the screen.
-QString notSeen(const QWidget* widget, const QRect& screen)
-{
-    if (!widget->isVisible())
-        return QStringLiteral("is hidden");
-    if (widget->visibleRegion().isEmpty())
-        return QStringLiteral("is covered");
-    const QRect rect = globalRect(widget);
-    if (!screen.contains(rect))
-        return QStringLiteral("at (%1, %2) %3x%4 is not inside the screen %5x%6")
-            .arg(rect.x())
-            .arg(rect.y())
-            .arg(rect.width())
-            .arg(rect.height())
-            .arg(screen.width())
-            .arg(screen.height());
-    return {};
-}
 
 // Every cell of the table inside its viewport: no scrolling needed to read it.
 QString cellsNotShown(const QTableWidget* table)
@@ -232,8 +210,7 @@ private:
         QVERIFY(run->isEnabled());
         const int finished = fitsFinished_;
         QString message;
-        QVERIFY2(test::XSession::current()->click(run->mapToGlobal(run->rect().center()), &message),
-                 qPrintable(message));
+        QVERIFY2(test::clickOn(run, &message), qPrintable(message));
         QTRY_VERIFY2_WITH_TIMEOUT(fitsFinished_ == finished + 1,
                                   "the fit started from the toolbar did not finish within 30 s", 30000);
         QVERIFY(window_->document()->result().has_value());
