@@ -7,6 +7,7 @@
 #include "engine/estimate/MethodTraits.h"
 #include "engine/estimate/ParameterLayout.h"
 #include "engine/estimate/PriorRows.h"
+#include "engine/estimate/UndeterminedDirections.h"
 #include "engine/estimate/Uncertainty.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/integrate/Simulator.h"
@@ -376,10 +377,11 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
         estimate.upper95 = estimate.value + unc.halfWidthFactor * estimate.sd;
         estimate.atBound = estimate.value <= unknown.lower || estimate.value >= unknown.upper;
         result.parameters.push_back(estimate);
-        if (!std::isfinite(estimate.sd) && !cancelled)
-            log("parameter " + unknown.name +
-                " cannot be determined from these data "
-                "(the equation-error information matrix is singular in its direction)");
+    }
+    if (!startIncomplete && !cancelled) {
+        result.undetermined = undeterminedCombinations(unc, result.parameters);
+        for (const ParameterCombination& combination : result.undetermined)
+            log(describe(combination));
     }
     result.covariance = unc.covariance;
     result.correlation = unc.correlation;

@@ -12,6 +12,7 @@
 #include "engine/estimate/PeriodicResponseProblem.h"
 #include "engine/estimate/PriorRows.h"
 #include "engine/estimate/SteepestDescent.h"
+#include "engine/estimate/UndeterminedDirections.h"
 #include "engine/estimate/Uncertainty.h"
 
 #include <chrono>
@@ -221,11 +222,11 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
         estimate.upper95 = estimate.value + unc.halfWidthFactor * estimate.sd;
         estimate.atBound = estimate.value <= unknown.lower || estimate.value >= unknown.upper;
         result.parameters.push_back(estimate);
-        if (!std::isfinite(estimate.sd) && observer)
-            observer->log("parameter " + unknown.name +
-                          " cannot be determined from these data "
-                          "(the information matrix is singular in its direction)");
     }
+    result.undetermined = undeterminedCombinations(unc, result.parameters);
+    if (observer)
+        for (const ParameterCombination& combination : result.undetermined)
+            observer->log(describe(combination));
     result.covariance = unc.covariance;
     result.correlation = unc.correlation;
     result.cost = outcome.final.merit;

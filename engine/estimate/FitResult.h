@@ -8,6 +8,7 @@
 #include <Eigen/Dense>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sysid::estimate {
@@ -21,10 +22,17 @@ struct ParameterEstimate {
     bool atBound = false;  // ended on a bound: its sd assumes the bound is not active
 };
 
+// A change of the parameters the data do not see: (name, relative change) for each parameter it
+// moves, the largest +1 (see UndeterminedDirections.h).
+struct ParameterCombination {
+    std::vector<std::pair<std::string, double>> components;
+};
+
 struct FitResult {
     std::vector<ParameterEstimate> parameters;
     Eigen::MatrixXd covariance;
     Eigen::MatrixXd correlation;
+    std::vector<ParameterCombination> undetermined;  // what the data cannot determine; empty: all is
     double cost = 0.0;  // 1/2 sum of squared weighted residuals (+ prior terms)
     std::vector<std::string> outputNames;
     std::vector<double> residualRms;  // unweighted, per model output (NaN if not measured)

@@ -39,7 +39,11 @@ Uncertainty uncertaintyFromNormalEquations(const Eigen::MatrixXd& normalMatrix, 
         if (std::isfinite(d) && d > 0)
             scale(i) = 1.0 / std::sqrt(d);
     }
-    const Eigen::MatrixXd scaled = scale.asDiagonal() * information * scale.asDiagonal();
+    Eigen::MatrixXd scaled = scale.asDiagonal() * information * scale.asDiagonal();
+    // Uncoupled from the rest, so that the null directions of the others do not mix with it.
+    for (Eigen::Index i = 0; i < p; ++i)
+        if (scale(i) == 0.0)
+            scaled(i, i) = 1.0;
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(scaled);
     const Eigen::VectorXd values = eigen.eigenvalues();
     const double largest = values.size() ? values.cwiseAbs().maxCoeff() : 0.0;
@@ -52,13 +56,20 @@ Uncertainty uncertaintyFromNormalEquations(const Eigen::MatrixXd& normalMatrix, 
         (eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose()) * scale.asDiagonal();
     for (Eigen::Index i = 0; i < p; ++i) {
         u.sd(i) = std::sqrt(std::max(u.covariance(i, i), 0.0));
-        if (scale(i) == 0.0)
+        if (scale(i) == 0.0) {
             u.sd(i) = std::numeric_limits<double>::infinity();
+            u.undeterminedDirections.push_back(Eigen::VectorXd::Unit(p, i));
+        }
         // A parameter with a component along a null direction of the information is not determined.
         for (Eigen::Index k = 0; k < p; ++k)
             if (inverse(k) == 0.0 && std::abs(eigen.eigenvectors()(i, k)) > 1e-8)
                 u.sd(i) = std::numeric_limits<double>::infinity();
     }
+    for (Eigen::Index k = 0; k < p; ++k)
+        if (inverse(k) == 0.0) {
+            Eigen::VectorXd direction = scale.cwiseProduct(eigen.eigenvectors().col(k));
+            u.undeterminedDirections.push_back(direction / direction.cwiseAbs().maxCoeff());
+        }
     u.correlation = Eigen::MatrixXd::Zero(p, p);
     for (Eigen::Index i = 0; i < p; ++i)
         for (Eigen::Index k = 0; k < p; ++k)

@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 
 #include <cstddef>
+#include <vector>
 
 namespace sysid::estimate {
 
@@ -11,6 +12,10 @@ struct Uncertainty {
     Eigen::VectorXd sd;  // +inf for a parameter the data cannot determine
     Eigen::MatrixXd correlation;  // NaN where an sd is infinite
     double halfWidthFactor = 0.0;  // 95 % interval = value +- factor * sd (Student t)
+    // Directions in parameter space the data do not see (changes of the parameters that leave the
+    // fit unchanged), largest component 1: a unit vector for a parameter without any effect, a
+    // combination for parameters that act only together. Empty when every parameter is determined.
+    std::vector<Eigen::VectorXd> undeterminedDirections;
 };
 
 // Covariance of the estimates from the weighted data Jacobian J at the optimum:

@@ -70,6 +70,12 @@ estimate::FitResult resultFromJson(const json& in)
                     result.correlation(i, k) =
                         number(correlation.at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(k)));
         }
+        for (const auto& direction : in.value("unidentifiable_directions", json::array())) {
+            estimate::ParameterCombination combination;
+            for (const auto& [name, change] : direction.items())
+                combination.components.emplace_back(name, number(change));
+            result.undetermined.push_back(std::move(combination));
+        }
         const json history = in.value("history", json::array());
         for (const auto& h : history) {
             estimate::IterationRecord record;
@@ -135,6 +141,15 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
         correlation.push_back(std::move(row));
     }
     out["correlation"] = std::move(correlation);
+    // Relative changes of the parameters that leave the fit unchanged, one object per direction.
+    json directions = json::array();
+    for (const auto& combination : result.undetermined) {
+        json changes = json::object();
+        for (const auto& [name, change] : combination.components)
+            changes[name] = finite(change);
+        directions.push_back(std::move(changes));
+    }
+    out["unidentifiable_directions"] = std::move(directions);
 
     json history = json::array();
     for (const auto& record : result.history) {

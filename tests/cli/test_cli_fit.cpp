@@ -34,8 +34,19 @@ using sysid::test::writeFile;
 QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameters, const QStringList& outputs)
 {
     QStringList problems;
-    const QStringList top{"cancelled",  "converged", "correlation",  "cost",       "history",     "iterations",
-                          "parameters", "report",    "residual_rms", "statistics", "stop_reason", "termination"};
+    const QStringList top{"cancelled",
+                          "converged",
+                          "correlation",
+                          "cost",
+                          "history",
+                          "iterations",
+                          "parameters",
+                          "report",
+                          "residual_rms",
+                          "statistics",
+                          "stop_reason",
+                          "termination",
+                          "unidentifiable_directions"};
     if (r.keys() != top)
         problems << "top-level keys " + r.keys().join(',');
     const QJsonObject ps = r["parameters"].toObject();

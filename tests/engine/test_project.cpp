@@ -730,7 +730,7 @@ private slots:
         QCOMPARE(keys,
                  (std::vector<std::string>{"cancelled", "converged", "correlation", "cost", "history", "iterations",
                                            "parameters", "report", "residual_rms", "statistics", "stop_reason",
-                                           "termination"}));
+                                           "termination", "unidentifiable_directions"}));
         QCOMPARE(j["parameters"]["k"],
                  (json{{"value", 2.0}, {"std", 0.1}, {"initial", 1.0}, {"lower95", 1.8}, {"upper95", 2.2}}));
         QVERIFY(j["parameters"]["c"]["std"].is_null());

@@ -2,7 +2,11 @@
 // against the closed form of a straight-line fit, unchanged by the parameters' units (scales from
 // 1e-3 to 2e5, where the unscaled information matrix spans 16 decades), and the undetermined
 // parameters of a rank-deficient Jacobian whatever their units.
+#include "EstimateTestSupport.h"
+
+#include "engine/estimate/UndeterminedDirections.h"
 #include "engine/estimate/Uncertainty.h"
+#include "engine/project/ResultJson.h"
 
 #include <QtTest>
 
@@ -111,6 +115,44 @@ private slots:
         const estimate::Uncertainty withPrior = estimate::uncertainty(jacobian, residuals, precision);
         QVERIFY(relativelyClose(withPrior.sd(3), 0.5, 1e-12));
         QVERIFY(std::isinf(withPrior.sd(0)));
+    }
+
+    // x' = -a b x + c: the data fix a*b, not a and b. The fit reports one combination, a and b
+    // changing by equal and opposite relative amounts, says to fix one, and keeps it in its JSON.
+    void aScalingSymmetryIsOneCombination_data()
+    {
+        QTest::addColumn<int>("method");
+        QTest::newRow("output error") << int(estimate::EstimationMethod::OutputError);
+        QTest::newRow("multistep") << int(estimate::EstimationMethod::Multistep);
+    }
+
+    void aScalingSymmetryIsOneCombination()
+    {
+        QFETCH(int, method);
+        const auto source = eval::compileModel(
+            model::parseModel("param a = 2\nparam b = 3\nparam c = 0.5\nstate x = 1\nx' = -a*b*x + c\noutput x\n"));
+        const auto data = test::simulatedExperiment(source, {2.0, 3.0, 0.5}, integrate::uniformGrid(0, 2, 0.01), 1.0);
+        estimate::FitSettings settings;
+        settings.method = estimate::EstimationMethod(method);
+        settings.integrator = test::tight(integrate::IntegrationMethod::Dopri5, 1e-10, 1e-12);
+        const estimate::FitResult result = estimate::fit(source, {1.5, 3.5, 0.4}, {data}, settings);
+        QVERIFY2(!result.cancelled(), result.termination.message.c_str());
+        QCOMPARE(result.undetermined.size(), std::size_t{1});
+        const auto& components = result.undetermined.front().components;
+        QCOMPARE(components.size(), std::size_t{2});
+        QCOMPARE(components[0].first, std::string("a"));
+        QCOMPARE(components[1].first, std::string("b"));
+        QVERIFY(std::abs(std::abs(components[0].second) - 1.0) < 1e-6);
+        QVERIFY(std::abs(components[0].second + components[1].second) < 1e-6);  // da/a = -db/b
+        QVERIFY(std::isinf(result.parameters[0].sd) && std::isinf(result.parameters[1].sd));
+        QVERIFY(std::isfinite(result.parameters[2].sd));
+        const std::string said = estimate::describe(result.undetermined.front());
+        QVERIFY2(said.find("a and b cannot be determined one by one") != std::string::npos, said.c_str());
+        QVERIFY2(said.find("fix one of them") != std::string::npos, said.c_str());
+
+        const estimate::FitResult back = project::resultFromJson(project::resultToJson(result));
+        QCOMPARE(back.undetermined.size(), std::size_t{1});
+        QCOMPARE(back.undetermined.front().components, components);
     }
 };
 

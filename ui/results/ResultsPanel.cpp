@@ -1,6 +1,7 @@
 #include "ui/results/ResultsPanel.h"
 
 #include "engine/core/AtomicFile.h"
+#include "engine/estimate/UndeterminedDirections.h"
 #include "engine/project/ParameterCsv.h"
 #include "engine/project/ResultJson.h"
 
@@ -315,6 +316,9 @@ void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<s
             .arg(result.termination.message.empty() ? QStringLiteral("—")
                                                     : QString::fromStdString(result.termination.message),
                  state);
+    // What the data cannot determine, in the engine's words (as the log and the CLI say it).
+    for (const estimate::ParameterCombination& combination : result.undetermined)
+        text += QLatin1Char('\n') + QString::fromStdString(estimate::describe(combination));
     summary_->setText(text);
     exportButton_->setEnabled(true);
 }
