@@ -72,9 +72,8 @@ private slots:
         QVERIFY(!language->isModal());
         const QStringList languageHeadings = headings(*language);
         for (const char* h :
-             {"Model language reference", "Parameters: param", "First-order states: state and NAME' = ...",
-              "Lagrangian models: coord, kinetic, potential, dissipation, force",
-              "Fields: partial differential equations", "Expressions", "Errors"})
+             {"Model language reference", "Parameters", "First-order states", "Second-order equations", "Inputs",
+              "Outputs", "Lagrangian models", "Fields (partial differential equations)", "Expressions", "Errors"})
             QVERIFY2(languageHeadings.contains(QLatin1String(h)), h);
         QVERIFY(language->browser()->toPlainText().contains(QStringLiteral("dissipation D = 1/2*c*q'^2")));
 
@@ -99,11 +98,11 @@ private slots:
     {
         ui::HelpWindow window(ui::HelpTopic::ModelLanguage);
         const QStringList list = headings(window);
-        const int fields = static_cast<int>(list.indexOf(QStringLiteral("Fields: partial differential equations")));
+        const int fields = static_cast<int>(list.indexOf(QStringLiteral("Fields (partial differential equations)")));
         QVERIFY(fields > 0);
         window.contents()->setCurrentRow(fields);
         QCOMPARE(window.browser()->textCursor().block().text(),
-                 QStringLiteral("Fields: partial differential equations"));
+                 QStringLiteral("Fields (partial differential equations)"));
 
         window.browser()->moveCursor(QTextCursor::Start);
         QVERIFY(window.findNext(QStringLiteral("atan2")));

@@ -22,7 +22,7 @@ constexpr int kExampleRole = Qt::UserRole;
 void addSection(QListWidget* list, const QString& text)
 {
     auto* item = new QListWidgetItem(text, list);
-    item->setFlags(Qt::NoItemFlags);
+    item->setFlags(Qt::ItemIsEnabled);  // a heading: shown as text, never chosen
     QFont bold = item->font();
     bold.setBold(true);
     item->setFont(bold);
@@ -66,6 +66,12 @@ ExampleBrowser::ExampleBrowser(const QString& folder, QWidget* parent) :
         item->setData(kExampleRole, static_cast<int>(i));
         item->setToolTip(QFileInfo(QString::fromStdString(e.path)).fileName());
     }
+
+    // Titles are sentences: wrap them rather than cut them off.
+    list_->setWordWrap(true);
+    list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    list_->setResizeMode(QListView::Adjust);
+    list_->setSpacing(1);
 
     QFont titleFont = title_->font();
     titleFont.setBold(true);

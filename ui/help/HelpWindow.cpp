@@ -2,6 +2,7 @@
 
 #include "ui/main/ScreenFit.h"
 
+#include <QColor>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -31,6 +32,25 @@ TopicInfo topicInfo(HelpTopic topic)
     return {"", ""};
 }
 
+// Markdown as QTextDocument imports it runs code into the prose and headings into the text
+// above them: shade the code blocks and give the headings room.
+void setReadingStyle(QTextDocument* document)
+{
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        QTextBlockFormat format = block.blockFormat();
+        if (format.hasProperty(QTextFormat::BlockCodeFence)) {
+            format.setBackground(QColor(0xf3, 0xf4, 0xf6));
+            format.setLeftMargin(8);
+        } else if (format.headingLevel() >= 2) {
+            format.setTopMargin(18);
+            format.setBottomMargin(6);
+        } else {
+            continue;
+        }
+        QTextCursor(block).setBlockFormat(format);
+    }
+}
+
 QString readResource(const QString& path)
 {
     QFile file(path);
@@ -50,6 +70,7 @@ HelpWindow::HelpWindow(HelpTopic topic, QWidget* parent) :
     browser_->setOpenExternalLinks(true);
     browser_->document()->setDocumentMargin(12);
     browser_->setMarkdown(readResource(QString::fromLatin1(info.resource)));
+    setReadingStyle(browser_->document());
     setWindowTitle(browser_->document()->firstBlock().text() + tr(" — sysid"));
 
     search_->setPlaceholderText(tr("Search (Enter: next match)"));
@@ -63,6 +84,8 @@ HelpWindow::HelpWindow(HelpTopic topic, QWidget* parent) :
     connect(search_, &QLineEdit::returnPressed, this, [this] { findNext(search_->text()); });
 
     fillContents();
+    contents_->setWordWrap(true);
+    contents_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     connect(contents_, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0)
             return;
@@ -87,7 +110,7 @@ HelpWindow::HelpWindow(HelpTopic topic, QWidget* parent) :
     splitter->addWidget(browser_);
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({230, 670});
+    splitter->setSizes({250, 650});
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(splitter);
