@@ -76,6 +76,7 @@ private slots:
               "Outputs", "Lagrangian models", "Fields (partial differential equations)", "Expressions", "Errors"})
             QVERIFY2(languageHeadings.contains(QLatin1String(h)), h);
         QVERIFY(language->browser()->toPlainText().contains(QStringLiteral("dissipation D = 1/2*c*q'^2")));
+        QVERIFY(!language->browser()->toPlainText().contains(QStringLiteral("<!--")));
 
         // Triggered again, the same window comes back rather than a second one.
         reference->trigger();
