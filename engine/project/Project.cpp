@@ -227,8 +227,8 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
 {
     const Reader r(file);
     r.requireObject(root, "",
-                    {"version", "model", "data", "preprocessing", "method", "settings", "parameters", "last_result",
-                     "optimal_estimation", "study"});
+                    {"version", "title", "description", "model", "data", "preprocessing", "method", "settings",
+                     "parameters", "last_result", "optimal_estimation", "study"});
     Project project;
 
     const json* version = Reader::member(root, "version");
@@ -241,6 +241,10 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
                "the project has version " + version->dump() + ", but this sysid reads versions up to " +
                    std::to_string(kProjectVersion) + "; it was written by a newer sysid");
     project.version = static_cast<int>(version->get<long long>());
+    if (const json* title = Reader::member(root, "title"))
+        project.title = r.string(*title, "title");
+    if (const json* description = Reader::member(root, "description"))
+        project.description = modelTextFrom(r, *description, "description");
 
     const json* model = Reader::member(root, "model");
     if (!model)
@@ -402,6 +406,10 @@ json projectToJson(const Project& project, const std::string& directory)
 {
     json root;
     root["version"] = project.version;
+    if (!project.title.empty())
+        root["title"] = project.title;
+    if (!project.description.empty())
+        root["description"] = modelTextToJson(project.description);
     root["model"] = {{"source", project.modelSource}, {"text", modelTextToJson(project.modelText)}};
 
     std::error_code ec;

@@ -27,6 +27,10 @@ std::map<std::string, double> trueValues(const Project& project);
 
 struct Project {
     int version = kProjectVersion;
+    // What the project is, for a reader choosing among examples: a one-line title and a
+    // description (the system, its source in the literature, what to try). Both may be empty.
+    std::string title;
+    std::string description;
     std::string modelText;
     std::string modelSource;  // name model errors are reported under, e.g. "sdof_cubic.model"
 

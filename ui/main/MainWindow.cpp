@@ -8,6 +8,8 @@
 #include "ui/editor/ParameterTable.h"
 #include "ui/editor/ProblemList.h"
 #include "ui/editor/SymbolList.h"
+#include "ui/help/ExampleBrowser.h"
+#include "ui/help/HelpWindow.h"
 #include "ui/main/Examples.h"
 #include "ui/main/ExportActions.h"
 #include "ui/main/FitController.h"
@@ -348,13 +350,7 @@ void MainWindow::buildMenus()
         if (maybeSave())
             newProject();
     });
-    QMenu* templates = file->addMenu(tr("New from &template"));
-    const QStringList examples = QDir(examplesDir()).entryList({QStringLiteral("*.model")}, QDir::Files, QDir::Name);
-    for (const QString& example : examples)
-        templates->addAction(example, this, [this, example] {
-            if (maybeSave())
-                newFromTemplate(examplesDir() + QLatin1Char('/') + example);
-        });
+    file->addAction(tr("E&xamples…"), this, &MainWindow::openExample);
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
@@ -410,6 +406,10 @@ void MainWindow::buildMenus()
         view->addAction(d->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Model language reference"), QKeySequence::HelpContents, this,
+                    [this] { showHelp(this, HelpTopic::ModelLanguage); });
+    help->addAction(tr("&Quick start"), this, [this] { showHelp(this, HelpTopic::QuickStart); });
+    help->addSeparator();
     help->addAction(tr("&About sysid"), this, &MainWindow::about);
 }
 
@@ -677,6 +677,13 @@ void MainWindow::newFromTemplate(const QString& modelFile)
     }
     document_->newFromModel(text, QFileInfo(modelFile).fileName());
     makeRoomForResults();
+}
+
+void MainWindow::openExample()
+{
+    ExampleBrowser browser(examplesDir(), this);
+    if (browser.exec() == QDialog::Accepted && !browser.chosenPath().isEmpty() && maybeSave())
+        openPath(browser.chosenPath());
 }
 
 void MainWindow::openDialog()

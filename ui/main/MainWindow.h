@@ -118,6 +118,7 @@ private:
     void updateModelWithEstimates();
     void newProject();
     void newFromTemplate(const QString& modelFile);
+    void openExample();
     void openDialog();
     bool save();
     bool saveAs();
