@@ -4,7 +4,10 @@
 // its residual RMS; the Outputs page plots the record's inputs on the outputs' time axis.
 #include "UiTestSupport.h"
 
+#include <QAction>
 #include <QComboBox>
+#include <QMenu>
+#include <QSignalSpy>
 #include <QLabel>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -14,6 +17,7 @@
 #include "engine/data/CsvReader.h"
 #include "engine/project/ProjectJob.h"
 #include "ui/data/DataManagerDialog.h"
+#include "ui/data/ExperimentList.h"
 #include "ui/main/FitController.h"
 #include "ui/main/MainWindow.h"
 #include "ui/plots/CurvePlot.h"
@@ -23,6 +27,7 @@
 #include "ui/run/ValidationRunner.h"
 
 #include <cmath>
+#include <memory>
 
 using namespace sysid;
 using sysid::test::examplePath;
@@ -158,6 +163,36 @@ private slots:
         QVERIFY(!undo->canUndo());
         undo->redo();
         QCOMPARE(document.dataSet(0).name, std::string("bench run"));
+    }
+
+    void dataListShowsRoleAndInclusion()
+    {
+        QTemporaryDir tmp;
+        ui::ProjectDocument document;
+        QString error;
+        QVERIFY2(document.load(examplePath(QStringLiteral("mass_spring_damper.sysid")), &error), qPrintable(error));
+        addRecord(document, writeStillRecord(tmp));
+        addRecord(document, writeRenamedRecord(tmp), "bench");
+        document.setDataSetIncluded(1, false);
+        document.setDataSetRole(2, project::DataRole::Validation);
+        ui::ExperimentList list;
+        QSignalSpy manage(&list, &ui::ExperimentList::manageRequested);
+        list.showDataSets(document);
+        QCOMPARE(list.count(), 3);
+        QCOMPARE(list.item(0)->text(), QStringLiteral("sum-of-sines actuator force, 2 % noise"));
+        QCOMPARE(list.item(1)->text(), QStringLiteral("still.csv (excluded)"));
+        QCOMPARE(list.item(2)->text(), QStringLiteral("bench (validation)"));
+        QVERIFY(list.item(1)->foreground() != list.item(0)->foreground());
+        // The context menu and a double click open the data manager on that data set.
+        std::unique_ptr<QMenu> menu(list.createContextMenu(list.visualItemRect(list.item(2)).center()));
+        QVERIFY(menu);
+        auto* action = menu->findChild<QAction*>(QStringLiteral("manageDataSetsAction"));
+        QVERIFY(action);
+        action->trigger();
+        emit list.itemDoubleClicked(list.item(1));
+        QCOMPARE(manage.count(), 2);
+        QCOMPARE(manage.at(0).at(0).toInt(), 2);
+        QCOMPARE(manage.at(1).at(0).toInt(), 1);
     }
 
     void fitIgnoresExcludedDataAndValidatesOnTheValidationSet()

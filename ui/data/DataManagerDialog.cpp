@@ -69,6 +69,7 @@ DataManagerDialog::DataManagerDialog(ProjectDocument* document, QWidget* parent)
     mappingLayout->addWidget(mappingHelp);
     mappingLayout->addLayout(mappingForm_);
     applyButton_->setObjectName(QStringLiteral("applyMappingButton"));
+    applyButton_->setAutoDefault(false);  // Return ends a rename in the table; it applies nothing else
     auto* applyRow = new QHBoxLayout;
     applyRow->addStretch(1);
     applyRow->addWidget(applyButton_);

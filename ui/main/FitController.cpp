@@ -109,7 +109,7 @@ void FitController::connectOptimalRunner()
     connect(optimalRunner_, &OptimalEstimationRunner::trace, this,
             [this](int, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
                 if (!times.empty())
-                    emit modelResponse(std::max(document_->currentDataSet(), 0), times, outputs, false);
+                    emit modelResponse(optimalDataSet_, times, outputs, false);
             });
     connect(optimalRunner_, &OptimalEstimationRunner::logLine, this, &FitController::logLine);
     connect(
@@ -151,8 +151,9 @@ void FitController::runOptimalEstimation()
             std::find(fitted.begin(), fitted.end(), static_cast<std::size_t>(std::max(document_->currentDataSet(), 0)));
         job.modelText = fit.modelText;
         job.modelSource = fit.modelSource;
-        job.experiment =
-            fit.experiments.at(current == fitted.end() ? 0 : static_cast<std::size_t>(current - fitted.begin()));
+        const std::size_t record = current == fitted.end() ? 0 : static_cast<std::size_t>(current - fitted.begin());
+        job.experiment = fit.experiments.at(record);
+        optimalDataSet_ = static_cast<int>(fitted.at(record));
         job.preprocessing = fit.preprocessing;
         job.parameterValues = fit.parameterValues;
         job.settings = views_.estimator->optimalSettingsWidget()->settings();

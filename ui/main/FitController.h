@@ -99,6 +99,7 @@ private:
     OptimalEstimationRunner* optimalRunner_;
     ValidationRunner* validationRunner_;
     std::vector<std::size_t> fittedSets_;  // the data set of each experiment of the running fit
+    int optimalDataSet_ = 0;  // the data set optimal estimation runs on
     job::FitJob lastJob_;  // the running fit's model and settings (without its data)
     ProjectDocument::Revision validationRevision_;  // what the running validation computes from
     estimate::EstimationMethod lastFitMethod_ = estimate::EstimationMethod::OutputError;

@@ -134,7 +134,7 @@ void FitViews::rebuildPlots()
         auto* plot = new TimeSeriesPlot(outputPage_);
         plot->setOutputName(QString::fromStdString(output));
         plot->setMinimumHeight(14 * plot->fontMetrics().height());  // several outputs scroll rather than squeeze
-        outputLayout_->addWidget(plot);
+        outputLayout_->addWidget(plot, 3);
         outputPlots_.push_back(plot);
         plottedOutputs_ << QString::fromStdString(output);
     }
@@ -147,8 +147,8 @@ void FitViews::rebuildPlots()
     inputsPlot_ = new CurvePlot(outputPage_);
     inputsPlot_->setObjectName(QStringLiteral("inputsPlot"));
     inputsPlot_->setAxisLabels(tr("t"), tr("input"));
-    inputsPlot_->setMinimumHeight(9 * inputsPlot_->fontMetrics().height());
-    outputLayout_->addWidget(inputsPlot_);
+    inputsPlot_->setMinimumHeight(8 * inputsPlot_->fontMetrics().height());
+    outputLayout_->addWidget(inputsPlot_, 1);  // the responses are what is fitted: they get the room
     for (const auto& input : summary.inputs)
         plottedInputs_ << QString::fromStdString(input);
     for (TimeSeriesPlot* plot : outputPlots_)
