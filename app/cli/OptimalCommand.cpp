@@ -150,9 +150,11 @@ int runOptimal(const Arguments& args)
     if (isProject) {
         refuseModelFormOptions(vm, input);
         project::Project project = project::loadProject(input);
-        if (project.data.empty())
-            throw UserError(input + ": the project has no data set to estimate from");
-        project.data.resize(1);  // optimal estimation uses one record: the first
+        const std::vector<std::size_t> fitted = project::estimationDataSets(project);
+        if (fitted.empty())
+            throw UserError(input + ": the project has no data set to estimate from" +
+                            (project.data.empty() ? "" : " (every one is excluded or kept for validation)"));
+        project.data = {project.data[fitted.front()]};  // optimal estimation uses one record: the first fitted
         for (const auto& [name, value] : namedValues(vm, "set"))
             project.parameterValues[name] = value;
         job::FitJob fit = project::makeFitJob(project);

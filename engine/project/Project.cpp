@@ -269,7 +269,7 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
             const json& item = (*data)[i];
             r.requireObject(item, key,
                             {"name", "path", "time_column", "separator", "decimal_point", "header_line", "skip_rows",
-                             "mapping", "fixed_values", "true_values"});
+                             "mapping", "fixed_values", "true_values", "included", "role"});
             Project::DataSet set;
             if (const json* name = Reader::member(item, "name"))
                 set.name = r.string(*name, key + ".name");
@@ -306,6 +306,13 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
             };
             readValues("fixed_values", set.fixedValues);
             readValues("true_values", set.trueValues);
+            if (const json* included = Reader::member(item, "included")) {
+                if (!included->is_boolean())
+                    r.fail(key + ".included", "expected true or false, got " + Reader::describe(*included));
+                set.included = included->get<bool>();
+            }
+            if (const json* role = Reader::member(item, "role"))
+                set.role = r.choice(*role, key + ".role", kDataRoles);
             project.data.push_back(std::move(set));
         }
     }
@@ -360,15 +367,29 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
 
 std::map<std::string, double> trueValues(const Project& project)
 {
-    if (project.data.empty())
+    // The estimate comes from the fitted data sets: theirs are the values it is compared with.
+    std::vector<std::size_t> sets = estimationDataSets(project);
+    if (sets.empty())
+        for (std::size_t i = 0; i < project.data.size(); ++i)
+            sets.push_back(i);
+    if (sets.empty())
         return {};
-    std::map<std::string, double> agreed = project.data.front().trueValues;
-    for (const auto& set : project.data)
-        std::erase_if(agreed, [&](const auto& entry) {
+    std::map<std::string, double> agreed = project.data[sets.front()].trueValues;
+    for (const std::size_t i : sets)
+        std::erase_if(agreed, [&, &set = project.data[i]](const auto& entry) {
             const auto it = set.trueValues.find(entry.first);
             return it == set.trueValues.end() || it->second != entry.second;
         });
     return agreed;
+}
+
+std::vector<std::size_t> estimationDataSets(const Project& project)
+{
+    std::vector<std::size_t> indices;
+    for (std::size_t i = 0; i < project.data.size(); ++i)
+        if (project.data[i].fitted())
+            indices.push_back(i);
+    return indices;
 }
 
 data::CsvOptions csvOptions(const Project::DataSet& set)
@@ -431,6 +452,11 @@ json projectToJson(const Project& project, const std::string& directory)
             item["fixed_values"] = set.fixedValues;
         if (!set.trueValues.empty())
             item["true_values"] = set.trueValues;
+        // Only what differs from the defaults, so projects from before stay as they were.
+        if (!set.included)
+            item["included"] = false;
+        if (set.role != DataRole::Estimation)
+            item["role"] = std::string(kDataRoles.name(set.role));
         data.push_back(std::move(item));
     }
     root["data"] = std::move(data);

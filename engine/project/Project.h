@@ -4,6 +4,7 @@
 #include "engine/estimate/FitSettings.h"
 #include "engine/estimate/OptimalEstimation.h"
 #include "engine/job/NoiseStudy.h"
+#include "engine/project/DataRole.h"
 #include "engine/project/ProjectError.h"
 
 #include <nlohmann/json.hpp>
@@ -21,8 +22,8 @@ inline constexpr int kProjectVersion = 1;
 // A .sysid project (DESIGN.md, "Projects"). In memory, data paths are usable from the
 // current directory (loadProject makes them absolute); in the file they are relative to it.
 struct Project;
-// Parameter values known to be true: those every data set was simulated with (each data set
-// carries the value, and they agree). Empty for measured data.
+// Parameter values known to be true: those every fitted data set (estimationDataSets; all when
+// none is) was simulated with (each carries the value, and they agree). Empty for measured data.
 std::map<std::string, double> trueValues(const Project& project);
 
 struct Project {
@@ -43,6 +44,10 @@ struct Project {
         std::map<std::string, double> fixedValues;  // fixed parameters with other values in this record only
         // Parameter values a synthetic record was simulated with; results show the relative error.
         std::map<std::string, double> trueValues;
+        bool included = true;  // false: the user set it aside; neither fitted nor validated
+        DataRole role = DataRole::Estimation;
+        // Whether a fit fits it: included and for estimation.
+        bool fitted() const { return included && role == DataRole::Estimation; }
     };
     std::vector<DataSet> data;
 
@@ -57,6 +62,10 @@ struct Project {
     // Monte Carlo noise study settings ("study", StudyJson.h); absent until a study was set up.
     std::optional<job::NoiseStudySettings> study;
 };
+
+// Indices (into Project::data) of the data sets a fit fits, in order: the fit's experiment k is
+// data set estimationDataSets(project)[k].
+std::vector<std::size_t> estimationDataSets(const Project& project);
 
 // How a data set's file is read: its format and time column.
 data::CsvOptions csvOptions(const Project::DataSet& set);

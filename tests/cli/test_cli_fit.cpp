@@ -317,6 +317,46 @@ private slots:
         QVERIFY2(std::abs(result["residual_rms"].toObject()["s"].toDouble() / noise - 1) < 0.1, describe(r));
     }
 
+    void projectFitsOnlyIncludedEstimationDataSets()
+    {
+        // The example with two more records that would spoil the fit if it used them: one
+        // excluded, one kept for validation. The fit is the example's own, number for number.
+        QTemporaryDir tmp;
+        QByteArray still = "t,u,s\n";
+        for (int i = 0; i <= 100; ++i)
+            still += QByteArray::number(0.1 * i) + ",0,5\n";
+        QVERIFY(writeFile(tmp.filePath("still.csv"), still));
+        QJsonObject project = parseObject(readFile(kExamples + "mass_spring_damper.sysid"));
+        QJsonArray data = project["data"].toArray();
+        QJsonObject measured = data[0].toObject();
+        measured["path"] = kExamples + "data/mass_spring_damper_measured.csv";
+        QJsonObject excluded{{"name", "excluded"}, {"path", tmp.filePath("still.csv")}, {"included", false}};
+        QJsonObject validation{{"name", "validation"}, {"path", tmp.filePath("still.csv")}, {"role", "validation"}};
+        project["data"] = QJsonArray{excluded, measured, validation};
+        const QString file = tmp.filePath("roles.sysid");
+        QVERIFY(writeFile(file, QJsonDocument(project).toJson()));
+
+        const Run plain = runSysid({"fit", kExamples + "mass_spring_damper.sysid", "-o", tmp.filePath("a.json"), "-q"});
+        QVERIFY2(plain.exitCode == 0, describe(plain));
+        const Run r = runSysid({"fit", file, "-o", tmp.filePath("b.json")});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.err.contains("to 1 data set(s)"), describe(r));
+        const QJsonObject a = parseObject(readFile(tmp.filePath("a.json")));
+        const QJsonObject b = parseObject(readFile(tmp.filePath("b.json")));
+        QCOMPARE(b["cost"].toDouble(), a["cost"].toDouble());
+        QCOMPARE(b["parameters"].toObject(), a["parameters"].toObject());
+
+        // Nothing left to fit: a clear refusal, exit status 1.
+        measured["role"] = "validation";
+        project["data"] = QJsonArray{excluded, measured, validation};
+        QVERIFY(writeFile(file, QJsonDocument(project).toJson()));
+        const Run none = runSysid({"fit", file, "-o", tmp.filePath("c.json")});
+        QCOMPARE(none.exitCode, 1);
+        QVERIFY2(none.err.contains("no data set to fit"), describe(none));
+        QVERIFY2(none.err.contains("excluded or kept for validation"), describe(none));
+        QVERIFY(!QFile::exists(tmp.filePath("c.json")));
+    }
+
     void modelAndDataForm()
     {
         // The same fit as the project, from the command line: the same numbers.

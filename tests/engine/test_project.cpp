@@ -247,6 +247,80 @@ private slots:
         QCOMPARE(fit.experiments[0].table.time(), (std::vector<double>{0, 0.1, 0.2}));
     }
 
+    void dataSetRoleAndInclusionRoundTrip()
+    {
+        TempDir tmp;
+        writeData(tmp.path());
+        write(tmp.path() / "data/run2.csv", "t,x\n0,2\n0.1,1.9\n");
+        write(tmp.path() / "data/run3.csv", "t,x\n0,3\n0.1,2.9\n");
+        project::Project p;
+        p.modelText = "param c = 0.1\nx'' = -c*x' - x\nx(0) = 1, 0\noutput x\n";
+        for (const char* file : {"run1.csv", "run2.csv", "run3.csv"}) {
+            project::Project::DataSet set;
+            set.path = (tmp.path() / "data" / file).string();
+            set.name = file;
+            p.data.push_back(set);
+        }
+        p.data[1].included = false;
+        p.data[2].role = project::DataRole::Validation;
+        p.data[0].trueValues = {{"c", 0.1}};  // the others are measured: no true values
+        const fs::path file = tmp.path() / "roles.sysid";
+        project::saveProject(p, file.string());
+        const json written = json::parse(slurp(file));
+        // The defaults are not written: older projects and plain data sets stay as they were.
+        QVERIFY(!written["data"][0].contains("included"));
+        QVERIFY(!written["data"][0].contains("role"));
+        QCOMPARE(written["data"][1]["included"].get<bool>(), false);
+        QCOMPARE(written["data"][2]["role"].get<std::string>(), std::string("validation"));
+
+        const project::Project q = project::loadProject(file.string());
+        QCOMPARE(q.data.size(), std::size_t(3));
+        QVERIFY(q.data[0].included);
+        QVERIFY(q.data[0].role == project::DataRole::Estimation);
+        QVERIFY(!q.data[1].included);
+        QVERIFY(q.data[1].role == project::DataRole::Estimation);
+        QVERIFY(q.data[2].included);
+        QVERIFY(q.data[2].role == project::DataRole::Validation);
+        QCOMPARE(project::estimationDataSets(q), (std::vector<std::size_t>{0}));
+        // The estimate is compared with the values of the data it was fitted to.
+        QCOMPARE(project::trueValues(q), (std::map<std::string, double>{{"c", 0.1}}));
+    }
+
+    void fitUsesOnlyIncludedEstimationDataSets()
+    {
+        TempDir tmp;
+        writeData(tmp.path());
+        write(tmp.path() / "data/run2.csv", "t,x\n0,2\n0.1,1.9\n");
+        write(tmp.path() / "data/run3.csv", "t,x\n0,3\n0.1,2.9\n");
+        project::Project p;
+        p.modelText = "param c = 0.1\nx'' = -c*x' - x\nx(0) = 1, 0\noutput x\n";
+        for (const char* file : {"run1.csv", "run2.csv", "run3.csv"}) {
+            project::Project::DataSet set;
+            set.path = (tmp.path() / "data" / file).string();
+            set.name = file;
+            p.data.push_back(set);
+        }
+        QCOMPARE(project::makeFitJob(p).experiments.size(), std::size_t(3));
+
+        p.data[0].included = false;
+        p.data[2].role = project::DataRole::Validation;
+        const job::FitJob fit = project::makeFitJob(p);
+        QCOMPARE(fit.experiments.size(), std::size_t(1));
+        QCOMPARE(fit.experiments[0].name, std::string("run2.csv"));
+        QCOMPARE(fit.experiments[0].table.column("x"), (std::vector<double>{2, 1.9}));
+
+        // Nothing left to fit: refused with a message saying why, not fitted to nothing.
+        p.data[1].role = project::DataRole::Validation;
+        try {
+            (void)project::makeFitJob(p);
+            QFAIL("a project whose data sets are all set aside was fitted");
+        } catch (const job::JobError& e) {
+            QVERIFY(e.kind() == job::JobError::Kind::Data);
+            QVERIFY2(contains(e.what(), "no data set to fit"), e.what());
+            QVERIFY2(contains(e.what(), "excluded or kept for validation"), e.what());
+        }
+    }
+
     void periodicSettingsRoundTrip()
     {
         TempDir tmp;
@@ -572,6 +646,12 @@ private slots:
         QTest::newRow("header line zero")
             << with([](json& j) { j["data"][0]["header_line"] = 0; }) << "data[0].header_line"
             << ": data[0].header_line: expected a whole number from 1, got 0";
+        QTest::newRow("unknown data set role")
+            << with([](json& j) { j["data"][0]["role"] = "training"; }) << "data[0].role"
+            << ": data[0].role: unknown data set role 'training' (known: estimation, validation)";
+        QTest::newRow("included not a boolean")
+            << with([](json& j) { j["data"][0]["included"] = "yes"; }) << "data[0].included"
+            << ": data[0].included: expected true or false, got \"yes\"";
         QTest::newRow("one shooting point")
             << with([](json& j) {
                    j["optimal_estimation"] = {{"shooting_points", 1}};

@@ -1,7 +1,10 @@
 #include "ui/data/ExperimentList.h"
 
+#include "ui/project/ProjectDocument.h"
+
 #include <QAction>
 #include <QContextMenuEvent>
+#include <QFileInfo>
 #include <QKeyEvent>
 #include <QMenu>
 #include <QSignalBlocker>
@@ -16,6 +19,8 @@ ExperimentList::ExperimentList(QWidget* parent) : QListWidget(parent)
     setSelectionMode(QAbstractItemView::SingleSelection);
     setContextMenuPolicy(Qt::DefaultContextMenu);
     connect(this, &QListWidget::currentRowChanged, this, &ExperimentList::currentExperimentChanged);
+    connect(this, &QListWidget::itemDoubleClicked, this,
+            [this](QListWidgetItem* item) { emit manageRequested(row(item)); });
 }
 
 void ExperimentList::setExperiments(const QStringList& names, const QStringList& paths, int current)
@@ -30,6 +35,30 @@ void ExperimentList::setExperiments(const QStringList& names, const QStringList&
     setCurrentRow(current >= 0 && current < count() ? current : -1);
 }
 
+QString ExperimentList::displayName(const std::string& name, const std::string& path)
+{
+    return name.empty() ? QFileInfo(QString::fromStdString(path)).fileName() : QString::fromStdString(name);
+}
+
+void ExperimentList::showDataSets(const ProjectDocument& document)
+{
+    QStringList names, paths;
+    for (int i = 0; i < document.dataSetCount(); ++i) {
+        const auto& set = document.dataSet(i);
+        QString name = displayName(set.name, set.path);
+        if (set.role == project::DataRole::Validation)
+            name = tr("%1 (validation)").arg(name);
+        if (!set.included)
+            name = tr("%1 (excluded)").arg(name);
+        names << name;
+        paths << QString::fromStdString(set.path);
+    }
+    setExperiments(names, paths, document.currentDataSet());
+    for (int i = 0; i < document.dataSetCount(); ++i)
+        if (!document.dataSet(i).included)
+            item(i)->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+}
+
 QMenu* ExperimentList::createContextMenu(const QPoint& pos)
 {
     const QListWidgetItem* item = itemAt(pos);
@@ -40,6 +69,9 @@ QMenu* ExperimentList::createContextMenu(const QPoint& pos)
     QAction* remove = menu->addAction(tr("Remove"));
     remove->setObjectName(QStringLiteral("removeExperimentAction"));
     connect(remove, &QAction::triggered, this, [this, index] { emit removeRequested(index); });
+    QAction* manage = menu->addAction(tr("Manage data sets…"));
+    manage->setObjectName(QStringLiteral("manageDataSetsAction"));
+    connect(manage, &QAction::triggered, this, [this, index] { emit manageRequested(index); });
     return menu;
 }
 

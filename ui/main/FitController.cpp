@@ -10,6 +10,7 @@
 #include "ui/results/ResultsPanel.h"
 #include "ui/run/FitRunner.h"
 #include "ui/run/OptimalEstimationRunner.h"
+#include "ui/run/ValidationRunner.h"
 #include "ui/settings/EstimatorPanel.h"
 #include "ui/settings/FilterPanel.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
@@ -29,8 +30,9 @@ namespace sysid::ui {
 
 FitController::FitController(ProjectDocument* document, const Views& views, QObject* parent) :
     QObject(parent), document_(document), views_(views), runner_(new FitRunner(this)),
-    optimalRunner_(new OptimalEstimationRunner(this))
+    optimalRunner_(new OptimalEstimationRunner(this)), validationRunner_(new ValidationRunner(this))
 {
+    connect(validationRunner_, &ValidationRunner::finished, this, &FitController::showValidation);
     connectFitRunner();
     connectOptimalRunner();
     connect(document_, &ProjectDocument::projectReplaced, this, &FitController::cancel);
@@ -53,9 +55,11 @@ void FitController::connectFitRunner()
             tr("iteration %1 of %2 · best cost %3").arg(r.iteration).arg(maxIterations_).arg(bestCost_, 0, 'g', 6));
     });
     connect(runner_, &FitRunner::trace, this,
-            [this](int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
+            [this](int record, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
                 if (times.empty())
                     return;
+                const auto k = static_cast<std::size_t>(record);
+                const int experiment = k < fittedSets_.size() ? static_cast<int>(fittedSets_[k]) : record;
                 emit modelResponse(experiment, times, outputs, true);
                 if (experiment != std::max(document_->currentDataSet(), 0))
                     return;
@@ -80,6 +84,8 @@ void FitController::connectFitRunner()
                                                  : tr("fit finished: %1").arg(message),
                                        10000);
                     emit logLine(tr("fit %1: %2").arg(cancelled ? tr("cancelled") : tr("finished"), message));
+                    if (!cancelled)
+                        validate(*result);
                 } else {
                     emit runningChanged(false);
                     emit statusMessage(tr("fit failed: %1").arg(message), 15000);
@@ -103,7 +109,7 @@ void FitController::connectOptimalRunner()
     connect(optimalRunner_, &OptimalEstimationRunner::trace, this,
             [this](int, const std::vector<double>& times, const Eigen::MatrixXd& outputs) {
                 if (!times.empty())
-                    emit modelResponse(std::max(document_->currentDataSet(), 0), times, outputs, false);
+                    emit modelResponse(optimalDataSet_, times, outputs, false);
             });
     connect(optimalRunner_, &OptimalEstimationRunner::logLine, this, &FitController::logLine);
     connect(
@@ -139,10 +145,15 @@ void FitController::runOptimalEstimation()
         job::FitJob fit = document_->makeFitJob();
         if (fit.experiments.empty())
             throw std::runtime_error("no data: import a record to estimate from");
-        const auto current = static_cast<std::size_t>(std::max(document_->currentDataSet(), 0));
+        // The current data set when the fit uses it, else the first one it uses.
+        const auto fitted = project::estimationDataSets(document_->project());
+        const auto current =
+            std::find(fitted.begin(), fitted.end(), static_cast<std::size_t>(std::max(document_->currentDataSet(), 0)));
         job.modelText = fit.modelText;
         job.modelSource = fit.modelSource;
-        job.experiment = fit.experiments.at(std::min(current, fit.experiments.size() - 1));
+        const std::size_t record = current == fitted.end() ? 0 : static_cast<std::size_t>(current - fitted.begin());
+        job.experiment = fit.experiments.at(record);
+        optimalDataSet_ = static_cast<int>(fitted.at(record));
         job.preprocessing = fit.preprocessing;
         job.parameterValues = fit.parameterValues;
         job.settings = views_.estimator->optimalSettingsWidget()->settings();
@@ -204,6 +215,10 @@ void FitController::startFit(job::FitJob job)
     maxIterations_ = static_cast<int>(std::min<std::size_t>(job.settings.maxIterations, INT_MAX));
     bestCost_ = std::numeric_limits<double>::quiet_NaN();
     startRevision_ = document_->revision();
+    fittedSets_ = project::estimationDataSets(document_->project());
+    lastJob_ = job;
+    lastJob_.experiments.clear();
+    validationRunner_->cancel();
     lastTraceTimes_.clear();
     views_.results->setRefineAvailable(false);
     views_.estimator->setRunning(true);
@@ -253,6 +268,62 @@ void FitController::cancel()
 {
     runner_->cancel();
     optimalRunner_->cancel();
+    validationRunner_->cancel();
+}
+
+void FitController::validate(const estimate::FitResult& result)
+{
+    std::vector<ValidationRunner::Record> records;
+    for (int i = 0; i < document_->dataSetCount(); ++i) {
+        const auto& set = document_->dataSet(i);
+        if (!set.included || set.role != project::DataRole::Validation)
+            continue;
+        const data::DataTable* table = document_->table(i);
+        const QString name = QString::fromStdString(set.name.empty() ? set.path : set.name);
+        if (!table) {
+            emit logLine(tr("validation on %1 skipped: %2").arg(name, document_->tableError(i)));
+            continue;
+        }
+        records.push_back({i, job::ExperimentData{name.toStdString(), *table, set.mapping, set.fixedValues}});
+    }
+    if (records.empty())
+        return;
+    if (validationRunner_->isRunning()) {
+        emit logLine(tr("validation skipped: the previous one is still stopping"));
+        return;
+    }
+    std::map<std::string, double> estimates;
+    for (const auto& p : result.parameters)
+        estimates[p.name] = p.value;
+    validationRevision_ = document_->revision();
+    emit logLine(tr("validation: simulating the model at the estimate on %n data set(s)", nullptr,
+                    static_cast<int>(records.size())));
+    validationRunner_->start(lastJob_, std::move(records), std::move(estimates));
+}
+
+void FitController::showValidation(const std::vector<ValidationOutcome>& outcomes)
+{
+    if (document_->revision().project != validationRevision_.project)
+        return;  // another project was opened meanwhile
+    QStringList summaries;
+    for (const ValidationOutcome& outcome : outcomes) {
+        if (!outcome.error.isEmpty()) {
+            emit logLine(tr("validation on %1 failed: %2").arg(outcome.name, outcome.error));
+            summaries << tr("%1 failed").arg(outcome.name);
+            continue;
+        }
+        const job::ValidationSimulation& v = outcome.simulation;
+        QStringList parts;
+        for (std::size_t j = 0; j < v.residualRms.size() && j < v.outputNames.size(); ++j)
+            if (!std::isnan(v.residualRms[j]))
+                parts << tr("%1 %2").arg(QString::fromStdString(v.outputNames[j])).arg(v.residualRms[j], 0, 'g', 4);
+        const QString rms = parts.isEmpty() ? tr("no output measured") : parts.join(QStringLiteral(", "));
+        emit logLine(tr("validation on %1: residual RMS %2").arg(outcome.name, rms));
+        summaries << tr("%1: residual RMS %2").arg(outcome.name, rms);
+        emit validationResponse(outcome.dataSet, v.times, v.outputs, v.residualRms);
+    }
+    if (!summaries.isEmpty())
+        emit statusMessage(tr("validation — %1").arg(summaries.join(QStringLiteral("; "))), 15000);
 }
 
 }  // namespace sysid::ui

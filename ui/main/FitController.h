@@ -24,6 +24,8 @@ class OptimalEstimationRunner;
 class OptimalEstimationView;
 class ParameterHistoryPlot;
 class ResultsPanel;
+class ValidationRunner;
+struct ValidationOutcome;
 
 // Runs the estimator panel's choice: a fit (FitRunner) or optimal estimation
 // (OptimalEstimationRunner), each built from the document. Iterations go to the parameter and
@@ -53,6 +55,7 @@ public:
     // while there are any.
     QStringList inputProblems() const;
     OptimalEstimationRunner* optimalRunner() const { return optimalRunner_; }
+    ValidationRunner* validationRunner() const { return validationRunner_; }
 
 public slots:
     void run();  // optimal estimation when the estimator panel has it selected
@@ -72,6 +75,10 @@ signals:
     void modelResponse(int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
                        bool withPhase);
     void optimalEstimationStarted();  // its view wants to be shown
+    // After a fit: the model at the estimate on validation data set `dataSet` (samples x outputs)
+    // and the RMS of its residuals per output (NaN: the data set does not measure it).
+    void validationResponse(int dataSet, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
+                            const std::vector<double>& residualRms);
 
 private:
     void connectFitRunner();
@@ -82,11 +89,19 @@ private:
     bool refusedForInput(const QString& title);
     // The last fitted response of the previewed column, for the filter panel's spectrum.
     void showIdentifiedSpectrum();
+    // Simulates the model at the fit's estimate on each included validation data set.
+    void validate(const estimate::FitResult& result);
+    void showValidation(const std::vector<ValidationOutcome>& outcomes);
 
     ProjectDocument* document_;
     Views views_;
     FitRunner* runner_;
     OptimalEstimationRunner* optimalRunner_;
+    ValidationRunner* validationRunner_;
+    std::vector<std::size_t> fittedSets_;  // the data set of each experiment of the running fit
+    int optimalDataSet_ = 0;  // the data set optimal estimation runs on
+    job::FitJob lastJob_;  // the running fit's model and settings (without its data)
+    ProjectDocument::Revision validationRevision_;  // what the running validation computes from
     estimate::EstimationMethod lastFitMethod_ = estimate::EstimationMethod::OutputError;
     int maxIterations_ = 0;  // of the running fit
     double bestCost_ = 0.0;  // lowest cost of the running fit's iterations so far (NaN before the first)

@@ -1,5 +1,6 @@
 #include "ui/main/MainWindow.h"
 
+#include "ui/data/DataManagerDialog.h"
 #include "ui/data/ExperimentList.h"
 #include "ui/data/ImportDialog.h"
 #include "ui/data/SyntheticDataDialog.h"
@@ -203,9 +204,25 @@ void MainWindow::buildDocks()
     experiments_ = new ExperimentList(dataBox);
     auto* importButton = new QPushButton(tr("Import data…"), dataBox);
     auto* syntheticButton = new QPushButton(tr("Generate synthetic data…"), dataBox);
+    auto* manageButton = new QPushButton(tr("Manage data sets…"), dataBox);
+    manageButton->setObjectName(QStringLiteral("manageDataSetsButton"));
+    manageButton->setToolTip(tr("Rename data sets, map their columns, include or exclude them from the fit and "
+                                "keep some for validation"));
     connect(importButton, &QPushButton::clicked, this, [this] { importData(); });
     connect(syntheticButton, &QPushButton::clicked, this, &MainWindow::generateSyntheticData);
+    const auto manage = [this](int index) {
+        auto* manager = findChild<DataManagerDialog*>();
+        if (!manager)
+            manager = new DataManagerDialog(document_, this);
+        manager->selectDataSet(index);
+        manager->show();
+        manager->raise();
+        manager->activateWindow();
+    };
+    connect(manageButton, &QPushButton::clicked, this, [this, manage] { manage(document_->currentDataSet()); });
+    connect(experiments_, &ExperimentList::manageRequested, this, manage);
     dataLayout->addWidget(experiments_);
+    dataLayout->addWidget(manageButton);
     dataLayout->addWidget(importButton);
     dataLayout->addWidget(syntheticButton);
     // What is identified (model, parameters, data) on the left, how (estimator, preprocessing,
@@ -483,6 +500,7 @@ void MainWindow::connectControllers()
     connect(fit_, &FitController::iterationText, runToolBar_, &RunToolBar::setProgressText);
     connect(fit_, &FitController::runningChanged, fitViews_, &FitViews::setRunning);
     connect(fit_, &FitController::modelResponse, fitViews_, &FitViews::showResponse);
+    connect(fit_, &FitController::validationResponse, fitViews_, &FitViews::showValidation);
     connect(fit_, &FitController::optimalEstimationStarted, fitViews_, &FitViews::optimalEstimationStarted);
     connect(fit_, &FitController::optimalEstimationStarted, this, [this] { plots_->setCurrentWidget(optimalView_); });
     connect(fit_, &FitController::logLine, log_, &QPlainTextEdit::appendPlainText);
@@ -796,16 +814,10 @@ void MainWindow::refreshModel()
 
 void MainWindow::refreshData()
 {
-    QStringList names, paths;
-    for (int i = 0; i < document_->dataSetCount(); ++i) {
-        const auto& set = document_->dataSet(i);
-        names << QString::fromStdString(
-            set.name.empty() ? QFileInfo(QString::fromStdString(set.path)).fileName().toStdString() : set.name);
-        paths << QString::fromStdString(set.path);
+    for (int i = 0; i < document_->dataSetCount(); ++i)
         if (!document_->table(i))
             log_->appendPlainText(document_->tableError(i));
-    }
-    experiments_->setExperiments(names, paths, document_->currentDataSet());
+    experiments_->showDataSets(*document_);
     {
         const QSignalBlocker block(filter_);
         filter_->setTable(document_->table(document_->currentDataSet()));

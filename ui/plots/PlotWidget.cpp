@@ -287,6 +287,24 @@ void PlotWidget::padAxis(QCPAxis* axis, double fraction)
     }
 }
 
+void PlotWidget::shareHorizontalAxis(PlotWidget* a, PlotWidget* b)
+{
+    const auto follow = [](PlotWidget* from, PlotWidget* to) {
+        connect(from->plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), to,
+                [to](const QCPRange& range) {
+                    to->plot_->xAxis->setRange(range);  // no signal when it is the range already
+                    to->plot_->replot(QCustomPlot::rpQueuedReplot);
+                });
+    };
+    follow(a, b);
+    follow(b, a);
+}
+
+std::pair<double, double> PlotWidget::horizontalRange() const
+{
+    return {plot_->xAxis->range().lower, plot_->xAxis->range().upper};
+}
+
 void PlotWidget::dataChanged()
 {
     if (followData_) {

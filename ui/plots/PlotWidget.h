@@ -6,6 +6,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <utility>
+
 class QAction;
 class QCPAbstractPlottable;
 class QCPAxis;
@@ -66,6 +68,10 @@ public:
 
     // The context menu as shown on a right click; the caller owns it.
     QMenu* createContextMenu(QWidget* parent = nullptr);
+    // Links the horizontal (time) axes of two plots: zooming or panning one moves the other.
+    static void shareHorizontalAxis(PlotWidget* a, PlotWidget* b);
+    // The horizontal axis' range as drawn (for tests).
+    std::pair<double, double> horizontalRange() const;
 
 public slots:
     // Rescales the axes to the data and follows the data again.

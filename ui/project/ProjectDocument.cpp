@@ -11,6 +11,10 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QStringList>
+#include <QUndoCommand>
+
+#include <algorithm>
+#include <functional>
 
 namespace sysid::ui {
 
@@ -18,6 +22,34 @@ namespace {
 
 // The member of a saved last_result that says why it was out of date when it was saved.
 constexpr const char* kOutOfDateKey = "out_of_date";
+
+// One edit of a data set: the set before and after, put in place by `apply`.
+class DataSetEdit : public QUndoCommand {
+public:
+    using Apply = std::function<void(int, const project::Project::DataSet&)>;
+    DataSetEdit(int index, project::Project::DataSet before, project::Project::DataSet after, const QString& text,
+                Apply apply) :
+        QUndoCommand(text),
+        index_(index), before_(std::move(before)), after_(std::move(after)), apply_(std::move(apply))
+    {
+    }
+    void redo() override { apply_(index_, after_); }
+    void undo() override { apply_(index_, before_); }
+
+private:
+    int index_;
+    project::Project::DataSet before_, after_;
+    Apply apply_;
+};
+
+// Whether a fit fits the two data sets alike (all but the name).
+bool sameForFit(const project::Project::DataSet& a, const project::Project::DataSet& b)
+{
+    return a.path == b.path && a.timeColumn == b.timeColumn && a.mapping == b.mapping &&
+        a.fixedValues == b.fixedValues && a.included == b.included && a.role == b.role &&
+        a.format.separator == b.format.separator && a.format.decimalPoint == b.format.decimalPoint &&
+        a.format.headerLine == b.format.headerLine && a.format.skipRows == b.format.skipRows;
+}
 
 }  // namespace
 
@@ -146,6 +178,7 @@ void ProjectDocument::announceEverything(bool modified)
     modified_ = modified;
     revision_ = Revision{revision_.project + 1};
     resultRevision_ = revision_;
+    undo_.clear();
     emit projectReplaced();
     emit filePathChanged(filePath_);
     emit modelTextChanged();
@@ -210,7 +243,12 @@ const data::DataTable* ProjectDocument::fittedTable(int index, QString* error) c
         r.preprocessing != revision_.preprocessing) {
         fitted_ = FittedCache{index, revision_, std::nullopt, {}};
         try {
-            fitted_.table = job::preprocessedRecord(*raw, preprocessing(), static_cast<std::size_t>(index));
+            // The noise of record k of the fit (job::preprocessedRecord): its place among the fitted sets.
+            const auto fittedSets = project::estimationDataSets(project_);
+            const auto place = std::find(fittedSets.begin(), fittedSets.end(), static_cast<std::size_t>(index));
+            const std::size_t record = place == fittedSets.end() ? static_cast<std::size_t>(index)
+                                                                 : static_cast<std::size_t>(place - fittedSets.begin());
+            fitted_.table = job::preprocessedRecord(*raw, preprocessing(), record);
         } catch (const std::exception& e) {
             fitted_.error = QString::fromStdString(e.what());
         }
@@ -233,6 +271,7 @@ void ProjectDocument::addDataSet(const project::Project::DataSet& set, const dat
     tableErrors_.emplace_back();
     current_ = dataSetCount() - 1;
     ++revision_.data;
+    undo_.clear();
     markModified();
     emit dataChanged();
     emit currentDataSetChanged(current_);
@@ -249,6 +288,7 @@ void ProjectDocument::removeDataSet(int index)
     tableErrors_.erase(tableErrors_.begin() + static_cast<long>(i));
     current_ = std::min(current_, dataSetCount() - 1);
     ++revision_.data;
+    undo_.clear();
     markModified();
     emit dataChanged();
     emit currentDataSetChanged(current_);
@@ -259,13 +299,60 @@ void ProjectDocument::setMapping(int index, const std::map<std::string, std::str
 {
     if (index < 0 || index >= dataSetCount())
         return;
-    if (project_.data[static_cast<std::size_t>(index)].mapping == mapping)
+    project::Project::DataSet changed = dataSet(index);
+    changed.mapping = mapping;
+    editDataSet(index, changed, tr("Change the column mapping"));
+}
+
+void ProjectDocument::setDataSetName(int index, const QString& name)
+{
+    if (index < 0 || index >= dataSetCount())
         return;
-    project_.data[static_cast<std::size_t>(index)].mapping = mapping;
-    ++revision_.data;
+    project::Project::DataSet changed = dataSet(index);
+    changed.name = name.trimmed().toStdString();
+    editDataSet(index, changed, tr("Rename data set"));
+}
+
+void ProjectDocument::setDataSetIncluded(int index, bool included)
+{
+    if (index < 0 || index >= dataSetCount())
+        return;
+    project::Project::DataSet changed = dataSet(index);
+    changed.included = included;
+    editDataSet(index, changed, included ? tr("Include data set") : tr("Exclude data set"));
+}
+
+void ProjectDocument::setDataSetRole(int index, project::DataRole role)
+{
+    if (index < 0 || index >= dataSetCount())
+        return;
+    project::Project::DataSet changed = dataSet(index);
+    changed.role = role;
+    editDataSet(index, changed, tr("Use data set for %1").arg(QString::fromUtf8(project::kDataRoles.name(role))));
+}
+
+void ProjectDocument::editDataSet(int index, const project::Project::DataSet& changed, const QString& what)
+{
+    const project::Project::DataSet& before = dataSet(index);
+    if (before.name == changed.name && sameForFit(before, changed))
+        return;
+    undo_.push(new DataSetEdit(index, before, changed, what,
+                               [this](int i, const project::Project::DataSet& set) { replaceDataSet(i, set); }));
+}
+
+void ProjectDocument::replaceDataSet(int index, const project::Project::DataSet& set)
+{
+    if (index < 0 || index >= dataSetCount())
+        return;
+    auto& slot = project_.data[static_cast<std::size_t>(index)];
+    const bool problem = !sameForFit(slot, set);
+    slot = set;
+    if (problem)
+        ++revision_.data;
     markModified();
     emit dataChanged();
-    emit problemChanged();
+    if (problem)
+        emit problemChanged();
 }
 
 void ProjectDocument::setCurrentDataSet(int index)

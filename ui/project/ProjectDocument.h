@@ -9,6 +9,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QUndoStack>
 
 #include <map>
 #include <string>
@@ -76,7 +77,15 @@ public:
     bool preprocessingChangesData() const;
     void addDataSet(const project::Project::DataSet& set, const data::DataTable& table);
     void removeDataSet(int index);
+    // Edits of a data set, each one step of undoStack(). A new mapping, inclusion or role changes
+    // what a fit fits (the data revision moves on); a new name does not.
     void setMapping(int index, const std::map<std::string, std::string>& mapping);
+    void setDataSetName(int index, const QString& name);
+    void setDataSetIncluded(int index, bool included);
+    void setDataSetRole(int index, project::DataRole role);
+    // The data sets' edits, undoable one by one. Emptied when data sets are added or removed
+    // (the steps name data sets by position) and when the project is replaced.
+    QUndoStack* undoStack() { return &undo_; }
     int currentDataSet() const { return current_; }
     void setCurrentDataSet(int index);
 
@@ -139,6 +148,9 @@ private:
     void announceEverything(bool modified);  // after the whole project was replaced
     void reloadTables();
     void summarize();
+    // Replaces data set `index` (an undo step's do and undo).
+    void replaceDataSet(int index, const project::Project::DataSet& set);
+    void editDataSet(int index, const project::Project::DataSet& changed, const QString& what);
     void takeStoredResult();  // the project's last_result, and whether it was saved out of date
 
     project::Project project_;
@@ -160,6 +172,7 @@ private:
         QString error;
     };
     mutable FittedCache fitted_;
+    QUndoStack undo_;
 };
 
 }  // namespace sysid::ui

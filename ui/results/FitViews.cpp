@@ -1,6 +1,7 @@
 #include "ui/results/FitViews.h"
 
 #include "ui/plots/CostPlot.h"
+#include "ui/plots/CurvePlot.h"
 #include "ui/plots/ParameterHistoryPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
 #include "ui/plots/TimeSeriesPlot.h"
@@ -14,6 +15,7 @@
 #include <QWidget>
 
 #include <algorithm>
+#include <cmath>
 
 namespace sysid::ui {
 
@@ -71,10 +73,12 @@ FitViews::FitViews(ProjectDocument* document, const Views& views, QWidget* pageP
     connect(document_, &ProjectDocument::projectReplaced, this, &FitViews::clearAll);
     connect(document_, &ProjectDocument::modelTextChanged, this, [this] {
         const ModelSummary& summary = document_->modelSummary();
-        QStringList names;
+        QStringList names, inputs;
         for (const auto& o : summary.outputs)
             names << QString::fromStdString(o);
-        if (summary.valid && names != plottedOutputs_) {
+        for (const auto& u : summary.inputs)
+            inputs << QString::fromStdString(u);
+        if (summary.valid && (names != plottedOutputs_ || inputs != plottedInputs_)) {
             rebuildPlots();
             redrawOutputs();
         }
@@ -107,6 +111,8 @@ void FitViews::clearAll()
     runRevision_ = optimalRevision_ = document_->revision();
     for (TimeSeriesPlot* plot : outputPlots_)
         plot->clear();
+    if (inputsPlot_)
+        inputsPlot_->clear();
     views_.phase->clear();
     views_.parameters->clear();
     views_.cost->clear();
@@ -128,10 +134,25 @@ void FitViews::rebuildPlots()
         auto* plot = new TimeSeriesPlot(outputPage_);
         plot->setOutputName(QString::fromStdString(output));
         plot->setMinimumHeight(14 * plot->fontMetrics().height());  // several outputs scroll rather than squeeze
-        outputLayout_->addWidget(plot);
+        outputLayout_->addWidget(plot, 3);
         outputPlots_.push_back(plot);
         plottedOutputs_ << QString::fromStdString(output);
     }
+    delete inputsPlot_;
+    inputsPlot_ = nullptr;
+    plottedInputs_.clear();
+    if (summary.inputs.empty())
+        return;
+    // The excitation under the responses, on their time axis: cause and effect read together.
+    inputsPlot_ = new CurvePlot(outputPage_);
+    inputsPlot_->setObjectName(QStringLiteral("inputsPlot"));
+    inputsPlot_->setAxisLabels(tr("t"), tr("input"));
+    inputsPlot_->setMinimumHeight(8 * inputsPlot_->fontMetrics().height());
+    outputLayout_->addWidget(inputsPlot_, 1);  // the responses are what is fitted: they get the room
+    for (const auto& input : summary.inputs)
+        plottedInputs_ << QString::fromStdString(input);
+    for (TimeSeriesPlot* plot : outputPlots_)
+        PlotWidget::shareHorizontalAxis(plot, inputsPlot_);
 }
 
 void FitViews::redrawOutputs()
@@ -140,10 +161,9 @@ void FitViews::redrawOutputs()
     redrawModel();
 }
 
-std::string FitViews::columnOf(int output) const
+std::string FitViews::columnOf(const std::string& name) const
 {
     const int set = document_->currentDataSet();
-    const std::string name = plottedOutputs_.value(output).toStdString();
     if (set < 0)
         return name;
     const auto& mapping = document_->dataSet(set).mapping;
@@ -172,7 +192,7 @@ void FitViews::redrawMeasured()
     for (std::size_t j = 0; j < outputPlots_.size(); ++j) {
         TimeSeriesPlot* plot = outputPlots_[j];
         const QString name = plottedOutputs_[static_cast<int>(j)];
-        const std::string column = columnOf(static_cast<int>(j));
+        const std::string column = columnOf(name.toStdString());
         const bool measured = fitted && fitted->findColumn(column);
         if (measured)
             plot->setMeasured(t, thinned(fitted->column(column), stride), name);
@@ -191,7 +211,24 @@ void FitViews::redrawMeasured()
             }
         }
     }
+    redrawInputs(fitted, stride);
     markOutOfDate();
+}
+
+void FitViews::redrawInputs(const data::DataTable* fitted, std::size_t stride)
+{
+    if (!inputsPlot_)
+        return;
+    inputsPlot_->clear();
+    const std::vector<double> t = fitted ? thinned(fitted->time(), stride) : std::vector<double>{};
+    for (const QString& input : plottedInputs_) {
+        const std::string column = columnOf(input.toStdString());
+        if (fitted && fitted->findColumn(column))
+            inputsPlot_->setCurve(input, t, thinned(fitted->column(column), stride));
+    }
+    inputsPlot_->setNotice(fitted && inputsPlot_->curveNames().isEmpty()
+                               ? tr("The data set has no column for the model's inputs")
+                               : QString());
 }
 
 void FitViews::redrawModel()
@@ -240,8 +277,18 @@ void FitViews::showResponse(int experiment, const std::vector<double>& times, co
 {
     if (!runActive_ || times.empty())
         return;
-    responses_[experiment] = Response{times, outputs, withPhase};
+    responses_[experiment] = Response{times, outputs, withPhase, {}};
     if (experiment == std::max(document_->currentDataSet(), 0))
+        redrawModel();
+}
+
+void FitViews::showValidation(int dataSet, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
+                              const std::vector<double>& residualRms)
+{
+    if (times.empty())
+        return;
+    responses_[dataSet] = Response{times, outputs, false, residualRms};
+    if (dataSet == document_->currentDataSet())
         redrawModel();
 }
 
@@ -276,9 +323,20 @@ void FitViews::markOutOfDate()
 {
     const QString responses = responses_.empty() ? QString() : document_->changesSince(runRevision_);
     const QString notice = responses.isEmpty() ? dataNotice_ : outOfDateNotice(responses);
-    for (TimeSeriesPlot* plot : outputPlots_) {
+    const auto current = responses_.find(document_->currentDataSet());
+    const std::vector<double> validationRms = responses.isEmpty() && notice.isEmpty() && current != responses_.end()
+        ? current->second.residualRms
+        : std::vector<double>{};
+    for (std::size_t j = 0; j < outputPlots_.size(); ++j) {
+        TimeSeriesPlot* plot = outputPlots_[j];
         plot->setModelOutOfDate(!responses.isEmpty());
-        plot->setNotice(notice);
+        if (j < validationRms.size() && !std::isnan(validationRms[j]))
+            plot->setNotice(
+                tr("Validation data: the model at the estimate, residual RMS %1").arg(validationRms[j], 0, 'g', 4));
+        else if (!validationRms.empty())
+            plot->setNotice(tr("Validation data: the model at the estimate"));
+        else
+            plot->setNotice(notice);
     }
     views_.phase->setModelOutOfDate(!responses.isEmpty());
     views_.phase->setNotice(notice);

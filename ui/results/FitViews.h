@@ -17,6 +17,7 @@ class QWidget;
 namespace sysid::ui {
 
 class CostPlot;
+class CurvePlot;
 class FieldPanel;
 class OptimalEstimationView;
 class ParameterHistoryPlot;
@@ -27,7 +28,9 @@ class TimeSeriesPlot;
 // What a fit shows, kept true to the project:
 // - the Outputs page, one TimeSeriesPlot per model output: the current data set as the fit fits
 //   it (preprocessed), the raw record faintly behind when the preprocessing changes it, the
-//   model's response of the last run and the residuals; the phase portrait of the first output;
+//   model's response of the last run and the residuals; under them the record's inputs on the
+//   same time axis; on a validation data set the model at the estimate and its residual RMS;
+//   the phase portrait of the first output;
 // - the parameter and cost histories (of the running fit, else of the document's result);
 // - the results table, the optimal-estimation view and the field's model.
 // Another project clears them all. A change of model, data, preprocessing or fit settings marks
@@ -53,6 +56,8 @@ public:
     QWidget* outputPage() const { return outputPage_; }
     TimeSeriesPlot* outputPlot(int output) const;
     int outputPlotCount() const { return static_cast<int>(outputPlots_.size()); }
+    // The current data set's model inputs over time (nullptr: the model has no inputs).
+    CurvePlot* inputsPlot() const { return inputsPlot_; }
 
 public slots:
     // A fit or optimal estimation starts (true; its responses and iterations belong to the
@@ -62,6 +67,9 @@ public slots:
     // The model's response of data set `experiment` (samples x outputs, at the samples of that
     // data set as the run fits it).
     void showResponse(int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase);
+    // The model at the estimate on validation data set `dataSet`, with its residual RMS per output.
+    void showValidation(int dataSet, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
+                        const std::vector<double>& residualRms);
 
 private:
     void clearAll();  // another project
@@ -69,7 +77,8 @@ private:
     void redrawOutputs();  // measured and model
     void redrawMeasured();  // the current data set as fitted, and raw behind it
     void redrawModel();  // the model's response of the current data set
-    std::string columnOf(int output) const;  // the current data set's column of a plotted output
+    std::string columnOf(const std::string& name) const;  // the current data set's column of a model name
+    void redrawInputs(const data::DataTable* fitted, std::size_t stride);
     void showResult();  // the document's result: table and histories
     void markOutOfDate();  // every view against the revision it was computed at
 
@@ -77,6 +86,7 @@ private:
         std::vector<double> times;
         Eigen::MatrixXd outputs;
         bool withPhase = false;
+        std::vector<double> residualRms;  // of a validation data set; empty for a fitted one
     };
 
     ProjectDocument* document_;
@@ -85,6 +95,8 @@ private:
     QVBoxLayout* outputLayout_;
     std::vector<TimeSeriesPlot*> outputPlots_;
     QStringList plottedOutputs_;
+    CurvePlot* inputsPlot_ = nullptr;
+    QStringList plottedInputs_;
     std::map<int, Response> responses_;  // per data set, of the run that started at runRevision_
     ProjectDocument::Revision runRevision_;
     ProjectDocument::Revision optimalRevision_;

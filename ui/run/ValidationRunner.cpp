@@ -1,0 +1,29 @@
+#include "ui/run/ValidationRunner.h"
+
+namespace sysid::ui {
+
+void ValidationRunner::start(job::FitJob fit, std::vector<Record> records, std::map<std::string, double> estimates)
+{
+    fit.experiments.clear();
+    launch([this, fit = std::move(fit), records = std::move(records),
+            estimates = std::move(estimates)](job::ProgressSink&, std::stop_token stop) -> Finish {
+        std::vector<ValidationOutcome> outcomes;
+        for (const Record& record : records) {
+            if (stop.stop_requested())
+                break;
+            ValidationOutcome outcome;
+            outcome.dataSet = record.dataSet;
+            outcome.name = QString::fromStdString(record.data.name);
+            try {
+                outcome.simulation = job::simulateValidation(fit, record.data, static_cast<std::size_t>(record.dataSet),
+                                                             estimates, stop);
+            } catch (const std::exception& e) {
+                outcome.error = QString::fromStdString(e.what());
+            }
+            outcomes.push_back(std::move(outcome));
+        }
+        return [this, outcomes = std::move(outcomes)] { emit finished(outcomes); };
+    });
+}
+
+}  // namespace sysid::ui
