@@ -43,7 +43,7 @@ void BoxPlot::setResult(const job::NoiseStudyResult& result)
     const bool bootstrap = result.kind == job::StudyKind::ParametricBootstrap;
     truth_->setName(bootstrap ? tr("estimate") : tr("true value"));
     box_->setName(bootstrap ? tr("bootstrap estimates") : tr("estimates"));
-    setAxisLabels(tr("parameter"), bootstrap ? tr("bootstrap estimate / |estimate|") : tr("estimate / |true value|"));
+    setAxisLabels(tr("parameter"), bootstrap ? tr("bootstrap / |estimate|") : tr("estimate / |true value|"));
     for (std::size_t p = 0; p < result.summary.size(); ++p) {
         const job::ParameterSummary& s = result.summary[p];
         if (s.count == 0)
