@@ -70,7 +70,9 @@ void TimeSeriesPlot::updateStyle()
     const bool preprocessed = !raw_->data()->isEmpty();
     raw_->setName(tr("%1raw").arg(name));
     measured_->setName(preprocessed ? tr("%1measured, preprocessed").arg(name) : tr("%1measured").arg(name));
-    model_->setName(modelOutOfDate_ ? tr("%1model (out of date)").arg(name) : tr("%1model").arg(name));
+    model_->setName(modelOutOfDate_             ? tr("%1model (out of date)").arg(name)
+                        : modelAtCurrentValues_ ? tr("%1model at current values").arg(name)
+                                                : tr("%1model").arg(name));
 
     QPen measuredPen(seriesColor(0));
     measuredPen.setWidthF(0.5);
@@ -101,6 +103,15 @@ void TimeSeriesPlot::setRaw(const std::vector<double>& times, const std::vector<
     setGraphData(raw_, toQVector(times), toQVector(values));
     updateStyle();
     dataChanged();
+}
+
+void TimeSeriesPlot::setModelAtCurrentValues(bool current)
+{
+    if (current == modelAtCurrentValues_)
+        return;
+    modelAtCurrentValues_ = current;
+    updateStyle();
+    customPlot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimeSeriesPlot::setModelOutOfDate(bool outOfDate)

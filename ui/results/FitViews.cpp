@@ -104,6 +104,7 @@ void FitViews::clearAll()
     runActive_ = false;  // a run of the previous project may still report; it is not shown
     historyFromRun_ = false;
     responses_.clear();
+    live_.reset();
     runRevision_ = optimalRevision_ = document_->revision();
     for (TimeSeriesPlot* plot : outputPlots_)
         plot->clear();
@@ -199,7 +200,7 @@ void FitViews::redrawModel()
     const int set = document_->currentDataSet();
     const bool responsesValid = document_->changesSince(runRevision_, ProjectDocument::DataAspect).isEmpty();
     const auto found = responses_.find(std::max(set, 0));
-    const Response* response = responsesValid && found != responses_.end() ? &found->second : nullptr;
+    const Response* response = live_ ? &*live_ : responsesValid && found != responses_.end() ? &found->second : nullptr;
     const std::size_t stride = response ? displayStride(response->times.size()) : 1;
     const std::vector<double> t = response ? thinned(response->times, stride) : std::vector<double>{};
     views_.phase->setModel(std::vector<double>{}, std::vector<double>{});
@@ -225,6 +226,7 @@ void FitViews::setRunning(bool running)
         historyFromRun_ = true;
         runRevision_ = document_->revision();
         responses_.clear();
+        live_.reset();
         redrawModel();
     }
     markOutOfDate();
@@ -243,6 +245,20 @@ void FitViews::showResponse(int experiment, const std::vector<double>& times, co
     responses_[experiment] = Response{times, outputs, withPhase};
     if (experiment == std::max(document_->currentDataSet(), 0))
         redrawModel();
+}
+
+void FitViews::showLiveResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs)
+{
+    live_ = Response{times, outputs, true};
+    redrawModel();
+}
+
+void FitViews::clearLiveResponse()
+{
+    if (!live_)
+        return;
+    live_.reset();
+    redrawModel();
 }
 
 void FitViews::showResult()
@@ -276,11 +292,13 @@ void FitViews::markOutOfDate()
 {
     const QString responses = responses_.empty() ? QString() : document_->changesSince(runRevision_);
     const QString notice = responses.isEmpty() ? dataNotice_ : outOfDateNotice(responses);
+    // The live model is current by construction; the notice still says the fit is not.
     for (TimeSeriesPlot* plot : outputPlots_) {
-        plot->setModelOutOfDate(!responses.isEmpty());
+        plot->setModelOutOfDate(!live_ && !responses.isEmpty());
+        plot->setModelAtCurrentValues(live_.has_value());
         plot->setNotice(notice);
     }
-    views_.phase->setModelOutOfDate(!responses.isEmpty());
+    views_.phase->setModelOutOfDate(!live_ && !responses.isEmpty());
     views_.phase->setNotice(notice);
     views_.field->setOutOfDate(responses);
 

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,10 @@ public slots:
     // The model's response of data set `experiment` (samples x outputs, at the samples of that
     // data set as the run fits it).
     void showResponse(int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase);
+    // The model simulated at the current parameter values on the current data set (LiveSimulation):
+    // drawn instead of a fit's response until the next fit starts; cleared by clearLiveResponse.
+    void showLiveResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs);
+    void clearLiveResponse();
 
 private:
     void clearAll();  // another project
@@ -86,6 +91,7 @@ private:
     std::vector<TimeSeriesPlot*> outputPlots_;
     QStringList plottedOutputs_;
     std::map<int, Response> responses_;  // per data set, of the run that started at runRevision_
+    std::optional<Response> live_;  // at the current values, of the current data set
     ProjectDocument::Revision runRevision_;
     ProjectDocument::Revision optimalRevision_;
     bool runActive_ = false;  // responses come from a run of this project
