@@ -206,6 +206,22 @@ std::vector<double> TimeSeriesPlot::residualValues() const
     return values;
 }
 
+std::vector<double> TimeSeriesPlot::modelTimes() const
+{
+    std::vector<double> times;
+    for (auto it = model_->data()->constBegin(); it != model_->data()->constEnd(); ++it)
+        times.push_back(it->key);
+    return times;
+}
+
+std::vector<double> TimeSeriesPlot::modelValues() const
+{
+    std::vector<double> values;
+    for (auto it = model_->data()->constBegin(); it != model_->data()->constEnd(); ++it)
+        values.push_back(it->value);
+    return values;
+}
+
 void TimeSeriesPlot::updateResiduals()
 {
     // Pairs each measured sample with the model sample at the same time (both sorted by time);

@@ -54,6 +54,9 @@ public:
     int rawCount() const;
     // The residuals as drawn (for tests: they must be the fit's residuals).
     std::vector<double> residualValues() const;
+    // The model as drawn: times and values (for tests).
+    std::vector<double> modelTimes() const;
+    std::vector<double> modelValues() const;
 
     void setAxisLabels(const QString& x, const QString& y) override;
 
