@@ -227,7 +227,7 @@ void MainWindow::buildDocks()
     tabifyDockWidget(estimatorDock, periodicDock);
     study_ = new StudyPanel(document_, this);
     auto* studyDock =
-        dock(tr("Monte Carlo study"), QStringLiteral("studyDock"), scrollable(study_), Qt::RightDockWidgetArea);
+        dock(tr("Noise study"), QStringLiteral("studyDock"), scrollable(study_), Qt::RightDockWidgetArea);
     tabifyDockWidget(estimatorDock, studyDock);
     estimatorDock->raise();
     periodicController_ = new PeriodicController(document_, periodic_, orbitPlot_, branchPlot_, this);

@@ -22,7 +22,7 @@ class NumberField;
 class ProjectDocument;
 class StudyRunner;
 
-// The "Monte Carlo study" dock: N noisy realisations of the project's fit (its data, method
+// The "Noise study" dock: N noisy realisations of the project's fit (its data, method
 // and settings), run on a worker thread — a Monte Carlo study against the true values of
 // simulated data, or a parametric bootstrap around the estimate on measured data (job::StudyKind);
 // a progress bar, the summary table (Monte Carlo: parameter, true, mean, sd, bias, bias %;
