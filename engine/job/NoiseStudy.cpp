@@ -1,6 +1,7 @@
 #include "engine/job/NoiseStudy.h"
 
 #include "engine/core/ThreadPool.h"
+#include "engine/job/ParametricBootstrap.h"
 
 #include <algorithm>
 #include <atomic>
@@ -45,39 +46,59 @@ const core::FieldTable<NoiseStudySettings>& noiseStudyFields()
 {
     using S = NoiseStudySettings;
     static_assert(std::is_same_v<std::uint64_t, std::size_t>, "the seed is read as a whole number");
-    static const core::FieldTable<S> table{
-        core::countField<S>(
-            {.key = "realisations",
-             .option = "realisations",
-             .label = "realisations",
-             .help = "number of noise realisations"},
-            [](S& s) -> std::size_t& { return s.realisations; }, 1),
-        core::numberField<S>({.key = "noise_percent",
-                              .option = "noise",
-                              .label = "noise",
-                              .help = "P: noise amplitude in % of each signal's RMS"},
-                             [](S& s) -> double& { return s.noisePercent; },
-                             {core::NumberRule::Bound::Positive, "a finite number > 0 (percent of the signal RMS)"}),
-        core::choiceField<S>(
-            {.key = "distribution",
-             .option = "distribution",
-             .label = "noise distribution",
-             .help = "the noise's distribution"},
-            [](S& s) -> data::NoiseDistribution& { return s.distribution; },
-            core::choicesOf(data::kNoiseDistributions)),
-        core::countField<S>(
-            {.key = "seed",
-             .option = "seed",
-             .label = "seed",
-             .help = "base seed; realisation r uses seed + 1000003 r"},
-            [](S& s) -> std::size_t& { return s.seed; }, 0),
-    };
+    static const core::FieldTable<S> table = [] {
+        // Written only when chosen, so a project that never chose keeps its "study" object.
+        auto kind = core::choiceField<S>(
+            {.key = "kind",
+             .option = "kind",
+             .label = "study",
+             .help = "what the realisations are drawn from",
+             .defaultText = "auto"},
+            [](S& s) -> StudyKind& { return s.kind; }, core::choicesOf(kStudyKinds));
+        kind.present = [](const S& s) { return s.kind != StudyKind::Automatic; };
+        return core::FieldTable<S>{
+            kind,
+            core::countField<S>(
+                {.key = "realisations",
+                 .option = "realisations",
+                 .label = "realisations",
+                 .help = "number of noise realisations"},
+                [](S& s) -> std::size_t& { return s.realisations; }, 1),
+            core::numberField<S>(
+                {.key = "noise_percent",
+                 .option = "noise",
+                 .label = "noise",
+                 .help = "P: noise amplitude in % of each signal's RMS"},
+                [](S& s) -> double& { return s.noisePercent; },
+                {core::NumberRule::Bound::Positive, "a finite number > 0 (percent of the signal RMS)"}),
+            core::choiceField<S>(
+                {.key = "distribution",
+                 .option = "distribution",
+                 .label = "noise distribution",
+                 .help = "the noise's distribution"},
+                [](S& s) -> data::NoiseDistribution& { return s.distribution; },
+                core::choicesOf(data::kNoiseDistributions)),
+            core::countField<S>(
+                {.key = "seed",
+                 .option = "seed",
+                 .label = "seed",
+                 .help = "base seed; realisation r uses seed + 1000003 r"},
+                [](S& s) -> std::size_t& { return s.seed; }, 0),
+        };
+    }();
     return table;
 }
 
 void NoiseStudySettings::validate() const
 {
     core::validateFields(noiseStudyFields(), *this);
+}
+
+StudyKind resolvedStudyKind(StudyKind kind, bool trueValuesKnown)
+{
+    if (kind == StudyKind::Automatic)
+        return trueValuesKnown ? StudyKind::MonteCarlo : StudyKind::ParametricBootstrap;
+    return kind;
 }
 
 std::uint64_t realisationSeed(std::uint64_t base, std::size_t realisation)
@@ -96,6 +117,7 @@ ParameterSummary summarise(const std::string& name, std::vector<double> values, 
     if (values.empty()) {
         s.mean = s.sd = s.standardError = s.bias = s.biasPercent = kNaN;
         s.min = s.q1 = s.median = s.q3 = s.max = s.lowerWhisker = s.upperWhisker = kNaN;
+        s.percentile2_5 = s.percentile97_5 = kNaN;
         return s;
     }
     std::sort(values.begin(), values.end());
@@ -118,6 +140,8 @@ ParameterSummary summarise(const std::string& name, std::vector<double> values, 
     s.q1 = quantile(values, 0.25);
     s.median = quantile(values, 0.5);
     s.q3 = quantile(values, 0.75);
+    s.percentile2_5 = quantile(values, 0.025);
+    s.percentile97_5 = quantile(values, 0.975);
     // Tukey, "Exploratory Data Analysis" (1977), ch. 2: whiskers reach the most extreme data
     // inside the inner fences Q1 - 1.5 IQR and Q3 + 1.5 IQR.
     const double iqr = s.q3 - s.q1;
@@ -139,6 +163,22 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
         throw JobError(JobError::Kind::Data, "study: no data to add noise to: give the project at least one data set");
 
     const std::size_t total = settings.realisations;
+    const StudyKind kind = resolvedStudyKind(settings.kind, !trueValues.empty());
+    std::optional<BootstrapOrigin> origin;
+    if (kind == StudyKind::ParametricBootstrap) {
+        try {
+            origin = bootstrapOrigin(fit, stop);
+        } catch (const JobError&) {
+            if (!stop.stop_requested())
+                throw;
+            NoiseStudyResult none;
+            none.settings = settings;
+            none.kind = kind;
+            none.method = estimate::methodName(fit.settings.method);
+            none.cancelled = true;
+            return none;
+        }
+    }
 
     std::vector<std::optional<RealisationResult>> slots(total);
     std::vector<std::string> names;
@@ -149,9 +189,10 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
     std::stop_source callbackStop;  // a throwing progress callback ends the study too
 
     auto realise = [&](std::size_t r, std::stop_token fitStop) -> std::optional<RealisationResult> {
-        FitJob job = fit;
-        job.preprocessing.noise = data::Preprocessing::AddedNoise{settings.noisePercent, settings.distribution,
-                                                                  realisationSeed(settings.seed, r)};
+        FitJob job = origin ? bootstrapRealisation(fit, *origin, realisationSeed(settings.seed, r)) : fit;
+        if (!origin)
+            job.preprocessing.noise = data::Preprocessing::AddedNoise{settings.noisePercent, settings.distribution,
+                                                                      realisationSeed(settings.seed, r)};
         RealisationResult out;
         out.index = r;
         out.seed = realisationSeed(settings.seed, r);
@@ -215,7 +256,11 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
 
     NoiseStudyResult study;
     study.settings = settings;
+    study.kind = kind;
     study.method = estimate::methodName(fit.settings.method);
+    if (names.empty() && origin)
+        for (const auto& e : origin->estimate.parameters)
+            names.push_back(e.name);
     study.parameterNames = names;
     for (auto& slot : slots)
         if (slot) {
@@ -230,8 +275,14 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
             if (!r.failed && p < r.estimates.size())
                 values.push_back(r.estimates[p]);
         const auto truth = trueValues.find(names[p]);
-        study.summary.push_back(
-            summarise(names[p], std::move(values), truth == trueValues.end() ? kNaN : truth->second));
+        // A bootstrap has no truth to measure a bias against: its reference is the estimate.
+        const double trueValue = origin || truth == trueValues.end() ? kNaN : truth->second;
+        study.summary.push_back(summarise(names[p], std::move(values), trueValue));
+        study.summary.back().estimate = kNaN;
+        if (origin)
+            for (const auto& e : origin->estimate.parameters)
+                if (e.name == names[p])
+                    study.summary.back().estimate = e.value;
     }
     return study;
 }

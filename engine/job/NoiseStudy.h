@@ -1,8 +1,10 @@
 #pragma once
 
+#include "engine/core/EnumTable.h"
 #include "engine/data/Noise.h"
 #include "engine/job/FitJob.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -13,9 +15,41 @@
 
 namespace sysid::job {
 
-// How a Monte Carlo noise study perturbs the data (seed note 004: noise of p % of each
-// signal's RMS, uniform or Gaussian). Stored in a project as its "study" member.
+// What a study draws its realisations from. On data simulated with known parameter values, a
+// Monte Carlo study adds noise to the clean record and reports the bias against those values; on
+// measured data, whose truth is unknown and which are noisy already, a parametric bootstrap
+// (Efron & Tibshirani 1993) simulates the model at the estimate, adds noise with the residuals'
+// RMS, and reports the spread of the estimates around the estimate.
+enum class StudyKind { Automatic, MonteCarlo, ParametricBootstrap };
+
+inline constexpr core::EnumTable kStudyKinds{
+    "study kind",
+    std::to_array<core::EnumSpelling<StudyKind>>({
+        {.value = StudyKind::Automatic,
+         .name = "auto",
+         .description = "Monte Carlo when the data sets carry the true values they were simulated with, else "
+                        "the parametric bootstrap",
+         .label = "Automatic (from the data sets)"},
+        {.value = StudyKind::MonteCarlo,
+         .name = "monte-carlo",
+         .description = "noise of P % of each signal's RMS added to the (simulated) data; bias against the true "
+                        "values",
+         .label = "Monte Carlo against the true values"},
+        {.value = StudyKind::ParametricBootstrap,
+         .name = "bootstrap",
+         .description = "the model simulated at the estimate plus Gaussian noise with the residuals' RMS per "
+                        "output; spread around the estimate (Efron & Tibshirani 1993)",
+         .label = "Parametric bootstrap (Efron & Tibshirani 1993) around the estimate"},
+    }),
+    true};
+
+// Monte Carlo unless `kind` asks for the bootstrap, or is automatic and no true values are known.
+StudyKind resolvedStudyKind(StudyKind kind, bool trueValuesKnown);
+
+// How a study perturbs the data (Monte Carlo, seed note 004: noise of p % of each signal's RMS,
+// uniform or Gaussian; bootstrap: see StudyKind). Stored in a project as its "study" member.
 struct NoiseStudySettings {
+    StudyKind kind = StudyKind::Automatic;
     std::size_t realisations = 100;
     double noisePercent = 5;
     data::NoiseDistribution distribution = data::NoiseDistribution::Uniform;
@@ -50,11 +84,13 @@ struct ParameterSummary {
     std::string name;
     std::size_t count = 0;  // estimates summarised
     double trueValue = 0;  // NaN when unknown
+    double estimate = 0;  // the estimate a bootstrap resampled around; NaN in a Monte Carlo study
     double mean = 0, sd = 0;  // sd: sample standard deviation (n - 1); NaN for n < 2
     double standardError = 0;  // sd / sqrt(n)
     double bias = 0;  // mean - true; NaN when the true value is unknown
     double biasPercent = 0;  // 100 bias / |true|; NaN when unknown or true = 0
     double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
+    double percentile2_5 = 0, percentile97_5 = 0;  // the 95 % percentile interval (Efron & Tibshirani 1993, 13.3)
     double lowerWhisker = 0, upperWhisker = 0;  // Tukey: extreme data within 1.5 IQR of the box
 };
 
@@ -64,6 +100,7 @@ ParameterSummary summarise(const std::string& name, std::vector<double> values, 
 
 struct NoiseStudyResult {
     NoiseStudySettings settings;
+    StudyKind kind = StudyKind::MonteCarlo;  // what ran: never Automatic
     std::string method;  // estimation method name
     std::vector<std::string> parameterNames;  // estimated parameters, fit order
     std::vector<RealisationResult> realisations;  // finished ones (failed included), by index
@@ -73,10 +110,12 @@ struct NoiseStudyResult {
     bool cancelled = false;  // stopped before every realisation finished
 };
 
-// A Monte Carlo study: the fit repeated on N noisy copies of its (clean, usually simulated)
-// data. Realisation r fits `fit` with its preprocessing noise replaced by
-// {noisePercent, distribution, realisationSeed(seed, r)}; the rest of the preprocessing
-// (window, low-pass filter after the noise, ...) and the method and settings are the fit's.
+// A study of the fit repeated on N noisy records. Monte Carlo: realisation r fits `fit` with its
+// preprocessing noise replaced by {noisePercent, distribution, realisationSeed(seed, r)}; the
+// rest of the preprocessing (window, low-pass filter after the noise, ...) and the method and
+// settings are the fit's. Parametric bootstrap: `fit` is run once, and realisation r fits
+// bootstrapRealisation(fit, origin, realisationSeed(seed, r)) (noisePercent and distribution
+// are not used).
 struct NoiseStudy {
     FitJob fit;
     NoiseStudySettings settings;
@@ -91,7 +130,8 @@ struct NoiseStudy {
     // so the result does not depend on the thread count. A realisation whose fit fails is
     // recorded with its message; `stop` ends the running fits and returns the realisations
     // finished before (`cancelled`). Throws JobError(Settings) for N = 0 or a noise percent
-    // that is not finite and > 0, and JobError(Data) for a fit without data, before any fit runs.
+    // that is not finite and > 0, and JobError(Data) for a fit without data, before any fit runs;
+    // a bootstrap throws the JobError of its first fit when that cannot run.
     NoiseStudyResult run(const Progress& progress = {}, std::stop_token stop = {}) const;
 };
 

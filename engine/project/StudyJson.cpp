@@ -56,6 +56,7 @@ job::NoiseStudySettings studySettingsFromJson(const json& in)
 json studyResultToJson(const job::NoiseStudyResult& r)
 {
     json out;
+    out["kind"] = job::kStudyKinds.name(r.kind);
     out["method"] = r.method;
     out["settings"] = studySettingsToJson(r.settings);
     out["completed"] = r.realisations.size();
@@ -65,6 +66,7 @@ json studyResultToJson(const job::NoiseStudyResult& r)
     out["parameters"] = json::object();
     for (const auto& s : r.summary)
         out["parameters"][s.name] = {{"true", finite(s.trueValue)},
+                                     {"estimate", finite(s.estimate)},
                                      {"count", s.count},
                                      {"mean", finite(s.mean)},
                                      {"sd", finite(s.sd)},
@@ -76,6 +78,8 @@ json studyResultToJson(const job::NoiseStudyResult& r)
                                      {"median", finite(s.median)},
                                      {"q3", finite(s.q3)},
                                      {"max", finite(s.max)},
+                                     {"percentile_2_5", finite(s.percentile2_5)},
+                                     {"percentile_97_5", finite(s.percentile97_5)},
                                      {"lower_whisker", finite(s.lowerWhisker)},
                                      {"upper_whisker", finite(s.upperWhisker)}};
     out["realisations"] = json::array();

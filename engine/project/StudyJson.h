@@ -32,10 +32,11 @@ public:
 job::NoiseStudySettings studySettingsFromJson(const nlohmann::json& json);
 
 // The result of `sysid study`:
-//   {"method", "settings": {study settings}, "completed", "failed", "not_converged", "cancelled",
-//    "parameters": {"NAME": {"true", "count", "mean", "sd", "standard_error", "bias",
-//                            "bias_percent", "min", "q1", "median", "q3", "max",
-//                            "lower_whisker", "upper_whisker"}},
+//   {"kind": "monte-carlo" | "bootstrap", "method", "settings": {study settings}, "completed",
+//    "failed", "not_converged", "cancelled",
+//    "parameters": {"NAME": {"true", "estimate", "count", "mean", "sd", "standard_error", "bias",
+//                            "bias_percent", "min", "q1", "median", "q3", "max", "percentile_2_5",
+//                            "percentile_97_5", "lower_whisker", "upper_whisker"}},
 //    "realisations": [{"index", "seed", "failed", "converged", "iterations", "cost",
 //                      "message", "estimates": {"NAME": value}}]}
 // Numbers that are not finite (an unknown true value) are written as null.

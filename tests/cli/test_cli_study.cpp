@@ -1,7 +1,8 @@
 // `sysid study` run as a process: a Monte Carlo noise study of a project whose clean data come
 // from x' = a + b t (linear in a, b, so the estimates' sd is the least-squares one), the table
 // on stdout, progress on stderr, JSON and CSV results, options overriding the project's
-// "study" member, and exit 1 / 2 with clear messages for bad projects and arguments.
+// "study" member, and exit 1 / 2 with clear messages for bad projects and arguments. On data
+// without true values: a parametric bootstrap.
 
 #include <QFile>
 #include <QJsonArray>
@@ -64,6 +65,7 @@ private slots:
             {"study", path("linear.sysid"), "--realisations", "200", "--threads", "2", "-o", path("study.json")});
         QVERIFY2(r.exitCode == 0, describe(r));
         // The table: header and one row per parameter; the settings line.
+        QVERIFY2(r.out.startsWith("Monte Carlo against the true values\n"), describe(r));
         QVERIFY2(r.out.contains("200 of 200 realisations, 0 failed"), describe(r));
         QVERIFY2(r.out.contains("noise 5 % RMS gaussian, seed 3"), describe(r));  // from the project
         QVERIFY2(r.out.contains(QRegularExpression("parameter\\s+true\\s+mean\\s+sd\\s+bias\\s+bias %")), describe(r));
@@ -119,6 +121,42 @@ private slots:
         QCOMPARE(o["settings"].toObject()["noise_percent"].toDouble(), 20.0);
         QCOMPARE(o["settings"].toObject()["distribution"].toString(), QString("uniform"));
         QCOMPARE(o["settings"].toObject()["seed"].toInt(), 9);
+    }
+
+    void measuredDataGiveAParametricBootstrap()
+    {
+        // Data without true values, with a little deterministic "measurement noise": the study is
+        // a bootstrap around the estimate, says so, and prints no bias.
+        QByteArray text = "t,x\n";
+        for (int k = 0; k <= 40; ++k) {
+            const double t = 0.05 * k;
+            text += QByteArray::number(t, 'g', 17) + "," +
+                QByteArray::number(kA * t + kB * t * t / 2 + 0.02 * std::sin(37.0 * k), 'g', 17) + "\n";
+        }
+        QVERIFY(writeFile(path("measured.csv"), text));
+        QByteArray measured = project("{\"realisations\": 20}");
+        measured.replace("\"path\": \"clean.csv\", \"true_values\": {\"a\": 1, \"b\": 2}",
+                         "\"path\": \"measured.csv\"");
+        QVERIFY(writeFile(path("measured.sysid"), measured));
+        const Run r = runSysid({"study", path("measured.sysid"), "-o", path("bootstrap.json")});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.out.startsWith("Parametric bootstrap (Efron & Tibshirani 1993) around the estimate\n"), describe(r));
+        QVERIFY2(r.out.contains(QRegularExpression("parameter\\s+estimate\\s+mean\\s+sd\\s+2\\.5 %\\s+97\\.5 %")),
+                 describe(r));
+        QVERIFY2(!r.out.contains("bias"), describe(r));
+        QVERIFY2(r.err.contains("study: Parametric bootstrap"), describe(r));
+        const QJsonObject j = QJsonDocument::fromJson(readFile(path("bootstrap.json"))).object();
+        QCOMPARE(j["kind"].toString(), QString("bootstrap"));
+        const QJsonObject a = j["parameters"].toObject()["a"].toObject();
+        QVERIFY(a["bias"].isNull());
+        QVERIFY(a["sd"].toDouble() > 0);
+        QVERIFY(a["percentile_2_5"].toDouble() < a["estimate"].toDouble());
+        QVERIFY(a["percentile_97_5"].toDouble() > a["estimate"].toDouble());
+
+        // Asked for explicitly, the same data give a Monte Carlo study (without true values: no bias).
+        const Run mc = runSysid({"study", path("measured.sysid"), "--kind", "monte-carlo", "-n", "3", "-q"});
+        QVERIFY2(mc.exitCode == 0, describe(mc));
+        QVERIFY2(mc.out.startsWith("Monte Carlo against the true values\n"), describe(mc));
     }
 
     void sameSeedSameNumbersWhateverTheThreads()

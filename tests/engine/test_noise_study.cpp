@@ -1,7 +1,7 @@
 // Monte Carlo noise studies (engine/job/NoiseStudy): N noisy copies of clean data, each
-// identified. Known answers: for a model linear in its parameters with Gaussian noise of known
-// sd the estimates are unbiased and their covariance is sigma^2 (X'X)^-1 (ordinary least
-// squares); the result does not depend on the thread count; a stop ends running fits; a
+// identified; on data without true values, a parametric bootstrap around the estimate. Known answers: for a model
+// linear in its parameters with Gaussian noise of known sd the estimates are unbiased and their covariance is sigma^2
+// (X'X)^-1 (ordinary least squares); the result does not depend on the thread count; a stop ends running fits; a
 // realisation whose fit fails is recorded. Also the summary statistics, the "study" member of
 // project files and the JSON / CSV writers.
 
@@ -9,6 +9,7 @@
 #include "engine/data/Noise.h"
 #include "engine/data/Text.h"
 #include "engine/job/NoiseStudy.h"
+#include "engine/job/SimulationJob.h"
 #include "engine/project/Project.h"
 #include "engine/project/ProjectError.h"
 #include "engine/project/StudyJson.h"
@@ -211,6 +212,87 @@ private slots:
         const double rhoAnalytic = covariance(0, 1) / std::sqrt(covariance(0, 0) * covariance(1, 1));
         qInfo("correlation %.4f (analytic %.4f); %zu realisations in %.2f s", rho, rhoAnalytic, n, seconds);
         QVERIFY(std::abs(rho - rhoAnalytic) < 4 * (1 - rhoAnalytic * rhoAnalytic) / std::sqrt(double(n)));
+    }
+
+    void bootstrapOnMeasuredDataMatchesTheLinearisedSd()
+    {
+        // A mass-spring-damper's free response with 3 % Gaussian noise, "measured": no true values.
+        // For a well-conditioned fit with small noise the estimates are close to linear in the
+        // noise, so the bootstrap sd agrees with the fit's linearised sd within the sampling error
+        // of a sample sd, ~ sd / sqrt(2 (n - 1)).
+        const std::string model = "param c = 0.5 [0, 10]\n"
+                                  "param k = 4 [0.1, 100]\n"
+                                  "x'' = -c*x' - k*x\n"
+                                  "x(0) = 1, 0\n"
+                                  "output x\n";
+        job::SimulationJob simulation;
+        simulation.modelText = model;
+        simulation.parameterValues = {{"c", 0.4}, {"k", 5.0}};
+        simulation.times = grid(10.0, 200);
+        simulation.noise = job::OutputNoise{3.0, data::NoiseDistribution::Gaussian, 7};
+        class Quiet final : public job::ProgressSink {
+            void started(const std::vector<std::string>&) override {}
+            void iteration(const estimate::IterationRecord&) override {}
+            void trace(std::size_t, const std::vector<double>&, const Eigen::MatrixXd&) override {}
+            void log(const std::string&) override {}
+            void finished(job::JobStatus, const std::string&) override {}
+        } quiet;
+        const job::SyntheticData record = simulation.runSynthetic(quiet);
+        job::NoiseStudy study;
+        study.fit.modelText = model;
+        study.fit.modelSource = "msd.model";
+        job::ExperimentData experiment;
+        experiment.table = table(record.header, record.columns);
+        study.fit.experiments.push_back(experiment);
+        const estimate::FitResult fit = study.fit.run(quiet);
+        QVERIFY(fit.converged());
+
+        const std::size_t n = 200;
+        study.settings.realisations = n;
+        study.settings.seed = 11;
+        const job::NoiseStudyResult result = study.run();
+        QCOMPARE(int(result.kind), int(job::StudyKind::ParametricBootstrap));
+        QCOMPARE(result.failed, std::size_t{0});
+        QCOMPARE(result.realisations.size(), n);
+        QCOMPARE(result.summary.size(), std::size_t{2});
+        for (std::size_t p = 0; p < 2; ++p) {
+            const job::ParameterSummary& s = result.summary[p];
+            const estimate::ParameterEstimate& e = fit.parameters[p];
+            QCOMPARE(s.name, e.name);
+            const double tolerance = 4 * e.sd / std::sqrt(2.0 * double(n - 1));
+            qInfo("%s: estimate %.5f, bootstrap mean %.5f sd %.5f, linearised sd %.5f (4 SE %.2g), 95 %% [%.4f, %.4f]",
+                  s.name.c_str(), e.value, s.mean, s.sd, e.sd, tolerance, s.percentile2_5, s.percentile97_5);
+            QCOMPARE(s.estimate, e.value);
+            QVERIFY2(std::abs(s.sd - e.sd) < tolerance, s.name.c_str());
+            // Centred on the estimate, and the percentile interval about +-1.96 sd wide.
+            QVERIFY(std::abs(s.mean - e.value) < 4 * e.sd / std::sqrt(double(n)));
+            QVERIFY(s.percentile2_5 < e.value && e.value < s.percentile97_5);
+            QVERIFY(std::abs((s.percentile97_5 - s.percentile2_5) / (2 * 1.96 * e.sd) - 1) < 0.25);
+            // No truth, so no bias.
+            QVERIFY(std::isnan(s.trueValue));
+            QVERIFY(std::isnan(s.bias));
+            QVERIFY(std::isnan(s.biasPercent));
+        }
+        const json j = project::studyResultToJson(result);
+        QCOMPARE(j["kind"], json("bootstrap"));
+        QVERIFY(j["parameters"]["c"]["bias"].is_null());
+        QCOMPARE(j["parameters"]["k"]["estimate"].get<double>(), fit.parameters[1].value);
+
+        // With the true values known the same data give a Monte Carlo study with a bias; the
+        // user can ask for either explicitly.
+        study.settings.realisations = 3;
+        study.trueValues = {{"c", 0.4}, {"k", 5.0}};
+        const job::NoiseStudyResult monteCarlo = study.run();
+        QCOMPARE(int(monteCarlo.kind), int(job::StudyKind::MonteCarlo));
+        QVERIFY(std::isfinite(monteCarlo.summary[0].bias));
+        QVERIFY(std::isnan(monteCarlo.summary[0].estimate));
+        study.settings.kind = job::StudyKind::ParametricBootstrap;
+        const job::NoiseStudyResult forced = study.run();
+        QCOMPARE(int(forced.kind), int(job::StudyKind::ParametricBootstrap));
+        QVERIFY(std::isnan(forced.summary[0].bias));
+        study.trueValues.clear();
+        study.settings.kind = job::StudyKind::MonteCarlo;
+        QCOMPARE(int(study.run().kind), int(job::StudyKind::MonteCarlo));
     }
 
     void uniformNoiseHasTheUniformSd()
@@ -464,6 +546,12 @@ private slots:
         QVERIFY(rejects(R"({"noise_percent": "5"})", "noise_percent"));
         QVERIFY(rejects(R"({"distribution": "laplace"})", "distribution"));
         QVERIFY(rejects(R"({"seed": -1})", "seed"));
+        QVERIFY(rejects(R"({"kind": "jackknife"})", "kind"));
+        QVERIFY(!j.contains("kind"));  // automatic is not written: older projects read back unchanged
+        job::NoiseStudySettings bootstrap = s;
+        bootstrap.kind = job::StudyKind::ParametricBootstrap;
+        QCOMPARE(project::studySettingsToJson(bootstrap)["kind"], json("bootstrap"));
+        QVERIFY(project::studySettingsFromJson(project::studySettingsToJson(bootstrap)) == bootstrap);
         QVERIFY(rejects(R"({"threads": 4})", "threads"));
         QVERIFY(rejects(R"([1, 2])", ""));
 

@@ -127,9 +127,13 @@ private slots:
         QCOMPARE(table->rowCount(), 2);
         QCOMPARE(table->item(0, 0)->text(), QString("a"));
         QCOMPARE(table->item(0, 1)->text(), QString("1"));
-        QCOMPARE(table->item(1, 2)->text().toDouble(), QString::number(reference.summary[1].mean, 'g', 6).toDouble());
+        // A mean to the second significant digit of its sd (narrow columns, no false digits).
+        const double sd1 = reference.summary[1].sd;
+        QVERIFY(std::abs(table->item(1, 2)->text().toDouble() - reference.summary[1].mean) <= 0.05 * sd1);
+        QCOMPARE(table->item(1, 2)->text().section('.', 1).size(), 1 - int(std::floor(std::log10(sd1))));
+        // Spreads and biases, known to a few per cent from the sample, to three digits.
         QCOMPARE(table->item(0, 5)->text().toDouble(),
-                 QString::number(reference.summary[0].biasPercent, 'g', 6).toDouble());
+                 QString::number(reference.summary[0].biasPercent, 'g', 3).toDouble());
 
         // Box plot: divided by the true values, the true value at 1, quartiles in order.
         const auto& boxes = panel.boxPlot()->boxes();

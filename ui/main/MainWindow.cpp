@@ -32,6 +32,7 @@
 #include "ui/results/ContourPanel.h"
 #include "ui/results/FieldPanel.h"
 #include "ui/results/FitViews.h"
+#include "ui/run/LiveSimulation.h"
 #include "ui/results/OptimalEstimationView.h"
 #include "ui/results/ResultsPanel.h"
 #include "ui/run/FitRunner.h"
@@ -244,8 +245,7 @@ void MainWindow::buildDocks()
         dock(tr("Periodic solution"), QStringLiteral("periodicDock"), scrollable(periodic_), Qt::RightDockWidgetArea);
     tabifyDockWidget(estimatorDock, periodicDock);
     study_ = new StudyPanel(document_, this);
-    auto* studyDock =
-        dock(tr("Monte Carlo study"), QStringLiteral("studyDock"), scrollable(study_), Qt::RightDockWidgetArea);
+    auto* studyDock = dock(tr("Noise study"), QStringLiteral("studyDock"), scrollable(study_), Qt::RightDockWidgetArea);
     tabifyDockWidget(estimatorDock, studyDock);
     estimatorDock->raise();
     periodicController_ = new PeriodicController(document_, periodic_, orbitPlot_, branchPlot_, this);
@@ -333,6 +333,7 @@ void MainWindow::buildControllers()
     shown.optimal = optimalView_;
     shown.field = field_;
     fitViews_ = new FitViews(document_, shown, plots_, this);
+    live_ = new LiveSimulation(document_, this);
     plots_->insertTab(0, scrollable(fitViews_->outputPage()),
                       tr("Outputs"));  // many outputs scroll, not grow the window
     plots_->setCurrentIndex(0);
@@ -501,6 +502,10 @@ void MainWindow::connectControllers()
     connect(fit_, &FitController::runningChanged, fitViews_, &FitViews::setRunning);
     connect(fit_, &FitController::modelResponse, fitViews_, &FitViews::showResponse);
     connect(fit_, &FitController::validationResponse, fitViews_, &FitViews::showValidation);
+    connect(fit_, &FitController::runningChanged, live_, &LiveSimulation::setPaused);
+    connect(live_, &LiveSimulation::simulated, fitViews_, &FitViews::showLiveResponse);
+    connect(live_, &LiveSimulation::cleared, fitViews_, &FitViews::clearLiveResponse);
+    connect(live_, &LiveSimulation::failed, this, [this](const QString& text) { showRunStatus(text, 8000); });
     connect(fit_, &FitController::optimalEstimationStarted, fitViews_, &FitViews::optimalEstimationStarted);
     connect(fit_, &FitController::optimalEstimationStarted, this, [this] { plots_->setCurrentWidget(optimalView_); });
     connect(fit_, &FitController::logLine, log_, &QPlainTextEdit::appendPlainText);

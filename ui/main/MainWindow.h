@@ -43,6 +43,7 @@ class FieldPanel;
 class FitController;
 class RunToolBar;
 class FitViews;
+class LiveSimulation;
 class Session;
 class ExportActions;
 
@@ -60,6 +61,7 @@ public:
 
     ProjectDocument* document() const { return document_; }
     FitRunner* runner() const;
+    LiveSimulation* liveSimulation() const { return live_; }
     ResultsPanel* resultsPanel() const { return results_; }
     FilterPanel* filterPanel() const { return filter_; }
     ModelEditor* modelEditor() const { return editor_; }
@@ -146,6 +148,7 @@ private:
     QPlainTextEdit* log_ = nullptr;
     QTabWidget* plots_ = nullptr;
     FitViews* fitViews_ = nullptr;
+    LiveSimulation* live_ = nullptr;
     ParameterHistoryPlot* parameterPlot_ = nullptr;
     CostPlot* costPlot_ = nullptr;
     PhasePortraitPlot* phasePlot_ = nullptr;

@@ -13,10 +13,11 @@ class QCPStatisticalBox;
 
 namespace sysid::ui {
 
-// The estimates of a Monte Carlo noise study, one box per parameter: quartiles, median, Tukey
-// whiskers (1.5 IQR) and the estimates beyond them as outliers. Parameters of very different
-// size share one axis by dividing each by |true value|, or by |mean| when the true value is
-// unknown or 0; the true value is marked by a diamond (at +-1 after the division).
+// The estimates of a study, one box per parameter: quartiles, median, Tukey whiskers (1.5 IQR)
+// and the estimates beyond them as outliers. Parameters of very different size share one axis by
+// dividing each by its reference — |true value| in a Monte Carlo study, |estimate| in a
+// parametric bootstrap — or by |mean| when that is unknown or 0; the reference is marked by a
+// diamond (at +-1 after the division). The legend sits under the axes, never on the boxes.
 class BoxPlot : public PlotWidget {
     Q_OBJECT
 
@@ -28,9 +29,10 @@ public:
         QString name;
         double scale = 1;  // what the estimates were divided by
         bool byTrueValue = false;
+        bool byEstimate = false;  // a bootstrap's reference
         double lowerWhisker = 0, q1 = 0, median = 0, q3 = 0, upperWhisker = 0;
         QVector<double> outliers;
-        double trueMark = 0;  // NaN when the true value is unknown
+        double trueMark = 0;  // the reference (true value or estimate); NaN when unknown
     };
 
     void setResult(const job::NoiseStudyResult& result);

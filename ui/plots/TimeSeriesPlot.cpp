@@ -70,7 +70,9 @@ void TimeSeriesPlot::updateStyle()
     const bool preprocessed = !raw_->data()->isEmpty();
     raw_->setName(tr("%1raw").arg(name));
     measured_->setName(preprocessed ? tr("%1measured, preprocessed").arg(name) : tr("%1measured").arg(name));
-    model_->setName(modelOutOfDate_ ? tr("%1model (out of date)").arg(name) : tr("%1model").arg(name));
+    model_->setName(modelOutOfDate_             ? tr("%1model (out of date)").arg(name)
+                        : modelAtCurrentValues_ ? tr("%1model at current values").arg(name)
+                                                : tr("%1model").arg(name));
 
     QPen measuredPen(seriesColor(0));
     measuredPen.setWidthF(0.5);
@@ -101,6 +103,15 @@ void TimeSeriesPlot::setRaw(const std::vector<double>& times, const std::vector<
     setGraphData(raw_, toQVector(times), toQVector(values));
     updateStyle();
     dataChanged();
+}
+
+void TimeSeriesPlot::setModelAtCurrentValues(bool current)
+{
+    if (current == modelAtCurrentValues_)
+        return;
+    modelAtCurrentValues_ = current;
+    updateStyle();
+    customPlot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimeSeriesPlot::setModelOutOfDate(bool outOfDate)
@@ -191,6 +202,22 @@ std::vector<double> TimeSeriesPlot::residualValues() const
     std::vector<double> values;
     values.reserve(static_cast<std::size_t>(residual_->dataCount()));
     for (auto it = residual_->data()->constBegin(); it != residual_->data()->constEnd(); ++it)
+        values.push_back(it->value);
+    return values;
+}
+
+std::vector<double> TimeSeriesPlot::modelTimes() const
+{
+    std::vector<double> times;
+    for (auto it = model_->data()->constBegin(); it != model_->data()->constEnd(); ++it)
+        times.push_back(it->key);
+    return times;
+}
+
+std::vector<double> TimeSeriesPlot::modelValues() const
+{
+    std::vector<double> values;
+    for (auto it = model_->data()->constBegin(); it != model_->data()->constEnd(); ++it)
         values.push_back(it->value);
     return values;
 }

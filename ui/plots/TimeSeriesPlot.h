@@ -42,6 +42,9 @@ public:
     // A model (and its residuals) computed before the project changed: grey, dashed, and named so.
     void setModelOutOfDate(bool outOfDate);
     bool isModelOutOfDate() const { return modelOutOfDate_; }
+    // The model is simulated at the current parameter values (not a fit's): named so.
+    void setModelAtCurrentValues(bool current);
+    bool isModelAtCurrentValues() const { return modelAtCurrentValues_; }
 
     QString outputName() const { return outputName_; }
     // Points drawn in each part (for tests and status lines).
@@ -51,6 +54,9 @@ public:
     int rawCount() const;
     // The residuals as drawn (for tests: they must be the fit's residuals).
     std::vector<double> residualValues() const;
+    // The model as drawn: times and values (for tests).
+    std::vector<double> modelTimes() const;
+    std::vector<double> modelValues() const;
 
     void setAxisLabels(const QString& x, const QString& y) override;
 
@@ -68,6 +74,7 @@ private:
     QCPGraph* residual_ = nullptr;
     QString outputName_;
     bool modelOutOfDate_ = false;
+    bool modelAtCurrentValues_ = false;
 };
 
 }  // namespace sysid::ui

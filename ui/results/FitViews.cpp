@@ -108,6 +108,7 @@ void FitViews::clearAll()
     runActive_ = false;  // a run of the previous project may still report; it is not shown
     historyFromRun_ = false;
     responses_.clear();
+    live_.reset();
     runRevision_ = optimalRevision_ = document_->revision();
     for (TimeSeriesPlot* plot : outputPlots_)
         plot->clear();
@@ -236,7 +237,7 @@ void FitViews::redrawModel()
     const int set = document_->currentDataSet();
     const bool responsesValid = document_->changesSince(runRevision_, ProjectDocument::DataAspect).isEmpty();
     const auto found = responses_.find(std::max(set, 0));
-    const Response* response = responsesValid && found != responses_.end() ? &found->second : nullptr;
+    const Response* response = live_ ? &*live_ : responsesValid && found != responses_.end() ? &found->second : nullptr;
     const std::size_t stride = response ? displayStride(response->times.size()) : 1;
     const std::vector<double> t = response ? thinned(response->times, stride) : std::vector<double>{};
     views_.phase->setModel(std::vector<double>{}, std::vector<double>{});
@@ -262,6 +263,7 @@ void FitViews::setRunning(bool running)
         historyFromRun_ = true;
         runRevision_ = document_->revision();
         responses_.clear();
+        live_.reset();
         redrawModel();
     }
     markOutOfDate();
@@ -290,6 +292,20 @@ void FitViews::showValidation(int dataSet, const std::vector<double>& times, con
     responses_[dataSet] = Response{times, outputs, false, residualRms};
     if (dataSet == document_->currentDataSet())
         redrawModel();
+}
+
+void FitViews::showLiveResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs)
+{
+    live_ = Response{times, outputs, true, {}};
+    redrawModel();
+}
+
+void FitViews::clearLiveResponse()
+{
+    if (!live_)
+        return;
+    live_.reset();
+    redrawModel();
 }
 
 void FitViews::showResult()
@@ -324,12 +340,14 @@ void FitViews::markOutOfDate()
     const QString responses = responses_.empty() ? QString() : document_->changesSince(runRevision_);
     const QString notice = responses.isEmpty() ? dataNotice_ : outOfDateNotice(responses);
     const auto current = responses_.find(document_->currentDataSet());
-    const std::vector<double> validationRms = responses.isEmpty() && notice.isEmpty() && current != responses_.end()
-        ? current->second.residualRms
-        : std::vector<double>{};
+    const std::vector<double> validationRms =
+        !live_ && responses.isEmpty() && notice.isEmpty() && current != responses_.end() ? current->second.residualRms
+                                                                                         : std::vector<double>{};
+    // The live model is current by construction; the notice still says the fit is not.
     for (std::size_t j = 0; j < outputPlots_.size(); ++j) {
         TimeSeriesPlot* plot = outputPlots_[j];
-        plot->setModelOutOfDate(!responses.isEmpty());
+        plot->setModelOutOfDate(!live_ && !responses.isEmpty());
+        plot->setModelAtCurrentValues(live_.has_value());
         if (j < validationRms.size() && !std::isnan(validationRms[j]))
             plot->setNotice(
                 tr("Validation data: the model at the estimate, residual RMS %1").arg(validationRms[j], 0, 'g', 4));
@@ -338,7 +356,7 @@ void FitViews::markOutOfDate()
         else
             plot->setNotice(notice);
     }
-    views_.phase->setModelOutOfDate(!responses.isEmpty());
+    views_.phase->setModelOutOfDate(!live_ && !responses.isEmpty());
     views_.phase->setNotice(notice);
     views_.field->setOutOfDate(responses);
 

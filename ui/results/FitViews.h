@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,10 @@ public slots:
     // The model at the estimate on validation data set `dataSet`, with its residual RMS per output.
     void showValidation(int dataSet, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
                         const std::vector<double>& residualRms);
+    // The model simulated at the current parameter values on the current data set (LiveSimulation):
+    // drawn instead of a fit's response until the next fit starts; cleared by clearLiveResponse.
+    void showLiveResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs);
+    void clearLiveResponse();
 
 private:
     void clearAll();  // another project
@@ -98,6 +103,7 @@ private:
     CurvePlot* inputsPlot_ = nullptr;
     QStringList plottedInputs_;
     std::map<int, Response> responses_;  // per data set, of the run that started at runRevision_
+    std::optional<Response> live_;  // at the current values, of the current data set
     ProjectDocument::Revision runRevision_;
     ProjectDocument::Revision optimalRevision_;
     bool runActive_ = false;  // responses come from a run of this project

@@ -11,16 +11,19 @@
 #include "ui/run/StudyRunner.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFileDialog>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <climits>
@@ -30,9 +33,29 @@ namespace sysid::ui {
 
 namespace {
 
-QString number(double v)
+// Values given exactly (true values) to six significant digits; spreads and biases, known to a
+// few per cent from a sample, to three.
+QString number(double v, int digits = 6)
 {
-    return std::isfinite(v) ? QString::number(v, 'g', 6) : QStringLiteral("–");
+    return std::isfinite(v) ? QString::number(v, 'g', digits) : QStringLiteral("–");
+}
+
+// A value known to about `sd`: fixed point to the decimal of the sd's second significant digit (a
+// sample sd is itself uncertain by ~1/sqrt(2N)), so a column is as wide as the information it
+// holds (24.90 with sd 0.553, not 24.9045).
+QString withinSpread(double v, double sd)
+{
+    if (!std::isfinite(v) || !std::isfinite(sd) || sd <= 0 || std::abs(v) >= 1e7)
+        return number(v);
+    const int decimals = 1 - static_cast<int>(std::floor(std::log10(sd)));
+    if (decimals < 0 || decimals > 10)
+        return number(v);
+    return QString::number(v, 'f', decimals);
+}
+
+QString text(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
 // The tooltip of a study setting from job::noiseStudyFields().
@@ -47,6 +70,20 @@ QString studyHelp(std::string_view key)
 StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
     QWidget(parent), document_(document), runner_(new StudyRunner(this))
 {
+    kind_ = new QComboBox(this);
+    kind_->setObjectName(QStringLiteral("studyKindCombo"));
+    fillComboByName(kind_, job::kStudyKinds);
+    kind_->setToolTip(studyHelp("kind"));
+    kind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    kind_->setMinimumContentsLength(12);
+    kindNote_ = new QLabel(this);
+    kindNote_->setWordWrap(true);
+    kindLabel_ = new QLabel(this);
+    kindLabel_->setObjectName(QStringLiteral("studyKindLabel"));
+    kindLabel_->setWordWrap(true);
+    QFont bold = kindLabel_->font();
+    bold.setBold(true);
+    kindLabel_->setFont(bold);
     realisations_ = new QSpinBox(this);
     realisations_->setRange(1, 1000000);
     realisations_->setToolTip(studyHelp("realisations"));
@@ -55,6 +92,8 @@ StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
     noise_->describe(job::noiseStudyFields(), "noise_percent");
     distribution_ = new QComboBox(this);
     fillComboByName(distribution_, data::kNoiseDistributions);
+    distribution_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    distribution_->setMinimumContentsLength(6);
     seed_ = new QSpinBox(this);
     seed_->setRange(0, INT_MAX);
     seed_->setToolTip(studyHelp("seed"));
@@ -74,17 +113,43 @@ StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
     table_ = new QTableWidget(0, 6, this);
     table_->setHorizontalHeaderLabels({tr("parameter"), tr("true"), tr("mean"), tr("sd"), tr("bias"), tr("bias %")});
     table_->verticalHeader()->setVisible(false);
+    // Compact rows and a slightly smaller font: twelve parameters and six numeric columns fit the
+    // dock at 1366x768.
+    QFont dense = table_->font();
+    dense.setPointSizeF(dense.pointSizeF() * 0.9);
+    table_->setFont(dense);
+    table_->horizontalHeader()->setFont(dense);
+    table_->verticalHeader()->setMinimumSectionSize(QFontMetrics(dense).height() + 4);
+    table_->verticalHeader()->setDefaultSectionSize(QFontMetrics(dense).height() + 4);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Every row and every digit: columns as wide as their numbers, the table as tall as its rows
+    // (the dock scrolls, not the table).
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->setTextElideMode(Qt::ElideNone);
+    table_->setWordWrap(false);
+    table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    table_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     plot_ = new BoxPlot(this);
-    plot_->setMinimumHeight(200);
+    plot_->setMinimumHeight(220);
 
-    auto* form = new QFormLayout;
-    form->addRow(tr("Realisations"), realisations_);
-    form->addRow(tr("Noise [% RMS]"), noise_);
-    form->addRow(tr("Distribution"), distribution_);
-    form->addRow(tr("Seed"), seed_);
-    form->addRow(tr("Threads"), threads_);
+    // Two fields a row, so the table and the box plot get the dock's height.
+    auto* form = new QGridLayout;
+    form->addWidget(new QLabel(tr("Study"), this), 0, 0);
+    form->addWidget(kind_, 0, 1, 1, 3);
+    form->addWidget(kindNote_, 1, 0, 1, 4);
+    form->addWidget(new QLabel(tr("Realisations"), this), 2, 0);
+    form->addWidget(realisations_, 2, 1);
+    form->addWidget(new QLabel(tr("Seed"), this), 2, 2);
+    form->addWidget(seed_, 2, 3);
+    form->addWidget(new QLabel(tr("Noise [% RMS]"), this), 3, 0);
+    form->addWidget(noise_, 3, 1);
+    form->addWidget(new QLabel(tr("Distribution"), this), 3, 2);
+    form->addWidget(distribution_, 3, 3);
+    form->addWidget(new QLabel(tr("Threads"), this), 4, 0);
+    form->addWidget(threads_, 4, 1);
+    form->setColumnStretch(1, 1);
+    form->setColumnStretch(3, 1);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(run_);
     buttons->addWidget(cancel_);
@@ -94,11 +159,16 @@ StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
     layout->addLayout(buttons);
     layout->addWidget(progress_);
     layout->addWidget(status_);
-    layout->addWidget(table_, 1);
-    layout->addWidget(plot_, 2);
+    layout->addWidget(kindLabel_);
+    layout->addWidget(table_);
+    layout->addWidget(plot_, 1);
 
     loadSettings();
     connect(document_, &ProjectDocument::settingsChanged, this, &StudyPanel::loadSettings);
+    connect(kind_, &QComboBox::currentIndexChanged, this, &StudyPanel::storeSettings);
+    connect(kind_, &QComboBox::currentIndexChanged, this, &StudyPanel::showKindToRun);
+    connect(document_, &ProjectDocument::dataChanged, this, &StudyPanel::showKindToRun);
+    connect(document_, &ProjectDocument::projectReplaced, this, &StudyPanel::showKindToRun);
     connect(realisations_, &QSpinBox::valueChanged, this, &StudyPanel::storeSettings);
     connect(noise_, &NumberField::valueChanged, this, &StudyPanel::storeSettings);
     connect(distribution_, &QComboBox::currentIndexChanged, this, &StudyPanel::storeSettings);
@@ -144,9 +214,29 @@ void StudyPanel::markOutOfDate()
     plot_->setNotice(reason.isEmpty() ? QString() : tr("Out of date — %1 this study").arg(reason));
 }
 
+job::StudyKind StudyPanel::kindToRun() const
+{
+    return job::resolvedStudyKind(settings().kind, !document_->trueValues().empty());
+}
+
+void StudyPanel::showKindToRun()
+{
+    const job::StudyKind kind = kindToRun();
+    const bool monteCarlo = kind == job::StudyKind::MonteCarlo;
+    noise_->setEnabled(monteCarlo);
+    distribution_->setEnabled(monteCarlo);
+    // What "automatic" decided, in one line; what the study does in the tooltip.
+    const bool automatic = settings().kind == job::StudyKind::Automatic;
+    kindNote_->setVisible(automatic);
+    kindNote_->setText(monteCarlo ? tr("→ Monte Carlo: the data sets carry their true values")
+                                  : tr("→ Parametric bootstrap: measured data, no true values"));
+    kindNote_->setToolTip(wrappedToolTip(text(job::kStudyKinds.description(kind))));
+}
+
 job::NoiseStudySettings StudyPanel::settings() const
 {
     job::NoiseStudySettings s;
+    s.kind = job::kStudyKinds.parse(kind_->currentData().toString().toStdString()).value_or(job::StudyKind::Automatic);
     s.realisations = static_cast<std::size_t>(realisations_->value());
     s.noisePercent = noise_->value();
     s.distribution = data::kNoiseDistributions.parse(distribution_->currentData().toString().toStdString())
@@ -164,6 +254,7 @@ void StudyPanel::loadSettings()
 {
     const job::NoiseStudySettings s = document_->project().study.value_or(job::NoiseStudySettings{});
     loading_ = true;
+    kind_->setCurrentIndex(std::max(0, kind_->findData(text(job::kStudyKinds.name(s.kind)))));
     realisations_->setValue(static_cast<int>(std::min<std::size_t>(s.realisations, 1000000)));
     noise_->setValue(s.noisePercent);
     distribution_->setCurrentIndex(std::max(0,
@@ -172,6 +263,7 @@ void StudyPanel::loadSettings()
     // Seeds above the spin box's range (only from an edited file) are shown clamped.
     seed_->setValue(static_cast<int>(std::min<std::uint64_t>(s.seed, INT_MAX)));
     loading_ = false;
+    showKindToRun();
 }
 
 void StudyPanel::storeSettings()
@@ -194,7 +286,7 @@ void StudyPanel::run()
         return;
     }
     study.settings = settings();
-    if (!noise_->isValid()) {
+    if (kindToRun() == job::StudyKind::MonteCarlo && !noise_->isValid()) {
         const QString text = tr("study cannot start: %1").arg(noise_->problem());
         status_->setText(text);
         emit message(text);
@@ -217,7 +309,9 @@ void StudyPanel::run()
     markOutOfDate();
     progress_->setRange(0, static_cast<int>(study.settings.realisations));
     progress_->setValue(0);
-    status_->setText(tr("running %1 realisations…").arg(study.settings.realisations));
+    status_->setText(tr("running %1 realisations (%2)…")
+                         .arg(study.settings.realisations)
+                         .arg(text(job::kStudyKinds.label(kindToRun()))));
     run_->setEnabled(false);
     cancel_->setEnabled(true);
     runner_->start(std::move(study));
@@ -233,19 +327,52 @@ void StudyPanel::showResult()
     table_->setRowCount(0);
     export_->setEnabled(result_ != nullptr);
     if (!result_) {
+        kindLabel_->clear();
         plot_->clear();
         return;
     }
+    const bool bootstrap = result_->kind == job::StudyKind::ParametricBootstrap;
+    kindLabel_->setText(text(job::kStudyKinds.label(result_->kind)));
+    if (bootstrap)
+        table_->setHorizontalHeaderLabels(
+            {tr("parameter"), tr("estimate"), tr("mean"), tr("sd"), tr("2.5 %"), tr("97.5 %")});
+    else
+        table_->setHorizontalHeaderLabels(
+            {tr("parameter"), tr("true"), tr("mean"), tr("sd"), tr("bias"), tr("bias %")});
     for (const auto& s : result_->summary) {
         const int row = table_->rowCount();
         table_->insertRow(row);
-        const QStringList cells{
-            QString::fromStdString(s.name), number(s.trueValue), number(s.mean), number(s.sd), number(s.bias),
-            number(s.biasPercent)};
-        for (int c = 0; c < cells.size(); ++c)
-            table_->setItem(row, c, new QTableWidgetItem(cells[c]));
+        const QString name = QString::fromStdString(s.name);
+        const QStringList cells = bootstrap ? QStringList{name,
+                                                          withinSpread(s.estimate, s.sd),
+                                                          withinSpread(s.mean, s.sd),
+                                                          number(s.sd, 3),
+                                                          withinSpread(s.percentile2_5, s.sd),
+                                                          withinSpread(s.percentile97_5, s.sd)}
+                                            : QStringList{name,
+                                                          number(s.trueValue),
+                                                          withinSpread(s.mean, s.sd),
+                                                          number(s.sd, 3),
+                                                          number(s.bias, 3),
+                                                          number(s.biasPercent, 3)};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c > 0)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            table_->setItem(row, c, item);
+        }
     }
+    table_->updateGeometry();
     plot_->setResult(*result_);
+    // Bring the whole table into the dock's view once the layout has its new height.
+    QTimer::singleShot(0, this, [this] {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        for (QWidget* w = parentWidget(); w != nullptr; w = w->parentWidget())
+            if (auto* area = qobject_cast<QScrollArea*>(w)) {
+                area->ensureWidgetVisible(table_, 0, 0);
+                return;
+            }
+    });
 }
 
 bool StudyPanel::exportResult(const QString& path, QString* error) const

@@ -22,10 +22,13 @@ class NumberField;
 class ProjectDocument;
 class StudyRunner;
 
-// The "Monte Carlo study" dock: N noise realisations of the project's fit (its data, method
-// and settings), run on a worker thread; a progress bar, the summary table (parameter, true,
-// mean, sd, bias, bias %) and a box plot of the estimates; the result exported as JSON or CSV.
-// The study settings live in the project ("study") and are saved with it.
+// The "Noise study" dock: N noisy realisations of the project's fit (its data, method
+// and settings), run on a worker thread — a Monte Carlo study against the true values of
+// simulated data, or a parametric bootstrap around the estimate on measured data (job::StudyKind);
+// a progress bar, the summary table (Monte Carlo: parameter, true, mean, sd, bias, bias %;
+// bootstrap: parameter, estimate, mean, sd, 2.5 %, 97.5 %), whole without scrolling, and a box
+// plot of the estimates; the result exported as JSON or CSV. The study settings live in the
+// project ("study") and are saved with it.
 class StudyPanel : public QWidget {
     Q_OBJECT
 
@@ -40,6 +43,11 @@ public:
     // when there is no result or the file cannot be written.
     bool exportResult(const QString& path, QString* error = nullptr) const;
 
+    // What Run would do now: the chosen kind, or for "automatic" what the data sets decide.
+    job::StudyKind kindToRun() const;
+
+    QComboBox* kindCombo() const { return kind_; }
+    QLabel* kindLabel() const { return kindLabel_; }  // what the shown result is
     QSpinBox* realisationsSpin() const { return realisations_; }
     NumberField* noiseField() const { return noise_; }
     QComboBox* distributionCombo() const { return distribution_; }
@@ -67,9 +75,13 @@ private:
     void storeSettings();  // into the document
     void showResult();
     void markOutOfDate();  // the shown study against the project it ran on
+    void showKindToRun();  // the Monte Carlo noise fields apply to a Monte Carlo study only
 
     ProjectDocument* document_;
     StudyRunner* runner_;
+    QComboBox* kind_;
+    QLabel* kindNote_;
+    QLabel* kindLabel_;
     QSpinBox* realisations_;
     NumberField* noise_;
     QComboBox* distribution_;
