@@ -86,7 +86,12 @@ std::string headingPart(const Project& project, const ReportHeading& heading)
     };
     if (!project.modelSource.empty())
         rows.push_back({"Model", htmlEscape(project.modelSource)});
-    return html + keyValueTable(rows);
+    html += keyValueTable(rows);
+    if (!heading.outOfDate.empty())
+        html += "<p class=\"warning\"><b>Out of date:</b> " + htmlEscape(heading.outOfDate) +
+            " this fit. The model, data and settings below are the project's now, not necessarily those the fit "
+            "ran with; run the fit again for a current report.</p>\n";
+    return html;
 }
 
 std::string modelPart(const Project& project)
@@ -368,6 +373,7 @@ table.keys th { background: none; padding-right: 1.5em; }
 pre.model { font-family: monospace; font-size: 9pt; background: #f6f6f6; border: 1px solid #cccccc; padding: 6px; }
 p.note { font-size: 9pt; color: #555555; }
 p.caption { font-size: 9pt; }
+p.warning { background: #fff3d6; color: #7a2e00; border: 1px solid #d55e00; padding: 4px; }
 img { max-width: 100%; height: auto; }
 </style>
 )";

@@ -21,6 +21,8 @@ struct ReportHeading {
     std::string projectFile;  // the project's file name as the user knows it ("" for an unsaved one)
     std::string version;  // of sysid
     std::string date;  // when it was written, e.g. reportDate()
+    // Why the result no longer matches the project ("the model changed since"); empty: it does.
+    std::string outOfDate;
 };
 
 // The current UTC date and time, "2026-11-24 20:30 UTC".

@@ -79,7 +79,7 @@ private slots:
                                                          {"cost.png", "Cost per iteration", false},
                                                          {"validation_1.png", "Validation record", true}};
         const std::string html = project::htmlReport(
-            project, result, {"mass_spring_damper.sysid", "9.8.7", "2026-11-24 20:30 UTC"}, figures);
+            project, result, {"mass_spring_damper.sysid", "9.8.7", "2026-11-24 20:30 UTC", ""}, figures);
 
         QVERIFY(html.starts_with("<!DOCTYPE html>"));
         QCOMPARE(count(html, "<html"), std::size_t(1));
@@ -147,7 +147,8 @@ private slots:
     {
         project::Project project = project::loadProject(kProject);
         project.data.front().path = "/nonexistent/gone.csv";
-        const std::string html = project::htmlReport(project, exampleResult(project), {"p.sysid", "1", "today"}, {});
+        const std::string html =
+            project::htmlReport(project, exampleResult(project), {"p.sysid", "1", "today", ""}, {});
         QVERIFY(html.find("cannot be read") != std::string::npos);
         QVERIFY(html.find("gone.csv") != std::string::npos);
         QVERIFY(html.find("No figures") != std::string::npos);
