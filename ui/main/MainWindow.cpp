@@ -350,8 +350,8 @@ void MainWindow::buildControllers()
                           ifDrawn(costPlot_, costPlot_->iterationCount() > 0)});
         report.push_back({QStringLiteral("phase_portrait.png"),
                           tr("Phase portrait of the first output: measured and model."), withLegend(phasePlot_)});
-        report.push_back({QStringLiteral("preprocessing.png"),
-                          tr("A data column before and after preprocessing."), withLegend(filter_->signalPlot())});
+        report.push_back({QStringLiteral("preprocessing.png"), tr("A data column before and after preprocessing."),
+                          withLegend(filter_->signalPlot())});
         report.push_back({QStringLiteral("spectrum.png"),
                           tr("Amplitude spectrum of the data before and after preprocessing, with the filter's "
                              "cutoff."),
