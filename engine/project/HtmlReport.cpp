@@ -21,15 +21,15 @@ namespace sysid::project {
 
 namespace {
 
-// How the report shows a number: "—" for NaN, "∞" for infinities, else 6 significant digits.
-std::string number(double value)
+// How the report shows a number: "—" for NaN, "∞" for infinities, else `digits` significant digits.
+std::string number(double value, int digits = 6)
 {
     if (std::isnan(value))
         return "—";
     if (std::isinf(value))
         return value > 0 ? "∞" : "−∞";
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", value);
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
     return buffer;
 }
 
@@ -75,10 +75,17 @@ std::string correlationColour(double value)
     return buffer;
 }
 
+// What the report is of: the project file, else the model's.
+std::string reportName(const Project& project, const ReportHeading& heading)
+{
+    if (!heading.projectFile.empty())
+        return heading.projectFile;
+    return project.modelSource.empty() ? std::string("unsaved project") : project.modelSource;
+}
+
 std::string headingPart(const Project& project, const ReportHeading& heading)
 {
-    const std::string name = heading.projectFile.empty() ? std::string("unsaved project") : heading.projectFile;
-    std::string html = "<h1>Parameter identification report: " + htmlEscape(name) + "</h1>\n";
+    std::string html = "<h1>Parameter identification report: " + htmlEscape(reportName(project, heading)) + "</h1>\n";
     std::vector<std::pair<std::string, std::string>> rows{
         {"Date", htmlEscape(heading.date)},
         {"Program", "sysid " + htmlEscape(heading.version)},
@@ -245,26 +252,26 @@ std::string resultsPart(const Project& project, const estimate::FitResult& resul
         return "[" + number(p.lower) + ", " + number(p.upper) + "]";
     };
     const std::map<std::string, double> truth = trueValues(project);
-    std::vector<std::string> labels{"Parameter",    "Initial",       "Estimate", "Std. deviation",
+    std::vector<std::string> labels{"Parameter",    "Initial",       "Estimate", "Std. dev.",
                                     "Rel. std (%)", "95 % interval", "Bounds",   "Note"};
     if (!truth.empty())
         labels.insert(labels.begin() + 7, "Rel. error vs true (%)");
-    html += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" + headerRow(labels);
+    html += "<table width=\"100%\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" + headerRow(labels);
     for (const estimate::ParameterEstimate& p : result.parameters) {
         const double relative = p.value != 0.0 ? 100.0 * p.sd / std::abs(p.value) : std::nan("");
         std::string row = "<tr>" + cell("<b>" + htmlEscape(p.name) + "</b>") +
             cell(number(p.initial), "align=\"right\"") + cell(number(p.value), "align=\"right\"") +
-            cell(number(p.sd), "align=\"right\"") + cell(number(relative), "align=\"right\"") +
+            cell(number(p.sd, 3), "align=\"right\"") + cell(number(relative, 3), "align=\"right\"") +
             cell(htmlEscape("[" + number(p.lower95) + ", " + number(p.upper95) + "]")) +
             cell(htmlEscape(bounds(p.name)));
         if (!truth.empty()) {
             const auto it = truth.find(p.name);
             row += cell(it == truth.end() || it->second == 0.0
                             ? "—"
-                            : number(100.0 * (p.value - it->second) / std::abs(it->second)),
+                            : number(100.0 * (p.value - it->second) / std::abs(it->second), 3),
                         "align=\"right\"");
         }
-        row += cell(p.atBound ? "on a bound: its std assumes the bound is not active" : "estimated") + "</tr>\n";
+        row += cell(p.atBound ? "on a bound: its std assumes the bound is not active" : "") + "</tr>\n";
         html += row;
     }
     if (model) {
@@ -354,7 +361,7 @@ std::string figuresPart(const std::vector<ReportFigure>& figures, bool validatio
             continue;
         ++counter;
         html += "<div class=\"figure\"><p align=\"center\"><img src=\"" + htmlEscape(figure.file) +
-            "\" width=\"640\" alt=\"" + htmlEscape(figure.caption) +
+            "\" width=\"560\" alt=\"" + htmlEscape(figure.caption) +
             "\"></p>\n<p class=\"caption\" align=\"center\">"
             "<b>Figure " +
             std::to_string(counter) + ".</b> " + htmlEscape(figure.caption) + "</p></div>\n";
@@ -363,18 +370,19 @@ std::string figuresPart(const std::vector<ReportFigure>& figures, bool validatio
 }
 
 const char* kStyle = R"(<style>
-body { font-family: sans-serif; font-size: 10pt; max-width: 60em; margin: 2em auto; color: #202020; }
+body { font-family: sans-serif; font-size: 10pt; max-width: 60em; margin: 1em auto; color: #202020; }
 h1 { font-size: 16pt; }
 h2 { font-size: 13pt; margin-top: 1.5em; border-bottom: 1px solid #888888; }
 h3 { font-size: 11pt; }
 table { border-collapse: collapse; margin: 0.5em 0; }
 th { background: #eeeeee; text-align: left; }
 table.keys th { background: none; padding-right: 1.5em; }
-pre.model { font-family: monospace; font-size: 9pt; background: #f6f6f6; border: 1px solid #cccccc; padding: 6px; }
+pre.model { white-space: pre-wrap; font-family: monospace; font-size: 9pt; background: #f6f6f6; border: 1px solid #cccccc; padding: 6px; }
 p.note { font-size: 9pt; color: #555555; }
 p.caption { font-size: 9pt; }
 p.warning { background: #fff3d6; color: #7a2e00; border: 1px solid #d55e00; padding: 4px; }
-img { max-width: 100%; height: auto; }
+img { max-width: 100%; }
+td, th { font-size: 9pt; }
 </style>
 )";
 
@@ -410,7 +418,7 @@ std::string reportDate()
 std::string htmlReport(const Project& project, const estimate::FitResult& result, const ReportHeading& heading,
                        const std::vector<ReportFigure>& figures)
 {
-    const std::string title = "sysid report" + (heading.projectFile.empty() ? "" : ": " + heading.projectFile);
+    const std::string title = "sysid report: " + reportName(project, heading);
     std::string html = "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>" + htmlEscape(title) +
         "</title>\n" + kStyle + "</head>\n<body>\n";
     html += headingPart(project, heading);

@@ -96,8 +96,9 @@ bool ExportActions::exportReportTo(const QString& folder)
         PlotWidget* plot = figure.plot;
         if (!plot)
             continue;
+        // Drawn at 1.5 times the width the report shows (560 pixels): sharp, with legible labels.
         figures.push_back({figure.file, figure.caption,
-                           [plot](const QString& p, QString* e) { return plot->exportTo(p, 1200, 720, e); }});
+                           [plot](const QString& p, QString* e) { return plot->exportTo(p, 840, 520, e); }});
     }
 
     if (const QStringList present = folderEntries(folder); !present.isEmpty()) {

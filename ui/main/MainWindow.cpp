@@ -353,8 +353,8 @@ void MainWindow::buildControllers()
         report.push_back({QStringLiteral("preprocessing.png"), tr("A data column before and after preprocessing."),
                           withLegend(filter_->signalPlot())});
         report.push_back({QStringLiteral("spectrum.png"),
-                          tr("Amplitude spectrum of the data before and after preprocessing, with the filter's "
-                             "cutoff."),
+                          tr("Power spectral density of the data, raw and after preprocessing (with the "
+                             "low-pass cutoff when one is set)."),
                           withLegend(filter_->spectrumPlot())});
         report.push_back({QStringLiteral("contour.png"),
                           tr("The cost over a grid of two parameters, with the fit's path."),

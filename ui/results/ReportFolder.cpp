@@ -4,12 +4,16 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QImage>
 #include <QMarginsF>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QTextDocument>
+#include <QTextFrame>
+#include <QTextFrameFormat>
 #include <QUrl>
 
 #include <exception>
@@ -50,11 +54,23 @@ bool writeReportPdf(const QString& html, const QString& folder, const QString& p
         QPdfWriter writer(&file);
         writer.setPageSize(QPageSize(QPageSize::A4));
         writer.setPageMargins(QMarginsF(18, 15, 18, 15), QPageLayout::Millimeter);
-        writer.setResolution(96);  // so the HTML's pixel widths read as on a screen
         writer.setCreator(QStringLiteral("sysid"));
         QTextDocument document;
-        document.setBaseUrl(QUrl::fromLocalFile(QDir(folder).absolutePath() + QLatin1Char('/')));
+        // The figures by their relative paths, loaded here: a printed copy of the document does
+        // not resolve them against a base URL.
+        const QDir dir(folder);
+        static const QRegularExpression image(QStringLiteral("<img src=\"([^\"]+)\""));
+        for (auto it = image.globalMatch(html); it.hasNext();) {
+            const QString name = it.next().captured(1);
+            document.addResource(QTextDocument::ImageResource, QUrl(name), QImage(dir.filePath(name)));
+        }
         document.setHtml(html);
+        // Laid out on the page's printable area in pixels of 96 dpi (the HTML's pixel widths),
+        // so the page is the document's page and nothing adds a second margin.
+        document.setPageSize(writer.pageLayout().paintRect(QPageLayout::Point).size() * (96.0 / 72.0));
+        QTextFrameFormat root = document.rootFrame()->frameFormat();
+        root.setMargin(0);
+        document.rootFrame()->setFrameFormat(root);
         writer.setTitle(document.metaInformation(QTextDocument::DocumentTitle));
         document.print(&writer);
     }
