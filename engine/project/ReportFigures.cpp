@@ -32,11 +32,11 @@ std::string tickText(double value)
     return buffer;
 }
 
-// Ticks at 1, 2 or 5 times a power of ten, about five over [low, high].
+// Ticks at 1, 2 or 5 times a power of ten, four to eight over [low, high].
 std::vector<double> niceTicks(double low, double high)
 {
     const double span = high - low;
-    const double raw = span / 5;
+    const double raw = span / 8;
     const double power = std::pow(10.0, std::floor(std::log10(raw)));
     double step = power;
     for (const double factor : {1.0, 2.0, 5.0, 10.0})
