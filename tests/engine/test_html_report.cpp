@@ -5,6 +5,9 @@
 #include "engine/estimate/MethodTraits.h"
 #include "engine/project/HtmlReport.h"
 #include "engine/project/Project.h"
+#include "engine/project/ReportFigures.h"
+
+#include <QTemporaryDir>
 
 #include <QtTest>
 
@@ -152,6 +155,32 @@ private slots:
         QVERIFY(html.find("cannot be read") != std::string::npos);
         QVERIFY(html.find("gone.csv") != std::string::npos);
         QVERIFY(html.find("No figures") != std::string::npos);
+    }
+
+    // Without a screen the report draws the cost and the parameters per iteration as SVG.
+    void historyFiguresAsSvg()
+    {
+        const project::Project project = project::loadProject(kProject);
+        estimate::FitResult result = exampleResult(project);
+        QVERIFY(project::writeHistoryFigures(result, "/nonexistent").empty());  // no history: nothing to draw
+        for (std::size_t i = 0; i < 4; ++i)
+            result.history.push_back({i, {10.0 / double(i + 1), 5.0, 1.0}, 1000.0 / double(i + 1), 0.0, 0.0});
+        QTemporaryDir tmp;
+        const auto figures = project::writeHistoryFigures(result, tmp.path().toStdString());
+        QCOMPARE(figures.size(), std::size_t(2));
+        for (const auto& figure : figures) {
+            QFile file(tmp.filePath(QString::fromStdString(figure.file)));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const std::string svg = file.readAll().toStdString();
+            QVERIFY(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+            QVERIFY(svg.ends_with("</svg>\n"));
+            QVERIFY(!figure.caption.empty());
+        }
+        const std::string plot =
+            project::svgLinePlot("a < b", "x", "y", {0, 1, 2}, {{"m", {1, 2, 3}}, {"k&c", {3, 2, 1}}}, false);
+        QCOMPARE(count(plot, "<polyline"), std::size_t(2));
+        QVERIFY(plot.find(">k&amp;c</text>") != std::string::npos);
+        QVERIFY(plot.find(">a &lt; b</text>") != std::string::npos);
     }
 };
 
