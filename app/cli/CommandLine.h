@@ -28,5 +28,6 @@ int runPeriodic(const Arguments& args);
 int runOptimal(const Arguments& args);
 int runStudy(const Arguments& args);
 int runContour(const Arguments& args);
+int runReport(const Arguments& args);
 
 }  // namespace sysid::cli

@@ -36,6 +36,8 @@ const char* usage =
     "  contour PROJECT.sysid|MODEL [--data DATA.csv] --x NAME=FROM:TO --y NAME=FROM:TO [--grid N]\n"
     "          [--path RESULT.json] -o FILE.json|FILE.csv\n"
     "                                   the fit's cost over a grid of two parameters, with a fit's path\n"
+    "  report PROJECT.sysid -o FOLDER [--force] [--fit]\n"
+    "                                   the project's fit as a report: FOLDER/report.html and the parameters\n"
     "\n"
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
@@ -51,8 +53,8 @@ int main(int argc, char** argv)
     const std::string command = argv[1];
     const Arguments args(argv + 2, argv + argc);
     const std::map<std::string, int (*)(const Arguments&)> commands{
-        {"check", runCheck},     {"simulate", runSimulate}, {"fit", runFit},        {"periodic", runPeriodic},
-        {"optimal", runOptimal}, {"study", runStudy},       {"contour", runContour}};
+        {"check", runCheck},     {"simulate", runSimulate}, {"fit", runFit},         {"periodic", runPeriodic},
+        {"optimal", runOptimal}, {"study", runStudy},       {"contour", runContour}, {"report", runReport}};
     const auto usageError = [&](const char* what) {
         std::cerr << "sysid " << command << ": " << what << "\n(see 'sysid " << command << " --help')\n";
         return UsageErrorExit;

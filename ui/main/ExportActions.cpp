@@ -2,10 +2,14 @@
 
 #include "ui/plots/PlotWidget.h"
 #include "ui/project/ProjectDocument.h"
+#include "ui/results/ReportFolder.h"
 #include "ui/results/ResultsPanel.h"
 
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
 
 namespace sysid::ui {
@@ -66,20 +70,76 @@ void ExportActions::exportReport()
 {
     if (!hasResult())
         return;
-    const QString folder = QFileDialog::getExistingDirectory(dialogParent_, tr("Report folder"));
-    if (folder.isEmpty())
-        return;
-    std::vector<std::pair<QString, ResultsPanel::FigureExporter>> figures;
-    for (const auto& figure : figures_.report()) {
-        PlotWidget* plot = figure.second;
-        figures.push_back(
-            {figure.first, [plot](const QString& p, QString* e) { return plot->exportTo(p, 1200, 800, e); }});
+    // A save dialog: the user names a new folder (the report's files go inside it).
+    const QFileInfo projectFile(document_->filePath());
+    const QString suggested = projectFile.fileName().isEmpty()
+        ? QDir::home().filePath(tr("sysid report"))
+        : projectFile.dir().filePath(projectFile.completeBaseName() + tr(" report"));
+    const QString folder = QFileDialog::getSaveFileName(dialogParent_, tr("Name the report folder"), suggested,
+                                                        QString(), nullptr, QFileDialog::DontConfirmOverwrite);
+    if (!folder.isEmpty())
+        exportReportTo(folder);
+}
+
+bool ExportActions::exportReportTo(const QString& folder)
+{
+    if (!hasResult())
+        return false;
+    const QFileInfo place(folder);
+    if (place.exists() && !place.isDir()) {
+        QMessageBox::warning(dialogParent_, tr("Report failed"),
+                             tr("%1 is a file, not a folder. Name a new folder for the report.").arg(folder));
+        return false;
     }
+    std::vector<ReportFigureSource> figures;
+    for (const ReportPlot& figure : figures_.report()) {
+        PlotWidget* plot = figure.plot;
+        if (!plot)
+            continue;
+        // Drawn at 1.5 times the width the report shows (560 pixels): sharp, with legible labels.
+        figures.push_back({figure.file, figure.caption,
+                           [plot](const QString& p, QString* e) { return plot->exportTo(p, 840, 520, e); }});
+    }
+
+    if (const QStringList present = folderEntries(folder); !present.isEmpty()) {
+        QStringList replaced;
+        for (const QString& file : reportFiles(figures))
+            if (present.contains(file))
+                replaced << file;
+        const qsizetype others = present.size() - replaced.size();
+        QString text = tr("The folder %1 is not empty.").arg(QDir::toNativeSeparators(folder));
+        if (!replaced.isEmpty())
+            text +=
+                QLatin1Char(' ') + tr("Writing the report there replaces %1.").arg(replaced.join(QStringLiteral(", ")));
+        if (others > 0)
+            text +=
+                QLatin1Char(' ') + tr("%n other item(s) there stay as they are.", nullptr, static_cast<int>(others));
+        QMessageBox ask(QMessageBox::Question, tr("Replace the report?"), text, QMessageBox::Cancel, dialogParent_);
+        ask.setObjectName(QStringLiteral("replaceReportQuestion"));
+        QPushButton* replace = ask.addButton(tr("Replace"), QMessageBox::DestructiveRole);
+        ask.setDefaultButton(QMessageBox::Cancel);
+        ask.exec();
+        if (ask.clickedButton() != replace) {
+            statusBar_->showMessage(tr("report not written"), 5000);
+            return false;
+        }
+    }
+
+    project::ReportHeading heading;
+    heading.projectFile = QFileInfo(document_->filePath()).fileName().toStdString();
+    heading.version = SYSID_VERSION;
+    heading.date = project::reportDate();
+    heading.outOfDate = document_->resultOutOfDate().toStdString();
     QString error;
-    if (!ResultsPanel::exportReport(*document_->result(), folder, figures, &error))
+    if (!writeReportFolder(document_->project(), *document_->result(), heading, document_->trueValues(), folder,
+                           figures, &error)) {
         QMessageBox::warning(dialogParent_, tr("Report failed"), error);
-    else
-        statusBar_->showMessage(tr("report written to %1").arg(folder), 8000);
+        return false;
+    }
+    statusBar_->showMessage(
+        tr("report written to %1").arg(QDir::toNativeSeparators(QDir(folder).filePath(QStringLiteral("report.html")))),
+        8000);
+    return true;
 }
 
 }  // namespace sysid::ui

@@ -19,6 +19,7 @@
 #include "ui/main/Session.h"
 #include "ui/plots/ContourPlot.h"
 #include "ui/plots/CostPlot.h"
+#include "ui/plots/CurvePlot.h"
 #include "ui/plots/FieldPlot.h"
 #include "ui/plots/ParameterHistoryPlot.h"
 #include "ui/periodic/PeriodicController.h"
@@ -27,6 +28,7 @@
 #include "ui/plots/BranchPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
 #include "ui/plots/PlotWidget.h"
+#include "ui/plots/SpectrumPlot.h"
 #include "ui/plots/TimeSeriesPlot.h"
 #include "ui/project/ProjectDocument.h"
 #include "ui/results/ContourPanel.h"
@@ -350,12 +352,33 @@ void MainWindow::buildControllers()
         return plot;
     };
     figures.report = [this] {
-        std::vector<std::pair<QString, PlotWidget*>> report;
-        for (int j = 0; j < fitViews_->outputPlotCount(); ++j)
-            report.push_back({QStringLiteral("output_%1.png").arg(j + 1), fitViews_->outputPlot(j)});
-        report.push_back({QStringLiteral("parameters.png"), parameterPlot_});
-        report.push_back({QStringLiteral("cost.png"), costPlot_});
-        report.push_back({QStringLiteral("phase_portrait.png"), phasePlot_});
+        // A plot that draws nothing (no iterations, nothing computed) is left out.
+        const auto ifDrawn = [](PlotWidget* plot, bool drawn) { return drawn ? plot : nullptr; };
+        const auto withLegend = [](PlotWidget* plot) { return plot->legendEntries().isEmpty() ? nullptr : plot; };
+        std::vector<ExportActions::ReportPlot> report;
+        for (int j = 0; j < fitViews_->outputPlotCount(); ++j) {
+            TimeSeriesPlot* plot = fitViews_->outputPlot(j);
+            report.push_back({QStringLiteral("output_%1.png").arg(j + 1),
+                              tr("Output %1: the measured data, the model's response with the estimates, and the "
+                                 "residual (measured − model) below.")
+                                  .arg(plot->outputName()),
+                              plot});
+        }
+        report.push_back({QStringLiteral("parameters.png"), tr("Each estimated parameter per iteration."),
+                          ifDrawn(parameterPlot_, parameterPlot_->iterationCount() > 0)});
+        report.push_back({QStringLiteral("cost.png"), tr("The cost per iteration."),
+                          ifDrawn(costPlot_, costPlot_->iterationCount() > 0)});
+        report.push_back({QStringLiteral("phase_portrait.png"),
+                          tr("Phase portrait of the first output: measured and model."), withLegend(phasePlot_)});
+        report.push_back({QStringLiteral("preprocessing.png"), tr("A data column before and after preprocessing."),
+                          withLegend(filter_->signalPlot())});
+        report.push_back({QStringLiteral("spectrum.png"),
+                          tr("Power spectral density of the data, raw and after preprocessing (with the "
+                             "low-pass cutoff when one is set)."),
+                          withLegend(filter_->spectrumPlot())});
+        report.push_back({QStringLiteral("contour.png"),
+                          tr("The cost over a grid of two parameters, with the fit's path."),
+                          ifDrawn(contour_->plot(), contour_->plot()->hasSurface())});
         return report;
     };
     exports_ = new ExportActions(document_, this, statusBar(), std::move(figures), this);
@@ -378,7 +401,7 @@ void MainWindow::buildMenus()
     exportMenu->addAction(tr("Parameters as JSON…"), exports_, &ExportActions::exportParametersJson);
     exportMenu->addAction(tr("Parameters as CSV…"), exports_, &ExportActions::exportParametersCsv);
     exportMenu->addAction(tr("Current figure…"), exports_, &ExportActions::exportFigure);
-    exportMenu->addAction(tr("Report (parameters and all plots)…"), exports_, &ExportActions::exportReport);
+    exportMenu->addAction(tr("Report (HTML and PDF)…"), exports_, &ExportActions::exportReport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

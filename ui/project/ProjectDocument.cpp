@@ -93,6 +93,7 @@ void ProjectDocument::takeStoredResult()
         return;
     try {
         result_ = project::resultFromJson(*project_.lastResult);
+        result_->settings = project_.settings;  // a stored result keeps no settings: it ran with the project's
         if (const auto reason = project_.lastResult->find(kOutOfDateKey);
             reason != project_.lastResult->end() && reason->is_string())
             storedOutOfDate_ = QString::fromStdString(reason->get<std::string>());

@@ -345,7 +345,8 @@ bool ResultsPanel::exportCsv(const estimate::FitResult& result, const QString& p
 }
 
 bool ResultsPanel::exportReport(const estimate::FitResult& result, const QString& folder,
-                                const std::vector<std::pair<QString, FigureExporter>>& figures, QString* error)
+                                const std::vector<std::pair<QString, FigureExporter>>& figures, QString* error,
+                                const std::map<std::string, double>& trueValues)
 {
     QDir dir(folder);
     if (!dir.mkpath(QStringLiteral("."))) {
@@ -354,7 +355,7 @@ bool ResultsPanel::exportReport(const estimate::FitResult& result, const QString
         }
         return false;
     }
-    if (!exportJson(result, dir.filePath(QStringLiteral("parameters.json")), error) ||
+    if (!exportJson(result, dir.filePath(QStringLiteral("parameters.json")), error, trueValues) ||
         !exportCsv(result, dir.filePath(QStringLiteral("parameters.csv")), error)) {
         return false;
     }

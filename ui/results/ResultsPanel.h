@@ -67,10 +67,12 @@ public:
                            const std::map<std::string, double>& trueValues = {});
     // project::parameterCsv(result), written atomically too.
     static bool exportCsv(const estimate::FitResult& result, const QString& path, QString* error);
-    // Creates folder (and its parents), writes parameters.json, parameters.csv and every
-    // figure to folder/<figure name> through its exporter. Stops at the first failure.
+    // Creates folder (and its parents), writes parameters.json (with trueValues), parameters.csv
+    // and every figure to folder/<figure name> through its exporter. Stops at the first failure.
+    // The report document around them: ReportFolder.h.
     static bool exportReport(const estimate::FitResult& result, const QString& folder,
-                             const std::vector<std::pair<QString, FigureExporter>>& figures, QString* error);
+                             const std::vector<std::pair<QString, FigureExporter>>& figures, QString* error,
+                             const std::map<std::string, double>& trueValues = {});
 
     // How the panel shows a number: "—" for NaN, "∞" / "−∞" for infinities, else %.6g.
     static QString formatNumber(double value);
