@@ -9,6 +9,7 @@
 #include "ui/results/ResultsPanel.h"
 
 #include "engine/data/Differentiation.h"
+#include "engine/model/UnitLabel.h"
 
 #include <QVBoxLayout>
 #include <QWidget>
@@ -127,6 +128,7 @@ void FitViews::rebuildPlots()
     for (const auto& output : summary.outputs) {
         auto* plot = new TimeSeriesPlot(outputPage_);
         plot->setOutputName(QString::fromStdString(output));
+        plot->setOutputUnit(QString::fromStdString(summary.unitOf(output)));
         plot->setMinimumHeight(14 * plot->fontMetrics().height());  // several outputs scroll rather than squeeze
         outputLayout_->addWidget(plot);
         outputPlots_.push_back(plot);
@@ -183,7 +185,9 @@ void FitViews::redrawMeasured()
         else
             plot->setRaw({}, {});
         if (j == 0) {
-            views_.phase->setAxisNames(name, name + QStringLiteral("'"));
+            const std::string unit = document_->modelSummary().unitOf(name.toStdString());
+            views_.phase->setAxisNames(QString::fromStdString(model::withUnit(name.toStdString(), unit)),
+                                       name + QStringLiteral("'"));
             if (measured) {
                 const std::vector<double> v =
                     velocity(fitted->time(), fitted->column(column), document_->preprocessing().differentiation);
@@ -260,9 +264,13 @@ void FitViews::showResult()
     views_.results->setResult(*result, document_->trueValues());
     // The histories are the result's own (for a fit that just ended, what its iterations drew).
     QStringList names;
-    for (const auto& p : result->parameters)
+    QStringList units;
+    for (const auto& p : result->parameters) {
         names << QString::fromStdString(p.name);
+        units << QString::fromStdString(p.unit);
+    }
     views_.parameters->setParameterNames(names);
+    views_.parameters->setParameterUnits(units);
     views_.cost->clear();
     for (const auto& record : result->history) {
         views_.parameters->addIteration(static_cast<int>(record.iteration), record.parameters);
