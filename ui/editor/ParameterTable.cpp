@@ -106,6 +106,7 @@ void ParameterTable::setSummary(const ModelSummary& summary)
     for (int row = 0; row < rowCount(); ++row)
         fillRow(row);
     resizeColumnToContents(NameColumn);
+    resizeColumnToContents(UnitColumn);  // short texts: the columns after it stay in view
 }
 
 int ParameterTable::rowOf(const std::string& name) const

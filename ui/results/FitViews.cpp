@@ -78,6 +78,8 @@ FitViews::FitViews(ProjectDocument* document, const Views& views, QWidget* pageP
         if (summary.valid && names != plottedOutputs_) {
             rebuildPlots();
             redrawOutputs();
+        } else if (summary.valid) {
+            labelPlots();  // the same outputs, perhaps with other units
         }
     });
     connect(document_, &ProjectDocument::dataChanged, this, &FitViews::redrawOutputs);
@@ -128,12 +130,28 @@ void FitViews::rebuildPlots()
     for (const auto& output : summary.outputs) {
         auto* plot = new TimeSeriesPlot(outputPage_);
         plot->setOutputName(QString::fromStdString(output));
-        plot->setOutputUnit(QString::fromStdString(summary.unitOf(output)));
         plot->setMinimumHeight(14 * plot->fontMetrics().height());  // several outputs scroll rather than squeeze
         outputLayout_->addWidget(plot);
         outputPlots_.push_back(plot);
         plottedOutputs_ << QString::fromStdString(output);
     }
+    labelPlots();
+}
+
+void FitViews::labelPlots()
+{
+    const ModelSummary& summary = document_->modelSummary();
+    for (std::size_t j = 0; j < outputPlots_.size(); ++j)
+        outputPlots_[j]->setOutputUnit(
+            QString::fromStdString(summary.unitOf(plottedOutputs_[static_cast<int>(j)].toStdString())));
+    if (!plottedOutputs_.isEmpty())
+        views_.phase->setAxisNames(phaseLabel(plottedOutputs_.front()), plottedOutputs_.front() + QStringLiteral("'"));
+}
+
+QString FitViews::phaseLabel(const QString& output) const
+{
+    const std::string name = output.toStdString();
+    return QString::fromStdString(model::withUnit(name, document_->modelSummary().unitOf(name)));
 }
 
 void FitViews::redrawOutputs()
@@ -185,9 +203,7 @@ void FitViews::redrawMeasured()
         else
             plot->setRaw({}, {});
         if (j == 0) {
-            const std::string unit = document_->modelSummary().unitOf(name.toStdString());
-            views_.phase->setAxisNames(QString::fromStdString(model::withUnit(name.toStdString(), unit)),
-                                       name + QStringLiteral("'"));
+            views_.phase->setAxisNames(phaseLabel(name), name + QStringLiteral("'"));
             if (measured) {
                 const std::vector<double> v =
                     velocity(fitted->time(), fitted->column(column), document_->preprocessing().differentiation);
