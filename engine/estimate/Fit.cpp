@@ -30,7 +30,7 @@ FitResult cancelledAtStart(const ParameterLayout& layout, const eval::CompiledMo
     FitResult result;
     const double unknown = std::numeric_limits<double>::quiet_NaN();
     for (const auto& u : layout.unknowns())
-        result.parameters.push_back({u.name, u.initial, u.initial, unknown, unknown, unknown, false});
+        result.parameters.push_back({u.name, u.initial, u.initial, unknown, unknown, unknown, false, {}});
     const auto p = static_cast<Eigen::Index>(layout.size());
     result.covariance = Eigen::MatrixXd::Constant(p, p, unknown);
     result.correlation = Eigen::MatrixXd::Constant(p, p, unknown);

@@ -20,6 +20,7 @@ struct ParameterEstimate {
     double sd = 0.0;  // standard deviation (posterior for Bayes)
     double lower95 = 0.0, upper95 = 0.0;  // 95 % confidence interval
     bool atBound = false;  // ended on a bound: its sd assumes the bound is not active
+    std::string unit;  // the model's `unit` for it, for tables and exports; empty: none
 };
 
 // A change of the parameters the data do not see: (name, relative change) for each parameter it

@@ -212,7 +212,7 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
     result.time = model.time;
     for (std::size_t i = 0; i < N; ++i) {
         const ex xi = lambda[i] / GiNaC::numeric(weights.state[i]);
-        result.states.push_back({layout.stateNames[i], X[i], (Phi[i] + xi).subs(solvedP), 0, {}});
+        result.states.push_back({layout.stateNames[i], X[i], (Phi[i] + xi).subs(solvedP), 0, {}, {}});
     }
     for (std::size_t i = 0; i < N; ++i) {
         ex dlambda = 0;
@@ -221,16 +221,16 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
         for (std::size_t r = 0; r < nr; ++r)
             if (weights.measurement[r] != 0.0)
                 dlambda -= h[r].diff(X[i]) * GiNaC::numeric(weights.measurement[r]) * eps[r];
-        result.states.push_back({"lambda_" + layout.stateNames[i], lambda[i], dlambda.subs(solvedP), 0, {}});
+        result.states.push_back({"lambda_" + layout.stateNames[i], lambda[i], dlambda.subs(solvedP), 0, {}, {}});
     }
     for (const symbol& s : measuredSymbols)
-        result.inputs.push_back({s.get_name(), s, {}});
+        result.inputs.push_back({s.get_name(), s, {}, {}});
     for (std::size_t k = 0; k < np; ++k)
-        result.outputs.push_back({layout.unknownInputNames[k], solvedP[P[k]], {}});
+        result.outputs.push_back({layout.unknownInputNames[k], solvedP[P[k]], {}, {}});
     for (std::size_t i = 0; i < N; ++i)
-        result.outputs.push_back({"xi:" + layout.stateNames[i], lambda[i] / GiNaC::numeric(weights.state[i]), {}});
+        result.outputs.push_back({"xi:" + layout.stateNames[i], lambda[i] / GiNaC::numeric(weights.state[i]), {}, {}});
     for (std::size_t r = 0; r < nr; ++r)
-        result.outputs.push_back({"eps:" + layout.residualNames[r], eps[r].subs(solvedP), {}});
+        result.outputs.push_back({"eps:" + layout.residualNames[r], eps[r].subs(solvedP), {}, {}});
     result.outputsDeclared = true;
     return result;
 }

@@ -95,6 +95,12 @@ std::vector<estimate::Experiment> preparedExperiments(const FitJob& job, const e
 
 namespace {
 
+void attachUnits(estimate::FitResult& result, const eval::CompiledModelSource& model)
+{
+    for (estimate::ParameterEstimate& e : result.parameters)
+        e.unit = model::unitOfParameter(model.parameters, e.name);
+}
+
 estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_token stop)
 {
     const auto model = compileModelText(job.modelText, job.modelSource);
@@ -121,7 +127,9 @@ estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_toke
              integratorNote(settings));
 
     try {
-        return estimate::fit(model, start, experiments, settings, &sink, stop);
+        estimate::FitResult result = estimate::fit(model, start, experiments, settings, &sink, stop);
+        attachUnits(result, *model);
+        return result;
     } catch (const estimate::FitError& e) {
         throw JobError(JobError::Kind::Fit, e.what());
     } catch (const integrate::IntegrationError& e) {

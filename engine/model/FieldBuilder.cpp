@@ -372,7 +372,8 @@ void FieldBuilder::assemble()
             }
             for (const FieldNode& node : info.grid.nodes) {
                 layout.states.push_back(model_.states.size());
-                model_.states.push_back({node.name, node.symbol, node.rhs, node.initial, info.statement->name.where});
+                model_.states.push_back(
+                    {node.name, node.symbol, node.rhs, node.initial, info.statement->name.where, {}});
             }
             model_.fields.push_back(std::move(layout));
         });
@@ -493,7 +494,7 @@ void FieldBuilder::output(const OutputStatement& o, std::size_t fieldIndex, std:
         if (auto it = seen.find(name); it != seen.end())
             fail(o.name.where, "output " + name + " is already declared on " + at(it->second));
         seen[name] = o.name.where;
-        model_.outputs.push_back({name, value, o.name.where});
+        model_.outputs.push_back({name, value, o.name.where, o.unit});
     };
     if (o.at.empty()) {
         for (const FieldNode& node : info.grid.nodes)

@@ -21,6 +21,7 @@ struct Parameter {
     bool fixed = false;
     bool isInitialValue = false;
     std::optional<Prior> prior;  // `prior MEAN, SD` in the model text
+    std::string unit;  // `unit kg` as written; empty: none given
     SourceLocation where;
 };
 
@@ -30,19 +31,26 @@ struct State {
     GiNaC::ex rhs;  // d/dt of this state
     GiNaC::ex initial;  // in terms of parameters
     SourceLocation where;
+    std::string unit;  // as written; empty: none given
 };
 
 struct Input {
     std::string name;
     GiNaC::symbol symbol;
     SourceLocation where;
+    std::string unit;  // as written; empty: none given
 };
 
 struct Output {
     std::string name;
     GiNaC::ex expression;
     SourceLocation where;
+    std::string unit;  // as written, or the unit of the state it names; empty: none given
 };
+
+// The unit of a fitted parameter by name; an initial value of a later record of a fit ("x(0)#2")
+// has the unit of x(0). Empty when none is given or there is no such parameter.
+std::string unitOfParameter(const std::vector<Parameter>& parameters, std::string_view name);
 
 // One of Lagrange's equations as derived, before it is solved for the accelerations:
 // lhs = generalizedForce, with lhs = d/dt(dL/dq') - dL/dq + dD/dq'.

@@ -113,6 +113,7 @@ struct Coordinate {
     SourceLocation equationWhere;
     std::vector<InitialValue> initial;
     SourceLocation initialWhere;
+    std::string unit;  // of the position
 };
 
 struct FirstOrder {
@@ -123,6 +124,7 @@ struct FirstOrder {
     SourceLocation equationWhere;
     std::optional<InitialValue> initial;
     SourceLocation initialWhere;
+    std::string unit;
 };
 
 class Builder : public NameScope {
@@ -186,6 +188,7 @@ private:
                      std::nullopt,
                      {},
                      {},
+                     {},
                      {}};
         coordinates_.push_back(std::move(c));
         order_.push_back({true, coordinates_.size() - 1});
@@ -208,8 +211,15 @@ private:
                     fields_.declareField(*f);
                 } else if (auto* s = std::get_if<StateStatement>(&st)) {
                     declareName(s->name, NameKind::FirstOrderState, firstOrder_.size());
-                    FirstOrder f{
-                        s->name.name, s->name.where, GiNaC::symbol(s->name.name), std::nullopt, {}, std::nullopt, {}};
+                    FirstOrder f{s->name.name,
+                                 s->name.where,
+                                 GiNaC::symbol(s->name.name),
+                                 std::nullopt,
+                                 {},
+                                 std::nullopt,
+                                 {},
+                                 {}};
+                    f.unit = s->unit;
                     if (s->initial)
                         f.initial = InitialValue{s->initial, s->estimate, s->initial->where};
                     f.initialWhere = s->name.where;
@@ -218,11 +228,11 @@ private:
                 } else if (auto* in = std::get_if<InputStatement>(&st)) {
                     for (const auto& n : in->names) {
                         declareName(n, NameKind::Input, model_.inputs.size());
-                        model_.inputs.push_back({n.name, GiNaC::symbol(n.name), n.where});
+                        model_.inputs.push_back({n.name, GiNaC::symbol(n.name), n.where, in->unit});
                     }
                 } else if (auto* c = std::get_if<CoordStatement>(&st)) {
                     for (const auto& n : c->names)
-                        addCoordinate(n, true);
+                        addCoordinate(n, true).unit = c->unit;
                 } else if (auto* l = std::get_if<LetStatement>(&st)) {
                     declareName(l->name, NameKind::Let, 0);
                 } else if (auto* e = std::get_if<EnergyStatement>(&st)) {
@@ -274,6 +284,7 @@ private:
             param.name = p->name.name;
             param.where = p->name.where;
             param.fixed = p->fixed;
+            param.unit = p->unit;
             guarded([&] {
                 param.value = constantValue(p->value, "the value of parameter " + param.name);
                 if (p->lower) {
@@ -509,13 +520,17 @@ private:
                     const std::optional<InitialValue> vel =
                         c.initial.size() > 1 ? std::optional(c.initial[1]) : std::nullopt;
                     model_.states.push_back(
-                        {c.name, c.position, c.velocity, initialExpression(pos, c.name + "(0)"), c.where});
-                    model_.states.push_back({c.name + "'", c.velocity, *c.acceleration_rhs,
-                                             initialExpression(vel, c.name + "'(0)"), c.where});
+                        {c.name, c.position, c.velocity, initialExpression(pos, c.name + "(0)"), c.where, c.unit});
+                    model_.states.push_back({c.name + "'",
+                                             c.velocity,
+                                             *c.acceleration_rhs,
+                                             initialExpression(vel, c.name + "'(0)"),
+                                             c.where,
+                                             {}});
                 } else {
                     FirstOrder& f = firstOrder_[index];
                     model_.states.push_back(
-                        {f.name, f.symbol, *f.rhs, initialExpression(f.initial, f.name + "(0)"), f.where});
+                        {f.name, f.symbol, *f.rhs, initialExpression(f.initial, f.name + "(0)"), f.where, f.unit});
                 }
             });
         }
@@ -566,13 +581,34 @@ private:
                     value = resolve(e, Context::Output);
                 }
                 seen[name] = o->name.where;
-                model_.outputs.push_back({name, value, o->name.where});
+                model_.outputs.push_back({name, value, o->name.where, o->unit});
+                if (!o->value)
+                    shareUnitWithState(model_.outputs.back());
             });
         }
         model_.outputsDeclared = !seen.empty();
         if (!model_.outputsDeclared)
             for (const auto& s : model_.states)
-                model_.outputs.push_back({s.name, s.symbol, s.where});
+                model_.outputs.push_back({s.name, s.symbol, s.where, s.unit});
+        for (Parameter& p : model_.parameters)
+            if (p.isInitialValue && p.name.ends_with("(0)"))
+                if (const std::size_t i = model_.stateIndex(p.name.substr(0, p.name.size() - 3));
+                    i < model_.states.size())
+                    p.unit = model_.states[i].unit;
+    }
+
+    // `output s unit m` for a state s gives the state its unit (x'' = ... declares none), and
+    // `output s` takes the unit a state was declared with.
+    void shareUnitWithState(Output& output)
+    {
+        const std::size_t i = model_.stateIndex(output.name);
+        if (i >= model_.states.size())
+            return;
+        std::string& state = model_.states[i].unit;
+        if (state.empty())
+            state = output.unit;
+        else if (output.unit.empty())
+            output.unit = state;
     }
 
     ex stateRhs(const std::string& name, int primes, SourceLocation where)
@@ -789,6 +825,15 @@ std::size_t Model::parameterIndex(std::string_view name) const
         if (parameters[i].name == name)
             return i;
     return std::string::npos;
+}
+
+std::string unitOfParameter(const std::vector<Parameter>& parameters, std::string_view name)
+{
+    const std::string_view own = name.substr(0, name.find('#'));
+    for (const Parameter& p : parameters)
+        if (p.name == own)
+            return p.unit;
+    return {};
 }
 
 std::size_t Model::stateIndex(std::string_view name) const

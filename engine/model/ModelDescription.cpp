@@ -1,5 +1,7 @@
 #include "engine/model/ModelDescription.h"
 
+#include "engine/model/UnitLabel.h"
+
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -29,8 +31,12 @@ std::string describeModel(const Model& model)
     std::ostringstream out;
     out << "model " << model.source << "\n";
     out << "states (" << model.states.size() << "):\n";
-    for (const auto& s : model.states)
-        out << "  " << std::left << std::setw(12) << s.name << " initial " << text(s.initial) << "\n";
+    for (const auto& s : model.states) {
+        out << "  " << std::left << std::setw(12) << s.name << " initial " << text(s.initial);
+        if (!s.unit.empty())
+            out << " unit " << s.unit;
+        out << "\n";
+    }
     out << "parameters (" << model.parameters.size() << "):\n";
     for (const auto& p : model.parameters) {
         out << "  " << std::left << std::setw(12) << p.name << " = " << std::setw(12) << number(p.value);
@@ -45,6 +51,8 @@ std::string describeModel(const Model& model)
             out << " prior " << number(p.prior->mean) << " +- " << number(p.prior->sd);
         if (p.isInitialValue)
             out << " (initial value)";
+        if (!p.unit.empty())
+            out << " unit " << p.unit;
         out << "\n";
     }
     if (!model.fields.empty()) {
@@ -62,10 +70,10 @@ std::string describeModel(const Model& model)
     }
     out << "inputs (" << model.inputs.size() << "):";
     for (const auto& u : model.inputs)
-        out << " " << u.name;
+        out << " " << withUnit(u.name, u.unit);
     out << "\noutputs (" << model.outputs.size() << "):";
     for (const auto& o : model.outputs)
-        out << " " << o.name;
+        out << " " << withUnit(o.name, o.unit);
     if (!model.outputsDeclared)
         out << "  (no 'output' declared: every state)";
     out << "\n";
@@ -85,7 +93,7 @@ std::string describeEquations(const Model& model)
         out << "  d/dt " << s.name << " = " << text(s.rhs) << "\n";
     out << "outputs:\n";
     for (const auto& o : model.outputs)
-        out << "  " << o.name << " = " << text(o.expression) << "\n";
+        out << "  " << withUnit(o.name, o.unit) << " = " << text(o.expression) << "\n";
     return out.str();
 }
 

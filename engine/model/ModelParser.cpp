@@ -113,11 +113,15 @@ private:
             return stateStatement();
         if (word == "input") {
             next();
-            return InputStatement{nameList("an input name")};
+            InputStatement in{nameList("an input name"), {}};
+            in.unit = unitClause();
+            return in;
         }
         if (word == "coord") {
             next();
-            return CoordStatement{nameList("a coordinate name")};
+            CoordStatement c{nameList("a coordinate name"), {}};
+            c.unit = unitClause();
+            return c;
         }
         if (word == "let") {
             next();
@@ -181,6 +185,7 @@ private:
             next();
             p.fixed = true;
         }
+        p.unit = unitClause();
         return p;
     }
 
@@ -196,6 +201,7 @@ private:
                 s.estimate = true;
             }
         }
+        s.unit = unitClause();
         return s;
     }
 
@@ -203,17 +209,41 @@ private:
     {
         next();
         const Token& t = expect(TokenKind::Identifier, "an output name");
-        OutputStatement o{{t.text, t.where}, t.primes, nullptr, {}};
+        OutputStatement o{{t.text, t.where}, t.primes, nullptr, {}, {}};
         if (t.primes == 0 && accept(TokenKind::LeftParen)) {
             o.at = argumentList(t.text);
-            return o;
-        }
-        if (accept(TokenKind::Equals)) {
+        } else if (accept(TokenKind::Equals)) {
             if (t.primes != 0)
                 fail(t, "an output defined by an expression needs a plain name (output NAME = ...)");
             o.value = expression();
         }
+        o.unit = unitClause();
         return o;
+    }
+
+    // `unit TEXT` closing a declaration: the rest of the statement as written (kg, m/s^2, N*s/m,
+    // 1/s, - for dimensionless), kept as text. `unit` is a keyword only here, so it stays free
+    // as a name elsewhere.
+    std::string unitClause()
+    {
+        if (!isKeyword(peek(), "unit"))
+            return {};
+        const Token& keyword = next();
+        if (peek().kind == TokenKind::Separator || peek().kind == TokenKind::End)
+            fail(keyword, "'unit' needs a unit after it (e.g. unit kg, unit m/s^2, or unit - when dimensionless)");
+        std::string text;
+        SourceLocation end{};  // just after the previous token, to keep a space written between tokens
+        while (peek().kind != TokenKind::Separator && peek().kind != TokenKind::End) {
+            const Token& t = next();
+            if (isKeyword(t, "fixed") || isKeyword(t, "prior") || isKeyword(t, "estimate"))
+                fail(t, "'" + t.text + "' must come before 'unit': the unit runs to the end of the statement");
+            const std::string spelling = t.text + std::string(static_cast<std::size_t>(t.primes), '\'');
+            if (!text.empty() && t.where.column > end.column)
+                text += ' ';
+            text += spelling;
+            end = {t.where.line, t.where.column + static_cast<int>(spelling.size())};
+        }
+        return text;
     }
 
     // Whether the parenthesis at `open` holds a comma at its own depth: s(0, t) rather than x(0).

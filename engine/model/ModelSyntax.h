@@ -21,16 +21,19 @@ struct ParamStatement {
     ExpressionPtr priorMean, priorSd;  // null when no prior was written
     bool fixed = false;
     std::vector<NamedPlace> over;  // param alpha(x): one parameter per node of the field variable x
+    std::string unit;  // `unit ...` at the end of a declaration, as written; empty: none
 };
 
 struct StateStatement {
     NamedPlace name;
     ExpressionPtr initial;  // null: starts at 0
     bool estimate = false;
+    std::string unit;
 };
 
 struct InputStatement {
     std::vector<NamedPlace> names;
+    std::string unit;  // of every input named
 };
 
 struct LetStatement {
@@ -43,10 +46,12 @@ struct OutputStatement {
     int primes = 0;  // output x' names a velocity
     ExpressionPtr value;  // null: the output is the named state itself
     std::vector<ExpressionPtr> at;  // output s(0.4): a field at one point
+    std::string unit;
 };
 
 struct CoordStatement {
     std::vector<NamedPlace> names;
+    std::string unit;  // of every coordinate named (their positions; velocities get none)
 };
 
 enum class EnergyKind { Kinetic, Potential, Dissipation };

@@ -35,10 +35,10 @@ std::string csvField(const std::string& text)
 
 std::string parameterCsv(const estimate::FitResult& result)
 {
-    std::string text = "name,value,sd,lower95,upper95\n";
+    std::string text = "name,value,sd,lower95,upper95,unit\n";
     for (const estimate::ParameterEstimate& p : result.parameters)
         text += csvField(p.name) + ',' + fullPrecision(p.value) + ',' + fullPrecision(p.sd) + ',' +
-            fullPrecision(p.lower95) + ',' + fullPrecision(p.upper95) + '\n';
+            fullPrecision(p.lower95) + ',' + fullPrecision(p.upper95) + ',' + csvField(p.unit) + '\n';
     return text;
 }
 

@@ -40,6 +40,7 @@ estimate::FitResult resultFromJson(const json& in)
             e.initial = number(p.value("initial", json(nullptr)));
             e.lower95 = number(p.value("lower95", json(nullptr)));
             e.upper95 = number(p.value("upper95", json(nullptr)));
+            e.unit = p.value("unit", std::string());
             result.parameters.push_back(e);
             names.push_back(name);
         }
@@ -98,11 +99,9 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
     json out;
     json parameters = json::object();
     for (const auto& p : result.parameters) {
-        parameters[p.name] = {{"value", finite(p.value)},
-                              {"std", finite(p.sd)},
-                              {"initial", finite(p.initial)},
-                              {"lower95", finite(p.lower95)},
-                              {"upper95", finite(p.upper95)}};
+        parameters[p.name] = {{"value", finite(p.value)},     {"std", finite(p.sd)},
+                              {"initial", finite(p.initial)}, {"lower95", finite(p.lower95)},
+                              {"upper95", finite(p.upper95)}, {"unit", p.unit}};
         if (const auto truth = trueValues.find(p.name); truth != trueValues.end()) {
             parameters[p.name]["true"] = finite(truth->second);
             parameters[p.name]["relative_error"] = finite((p.value - truth->second) / std::abs(truth->second));

@@ -10,7 +10,7 @@
 namespace sysid::project {
 
 // RESULT.json of DESIGN.md:
-//   {"parameters": {"NAME": {"value", "std", "initial", "lower95", "upper95"}},
+//   {"parameters": {"NAME": {"value", "std", "initial", "lower95", "upper95", "unit"}},
 //    "cost", "iterations", "converged", "stop_reason", "cancelled",
 //    "termination": {"kind", "criterion", "message"}, "statistics": {...}, "report": {...},
 //    "residual_rms": {"OUTPUT": rms},
@@ -18,7 +18,8 @@ namespace sysid::project {
 //    "history": [{"iteration", "cost", "parameters": {"NAME": value}}]}
 // Rows and columns of "correlation" follow the keys of "parameters" in the order they are
 // written (nlohmann::json sorts keys by name). Numbers that are not finite (an output that is
-// not measured, an undeterminable sd) are written as null. A parameter with a known true value
+// not measured, an undeterminable sd) are written as null. "unit" is the model's unit text, "" when
+// it gives none. A parameter with a known true value
 // (synthetic data) also gets "true" and "relative_error" ((value - true)/|true|; null for 0).
 nlohmann::json resultToJson(const estimate::FitResult& result, const std::map<std::string, double>& trueValues = {});
 

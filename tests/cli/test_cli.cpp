@@ -176,6 +176,21 @@ private slots:
         QVERIFY(!plain.out.contains("Lagrange's equations"));
     }
 
+    void checkListsUnits()
+    {
+        const Run r = runSysid({"check", kExamples + "mass_spring_damper.model", "--equations"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
+        const QStringList lines = r.out.split('\n');
+        QVERIFY2(lines.value(lines.indexOf("states (2):") + 1).simplified() == "s initial 0 unit m", qPrintable(r.out));
+        const int params = lines.indexOf("parameters (3):");
+        QVERIFY2(params >= 0, qPrintable(r.out));
+        QVERIFY2(lines.value(params + 1).simplified() == "m = 1 estimated in [0.01, 100] unit kg", qPrintable(r.out));
+        QVERIFY2(lines.value(params + 2).simplified().endsWith("unit N*s/m"), qPrintable(r.out));
+        QVERIFY2(lines.contains("inputs (1): u [N]"), qPrintable(r.out));
+        QVERIFY2(lines.contains("outputs (1): s [m]"), qPrintable(r.out));
+        QVERIFY2(lines.contains("  s [m] = s"), qPrintable(r.out));
+    }
+
     void checkReportsFileLineColumn()
     {
         const QString model = writeModel("broken.model", "param k = 1\nstate y = 1\ny' = 2*zz\n");

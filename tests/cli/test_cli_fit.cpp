@@ -54,9 +54,10 @@ QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameter
         problems << "parameters " + ps.keys().join(',');
     for (const auto& name : ps.keys()) {
         const QStringList keys = ps[name].toObject().keys();
-        if (keys != QStringList{"initial", "lower95", "std", "upper95", "value"} &&  // measured data
+        if (keys != QStringList{"initial", "lower95", "std", "unit", "upper95", "value"} &&  // measured data
             keys !=
-                QStringList{"initial", "lower95", "relative_error", "std", "true", "upper95", "value"})  // synthetic
+                QStringList{"initial", "lower95", "relative_error", "std", "true", "unit", "upper95",
+                            "value"})  // synthetic
             problems << name + " has keys " + keys.join(',');
     }
     if (!r["cost"].isDouble() || !r["iterations"].isDouble() || !r["converged"].isBool() || !r["cancelled"].isBool() ||
@@ -309,6 +310,11 @@ private slots:
         const QStringList keys = resultKeyProblems(result, {"b", "k", "m"}, {"s"});
         QVERIFY2(keys.isEmpty(), qPrintable(keys.join('\n')));
         QVERIFY(result["converged"].toBool());
+        // The model's units come along.
+        const QJsonObject parameters = result["parameters"].toObject();
+        QCOMPARE(parameters["m"].toObject()["unit"].toString(), QStringLiteral("kg"));
+        QCOMPARE(parameters["b"].toObject()["unit"].toString(), QStringLiteral("N*s/m"));
+        QCOMPARE(parameters["k"].toObject()["unit"].toString(), QStringLiteral("N/m"));
         // Fisher sd about 0.0009, 0.0005, 0.0009 (b, k, m).
         const QStringList estimates =
             estimateProblems(result, {{"m", {1, 0.002}}, {"b", {1, 0.002}}, {"k", {1, 0.001}}});

@@ -38,11 +38,14 @@ private slots:
             parameterEstimate("a,b", 1.0 / 3.0, 0, 1e-300, 1e300),
             parameterEstimate("say \"hi\"", 0, 0, 0, 0),
         };
-        const std::string expected = "name,value,sd,lower95,upper95\n"
-                                     "k,0.10000000000000001,0.001,0.098000000000000004,0.10199999999999999\n"
-                                     "x(0)#2,-2.5,nan,-inf,inf\n"
-                                     "\"a,b\",0.33333333333333331,0,1e-300,1.0000000000000001e+300\n"
-                                     "\"say \"\"hi\"\"\",0,0,0,0\n";
+        result.parameters[0].unit = "N/m";
+        result.parameters[1].unit = "m";
+        result.parameters[2].unit = "kg,m";  // quoted like a name
+        const std::string expected = "name,value,sd,lower95,upper95,unit\n"
+                                     "k,0.10000000000000001,0.001,0.098000000000000004,0.10199999999999999,N/m\n"
+                                     "x(0)#2,-2.5,nan,-inf,inf,m\n"
+                                     "\"a,b\",0.33333333333333331,0,1e-300,1.0000000000000001e+300,\"kg,m\"\n"
+                                     "\"say \"\"hi\"\"\",0,0,0,0,\n";
         QCOMPARE(project::parameterCsv(result), expected);
     }
 
@@ -62,7 +65,7 @@ private slots:
 
     void noParametersIsTheHeaderOnly()
     {
-        QCOMPARE(project::parameterCsv({}), std::string("name,value,sd,lower95,upper95\n"));
+        QCOMPARE(project::parameterCsv({}), std::string("name,value,sd,lower95,upper95,unit\n"));
     }
 };
 

@@ -791,8 +791,8 @@ private slots:
     {
         const double nan = std::numeric_limits<double>::quiet_NaN();
         estimate::FitResult r;
-        r.parameters.push_back({"k", 1.0, 2.0, 0.1, 1.8, 2.2, false});
-        r.parameters.push_back({"c", 0.5, 0.4, nan, nan, nan, true});
+        r.parameters.push_back({"k", 1.0, 2.0, 0.1, 1.8, 2.2, false, "N/m"});
+        r.parameters.push_back({"c", 0.5, 0.4, nan, nan, nan, true, {}});
         r.correlation.resize(2, 2);
         r.correlation << 1.0, 0.25, 0.25, 1.0;
         r.cost = 3.5;
@@ -811,8 +811,11 @@ private slots:
                  (std::vector<std::string>{"cancelled", "converged", "correlation", "cost", "history", "iterations",
                                            "parameters", "report", "residual_rms", "statistics", "stop_reason",
                                            "termination", "unidentifiable_directions"}));
-        QCOMPARE(j["parameters"]["k"],
-                 (json{{"value", 2.0}, {"std", 0.1}, {"initial", 1.0}, {"lower95", 1.8}, {"upper95", 2.2}}));
+        QCOMPARE(
+            j["parameters"]["k"],
+            (json{
+                {"value", 2.0}, {"std", 0.1}, {"initial", 1.0}, {"lower95", 1.8}, {"upper95", 2.2}, {"unit", "N/m"}}));
+        QCOMPARE(j["parameters"]["c"]["unit"].get<std::string>(), std::string());  // none given
         QVERIFY(j["parameters"]["c"]["std"].is_null());
         QCOMPARE(j["parameters"]["c"]["value"].get<double>(), 0.4);
         QCOMPARE(j["cost"].get<double>(), 3.5);
@@ -835,6 +838,11 @@ private slots:
         QCOMPARE(withTruth["parameters"]["k"]["relative_error"].get<double>(), -0.2);
         QVERIFY(withTruth["parameters"]["c"]["relative_error"].is_null());
         QCOMPARE(project::resultFromJson(withTruth).parameters.size(), std::size_t{2});
+        // The unit reads back (parameters come back by name: c, k); a result stored without units has none.
+        QCOMPARE(project::resultFromJson(j).parameters[1].unit, std::string("N/m"));
+        json unitless = j;
+        unitless["parameters"]["k"].erase("unit");
+        QCOMPARE(project::resultFromJson(unitless).parameters[1].unit, std::string());
     }
 
     // RESULT.json of `sysid optimal`: every member, columns by name, non-finite numbers as null.
@@ -904,9 +912,9 @@ private slots:
     void resultJsonCorrelationFollowsTheNameOrder()
     {
         estimate::FitResult r;
-        r.parameters.push_back({"z", 0, 0, 0, 0, 0, false});
-        r.parameters.push_back({"a", 0, 0, 0, 0, 0, false});
-        r.parameters.push_back({"m", 0, 0, 0, 0, 0, false});
+        r.parameters.push_back({"z", 0, 0, 0, 0, 0, false, {}});
+        r.parameters.push_back({"a", 0, 0, 0, 0, 0, false, {}});
+        r.parameters.push_back({"m", 0, 0, 0, 0, 0, false, {}});
         r.correlation.resize(3, 3);
         r.correlation << 1, 0.1, 0.2,  //
             0.1, 1, 0.3,  //
@@ -920,8 +928,8 @@ private slots:
     {
         const double nan = std::numeric_limits<double>::quiet_NaN();
         estimate::FitResult r;
-        r.parameters.push_back({"k", 1.0, 2.0, 0.1, 1.8, 2.2, false});
-        r.parameters.push_back({"c", 0.5, 0.4, nan, nan, nan, false});
+        r.parameters.push_back({"k", 1.0, 2.0, 0.1, 1.8, 2.2, false, {}});
+        r.parameters.push_back({"c", 0.5, 0.4, nan, nan, nan, false, {}});
         r.correlation.resize(2, 2);
         r.correlation << 1.0, -0.25, -0.25, 1.0;
         r.cost = 3.5;

@@ -51,6 +51,7 @@ estimate::FitResult twoParameterResult()
     c.sd = 0.01;
     c.lower95 = 0.08;
     c.upper95 = 0.12;
+    c.unit = "N*s/m";
     estimate::ParameterEstimate k;
     k.name = "k3";
     k.initial = 2.0;
@@ -110,6 +111,9 @@ private slots:
         QCOMPARE(t->rowCount(), 2);
         QCOMPARE(t->item(0, ResultsPanel::ColName)->text(), QStringLiteral("c"));
         QCOMPARE(t->item(0, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.1"));
+        QCOMPARE(t->item(0, ResultsPanel::ColUnit)->text(), QStringLiteral("N*s/m"));
+        QCOMPARE(t->horizontalHeaderItem(ResultsPanel::ColUnit)->text(), QStringLiteral("Unit"));
+        QVERIFY(t->item(1, ResultsPanel::ColUnit)->text().isEmpty());  // none given
         QCOMPARE(t->item(0, ResultsPanel::ColSd)->text(), QStringLiteral("0.01"));
         QCOMPARE(t->item(0, ResultsPanel::ColInterval)->text(), QStringLiteral("[0.08, 0.12]"));
         QCOMPARE(t->item(0, ResultsPanel::ColRelError)->text(), QStringLiteral("-20 %"));
@@ -162,6 +166,7 @@ private slots:
         QVERIFY2(ResultsPanel::exportJson(r, jsonPath, &error), qPrintable(error));
         const auto json = nlohmann::json::parse(readAll(jsonPath).toStdString());
         QCOMPARE(json["parameters"]["c"]["value"].get<double>(), 0.1);
+        QCOMPARE(json["parameters"]["c"]["unit"].get<std::string>(), std::string("N*s/m"));
         QCOMPARE(json["iterations"].get<int>(), 7);
         QVERIFY(json["converged"].get<bool>());
 
@@ -169,13 +174,14 @@ private slots:
         QVERIFY2(ResultsPanel::exportCsv(r, csvPath, &error), qPrintable(error));
         const QStringList lines = QString::fromUtf8(readAll(csvPath)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
-        QCOMPARE(lines[0], QStringLiteral("name,value,sd,lower95,upper95"));
+        QCOMPARE(lines[0], QStringLiteral("name,value,sd,lower95,upper95,unit"));
         const QStringList first = lines[1].split(QLatin1Char(','));
-        QCOMPARE(first.size(), 5);
+        QCOMPARE(first.size(), 6);
+        QCOMPARE(first[5], QStringLiteral("N*s/m"));
         QCOMPARE(first[0], QStringLiteral("c"));
         QCOMPARE(first[1].toDouble(), 0.1);  // 17 digits read back exactly
         QCOMPARE(first[4].toDouble(), 0.12);
-        QCOMPARE(lines[2], QStringLiteral("k3,1,inf,-inf,inf"));
+        QCOMPARE(lines[2], QStringLiteral("k3,1,inf,-inf,inf,"));
 
         const QString bad = dir.filePath(QStringLiteral("no/such/folder/result.json"));
         error.clear();

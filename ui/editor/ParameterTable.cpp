@@ -69,8 +69,9 @@ QString leadingSpace(const QString& s)
 
 ParameterTable::ParameterTable(QWidget* parent) : QTableWidget(0, ColumnCount, parent)
 {
-    setHorizontalHeaderLabels(
-        {tr("Name"), tr("Initial guess"), tr("Lower"), tr("Upper"), tr("Fixed"), tr("Prior mean"), tr("Prior sd")});
+    setHorizontalHeaderLabels({tr("Name"), tr("Initial guess"), tr("Unit"), tr("Lower"), tr("Upper"), tr("Fixed"),
+                               tr("Prior mean"), tr("Prior sd")});
+    horizontalHeaderItem(UnitColumn)->setToolTip(tr("As written after 'unit' in the model, e.g. kg or N*s/m"));
     horizontalHeaderItem(PriorMeanColumn)->setToolTip(tr("Gaussian prior, kept in the project settings"));
     horizontalHeaderItem(PriorSdColumn)->setToolTip(tr("Gaussian prior, kept in the project settings"));
     verticalHeader()->setVisible(false);
@@ -105,6 +106,7 @@ void ParameterTable::setSummary(const ModelSummary& summary)
     for (int row = 0; row < rowCount(); ++row)
         fillRow(row);
     resizeColumnToContents(NameColumn);
+    resizeColumnToContents(UnitColumn);  // short texts: the columns after it stay in view
 }
 
 int ParameterTable::rowOf(const std::string& name) const
@@ -132,6 +134,12 @@ void ParameterTable::fillRow(int row)
     if (p.isInitialValue && !valueEditable)
         valueItem->setToolTip(tr("edit this initial value in the model text"));
     setItem(row, ValueColumn, valueItem);
+
+    const QString unit = QString::fromStdString(p.unit);
+    QTableWidgetItem* unitItem = attached && !p.isInitialValue ? editableItem(unit) : readOnlyItem(unit);
+    if (p.isInitialValue)
+        unitItem->setToolTip(tr("the unit of the state"));
+    setItem(row, UnitColumn, unitItem);
 
     const QString lower = std::isfinite(p.lower) ? formatNumber(p.lower) : QString();
     const QString upper = std::isfinite(p.upper) ? formatNumber(p.upper) : QString();
@@ -200,6 +208,18 @@ void ParameterTable::onItemChanged(QTableWidgetItem* item)
         } else {
             setToolTipQuietly(item, tr("give the prior's mean and standard deviation, or clear both"));
         }
+        return;
+    }
+
+    if (column == UnitColumn) {
+        const QString unit = item->text().simplified();
+        // A comment or a second statement in the cell would change the meaning of the line.
+        if (p.isInitialValue || unit.contains(QLatin1Char('#')) || unit.contains(QLatin1Char(';'))) {
+            fillRow(row);
+            return;
+        }
+        p.unit = unit.toStdString();
+        replaceEditorText(rewriteParameterLine(editorText(), p));
         return;
     }
 
@@ -299,6 +319,8 @@ QString ParameterTable::rewriteParameterLine(const QString& modelText, const mod
             QStringLiteral(" prior %1, %2").arg(formatNumber(parameter.prior->mean), formatNumber(parameter.prior->sd));
     if (parameter.fixed)
         statement += QStringLiteral(" fixed");
+    if (!parameter.unit.empty())
+        statement += QStringLiteral(" unit ") + QString::fromStdString(parameter.unit);
 
     qsizetype lineStart = 0;
     while (lineStart <= modelText.size()) {

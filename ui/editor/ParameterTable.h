@@ -19,13 +19,14 @@ class ModelEditor;
 // The model's parameters (and estimated initial values) as a table. The model text stays the
 // single source of truth: editing a value, a bound or "fixed" rewrites the parameter's `param`
 // line in the editor, and the table is refilled from the editor's next check. Priors are part
-// of that line too (`prior MEAN, SD`).
+// of that line too (`prior MEAN, SD`), and so is the unit (`unit kg`).
 class ParameterTable : public QTableWidget {
     Q_OBJECT
 public:
     enum Column {
         NameColumn,
         ValueColumn,
+        UnitColumn,
         LowerColumn,
         UpperColumn,
         FixedColumn,
@@ -49,10 +50,9 @@ public:
     // Shortest text that reads back as exactly v ("0.1", "1e-07", "-2.5").
     static QString formatNumber(double v);
     // The model text with the statement `param NAME = ...` replaced by
-    // `param NAME = VALUE [LOW, HIGH] prior MEAN, SD fixed` written from `parameter` (bounds only
-    // when both are finite, prior and "fixed" only when set), keeping what else is on the line (a
-    // trailing comment stays at its column when it fits). Unchanged text when there is no such
-    // statement.
+    // `param NAME = VALUE [LOW, HIGH] prior MEAN, SD fixed unit UNIT` written from `parameter`
+    // (bounds only when both are finite, prior, "fixed" and the unit only when set), keeping what else is on the line
+    // (a trailing comment stays at its column when it fits). Unchanged text when there is no such statement.
     static QString rewriteParameterLine(const QString& modelText, const model::Parameter& parameter);
     // The model text with the estimated initial value at `where` (a parameter's location with
     // isInitialValue) replaced by value, when that place holds a plain number followed by

@@ -43,6 +43,11 @@ void FitController::connectFitRunner()
     connect(runner_, &FitRunner::started, this, [this](const QStringList& names) {
         views_.parameterPlot->clear();
         views_.parameterPlot->setParameterNames(names);
+        QStringList units;
+        for (const QString& name : names)
+            units << QString::fromStdString(
+                model::unitOfParameter(document_->modelSummary().parameters, name.toStdString()));
+        views_.parameterPlot->setParameterUnits(units);
         views_.costPlot->clear();
         emit logLine(tr("fit started: %1").arg(names.join(QStringLiteral(", "))));
     });

@@ -1,5 +1,7 @@
 #include "ui/periodic/PeriodicController.h"
 
+#include "engine/model/UnitLabel.h"
+
 #include "ui/periodic/PeriodicPanel.h"
 #include "ui/plots/BranchPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
@@ -82,8 +84,10 @@ void PeriodicController::finish(bool cancelled, const QString& message,
         orbit_->clear();
         orbit_->setModel(std::vector<double>(x.data(), x.data() + x.size()),
                          std::vector<double>(y.data(), y.data() + y.size()));
-        orbit_->setAxisNames(QString::fromStdString(result->stateNames[0]),
-                             QString::fromStdString(result->stateNames[1]));
+        const auto label = [this](const std::string& state) {
+            return QString::fromStdString(model::withUnit(state, document_->modelSummary().unitOf(state)));
+        };
+        orbit_->setAxisNames(label(result->stateNames[0]), label(result->stateNames[1]));
         orbit_->resetView();
         emit orbitShown();
     }

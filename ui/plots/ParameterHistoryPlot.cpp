@@ -52,6 +52,7 @@ QList<QAction*> ParameterHistoryPlot::scalingActions() const
 void ParameterHistoryPlot::setParameterNames(const QStringList& names)
 {
     names_ = names;
+    units_.clear();
     iterations_.clear();
     history_.clear();
     QCustomPlot* plot = customPlot();
@@ -155,13 +156,27 @@ void ParameterHistoryPlot::rebuild()
     }
     for (int p = 0; p < names_.size() && p < plot->graphCount(); ++p) {
         plot->graph(p)->setData(keys, shownValues(p));
-        const double d = divisor(p);
-        // The legend says what a curve was divided by, so its values can be read back.
-        plot->graph(p)->setName(scaling_ == Scaling::Absolute || d == 1.0
-                                    ? names_[p]
-                                    : QStringLiteral("%1 ÷ %2").arg(names_[p], QString::number(d, 'g', 4)));
+        plot->graph(p)->setName(legendName(p));
     }
     dataChanged();
+}
+
+void ParameterHistoryPlot::setParameterUnits(const QStringList& units)
+{
+    units_ = units;
+    rebuild();
+}
+
+QString ParameterHistoryPlot::legendName(int parameter) const
+{
+    const QString name = names_.value(parameter);
+    const QString unit = units_.value(parameter);
+    const double d = divisor(parameter);
+    // The legend says what a curve was divided by, so its values can be read back.
+    if (scaling_ == Scaling::Absolute || d == 1.0)
+        return unit.isEmpty() ? name : QStringLiteral("%1 [%2]").arg(name, unit);
+    const QString by = QString::number(d, 'g', 4);
+    return unit.isEmpty() ? QStringLiteral("%1 ÷ %2").arg(name, by) : QStringLiteral("%1 ÷ %2 %3").arg(name, by, unit);
 }
 
 }  // namespace sysid::ui

@@ -28,6 +28,11 @@ public:
     // Starts a new history with one curve per name.
     void setParameterNames(const QStringList& names);
     QStringList parameterNames() const { return names_; }
+    // The units of the parameters in the order of parameterNames() (empty strings: none), shown in
+    // the legend: "M [kg]", or with the divisor "M ÷ 80 kg".
+    void setParameterUnits(const QStringList& units);
+    // What the legend says for a parameter.
+    QString legendName(int parameter) const;
 
     // Values in the order of parameterNames(); extra values are ignored, missing ones leave a gap.
     // Without names, curves are named p1, p2, … on the first call.
@@ -51,6 +56,7 @@ private:
     void rebuild();
 
     QStringList names_;
+    QStringList units_;
     std::vector<int> iterations_;
     std::vector<std::vector<double>> history_;  // per iteration, per parameter (NaN = missing)
     Scaling scaling_ = Scaling::RelativeToLatest;

@@ -1,5 +1,7 @@
 #include "ui/plots/TimeSeriesPlot.h"
 
+#include "engine/model/UnitLabel.h"
+
 #include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
@@ -93,9 +95,24 @@ void TimeSeriesPlot::updateStyle()
 void TimeSeriesPlot::setOutputName(const QString& name)
 {
     outputName_ = name;
-    setAxisLabels(xAxisLabel(), name);
+    updateValueLabels();
     updateStyle();
     customPlot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimeSeriesPlot::setOutputUnit(const QString& unit)
+{
+    outputUnit_ = unit;
+    updateValueLabels();
+    customPlot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimeSeriesPlot::updateValueLabels()
+{
+    const std::string unit = outputUnit_.toStdString();
+    setAxisLabels(xAxisLabel(), QString::fromStdString(model::withUnit(outputName_.toStdString(), unit)));
+    residualRect_->axis(QCPAxis::atLeft)
+        ->setLabel(QString::fromStdString(model::withUnit(tr("residual").toStdString(), unit)));
 }
 
 void TimeSeriesPlot::setRaw(const std::vector<double>& times, const std::vector<double>& values)
@@ -139,7 +156,7 @@ void TimeSeriesPlot::setMeasured(const std::vector<double>& times, const std::ve
 void TimeSeriesPlot::setMeasured(const QVector<double>& times, const QVector<double>& values, const QString& name)
 {
     outputName_ = name;
-    setAxisLabels(xAxisLabel(), name);
+    updateValueLabels();
     setGraphData(measured_, times, values);
     updateStyle();
     updateResiduals();

@@ -32,6 +32,8 @@ public:
     void setRaw(const std::vector<double>& times, const std::vector<double>& values);
     // The output's name without data (axis label and legend names).
     void setOutputName(const QString& name);
+    // The output's unit, shown on the value and residual axes ("s [m]"); empty: none.
+    void setOutputUnit(const QString& unit);
     // The model trace; cheap enough to call on every progress event (one queued replot).
     void setModel(const std::vector<double>& times, const std::vector<double>& values);
     void setModel(const QVector<double>& times, const QVector<double>& values);
@@ -47,6 +49,7 @@ public:
     bool isModelAtCurrentValues() const { return modelAtCurrentValues_; }
 
     QString outputName() const { return outputName_; }
+    QString outputUnit() const { return outputUnit_; }
     // Points drawn in each part (for tests and status lines).
     int measuredCount() const;
     int modelCount() const;
@@ -66,6 +69,7 @@ protected:
 private:
     void updateResiduals();
     void updateStyle();
+    void updateValueLabels();
 
     QCPAxisRect* residualRect_ = nullptr;
     QCPGraph* raw_ = nullptr;
@@ -73,6 +77,7 @@ private:
     QCPGraph* model_ = nullptr;
     QCPGraph* residual_ = nullptr;
     QString outputName_;
+    QString outputUnit_;
     bool modelOutOfDate_ = false;
     bool modelAtCurrentValues_ = false;
 };

@@ -8,18 +8,34 @@
 
 namespace sysid::ui {
 
+std::string ModelSummary::unitOf(const std::string& name) const
+{
+    const auto it = units.find(name);
+    return it == units.end() ? std::string() : it->second;
+}
+
 ModelSummary summarizeModel(const std::string& text, const std::string& source)
 {
     ModelSummary summary;
     const std::lock_guard lock(model::symbolicMutex());
     try {
         const model::Model m = model::parseModel(text, source);
-        for (const auto& s : m.states)
+        const auto noteUnit = [&summary](const std::string& name, const std::string& unit) {
+            if (!unit.empty())
+                summary.units[name] = unit;
+        };
+        for (const auto& s : m.states) {
             summary.states.push_back(s.name);
-        for (const auto& u : m.inputs)
+            noteUnit(s.name, s.unit);
+        }
+        for (const auto& u : m.inputs) {
             summary.inputs.push_back(u.name);
-        for (const auto& o : m.outputs)
+            noteUnit(u.name, u.unit);
+        }
+        for (const auto& o : m.outputs) {
             summary.outputs.push_back(o.name);
+            noteUnit(o.name, o.unit);
+        }
         summary.parameters = m.parameters;
         summary.description = model::describeModel(m);
         summary.equations = model::describeEquations(m);

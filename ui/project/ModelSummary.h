@@ -3,6 +3,7 @@
 #include "engine/model/Model.h"
 #include "engine/model/ModelError.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,11 @@ struct ModelSummary {
     std::string equations;  // model::describeEquations (Lagrange's equations too)
     bool lagrangian = false;
     std::vector<model::FieldLayout> fields;  // PDE fields (method of lines): which states hold which nodes
+    // The model's `unit` of each state, input and output by name (an output's own unit over its
+    // state's); absent: none given.
+    std::map<std::string, std::string> units;
+
+    std::string unitOf(const std::string& name) const;  // empty when none
 };
 
 ModelSummary summarizeModel(const std::string& text, const std::string& source);

@@ -10,6 +10,7 @@
 #include "ui/results/ResultsPanel.h"
 
 #include "engine/data/Differentiation.h"
+#include "engine/model/UnitLabel.h"
 
 #include <QVBoxLayout>
 #include <QWidget>
@@ -81,6 +82,8 @@ FitViews::FitViews(ProjectDocument* document, const Views& views, QWidget* pageP
         if (summary.valid && (names != plottedOutputs_ || inputs != plottedInputs_)) {
             rebuildPlots();
             redrawOutputs();
+        } else if (summary.valid) {
+            labelPlots();  // the same outputs, perhaps with other units
         }
     });
     connect(document_, &ProjectDocument::dataChanged, this, &FitViews::redrawOutputs);
@@ -142,18 +145,39 @@ void FitViews::rebuildPlots()
     delete inputsPlot_;
     inputsPlot_ = nullptr;
     plottedInputs_.clear();
-    if (summary.inputs.empty())
-        return;
-    // The excitation under the responses, on their time axis: cause and effect read together.
-    inputsPlot_ = new CurvePlot(outputPage_);
-    inputsPlot_->setObjectName(QStringLiteral("inputsPlot"));
-    inputsPlot_->setAxisLabels(tr("t"), tr("input"));
-    inputsPlot_->setMinimumHeight(8 * inputsPlot_->fontMetrics().height());
-    outputLayout_->addWidget(inputsPlot_, 1);  // the responses are what is fitted: they get the room
-    for (const auto& input : summary.inputs)
-        plottedInputs_ << QString::fromStdString(input);
-    for (TimeSeriesPlot* plot : outputPlots_)
-        PlotWidget::shareHorizontalAxis(plot, inputsPlot_);
+    if (!summary.inputs.empty()) {
+        // The excitation under the responses, on their time axis: cause and effect read together.
+        inputsPlot_ = new CurvePlot(outputPage_);
+        inputsPlot_->setObjectName(QStringLiteral("inputsPlot"));
+        inputsPlot_->setMinimumHeight(8 * inputsPlot_->fontMetrics().height());
+        outputLayout_->addWidget(inputsPlot_, 1);  // the responses are what is fitted: they get the room
+        for (const auto& input : summary.inputs)
+            plottedInputs_ << QString::fromStdString(input);
+        for (TimeSeriesPlot* plot : outputPlots_)
+            PlotWidget::shareHorizontalAxis(plot, inputsPlot_);
+    }
+    labelPlots();
+}
+
+void FitViews::labelPlots()
+{
+    const ModelSummary& summary = document_->modelSummary();
+    for (std::size_t j = 0; j < outputPlots_.size(); ++j)
+        outputPlots_[j]->setOutputUnit(
+            QString::fromStdString(summary.unitOf(plottedOutputs_[static_cast<int>(j)].toStdString())));
+    if (!plottedOutputs_.isEmpty())
+        views_.phase->setAxisNames(labelWithUnit(plottedOutputs_.front()),
+                                   plottedOutputs_.front() + QStringLiteral("'"));
+    // One input is named on its axis (with its unit); several are told apart by the legend.
+    if (inputsPlot_)
+        inputsPlot_->setAxisLabels(tr("t"),
+                                   plottedInputs_.size() == 1 ? labelWithUnit(plottedInputs_.front()) : tr("input"));
+}
+
+QString FitViews::labelWithUnit(const QString& output) const
+{
+    const std::string name = output.toStdString();
+    return QString::fromStdString(model::withUnit(name, document_->modelSummary().unitOf(name)));
 }
 
 void FitViews::redrawOutputs()
@@ -204,7 +228,7 @@ void FitViews::redrawMeasured()
         else
             plot->setRaw({}, {});
         if (j == 0) {
-            views_.phase->setAxisNames(name, name + QStringLiteral("'"));
+            views_.phase->setAxisNames(labelWithUnit(name), name + QStringLiteral("'"));
             if (measured) {
                 const std::vector<double> v =
                     velocity(fitted->time(), fitted->column(column), document_->preprocessing().differentiation);
@@ -323,9 +347,13 @@ void FitViews::showResult()
     views_.results->setResult(*result, document_->trueValues());
     // The histories are the result's own (for a fit that just ended, what its iterations drew).
     QStringList names;
-    for (const auto& p : result->parameters)
+    QStringList units;
+    for (const auto& p : result->parameters) {
         names << QString::fromStdString(p.name);
+        units << QString::fromStdString(p.unit);
+    }
     views_.parameters->setParameterNames(names);
+    views_.parameters->setParameterUnits(units);
     views_.cost->clear();
     for (const auto& record : result->history) {
         views_.parameters->addIteration(static_cast<int>(record.iteration), record.parameters);

@@ -79,6 +79,8 @@ public slots:
 private:
     void clearAll();  // another project
     void rebuildPlots();  // one plot per model output
+    void labelPlots();  // the model's units on the output and phase portrait axes
+    QString labelWithUnit(const QString& output) const;  // "s [m]"
     void redrawOutputs();  // measured and model
     void redrawMeasured();  // the current data set as fitted, and raw behind it
     void redrawModel();  // the model's response of the current data set

@@ -58,7 +58,7 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     parameterTable_ = new QTableWidget(0, ColumnCount, this);
     parameterTable_->setObjectName(QStringLiteral("parameterTable"));
     parameterTable_->setHorizontalHeaderLabels(
-        {tr("Parameter"), tr("Estimate"), tr("SD"), tr("95 % interval"), tr("Rel. error"), tr("Bound")});
+        {tr("Parameter"), tr("Estimate"), tr("Unit"), tr("SD"), tr("95 % interval"), tr("Rel. error"), tr("Bound")});
     parameterTable_->verticalHeader()->setVisible(false);
     parameterTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     parameterTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -257,6 +257,7 @@ void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<s
         names << name;
         parameterTable_->setItem(i, ColName, readOnlyItem(name));
         parameterTable_->setItem(i, ColEstimate, readOnlyItem(formatNumber(p.value)));
+        parameterTable_->setItem(i, ColUnit, readOnlyItem(QString::fromStdString(p.unit)));
         parameterTable_->setItem(i, ColSd, readOnlyItem(formatNumber(p.sd)));
         parameterTable_->setItem(
             i, ColInterval,

@@ -44,7 +44,7 @@ public:
     const estimate::FitResult& result() const { return result_; }
 
     // Table columns of the parameter table.
-    enum ParameterColumn { ColName, ColEstimate, ColSd, ColInterval, ColRelError, ColBound, ColumnCount };
+    enum ParameterColumn { ColName, ColEstimate, ColUnit, ColSd, ColInterval, ColRelError, ColBound, ColumnCount };
 
     QTableWidget* parameterTable() const { return parameterTable_; }
     QTableWidget* correlationTable() const { return correlationTable_; }
