@@ -5,6 +5,7 @@
 #include "engine/data/Preprocessing.h"
 #include "engine/estimate/FitSettingFields.h"
 #include "engine/estimate/MethodTraits.h"
+#include "engine/estimate/UndeterminedDirections.h"
 #include "engine/model/ModelBuilder.h"
 #include "engine/project/FitReport.h"
 
@@ -252,14 +253,14 @@ std::string resultsPart(const Project& project, const estimate::FitResult& resul
         return "[" + number(p.lower) + ", " + number(p.upper) + "]";
     };
     const std::map<std::string, double> truth = trueValues(project);
-    std::vector<std::string> labels{"Parameter",    "Initial",       "Estimate", "Std. dev.",
-                                    "Rel. std (%)", "95 % interval", "Bounds",   "Note"};
+    std::vector<std::string> labels{"Parameter",    "Unit",          "Initial", "Estimate", "Std. dev.",
+                                    "Rel. std (%)", "95 % interval", "Bounds",  "Note"};
     if (!truth.empty())
-        labels.insert(labels.begin() + 7, "Rel. error vs true (%)");
+        labels.insert(labels.begin() + 8, "Rel. error vs true (%)");
     html += "<table width=\"100%\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" + headerRow(labels);
     for (const estimate::ParameterEstimate& p : result.parameters) {
         const double relative = p.value != 0.0 ? 100.0 * p.sd / std::abs(p.value) : std::nan("");
-        std::string row = "<tr>" + cell("<b>" + htmlEscape(p.name) + "</b>") +
+        std::string row = "<tr>" + cell("<b>" + htmlEscape(p.name) + "</b>") + cell(htmlEscape(p.unit)) +
             cell(number(p.initial), "align=\"right\"") + cell(number(p.value), "align=\"right\"") +
             cell(number(p.sd, 3), "align=\"right\"") + cell(number(relative, 3), "align=\"right\"") +
             cell(htmlEscape("[" + number(p.lower95) + ", " + number(p.upper95) + "]")) +
@@ -282,7 +283,7 @@ std::string resultsPart(const Project& project, const estimate::FitResult& resul
             if (estimated.count(p.name) || !p.fixed)
                 continue;
             const auto value = project.parameterValues.find(p.name);
-            std::string row = "<tr>" + cell(htmlEscape(p.name)) + cell("") +
+            std::string row = "<tr>" + cell(htmlEscape(p.name)) + cell(htmlEscape(p.unit)) + cell("") +
                 cell(number(value == project.parameterValues.end() ? p.value : value->second), "align=\"right\"") +
                 cell("") + cell("") + cell("") + cell(htmlEscape(bounds(p.name)));
             if (!truth.empty())
@@ -291,6 +292,8 @@ std::string resultsPart(const Project& project, const estimate::FitResult& resul
         }
     }
     html += "</table>\n";
+    for (const estimate::ParameterCombination& combination : result.undetermined)
+        html += "<p><b>Not determined:</b> " + htmlEscape(estimate::describe(combination)) + ".</p>\n";
 
     html += "<h3>Correlation of the estimates</h3>\n";
     const Eigen::MatrixXd& c = result.correlation;

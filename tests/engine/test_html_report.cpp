@@ -3,6 +3,7 @@
 // the correlation matrix, why the fit stopped and the figures by their relative paths.
 #include "engine/estimate/FitSettingFields.h"
 #include "engine/estimate/MethodTraits.h"
+#include "engine/estimate/UndeterminedDirections.h"
 #include "engine/project/HtmlReport.h"
 #include "engine/project/Project.h"
 #include "engine/project/ReportFigures.h"
@@ -37,9 +38,10 @@ estimate::FitResult exampleResult(const project::Project& project)
     const char* names[] = {"m", "b", "k"};
     const double values[] = {1.0123, 0.98765, 1.0042};
     const double sds[] = {0.0123, 0.00456, 0.0789};
+    const char* units[] = {"kg", "N*s/m", "N/m"};  // as the example's model gives them
     for (int i = 0; i < 3; ++i)
         r.parameters.push_back(
-            {names[i], 10.0, values[i], sds[i], values[i] - 2 * sds[i], values[i] + 2 * sds[i], i == 1});
+            {names[i], 10.0, values[i], sds[i], values[i] - 2 * sds[i], values[i] + 2 * sds[i], i == 1, units[i]});
     r.correlation = Eigen::MatrixXd::Identity(3, 3);
     r.correlation(0, 2) = r.correlation(2, 0) = 0.876;
     r.correlation(0, 1) = r.correlation(1, 0) = -0.25;
@@ -117,6 +119,7 @@ private slots:
             const std::string line = html.substr(row, html.find("</tr>", row) - row);
             QVERIFY2(line.find(">" + digits(p.value, 6) + "<") != std::string::npos, line.c_str());
             QVERIFY2(line.find(">" + digits(p.sd, 3) + "<") != std::string::npos, line.c_str());
+            QVERIFY2(line.find("<td>" + p.unit + "</td>") != std::string::npos, line.c_str());
             QVERIFY2(line.find(">" + digits(100 * p.sd / p.value, 3) + "<") != std::string::npos, line.c_str());
         }
         QVERIFY(html.find("[0.01, 100]") != std::string::npos);
@@ -155,6 +158,18 @@ private slots:
         QVERIFY(html.find("cannot be read") != std::string::npos);
         QVERIFY(html.find("gone.csv") != std::string::npos);
         QVERIFY(html.find("No figures") != std::string::npos);
+    }
+
+    // What the data cannot determine is said under the estimates, as the log says it.
+    void saysWhatTheDataCannotDetermine()
+    {
+        const project::Project project = project::loadProject(kProject);
+        estimate::FitResult result = exampleResult(project);
+        result.undetermined.push_back({{{"m", 1.0}, {"k", -1.0}}});
+        const std::string html = project::htmlReport(project, result, {"p.sysid", "1", "today", ""}, {});
+        const std::string said = estimate::describe(result.undetermined.front());
+        QVERIFY2(html.find("<b>Not determined:</b> " + said) != std::string::npos, said.c_str());
+        QVERIFY(html.find("fix one of them") != std::string::npos);
     }
 
     // Without a screen the report draws the cost and the parameters per iteration as SVG.

@@ -1,7 +1,8 @@
 // A user's first fit in sysid-gui, in a real X server (1366x768) under a window manager, with
 // clicks and keystrokes sent through the X server: numbers typed into the estimator's fields stay
 // as typed, the plotted residuals are those of the reported residual RMS, the Results panel's
-// "Update model with estimates" makes the next fit start from the estimates, and File ▸ New
+// "Update model with estimates" makes the next fit start from the estimates, the report is one
+// document in the folder typed into its dialog, and File ▸ New
 // (Ctrl+N) leaves no plot of the previous project behind.
 #include "UserActions.h"
 #include "XSession.h"
@@ -9,6 +10,7 @@
 #include "../ui/UiTestSupport.h"
 
 #include "ui/editor/ModelEditor.h"
+#include "ui/main/ExportActions.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/RunToolBar.h"
 #include "ui/plots/CostPlot.h"
@@ -22,6 +24,11 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScreen>
@@ -145,6 +152,46 @@ private slots:
             QCOMPARE(second.parameters[i].name, first.parameters[i].name);
             QCOMPARE(second.parameters[i].initial, first.parameters[i].value);
         }
+    }
+
+    // File ▸ Export ▸ Report: the folder named in the dialog by typing holds one HTML document,
+    // its figures and the PDF.
+    void theReportIsOneDocument()
+    {
+        QTemporaryDir tmp;
+        const QString folder = tmp.filePath(QStringLiteral("first report"));
+        auto* exports = window_->findChild<ui::ExportActions*>();
+        QVERIFY(exports);
+        QString typed;
+        test::onNextModal([&typed, folder](QWidget* modal) {
+            auto* name = modal->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+            if (!name) {
+                modal->close();
+                return;
+            }
+            name->setFocus();
+            QString message;
+            if (!test::pressKeys(QStringLiteral("ctrl+a"), &message) ||
+                !test::XSession::current()->xdotool(
+                    {QStringLiteral("type"), QStringLiteral("--delay"), QStringLiteral("20"), folder}, &message) ||
+                !test::pressKeys(QStringLiteral("Return"), &message))
+                modal->close();
+            typed = name->text();
+        });
+        exports->exportReport();
+        const QDir dir(folder);
+        QTRY_VERIFY2_WITH_TIMEOUT(dir.exists(QStringLiteral("report.pdf")), qPrintable(typed), 20000);
+        const QString html = QString::fromUtf8(test::readFile(dir.filePath(QStringLiteral("report.html"))));
+        QCOMPARE(html.count(QStringLiteral("<html")), 1);
+        QCOMPARE(html.count(QStringLiteral("</html>")), 1);
+        QVERIFY(test::readFile(dir.filePath(QStringLiteral("report.pdf"))).startsWith("%PDF-"));
+        const QRegularExpression image(QStringLiteral("<img src=\"([^\"]+)\""));
+        int images = 0;
+        for (auto it = image.globalMatch(html); it.hasNext(); ++images) {
+            const QString file = it.next().captured(1);
+            QVERIFY2(QFileInfo(file).isRelative() && dir.exists(file), qPrintable(file));
+        }
+        QVERIFY(images >= 3);  // the output, the parameters and the cost at least
     }
 
     // File ▸ New by its shortcut: after "Discard", nothing of the fitted project is drawn.

@@ -3,10 +3,14 @@
 // user agrees to replace what is listed.
 #include "UiTestSupport.h"
 
+#include "engine/data/CsvReader.h"
+#include "engine/project/DataRole.h"
 #include "ui/main/ExportActions.h"
+#include "ui/main/FitController.h"
 #include "ui/main/MainWindow.h"
 #include "ui/project/ProjectDocument.h"
 #include "ui/run/FitRunner.h"
+#include "ui/run/ValidationRunner.h"
 
 #include <QAbstractButton>
 #include <QDir>
@@ -118,6 +122,40 @@ private slots:
         test::onNextModal([&](QWidget* modal) { press(modal, QStringLiteral("Replace")); });
         QVERIFY(exports->exportReportTo(folder));
         QVERIFY(test::readFile(dir.filePath(QStringLiteral("report.pdf"))).startsWith("%PDF-"));
+    }
+
+    // A data set kept for validation: the report's validation section has its outputs with the
+    // model simulated at the estimate, and the fit's figures show the fitted data set whichever
+    // one the window shows; the window's choice is left as it was.
+    void validationDataSetsHaveTheirSection()
+    {
+        ui::MainWindow w(test::examplePath(QStringLiteral("mass_spring_damper.sysid")));
+        ui::ProjectDocument* document = w.document();
+        project::Project::DataSet validation = document->dataSet(0);
+        validation.name = "repeat";
+        document->addDataSet(validation, data::readCsv(validation.path));
+        document->setDataSetRole(1, project::DataRole::Validation);
+        auto* controller = w.findChild<ui::FitController*>();
+        QVERIFY(controller);
+        w.runFit();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isRunning() && document->result().has_value(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->validationRunner()->isRunning(), 30000);
+        document->setCurrentDataSet(1);
+
+        QTemporaryDir tmp;
+        const QString folder = tmp.filePath(QStringLiteral("report"));
+        auto* exports = w.findChild<ui::ExportActions*>();
+        QVERIFY(exports->exportReportTo(folder));
+        QCOMPARE(document->currentDataSet(), 1);
+        const QString html = QString::fromUtf8(test::readFile(QDir(folder).filePath(QStringLiteral("report.html"))));
+        const qsizetype section = html.indexOf(QStringLiteral("8. Validation"));
+        QVERIFY2(section > 0, "no validation section");
+        const qsizetype figure = html.indexOf(QStringLiteral("<img src=\"validation_2_output_1.png\""));
+        QVERIFY2(figure > section, "the validation data set's output is not in the validation section");
+        QVERIFY(html.contains(QStringLiteral("Validation data set repeat, output s")));
+        QVERIFY(html.indexOf(QStringLiteral("<img src=\"output_1.png\"")) < section);
+        QVERIFY(
+            test::readFile(QDir(folder).filePath(QStringLiteral("validation_2_output_1.png"))).startsWith("\x89PNG"));
     }
 };
 

@@ -97,8 +97,18 @@ bool ExportActions::exportReportTo(const QString& folder)
         if (!plot)
             continue;
         // Drawn at 1.5 times the width the report shows (560 pixels): sharp, with legible labels.
+        const int dataSet = figure.dataSet;
+        ProjectDocument* document = document_;
         figures.push_back({figure.file, figure.caption,
-                           [plot](const QString& p, QString* e) { return plot->exportTo(p, 840, 520, e); }});
+                           [plot, dataSet, document](const QString& p, QString* e) {
+                               const int shown = document->currentDataSet();
+                               if (dataSet >= 0)
+                                   document->setCurrentDataSet(dataSet);
+                               const bool written = plot->exportTo(p, 840, 520, e);
+                               document->setCurrentDataSet(shown);
+                               return written;
+                           },
+                           figure.validation});
     }
 
     if (const QStringList present = folderEntries(folder); !present.isEmpty()) {

@@ -29,6 +29,10 @@ public:
         QString file;
         QString caption;
         PlotWidget* plot = nullptr;
+        // A data set the plot shows while it is written (the window's current one is restored
+        // after); -1: as it is. A validation data set's figures get the report's validation section.
+        int dataSet = -1;
+        bool validation = false;
     };
     // The figures a window offers: the one in view (nullptr: none) and those of a report.
     struct Figures {

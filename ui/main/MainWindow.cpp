@@ -356,13 +356,30 @@ void MainWindow::buildControllers()
         const auto ifDrawn = [](PlotWidget* plot, bool drawn) { return drawn ? plot : nullptr; };
         const auto withLegend = [](PlotWidget* plot) { return plot->legendEntries().isEmpty() ? nullptr : plot; };
         std::vector<ExportActions::ReportPlot> report;
+        // The outputs on the first fitted data set, then on each validation data set.
+        int fitted = 0;
+        while (fitted < document_->dataSetCount() && !document_->dataSet(fitted).fitted())
+            ++fitted;
         for (int j = 0; j < fitViews_->outputPlotCount(); ++j) {
             TimeSeriesPlot* plot = fitViews_->outputPlot(j);
             report.push_back({QStringLiteral("output_%1.png").arg(j + 1),
                               tr("Output %1: the measured data, the model's response with the estimates, and the "
                                  "residual (measured − model) below.")
                                   .arg(plot->outputName()),
-                              plot});
+                              plot, fitted < document_->dataSetCount() ? fitted : -1});
+        }
+        for (int set = 0; set < document_->dataSetCount(); ++set) {
+            if (!fitViews_->hasValidationResponse(set))
+                continue;
+            const QString name = QString::fromStdString(document_->dataSet(set).name);
+            for (int j = 0; j < fitViews_->outputPlotCount(); ++j) {
+                TimeSeriesPlot* plot = fitViews_->outputPlot(j);
+                report.push_back({QStringLiteral("validation_%1_output_%2.png").arg(set + 1).arg(j + 1),
+                                  tr("Validation data set %1, output %2: the measured data and the model simulated "
+                                     "with the estimates (not fitted to these data), and the residual below.")
+                                      .arg(name.isEmpty() ? QString::number(set + 1) : name, plot->outputName()),
+                                  plot, set, true});
+            }
         }
         report.push_back({QStringLiteral("parameters.png"), tr("Each estimated parameter per iteration."),
                           ifDrawn(parameterPlot_, parameterPlot_->iterationCount() > 0)});

@@ -318,6 +318,12 @@ void FitViews::showValidation(int dataSet, const std::vector<double>& times, con
         redrawModel();
 }
 
+bool FitViews::hasValidationResponse(int dataSet) const
+{
+    const auto found = responses_.find(dataSet);
+    return found != responses_.end() && !found->second.residualRms.empty();
+}
+
 void FitViews::showLiveResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs)
 {
     live_ = Response{times, outputs, true, {}};

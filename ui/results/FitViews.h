@@ -57,6 +57,8 @@ public:
     QWidget* outputPage() const { return outputPage_; }
     TimeSeriesPlot* outputPlot(int output) const;
     int outputPlotCount() const { return static_cast<int>(outputPlots_.size()); }
+    // The model at the estimate was simulated on validation data set `dataSet` after the fit.
+    bool hasValidationResponse(int dataSet) const;
     // The current data set's model inputs over time (nullptr: the model has no inputs).
     CurvePlot* inputsPlot() const { return inputsPlot_; }
 

@@ -13,21 +13,22 @@ LiveSimulation::LiveSimulation(ProjectDocument* document, QObject* parent) : Job
         lastTimes_ = times;
         lastOutputs_ = y;
     });
-    // A new model text or new values: the last curve stays until the new one replaces it. Other
-    // data: the last curve belonged to another record, so it goes at once.
+    // A new model text or new values: the last curve stays until the new one replaces it.
     for (auto signal : {&ProjectDocument::modelTextChanged, &ProjectDocument::settingsChanged})
         connect(document_, signal, this, &LiveSimulation::schedule);
-    // While a fit's result describes the project, moving between its data sets (or renaming one)
-    // shows the fit's responses there, not the model at the starting values.
-    for (auto signal : {&ProjectDocument::projectReplaced, &ProjectDocument::dataChanged,
-                        &ProjectDocument::preprocessingChanged, &ProjectDocument::currentDataSetChanged})
-        connect(document_, signal, this, [this, signal] {
-            if (signal != &ProjectDocument::projectReplaced && document_->result() &&
-                document_->resultOutOfDate().isEmpty())
-                return;
-            emit cleared();
-            schedule();
-        });
+    // Other data: the last curve belonged to another record, so it goes at once. While a fit's
+    // result describes the project, moving between its data sets (or renaming one) shows the
+    // fit's responses there, not the model at the starting values.
+    const auto restart = [this](bool evenAfterAFit) {
+        if (!evenAfterAFit && document_->result() && document_->resultOutOfDate().isEmpty())
+            return;
+        emit cleared();
+        schedule();
+    };
+    connect(document_, &ProjectDocument::projectReplaced, this, [restart] { restart(true); });
+    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::preprocessingChanged})
+        connect(document_, signal, this, [restart] { restart(false); });
+    connect(document_, &ProjectDocument::currentDataSetChanged, this, [restart] { restart(false); });
     schedule();
 }
 
