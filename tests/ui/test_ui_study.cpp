@@ -87,6 +87,26 @@ private slots:
         QCOMPARE(again.distributionCombo()->currentIndex(), 0);
     }
 
+    // Before a run the empty table has the columns of the study Run would make: no "true" or
+    // "bias" for a parametric bootstrap.
+    void theEmptyTableFollowsTheChosenStudy()
+    {
+        QTemporaryDir dir;
+        const QString path = writeLinearProject(dir, R"({"realisations": 30})");
+        ui::ProjectDocument document;
+        QString error;
+        QVERIFY2(document.load(path, &error), qPrintable(error));
+        ui::StudyPanel panel(&document);
+        QComboBox* kind = panel.kindCombo();
+        const auto header = [&panel](int column) { return panel.summaryTable()->horizontalHeaderItem(column)->text(); };
+        kind->setCurrentIndex(kind->findData(QStringLiteral("bootstrap")));
+        QCOMPARE(header(1), QStringLiteral("estimate"));
+        QCOMPARE(header(5), QStringLiteral("97.5 %"));
+        kind->setCurrentIndex(kind->findData(QStringLiteral("monte-carlo")));
+        QCOMPARE(header(1), QStringLiteral("true"));
+        QCOMPARE(header(4), QStringLiteral("bias"));
+    }
+
     void runFillsTableAndBoxPlotAndExports()
     {
         QTemporaryDir dir;

@@ -111,7 +111,6 @@ StudyPanel::StudyPanel(ProjectDocument* document, QWidget* parent) :
     status_ = new QLabel(this);
     status_->setWordWrap(true);
     table_ = new QTableWidget(0, 6, this);
-    table_->setHorizontalHeaderLabels({tr("parameter"), tr("true"), tr("mean"), tr("sd"), tr("bias"), tr("bias %")});
     table_->verticalHeader()->setVisible(false);
     // Compact rows and a slightly smaller font: twelve parameters and six numeric columns fit the
     // dock at 1366x768.
@@ -231,6 +230,8 @@ void StudyPanel::showKindToRun()
     kindNote_->setText(monteCarlo ? tr("→ Monte Carlo: the data sets carry their true values")
                                   : tr("→ Parametric bootstrap: measured data, no true values"));
     kindNote_->setToolTip(wrappedToolTip(text(job::kStudyKinds.description(kind))));
+    if (!result_)  // the empty table has the columns of the study Run would make
+        setTableColumns(kind);
 }
 
 job::NoiseStudySettings StudyPanel::settings() const
@@ -322,6 +323,16 @@ void StudyPanel::cancel()
     runner_->cancel();
 }
 
+void StudyPanel::setTableColumns(job::StudyKind kind)
+{
+    if (kind == job::StudyKind::ParametricBootstrap)
+        table_->setHorizontalHeaderLabels(
+            {tr("parameter"), tr("estimate"), tr("mean"), tr("sd"), tr("2.5 %"), tr("97.5 %")});
+    else
+        table_->setHorizontalHeaderLabels(
+            {tr("parameter"), tr("true"), tr("mean"), tr("sd"), tr("bias"), tr("bias %")});
+}
+
 void StudyPanel::showResult()
 {
     table_->setRowCount(0);
@@ -333,12 +344,7 @@ void StudyPanel::showResult()
     }
     const bool bootstrap = result_->kind == job::StudyKind::ParametricBootstrap;
     kindLabel_->setText(text(job::kStudyKinds.label(result_->kind)));
-    if (bootstrap)
-        table_->setHorizontalHeaderLabels(
-            {tr("parameter"), tr("estimate"), tr("mean"), tr("sd"), tr("2.5 %"), tr("97.5 %")});
-    else
-        table_->setHorizontalHeaderLabels(
-            {tr("parameter"), tr("true"), tr("mean"), tr("sd"), tr("bias"), tr("bias %")});
+    setTableColumns(result_->kind);
     for (const auto& s : result_->summary) {
         const int row = table_->rowCount();
         table_->insertRow(row);

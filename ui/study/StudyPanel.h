@@ -74,6 +74,7 @@ private:
     void loadSettings();  // from the document
     void storeSettings();  // into the document
     void showResult();
+    void setTableColumns(job::StudyKind kind);
     void markOutOfDate();  // the shown study against the project it ran on
     void showKindToRun();  // the Monte Carlo noise fields apply to a Monte Carlo study only
 
