@@ -45,20 +45,6 @@ job::SurfaceAxis parseAxis(const std::string& item, const std::string& option)
     return axis;
 }
 
-estimate::FitResult readResult(const std::string& path)
-{
-    std::ifstream in(path);
-    if (!in || std::filesystem::is_directory(path))
-        throw UserError("--path: cannot read the fit result '" + path + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
-    try {
-        return project::resultFromJson(nlohmann::json::parse(text.str()));
-    } catch (const std::exception& e) {
-        throw UserError("--path " + path + ": not a fit result (" + e.what() + ")");
-    }
-}
-
 }  // namespace
 
 int runContour(const Arguments& args)
@@ -155,7 +141,7 @@ int runContour(const Arguments& args)
 
     std::vector<job::PathPoint> path;
     if (vm.count("path")) {
-        const estimate::FitResult result = readResult(vm["path"].as<std::string>());
+        const estimate::FitResult result = readFitResult(vm["path"].as<std::string>(), "--path");
         path = job::iterationPath(result, surface.x.parameter, surface.y.parameter);
         for (const auto& p : result.parameters)
             if (p.name.find('#') == std::string::npos && std::isfinite(p.value))

@@ -3,8 +3,15 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
 
+#include "engine/project/ResultJson.h"
+
+#include <nlohmann/json.hpp>
+
 #include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace sysid::cli {
 
@@ -21,11 +28,22 @@ double parseNumber(const std::string& text, const std::string& option)
     return value;
 }
 
-std::vector<double> parameterValues(const model::Model& model, const std::vector<std::string>& assignments)
+std::vector<double> parameterValues(const model::Model& model, const std::vector<std::string>& assignments,
+                                    const estimate::FitResult* estimates, const std::string& estimatesFile)
 {
     std::vector<double> values;
     for (const auto& p : model.parameters)
         values.push_back(p.value);
+    if (estimates)
+        for (const estimate::ParameterEstimate& e : estimates->parameters) {
+            if (e.name.find('#') != std::string::npos)
+                continue;
+            const std::size_t index = model.parameterIndex(e.name);
+            if (index == std::string::npos)
+                throw UserError(estimatesFile + ": the fit estimated '" + e.name + "', which the model " +
+                                model.source + " does not have (a result of another model?)");
+            values[index] = e.value;
+        }
     for (const auto& a : assignments) {
         const auto [name, text] = splitAssignment(a, "--set", "NAME=VALUE");
         const std::size_t index = model.parameterIndex(name);
@@ -39,6 +57,20 @@ std::vector<double> parameterValues(const model::Model& model, const std::vector
         values[index] = parseNumber(text, "--set " + name);
     }
     return values;
+}
+
+estimate::FitResult readFitResult(const std::string& path, const std::string& option)
+{
+    std::ifstream in(path);
+    if (!in || std::filesystem::is_directory(path))
+        throw UserError(option + ": cannot read the fit result '" + path + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+        return project::resultFromJson(nlohmann::json::parse(text.str()));
+    } catch (const std::exception& e) {
+        throw UserError(option + " " + path + ": not a fit result (" + e.what() + ")");
+    }
 }
 
 }  // namespace sysid::cli

@@ -39,8 +39,9 @@ int runSimulate(const Arguments& given)
                         return "--" + old;
         return "--" + current;
     };
-    po::options_description options("sysid simulate MODEL --t-end T --dt DT [--set p=v]... [--input DATA.csv] "
-                                    "[--noise PCT --seed N] -o OUT.csv");
+    po::options_description options(
+        "sysid simulate MODEL --t-end T --dt DT [--parameters RESULT.json] [--set p=v]... [--input DATA.csv] "
+        "[--noise PCT --seed N] -o OUT.csv");
     // clang-format off
     options.add_options()
         ("help,h", "show this help")
@@ -49,6 +50,8 @@ int runSimulate(const Arguments& given)
         ("dt", po::value<double>(), "output sample interval (required)")
         ("t-start", po::value<double>()->default_value(0.0), "start time; the model's initial values apply here")
         ("set", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE: override a parameter (repeatable)")
+        ("parameters", po::value<std::string>(),
+         "RESULT.json: the estimates of a fit (sysid fit -o RESULT.json) as the parameter values; --set overrides them")
         ("input", po::value<std::string>(), "CSV file with a column for each model input")
         ("time", po::value<std::string>(), "name of the time column in the input file (default: t, time or the first)")
         ("map", po::value<std::vector<std::string>>()->composing(), "INPUT=COLUMN: read an input from another column")
@@ -99,7 +102,11 @@ int runSimulate(const Arguments& given)
 
     const model::Model m = model::loadModel(vm["model"].as<std::string>());
     integrate::resolveMethod(settings, m);
-    const auto values = parameterValues(m, repeated(vm, "set"));
+    std::optional<estimate::FitResult> estimates;
+    if (vm.count("parameters"))
+        estimates = readFitResult(vm["parameters"].as<std::string>(), "--parameters");
+    const auto values = parameterValues(m, repeated(vm, "set"), estimates ? &*estimates : nullptr,
+                                        vm.count("parameters") ? vm["parameters"].as<std::string>() : std::string());
     eval::CompiledModel compiled(eval::compileModel(m));
     compiled.setParameters(values);
 

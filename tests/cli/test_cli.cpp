@@ -314,6 +314,41 @@ private slots:
         QDir(dir_.path()).remove("decay.csv");
     }
 
+    // --parameters RESULT.json takes the values a fit estimated (here a = 0.8 and x(0) = 2 from a
+    // model started at 0.5 and 1); --set still overrides them; a result of another model is refused
+    // naming the file and the parameter.
+    void simulateWithTheEstimatesOfAFit()
+    {
+        const QString model =
+            writeModel("decay_x0.model", "param a = 0.5 [0, 5]\nstate x = 1 estimate\nx' = -a*x\noutput x\n");
+        const QString data = path("decay_x0.csv");
+        Run r = runSysid(
+            {"simulate", model, "--t-end", "4", "--dt", "0.05", "--set", "a=0.8", "--set", "x(0)=2", "-o", data});
+        QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
+        const QString result = path("decay_x0_fit.json");
+        r = runSysid({"fit", model, "--data", data, "-o", result});
+        QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
+
+        const Csv fitted = simulateToCsv({model, "--t-end", "4", "--dt", "0.5", "--parameters", result});
+        QVERIFY2(fitted.problem.isEmpty(), qPrintable(fitted.problem));
+        for (const auto& row : fitted.rows)
+            QVERIFY2(std::abs(row[1] - 2 * std::exp(-0.8 * row[0])) < 1e-6,
+                     qPrintable(QString("x(%1) = %2").arg(row[0]).arg(row[1], 0, 'g', 12)));
+        const Csv overridden =
+            simulateToCsv({model, "--t-end", "4", "--dt", "0.5", "--parameters", result, "--set", "a=0.1"});
+        QVERIFY2(overridden.problem.isEmpty(), qPrintable(overridden.problem));
+        QVERIFY(std::abs(overridden.rows.back()[1] - 2 * std::exp(-0.1 * 4)) < 1e-6);
+
+        const QString other = writeModel("other.model", "param b = 1\nstate x = 1\nx' = -b*x\noutput x\n");
+        r = runSysid({"simulate", other, "--t-end", "1", "--dt", "0.5", "--parameters", result, "-o", "-"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("decay_x0_fit.json") && r.err.contains("'a'"), qPrintable(describeText(r)));
+        r = runSysid(
+            {"simulate", other, "--t-end", "1", "--dt", "0.5", "--parameters", path("missing.json"), "-o", "-"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("missing.json"), qPrintable(describeText(r)));
+    }
+
     void rowCountOnOtherGrids_data()
     {
         QTest::addColumn<QString>("tEnd");
