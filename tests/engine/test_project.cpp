@@ -96,6 +96,23 @@ std::string loadError(const fs::path& dir, const std::string& text, std::string*
     return "(no error)";
 }
 
+// A damped oscillator with three records run1..run3.csv written under dir/data, all fitted.
+project::Project threeRecords(const fs::path& dir)
+{
+    writeData(dir);
+    write(dir / "data/run2.csv", "t,x\n0,2\n0.1,1.9\n");
+    write(dir / "data/run3.csv", "t,x\n0,3\n0.1,2.9\n");
+    project::Project p;
+    p.modelText = "param c = 0.1\nx'' = -c*x' - x\nx(0) = 1, 0\noutput x\n";
+    for (const char* file : {"run1.csv", "run2.csv", "run3.csv"}) {
+        project::Project::DataSet set;
+        set.path = (dir / "data" / file).string();
+        set.name = file;
+        p.data.push_back(set);
+    }
+    return p;
+}
+
 }  // namespace
 
 class TestProject : public QObject {
@@ -250,17 +267,7 @@ private slots:
     void dataSetRoleAndInclusionRoundTrip()
     {
         TempDir tmp;
-        writeData(tmp.path());
-        write(tmp.path() / "data/run2.csv", "t,x\n0,2\n0.1,1.9\n");
-        write(tmp.path() / "data/run3.csv", "t,x\n0,3\n0.1,2.9\n");
-        project::Project p;
-        p.modelText = "param c = 0.1\nx'' = -c*x' - x\nx(0) = 1, 0\noutput x\n";
-        for (const char* file : {"run1.csv", "run2.csv", "run3.csv"}) {
-            project::Project::DataSet set;
-            set.path = (tmp.path() / "data" / file).string();
-            set.name = file;
-            p.data.push_back(set);
-        }
+        project::Project p = threeRecords(tmp.path());
         p.data[1].included = false;
         p.data[2].role = project::DataRole::Validation;
         p.data[0].trueValues = {{"c", 0.1}};  // the others are measured: no true values
@@ -289,17 +296,7 @@ private slots:
     void fitUsesOnlyIncludedEstimationDataSets()
     {
         TempDir tmp;
-        writeData(tmp.path());
-        write(tmp.path() / "data/run2.csv", "t,x\n0,2\n0.1,1.9\n");
-        write(tmp.path() / "data/run3.csv", "t,x\n0,3\n0.1,2.9\n");
-        project::Project p;
-        p.modelText = "param c = 0.1\nx'' = -c*x' - x\nx(0) = 1, 0\noutput x\n";
-        for (const char* file : {"run1.csv", "run2.csv", "run3.csv"}) {
-            project::Project::DataSet set;
-            set.path = (tmp.path() / "data" / file).string();
-            set.name = file;
-            p.data.push_back(set);
-        }
+        project::Project p = threeRecords(tmp.path());
         QCOMPARE(project::makeFitJob(p).experiments.size(), std::size_t(3));
 
         p.data[0].included = false;
