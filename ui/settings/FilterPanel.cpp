@@ -101,7 +101,8 @@ void FilterPanel::buildUi()
     windowBox_ = new QGroupBox(tr("Time window"), this);
     windowBox_->setObjectName(QStringLiteral("windowBox"));
     windowBox_->setCheckable(true);
-    windowBox_->setToolTip(tr("Only the samples with start ≤ t ≤ end are used."));
+    windowBox_->setToolTip(tr("Only the samples with start ≤ t ≤ end are used. The model starts at the "
+                              "window's first sample: its initial values are the state there."));
     const auto windowField = [this](const QString& name, const QString& label) {
         auto* field = new NumberField(windowBox_);
         field->setObjectName(name);
