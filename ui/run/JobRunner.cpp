@@ -22,13 +22,23 @@ public:
         for (const auto& n : names)
             list << QString::fromStdString(n);
         QMetaObject::invokeMethod(
-            runner_, [runner = runner_, list] { emit runner->started(list); }, Qt::QueuedConnection);
+            runner_,
+            [runner = runner_, list] {
+                if (!runner->cancelled_)
+                    emit runner->started(list);
+            },
+            Qt::QueuedConnection);
     }
 
     void iteration(const estimate::IterationRecord& record) override
     {
         QMetaObject::invokeMethod(
-            runner_, [runner = runner_, record] { emit runner->iteration(record); }, Qt::QueuedConnection);
+            runner_,
+            [runner = runner_, record] {
+                if (!runner->cancelled_)
+                    emit runner->iteration(record);
+            },
+            Qt::QueuedConnection);
     }
 
     void trace(std::size_t experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs) override
@@ -73,6 +83,7 @@ void JobRunner::launch(std::function<Finish(job::ProgressSink&, std::stop_token)
     if (worker_.joinable())
         worker_.join();
     running_ = true;
+    cancelled_ = false;
     {
         const std::lock_guard lock(traces_->mutex);
         traces_->latest.clear();
@@ -95,8 +106,10 @@ void JobRunner::launch(std::function<Finish(job::ProgressSink&, std::stop_token)
 
 void JobRunner::cancel()
 {
-    if (running_)
-        worker_.request_stop();
+    if (!running_)
+        return;
+    cancelled_ = true;
+    worker_.request_stop();
 }
 
 void JobRunner::flushTraces()
@@ -106,6 +119,8 @@ void JobRunner::flushTraces()
         const std::lock_guard lock(traces_->mutex);
         latest.swap(traces_->latest);
     }
+    if (cancelled_)
+        return;
     for (const auto& [experiment, trace] : latest)
         emit this->trace(experiment, trace.first, trace.second);
 }

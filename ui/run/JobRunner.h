@@ -20,7 +20,8 @@ namespace sysid::ui {
 
 // Runs one engine job at a time on a worker thread and brings its events to the UI thread as
 // queued signals. Traces are coalesced: at most one per experiment every ~33 ms (30 Hz). The
-// UI thread never waits on the engine; cancel() asks the job to stop and returns at once.
+// UI thread never waits on the engine; cancel() asks the job to stop and returns at once, and
+// nothing the job streams after it reaches the views.
 // Subclasses start their job with launch() and announce its end with their own signal.
 class JobRunner : public QObject {
     Q_OBJECT
@@ -50,6 +51,9 @@ private:
     void flushTraces();
 
     bool running_ = false;
+    // Set by cancel(): the views may already show another project, so the iterations and traces
+    // the job still sends until it stops are dropped (its log lines and its end are not).
+    bool cancelled_ = false;
     std::jthread worker_;
     QTimer traceTimer_;
     std::shared_ptr<TraceBuffer> traces_;
