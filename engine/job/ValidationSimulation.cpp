@@ -55,6 +55,11 @@ ValidationSimulation simulateValidation(const FitJob& fit, const ExperimentData&
     result.outputs = trajectory.outputs;
     result.outputNames = model->outputNames;
     result.residualRms = estimate::outputResidualRms(*model, {experiment}, {trajectory.outputs});
+    result.measured = std::move(experiment.measured);
+    result.outputMeasured = std::move(experiment.outputMeasured);
+    result.stateNames = model->stateNames;
+    if (trajectory.states.rows() > 0)
+        result.initialState = trajectory.states.row(0).transpose();
     return result;
 }
 
