@@ -14,6 +14,7 @@
 #include "engine/project/ProjectJob.h"
 #include "engine/project/ProjectValidation.h"
 #include "engine/project/ResultJson.h"
+#include "engine/project/SettingsJson.h"
 
 #include <boost/program_options.hpp>
 
@@ -59,6 +60,29 @@ std::optional<std::pair<std::string, std::string>> resultModel(const std::string
         !(*model)["text"].is_string())
         return std::nullopt;
     return std::pair{model->value("file", path), (*model)["text"].get<std::string>()};
+}
+
+// The fit's own integrator and intersample settings, from its report's "non_default_settings"
+// (dotted keys, as the project's "settings" spell them); absent ones keep their defaults.
+template <class Fields>
+void readFittedSettings(const std::string& path, const Fields& fields, estimate::FitSettings& settings)
+{
+    std::ifstream in(path);
+    const nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
+    if (!json.is_object() || !json.contains("report") || !json["report"].is_object())
+        return;
+    const nlohmann::json leaves = json["report"].value("non_default_settings", nlohmann::json::object());
+    if (!leaves.is_object())
+        return;
+    nlohmann::json nested = nlohmann::json::object();
+    for (const auto& [key, value] : leaves.items())
+        if (key.starts_with("integrator.") || key.starts_with("intersample."))
+            project::detail::memberFor(nested, key) = value;
+    try {
+        project::readFields(fields, nested, settings);
+    } catch (const project::FieldJsonError& e) {
+        throw UserError(path + ": report.non_default_settings." + e.key + ": " + e.message);
+    }
 }
 
 std::map<std::string, double> estimatesOf(const estimate::FitResult& result)
@@ -122,7 +146,8 @@ int runCompare(const Arguments& args)
         "The model at a fit's estimate simulated on a record and compared with it, per measured output: rmse "
         "(root mean square\nof measured - simulated), nrmse (rmse / standard deviation of the measured output) and "
         "fit % (100 (1 - |y - yhat| / |y - mean(y)|),\nLjung 1999). From RESULT.json of `sysid fit` (its model, or "
-        "--model); from a PROJECT its model and last result, on\n--data or else on its validation data sets");
+        "--model, and its integrator and intersample settings); from a PROJECT its model and last result, on\n--data "
+        "or else on its validation data sets");
     // clang-format off
     options.add_options()
         ("help,h", "show this help")
@@ -195,6 +220,7 @@ int runCompare(const Arguments& args)
                             ": the result does not hold the model it was fitted with (written by an older "
                             "sysid or another program); give it with --model MODEL");
         }
+        readFittedSettings(input, fields, fit.settings);
     }
     applyFieldOptions(vm, fields, fit.settings);
     const std::map<std::string, double> estimates = estimatesOf(result);

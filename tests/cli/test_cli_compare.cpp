@@ -190,6 +190,41 @@ private slots:
         QVERIFY2(d.err.contains("fit %"), describe(d));  // the table moves to stderr when JSON is on stdout
     }
 
+    void theFitsIntersampleBehaviourIsKept()
+    {
+        // x' = -x + u with u held between samples 0.5 s apart: x_{k+1} = x_k e^-0.5 + u_k (1 - e^-0.5)
+        // exactly. Fitted with --intersample u=hold, the comparison holds u too and follows the record;
+        // read linearly between the samples (--intersample u=linear) the model misses it.
+        QVERIFY(writeFile(tmp_.filePath("held.model"),
+                          "param a = 0.5 [0.01, 10]\ninput u\nstate x = 0\n"
+                          "x' = -a*x + u\noutput x\n"));
+        QByteArray csv = "t,u,x\n";
+        double x = 0;
+        for (int k = 0; k <= 40; ++k) {
+            const double u = (k / 5) % 2 == 0 ? 1.0 : -1.0;
+            csv +=
+                QByteArray::number(0.5 * k) + "," + QByteArray::number(u) + "," + QByteArray::number(x, 'g', 17) + "\n";
+            x = x * std::exp(-0.5) + u * (1 - std::exp(-0.5));
+        }
+        QVERIFY(writeFile(tmp_.filePath("held.csv"), csv));
+        const QString result = tmp_.filePath("held.json");
+        const Run fit = runSysid({"fit", tmp_.filePath("held.model"), "--data", tmp_.filePath("held.csv"),
+                                  "--intersample", "u=hold", "--rtol", "1e-10", "--atol", "1e-12", "-o", result, "-q"});
+        QVERIFY2(fit.exitCode == 0, describe(fit));
+        const QString out = tmp_.filePath("held_compare.json");
+        const Run held = runSysid({"compare", result, "--data", tmp_.filePath("held.csv"), "-o", out});
+        QVERIFY2(held.exitCode == 0, describe(held));
+        const double heldFit =
+            parseObject(readFile(out))["outputs"].toObject()["x"].toObject()["fit_percent"].toDouble();
+        QVERIFY2(heldFit > 99.99, describe(held));
+        const Run linear =
+            runSysid({"compare", result, "--data", tmp_.filePath("held.csv"), "--intersample", "u=linear", "-o", out});
+        QVERIFY2(linear.exitCode == 0, describe(linear));
+        const double linearFit =
+            parseObject(readFile(out))["outputs"].toObject()["x"].toObject()["fit_percent"].toDouble();
+        QVERIFY2(linearFit < 99, qPrintable(QString::number(linearFit)));
+    }
+
     void badInput()
     {
         // A missing result file, named.
