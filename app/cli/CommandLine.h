@@ -29,5 +29,6 @@ int runOptimal(const Arguments& args);
 int runStudy(const Arguments& args);
 int runContour(const Arguments& args);
 int runReport(const Arguments& args);
+int runCompare(const Arguments& args);
 
 }  // namespace sysid::cli

@@ -13,6 +13,7 @@
 #include "engine/project/FitReport.h"
 #include "engine/project/Project.h"
 #include "engine/project/ProjectJob.h"
+#include "engine/project/ProjectValidation.h"
 #include "engine/project/ResultJson.h"
 
 #include <boost/program_options.hpp>
@@ -23,6 +24,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace po = boost::program_options;
@@ -144,6 +146,7 @@ int runFit(const Arguments& args)
 
     job::FitJob fit;
     std::map<std::string, double> trueValues;
+    std::optional<project::Project> loaded;
     if (isProject) {
         refuseModelFormOptions(vm, input);
         estimate::FitSettings settings;  // checked before anything is read
@@ -155,6 +158,7 @@ int runFit(const Arguments& args)
             project.parameterValues[name] = value;
         fit = project::makeFitJob(project);
         trueValues = project::trueValues(project);
+        loaded = std::move(project);
     } else {
         if (!vm.count("data"))
             throw UsageError("missing --data DATA.csv (a MODEL needs data; or give a PROJECT.sysid)");
@@ -188,14 +192,30 @@ int runFit(const Arguments& args)
     };
     estimate::FitResult result = fit.run(progress);
     report(result);
+    std::map<std::string, double> estimates;  // of the fit whose result is written
+    for (const auto& p : result.parameters)
+        estimates[p.name] = p.value;
     nlohmann::json resultJson = project::resultToJson(result, trueValues);
     if (vm.count("refine") && !result.cancelled()) {
         progress.log("refining by output error from the " + estimate::methodName(fit.settings.method) + " estimate");
         const estimate::FitResult refined = job::refinedByOutputError(fit, result).run(progress);
         report(refined);
+        for (const auto& p : refined.parameters)
+            estimates[p.name] = p.value;
         nlohmann::json refinedJson = project::resultToJson(refined, trueValues);
         refinedJson["equation_error_estimate"] = std::move(resultJson);
         resultJson = std::move(refinedJson);
+    }
+    // The model the estimates belong to, so that `sysid compare RESULT.json` can simulate it.
+    resultJson["model"] = {{"file", fit.modelSource}, {"text", fit.modelText}};
+    // The model at the estimate on each validation data set, from the model's own initial state:
+    // a validation record starts where it starts, not where the fitted record did.
+    if (loaded && !project::validationDataSets(*loaded).empty() && !result.cancelled()) {
+        const auto comparisons = project::compareValidationDataSets(*loaded, fit, estimates,
+                                                                    job::InitialValues{job::InitialValueSource::Model});
+        if (!quiet || vm.count("report"))
+            std::cerr << project::validationReport(comparisons) << std::flush;
+        resultJson["validation"] = project::validationToJson(comparisons);
     }
     const std::string text = resultJson.dump(2) + "\n";
     const std::string out = vm.count("output") ? vm["output"].as<std::string>() : "-";

@@ -36,6 +36,9 @@ const char* usage =
     "  contour PROJECT.sysid|MODEL [--data DATA.csv] --x NAME=FROM:TO --y NAME=FROM:TO [--grid N]\n"
     "          [--path RESULT.json] -o FILE.json|FILE.csv\n"
     "                                   the fit's cost over a grid of two parameters, with a fit's path\n"
+    "  compare RESULT.json|PROJECT.sysid [--data DATA.csv] [--initial result|estimate[:S]|model]\n"
+    "          [-o OUT.json|OUT.csv]\n"
+    "                                   a fit's model simulated on a record: rmse, nrmse and fit % per output\n"
     "  report PROJECT.sysid -o FOLDER [--force] [--fit]\n"
     "                                   the project's fit as a report: FOLDER/report.html and the parameters\n"
     "\n"
@@ -53,8 +56,9 @@ int main(int argc, char** argv)
     const std::string command = argv[1];
     const Arguments args(argv + 2, argv + argc);
     const std::map<std::string, int (*)(const Arguments&)> commands{
-        {"check", runCheck},     {"simulate", runSimulate}, {"fit", runFit},         {"periodic", runPeriodic},
-        {"optimal", runOptimal}, {"study", runStudy},       {"contour", runContour}, {"report", runReport}};
+        {"check", runCheck},       {"simulate", runSimulate}, {"fit", runFit},
+        {"periodic", runPeriodic}, {"optimal", runOptimal},   {"study", runStudy},
+        {"contour", runContour},   {"report", runReport},     {"compare", runCompare}};
     const auto usageError = [&](const char* what) {
         std::cerr << "sysid " << command << ": " << what << "\n(see 'sysid " << command << " --help')\n";
         return UsageErrorExit;

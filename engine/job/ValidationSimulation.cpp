@@ -42,6 +42,7 @@ ValidationSimulation simulateValidation(const FitJob& fit, const ExperimentData&
     simulation.times = table.time();
     simulation.inputs = table;
     simulation.inputMapping = record.mapping;
+    simulation.intersample = fit.settings.intersample;
 
     NullProgressSink sink;
     integrate::Trajectory trajectory;
@@ -55,6 +56,11 @@ ValidationSimulation simulateValidation(const FitJob& fit, const ExperimentData&
     result.outputs = trajectory.outputs;
     result.outputNames = model->outputNames;
     result.residualRms = estimate::outputResidualRms(*model, {experiment}, {trajectory.outputs});
+    result.measured = std::move(experiment.measured);
+    result.outputMeasured = std::move(experiment.outputMeasured);
+    result.stateNames = model->stateNames;
+    if (trajectory.states.rows() > 0)
+        result.initialState = trajectory.states.row(0).transpose();
     return result;
 }
 

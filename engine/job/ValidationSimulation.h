@@ -17,6 +17,10 @@ struct ValidationSimulation {
     Eigen::MatrixXd outputs;  // samples x model outputs: the model at the estimate
     std::vector<std::string> outputNames;  // the model's outputs, in column order
     std::vector<double> residualRms;  // per output: RMS of measured - model (NaN: not measured)
+    Eigen::MatrixXd measured;  // samples x model outputs as preprocessed; columns not measured are unused
+    std::vector<bool> outputMeasured;  // per model output
+    std::vector<std::string> stateNames;
+    Eigen::VectorXd initialState;  // the state the simulation started from, in stateNames order
 };
 
 // Simulates `fit`'s model (a SimulationJob with the fit's integrator) at `estimates` on `record`,

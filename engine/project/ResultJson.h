@@ -16,6 +16,9 @@ namespace sysid::project {
 //    "residual_rms": {"OUTPUT": rms},
 //    "correlation": [[...]],
 //    "history": [{"iteration", "cost", "parameters": {"NAME": value}}]}
+// `sysid fit` adds "model": {"file", "text"} (the model fitted) and, for a project with validation
+// data sets, "validation": {"DATASET": {"outputs": {"OUTPUT": {"rmse", "nrmse", "fit_percent"}},
+// "initial": {"STATE": value}}} (project::validationToJson, ProjectValidation.h).
 // Rows and columns of "correlation" follow the keys of "parameters" in the order they are
 // written (nlohmann::json sorts keys by name). Numbers that are not finite (an output that is
 // not measured, an undeterminable sd) are written as null. "unit" is the model's unit text, "" when

@@ -40,6 +40,7 @@ QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameter
                           "cost",
                           "history",
                           "iterations",
+                          "model",  // the model fitted, for `sysid compare RESULT.json`
                           "parameters",
                           "report",
                           "residual_rms",

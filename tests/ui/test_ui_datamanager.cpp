@@ -23,6 +23,7 @@
 #include "ui/plots/CurvePlot.h"
 #include "ui/plots/TimeSeriesPlot.h"
 #include "ui/project/ProjectDocument.h"
+#include "ui/results/ResultsPanel.h"
 #include "ui/run/FitRunner.h"
 #include "ui/run/ValidationRunner.h"
 
@@ -222,10 +223,18 @@ private slots:
         document->setCurrentDataSet(2);
         ui::TimeSeriesPlot* plot = w.outputPlot(0);
         QVERIFY(plot->modelCount() > 0);
-        QVERIFY2(plot->notice().startsWith(QStringLiteral("Validation data: the model at the estimate, residual RMS")),
-                 qPrintable(plot->notice()));
+        QVERIFY2(plot->notice().startsWith(QStringLiteral("Validation data: fit ")), qPrintable(plot->notice()));
+        QVERIFY2(plot->notice().contains(QStringLiteral("residual RMS")), qPrintable(plot->notice()));
         const double shown = plot->notice().section(QLatin1Char(' '), -1).toDouble();
         QVERIFY2(std::abs(shown / fitRms - 1) < 1e-3, qPrintable(plot->notice() + QString::number(fitRms)));
+        // Its fit percentage, and the same in the results' summary (the record fits as well as the fitted one).
+        const double percent =
+            plot->notice().section(QStringLiteral("fit "), 1).section(QLatin1Char(' '), 0, 0).toDouble();
+        QVERIFY2(percent > 95 && percent < 100, qPrintable(plot->notice()));
+        const QString summary = w.findChild<ui::ResultsPanel*>()->summaryLabel()->text();
+        QVERIFY2(summary.contains(QStringLiteral("Validation")) &&
+                     summary.contains(QStringLiteral("same record, for validation: s rmse")),
+                 qPrintable(summary));
         // The excluded record has no model response.
         document->setCurrentDataSet(1);
         QCOMPARE(plot->modelCount(), 0);

@@ -303,7 +303,10 @@ void FitController::validate(const estimate::FitResult& result)
     validationRevision_ = document_->revision();
     emit logLine(tr("validation: simulating the model at the estimate on %n data set(s)", nullptr,
                     static_cast<int>(records.size())));
-    validationRunner_->start(lastJob_, std::move(records), std::move(estimates));
+    // A validation record starts where it starts, not where the fitted one did: the model's own
+    // initial state (as `sysid fit PROJECT` validates).
+    validationRunner_->start(lastJob_, std::move(records), std::move(estimates),
+                             job::InitialValues{job::InitialValueSource::Model});
 }
 
 void FitController::showValidation(const std::vector<ValidationOutcome>& outcomes)
@@ -317,18 +320,27 @@ void FitController::showValidation(const std::vector<ValidationOutcome>& outcome
             summaries << tr("%1 failed").arg(outcome.name);
             continue;
         }
-        const job::ValidationSimulation& v = outcome.simulation;
+        const job::ValidationSimulation& v = outcome.comparison.simulation;
+        const std::vector<job::OutputAgreement>& agreement = outcome.comparison.agreement;
         QStringList parts;
-        for (std::size_t j = 0; j < v.residualRms.size() && j < v.outputNames.size(); ++j)
-            if (!std::isnan(v.residualRms[j]))
-                parts << tr("%1 %2").arg(QString::fromStdString(v.outputNames[j])).arg(v.residualRms[j], 0, 'g', 4);
-        const QString rms = parts.isEmpty() ? tr("no output measured") : parts.join(QStringLiteral(", "));
-        emit logLine(tr("validation on %1: residual RMS %2").arg(outcome.name, rms));
-        summaries << tr("%1: residual RMS %2").arg(outcome.name, rms);
-        emit validationResponse(outcome.dataSet, v.times, v.outputs, v.residualRms);
+        for (std::size_t j = 0; j < agreement.size() && j < v.outputNames.size(); ++j)
+            if (!std::isnan(agreement[j].rmse))
+                parts << tr("%1 rmse %2, fit %3 %")
+                             .arg(QString::fromStdString(v.outputNames[j]))
+                             .arg(agreement[j].rmse, 0, 'g', 4)
+                             .arg(agreement[j].fitPercent, 0, 'f', 1);
+        const QString measures = parts.isEmpty() ? tr("no output measured") : parts.join(QStringLiteral("; "));
+        emit logLine(tr("validation on %1: %2").arg(outcome.name, measures));
+        summaries << tr("%1: %2").arg(outcome.name, measures);
+        emit validationResponse(outcome.dataSet, v.times, v.outputs, agreement);
     }
     if (!summaries.isEmpty())
-        emit statusMessage(tr("validation — %1").arg(summaries.join(QStringLiteral("; "))), 15000);
+        emit statusMessage(tr("validation — %1").arg(summaries.join(QStringLiteral(" · "))), 15000);
+    if (views_.results)
+        views_.results->setValidationSummary(
+            summaries.isEmpty()
+                ? QString()
+                : tr("Validation (model's own initial state): %1").arg(summaries.join(QStringLiteral(" · "))));
 }
 
 }  // namespace sysid::ui

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/job/Comparison.h"
+
 #include "engine/estimate/FitSettings.h"
 #include "engine/job/FitJob.h"
 #include "ui/project/ProjectDocument.h"
@@ -76,9 +78,9 @@ signals:
                        bool withPhase);
     void optimalEstimationStarted();  // its view wants to be shown
     // After a fit: the model at the estimate on validation data set `dataSet` (samples x outputs)
-    // and the RMS of its residuals per output (NaN: the data set does not measure it).
+    // and how well it agrees per output (NaN: the data set does not measure it).
     void validationResponse(int dataSet, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
-                            const std::vector<double>& residualRms);
+                            const std::vector<sysid::job::OutputAgreement>& agreement);
 
 private:
     void connectFitRunner();

@@ -309,11 +309,11 @@ void FitViews::showResponse(int experiment, const std::vector<double>& times, co
 }
 
 void FitViews::showValidation(int dataSet, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
-                              const std::vector<double>& residualRms)
+                              const std::vector<job::OutputAgreement>& agreement)
 {
     if (times.empty())
         return;
-    responses_[dataSet] = Response{times, outputs, false, residualRms};
+    responses_[dataSet] = Response{times, outputs, false, agreement};
     if (dataSet == document_->currentDataSet())
         redrawModel();
 }
@@ -321,7 +321,7 @@ void FitViews::showValidation(int dataSet, const std::vector<double>& times, con
 bool FitViews::hasValidationResponse(int dataSet) const
 {
     const auto found = responses_.find(dataSet);
-    return found != responses_.end() && !found->second.residualRms.empty();
+    return found != responses_.end() && !found->second.agreement.empty();
 }
 
 void FitViews::showLiveResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs)
@@ -374,18 +374,20 @@ void FitViews::markOutOfDate()
     const QString responses = responses_.empty() ? QString() : document_->changesSince(runRevision_);
     const QString notice = responses.isEmpty() ? dataNotice_ : outOfDateNotice(responses);
     const auto current = responses_.find(document_->currentDataSet());
-    const std::vector<double> validationRms =
-        !live_ && responses.isEmpty() && notice.isEmpty() && current != responses_.end() ? current->second.residualRms
-                                                                                         : std::vector<double>{};
+    const std::vector<job::OutputAgreement> validation =
+        !live_ && responses.isEmpty() && notice.isEmpty() && current != responses_.end()
+        ? current->second.agreement
+        : std::vector<job::OutputAgreement>{};
     // The live model is current by construction; the notice still says the fit is not.
     for (std::size_t j = 0; j < outputPlots_.size(); ++j) {
         TimeSeriesPlot* plot = outputPlots_[j];
         plot->setModelOutOfDate(!live_ && !responses.isEmpty());
         plot->setModelAtCurrentValues(live_.has_value());
-        if (j < validationRms.size() && !std::isnan(validationRms[j]))
-            plot->setNotice(
-                tr("Validation data: the model at the estimate, residual RMS %1").arg(validationRms[j], 0, 'g', 4));
-        else if (!validationRms.empty())
+        if (j < validation.size() && !std::isnan(validation[j].rmse))
+            plot->setNotice(tr("Validation data: fit %1 %, residual RMS %2")
+                                .arg(validation[j].fitPercent, 0, 'f', 1)
+                                .arg(validation[j].rmse, 0, 'g', 4));
+        else if (!validation.empty())
             plot->setNotice(tr("Validation data: the model at the estimate"));
         else
             plot->setNotice(notice);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/job/Comparison.h"
+
 #include "ui/project/ProjectDocument.h"
 
 #include <Eigen/Dense>
@@ -70,9 +72,9 @@ public slots:
     // The model's response of data set `experiment` (samples x outputs, at the samples of that
     // data set as the run fits it).
     void showResponse(int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs, bool withPhase);
-    // The model at the estimate on validation data set `dataSet`, with its residual RMS per output.
+    // The model at the estimate on validation data set `dataSet`, with how well it agrees per output.
     void showValidation(int dataSet, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
-                        const std::vector<double>& residualRms);
+                        const std::vector<sysid::job::OutputAgreement>& agreement);
     // The model simulated at the current parameter values on the current data set (LiveSimulation):
     // drawn instead of a fit's response until the next fit starts; cleared by clearLiveResponse.
     void showLiveResponse(const std::vector<double>& times, const Eigen::MatrixXd& outputs);
@@ -95,7 +97,7 @@ private:
         std::vector<double> times;
         Eigen::MatrixXd outputs;
         bool withPhase = false;
-        std::vector<double> residualRms;  // of a validation data set; empty for a fitted one
+        std::vector<job::OutputAgreement> agreement;  // of a validation data set; empty for a fitted one
     };
 
     ProjectDocument* document_;

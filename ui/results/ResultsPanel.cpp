@@ -235,6 +235,7 @@ void ResultsPanel::clear()
     parameterTable_->setRowCount(0);
     correlationTable_->setRowCount(0);
     correlationTable_->setColumnCount(0);
+    resultSummary_.clear();
     summary_->setText(tr("No result."));
     exportButton_->setEnabled(false);
 }
@@ -320,8 +321,16 @@ void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<s
     // What the data cannot determine, in the engine's words (as the log and the CLI say it).
     for (const estimate::ParameterCombination& combination : result.undetermined)
         text += QLatin1Char('\n') + QString::fromStdString(estimate::describe(combination));
+    resultSummary_ = text;
     summary_->setText(text);
     exportButton_->setEnabled(true);
+}
+
+void ResultsPanel::setValidationSummary(const QString& text)
+{
+    if (!hasResult_)
+        return;
+    summary_->setText(text.isEmpty() ? resultSummary_ : resultSummary_ + QLatin1Char('\n') + text);
 }
 
 bool ResultsPanel::exportJson(const estimate::FitResult& result, const QString& path, QString* error,

@@ -38,6 +38,9 @@ public:
 
     // Shows result; trueValues (parameter name -> value) fills the relative-error column.
     void setResult(const estimate::FitResult& result, const std::map<std::string, double>& trueValues = {});
+    // A line under the summary on how the result does on the validation data sets (empty: none);
+    // setResult and clear remove it.
+    void setValidationSummary(const QString& text);
     // Empties the tables and the summary and disables the export buttons.
     void clear();
     bool hasResult() const { return hasResult_; }
@@ -98,6 +101,7 @@ private:
     QTableWidget* parameterTable_ = nullptr;
     QTableWidget* correlationTable_ = nullptr;
     QLabel* summary_ = nullptr;
+    QString resultSummary_;  // the summary of the result, without the validation line
     QLabel* banner_ = nullptr;
     QString outOfDate_;
     QHBoxLayout* top_ = nullptr;  // the summary and the buttons

@@ -2,11 +2,12 @@
 
 namespace sysid::ui {
 
-void ValidationRunner::start(job::FitJob fit, std::vector<Record> records, std::map<std::string, double> estimates)
+void ValidationRunner::start(job::FitJob fit, std::vector<Record> records, std::map<std::string, double> estimates,
+                             job::InitialValues initial)
 {
     fit.experiments.clear();
-    launch([this, fit = std::move(fit), records = std::move(records),
-            estimates = std::move(estimates)](job::ProgressSink&, std::stop_token stop) -> Finish {
+    launch([this, fit = std::move(fit), records = std::move(records), estimates = std::move(estimates),
+            initial](job::ProgressSink&, std::stop_token stop) -> Finish {
         std::vector<ValidationOutcome> outcomes;
         for (const Record& record : records) {
             if (stop.stop_requested())
@@ -15,8 +16,8 @@ void ValidationRunner::start(job::FitJob fit, std::vector<Record> records, std::
             outcome.dataSet = record.dataSet;
             outcome.name = QString::fromStdString(record.data.name);
             try {
-                outcome.simulation = job::simulateValidation(fit, record.data, static_cast<std::size_t>(record.dataSet),
-                                                             estimates, stop);
+                outcome.comparison = job::compareWithRecord(fit, record.data, static_cast<std::size_t>(record.dataSet),
+                                                            estimates, initial, stop);
             } catch (const std::exception& e) {
                 outcome.error = QString::fromStdString(e.what());
             }

@@ -1,0 +1,141 @@
+#include "engine/job/Comparison.h"
+
+#include "engine/data/DataError.h"
+#include "engine/estimate/Experiment.h"
+#include "engine/estimate/Fit.h"
+#include "engine/integrate/IntegrationError.h"
+#include "engine/job/ModelText.h"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+
+namespace sysid::job {
+
+OutputAgreement outputAgreement(const Eigen::VectorXd& measured, const Eigen::VectorXd& simulated)
+{
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    if (measured.size() == 0 || measured.size() != simulated.size())
+        return {nan, nan, nan};
+    const double n = static_cast<double>(measured.size());
+    const double error = (measured - simulated).norm();
+    const double spread = (measured.array() - measured.mean()).matrix().norm();
+    OutputAgreement a;
+    a.rmse = error / std::sqrt(n);
+    a.nrmse = spread > 0 ? error / spread : nan;  // (error/sqrt(n)) / (spread/sqrt(n))
+    a.fitPercent = spread > 0 ? 100.0 * (1.0 - error / spread) : nan;
+    return a;
+}
+
+namespace {
+
+std::string recordName(const ExperimentData& record)
+{
+    return record.name.empty() ? record.table.source : record.name;
+}
+
+// The estimated initial values of `record` with every other parameter held at `estimates`: an
+// output-error fit of the initial values alone, on the record's first `seconds` (0: all of it).
+std::map<std::string, double> estimatedInitialValues(const FitJob& fit, const ExperimentData& record,
+                                                     std::size_t recordIndex,
+                                                     const std::map<std::string, double>& estimates, double seconds,
+                                                     std::stop_token stop)
+{
+    const std::string name = recordName(record);
+    const auto compiled = compileModelText(fit.modelText, fit.modelSource);
+    auto held = std::make_shared<eval::CompiledModelSource>(*compiled);
+    bool any = false;
+    for (model::Parameter& p : held->parameters) {
+        p.fixed = p.fixed || !p.isInitialValue;
+        any = any || !p.fixed;
+    }
+    if (!any)
+        throw JobError(JobError::Kind::Settings,
+                       name +
+                           ": the model estimates no initial value (`x(0) = VALUE estimate`), so there is "
+                           "none to estimate on the record");
+
+    std::map<std::string, double> start = fit.parameterValues;
+    for (const auto& [parameter, value] : estimates)
+        if (parameter.find('#') == std::string::npos)
+            start[parameter] = value;
+    const std::vector<double> values = startingValues(*held, start);
+
+    estimate::Experiment experiment;
+    try {
+        const data::DataTable table = preprocessedRecord(record.table, fit.preprocessing, recordIndex);
+        experiment = estimate::makeExperiment(*held, table, record.mapping, name, fit.settings.intersample);
+    } catch (const data::DataError& e) {
+        throw JobError(JobError::Kind::Data, e.what());
+    } catch (const std::invalid_argument& e) {
+        throw JobError(JobError::Kind::Data, name + ": " + e.what());
+    }
+    experiment.fixedValues = record.fixedValues;
+    if (seconds > 0) {
+        std::size_t kept = 0;
+        while (kept < experiment.times.size() && experiment.times[kept] <= experiment.times.front() + seconds)
+            ++kept;
+        if (kept < 2)
+            throw JobError(JobError::Kind::Settings,
+                           name + ": the first " + std::to_string(seconds) +
+                               " s hold fewer than two samples; estimate the initial "
+                               "values from a longer stretch");
+        experiment.times.resize(kept);
+        experiment.measured = experiment.measured.topRows(static_cast<Eigen::Index>(kept)).eval();
+    }
+
+    estimate::FitSettings settings = fit.settings;
+    settings.method = estimate::EstimationMethod::OutputError;
+    settings.priors.clear();
+    integrate::resolveMethod(settings.integrator, *held);
+    estimate::FitResult result;
+    try {
+        result = estimate::fit(held, values, {experiment}, settings, nullptr, stop);
+    } catch (const estimate::FitError& e) {
+        throw JobError(JobError::Kind::Fit, name + ": estimating the initial values: " + e.what());
+    } catch (const integrate::IntegrationError& e) {
+        throw JobError(JobError::Kind::Integration, name + ": estimating the initial values: " + e.what());
+    } catch (const std::invalid_argument& e) {
+        throw JobError(JobError::Kind::Fit, name + ": estimating the initial values: " + e.what());
+    }
+    if (result.cancelled())
+        throw JobError(JobError::Kind::Integration, name + ": cancelled");
+    std::map<std::string, double> initial;
+    for (const auto& p : result.parameters)
+        initial[p.name] = p.value;
+    return initial;
+}
+
+}  // namespace
+
+Comparison compareWithRecord(const FitJob& fit, const ExperimentData& record, std::size_t recordIndex,
+                             const std::map<std::string, double>& estimates, InitialValues initial,
+                             std::stop_token stop)
+{
+    std::map<std::string, double> values = estimates;
+    if (initial.source != InitialValueSource::Result) {
+        const auto model = compileModelText(fit.modelText, fit.modelSource);
+        for (const auto& p : model->parameters)
+            if (p.isInitialValue)
+                values.erase(p.name);
+    }
+    if (initial.source == InitialValueSource::Estimate)
+        for (const auto& [parameter, value] :
+             estimatedInitialValues(fit, record, recordIndex, estimates, initial.estimateSeconds, stop))
+            values[parameter] = value;
+
+    Comparison comparison;
+    comparison.simulation = simulateValidation(fit, record, recordIndex, values, stop);
+    const ValidationSimulation& s = comparison.simulation;
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t j = 0; j < s.outputNames.size(); ++j) {
+        const auto column = static_cast<Eigen::Index>(j);
+        comparison.agreement.push_back(j < s.outputMeasured.size() && s.outputMeasured[j]
+                                           ? outputAgreement(s.measured.col(column), s.outputs.col(column))
+                                           : OutputAgreement{nan, nan, nan});
+    }
+    return comparison;
+}
+
+}  // namespace sysid::job

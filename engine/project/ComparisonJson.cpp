@@ -1,0 +1,79 @@
+#include "engine/project/ComparisonJson.h"
+
+#include "engine/data/Text.h"
+
+#include <cmath>
+#include <sstream>
+
+using nlohmann::json;
+
+namespace sysid::project {
+
+namespace {
+
+json finite(double v)
+{
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+bool measured(const job::ValidationSimulation& s, std::size_t output)
+{
+    return output < s.outputMeasured.size() && s.outputMeasured[output];
+}
+
+// A CSV cell: the name quoted when it holds a separator or a quote.
+std::string cell(const std::string& text)
+{
+    if (text.find_first_of(",\"\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+}  // namespace
+
+json comparisonToJson(const job::Comparison& comparison)
+{
+    const job::ValidationSimulation& s = comparison.simulation;
+    json outputs = json::object();
+    for (std::size_t j = 0; j < s.outputNames.size() && j < comparison.agreement.size(); ++j) {
+        if (!measured(s, j))
+            continue;
+        const job::OutputAgreement& a = comparison.agreement[j];
+        outputs[s.outputNames[j]] = {
+            {"rmse", finite(a.rmse)}, {"nrmse", finite(a.nrmse)}, {"fit_percent", finite(a.fitPercent)}};
+    }
+    json initial = json::object();
+    for (std::size_t i = 0; i < s.stateNames.size() && static_cast<Eigen::Index>(i) < s.initialState.size(); ++i)
+        initial[s.stateNames[i]] = finite(s.initialState(static_cast<Eigen::Index>(i)));
+    return {{"outputs", std::move(outputs)}, {"initial", std::move(initial)}};
+}
+
+std::string comparisonCsv(const job::Comparison& comparison)
+{
+    const job::ValidationSimulation& s = comparison.simulation;
+    std::ostringstream out;
+    out << "t";
+    for (std::size_t j = 0; j < s.outputNames.size(); ++j) {
+        if (measured(s, j))
+            out << ',' << cell(s.outputNames[j] + " measured");
+        out << ',' << cell(s.outputNames[j] + " simulated");
+    }
+    out << '\n';
+    for (std::size_t i = 0; i < s.times.size(); ++i) {
+        const auto row = static_cast<Eigen::Index>(i);
+        out << data::formatDouble(s.times[i]);
+        for (std::size_t j = 0; j < s.outputNames.size(); ++j) {
+            const auto column = static_cast<Eigen::Index>(j);
+            if (measured(s, j))
+                out << ',' << data::formatDouble(s.measured(row, column));
+            out << ',' << data::formatDouble(s.outputs(row, column));
+        }
+        out << '\n';
+    }
+    return out.str();
+}
+
+}  // namespace sysid::project
