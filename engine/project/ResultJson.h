@@ -14,6 +14,7 @@ namespace sysid::project {
 //    "cost", "iterations", "converged", "stop_reason", "cancelled",
 //    "termination": {"kind", "criterion", "message"}, "statistics": {...}, "report": {...},
 //    "residual_rms": {"OUTPUT": rms},
+//    "residual_analysis": {"OUTPUT": {...}} (ResidualAnalysisJson.h),
 //    "correlation": [[...]],
 //    "history": [{"iteration", "cost", "parameters": {"NAME": value}}]}
 // Rows and columns of "correlation" follow the keys of "parameters" in the order they are
