@@ -127,7 +127,8 @@ int runFit(const Arguments& args)
                                                      "periodic-response; repeatable)")
         ("quiet,q", "no progress lines on stderr")
         ("report", "print the full report of the fit on stderr (method, settings that differ from the defaults, "
-                   "iterations, evaluations, seconds per phase, integration statistics, why it stopped), also "
+                   "iterations, evaluations, seconds per phase, integration statistics, whether each output's "
+                   "residuals are white and uncorrelated with the inputs, why it stopped), also "
                    "with --quiet; RESULT.json holds it as \"report\" in any case")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
     // clang-format on

@@ -7,6 +7,7 @@
 #include "engine/estimate/MethodTraits.h"
 #include "engine/estimate/ParameterLayout.h"
 #include "engine/estimate/PriorRows.h"
+#include "engine/estimate/ResidualAnalysis.h"
 #include "engine/estimate/UndeterminedDirections.h"
 #include "engine/estimate/Uncertainty.h"
 #include "engine/integrate/IntegrationError.h"
@@ -396,9 +397,10 @@ FitResult fitByEquationError(std::shared_ptr<const eval::CompiledModelSource> mo
     result.residualRms.assign(model->outputCount(), nan);
     if (!cancelled && settings.equationError.simulateFit) {
         simulate();
-        if (simulated)
+        if (simulated) {
             result.residualRms = outputResidualRms(*model, experiments, *simulated);
-        else
+            result.residualAnalysis = analyseFitResiduals(*model, experiments, *simulated);
+        } else
             log("the fitted model could not be simulated over the data (" + simulationFailure +
                 "); the output residuals are not reported");
     }

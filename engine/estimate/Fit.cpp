@@ -11,6 +11,7 @@
 #include "engine/estimate/ParameterLayout.h"
 #include "engine/estimate/PeriodicResponseProblem.h"
 #include "engine/estimate/PriorRows.h"
+#include "engine/estimate/ResidualAnalysis.h"
 #include "engine/estimate/SteepestDescent.h"
 #include "engine/estimate/UndeterminedDirections.h"
 #include "engine/estimate/Uncertainty.h"
@@ -232,6 +233,7 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
     result.cost = outcome.final.merit;
     result.outputNames = model->outputNames;
     result.residualRms = outputResidualRms(*model, experiments, problem->outputs());
+    result.residualAnalysis = analyseFitResiduals(*model, experiments, problem->outputs());
     result.residualCount = problem->dataResidualCount();
     result.minimiser = std::string(minimiserTable.name(traits.minimiser));
     result.iterations = outcome.iterations;

@@ -4,6 +4,7 @@
 #include "engine/core/Termination.h"
 #include "engine/estimate/FitSettings.h"
 #include "engine/estimate/ProgressSink.h"
+#include "engine/estimate/ResidualAnalysis.h"
 
 #include <Eigen/Dense>
 
@@ -38,6 +39,9 @@ struct FitResult {
     std::vector<std::string> outputNames;
     std::vector<double> residualRms;  // unweighted, per model output (NaN if not measured)
     std::size_t residualCount = 0;
+    // Whiteness and independence of the output residuals at the estimate (computed with residualRms,
+    // from the same responses; empty where those are not reported).
+    ResidualAnalysis residualAnalysis;
     std::string minimiser;  // the method that minimised the cost, for reports ("Levenberg-Marquardt")
     std::size_t iterations = 0;
     // Evaluations of the objective (residuals or equation errors), and of its derivatives

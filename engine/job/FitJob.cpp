@@ -129,6 +129,8 @@ estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_toke
     try {
         estimate::FitResult result = estimate::fit(model, start, experiments, settings, &sink, stop);
         attachUnits(result, *model);
+        for (const estimate::OutputResidualAnalysis& output : result.residualAnalysis.outputs)
+            sink.log(estimate::describe(output));
         return result;
     } catch (const estimate::FitError& e) {
         throw JobError(JobError::Kind::Fit, e.what());

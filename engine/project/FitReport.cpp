@@ -112,6 +112,8 @@ std::string fitReport(const estimate::FitResult& result)
                        std::to_string(result.derivativeEvaluations) + " with derivatives");
     report += line("integration", core::integrationSummary(result.statistics));
     report += line("time", core::timeSummary(result.statistics));
+    for (const estimate::OutputResidualAnalysis& output : result.residualAnalysis.outputs)
+        report += line("residuals of " + output.output, estimate::verdict(output));
     report += line("termination", core::describe(result.termination));
     report.pop_back();  // the caller ends the last line
     return report;

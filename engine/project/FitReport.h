@@ -17,7 +17,8 @@ nlohmann::json nonDefaultSettings(const estimate::FitSettings& settings);
 // The full report of a fit, as Ceres' Solver::Summary::FullReport: the method and its
 // minimiser, the settings that differ from their defaults, the unknowns and residuals, the cost
 // before and after, iterations, evaluations, the integrations' statistics, seconds per phase,
-// and why it stopped. A title line, then one "  label   value" line each; no newline at the end.
+// the residual analysis' verdict per output and why it stopped. A title line, then one "  label   value" line each; no
+// newline at the end.
 std::string fitReport(const estimate::FitResult& result);
 
 // The report as the result JSON holds it:

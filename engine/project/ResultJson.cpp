@@ -1,6 +1,7 @@
 #include "engine/project/ResultJson.h"
 
 #include "engine/project/FitReport.h"
+#include "engine/project/ResidualAnalysisJson.h"
 #include "engine/project/RunSummaryJson.h"
 
 #include <algorithm>
@@ -62,6 +63,7 @@ estimate::FitResult resultFromJson(const json& in)
             result.outputNames.push_back(output);
             result.residualRms.push_back(number(rms));
         }
+        result.residualAnalysis = residualAnalysisFromJson(in.value("residual_analysis", json::object()));
         const json correlation = in.value("correlation", json::array());
         const auto n = static_cast<Eigen::Index>(names.size());
         if (correlation.size() == names.size()) {
@@ -122,6 +124,7 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
     for (std::size_t j = 0; j < result.outputNames.size(); ++j)
         rms[result.outputNames[j]] = j < result.residualRms.size() ? finite(result.residualRms[j]) : json(nullptr);
     out["residual_rms"] = std::move(rms);
+    out["residual_analysis"] = residualAnalysisToJson(result.residualAnalysis);
 
     // The rows follow the order in which "parameters" is written: by name.
     std::vector<std::size_t> order(result.parameters.size());

@@ -14,6 +14,7 @@ namespace sysid::project {
 //    "cost", "iterations", "converged", "stop_reason", "cancelled",
 //    "termination": {"kind", "criterion", "message"}, "statistics": {...}, "report": {...},
 //    "residual_rms": {"OUTPUT": rms},
+//    "residual_analysis": {"OUTPUT": {...}} (ResidualAnalysisJson.h),
 //    "correlation": [[...]],
 //    "history": [{"iteration", "cost", "parameters": {"NAME": value}}]}
 // `sysid fit` adds "model": {"file", "text"} (the model fitted) and, for a project with validation

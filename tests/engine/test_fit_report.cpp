@@ -327,7 +327,9 @@ private slots:
         QCOMPARE(lines.at("time"), core::timeSummary(r.statistics));
         QVERIFY(lines.at("time").find("linear algebra") != std::string::npos);
         QCOMPARE(lines.at("termination"), core::describe(r.termination));
-        QCOMPARE(lines.size(), std::size_t{10});
+        // The residual analysis' verdict of the one output (ResidualAnalysis.h).
+        QCOMPARE(lines.at("residuals of x"), estimate::verdict(r.residualAnalysis.outputs.at(0)));
+        QCOMPARE(lines.size(), std::size_t{11});
 
         QCOMPARE(reportLines(project::fitReport(estimate::FitResult{})).at("non-default settings"),
                  std::string("none"));

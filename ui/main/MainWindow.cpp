@@ -28,6 +28,7 @@
 #include "ui/plots/BranchPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
 #include "ui/plots/PlotWidget.h"
+#include "ui/plots/ResidualCorrelationPlot.h"
 #include "ui/plots/SpectrumPlot.h"
 #include "ui/plots/TimeSeriesPlot.h"
 #include "ui/project/ProjectDocument.h"
@@ -36,6 +37,7 @@
 #include "ui/results/FitViews.h"
 #include "ui/run/LiveSimulation.h"
 #include "ui/results/OptimalEstimationView.h"
+#include "ui/results/ResidualAnalysisPanel.h"
 #include "ui/results/ResultsPanel.h"
 #include "ui/run/FitRunner.h"
 #include "ui/run/OptimalEstimationRunner.h"
@@ -157,6 +159,8 @@ TimeSeriesPlot* MainWindow::outputPlot(int output) const
 void MainWindow::buildPlots()
 {
     plots_ = new QTabWidget(this);
+    residualAnalysis_ = new ResidualAnalysisPanel(plots_);
+    plots_->addTab(residualAnalysis_, tr("Residual analysis"));  // next to the Outputs page and its residuals
     parameterPlot_ = new ParameterHistoryPlot(plots_);
     plots_->addTab(parameterPlot_, tr("Parameters"));
     costPlot_ = new CostPlot(plots_);
@@ -334,6 +338,7 @@ void MainWindow::buildControllers()
     shown.phase = phasePlot_;
     shown.optimal = optimalView_;
     shown.field = field_;
+    shown.residuals = residualAnalysis_;
     fitViews_ = new FitViews(document_, shown, plots_, this);
     live_ = new LiveSimulation(document_, this);
     plots_->insertTab(0, scrollable(fitViews_->outputPage()),
@@ -347,6 +352,8 @@ void MainWindow::buildControllers()
             plot = contour_->plot();
         if (!plot && plots_->currentWidget() == field_)
             plot = field_->plot();
+        if (!plot && plots_->currentWidget() == residualAnalysis_)
+            plot = residualAnalysis_->plot();
         if (!plot)
             plot = fitViews_->outputPlot(0);
         return plot;

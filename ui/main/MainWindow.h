@@ -40,6 +40,7 @@ class OptimalEstimationView;
 class StudyPanel;
 class ContourPanel;
 class FieldPanel;
+class ResidualAnalysisPanel;
 class FitController;
 class RunToolBar;
 class FitViews;
@@ -78,6 +79,7 @@ public:
     OptimalEstimationView* optimalView() const { return optimalView_; }
     ContourPanel* contourPanel() const { return contour_; }
     FieldPanel* fieldPanel() const { return field_; }
+    ResidualAnalysisPanel* residualAnalysisPanel() const { return residualAnalysis_; }
     RunToolBar* runToolBar() const { return runToolBar_; }
 
     // .sysid, .model or .csv (import). A project among the bundled examples opens as an untitled
@@ -160,6 +162,7 @@ private:
     StudyPanel* study_ = nullptr;
     ContourPanel* contour_ = nullptr;
     FieldPanel* field_ = nullptr;
+    ResidualAnalysisPanel* residualAnalysis_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     RunToolBar* runToolBar_ = nullptr;
     QString runStatus_;  // the run's message in the status bar, while it is there

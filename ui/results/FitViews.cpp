@@ -7,6 +7,7 @@
 #include "ui/plots/TimeSeriesPlot.h"
 #include "ui/results/FieldPanel.h"
 #include "ui/results/OptimalEstimationView.h"
+#include "ui/results/ResidualAnalysisPanel.h"
 #include "ui/results/ResultsPanel.h"
 
 #include "engine/data/Differentiation.h"
@@ -122,6 +123,7 @@ void FitViews::clearAll()
     views_.cost->clear();
     views_.optimal->clear();
     views_.results->clear();
+    views_.residuals->clear();
     markOutOfDate();
 }
 
@@ -343,6 +345,7 @@ void FitViews::showResult()
     const auto& result = document_->result();
     if (!result) {
         views_.results->clear();
+        views_.residuals->clear();
         if (!historyFromRun_) {
             views_.parameters->clear();
             views_.cost->clear();
@@ -351,6 +354,7 @@ void FitViews::showResult()
         return;
     }
     views_.results->setResult(*result, document_->trueValues());
+    views_.residuals->setAnalysis(result->residualAnalysis);
     // The histories are the result's own (for a fit that just ended, what its iterations drew).
     QStringList names;
     QStringList units;
@@ -402,6 +406,7 @@ void FitViews::markOutOfDate()
     views_.cost->setNotice(views_.cost->iterationCount() > 0 ? outOfDateNotice(history) : QString());
 
     views_.results->setOutOfDate(document_->resultOutOfDate());
+    views_.residuals->setOutOfDate(document_->resultOutOfDate());
     if (views_.optimal->result())
         views_.optimal->setOutOfDate(document_->changesSince(optimalRevision_));
 }

@@ -25,6 +25,7 @@ class FieldPanel;
 class OptimalEstimationView;
 class ParameterHistoryPlot;
 class PhasePortraitPlot;
+class ResidualAnalysisPanel;
 class ResultsPanel;
 class TimeSeriesPlot;
 
@@ -35,7 +36,7 @@ class TimeSeriesPlot;
 //   same time axis; on a validation data set the model at the estimate and its residual RMS;
 //   the phase portrait of the first output;
 // - the parameter and cost histories (of the running fit, else of the document's result);
-// - the results table, the optimal-estimation view and the field's model.
+// - the results table, the residual analysis, the optimal-estimation view and the field's model.
 // Another project clears them all. A change of model, data, preprocessing or fit settings marks
 // whatever was computed before it out of date (a notice on the plots, the model drawn grey, a
 // banner over the results); a change of the data sets drops the model's responses, which belonged
@@ -51,6 +52,7 @@ public:
         PhasePortraitPlot* phase = nullptr;
         OptimalEstimationView* optimal = nullptr;
         FieldPanel* field = nullptr;
+        ResidualAnalysisPanel* residuals = nullptr;
     };
 
     // The Outputs page is made a child of `pageParent`.
