@@ -2,6 +2,7 @@
 
 #include "engine/data/DataTable.h"
 #include "engine/integrate/IntegratorSettings.h"
+#include "engine/integrate/Intersample.h"
 #include "engine/integrate/Trajectory.h"
 #include "engine/job/JobError.h"
 #include "engine/job/ProgressSink.h"
@@ -24,6 +25,7 @@ struct SimulationJob {
     std::vector<double> times;  // output grid, strictly increasing; starts at x(0)
     std::optional<data::DataTable> inputs;  // required when the model has inputs
     std::map<std::string, std::string> inputMapping;  // model input -> column; same name if absent
+    std::map<std::string, integrate::Intersample> intersample;  // per input; linear if absent
     std::optional<OutputNoise> noise;  // added by runSynthetic only
 
     // Simulates; the sink gets one trace (experiment 0, the model outputs) and finished().

@@ -42,6 +42,7 @@ ValidationSimulation simulateValidation(const FitJob& fit, const ExperimentData&
     simulation.times = table.time();
     simulation.inputs = table;
     simulation.inputMapping = record.mapping;
+    simulation.intersample = fit.settings.intersample;
 
     NullProgressSink sink;
     integrate::Trajectory trajectory;
