@@ -43,18 +43,13 @@ inline std::map<std::string, double> estimatesOf(const estimate::FitResult& r)
     return values;
 }
 
-// Data set `index` of `project` simulated at the estimate. With `initialFromFit` the estimated
-// initial values of the fit's first record are the simulation's initial values too (for
-// records that start from the same state as the fitted one); otherwise the model's own.
+// Data set `index` of `project` simulated at the estimate, as the GUI's validation does: the
+// estimated initial values of the fitted record are the simulation's initial values too (the
+// benchmarks' records start from the same state).
 inline job::ValidationSimulation simulatedDataSet(const project::Project& project, const job::FitJob& fit,
-                                                  const estimate::FitResult& r, std::size_t index, bool initialFromFit)
+                                                  const estimate::FitResult& r, std::size_t index)
 {
-    job::FitJob from = fit;
-    if (initialFromFit)
-        for (const auto& p : r.parameters)
-            if (p.name.find("(0)") != std::string::npos && p.name.find('#') == std::string::npos)
-                from.parameterValues[p.name] = p.value;
-    return job::simulateValidation(from, project::experimentData(project, index), index, estimatesOf(r));
+    return job::simulateValidation(fit, project::experimentData(project, index), index, estimatesOf(r));
 }
 
 inline std::size_t outputIndex(const job::ValidationSimulation& s, const std::string& name)

@@ -25,7 +25,7 @@ namespace {
 std::pair<double, std::size_t> validationRms(const project::Project& p, const job::FitJob& fit,
                                              const estimate::FitResult& r)
 {
-    const auto simulated = validation::simulatedDataSet(p, fit, r, 1, true);
+    const auto simulated = validation::simulatedDataSet(p, fit, r, 1);
     return {simulated.residualRms[validation::outputIndex(simulated, "y")], simulated.times.size()};
 }
 

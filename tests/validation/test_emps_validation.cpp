@@ -100,7 +100,7 @@ private slots:
         const std::array<double, 2> published{5.85, 8.94};
         const std::array<double, 2> pinned{6.5, 10.5};
         for (std::size_t record = 0; record < 2; ++record) {
-            const auto simulated = validation::simulatedDataSet(p, fit, result.result, record, false);
+            const auto simulated = validation::simulatedDataSet(p, fit, result.result, record);
             const double rms = simulated.residualRms[validation::outputIndex(simulated, "F")];
             const double relative = 100.0 * rms / validation::columnRms(p, record, "force_N");
             qInfo("%s record: relative force error %.2f %% (published closed-loop simulation %.2f %%)",
