@@ -34,19 +34,13 @@ using sysid::test::writeFile;
 QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameters, const QStringList& outputs)
 {
     QStringList problems;
-    const QStringList top{"cancelled",
-                          "converged",
-                          "correlation",
-                          "cost",
-                          "history",
-                          "iterations",
-                          "parameters",
-                          "report",
-                          "residual_rms",
-                          "statistics",
-                          "stop_reason",
-                          "termination",
-                          "unidentifiable_directions"};
+    const QStringList top{"cancelled",         "converged",
+                          "correlation",       "cost",
+                          "history",           "iterations",
+                          "parameters",        "report",
+                          "residual_analysis", "residual_rms",
+                          "statistics",        "stop_reason",
+                          "termination",       "unidentifiable_directions"};
     if (r.keys() != top)
         problems << "top-level keys " + r.keys().join(',');
     const QJsonObject ps = r["parameters"].toObject();
@@ -65,6 +59,17 @@ QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameter
         problems << "cost/iterations/converged/cancelled/stop_reason of the wrong type";
     if (r["residual_rms"].toObject().keys() != outputs)
         problems << "residual_rms " + r["residual_rms"].toObject().keys().join(',');
+    // Every output measured here has its residual analysis (ResidualAnalysisJson.h).
+    const QJsonObject analysis = r["residual_analysis"].toObject();
+    if (analysis.keys() != outputs)
+        problems << "residual_analysis " + analysis.keys().join(',');
+    for (const auto& output : analysis.keys()) {
+        const QJsonObject a = analysis[output].toObject();
+        if (a.keys() !=
+            QStringList{"autocorrelation", "bound", "cross_correlation", "lags", "outside", "samples", "tested",
+                        "verdict", "white"})
+            problems << "residual_analysis of " + output + " has keys " + a.keys().join(',');
+    }
     const QJsonArray corr = r["correlation"].toArray();
     if (corr.size() != parameters.size())
         problems << "correlation has " + QString::number(corr.size()) + " rows";
