@@ -43,6 +43,7 @@ QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameter
                           "model",  // the model fitted, for `sysid compare RESULT.json`
                           "parameters",
                           "report",
+                          "residual_analysis",
                           "residual_rms",
                           "statistics",
                           "stop_reason",
@@ -66,6 +67,17 @@ QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameter
         problems << "cost/iterations/converged/cancelled/stop_reason of the wrong type";
     if (r["residual_rms"].toObject().keys() != outputs)
         problems << "residual_rms " + r["residual_rms"].toObject().keys().join(',');
+    // Every output measured here has its residual analysis (ResidualAnalysisJson.h).
+    const QJsonObject analysis = r["residual_analysis"].toObject();
+    if (analysis.keys() != outputs)
+        problems << "residual_analysis " + analysis.keys().join(',');
+    for (const auto& output : analysis.keys()) {
+        const QJsonObject a = analysis[output].toObject();
+        if (a.keys() !=
+            QStringList{"autocorrelation", "bound", "cross_correlation", "lags", "outside", "samples", "tested",
+                        "verdict", "white"})
+            problems << "residual_analysis of " + output + " has keys " + a.keys().join(',');
+    }
     const QJsonArray corr = r["correlation"].toArray();
     if (corr.size() != parameters.size())
         problems << "correlation has " + QString::number(corr.size()) + " rows";

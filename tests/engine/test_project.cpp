@@ -806,8 +806,8 @@ private slots:
             keys.push_back(item.key());
         QCOMPARE(keys,
                  (std::vector<std::string>{"cancelled", "converged", "correlation", "cost", "history", "iterations",
-                                           "parameters", "report", "residual_rms", "statistics", "stop_reason",
-                                           "termination", "unidentifiable_directions"}));
+                                           "parameters", "report", "residual_analysis", "residual_rms", "statistics",
+                                           "stop_reason", "termination", "unidentifiable_directions"}));
         QCOMPARE(
             j["parameters"]["k"],
             (json{
