@@ -34,7 +34,8 @@ integrate::Trajectory simulateJob(const SimulationJob& job,
                            "the model " + job.modelSource + " has input(s) " + source->inputNames.front() +
                                (source->inputCount() > 1 ? ", ..." : "") + "; give their data");
         try {
-            inputs = integrate::InputSignals::fromTable(source->inputNames, *job.inputs, job.inputMapping);
+            inputs = integrate::InputSignals::fromTable(source->inputNames, *job.inputs, job.inputMapping,
+                                                        source->declaredIntersample);
             const auto& time = job.inputs->time();
             if (time.front() > job.times.front() || time.back() < job.times.back())
                 throw JobError(
