@@ -473,7 +473,8 @@ private slots:
         QCOMPARE(join(outputNames(m)), std::string("kinetic state"));
         QVERIFY(same(output(m, "kinetic")->expression, param(m, "potential") * field));
         // The word after a keyword is the name: a declaration's own keyword may be its name.
-        const Model own = model::parseModel("param param = 1\nstate x = 1\nx' = -param*x\noutput output = 2*x\noutput force = x\n");
+        const Model own =
+            model::parseModel("param param = 1\nstate x = 1\nx' = -param*x\noutput output = 2*x\noutput force = x\n");
         QCOMPARE(own.parameters[0].name, std::string("param"));
         QCOMPARE(own.outputs[0].name, std::string("output"));
         QCOMPARE(own.outputs[1].name, std::string("force"));
