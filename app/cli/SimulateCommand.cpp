@@ -8,6 +8,7 @@
 #include "engine/data/Noise.h"
 #include "engine/data/Text.h"
 #include "engine/eval/CompiledModel.h"
+#include "engine/integrate/IntersampleChoice.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/job/SyntheticData.h"
 #include "engine/model/ModelBuilder.h"
@@ -57,7 +58,8 @@ int runSimulate(const Arguments& given)
         ("map", po::value<std::vector<std::string>>()->composing(), "INPUT=COLUMN: read an input from another column")
         ("intersample", po::value<std::vector<std::string>>()->composing(),
          ("INPUT=BEHAVIOUR: how an input behaves between its samples: " + integrate::intersampleTable.choices() +
-          " (default: linear). " + integrate::intersampleTable.help()).c_str())
+          " (default: as the model declares it, e.g. input u hold, else linear). " +
+          integrate::intersampleTable.help()).c_str())
         ("noise", po::value<double>(), "add noise of PCT % of each output's RMS")
         ("distribution", po::value<std::string>()->default_value("uniform"),
          (data::kNoiseDistributions.choices() + " (PCT for p). " + data::kNoiseDistributions.help()).c_str())
@@ -124,7 +126,9 @@ int runSimulate(const Arguments& given)
         for (const auto& [input, behaviour] : intersample)
             if (std::find(names.begin(), names.end(), input) == names.end())
                 throw UsageError("--intersample " + input + ": the model has no input '" + input + "'");
-        inputs = integrate::InputSignals::fromTable(names, table, columnMapping(vm, "INPUT=COLUMN"), intersample);
+        inputs =
+            integrate::InputSignals::fromTable(names, table, columnMapping(vm, "INPUT=COLUMN"),
+                                               integrate::intersampleChoices(m.declaredIntersample(), intersample));
         const auto& time = table.time();
         if (time.front() > t0 || time.back() < request.times.back())
             throw UserError(table.source + ": the input data cover t = " + data::formatNumber(time.front(), 10) +

@@ -3,6 +3,7 @@
 #include "engine/data/Noise.h"
 
 #include "engine/data/DataError.h"
+#include "engine/integrate/IntersampleChoice.h"
 
 #include <cmath>
 
@@ -61,7 +62,8 @@ Experiment makeExperiment(const eval::CompiledModelSource& model, const data::Da
                                   "); name the columns after the outputs or map them",
                               table.source);
     }
-    e.inputs = integrate::InputSignals::fromTable(model.inputNames, table, mapping, intersample);
+    e.inputs = integrate::InputSignals::fromTable(
+        model.inputNames, table, mapping, integrate::intersampleChoices(model.declaredIntersample, intersample));
     return e;
 }
 

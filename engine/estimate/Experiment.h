@@ -27,7 +27,8 @@ struct Experiment {
 // Builds an experiment from a data table: each model output and input is read from the
 // column of the same name unless `mapping` (model name -> column) says otherwise. Outputs
 // with no column are not measured; inputs must all be present, read between samples as
-// `intersample` says (linear where it says nothing). Throws data::DataError.
+// `intersample` (the user's choice) or else the model's declaration says (integrate::intersampleOf).
+// Throws data::DataError.
 Experiment makeExperiment(const eval::CompiledModelSource& model, const data::DataTable& table,
                           const std::map<std::string, std::string>& mapping, std::string name,
                           const std::map<std::string, integrate::Intersample>& intersample = {});

@@ -55,7 +55,7 @@ const core::FieldTable<FitSettings, MethodInput>& fitSettingOwnFields()
              .label = "intersample behaviour of input",
              .help = "INPUT=BEHAVIOUR: how an input behaves between its samples",
              .form = "INPUT=BEHAVIOUR",
-             .defaultText = "linear"},
+             .defaultText = "as the model declares it (input u hold), else linear"},
             [](S& s) -> std::map<std::string, integrate::Intersample>& { return s.intersample; },
             core::choicesOf(integrate::intersampleTable)),
         countField<S, In>(

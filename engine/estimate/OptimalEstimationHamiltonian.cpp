@@ -224,13 +224,14 @@ model::Model hamiltonianModel(const model::Model& model, const AugmentedLayout& 
         result.states.push_back({"lambda_" + layout.stateNames[i], lambda[i], dlambda.subs(solvedP), 0, {}, {}});
     }
     for (const symbol& s : measuredSymbols)
-        result.inputs.push_back({s.get_name(), s, {}, {}});
+        result.inputs.push_back({s.get_name(), s, {}, {}, {}});
     for (std::size_t k = 0; k < np; ++k)
-        result.outputs.push_back({layout.unknownInputNames[k], solvedP[P[k]], {}, {}});
+        result.outputs.push_back({layout.unknownInputNames[k], solvedP[P[k]], {}, {}, false});
     for (std::size_t i = 0; i < N; ++i)
-        result.outputs.push_back({"xi:" + layout.stateNames[i], lambda[i] / GiNaC::numeric(weights.state[i]), {}, {}});
+        result.outputs.push_back(
+            {"xi:" + layout.stateNames[i], lambda[i] / GiNaC::numeric(weights.state[i]), {}, {}, false});
     for (std::size_t r = 0; r < nr; ++r)
-        result.outputs.push_back({"eps:" + layout.residualNames[r], eps[r].subs(solvedP), {}, {}});
+        result.outputs.push_back({"eps:" + layout.residualNames[r], eps[r].subs(solvedP), {}, {}, false});
     result.outputsDeclared = true;
     return result;
 }

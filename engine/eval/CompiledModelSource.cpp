@@ -75,6 +75,7 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
         source->parameterValues.push_back(model.parameters[i].value);
         source->parameters.push_back(model.parameters[i]);
     }
+    source->declaredIntersample = model.declaredIntersample();
     for (const auto& u : model.inputs) {
         names[u.symbol] = "v" + std::to_string(next++);
         source->inputNames.push_back(u.name);

@@ -2,6 +2,7 @@
 
 #include "engine/model/Model.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct SparseExpressions {
 // Variables are named v0.. in the order [t, x(0..n-1), p(0..np-1), u(0..nu-1)].
 struct CompiledModelSource {
     std::vector<std::string> stateNames, parameterNames, inputNames, outputNames;
+    std::map<std::string, integrate::Intersample> declaredIntersample;  // input u hold (Model::declaredIntersample)
     std::vector<double> parameterValues;
     std::vector<model::Parameter> parameters;  // names, values, bounds, fixed, initial-value flags
     std::vector<std::string> rhs;  // f, n entries

@@ -4,6 +4,7 @@
 #include "engine/data/DataError.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/integrate/InputSignals.h"
+#include "engine/integrate/IntersampleChoice.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/job/ModelText.h"
 
@@ -34,8 +35,9 @@ integrate::Trajectory simulateJob(const SimulationJob& job,
                            "the model " + job.modelSource + " has input(s) " + source->inputNames.front() +
                                (source->inputCount() > 1 ? ", ..." : "") + "; give their data");
         try {
-            inputs =
-                integrate::InputSignals::fromTable(source->inputNames, *job.inputs, job.inputMapping, job.intersample);
+            inputs = integrate::InputSignals::fromTable(
+                source->inputNames, *job.inputs, job.inputMapping,
+                integrate::intersampleChoices(source->declaredIntersample, job.intersample));
             const auto& time = job.inputs->time();
             if (time.front() > job.times.front() || time.back() < job.times.back())
                 throw JobError(

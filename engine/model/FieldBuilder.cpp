@@ -494,7 +494,7 @@ void FieldBuilder::output(const OutputStatement& o, std::size_t fieldIndex, std:
         if (auto it = seen.find(name); it != seen.end())
             fail(o.name.where, "output " + name + " is already declared on " + at(it->second));
         seen[name] = o.name.where;
-        model_.outputs.push_back({name, value, o.name.where, o.unit});
+        model_.outputs.push_back({name, value, o.name.where, o.unit, false});
     };
     if (o.at.empty()) {
         for (const FieldNode& node : info.grid.nodes)

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "engine/integrate/Intersample.h"
 #include "engine/model/Prior.h"
 #include "engine/model/SourceLocation.h"
 
 #include <ginac/ginac.h>
 
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +41,9 @@ struct Input {
     GiNaC::symbol symbol;
     SourceLocation where;
     std::string unit;  // as written; empty: none given
+    // input u hold: how the model says the input behaves between samples; none: the default
+    // (see integrate::intersampleChoices for what overrides it).
+    std::optional<integrate::Intersample> intersample;
 };
 
 struct Output {
@@ -46,6 +51,7 @@ struct Output {
     GiNaC::ex expression;
     SourceLocation where;
     std::string unit;  // as written, or the unit of the state it names; empty: none given
+    bool anonymous = false;  // output EXPR: named y1, y2, ... in their order
 };
 
 // The unit of a fitted parameter by name; an initial value of a later record of a fit ("x(0)#2")
@@ -88,6 +94,8 @@ struct Model {
     std::size_t parameterIndex(std::string_view name) const;  // npos when absent
     std::size_t stateIndex(std::string_view name) const;
     std::size_t inputIndex(std::string_view name) const;
+    // input u hold: the behaviour each input is declared with (inputs declared without one are absent).
+    std::map<std::string, integrate::Intersample> declaredIntersample() const;
     bool dependsOnTime() const;  // explicitly (forcing); inputs count as time-dependent too
 };
 

@@ -45,12 +45,16 @@ GiNaC::ex exactNumber(const std::string& spelling)
     return mantissa * GiNaC::numeric(10).power(GiNaC::numeric(exponent));
 }
 
-const std::set<std::string>& reservedWords()
+// Time and pi are names every expression already has; a declaration would silently shadow them
+// (time most dangerously), so it is refused. Keywords are not names: the parser reads them as
+// keywords only where a declaration needs one, so `input force` or `param order` are fine.
+std::string predefinedName(const std::string& name)
 {
-    static const std::set<std::string> words{"param", "state",    "input",     "let",         "output",
-                                             "coord", "kinetic",  "potential", "dissipation", "force",
-                                             "fixed", "estimate", "prior",     "t",           "pi"};
-    return words;
+    if (name == "t")
+        return "'t' is time and cannot be redeclared";
+    if (name == "pi")
+        return "'pi' is the number pi (3.14159...) and cannot be redeclared";
+    return {};
 }
 
 struct FunctionInfo {
@@ -164,8 +168,8 @@ private:
 
     void declareName(const NamedPlace& n, NameKind kind, std::size_t index) override
     {
-        if (reservedWords().count(n.name))
-            fail(n.where, "'" + n.name + "' is a reserved word and cannot be used as a name");
+        if (const std::string predefined = predefinedName(n.name); !predefined.empty())
+            fail(n.where, predefined);
         if (functions().count(n.name))
             fail(n.where, "'" + n.name + "' is the name of a function and cannot be used as a name");
         if (auto it = names_.find(n.name); it != names_.end())
@@ -228,7 +232,7 @@ private:
                 } else if (auto* in = std::get_if<InputStatement>(&st)) {
                     for (const auto& n : in->names) {
                         declareName(n, NameKind::Input, model_.inputs.size());
-                        model_.inputs.push_back({n.name, GiNaC::symbol(n.name), n.where, in->unit});
+                        model_.inputs.push_back({n.name, GiNaC::symbol(n.name), n.where, in->unit, in->intersample});
                     }
                 } else if (auto* c = std::get_if<CoordStatement>(&st)) {
                     for (const auto& n : c->names)
@@ -542,28 +546,33 @@ private:
     void defineOutputs(const ModelSyntax& syntax)
     {
         std::map<std::string, SourceLocation> seen;
+        int anonymous = 0;
         for (const auto& st : syntax.statements) {
             const auto* o = std::get_if<OutputStatement>(&st);
             if (!o)
                 continue;
             guarded([&] {
-                if (auto f = names_.find(o->name.name);
-                    f != names_.end() && f->second.kind == NameKind::Field && !o->value) {
-                    fields_.output(*o, f->second.index, seen);
+                const auto declared = names_.find(o->name.name);
+                const bool field = declared != names_.end() && declared->second.kind == NameKind::Field;
+                if (field && !o->value) {
+                    fields_.output(*o, declared->second.index, seen);
                     return;
                 }
-                if (!o->at.empty())
+                if (!o->at.empty() && declared != names_.end())
                     fail(o->name.where,
                          "output " + o->name.name + "(...) takes the value of a field at a point, but " + o->name.name +
-                             (names_.count(o->name.name) ? " is " + kindWord(names_.at(o->name.name).kind)
-                                                         : " is not declared"));
+                             " is " + kindWord(declared->second.kind));
+                if (o->anonymous) {
+                    defineAnonymousOutput(*o, ++anonymous, seen);
+                    return;
+                }
                 const std::string name = o->name.name + std::string(static_cast<std::size_t>(o->primes), '\'');
                 if (auto it = seen.find(name); it != seen.end())
                     fail(o->name.where, "output " + name + " is already declared on " + at(it->second));
                 ex value;
                 if (o->value) {
-                    if (reservedWords().count(o->name.name))
-                        fail(o->name.where, "'" + o->name.name + "' is a reserved word and cannot name an output");
+                    if (const std::string predefined = predefinedName(o->name.name); !predefined.empty())
+                        fail(o->name.where, predefined + " as an output");
                     if (functions().count(o->name.name))
                         fail(o->name.where,
                              "'" + o->name.name + "' is the name of a function and cannot name an output");
@@ -581,7 +590,7 @@ private:
                     value = resolve(e, Context::Output);
                 }
                 seen[name] = o->name.where;
-                model_.outputs.push_back({name, value, o->name.where, o->unit});
+                model_.outputs.push_back({name, value, o->name.where, o->unit, false});
                 if (!o->value)
                     shareUnitWithState(model_.outputs.back());
             });
@@ -589,12 +598,31 @@ private:
         model_.outputsDeclared = !seen.empty();
         if (!model_.outputsDeclared)
             for (const auto& s : model_.states)
-                model_.outputs.push_back({s.name, s.symbol, s.where, s.unit});
+                model_.outputs.push_back({s.name, s.symbol, s.where, s.unit, false});
         for (Parameter& p : model_.parameters)
             if (p.isInitialValue && p.name.ends_with("(0)"))
                 if (const std::size_t i = model_.stateIndex(p.name.substr(0, p.name.size() - 3));
                     i < model_.states.size())
                     p.unit = model_.states[i].unit;
+    }
+
+    // output EXPR: the k-th such output is named yk, a name for data columns and --map; its text
+    // would make a poor column name. A yk that is already taken is an error rather than a
+    // silently different number, so the name stays predictable from the model text.
+    void defineAnonymousOutput(const OutputStatement& o, int k, std::map<std::string, SourceLocation>& seen)
+    {
+        const std::string name = "y" + std::to_string(k);
+        const ex value = resolve(o.anonymous, Context::Output);
+        if (auto it = names_.find(name); it != names_.end())
+            fail(o.name.where,
+                 "this output would be named " + name + ", which is already " + kindWord(it->second.kind) +
+                     "; name it: output NAME = ...");
+        if (auto it = seen.find(name); it != seen.end())
+            fail(o.name.where,
+                 "this output would be named " + name + ", which is already an output on " + at(it->second) +
+                     "; name it: output NAME = ...");
+        seen[name] = o.name.where;
+        model_.outputs.push_back({name, value, o.name.where, o.unit, true});
     }
 
     // `output s unit m` for a state s gives the state its unit (x'' = ... declares none), and
@@ -850,6 +878,15 @@ std::size_t Model::inputIndex(std::string_view name) const
         if (inputs[i].name == name)
             return i;
     return std::string::npos;
+}
+
+std::map<std::string, integrate::Intersample> Model::declaredIntersample() const
+{
+    std::map<std::string, integrate::Intersample> out;
+    for (const auto& u : inputs)
+        if (u.intersample)
+            out[u.name] = *u.intersample;
+    return out;
 }
 
 bool Model::dependsOnTime() const

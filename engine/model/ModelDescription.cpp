@@ -69,14 +69,20 @@ std::string describeModel(const Model& model)
         }
     }
     out << "inputs (" << model.inputs.size() << "):";
-    for (const auto& u : model.inputs)
+    for (const auto& u : model.inputs) {
         out << " " << withUnit(u.name, u.unit);
+        if (u.intersample)
+            out << " (" << integrate::intersampleTable.name(*u.intersample) << ")";
+    }
     out << "\noutputs (" << model.outputs.size() << "):";
     for (const auto& o : model.outputs)
         out << " " << withUnit(o.name, o.unit);
     if (!model.outputsDeclared)
         out << "  (no 'output' declared: every state)";
     out << "\n";
+    for (const auto& o : model.outputs)
+        if (o.anonymous)
+            out << "  " << o.name << " = " << text(o.expression) << "\n";
     return out.str();
 }
 

@@ -1,5 +1,6 @@
 #include "engine/model/ModelParser.h"
 
+#include "engine/integrate/Intersample.h"
 #include "engine/model/Lexer.h"
 
 namespace sysid::model {
@@ -97,9 +98,11 @@ private:
             expect(TokenKind::Equals, "'=' after " + describe(first));
             return DerivativeStatement{{first.text, first.where}, first.primes, expression()};
         }
-        if (peek(1).kind == TokenKind::LeftParen)
-            return hasTopLevelComma(pos_ + 1) ? fieldConditionStatement() : initialStatement();
         const std::string& word = first.text;
+        // `output (x + y)/2` declares an output; `output(0) = 1` is the initial value of a name
+        // spelled like the keyword: only the '=' tells them apart.
+        if (peek(1).kind == TokenKind::LeftParen && !(word == "output" && !statementHasEquals()))
+            return hasTopLevelComma(pos_ + 1) ? fieldConditionStatement() : initialStatement();
         if (word == "field" && peek(1).kind == TokenKind::Identifier)
             return fieldStatement();
         if (peek(1).kind == TokenKind::Equals && word.size() > 2 && word.ends_with("_t")) {
@@ -111,12 +114,8 @@ private:
             return paramStatement();
         if (word == "state")
             return stateStatement();
-        if (word == "input") {
-            next();
-            InputStatement in{nameList("an input name"), {}};
-            in.unit = unitClause();
-            return in;
-        }
+        if (word == "input")
+            return inputStatement();
         if (word == "coord") {
             next();
             CoordStatement c{nameList("a coordinate name"), {}};
@@ -205,26 +204,76 @@ private:
         return s;
     }
 
+    // `input u, v [hold|linear|spline] [unit V]`: the intersample behaviour is a word only in
+    // this slot, spelled as integrate::intersampleTable spells it.
+    Statement inputStatement()
+    {
+        next();
+        InputStatement in{nameList("an input name"), {}, {}};
+        const Token& word = peek();
+        if (word.kind == TokenKind::Identifier && word.primes == 0 && !isKeyword(word, "unit")) {
+            const auto behaviour = integrate::intersampleTable.parse(word.text);
+            if (!behaviour)
+                fail(word,
+                     "expected how the input behaves between samples (" + integrate::intersampleTable.choices(", ") +
+                         "), 'unit' or ',' after " + in.names.back().name + ", found " + describe(word));
+            next();
+            in.intersample = *behaviour;
+        }
+        in.unit = unitClause(true);
+        return in;
+    }
+
     Statement outputStatement()
     {
         next();
-        const Token& t = expect(TokenKind::Identifier, "an output name");
-        OutputStatement o{{t.text, t.where}, t.primes, nullptr, {}, {}};
-        if (t.primes == 0 && accept(TokenKind::LeftParen)) {
-            o.at = argumentList(t.text);
-        } else if (accept(TokenKind::Equals)) {
-            if (t.primes != 0)
-                fail(t, "an output defined by an expression needs a plain name (output NAME = ...)");
-            o.value = expression();
+        const Token& first = peek();
+        if (first.kind == TokenKind::Separator || first.kind == TokenKind::End)
+            fail(first,
+                 "expected what to output after 'output' (a state, NAME = EXPR or an expression), found " +
+                     describe(first));
+        const ExpressionPtr written = expression();
+        OutputStatement o;
+        o.name.where = first.where;
+        if (written->kind == ExpressionSyntax::Kind::Name) {
+            o.name.name = written->name;
+            o.primes = written->primes;
+            if (peek().kind == TokenKind::Equals) {
+                if (written->primes != 0)
+                    fail(first, "an output defined by an expression needs a plain name (output NAME = ...)");
+                next();
+                o.value = expression();
+            }
+        } else if (peek().kind == TokenKind::Equals) {
+            fail(first, "the name of an output comes alone before '=' (output NAME = ...)");
+        } else {
+            // output s(0.4) is a field at a point when s is a field, else an expression like sin(x):
+            // the builder knows which.
+            if (written->kind == ExpressionSyntax::Kind::Call) {
+                o.name.name = written->name;
+                o.at = written->operands;
+            }
+            o.anonymous = written;
         }
         o.unit = unitClause();
         return o;
     }
 
+    bool statementHasEquals() const
+    {
+        for (std::size_t i = pos_; i < tokens_.size(); ++i) {
+            if (tokens_[i].kind == TokenKind::Equals)
+                return true;
+            if (tokens_[i].kind == TokenKind::Separator || tokens_[i].kind == TokenKind::End)
+                return false;
+        }
+        return false;
+    }
+
     // `unit TEXT` closing a declaration: the rest of the statement as written (kg, m/s^2, N*s/m,
     // 1/s, - for dimensionless), kept as text. `unit` is a keyword only here, so it stays free
     // as a name elsewhere.
-    std::string unitClause()
+    std::string unitClause(bool input = false)
     {
         if (!isKeyword(peek(), "unit"))
             return {};
@@ -235,7 +284,8 @@ private:
         SourceLocation end{};  // just after the previous token, to keep a space written between tokens
         while (peek().kind != TokenKind::Separator && peek().kind != TokenKind::End) {
             const Token& t = next();
-            if (isKeyword(t, "fixed") || isKeyword(t, "prior") || isKeyword(t, "estimate"))
+            if (isKeyword(t, "fixed") || isKeyword(t, "prior") || isKeyword(t, "estimate") ||
+                (input && t.primes == 0 && integrate::intersampleTable.parse(t.text)))
                 fail(t, "'" + t.text + "' must come before 'unit': the unit runs to the end of the statement");
             const std::string spelling = t.text + std::string(static_cast<std::size_t>(t.primes), '\'');
             if (!text.empty() && t.where.column > end.column)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/integrate/Intersample.h"
 #include "engine/model/ExpressionSyntax.h"
 
 #include <optional>
@@ -34,6 +35,7 @@ struct StateStatement {
 struct InputStatement {
     std::vector<NamedPlace> names;
     std::string unit;  // of every input named
+    std::optional<integrate::Intersample> intersample;  // input u hold: the model's default for them
 };
 
 struct LetStatement {
@@ -42,10 +44,13 @@ struct LetStatement {
 };
 
 struct OutputStatement {
-    NamedPlace name;
+    NamedPlace name;  // an anonymous output: no name, the place of its expression
     int primes = 0;  // output x' names a velocity
-    ExpressionPtr value;  // null: the output is the named state itself
+    ExpressionPtr value;  // output NAME = value; null: the output is the named state itself
     std::vector<ExpressionPtr> at;  // output s(0.4): a field at one point
+    // output EXPR (x + nu): named y1, y2, ... by the builder. Also set for output f(...), which
+    // is a field at a point when f is a field and an expression otherwise.
+    ExpressionPtr anonymous;
     std::string unit;
 };
 

@@ -574,6 +574,39 @@ private slots:
         QVERIFY2(r.exitCode == 2 && r.err.contains("the model has no input 'w'"), describeText(r).toUtf8());
     }
 
+    // `input u hold` in the model is the default; --intersample u=linear overrides it.
+    void simulateTakesTheModelsIntersampleDeclaration()
+    {
+        const QString model = writeModel("declared.model", "input u hold\nstate x = 0\nx' = -x + u\noutput x\n");
+        const QString input = dir_.filePath("u_declared.csv");
+        QFile f(input);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("t,u\n0,1\n1,0\n2,0\n");
+        f.close();
+        const QStringList base{model, "--t-end", "1",     "--dt",   "1",    "--input",
+                               input, "--rtol",  "1e-12", "--atol", "1e-14"};
+        const Csv held = simulateToCsv(base);
+        const Csv linear = simulateToCsv(base + QStringList{"--intersample", "u=linear"});
+        QVERIFY2(held.problem.isEmpty(), qPrintable(held.problem));
+        QVERIFY2(linear.problem.isEmpty(), qPrintable(linear.problem));
+        QVERIFY(std::abs(held.rows[1][1] - (1 - std::exp(-1.0))) < 1e-9);
+        QVERIFY(std::abs(linear.rows[1][1] - (1 - 2 * std::exp(-1.0))) < 1e-9);
+    }
+
+    // output EXPR is the output y1: a column of the simulation and of `sysid check`'s outputs.
+    void anonymousOutputsAreNamedY1()
+    {
+        const QString model =
+            writeModel("anonymous.model", "param nu = 0.5\nstate x = 1\nx' = -x\noutput x + nu\noutput x\n");
+        const Run check = runSysid({"check", model});
+        QVERIFY2(check.exitCode == 0 && check.out.contains("outputs (2): y1 x"), describeText(check).toUtf8());
+        QVERIFY2(check.out.contains("y1 = "), describeText(check).toUtf8());
+        const Csv csv = simulateToCsv({model, "--t-end", "1", "--dt", "1", "--rtol", "1e-12", "--atol", "1e-14"});
+        QVERIFY2(csv.problem.isEmpty(), qPrintable(csv.problem));
+        QCOMPARE(csv.header, (QStringList{"t", "y1", "x"}));
+        QVERIFY(std::abs(csv.rows[1][1] - (std::exp(-1.0) + 0.5)) < 1e-9);
+    }
+
     void noiseFollowsTheSeed()
     {
         const QStringList base{kExamples + "duffing.model", "--t-end", "5", "--dt", "0.05"};

@@ -3,7 +3,11 @@
 
 #include "engine/job/JobError.h"
 #include "engine/integrate/InputSignals.h"
+#include "engine/estimate/Experiment.h"
+#include "engine/integrate/IntersampleChoice.h"
 #include "engine/job/FitJob.h"
+#include "engine/job/SimulationJob.h"
+#include "engine/model/ModelError.h"
 #include "engine/project/Project.h"
 
 #include <QtTest/QtTest>
@@ -38,10 +42,10 @@ data::DataTable heldStepRecord(double a)
     return table;
 }
 
-job::FitJob heldStepFit(std::map<std::string, Intersample> intersample)
+job::FitJob heldStepFit(std::map<std::string, Intersample> intersample, const std::string& modelText = kFirstOrder)
 {
     job::FitJob job;
-    job.modelText = kFirstOrder;
+    job.modelText = modelText;
     job.experiments.push_back({"held", heldStepRecord(2.0), {}, {}});
     job.settings.intersample = std::move(intersample);
     job.settings.integrator = test::tight();
@@ -212,6 +216,101 @@ private slots:
             QVERIFY2(message.contains("intersample") && message.contains("hold") && message.contains("spline"),
                      e.what());
         }
+    }
+
+    // The model language: input u hold|linear|spline, after the names and before the unit.
+    void theModelDeclaresIt()
+    {
+        const model::Model m = model::parseModel("input u hold\ninput v, w spline unit V\ninput z\n"
+                                                 "state x\nx' = u + v + w + z\n");
+        QCOMPARE(m.inputs[0].intersample, std::optional(Intersample::Hold));
+        QCOMPARE(m.inputs[1].intersample, std::optional(Intersample::Spline));
+        QCOMPARE(m.inputs[2].intersample, std::optional(Intersample::Spline));
+        QCOMPARE(m.inputs[2].unit, std::string("V"));
+        QVERIFY(!m.inputs[3].intersample);
+        const std::map<std::string, Intersample> declared{
+            {"u", Intersample::Hold}, {"v", Intersample::Spline}, {"w", Intersample::Spline}};
+        QCOMPARE(m.declaredIntersample(), declared);
+        QCOMPARE(eval::compileModel(m)->declaredIntersample, declared);
+        // The words are keywords only in that slot: an input may be called hold.
+        QCOMPARE(model::parseModel("input hold linear\nstate x\nx' = hold\n").inputs[0].intersample,
+                 std::optional(Intersample::Linear));
+        const auto message = [](const std::string& text) {
+            try {
+                model::parseModel(text, "m.model");
+            } catch (const model::ModelError& e) {
+                return std::string(e.what());
+            }
+            return std::string("accepted");
+        };
+        const std::string late = message("input u unit V hold\nstate x\nx' = u\n");
+        QVERIFY2(late.find("m.model:1:16: 'hold' must come before 'unit'") != std::string::npos, late.c_str());
+        const std::string unknown = message("input u cubic\nstate x\nx' = u\n");
+        QVERIFY2(unknown.find("m.model:1:9: expected how the input behaves between samples (hold, linear, spline)") !=
+                     std::string::npos,
+                 unknown.c_str());
+    }
+
+    // The user's choice over the model's declaration over linear.
+    void theChoiceOverridesTheDeclaration()
+    {
+        const std::map<std::string, Intersample> declared{{"u", Intersample::Hold}, {"v", Intersample::Spline}};
+        const std::map<std::string, Intersample> chosen{{"u", Intersample::Linear}};
+        QCOMPARE(integrate::intersampleOf("u", declared, chosen), Intersample::Linear);
+        QCOMPARE(integrate::intersampleOf("v", declared, chosen), Intersample::Spline);
+        QCOMPARE(integrate::intersampleOf("w", declared, chosen), Intersample::Linear);
+        const std::map<std::string, Intersample> both{{"u", Intersample::Linear}, {"v", Intersample::Spline}};
+        QCOMPARE(integrate::intersampleChoices(declared, chosen), both);
+
+        const auto source = test::compiledSource("input u hold\nstate x = 0\nx' = -x + u\noutput x\n");
+        const data::DataTable table = heldStepRecord(1.0);
+        QCOMPARE(estimate::makeExperiment(*source, table, {}, "r").inputs.behaviour(0), Intersample::Hold);
+        QCOMPARE(estimate::makeExperiment(*source, table, {}, "r", chosen).inputs.behaviour(0), Intersample::Linear);
+    }
+
+    // x' = -x + u with `input u hold` and a sampled step: the simulation follows the exact
+    // exponential toward each held value, x(t) = u_k + (x_k - u_k) exp(-(t - t_k)).
+    void aDeclaredHoldDrivesTheExactExponential()
+    {
+        job::SimulationJob simulation;
+        simulation.modelText = "input u hold\nstate x = 0\nx' = -x + u\noutput x\n";
+        const std::vector<double> ts{0.0, 1.0, 2.0, 3.0};
+        const std::vector<double> us{1.0, 0.0, 2.0, 2.0};
+        data::DataTable table;
+        table.columnNames = {"t", "u"};
+        table.columns = {ts, us};
+        simulation.inputs = table;
+        simulation.times = integrate::uniformGrid(0, 3, 0.25);
+        simulation.settings = test::tight();
+        simulation.settings.methodChosen = true;
+        job::NullProgressSink sink;
+        const auto trajectory = simulation.run(sink);
+        double worst = 0.0;
+        for (std::size_t k = 0; k < simulation.times.size(); ++k) {
+            const double t = simulation.times[k];
+            double x = 0.0, start = 0.0;
+            for (std::size_t s = 0; s + 1 < ts.size() && ts[s] < t; ++s) {
+                const double end = std::min(t, ts[s + 1]);
+                x = us[s] + (x - us[s]) * std::exp(-(end - start));
+                start = end;
+            }
+            worst = std::max(worst, std::abs(trajectory.states(static_cast<Eigen::Index>(k), 0) - x));
+        }
+        QVERIFY2(worst < 1e-9, qPrintable(QString::number(worst)));
+    }
+
+    // A fit of the held record with the model's `input u hold` is exact without any setting; the
+    // fit's setting (linear) overrides the declaration and gives the other answer.
+    void aFitTakesTheModelsDeclaration()
+    {
+        const std::string declared = "param a = 0.5 [0.01, 10]\ninput u hold\nstate x = 0\nx' = -a*x + u\noutput x\n";
+        job::NullProgressSink sink;
+        const auto held = heldStepFit({}, declared).run(sink);
+        QVERIFY(held.converged());
+        QVERIFY2(std::abs(held.parameters[0].value - 2.0) < 1e-7,
+                 qPrintable(QString::number(held.parameters[0].value)));
+        const auto linear = heldStepFit({{"u", Intersample::Linear}}, declared).run(sink);
+        QVERIFY(std::abs(linear.parameters[0].value - 2.0) > 1e-2);
     }
 
     void fromTableTakesTheBehaviourPerInput()

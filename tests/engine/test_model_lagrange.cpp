@@ -168,6 +168,35 @@ private slots:
         QVERIFY(m.dependsOnTime());
     }
 
+    // `force` is a keyword only before a coordinate (force q = ...): an input called force drives
+    // the same cart and pendulum as one called u, and the force line still builds.
+    void aForceLineBesideAnInputCalledForce()
+    {
+        const std::string common = "param M = 1.5\nparam m = 0.4\nparam l = 0.8\nparam g = 9.81\nparam c = 0.2\n"
+                                   "coord x, th\n"
+                                   "kinetic T = 1/2*(M + m)*x'^2 + m*l*x'*th'*cos(th) + 1/2*m*l^2*th'^2\n"
+                                   "potential V = -m*g*l*cos(th)\n";
+        const Model before = model::parseModel(common + "input u\nforce x = u - c*x'\n");
+        const Model named = model::parseModel(common + "input force\nforce x = force - c*x'\n");
+        QCOMPARE(named.inputs[0].name, std::string("force"));
+        QCOMPARE(named.lagrangeEquations.size(), std::size_t(2));
+        QVERIFY((named.lagrangeEquations[0].generalizedForce -
+                 (named.inputs[0].symbol - param(named, "c") * stateSymbol(named, "x'")))
+                    .expand()
+                    .is_zero());
+        eval::CompiledModel a(eval::compileModel(before)), b(eval::compileModel(named));
+        std::mt19937 rng(17);
+        std::uniform_real_distribution<double> U(-1.0, 1.0);
+        const std::vector<double> p{1.5, 0.4, 0.8, 9.81, 0.2};
+        for (int trial = 0; trial < 10; ++trial) {
+            const std::vector<double> x{U(rng), 2 * U(rng), 3 * U(rng), 3 * U(rng)};
+            const std::vector<double> u{5 * U(rng)};
+            const auto fa = rhsAt(a, p, 0.0, x, u), fb = rhsAt(b, p, 0.0, x, u);
+            for (std::size_t i = 0; i < fa.size(); ++i)
+                QVERIFY2(std::abs(fa[i] - fb[i]) <= 1e-13 * (1 + std::abs(fa[i])), qPrintable(QString::number(trial)));
+        }
+    }
+
     void cartPendulumNonDiagonalMassMatrix()
     {
         // Cart (mass M, position x) carrying a pendulum (mass m, length l, angle th from the downward

@@ -447,6 +447,101 @@ private slots:
         QCOMPARE(m.parameters[1].name, std::string("_k2"));
     }
 
+    // Keywords are keywords only where a declaration needs one: the words of the language stay
+    // free as names of inputs, outputs, parameters and states.
+    void keywordsAreFreeAsNames()
+    {
+        const Model m = model::parseModel("param order = 2 fixed\n"
+                                          "param potential = 0.5\n"
+                                          "param prior = 1 prior 1, 0.5\n"
+                                          "input force, hold\n"
+                                          "state field = 1\n"
+                                          "state state = 0 estimate\n"
+                                          "field' = -potential*field + force/order + 0*hold\n"
+                                          "state' = field - prior*state\n"
+                                          "output kinetic = potential*field\n"
+                                          "output state\n");
+        QCOMPARE(join(stateNames(m)), std::string("field state"));
+        QCOMPARE(m.inputs.size(), std::size_t(2));
+        QCOMPARE(m.inputs[0].name, std::string("force"));
+        QCOMPARE(m.inputs[1].name, std::string("hold"));
+        QVERIFY(!m.inputs[0].intersample);
+        QVERIFY(m.parameters[0].fixed);
+        QVERIFY(m.parameters[2].prior);
+        const GiNaC::ex field = state(m, "field").symbol;
+        QVERIFY(same(state(m, "field").rhs, -param(m, "potential") * field + m.inputs[0].symbol / param(m, "order")));
+        QCOMPARE(join(outputNames(m)), std::string("kinetic state"));
+        QVERIFY(same(output(m, "kinetic")->expression, param(m, "potential") * field));
+        // The word after a keyword is the name: a declaration's own keyword may be its name.
+        const Model own =
+            model::parseModel("param param = 1\nstate x = 1\nx' = -param*x\noutput output = 2*x\noutput force = x\n");
+        QCOMPARE(own.parameters[0].name, std::string("param"));
+        QCOMPARE(own.outputs[0].name, std::string("output"));
+        QCOMPARE(own.outputs[1].name, std::string("force"));
+        // A line that starts with a declared name followed by ' or ( is that name's equation or
+        // initial value, however it is spelled.
+        const Model lines = model::parseModel("output''= -output\noutput(0) = 1, 0\n");
+        QCOMPARE(join(stateNames(lines)), std::string("output output'"));
+        QVERIFY(same(lines.states[0].initial, 1));
+    }
+
+    void timePiAndFunctionsAreNotNames()
+    {
+        EXPECT_ONE_ERROR("param pi = 3\nstate y\ny' = -y\n", 1, 7,
+                         "'pi' is the number pi (3.14159...) and cannot be redeclared");
+        EXPECT_ONE_ERROR("input t\nstate y\ny' = -y\n", 1, 7, "'t' is time and cannot be redeclared");
+        EXPECT_ERROR("state sin = 1\nsin' = -sin\n", 1, 7,
+                     "'sin' is the name of a function and cannot be used as a name");
+        EXPECT_ONE_ERROR("input sign\nstate y\ny' = -y\n", 1, 7, "'sign' is the name of a function");
+        // A line that starts with force and no ' or ( is a force, whatever else force names: it
+        // needs its coordinate.
+        EXPECT_ONE_ERROR("input force\nstate y\ny' = -y\nforce = 1\n", 4, 7,
+                         "expected the coordinate the force acts on (force q = ...)");
+    }
+
+    // output EXPR: an expression that is not just a name is the output y1, the next y2, ...
+    void anonymousOutputsAreNumbered()
+    {
+        const Model m = model::parseModel("param nu = 0.5\n"
+                                          "state x = 1\nx' = -x\n"
+                                          "output x + nu\n"
+                                          "output x\n"
+                                          "output (x - nu)/2 unit m\n"
+                                          "output sin(x)\n"
+                                          "output -x\n");
+        QCOMPARE(join(outputNames(m)), std::string("y1 x y2 y3 y4"));
+        const GiNaC::ex x = state(m, "x").symbol;
+        const GiNaC::symbol& nu = param(m, "nu");
+        QVERIFY(same(output(m, "y1")->expression, x + nu));
+        QVERIFY(same(output(m, "y2")->expression, (x - nu) / 2));
+        QCOMPARE(output(m, "y2")->unit, std::string("m"));
+        QVERIFY(same(output(m, "y3")->expression, GiNaC::sin(x)));
+        QVERIFY(same(output(m, "y4")->expression, -x));
+        QCOMPARE(output(m, "y1")->where.line, 4);
+        QCOMPARE(output(m, "y1")->where.column, 8);
+        const auto src = eval::compileModel(m);
+        QCOMPARE(src->outputNames, (std::vector<std::string>{"y1", "x", "y2", "y3", "y4"}));
+        // As a simulation sees it: y1 = x + nu at x = 0.25.
+        eval::CompiledModel cm(src);
+        const std::vector<double> nu05{0.5};
+        cm.setParameters(nu05);
+        const double state0 = 0.25;
+        cm.setPoint(0.0, &state0, nullptr);
+        std::vector<double> y(src->outputCount());
+        cm.outputs(y.data());
+        QCOMPARE(y[0], 0.75);
+
+        // The name it would get is taken: the model must name it.
+        EXPECT_ONE_ERROR("state y1 = 1\ny1' = -y1\noutput 2*y1\n", 3, 8,
+                         "this output would be named y1, which is already a state; name it: output NAME = ...");
+        EXPECT_ONE_ERROR("state x = 1\nx' = -x\noutput y1 = x\noutput 2*x\n", 4, 8,
+                         "this output would be named y1, which is already an output on line 3");
+        EXPECT_ONE_ERROR("state x = 1\nx' = -x\noutput x + 1 = 2\n", 3, 8,
+                         "the name of an output comes alone before '='");
+        EXPECT_ONE_ERROR("state x = 1\nx' = -x\noutput\n", 3, 7, "expected what to output after 'output'");
+        EXPECT_ONE_ERROR("state x = 1\nx' = -x\noutput x + q\n", 3, 12, "unknown symbol 'q'");
+    }
+
     void loadModelReadsAnExampleFile()
     {
         const Model m = model::loadModel(SYSID_SOURCE_DIR "/resources/examples/duffing.model");
@@ -520,7 +615,7 @@ private slots:
         EXPECT_ONE_ERROR("x'' = -x\nparam x = 1\n", 2, 7,
                          "'x' is already declared as a second-order coordinate on line 1");
         EXPECT_ONE_ERROR("param sin = 1\nstate y\ny' = -y\n", 1, 7, "is the name of a function");
-        EXPECT_ONE_ERROR("param t = 1\nstate y\ny' = -y\n", 1, 7, "reserved word");
+        EXPECT_ONE_ERROR("param t = 1\nstate y\ny' = -y\n", 1, 7, "'t' is time and cannot be redeclared");
         EXPECT_ONE_ERROR("state y\ny' = -y\noutput y\noutput y\n", 4, 8, "output y is already declared on line 3");
         EXPECT_ONE_ERROR("param a = 1\nstate y\ny' = -y\noutput a = 2*y\n", 4, 8, "already a parameter");
     }
@@ -538,8 +633,8 @@ private slots:
     {
         // An output named like time would give the CSV two columns called t; like a function or
         // pi, a name that means something else in every expression.
-        EXPECT_ONE_ERROR("state y = 1\ny' = -y\noutput t = 2*y\n", 3, 8, "reserved word");
-        EXPECT_ONE_ERROR("state y = 1\ny' = -y\noutput pi = 2*y\n", 3, 8, "reserved word");
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y\noutput t = 2*y\n", 3, 8, "'t' is time and cannot be redeclared");
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y\noutput pi = 2*y\n", 3, 8, "'pi' is the number pi");
         EXPECT_ONE_ERROR("state y = 1\ny' = -y\noutput sin = 2*y\n", 3, 8, "is the name of a function");
     }
 

@@ -143,6 +143,21 @@ void TestUiEditor::highlighterColoursTokens()
     QVERIFY(hasFormatAt(second, 1, h->format(ModelHighlighter::Kind::Prime)));  // x''
     QVERIFY(hasFormatAt(second, 9, h->format(ModelHighlighter::Kind::Function)));  // sin
     QVERIFY(!hasFormatAt(first, 6, h->format(ModelHighlighter::Kind::Number)));  // k
+
+    // A keyword is coloured only in its place: here force and prior are also names.
+    editor.setPlainText(QStringLiteral("input force hold\nparam prior = 1 prior 1, 0.5\nforce q = force - prior*q'"));
+    const QTextBlock input = editor.document()->firstBlock();
+    const QTextBlock param = input.next();
+    const QTextBlock force = param.next();
+    const QTextCharFormat keyword = h->format(ModelHighlighter::Kind::Keyword);
+    QVERIFY(hasFormatAt(input, 0, keyword));  // input
+    QVERIFY(!hasFormatAt(input, 6, keyword));  // force, the name
+    QVERIFY(hasFormatAt(input, 12, keyword));  // hold
+    QVERIFY(!hasFormatAt(param, 6, keyword));  // prior, the name
+    QVERIFY(hasFormatAt(param, 16, keyword));  // prior, the keyword
+    QVERIFY(hasFormatAt(force, 0, keyword));  // force, the statement
+    QVERIFY(!hasFormatAt(force, 10, keyword));  // force, the input
+    QVERIFY(!hasFormatAt(force, 18, keyword));  // prior, the parameter
 }
 
 void TestUiEditor::typedErrorIsUnderlinedAtItsPlaceAndCleared()

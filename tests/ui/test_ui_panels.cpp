@@ -444,6 +444,31 @@ private slots:
         QVERIFY(!box->isVisible());
     }
 
+    // A model's `input u hold` is what u shows when the settings say nothing; choosing it again
+    // stores nothing, choosing linear stores the override.
+    void estimatorIntersampleShowsTheModelsDeclaration()
+    {
+        using sysid::integrate::Intersample;
+        EstimatorPanel panel;
+        panel.show();
+        panel.setInputs({"u", "w"}, {{"u", Intersample::Hold}});
+        auto* u = panel.findChild<QComboBox*>(QStringLiteral("intersample_u"));
+        auto* w = panel.findChild<QComboBox*>(QStringLiteral("intersample_w"));
+        QVERIFY(u && w);
+        QCOMPARE(u->currentText(), QStringLiteral("hold"));
+        QCOMPARE(w->currentText(), QStringLiteral("linear"));
+        QVERIFY(panel.settings().intersample.empty());
+        u->setCurrentIndex(u->findData(static_cast<int>(Intersample::Linear)));
+        QCOMPARE(panel.settings().intersample.at("u"), Intersample::Linear);
+        u->setCurrentIndex(u->findData(static_cast<int>(Intersample::Hold)));
+        QVERIFY(panel.settings().intersample.empty());
+        // Loaded settings override the declaration in what is shown.
+        auto loaded = panel.settings();
+        loaded.intersample["u"] = Intersample::Spline;
+        panel.setSettings(loaded);
+        QCOMPARE(u->currentText(), QStringLiteral("spline"));
+    }
+
     // The choices are the tables': one item per value, its label, its description as tooltip.
     void estimatorChoicesComeFromTheTables()
     {

@@ -17,12 +17,19 @@ ModelHighlighter::ModelHighlighter(QTextDocument* document) : QSyntaxHighlighter
     comment_.setForeground(QColor(0x70, 0x70, 0x70));
     comment_.setFontItalic(true);
 
-    const QString keywords =
-        QStringLiteral("param|state|input|let|output|coord|kinetic|potential|dissipation|force|fixed|estimate|prior");
+    // Keywords are keywords only in their place (the parser's rule), so a state called field or a
+    // parameter called prior is not coloured as one: a statement's first word followed by more than
+    // '=', and a slot word after the value that no operator follows.
+    const QString statements =
+        QStringLiteral("param|state|input|let|output|coord|kinetic|potential|dissipation|force|field");
+    const QString slotWords = QStringLiteral("fixed|estimate|prior|unit|hold|linear|spline");
     const QString functions =
         QStringLiteral("sin|cos|tan|asin|acos|atan2|atan|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max");
     // Later rules win where they overlap; comments come last so nothing is coloured inside them.
-    rules_.push_back({QRegularExpression(QStringLiteral("\\b(?:%1)\\b").arg(keywords)), Kind::Keyword});
+    rules_.push_back(
+        {QRegularExpression(QStringLiteral("(?:^|;)\\s*\\K(?:%1)\\b(?=\\s+[^=\\s])").arg(statements)), Kind::Keyword});
+    rules_.push_back(
+        {QRegularExpression(QStringLiteral("(?<=\\s)(?:%1)\\b(?!\\s*[-+*/^)=,'(])").arg(slotWords)), Kind::Keyword});
     rules_.push_back({QRegularExpression(QStringLiteral("\\b(?:%1)\\b").arg(functions)), Kind::Function});
     rules_.push_back(
         {QRegularExpression(QStringLiteral("(?<![A-Za-z0-9_.])(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?")),

@@ -847,7 +847,7 @@ void MainWindow::refreshModel()
         const QSignalBlocker block(estimator_);
         estimator_->setOutputs(toList(summary.outputs));
         estimator_->setStates(toList(summary.states));
-        estimator_->setInputs(toList(summary.inputs));
+        estimator_->setInputs(toList(summary.inputs), summary.declaredIntersample);
         if (summary.valid)  // while the text does not parse, the last model's default stays
             estimator_->setDefaultIntegrator(integrate::defaultMethodFor(!summary.fields.empty()));
         estimator_->setSettings(document_->settings());

@@ -36,6 +36,7 @@ ModelSummary summarizeModel(const std::string& text, const std::string& source)
             summary.outputs.push_back(o.name);
             noteUnit(o.name, o.unit);
         }
+        summary.declaredIntersample = m.declaredIntersample();
         summary.parameters = m.parameters;
         summary.description = model::describeModel(m);
         summary.equations = model::describeEquations(m);

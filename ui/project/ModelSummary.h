@@ -23,6 +23,7 @@ struct ModelSummary {
     // The model's `unit` of each state, input and output by name (an output's own unit over its
     // state's); absent: none given.
     std::map<std::string, std::string> units;
+    std::map<std::string, integrate::Intersample> declaredIntersample;  // input u hold
 
     std::string unitOf(const std::string& name) const;  // empty when none
 };

@@ -322,9 +322,9 @@ void EstimatorPanel::setStates(const QStringList& states)
     equationError_->setStates(states);
 }
 
-void EstimatorPanel::setInputs(const QStringList& inputs)
+void EstimatorPanel::setInputs(const QStringList& inputs, const std::map<std::string, integrate::Intersample>& declared)
 {
-    intersample_->setInputs(inputs);
+    intersample_->setInputs(inputs, declared);
     intersampleBox_->setVisible(!inputs.isEmpty() && !optimalSelected());
 }
 

@@ -55,7 +55,7 @@ public:
     // The model's states: one row each in the equation-error weight table.
     void setStates(const QStringList& states);
     // The model's inputs: one row each in the intersample table (hidden without inputs).
-    void setInputs(const QStringList& inputs);
+    void setInputs(const QStringList& inputs, const std::map<std::string, integrate::Intersample>& declared = {});
 
     // The integrator the current model gets when none was chosen (integrate::defaultMethodFor):
     // shown while the user has not picked one in the combo. A pick is kept when the model changes.

@@ -2,6 +2,8 @@
 
 #include "ui/settings/EnumCombo.h"
 
+#include "engine/integrate/IntersampleChoice.h"
+
 #include <QComboBox>
 #include <QHeaderView>
 #include <QSignalBlocker>
@@ -18,12 +20,19 @@ IntersampleTable::IntersampleTable(QWidget* parent) : QTableWidget(0, 2, parent)
                   "spline for smooth band-limited signals."));
 }
 
-void IntersampleTable::setInputs(const QStringList& inputs)
+void IntersampleTable::setInputs(const QStringList& inputs,
+                                 const std::map<std::string, integrate::Intersample>& declared)
 {
-    if (inputs == inputs_)
+    if (inputs == inputs_ && declared == declared_)
         return;
     inputs_ = inputs;
+    declared_ = declared;
     rebuild();
+}
+
+integrate::Intersample IntersampleTable::shown(const std::string& input) const
+{
+    return integrate::intersampleOf(input, declared_, choices_);
 }
 
 void IntersampleTable::setChoices(const std::map<std::string, integrate::Intersample>& choices)
@@ -31,9 +40,8 @@ void IntersampleTable::setChoices(const std::map<std::string, integrate::Intersa
     choices_ = choices;
     for (int row = 0; row < rowCount(); ++row) {
         auto* combo = qobject_cast<QComboBox*>(cellWidget(row, 1));
-        const auto it = choices_.find(inputs_[row].toStdString());
         const QSignalBlocker blocker(combo);
-        showComboValue(combo, it == choices_.end() ? integrate::Intersample::Linear : it->second);
+        showComboValue(combo, shown(inputs_[row].toStdString()));
     }
 }
 
@@ -41,7 +49,8 @@ std::map<std::string, integrate::Intersample> IntersampleTable::choices() const
 {
     std::map<std::string, integrate::Intersample> out;
     for (const auto& [name, behaviour] : choices_)
-        if (!inputs_.contains(QString::fromStdString(name)) || behaviour != integrate::Intersample::Linear)
+        if (!inputs_.contains(QString::fromStdString(name)) ||
+            behaviour != integrate::intersampleOf(name, declared_, {}))
             out[name] = behaviour;
     return out;
 }
@@ -63,8 +72,7 @@ void IntersampleTable::rebuild()
         auto* combo = new QComboBox(this);
         combo->setObjectName(QStringLiteral("intersample_") + inputs_[row]);
         fillCombo(combo, integrate::intersampleTable);
-        const auto it = choices_.find(name);
-        showComboValue(combo, it == choices_.end() ? integrate::Intersample::Linear : it->second);
+        showComboValue(combo, shown(name));
         connect(combo, &QComboBox::currentIndexChanged, this, [this, name, combo] {
             choices_[name] = comboValue<integrate::Intersample>(combo);
             emit changed();

@@ -11,18 +11,19 @@
 namespace sysid::ui {
 
 // One row per model input with a combo of its intersample behaviour (the engine's table of
-// spellings: hold, linear, spline). Inputs without a choice are linear, as in the engine.
+// spellings: hold, linear, spline). An input without a choice shows what the engine gives it:
+// the model's declaration (input u hold), else linear (integrate::intersampleOf).
 class IntersampleTable : public QTableWidget {
     Q_OBJECT
 
 public:
     explicit IntersampleTable(QWidget* parent = nullptr);
 
-    // The model's inputs; choices for names that stay are kept.
-    void setInputs(const QStringList& inputs);
+    // The model's inputs and the behaviours it declares; choices for names that stay are kept.
+    void setInputs(const QStringList& inputs, const std::map<std::string, integrate::Intersample>& declared = {});
     QStringList inputs() const { return inputs_; }
     void setChoices(const std::map<std::string, integrate::Intersample>& choices);
-    // The choice of every input shown that is not linear, and the choices of inputs not shown
+    // The choice of every input shown that differs from its default, and the choices of inputs not shown
     // (a project's entries survive a model that is being edited).
     std::map<std::string, integrate::Intersample> choices() const;
 
@@ -32,7 +33,10 @@ signals:
 private:
     void rebuild();
 
+    integrate::Intersample shown(const std::string& input) const;
+
     QStringList inputs_;
+    std::map<std::string, integrate::Intersample> declared_;
     std::map<std::string, integrate::Intersample> choices_;
 };
 
