@@ -93,16 +93,6 @@ std::map<std::string, double> estimatesOf(const estimate::FitResult& result)
     return estimates;
 }
 
-// A fit of several records estimated an initial value per record ("x(0)#2"): none of them is the
-// compared record's.
-bool perRecordInitialValues(const estimate::FitResult& result)
-{
-    for (const auto& p : result.parameters)
-        if (p.name.find('#') != std::string::npos)
-            return true;
-    return false;
-}
-
 std::string cellText(double value, int digits)
 {
     return std::isfinite(value) ? data::formatNumber(value, digits) : std::string("-");
@@ -161,7 +151,7 @@ int runCompare(const Arguments& args)
                                                    "set's mapping)")
         ("initial", po::value<std::string>(),
          (job::kInitialValueSources.choices() + " (estimate:SECONDS: from the record's first seconds): where the "
-          "estimated initial values come from (default: result; estimate when the fit estimated them per data set; model on a project's validation data sets). " +
+          "estimated initial values come from (default: result; estimate when the fit estimated them per data set). " +
           job::kInitialValueSources.help()).c_str())
         ("output,o", po::value<std::string>(), "OUT.json (the measures and the initial state) or OUT.csv (t, each "
                                                "output measured and simulated); - for JSON on standard output");
@@ -228,9 +218,7 @@ int runCompare(const Arguments& args)
     std::vector<project::DataSetComparison> comparisons;
     job::InitialValues initial;
     if (vm.count("data")) {
-        initial = initialGiven ? given
-                               : job::InitialValues{perRecordInitialValues(result) ? job::InitialValueSource::Estimate
-                                                                                   : job::InitialValueSource::Result};
+        initial = initialGiven ? given : job::defaultInitialValues(result);
         job::ExperimentData record;
         record.name = vm["data"].as<std::string>();
         record.table = data::readCsv(record.name, csvOptions(vm));
@@ -251,7 +239,7 @@ int runCompare(const Arguments& args)
             throw UserError(input +
                             ": the project has no validation data set (an included data set with the role "
                             "\"validation\"); give --data DATA.csv to compare with a record");
-        initial = initialGiven ? given : job::InitialValues{job::InitialValueSource::Model};
+        initial = initialGiven ? given : job::defaultInitialValues(result);
         comparisons = project::compareValidationDataSets(*project, fit, estimates, initial);
     } else {
         throw UsageError("missing --data DATA.csv: the record to compare the fit with");

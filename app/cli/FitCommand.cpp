@@ -209,11 +209,11 @@ int runFit(const Arguments& args)
     }
     // The model the estimates belong to, so that `sysid compare RESULT.json` can simulate it.
     resultJson["model"] = {{"file", fit.modelSource}, {"text", fit.modelText}};
-    // The model at the estimate on each validation data set, from the model's own initial state:
-    // a validation record starts where it starts, not where the fitted record did.
+    // The model at the estimate on each validation data set, its initial values as `sysid compare`
+    // takes them by default.
     if (loaded && !project::validationDataSets(*loaded).empty() && !result.cancelled()) {
-        const auto comparisons = project::compareValidationDataSets(*loaded, fit, estimates,
-                                                                    job::InitialValues{job::InitialValueSource::Model});
+        const auto comparisons =
+            project::compareValidationDataSets(*loaded, fit, estimates, job::defaultInitialValues(result));
         if (!quiet || vm.count("report"))
             std::cerr << project::validationReport(comparisons) << std::flush;
         resultJson["validation"] = project::validationToJson(comparisons);

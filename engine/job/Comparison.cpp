@@ -13,6 +13,14 @@
 
 namespace sysid::job {
 
+InitialValues defaultInitialValues(const estimate::FitResult& result)
+{
+    for (const auto& p : result.parameters)
+        if (p.name.find('#') != std::string::npos)
+            return {InitialValueSource::Estimate};
+    return {InitialValueSource::Result};
+}
+
 OutputAgreement outputAgreement(const Eigen::VectorXd& measured, const Eigen::VectorXd& simulated)
 {
     constexpr double nan = std::numeric_limits<double>::quiet_NaN();

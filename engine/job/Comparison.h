@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/core/EnumTable.h"
+#include "engine/estimate/FitResult.h"
 #include "engine/job/FitJob.h"
 #include "engine/job/ValidationSimulation.h"
 
@@ -43,6 +44,12 @@ struct InitialValues {
     InitialValueSource source = InitialValueSource::Result;
     double estimateSeconds = 0.0;  // Estimate: the first seconds of the record it is estimated from; 0: all
 };
+
+// Where a record's initial values come from when the user does not say: the fit's estimate (the
+// benchmarks' records start from one state, and with no estimated initial value it is the model's
+// own), or estimated on the record when the fit estimated one per data set ("x(0)#2"), since none of
+// those is the record's. The CLI's compare, `sysid fit PROJECT` and the GUI's validation use it.
+InitialValues defaultInitialValues(const estimate::FitResult& result);
 
 // How well a simulated output follows the measured one.
 struct OutputAgreement {

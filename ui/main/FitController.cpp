@@ -303,11 +303,19 @@ void FitController::validate(const estimate::FitResult& result)
     validationRevision_ = document_->revision();
     emit logLine(tr("validation: simulating the model at the estimate on %n data set(s)", nullptr,
                     static_cast<int>(records.size())));
-    // A validation record starts where it starts, not where the fitted one did: the model's own
-    // initial state (as `sysid fit PROJECT` validates).
-    validationRunner_->start(lastJob_, std::move(records), std::move(estimates),
-                             job::InitialValues{job::InitialValueSource::Model});
+    validationInitial_ = job::defaultInitialValues(result);
+    validationRunner_->start(lastJob_, std::move(records), std::move(estimates), validationInitial_);
 }
+
+namespace {
+
+QString initialValuesText(job::InitialValues initial)
+{
+    const std::string_view label = job::kInitialValueSources.label(initial.source);
+    return QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())).toLower();
+}
+
+}  // namespace
 
 void FitController::showValidation(const std::vector<ValidationOutcome>& outcomes)
 {
@@ -337,10 +345,10 @@ void FitController::showValidation(const std::vector<ValidationOutcome>& outcome
     if (!summaries.isEmpty())
         emit statusMessage(tr("validation — %1").arg(summaries.join(QStringLiteral(" · "))), 15000);
     if (views_.results)
-        views_.results->setValidationSummary(
-            summaries.isEmpty()
-                ? QString()
-                : tr("Validation (model's own initial state): %1").arg(summaries.join(QStringLiteral(" · "))));
+        views_.results->setValidationSummary(summaries.isEmpty() ? QString()
+                                                                 : tr("Validation (initial values: %1): %2")
+                                                                       .arg(initialValuesText(validationInitial_),
+                                                                            summaries.join(QStringLiteral(" · "))));
 }
 
 }  // namespace sysid::ui

@@ -104,6 +104,7 @@ private:
     int optimalDataSet_ = 0;  // the data set optimal estimation runs on
     job::FitJob lastJob_;  // the running fit's model and settings (without its data)
     ProjectDocument::Revision validationRevision_;  // what the running validation computes from
+    job::InitialValues validationInitial_;  // where the running validation's initial values come from
     estimate::EstimationMethod lastFitMethod_ = estimate::EstimationMethod::OutputError;
     int maxIterations_ = 0;  // of the running fit
     double bestCost_ = 0.0;  // lowest cost of the running fit's iterations so far (NaN before the first)

@@ -76,6 +76,7 @@ std::optional<job::SimulationJob> LiveSimulation::currentJob(QString* why) const
     for (const auto& [name, value] : data.fixedValues)
         simulation.parameterValues[name] = value;
     simulation.settings = document_->settings().integrator;
+    simulation.intersample = document_->settings().intersample;
     try {
         simulation.times = table->time();
     } catch (const std::exception& e) {
