@@ -12,6 +12,8 @@
 #include "BenchmarkSupport.h"
 #include "ValidationSupport.h"
 
+#include "engine/job/ModelText.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -57,7 +59,8 @@ private slots:
     {
         const project::Project p = validation::bundledProject("cascaded_tanks.sysid");
         const job::FitJob fit = project::makeFitJob(p);
-        QVERIFY(fit.settings.intersample.at("u") == integrate::Intersample::Hold);
+        QVERIFY(job::compileModelText(fit.modelText, fit.modelSource)->declaredIntersample.at("u") ==
+                integrate::Intersample::Hold);
         checkValidationRecord(p);
         const validation::TimedFit r = validation::runFit(fit);
         const auto [rms, samples] = validationRms(p, fit, r.result);
@@ -103,7 +106,7 @@ private slots:
         // The held pump voltage reaches the validation simulation: interpolated linearly
         // instead, the same estimates give 0.2365 V.
         job::FitJob linear = fit;
-        linear.settings.intersample.clear();
+        linear.settings.intersample["u"] = integrate::Intersample::Linear;
         const double linearRms = validationRms(p, linear, r.result).first;
         qInfo("the pump voltage interpolated linearly: validation RMS %.4f V", linearRms);
         QVERIFY2(linearRms > rms + 0.005, qPrintable(QString::number(linearRms)));
