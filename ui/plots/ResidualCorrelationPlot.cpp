@@ -51,6 +51,7 @@ ResidualCorrelationPlot::Panel ResidualCorrelationPlot::makePanel(QCPAxisRect* r
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     integerTicks(x);
+    y->ticker()->setTickCount(3);  // the panels are short: more labels overlap
     panel.stems = customPlot()->addGraph(x, y);
     panel.stems->setLineStyle(QCPGraph::lsImpulse);
     QPen pen(seriesColor(colour));
