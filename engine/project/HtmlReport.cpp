@@ -5,6 +5,7 @@
 #include "engine/data/Preprocessing.h"
 #include "engine/estimate/FitSettingFields.h"
 #include "engine/estimate/MethodTraits.h"
+#include "engine/estimate/ResidualAnalysis.h"
 #include "engine/estimate/UndeterminedDirections.h"
 #include "engine/model/ModelBuilder.h"
 #include "engine/project/FitReport.h"
@@ -345,13 +346,19 @@ std::string statisticsPart(const estimate::FitResult& result)
     html += "<h3>Residual RMS per output</h3>\n";
     if (result.residualRms.empty())
         return html + "<p>No residuals were computed.</p>\n";
-    html += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" + headerRow({"Output", "Residual RMS"});
+    html += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" +
+        headerRow({"Output", "Residual RMS", "Residual analysis (99 % bounds, Ljung 1999)"});
     for (std::size_t k = 0; k < result.residualRms.size(); ++k) {
         const std::string output =
             k < result.outputNames.size() ? result.outputNames[k] : "output " + std::to_string(k + 1);
         const double rms = result.residualRms[k];
+        std::string analysis;
+        for (const auto& a : result.residualAnalysis.outputs)
+            if (a.output == output && a.samples > 0)
+                analysis = estimate::verdict(a);
         html += "<tr>" + cell(htmlEscape(output)) +
-            cell(std::isnan(rms) ? "not measured" : number(rms), "align=\"right\"") + "</tr>\n";
+            cell(std::isnan(rms) ? "not measured" : number(rms), "align=\"right\"") + cell(htmlEscape(analysis)) +
+            "</tr>\n";
     }
     return html + "</table>\n";
 }

@@ -3,6 +3,7 @@
 // the correlation matrix, why the fit stopped and the figures by their relative paths.
 #include "engine/estimate/FitSettingFields.h"
 #include "engine/estimate/MethodTraits.h"
+#include "engine/estimate/ResidualAnalysis.h"
 #include "engine/estimate/UndeterminedDirections.h"
 #include "engine/project/HtmlReport.h"
 #include "engine/project/Project.h"
@@ -12,6 +13,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -49,6 +51,12 @@ estimate::FitResult exampleResult(const project::Project& project)
     r.outputNames = {"s"};
     r.residualRms = {0.0213};
     r.residualCount = 1001;
+    // Residuals that follow a slow sine: far from white, so the verdict says so.
+    estimate::ResidualRecord record;
+    record.residuals.resize(1001);
+    for (int i = 0; i < 1001; ++i)
+        record.residuals[i] = std::sin(0.01 * i);
+    r.residualAnalysis.outputs.push_back(estimate::analyseResiduals("s", {record}, {}));
     r.iterations = 9;
     r.termination = core::Termination::convergence(core::TerminationCriterion::CostTolerance,
                                                    "relative cost change 3e-12 below the tolerance 1e-10");
@@ -133,6 +141,9 @@ private slots:
         // Why it stopped, the residual RMS, the figures by relative path with their captions.
         QVERIFY(html.find(result.termination.message) != std::string::npos);
         QVERIFY(html.find(">0.0213<") != std::string::npos);
+        const std::string verdict = estimate::verdict(result.residualAnalysis.outputs.front());
+        QVERIFY2(verdict.find("not white") != std::string::npos, verdict.c_str());
+        QVERIFY(html.find(">" + project::htmlEscape(verdict) + "<") != std::string::npos);
         QVERIFY(html.find("src=\"output_1.png\"") != std::string::npos);
         QVERIFY(html.find("Figure 1.</b> Output s: measured and model") != std::string::npos);
         QVERIFY(html.find("Figure 3.</b> Validation record") != std::string::npos);
