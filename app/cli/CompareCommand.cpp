@@ -199,7 +199,7 @@ int runCompare(const Arguments& args)
         fit = project::makeFitJob(*project);
         fit.experiments.clear();
     } else {
-        result = readFitResult(input, "the fit result");
+        result = readFitResult(input, "RESULT.json");
         if (vm.count("model")) {
             fit.modelSource = vm["model"].as<std::string>();
             fit.modelText = readModelText(fit.modelSource);

@@ -63,7 +63,8 @@ estimate::FitResult readFitResult(const std::string& path, const std::string& op
 {
     std::ifstream in(path);
     if (!in || std::filesystem::is_directory(path))
-        throw UserError(option + ": cannot read the fit result '" + path + "'");
+        throw UserError(option + ": cannot read the fit result '" + path + "'" +
+                        (std::filesystem::exists(path) ? "" : " (no such file)"));
     std::ostringstream text;
     text << in.rdbuf();
     try {
