@@ -1,6 +1,7 @@
 #include "engine/project/ComparisonJson.h"
 
 #include "engine/data/Text.h"
+#include "engine/project/JsonNumbers.h"
 
 #include <cmath>
 #include <sstream>
@@ -10,11 +11,6 @@ using nlohmann::json;
 namespace sysid::project {
 
 namespace {
-
-json finite(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
 
 bool measured(const job::ValidationSimulation& s, std::size_t output)
 {
@@ -42,12 +38,13 @@ json comparisonToJson(const job::Comparison& comparison)
         if (!measured(s, j))
             continue;
         const job::OutputAgreement& a = comparison.agreement[j];
-        outputs[s.outputNames[j]] = {
-            {"rmse", finite(a.rmse)}, {"nrmse", finite(a.nrmse)}, {"fit_percent", finite(a.fitPercent)}};
+        outputs[s.outputNames[j]] = {{"rmse", finiteOrNull(a.rmse)},
+                                     {"nrmse", finiteOrNull(a.nrmse)},
+                                     {"fit_percent", finiteOrNull(a.fitPercent)}};
     }
     json initial = json::object();
     for (std::size_t i = 0; i < s.stateNames.size() && static_cast<Eigen::Index>(i) < s.initialState.size(); ++i)
-        initial[s.stateNames[i]] = finite(s.initialState(static_cast<Eigen::Index>(i)));
+        initial[s.stateNames[i]] = finiteOrNull(s.initialState(static_cast<Eigen::Index>(i)));
     return {{"outputs", std::move(outputs)}, {"initial", std::move(initial)}};
 }
 

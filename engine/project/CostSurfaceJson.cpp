@@ -1,6 +1,7 @@
 #include "engine/project/CostSurfaceJson.h"
 
 #include "engine/data/Text.h"
+#include "engine/project/JsonNumbers.h"
 
 #include <cmath>
 
@@ -9,11 +10,6 @@ namespace sysid::project {
 namespace {
 
 using nlohmann::json;
-
-json finiteOrNull(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
 
 json axisToJson(const job::SurfaceAxis& axis, const std::vector<double>& values)
 {

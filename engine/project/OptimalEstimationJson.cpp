@@ -1,6 +1,7 @@
 #include "engine/project/OptimalEstimationJson.h"
 
 #include "engine/project/JsonKeys.h"
+#include "engine/project/JsonNumbers.h"
 #include "engine/project/RunSummaryJson.h"
 
 #include <cmath>
@@ -22,16 +23,11 @@ std::size_t count(const json& value, const std::string& key)
     return static_cast<std::size_t>(value.get<double>());
 }
 
-json finite(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
-
 json column(const Eigen::MatrixXd& m, Eigen::Index c)
 {
     json values = json::array();
     for (Eigen::Index k = 0; k < m.rows(); ++k)
-        values.push_back(finite(m(k, c)));
+        values.push_back(finiteOrNull(m(k, c)));
     return values;
 }
 
@@ -79,16 +75,16 @@ json optimalResultToJson(const estimate::OptimalEstimationResult& r)
     for (std::size_t i = 0; i < r.parameterNames.size(); ++i) {
         const auto k = static_cast<Eigen::Index>(i);
         out["parameters"][r.parameterNames[i]] = {
-            {"value", k < r.parameters.size() ? finite(r.parameters(k)) : json(nullptr)},
-            {"drift", k < r.parameterDrift.size() ? finite(r.parameterDrift(k)) : json(nullptr)}};
+            {"value", k < r.parameters.size() ? finiteOrNull(r.parameters(k)) : json(nullptr)},
+            {"drift", k < r.parameterDrift.size() ? finiteOrNull(r.parameterDrift(k)) : json(nullptr)}};
     }
-    out["cost"] = finite(r.cost);
+    out["cost"] = finiteOrNull(r.cost);
     out["iterations"] = r.iterations;
     out["termination"] = terminationToJson(r.termination);
     out["converged"] = r.converged();  // as "message", derived from the termination for older readers
     out["message"] = r.termination.message;
     out["statistics"] = statisticsToJson(r.statistics);
-    out["residual_norm"] = finite(r.residualNorm);
+    out["residual_norm"] = finiteOrNull(r.residualNorm);
     out["times"] = r.states.rows() > 0 ? json(r.times) : json::array();
     out["states"] = columns(r.stateNames, r.states);
     out["inputs"] = columns(r.inputNames, r.inputs);

@@ -1,5 +1,6 @@
 #include "engine/project/PeriodicJson.h"
 
+#include "engine/project/JsonNumbers.h"
 #include "engine/project/RunSummaryJson.h"
 
 #include <cmath>
@@ -10,16 +11,11 @@ namespace {
 
 using nlohmann::json;
 
-json finite(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
-
 json multipliers(const std::vector<std::complex<double>>& mu)
 {
     json list = json::array();
     for (const auto& m : mu)
-        list.push_back({finite(m.real()), finite(m.imag())});
+        list.push_back({finiteOrNull(m.real()), finiteOrNull(m.imag())});
     return list;
 }
 
@@ -27,7 +23,7 @@ json column(const Eigen::MatrixXd& m, Eigen::Index c)
 {
     json values = json::array();
     for (Eigen::Index r = 0; r < m.rows(); ++r)
-        values.push_back(finite(m(r, c)));
+        values.push_back(finiteOrNull(m(r, c)));
     return values;
 }
 
@@ -37,10 +33,10 @@ json periodicResultToJson(const job::PeriodicJob::Result& result, const std::str
 {
     const auto& s = result.solution;
     json out;
-    out["period"] = finite(s.period);
+    out["period"] = finiteOrNull(s.period);
     json initial = json::object();
     for (std::size_t i = 0; i < result.stateNames.size() && static_cast<Eigen::Index>(i) < s.initialState.size(); ++i)
-        initial[result.stateNames[i]] = finite(s.initialState(static_cast<Eigen::Index>(i)));
+        initial[result.stateNames[i]] = finiteOrNull(s.initialState(static_cast<Eigen::Index>(i)));
     out["initial_state"] = std::move(initial);
     out["floquet_multipliers"] = multipliers(s.floquet.multipliers);
     out["stable"] = s.converged() && s.floquet.stable;
@@ -65,9 +61,9 @@ json periodicResultToJson(const job::PeriodicJob::Result& result, const std::str
     if (result.branch) {
         json points = json::array();
         for (const auto& p : result.branch->points)
-            points.push_back({{"parameter", finite(p.parameter)},
-                              {"amplitude", finite(p.amplitude)},
-                              {"period", finite(p.period)},
+            points.push_back({{"parameter", finiteOrNull(p.parameter)},
+                              {"amplitude", finiteOrNull(p.amplitude)},
+                              {"period", finiteOrNull(p.period)},
                               {"stable", p.stable},
                               {"type", shooting::describe(p.type)},
                               {"floquet_multipliers", multipliers(p.multipliers)}});

@@ -1,7 +1,7 @@
 #include "engine/project/ResidualAnalysisJson.h"
 
-#include <cmath>
-#include <limits>
+#include "engine/project/JsonNumbers.h"
+
 #include <stdexcept>
 
 using nlohmann::json;
@@ -10,27 +10,17 @@ namespace sysid::project {
 
 namespace {
 
-json finite(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
-
-double number(const json& j)
-{
-    return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN();
-}
-
 json values(const std::vector<double>& list)
 {
     json out = json::array();
     for (const double v : list)
-        out.push_back(finite(v));
+        out.push_back(finiteOrNull(v));
     return out;
 }
 
 void bounds(json& out, const estimate::Correlation& c)
 {
-    out["bound"] = finite(c.bound);
+    out["bound"] = finiteOrNull(c.bound);
     out["tested"] = c.tested;
     out["outside"] = c.outside;
 }
@@ -40,11 +30,11 @@ estimate::Correlation correlation(const json& in, const char* valuesKey)
     estimate::Correlation c;
     c.lags = in.at("lags").get<std::vector<int>>();
     for (const auto& v : in.at(valuesKey))
-        c.values.push_back(number(v));
+        c.values.push_back(numberOrNaN(v));
     if (c.values.size() != c.lags.size())
         throw std::invalid_argument(std::string("residual analysis: \"") + valuesKey +
                                     "\" and \"lags\" differ in length");
-    c.bound = number(in.at("bound"));
+    c.bound = numberOrNaN(in.at("bound"));
     c.tested = in.at("tested").get<std::size_t>();
     c.outside = in.at("outside").get<std::size_t>();
     return c;

@@ -1,32 +1,18 @@
 #include "engine/project/ResultJson.h"
 
 #include "engine/project/FitReport.h"
+#include "engine/project/JsonNumbers.h"
 #include "engine/project/ResidualAnalysisJson.h"
 #include "engine/project/RunSummaryJson.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 #include <numeric>
 
 using nlohmann::json;
 
 namespace sysid::project {
-
-namespace {
-
-json finite(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
-
-double number(const json& j)
-{
-    return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN();
-}
-
-}  // namespace
 
 estimate::FitResult resultFromJson(const json& in)
 {
@@ -36,16 +22,16 @@ estimate::FitResult resultFromJson(const json& in)
         for (const auto& [name, p] : in.at("parameters").items()) {
             estimate::ParameterEstimate e;
             e.name = name;
-            e.value = number(p.at("value"));
-            e.sd = number(p.at("std"));
-            e.initial = number(p.value("initial", json(nullptr)));
-            e.lower95 = number(p.value("lower95", json(nullptr)));
-            e.upper95 = number(p.value("upper95", json(nullptr)));
+            e.value = numberOrNaN(p.at("value"));
+            e.sd = numberOrNaN(p.at("std"));
+            e.initial = numberOrNaN(p.value("initial", json(nullptr)));
+            e.lower95 = numberOrNaN(p.value("lower95", json(nullptr)));
+            e.upper95 = numberOrNaN(p.value("upper95", json(nullptr)));
             e.unit = p.value("unit", std::string());
             result.parameters.push_back(e);
             names.push_back(name);
         }
-        result.cost = number(in.at("cost"));
+        result.cost = numberOrNaN(in.at("cost"));
         result.iterations = in.at("iterations").get<std::size_t>();
         if (const auto t = in.find("termination"); t != in.end()) {
             result.termination = terminationFromJson(*t);
@@ -61,7 +47,7 @@ estimate::FitResult resultFromJson(const json& in)
         const json rmsByOutput = in.value("residual_rms", json::object());
         for (const auto& [output, rms] : rmsByOutput.items()) {
             result.outputNames.push_back(output);
-            result.residualRms.push_back(number(rms));
+            result.residualRms.push_back(numberOrNaN(rms));
         }
         result.residualAnalysis = residualAnalysisFromJson(in.value("residual_analysis", json::object()));
         const json correlation = in.value("correlation", json::array());
@@ -71,21 +57,21 @@ estimate::FitResult resultFromJson(const json& in)
             for (Eigen::Index i = 0; i < n; ++i)
                 for (Eigen::Index k = 0; k < n; ++k)
                     result.correlation(i, k) =
-                        number(correlation.at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(k)));
+                        numberOrNaN(correlation.at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(k)));
         }
         for (const auto& direction : in.value("unidentifiable_directions", json::array())) {
             estimate::ParameterCombination combination;
             for (const auto& [name, change] : direction.items())
-                combination.components.emplace_back(name, number(change));
+                combination.components.emplace_back(name, numberOrNaN(change));
             result.undetermined.push_back(std::move(combination));
         }
         const json history = in.value("history", json::array());
         for (const auto& h : history) {
             estimate::IterationRecord record;
             record.iteration = h.at("iteration").get<std::size_t>();
-            record.cost = number(h.at("cost"));
+            record.cost = numberOrNaN(h.at("cost"));
             for (const auto& name : names)
-                record.parameters.push_back(number(h.at("parameters").value(name, json(nullptr))));
+                record.parameters.push_back(numberOrNaN(h.at("parameters").value(name, json(nullptr))));
             result.history.push_back(std::move(record));
         }
         return result;
@@ -101,16 +87,16 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
     json out;
     json parameters = json::object();
     for (const auto& p : result.parameters) {
-        parameters[p.name] = {{"value", finite(p.value)},     {"std", finite(p.sd)},
-                              {"initial", finite(p.initial)}, {"lower95", finite(p.lower95)},
-                              {"upper95", finite(p.upper95)}, {"unit", p.unit}};
+        parameters[p.name] = {{"value", finiteOrNull(p.value)},     {"std", finiteOrNull(p.sd)},
+                              {"initial", finiteOrNull(p.initial)}, {"lower95", finiteOrNull(p.lower95)},
+                              {"upper95", finiteOrNull(p.upper95)}, {"unit", p.unit}};
         if (const auto truth = trueValues.find(p.name); truth != trueValues.end()) {
-            parameters[p.name]["true"] = finite(truth->second);
-            parameters[p.name]["relative_error"] = finite((p.value - truth->second) / std::abs(truth->second));
+            parameters[p.name]["true"] = finiteOrNull(truth->second);
+            parameters[p.name]["relative_error"] = finiteOrNull((p.value - truth->second) / std::abs(truth->second));
         }
     }
     out["parameters"] = std::move(parameters);
-    out["cost"] = finite(result.cost);
+    out["cost"] = finiteOrNull(result.cost);
     out["iterations"] = result.iterations;
     out["termination"] = terminationToJson(result.termination);
     // Older readers (and users' scripts) read these three, derived from the termination.
@@ -122,7 +108,8 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
 
     json rms = json::object();
     for (std::size_t j = 0; j < result.outputNames.size(); ++j)
-        rms[result.outputNames[j]] = j < result.residualRms.size() ? finite(result.residualRms[j]) : json(nullptr);
+        rms[result.outputNames[j]] =
+            j < result.residualRms.size() ? finiteOrNull(result.residualRms[j]) : json(nullptr);
     out["residual_rms"] = std::move(rms);
     out["residual_analysis"] = residualAnalysisToJson(result.residualAnalysis);
 
@@ -137,9 +124,9 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
     for (const std::size_t i : order) {
         json row = json::array();
         for (const std::size_t j : order)
-            row.push_back(haveMatrix
-                              ? finite(result.correlation(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)))
-                              : json(nullptr));
+            row.push_back(haveMatrix ? finiteOrNull(result.correlation(static_cast<Eigen::Index>(i),
+                                                                       static_cast<Eigen::Index>(j)))
+                                     : json(nullptr));
         correlation.push_back(std::move(row));
     }
     out["correlation"] = std::move(correlation);
@@ -148,7 +135,7 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
     for (const auto& combination : result.undetermined) {
         json changes = json::object();
         for (const auto& [name, change] : combination.components)
-            changes[name] = finite(change);
+            changes[name] = finiteOrNull(change);
         directions.push_back(std::move(changes));
     }
     out["unidentifiable_directions"] = std::move(directions);
@@ -157,9 +144,9 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
     for (const auto& record : result.history) {
         json values = json::object();
         for (std::size_t k = 0; k < record.parameters.size() && k < result.parameters.size(); ++k)
-            values[result.parameters[k].name] = finite(record.parameters[k]);
+            values[result.parameters[k].name] = finiteOrNull(record.parameters[k]);
         history.push_back(
-            {{"iteration", record.iteration}, {"cost", finite(record.cost)}, {"parameters", std::move(values)}});
+            {{"iteration", record.iteration}, {"cost", finiteOrNull(record.cost)}, {"parameters", std::move(values)}});
     }
     out["history"] = std::move(history);
     return out;
