@@ -65,6 +65,26 @@ double value(const integrate::InputSignals& inputs, double t)
     return u;
 }
 
+// The largest difference between `states` (first column, at `times`) and the exact solution of
+// x' = -x + u from x(0) = 0 with u held at us[s] from ts[s] to ts[s + 1]: between samples the
+// exponential toward the held value, x(t) = u_k + (x_k - u_k) exp(-(t - t_k)).
+double worstHeldError(const std::vector<double>& times, const Eigen::MatrixXd& states, const std::vector<double>& ts,
+                      const std::vector<double>& us)
+{
+    double worst = 0.0;
+    for (std::size_t k = 0; k < times.size(); ++k) {
+        const double t = times[k];
+        double x = 0.0, start = 0.0;
+        for (std::size_t s = 0; s + 1 < ts.size() && ts[s] < t; ++s) {
+            const double end = std::min(t, ts[s + 1]);
+            x = us[s] + (x - us[s]) * std::exp(-(end - start));
+            start = end;
+        }
+        worst = std::max(worst, std::abs(states(static_cast<Eigen::Index>(k), 0) - x));
+    }
+    return worst;
+}
+
 }  // namespace
 
 class TestIntersample : public QObject {
@@ -129,17 +149,7 @@ private slots:
         request.times = integrate::uniformGrid(0, 3, 0.25);
         request.inputs = &inputs;
         const auto trajectory = integrate::simulate(*model, request, test::tight());
-        double worst = 0.0;
-        for (std::size_t k = 0; k < request.times.size(); ++k) {
-            const double t = request.times[k];
-            double x = 0.0, start = 0.0;
-            for (std::size_t s = 0; s + 1 < ts.size() && ts[s] < t; ++s) {
-                const double end = std::min(t, ts[s + 1]);
-                x = us[s] + (x - us[s]) * std::exp(-(end - start));
-                start = end;
-            }
-            worst = std::max(worst, std::abs(trajectory.states(static_cast<Eigen::Index>(k), 0) - x));
-        }
+        const double worst = worstHeldError(request.times, trajectory.states, ts, us);
         QVERIFY2(worst < 1e-9, qPrintable(QString::number(worst)));
         // Linear interpolation of the same samples gives another response.
         const auto linear = oneInput(ts, us, Intersample::Linear);
@@ -285,17 +295,7 @@ private slots:
         simulation.settings.methodChosen = true;
         job::NullProgressSink sink;
         const auto trajectory = simulation.run(sink);
-        double worst = 0.0;
-        for (std::size_t k = 0; k < simulation.times.size(); ++k) {
-            const double t = simulation.times[k];
-            double x = 0.0, start = 0.0;
-            for (std::size_t s = 0; s + 1 < ts.size() && ts[s] < t; ++s) {
-                const double end = std::min(t, ts[s + 1]);
-                x = us[s] + (x - us[s]) * std::exp(-(end - start));
-                start = end;
-            }
-            worst = std::max(worst, std::abs(trajectory.states(static_cast<Eigen::Index>(k), 0) - x));
-        }
+        const double worst = worstHeldError(simulation.times, trajectory.states, ts, us);
         QVERIFY2(worst < 1e-9, qPrintable(QString::number(worst)));
     }
 
