@@ -89,6 +89,16 @@ class TestCli : public QObject {
 
     QString path(const QString& name) const { return dir_.filePath(name); }
 
+    // `simulate` arguments for MODEL driven by u sampled 1 at t = 0 and 0 at t = 1 and 2 (written
+    // to `csvName`), one step to t = 1 at tight tolerances; empty when the file cannot be written.
+    QStringList sampledStepArguments(const QString& model, const QString& csvName)
+    {
+        const QString input = dir_.filePath(csvName);
+        if (!writeFile(input, "t,u\n0,1\n1,0\n2,0\n"))
+            return {};
+        return {model, "--t-end", "1", "--dt", "1", "--input", input, "--rtol", "1e-12", "--atol", "1e-14"};
+    }
+
     QString writeModel(const QString& name, const QByteArray& text)
     {
         const QString p = path(name);
@@ -553,13 +563,8 @@ private slots:
     void simulateTakesTheInputsIntersampleBehaviour()
     {
         const QString model = writeModel("driven.model", "input u\nstate x = 0\nx' = -x + u\noutput x\n");
-        const QString input = dir_.filePath("u.csv");
-        QFile f(input);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("t,u\n0,1\n1,0\n2,0\n");
-        f.close();
-        const QStringList base{model, "--t-end", "1",     "--dt",   "1",    "--input",
-                               input, "--rtol",  "1e-12", "--atol", "1e-14"};
+        const QStringList base = sampledStepArguments(model, "u.csv");
+        QVERIFY(!base.isEmpty());
         const Csv held = simulateToCsv(base + QStringList{"--intersample", "u=hold"});
         const Csv linear = simulateToCsv(base);
         QVERIFY2(held.problem.isEmpty(), qPrintable(held.problem));
@@ -578,13 +583,8 @@ private slots:
     void simulateTakesTheModelsIntersampleDeclaration()
     {
         const QString model = writeModel("declared.model", "input u hold\nstate x = 0\nx' = -x + u\noutput x\n");
-        const QString input = dir_.filePath("u_declared.csv");
-        QFile f(input);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("t,u\n0,1\n1,0\n2,0\n");
-        f.close();
-        const QStringList base{model, "--t-end", "1",     "--dt",   "1",    "--input",
-                               input, "--rtol",  "1e-12", "--atol", "1e-14"};
+        const QStringList base = sampledStepArguments(model, "u_declared.csv");
+        QVERIFY(!base.isEmpty());
         const Csv held = simulateToCsv(base);
         const Csv linear = simulateToCsv(base + QStringList{"--intersample", "u=linear"});
         QVERIFY2(held.problem.isEmpty(), qPrintable(held.problem));
