@@ -1,6 +1,5 @@
 #include "engine/job/Comparison.h"
 
-#include "engine/data/DataError.h"
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
 #include "engine/integrate/IntegrationError.h"
@@ -38,11 +37,6 @@ OutputAgreement outputAgreement(const Eigen::VectorXd& measured, const Eigen::Ve
 
 namespace {
 
-std::string recordName(const ExperimentData& record)
-{
-    return record.name.empty() ? record.table.source : record.name;
-}
-
 // The estimated initial values of `record` with every other parameter held at `estimates`: an
 // output-error fit of the initial values alone, on the record's first `seconds` (0: all of it).
 std::map<std::string, double> estimatedInitialValues(const FitJob& fit, const ExperimentData& record,
@@ -50,7 +44,7 @@ std::map<std::string, double> estimatedInitialValues(const FitJob& fit, const Ex
                                                      const std::map<std::string, double>& estimates, double seconds,
                                                      std::stop_token stop)
 {
-    const std::string name = recordName(record);
+    const std::string& name = record.label();
     const auto compiled = compileModelText(fit.modelText, fit.modelSource);
     auto held = std::make_shared<eval::CompiledModelSource>(*compiled);
     bool any = false;
@@ -70,16 +64,8 @@ std::map<std::string, double> estimatedInitialValues(const FitJob& fit, const Ex
             start[parameter] = value;
     const std::vector<double> values = startingValues(*held, start);
 
-    estimate::Experiment experiment;
-    try {
-        const data::DataTable table = preprocessedRecord(record.table, fit.preprocessing, recordIndex);
-        experiment = estimate::makeExperiment(*held, table, record.mapping, name, fit.settings.intersample);
-    } catch (const data::DataError& e) {
-        throw JobError(JobError::Kind::Data, e.what());
-    } catch (const std::invalid_argument& e) {
-        throw JobError(JobError::Kind::Data, name + ": " + e.what());
-    }
-    experiment.fixedValues = record.fixedValues;
+    data::DataTable table;
+    estimate::Experiment experiment = preparedExperiment(fit, *held, record, recordIndex, table);
     if (seconds > 0) {
         std::size_t kept = 0;
         while (kept < experiment.times.size() && experiment.times[kept] <= experiment.times.front() + seconds)

@@ -80,9 +80,8 @@ std::vector<estimate::Experiment> preparedExperiments(const FitJob& job, const e
         for (std::size_t k = 0; k < job.experiments.size(); ++k) {
             const auto& data = job.experiments[k];
             const data::DataTable table = preprocessedRecord(data.table, job.preprocessing, k);
-            experiments.push_back(estimate::makeExperiment(model, table, data.mapping,
-                                                           data.name.empty() ? data.table.source : data.name,
-                                                           job.settings.intersample));
+            experiments.push_back(
+                estimate::makeExperiment(model, table, data.mapping, data.label(), job.settings.intersample));
             experiments.back().fixedValues = data.fixedValues;
         }
     } catch (const data::DataError& e) {
@@ -91,6 +90,22 @@ std::vector<estimate::Experiment> preparedExperiments(const FitJob& job, const e
         throw JobError(JobError::Kind::Data, e.what());
     }
     return experiments;
+}
+
+estimate::Experiment preparedExperiment(const FitJob& job, const eval::CompiledModelSource& model,
+                                        const ExperimentData& record, std::size_t recordIndex, data::DataTable& table)
+{
+    estimate::Experiment experiment;
+    try {
+        table = preprocessedRecord(record.table, job.preprocessing, recordIndex);
+        experiment = estimate::makeExperiment(model, table, record.mapping, record.label(), job.settings.intersample);
+    } catch (const data::DataError& e) {
+        throw JobError(JobError::Kind::Data, e.what());
+    } catch (const std::invalid_argument& e) {
+        throw JobError(JobError::Kind::Data, record.label() + ": " + e.what());
+    }
+    experiment.fixedValues = record.fixedValues;
+    return experiment;
 }
 
 namespace {

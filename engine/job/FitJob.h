@@ -21,6 +21,8 @@ struct ExperimentData {
     data::DataTable table;
     std::map<std::string, std::string> mapping;  // model output/input name -> column; same name if absent
     std::map<std::string, double> fixedValues;  // fixed parameters with other values in this record only
+
+    const std::string& label() const { return name.empty() ? table.source : name; }
 };
 
 // A parameter fit with everything it needs, copied in, so it can run on any thread while the
@@ -54,6 +56,11 @@ data::DataTable preprocessedRecord(const data::DataTable& table, const data::Pre
 // The job's data tables preprocessed (preprocessedRecord) and mapped onto the model, as
 // FitJob::run fits them. Throws JobError(Data) naming the table and step.
 std::vector<estimate::Experiment> preparedExperiments(const FitJob& job, const eval::CompiledModelSource& model);
+
+// One record the fit did not use, preprocessed as record `recordIndex` of `job` would be
+// (`table` receives it) and mapped onto `model`. Throws JobError(Data) naming the record.
+estimate::Experiment preparedExperiment(const FitJob& job, const eval::CompiledModelSource& model,
+                                        const ExperimentData& record, std::size_t recordIndex, data::DataTable& table);
 
 // The output-error fit that starts where another fit ended ("Use as start", `--refine`): the
 // same data and settings, method output error, and the estimates as starting values.

@@ -135,9 +135,7 @@ estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, P
     estimate::Experiment experiment;
     try {
         const data::DataTable table = data::preprocess(job.experiment.table, job.preprocessing);
-        experiment =
-            estimate::makeExperiment(*model.compiled, table, job.experiment.mapping,
-                                     job.experiment.name.empty() ? job.experiment.table.source : job.experiment.name);
+        experiment = estimate::makeExperiment(*model.compiled, table, job.experiment.mapping, job.experiment.label());
         experiment.fixedValues = job.experiment.fixedValues;
     } catch (const data::DataError& e) {
         throw JobError(JobError::Kind::Data, e.what());

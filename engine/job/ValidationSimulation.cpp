@@ -1,13 +1,11 @@
 #include "engine/job/ValidationSimulation.h"
 
-#include "engine/data/DataError.h"
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
 #include "engine/job/ModelText.h"
 #include "engine/job/SimulationJob.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace sysid::job {
 
@@ -15,17 +13,9 @@ ValidationSimulation simulateValidation(const FitJob& fit, const ExperimentData&
                                         const std::map<std::string, double>& estimates, std::stop_token stop)
 {
     const auto model = compileModelText(fit.modelText, fit.modelSource);
-    const std::string name = record.name.empty() ? record.table.source : record.name;
+    const std::string& name = record.label();
     data::DataTable table;
-    estimate::Experiment experiment;
-    try {
-        table = preprocessedRecord(record.table, fit.preprocessing, recordIndex);
-        experiment = estimate::makeExperiment(*model, table, record.mapping, name, fit.settings.intersample);
-    } catch (const data::DataError& e) {
-        throw JobError(JobError::Kind::Data, e.what());
-    } catch (const std::invalid_argument& e) {
-        throw JobError(JobError::Kind::Data, name + ": " + e.what());
-    }
+    estimate::Experiment experiment = preparedExperiment(fit, *model, record, recordIndex, table);
 
     SimulationJob simulation;
     simulation.modelText = fit.modelText;
