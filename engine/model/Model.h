@@ -75,6 +75,21 @@ struct FieldLayout {
     SourceLocation where;
 };
 
+// when CONDITION : STATE = EXPR[, STATE = EXPR ...] -- a state reset (an impact). The condition
+// `lhs < rhs` fires when g = lhs - rhs crosses zero downward (direction -1), `lhs > rhs` upward
+// (+1). The assigned values use the states just before the event; all apply together.
+struct Event {
+    GiNaC::ex condition;  // g(t, x, p, u)
+    int direction = -1;  // -1: fires when g falls through zero; +1: when it rises through zero
+    struct Assignment {
+        std::size_t state;  // index into Model::states
+        GiNaC::ex value;  // in terms of t, the states before the event, parameters and inputs
+    };
+    std::vector<Assignment> assignments;
+    std::string text;  // "when x < 0" as written, for messages and listings
+    SourceLocation where;
+};
+
 // A model with all names resolved and the right-hand side in first-order form
 // dx/dt = f(x, p, u, t), outputs y = g(x, p, u, t). GiNaC objects are not thread-safe:
 // a Model stays on the thread that built it; CompiledModelSource carries it to others.
@@ -90,6 +105,7 @@ struct Model {
     std::vector<LagrangeEquation> lagrangeEquations;
     std::vector<GiNaC::symbol> accelerationSymbols;  // q'' of each coordinate, for printing lhs
     std::vector<FieldLayout> fields;  // PDE fields; their nodes are ordinary states
+    std::vector<Event> events;  // state resets, in the order written
 
     std::size_t parameterIndex(std::string_view name) const;  // npos when absent
     std::size_t stateIndex(std::string_view name) const;
