@@ -201,6 +201,36 @@ private slots:
         QVERIFY2(lines.contains("  s [m] = s"), qPrintable(r.out));
     }
 
+    // The events (when) as written, with their line; with --equations also the switching
+    // function and the reset values as the integrator receives them.
+    void checkListsEvents()
+    {
+        const Run r = runSysid({"check", kExamples + "bouncing_ball.model", "--equations"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
+        const QStringList lines = r.out.split('\n');
+        const int events = lines.indexOf("events (1):");
+        QVERIFY2(events >= 0, qPrintable(r.out));
+        QCOMPARE(lines.value(events + 1), QString("  when x < 0 : x' = -e*x'  (line 19)"));
+        int derived = -1;
+        for (int i = 0; i < lines.size(); ++i)
+            if (lines[i].startsWith("events (the resets use the states just before the event"))
+                derived = i;
+        QVERIFY2(derived > events, qPrintable(r.out));
+        QCOMPARE(lines.value(derived + 1), QString("  when x < 0 (line 19): fires when x falls through 0"));
+        const QString reset = lines.value(derived + 2).trimmed();
+        QVERIFY2(reset == "x' = -x'*e" || reset == "x' = -e*x'", qPrintable(r.out));
+        const Run plain = runSysid({"check", kExamples + "duffing.model", "--equations"});
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY2(!plain.out.contains("events"), qPrintable(plain.out));
+        // A broken reset is refused with its place.
+        const QString broken =
+            writeModel("broken_when.model", "param e = 0.8\nx'' = -9.81\nx(0) = 1, 0\nwhen x = 0 : x' = -e*x'\n");
+        const Run bad = runSysid({"check", broken});
+        QVERIFY2(bad.exitCode == 1, qPrintable(describeText(bad)));
+        QVERIFY2(bad.err.contains(broken + ":4:8: expected '<' or '>' in the condition of 'when'"),
+                 qPrintable(describeText(bad)));
+    }
+
     void checkReportsFileLineColumn()
     {
         const QString model = writeModel("broken.model", "param k = 1\nstate y = 1\ny' = 2*zz\n");
