@@ -46,6 +46,11 @@ void requireLinear(const ex& e, const std::vector<symbol>& inputs, const std::st
 
 AugmentedLayout augmentedLayout(const model::Model& model, const std::vector<bool>& outputMeasured)
 {
+    // The Hamiltonian system has no jump conditions for the costates at a reset.
+    if (!model.events.empty())
+        throw OptimalEstimationError(
+            "optimal estimation needs a model without state resets, but '" + model.events.front().text + "' on line " +
+            std::to_string(model.events.front().where.line) + " resets states; fit this model by output error instead");
     if (outputMeasured.size() != model.outputs.size())
         throw OptimalEstimationError("the experiment marks " + std::to_string(outputMeasured.size()) +
                                      " outputs as measured or not, but the model has " +

@@ -24,7 +24,8 @@ struct AugmentedLayout {
     std::vector<std::size_t> coordinatePosition, coordinateVelocity;  // state indices per coordinate
 };
 
-// Throws OptimalEstimationError when the outputMeasured mask does not fit the model.
+// Throws OptimalEstimationError when the outputMeasured mask does not fit the model or the model
+// has state resets (when).
 AugmentedLayout augmentedLayout(const model::Model& model, const std::vector<bool>& outputMeasured);
 
 // Diagonal weights in layout order: W > 0 per augmented state, V >= 0 per residual.

@@ -133,13 +133,22 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
         case ',': kind = TokenKind::Comma; break;
         case '=': kind = TokenKind::Equals; break;
         case ';': kind = TokenKind::Separator; break;
+        case ':': kind = TokenKind::Colon; break;
+        case '<': kind = TokenKind::Less; break;
+        case '>': kind = TokenKind::Greater; break;
         default: break;
+        }
+        if ((kind == TokenKind::Less || kind == TokenKind::Greater) && i + 1 < text.size() && text[i + 1] == '=') {
+            push(kind, std::string(1, c) + "=", here);
+            i += 2;
+            column += 2;
+            continue;
         }
         if (kind == TokenKind::End) {
             const unsigned char uc = static_cast<unsigned char>(c);
             std::string shown = (uc >= 32 && uc < 127) ? std::string("'") + c + "'" : "non-ASCII character";
             errors.push_back(
-                {here, "unexpected " + shown + " (expected a name, a number or one of + - * / ^ ( ) [ ] , = ;)"});
+                {here, "unexpected " + shown + " (expected a name, a number or one of + - * / ^ ( ) [ ] , = ; : < >)"});
             // A multi-byte UTF-8 character is one column and one error, not one per byte.
             while (i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xC0) == 0x80)
                 ++i;

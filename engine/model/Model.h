@@ -87,6 +87,7 @@ struct Event {
     };
     std::vector<Assignment> assignments;
     std::string text;  // "when x < 0" as written, for messages and listings
+    std::string resetText;  // "x' = -e*x'" as written, for listings
     SourceLocation where;
 };
 

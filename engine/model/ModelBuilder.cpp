@@ -148,6 +148,7 @@ public:
         defineLets(syntax);
         defineEquations(syntax);
         defineInitialValues(syntax);
+        defineEvents(syntax);
         fields_.defineFields();
         if (!errors_.empty())
             return {};
@@ -495,6 +496,91 @@ private:
                 }
             });
         }
+    }
+
+    // when LHS < RHS : resets. The condition and the values are right-hand sides like any
+    // other (t, states, parameters, inputs, lets); the values use the states before the event.
+    void defineEvents(const ModelSyntax& syntax)
+    {
+        for (const auto& st : syntax.statements)
+            if (const auto* w = std::get_if<WhenStatement>(&st))
+                guarded([&] { model_.events.push_back(defineEvent(*w)); });
+    }
+
+    Event defineEvent(const WhenStatement& w)
+    {
+        Event event;
+        event.condition = resolve(w.lhs, Context::Dynamics) - resolve(w.rhs, Context::Dynamics);
+        event.direction = w.direction;
+        event.text = w.condition;
+        event.resetText = w.resetText;
+        event.where = w.keyword;
+        if (!changesInTime(event.condition))
+            fail(w.lhs->where,
+                 "the condition of '" + w.condition +
+                     "' depends on no state, input or time t, so it never becomes true during a simulation");
+        std::map<std::size_t, SourceLocation> assigned;
+        for (const ResetSyntax& r : w.resets) {
+            const std::size_t state = resetState(r);
+            const std::string written = r.state.name + std::string(static_cast<std::size_t>(r.primes), '\'');
+            if (auto it = assigned.find(state); it != assigned.end())
+                fail(r.state.where,
+                     written + " is reset twice in one 'when' (first at column " + std::to_string(it->second.column) +
+                         "); the resets apply together, so give each state one value");
+            assigned[state] = r.state.where;
+            event.assignments.push_back({state, resolve(r.value, Context::Dynamics)});
+        }
+        return event;
+    }
+
+    bool changesInTime(const ex& e) const
+    {
+        if (e.has(model_.time))
+            return true;
+        for (const auto& u : model_.inputs)
+            if (e.has(u.symbol))
+                return true;
+        for (const auto& f : firstOrder_)
+            if (e.has(f.symbol))
+                return true;
+        for (const auto& c : coordinates_)
+            if (e.has(c.position) || e.has(c.velocity))
+                return true;
+        return false;
+    }
+
+    // The index in Model::states of the state a reset assigns: ordinary states come first, in
+    // the order assembleStates gives them (a coordinate's position, then its velocity).
+    std::size_t resetState(const ResetSyntax& r)
+    {
+        const std::string written = r.state.name + std::string(static_cast<std::size_t>(r.primes), '\'');
+        if (const std::string predefined = predefinedName(r.state.name); !predefined.empty())
+            fail(r.state.where, predefined + "; a reset assigns states");
+        const auto it = names_.find(r.state.name);
+        if (it == names_.end())
+            fail(r.state.where, "unknown state '" + written + "' in a reset" + suggestion(r.state.name));
+        const Declaration& d = it->second;
+        const bool coordinate = d.kind == NameKind::SecondOrderCoordinate || d.kind == NameKind::LagrangeCoordinate;
+        if (d.kind == NameKind::FirstOrderState && r.primes > 0)
+            fail(r.state.where,
+                 written + " is the derivative of state " + r.state.name +
+                     "; a reset assigns the state itself: " + r.state.name + " = ...");
+        if (coordinate && r.primes == 2)
+            fail(r.state.where,
+                 written + " is an acceleration; a reset assigns the position " + r.state.name + " or the velocity " +
+                     r.state.name + "'");
+        if (d.kind == NameKind::Field)
+            fail(r.state.where,
+                 r.state.name + " is a field; a reset assigns ordinary states, not the nodes of a field");
+        if (d.kind != NameKind::FirstOrderState && !coordinate)
+            fail(r.state.where, "'" + written + "' is " + kindWord(d.kind) + ", not a state; a reset assigns states");
+        std::size_t index = 0;
+        for (const auto& [isCoordinate, i] : order_) {
+            if (isCoordinate == coordinate && i == d.index)
+                return index + static_cast<std::size_t>(r.primes);
+            index += isCoordinate ? 2 : 1;
+        }
+        fail(r.state.where, "internal: state " + written + " has no place");
     }
 
     ex initialExpression(const std::optional<InitialValue>& v, const std::string& parameterName)

@@ -83,6 +83,11 @@ std::string describeModel(const Model& model)
     for (const auto& o : model.outputs)
         if (o.anonymous)
             out << "  " << o.name << " = " << text(o.expression) << "\n";
+    if (!model.events.empty()) {
+        out << "events (" << model.events.size() << "):\n";
+        for (const auto& e : model.events)
+            out << "  " << e.text << " : " << e.resetText << "  (line " << e.where.line << ")\n";
+    }
     return out.str();
 }
 
@@ -100,6 +105,15 @@ std::string describeEquations(const Model& model)
     out << "outputs:\n";
     for (const auto& o : model.outputs)
         out << "  " << withUnit(o.name, o.unit) << " = " << text(o.expression) << "\n";
+    if (!model.events.empty()) {
+        out << "events (the resets use the states just before the event and apply together):\n";
+        for (const auto& e : model.events) {
+            out << "  " << e.text << " (line " << e.where.line << "): fires when " << text(e.condition)
+                << (e.direction < 0 ? " falls" : " rises") << " through 0\n";
+            for (const auto& a : e.assignments)
+                out << "    " << model.states[a.state].name << " = " << text(a.value) << "\n";
+        }
+    }
     return out.str();
 }
 

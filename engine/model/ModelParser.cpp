@@ -3,6 +3,9 @@
 #include "engine/integrate/Intersample.h"
 #include "engine/model/Lexer.h"
 
+#include <algorithm>
+#include <string_view>
+
 namespace sysid::model {
 
 namespace {
@@ -13,7 +16,14 @@ struct SyntaxError {
 
 class Parser {
 public:
-    explicit Parser(std::vector<Token> tokens) : tokens_(std::move(tokens)) {}
+    Parser(std::vector<Token> tokens, std::string_view text) : tokens_(std::move(tokens))
+    {
+        for (std::size_t start = 0; start <= text.size();) {
+            const std::size_t end = std::min(text.find('\n', start), text.size());
+            lines_.push_back(text.substr(start, end - start));
+            start = end + 1;
+        }
+    }
 
     ModelSyntax parse(std::vector<ModelDiagnostic>& errors)
     {
@@ -91,7 +101,7 @@ private:
         if (first.kind != TokenKind::Identifier)
             fail(first,
                  "expected a statement (param, state, input, let, output, coord, kinetic, potential, "
-                 "dissipation, force, an equation like x' = ... or an initial value like x(0) = ...), found " +
+                 "dissipation, force, when, an equation like x' = ... or an initial value like x(0) = ...), found " +
                      describe(first));
         if (first.primes > 0) {
             next();
@@ -99,9 +109,14 @@ private:
             return DerivativeStatement{{first.text, first.where}, first.primes, expression()};
         }
         const std::string& word = first.text;
+        // `when (x - 1) < 0 : ...` is an event, `when(0) = 1, 0` the initial value of a name spelled
+        // like the keyword: only an event holds a ':'.
+        if (word == "when" && peek(1).kind != TokenKind::Equals &&
+            (peek(1).kind != TokenKind::LeftParen || statementHas(TokenKind::Colon)))
+            return whenStatement();
         // `output (x + y)/2` declares an output; `output(0) = 1` is the initial value of a name
         // spelled like the keyword: only the '=' tells them apart.
-        if (peek(1).kind == TokenKind::LeftParen && !(word == "output" && !statementHasEquals()))
+        if (peek(1).kind == TokenKind::LeftParen && !(word == "output" && !statementHas(TokenKind::Equals)))
             return hasTopLevelComma(pos_ + 1) ? fieldConditionStatement() : initialStatement();
         if (word == "field" && peek(1).kind == TokenKind::Identifier)
             return fieldStatement();
@@ -154,7 +169,60 @@ private:
         fail(first,
              "unknown statement '" + word +
                  "' (expected param, state, input, let, output, coord, kinetic, "
-                 "potential, dissipation, force, field or an equation)");
+                 "potential, dissipation, force, field, when or an equation)");
+    }
+
+    // when LHS < RHS : STATE = EXPR[, STATE = EXPR ...]; which names may stand where is the
+    // builder's business.
+    Statement whenStatement()
+    {
+        const Token& keyword = next();
+        WhenStatement w;
+        w.keyword = keyword.where;
+        static const std::string example = " (when x < 0 : x' = -e*x')";
+        if (peek().kind == TokenKind::Separator || peek().kind == TokenKind::End)
+            fail(peek(), "expected a condition after 'when'" + example + ", found " + describe(peek()));
+        w.lhs = expression();
+        const Token& comparison = peek();
+        if (comparison.kind != TokenKind::Less && comparison.kind != TokenKind::Greater)
+            fail(comparison,
+                 "expected '<' or '>' in the condition of 'when'" + example +
+                     ": the event fires when the condition becomes true, found " + describe(comparison));
+        next();
+        w.direction = comparison.kind == TokenKind::Less ? -1 : 1;
+        w.rhs = expression();
+        w.condition = writtenFrom(keyword);
+        const Token& colon = peek();
+        if (colon.kind != TokenKind::Colon)
+            fail(colon, "expected ':' after the condition of 'when'" + example + ", found " + describe(colon));
+        next();
+        const Token& firstReset = peek();
+        do {
+            const Token& name = peek();
+            if (name.kind != TokenKind::Identifier)
+                fail(name, "expected a state to reset (STATE = EXPR)" + example + ", found " + describe(name));
+            next();
+            expect(TokenKind::Equals, "'=' after " + describe(name) + " (a reset is written STATE = EXPR)");
+            w.resets.push_back({{name.text, name.where}, name.primes, expression()});
+        } while (accept(TokenKind::Comma));
+        w.resetText = writtenFrom(firstReset);
+        return w;
+    }
+
+    // The text of the current line from token `from` through the last token read, as written.
+    std::string writtenFrom(const Token& from) const
+    {
+        const Token& last = tokens_[pos_ - 1];
+        const auto line = static_cast<std::size_t>(from.where.line - 1);
+        if (last.where.line != from.where.line || line >= lines_.size())
+            return {};
+        const std::string_view text = lines_[line];
+        const auto begin = static_cast<std::size_t>(from.where.column - 1);
+        const auto end =
+            static_cast<std::size_t>(last.where.column - 1) + last.text.size() + static_cast<std::size_t>(last.primes);
+        if (begin >= end || end > text.size())
+            return {};
+        return std::string(text.substr(begin, end - begin));
     }
 
     Statement paramStatement()
@@ -259,10 +327,10 @@ private:
         return o;
     }
 
-    bool statementHasEquals() const
+    bool statementHas(TokenKind kind) const
     {
         for (std::size_t i = pos_; i < tokens_.size(); ++i) {
-            if (tokens_[i].kind == TokenKind::Equals)
+            if (tokens_[i].kind == kind)
                 return true;
             if (tokens_[i].kind == TokenKind::Separator || tokens_[i].kind == TokenKind::End)
                 return false;
@@ -498,6 +566,7 @@ private:
     }
 
     std::vector<Token> tokens_;
+    std::vector<std::string_view> lines_;  // of the text, for statements kept as written
     std::size_t pos_ = 0;
 };
 
@@ -505,7 +574,7 @@ private:
 
 ModelSyntax parseModelSyntax(std::string_view text, std::vector<ModelDiagnostic>& errors)
 {
-    return Parser(tokenize(text, errors)).parse(errors);
+    return Parser(tokenize(text, errors), text).parse(errors);
 }
 
 }  // namespace sysid::model

@@ -114,9 +114,25 @@ struct FieldConditionStatement {
     ExpressionPtr value;
 };
 
+struct ResetSyntax {  // x' = -e*x' after the ':' of a when
+    NamedPlace state;
+    int primes = 0;  // x' names the velocity of a second-order coordinate
+    ExpressionPtr value;
+};
+
+// when LHS < RHS : STATE = EXPR[, STATE = EXPR ...] (also >, and <= / >= read as < / >)
+struct WhenStatement {
+    SourceLocation keyword;
+    ExpressionPtr lhs, rhs;
+    int direction = -1;  // -1: lhs < rhs, +1: lhs > rhs
+    std::vector<ResetSyntax> resets;
+    std::string condition;  // "when x < 0" as written
+    std::string resetText;  // "x' = -e*x'" as written
+};
+
 using Statement = std::variant<ParamStatement, StateStatement, InputStatement, LetStatement, OutputStatement,
                                CoordStatement, EnergyStatement, ForceStatement, DerivativeStatement, InitialStatement,
-                               FieldStatement, FieldEquationStatement, FieldConditionStatement>;
+                               FieldStatement, FieldEquationStatement, FieldConditionStatement, WhenStatement>;
 
 struct ModelSyntax {
     std::vector<Statement> statements;

@@ -21,6 +21,9 @@ enum class TokenKind {
     RightBracket,
     Comma,
     Equals,
+    Less,  // < or <= (text tells which; `when` reads both as the same direction)
+    Greater,  // > or >=
+    Colon,
     Separator,  // Separator: end of line or ';'
     End,
 };

@@ -201,6 +201,72 @@ private slots:
         QVERIFY2(lines.contains("  s [m] = s"), qPrintable(r.out));
     }
 
+    // The events (when) as written, with their line; with --equations also the switching
+    // function and the reset values as the integrator receives them.
+    void checkListsEvents()
+    {
+        const Run r = runSysid({"check", kExamples + "bouncing_ball.model", "--equations"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
+        const QStringList lines = r.out.split('\n');
+        const int events = lines.indexOf("events (1):");
+        QVERIFY2(events >= 0, qPrintable(r.out));
+        QCOMPARE(lines.value(events + 1), QString("  when x < 0 : x' = -e*x'  (line 19)"));
+        int derived = -1;
+        for (int i = 0; i < lines.size(); ++i)
+            if (lines[i].startsWith("events (the resets use the states just before the event"))
+                derived = i;
+        QVERIFY2(derived > events, qPrintable(r.out));
+        QCOMPARE(lines.value(derived + 1), QString("  when x < 0 (line 19): fires when x falls through 0"));
+        const QString reset = lines.value(derived + 2).trimmed();
+        QVERIFY2(reset == "x' = -x'*e" || reset == "x' = -e*x'", qPrintable(r.out));
+        const Run plain = runSysid({"check", kExamples + "duffing.model", "--equations"});
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY2(!plain.out.contains("events"), qPrintable(plain.out));
+        // A broken reset is refused with its place.
+        const QString broken =
+            writeModel("broken_when.model", "param e = 0.8\nx'' = -9.81\nx(0) = 1, 0\nwhen x = 0 : x' = -e*x'\n");
+        const Run bad = runSysid({"check", broken});
+        QVERIFY2(bad.exitCode == 1, qPrintable(describeText(bad)));
+        QVERIFY2(bad.err.contains(broken + ":4:8: expected '<' or '>' in the condition of 'when'"),
+                 qPrintable(describeText(bad)));
+    }
+
+    // The bundled bouncing ball against its closed form: free fall between impacts at
+    // tau_0 = T, tau_k = tau_(k-1) + 2 e^k T (T = sqrt(2h/g)), leaving with e^(k+1) g T; the
+    // impacts accumulate at T (1 + e)/(1 - e), where the simulation stops naming the event.
+    void simulateBouncingBallExample()
+    {
+        const QString out = path("ball.csv");
+        const Run r =
+            runSysid({"simulate", kExamples + "bouncing_ball.model", "--t-end", "3", "--dt", "0.001", "-o", out});
+        QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
+        const Csv csv = parseCsv(QString::fromUtf8(readFile(out)));
+        QVERIFY2(csv.problem.isEmpty(), qPrintable(csv.problem));
+        QCOMPARE(csv.rows.size(), std::size_t(3001));
+        const double g = 9.81, e = 0.8, T = std::sqrt(2 / g);
+        std::vector<double> impacts{T};
+        while (impacts.back() < 3)
+            impacts.push_back(impacts.back() + 2 * std::pow(e, static_cast<double>(impacts.size())) * T);
+        double worst = 0;
+        for (const auto& row : csv.rows) {
+            const double t = row[0];
+            double exact = 1 - g * t * t / 2;
+            for (std::size_t k = 0; k < impacts.size() && t >= impacts[k]; ++k) {
+                const double s = t - impacts[k];
+                exact = std::pow(e, static_cast<double>(k + 1)) * g * T * s - g * s * s / 2;
+            }
+            worst = std::max(worst, std::abs(row[1] - exact));
+        }
+        QVERIFY2(worst < 1e-6, qPrintable(QString("largest deviation from the closed form %1").arg(worst)));
+
+        const Run zeno = runSysid(
+            {"simulate", kExamples + "bouncing_ball.model", "--t-end", "5", "--dt", "0.01", "-o", path("zeno.csv")});
+        QVERIFY2(zeno.exitCode == 1, qPrintable(describeText(zeno)));
+        QVERIFY2(zeno.err.contains("'when x < 0' (line 19)"), qPrintable(describeText(zeno)));
+        const std::optional<double> stop = timeIn(zeno.err);
+        QVERIFY2(stop && std::abs(*stop - T * (1 + e) / (1 - e)) < 1e-3, qPrintable(describeText(zeno)));
+    }
+
     void checkReportsFileLineColumn()
     {
         const QString model = writeModel("broken.model", "param k = 1\nstate y = 1\ny' = 2*zz\n");

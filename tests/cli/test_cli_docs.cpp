@@ -76,9 +76,10 @@ private slots:
             else
                 ++errors;
         }
-        for (const char* word : {"param ",     "state ",       "input ", "let ",   "output ", "coord ", "kinetic ",
-                                 "potential ", "dissipation ", "force ", "field ", "_t = ",   "prior ", "fixed",
-                                 "estimate",   "order 4",      "s_x(",   "x'' = ", "(0) = ",  ";",      "#"})
+        for (const char* word :
+             {"param ",       "state ", "input ", "let ",  "output ", "coord ", "kinetic ", "potential ",
+              "dissipation ", "force ", "field ", "_t = ", "prior ",  "fixed",  "estimate", "order 4",
+              "s_x(",         "x'' = ", "(0) = ", ";",     "#",       "when "})
             QVERIFY2(accepted.contains(QLatin1String(word)), word);
         QVERIFY(errors >= 3);
         checkBlocks(QStringLiteral("docs/model-language.md"), blocks);

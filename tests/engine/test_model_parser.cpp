@@ -542,6 +542,190 @@ private slots:
         EXPECT_ONE_ERROR("state x = 1\nx' = -x\noutput x + q\n", 3, 12, "unknown symbol 'q'");
     }
 
+    // ---- when: state resets ------------------------------------------------------------------
+
+    // The bouncing ball: g = x - 0 falls through zero, x' takes -e*x' (the velocity before).
+    void whenMakesAnEventWithItsReset()
+    {
+        const Model m = model::parseModel("param g = 9.81\n"
+                                          "param e = 0.8 [0, 1]\n"
+                                          "x'' = -g\n"
+                                          "x(0) = 1, 0\n"
+                                          "when x < 0 : x' = -e*x'   # impact\n"
+                                          "output x\n");
+        QCOMPARE(m.events.size(), std::size_t(1));
+        const model::Event& bounce = m.events[0];
+        const GiNaC::ex x = state(m, "x").symbol;
+        const GiNaC::ex v = state(m, "x'").symbol;
+        QVERIFY2(same(bounce.condition, x), show(bounce.condition).c_str());
+        QCOMPARE(bounce.direction, -1);
+        QCOMPARE(bounce.assignments.size(), std::size_t(1));
+        QCOMPARE(bounce.assignments[0].state, m.stateIndex("x'"));
+        QVERIFY2(same(bounce.assignments[0].value, -param(m, "e") * v), show(bounce.assignments[0].value).c_str());
+        QCOMPARE(bounce.text, std::string("when x < 0"));
+        QCOMPARE(bounce.resetText, std::string("x' = -e*x'"));
+        QCOMPARE(bounce.where.line, 5);
+        QCOMPARE(bounce.where.column, 1);
+        // The dynamics are untouched by the reset.
+        QVERIFY(same(state(m, "x'").rhs, -param(m, "g")));
+        QVERIFY(model::parseModel("x'' = -1\n").events.empty());
+    }
+
+    // Both directions, <= and >= read as < and >, several resets applied together, conditions
+    // and values in t, states, parameters, inputs and lets, a `when` written before the states
+    // it names, and a condition that opens with a parenthesis.
+    void whenConditionsAndResetsUseEveryRightHandSideName()
+    {
+        const Model m = model::parseModel("input u\n"
+                                          "param w = 2\n"
+                                          "when s >= w*t : z = y, y = z + u\n"
+                                          "state z = 1\n"
+                                          "state y = 0\n"
+                                          "let s = z + y\n"
+                                          "z' = u - z\n"
+                                          "y' = z\n"
+                                          "when (z - 1) < 0 : z = 1\n"
+                                          "when u <= y:y=0\n"
+                                          "when t > 3 : z = 2*w\n");
+        QCOMPARE(m.events.size(), std::size_t(4));
+        const GiNaC::ex z = state(m, "z").symbol;
+        const GiNaC::ex y = state(m, "y").symbol;
+        const GiNaC::ex u = m.inputs[0].symbol;
+        const GiNaC::ex w = param(m, "w");
+        const model::Event& swap = m.events[0];
+        QCOMPARE(swap.direction, 1);
+        QVERIFY2(same(swap.condition, z + y - w * m.time), show(swap.condition).c_str());
+        QCOMPARE(swap.assignments.size(), std::size_t(2));
+        QCOMPARE(swap.assignments[0].state, m.stateIndex("z"));
+        QVERIFY(same(swap.assignments[0].value, y));
+        QCOMPARE(swap.assignments[1].state, m.stateIndex("y"));
+        QVERIFY(same(swap.assignments[1].value, z + u));
+        QCOMPARE(swap.text, std::string("when s >= w*t"));
+        QCOMPARE(swap.resetText, std::string("z = y, y = z + u"));
+        QCOMPARE(m.events[1].direction, -1);
+        QVERIFY(same(m.events[1].condition, z - 1));
+        QCOMPARE(m.events[1].text, std::string("when (z - 1) < 0"));
+        QCOMPARE(m.events[2].direction, -1);
+        QVERIFY(same(m.events[2].condition, u - y));
+        QCOMPARE(m.events[2].text, std::string("when u <= y"));
+        QCOMPARE(m.events[2].resetText, std::string("y=0"));
+        QCOMPARE(m.events[3].direction, 1);
+        QVERIFY(same(m.events[3].condition, m.time - 3));
+        QVERIFY(same(m.events[3].assignments[0].value, 2 * w));
+    }
+
+    // A reset may assign a position, the velocity of a Lagrangian coordinate, and estimated
+    // parameters and initial values may appear in it.
+    void whenResetsCoordinatesOfEveryKind()
+    {
+        const Model m = model::parseModel("param wall = -1 [-2, 0]\n"
+                                          "param e = 0.9\n"
+                                          "coord q\n"
+                                          "kinetic T = q'^2/2\n"
+                                          "potential V = q^2/2\n"
+                                          "q(0) = 0.5 estimate, 0\n"
+                                          "state z = 0\n"
+                                          "z' = q\n"
+                                          "when q < wall : q' = -e*q', q = wall, z = z + e\n");
+        QCOMPARE(m.events.size(), std::size_t(1));
+        const model::Event& e = m.events[0];
+        QVERIFY(same(e.condition, state(m, "q").symbol - param(m, "wall")));
+        QCOMPARE(e.assignments.size(), std::size_t(3));
+        QCOMPARE(e.assignments[0].state, m.stateIndex("q'"));
+        QCOMPARE(e.assignments[1].state, m.stateIndex("q"));
+        QVERIFY(same(e.assignments[1].value, param(m, "wall")));
+        QCOMPARE(e.assignments[2].state, m.stateIndex("z"));
+    }
+
+    // `when` is a keyword only as a statement's first word with no ', ( or = after it: a
+    // parameter, state, coordinate or input may be called when.
+    void whenIsFreeAsAName()
+    {
+        const Model ball = model::parseModel("param when = 0.5\n"
+                                             "x'' = -when*x\n"
+                                             "x(0) = 1, 0\n"
+                                             "when x < 0 : x' = -when*x'\n");
+        QCOMPARE(ball.events.size(), std::size_t(1));
+        QVERIFY(same(ball.events[0].assignments[0].value, -param(ball, "when") * state(ball, "x'").symbol));
+        const Model coordinate = model::parseModel("when'' = -when\n"
+                                                   "when(0) = 1, 0\n"
+                                                   "when when < 0 : when' = -when'\n"
+                                                   "output when\n");
+        QCOMPARE(join(stateNames(coordinate)), std::string("when when'"));
+        QCOMPARE(coordinate.events.size(), std::size_t(1));
+        QCOMPARE(coordinate.events[0].assignments[0].state, std::size_t(1));
+        QVERIFY(same(coordinate.states[0].initial, 1));
+        const Model first = model::parseModel("input when\nstate y = 1\ny' = when - y\nwhen (y) > 2 : y = 0\n");
+        QCOMPARE(first.inputs[0].name, std::string("when"));
+        QCOMPARE(first.events.size(), std::size_t(1));
+        const Model named = model::parseModel("state when = 1\nwhen' = -when\noutput w = 2*when\n");
+        QVERIFY(named.events.empty());
+        EXPECT_ONE_ERROR("state y\ny' = -y\nwhen = 1\n", 3, 1, "'when = ...' is not a statement");
+    }
+
+    void whenSyntaxErrors()
+    {
+        const std::string ball = "param e = 0.8\nx'' = -1\nx(0) = 1, 0\n";
+        EXPECT_ONE_ERROR(ball + "when x = 0 : x' = -e*x'\n", 4, 8,
+                         "expected '<' or '>' in the condition of 'when' (when x < 0 : x' = -e*x'): the event fires "
+                         "when the condition becomes true, found '='");
+        EXPECT_ONE_ERROR(ball + "when x < 0 x' = -e*x'\n", 4, 12, "expected ':' after the condition of 'when'");
+        EXPECT_ONE_ERROR(ball + "when 0 < x < 1 : x' = 0\n", 4, 12, "expected ':' after the condition of 'when'");
+        EXPECT_ONE_ERROR(ball + "when x < 0 :\n", 4, 13, "expected a state to reset (STATE = EXPR)");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : 2 = x\n", 4, 14, "expected a state to reset (STATE = EXPR)");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : x' -e*x'\n", 4, 17, "expected '=' after 'x'' (a reset is written");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : x' = -e*x',\n", 4, 25, "expected a state to reset");
+        EXPECT_ONE_ERROR(ball + "when\n", 4, 5, "expected a condition after 'when'");
+        EXPECT_ONE_ERROR(ball + "when x < : x' = 0\n", 4, 10, "expected a number, a name or '(' in an expression");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : x' = 0 x = 1\n", 4, 21, "unexpected 'x' after the end of the statement");
+        // < > : belong to `when` only
+        EXPECT_ONE_ERROR("state y = 1\ny' = y < 1\n", 2, 8, "unexpected '<' after the end of the statement");
+        EXPECT_ONE_ERROR("state y = 1\ny' = -y : 2\n", 2, 9, "unexpected ':' after the end of the statement");
+    }
+
+    void whenResetsAssignStatesOnly()
+    {
+        const std::string ball = "param e = 0.8\ninput u\nlet k = 2*e\nx'' = -1\nx(0) = 1, 0\nstate z = 0\nz' = x\n";
+        EXPECT_ONE_ERROR(ball + "when x < 0 : e = 1\n", 8, 14,
+                         "'e' is a parameter, not a state; a reset assigns states");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : u = 1\n", 8, 14, "'u' is an input, not a state");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : k = 1\n", 8, 14, "'k' is an intermediate (let), not a state");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : v' = 1\n", 8, 14, "unknown state 'v'' in a reset");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : xx' = 1\n", 8, 14, "did you mean 'x'?");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : t = 1\n", 8, 14, "'t' is time and cannot be redeclared; a reset");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : z' = 1\n", 8, 14,
+                         "z' is the derivative of state z; a reset assigns the state itself: z = ...");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : x'' = 1\n", 8, 14,
+                         "x'' is an acceleration; a reset assigns the position x or the velocity x'");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : x' = -e*x', z = 0, x' = 0\n", 8, 33,
+                         "x' is reset twice in one 'when' (first at column 14)");
+        // the condition and the values are right-hand sides
+        EXPECT_ONE_ERROR(ball + "when x < 0 : x' = -c*x'\n", 8, 20, "unknown symbol 'c'");
+        EXPECT_ONE_ERROR(ball + "when x'' < 0 : x' = 0\n", 8, 6, "(an acceleration)");
+        EXPECT_ONE_ERROR(ball + "when x < 0 : x' = z'\n", 8, 19, "z' is the derivative of state z");
+        EXPECT_ONE_ERROR(ball + "when e < 1 : x' = 0\n", 8, 6,
+                         "the condition of 'when e < 1' depends on no state, input or time t, so it never becomes "
+                         "true during a simulation");
+        EXPECT_ONE_ERROR(ball + "when k > 1 + e : x' = 0\n", 8, 6, "depends on no state, input or time t");
+        // a field's nodes are not reset by name
+        EXPECT_ERROR("field s on x in [0, 1] nodes 3\ns_t = s_xx\ns(0, t) = 0 ; s(1, t) = 0\ns(x, 0) = 1\n"
+                     "state y = 0\ny' = 1\nwhen y > 1 : s = 0\n",
+                     7, 14, "s is a field; a reset assigns ordinary states, not the nodes of a field");
+        // ... but a model with fields may reset its ordinary states
+        const Model mixed =
+            model::parseModel("field s on x in [0, 1] nodes 3\ns_t = s_xx\ns(0, t) = 0 ; s(1, t) = 0\ns(x, 0) = 1\n"
+                              "state y = 0\ny' = 1\nwhen y > 1 : y = 0\n");
+        QCOMPARE(mixed.events.size(), std::size_t(1));
+        QCOMPARE(mixed.events[0].assignments[0].state, mixed.stateIndex("y"));
+        // errors in several events and elsewhere are all reported, in line order
+        const auto e = errorOf(ball + "when x < 0 : e = 1\ny' = 1\nwhen x < 0 : x' = q\n");
+        QVERIFY(e);
+        QVERIFY2(e->diagnostics().size() == 3, describe(e->diagnostics()).c_str());
+        QCOMPARE(e->diagnostics()[0].where.line, 8);
+        QCOMPARE(e->diagnostics()[1].where.line, 9);
+        QCOMPARE(e->diagnostics()[2].where.line, 10);
+    }
+
     void loadModelReadsAnExampleFile()
     {
         const Model m = model::loadModel(SYSID_SOURCE_DIR "/resources/examples/duffing.model");

@@ -342,6 +342,20 @@ private slots:
         }
     }
 
+    // The Hamiltonian system has no jump conditions for the costates: a model with a reset is
+    // refused by name, never estimated as if it had none.
+    void stateResetIsRejectedNamingTheEvent()
+    {
+        try {
+            compiledHamiltonian("param e = 0.8\nx'' = -1\nx(0) = 1, 0\nwhen x < 0 : x' = -e*x'\noutput x\n",
+                                {{1, 1, 1}, {1}});
+            QFAIL("a model with a state reset was accepted");
+        } catch (const estimate::OptimalEstimationError& e) {
+            const QString message = e.what();
+            QVERIFY2(message.contains("'when x < 0' on line 4") && message.contains("output error"), e.what());
+        }
+    }
+
     void experimentMayFixOnlyFixedParameters()
     {
         try {

@@ -158,6 +158,17 @@ void TestUiEditor::highlighterColoursTokens()
     QVERIFY(hasFormatAt(force, 0, keyword));  // force, the statement
     QVERIFY(!hasFormatAt(force, 10, keyword));  // force, the input
     QVERIFY(!hasFormatAt(force, 18, keyword));  // prior, the parameter
+
+    // when starts an event only where its condition and ':' follow.
+    editor.setPlainText(QStringLiteral("param when = 0.8\nwhen x < 0 : x' = -when*x'\nwhen(0) = 1, 0\nwhen = 1"));
+    const QTextBlock named = editor.document()->firstBlock();
+    const QTextBlock event = named.next();
+    const QTextBlock initial = event.next();
+    QVERIFY(!hasFormatAt(named, 6, keyword));  // when, the parameter
+    QVERIFY(hasFormatAt(event, 0, keyword));  // when, the event
+    QVERIFY(!hasFormatAt(event, 19, keyword));  // when, the parameter in the reset
+    QVERIFY(!hasFormatAt(initial, 0, keyword));  // when(0) = ..., an initial value
+    QVERIFY(!hasFormatAt(initial.next(), 0, keyword));  // when = 1
 }
 
 void TestUiEditor::typedErrorIsUnderlinedAtItsPlaceAndCleared()
@@ -230,6 +241,8 @@ void TestUiEditor::symbolListShowsNamesAndKeepsThemOnErrors()
     QCOMPARE(list.names(SymbolList::Group::Parameters), (QStringList{"c", "k3", "B", "x(0)"}));
     QCOMPARE(list.names(SymbolList::Group::Inputs), QStringList{"u"});
     QCOMPARE(list.names(SymbolList::Group::Outputs), QStringList{"x"});
+    QVERIFY(list.names(SymbolList::Group::Events).isEmpty());
+    QVERIFY(list.findItems(QStringLiteral("Events (0)"), Qt::MatchExactly).value(0)->isHidden());
     QVERIFY(!list.showsErrors());
 
     editor.appendPlainText(QStringLiteral("output nonsense"));
@@ -241,6 +254,13 @@ void TestUiEditor::symbolListShowsNamesAndKeepsThemOnErrors()
     editor.undo();
     QTRY_VERIFY(editor.summary().valid);
     QVERIFY(!list.showsErrors());
+
+    // A model's resets as written, in a group of their own.
+    editor.appendPlainText(QStringLiteral("when x < -1 : x' = -0.5*x'\nwhen t>2:x=0, x'=0"));
+    QTRY_COMPARE(editor.summary().events.size(), std::size_t(2));
+    QCOMPARE(list.names(SymbolList::Group::Events),
+             (QStringList{"when x < -1 : x' = -0.5*x'", "when t>2 : x=0, x'=0"}));
+    QVERIFY(!list.findItems(QStringLiteral("Events (2)"), Qt::MatchExactly).value(0)->isHidden());
 }
 
 void TestUiEditor::rewriteParameterLineRoundTrips()

@@ -28,6 +28,9 @@ ModelHighlighter::ModelHighlighter(QTextDocument* document) : QSyntaxHighlighter
     // Later rules win where they overlap; comments come last so nothing is coloured inside them.
     rules_.push_back(
         {QRegularExpression(QStringLiteral("(?:^|;)\\s*\\K(?:%1)\\b(?=\\s+[^=\\s])").arg(statements)), Kind::Keyword});
+    // when starts an event only with a ':' after its condition (when(0) = 1 is an initial value).
+    rules_.push_back(
+        {QRegularExpression(QStringLiteral("(?:^|;)\\s*\\Kwhen\\b(?=\\s*[^\\s=':][^;#]*:)")), Kind::Keyword});
     rules_.push_back(
         {QRegularExpression(QStringLiteral("(?<=\\s)(?:%1)\\b(?!\\s*[-+*/^)=,'(])").arg(slotWords)), Kind::Keyword});
     rules_.push_back({QRegularExpression(QStringLiteral("\\b(?:%1)\\b").arg(functions)), Kind::Function});

@@ -14,6 +14,7 @@ QString groupTitle(SymbolList::Group group)
     case SymbolList::Group::Parameters: return QObject::tr("Parameters");
     case SymbolList::Group::Inputs: return QObject::tr("Inputs");
     case SymbolList::Group::Outputs: return QObject::tr("Outputs");
+    case SymbolList::Group::Events: return QObject::tr("Events");
     }
     return {};
 }
@@ -34,7 +35,7 @@ SymbolList::SymbolList(QWidget* parent) : QTreeWidget(parent)
     setHeaderHidden(true);
     setRootIsDecorated(true);
     setSelectionMode(QAbstractItemView::SingleSelection);
-    for (int g = 0; g < 4; ++g) {
+    for (int g = 0; g < groupCount; ++g) {
         groups_[g] = new QTreeWidgetItem(this, {groupTitle(static_cast<Group>(g))});
         QFont bold = groups_[g]->font(0);
         bold.setBold(true);
@@ -85,6 +86,8 @@ void SymbolList::setSummary(const ModelSummary& summary)
     fill(Group::Parameters, parameters);
     fill(Group::Inputs, toList(summary.inputs));
     fill(Group::Outputs, toList(summary.outputs));
+    fill(Group::Events, toList(summary.events));
+    groupItem(Group::Events)->setHidden(summary.events.empty());
 }
 
 QStringList SymbolList::names(Group group) const

@@ -7,12 +7,13 @@
 
 namespace sysid::ui {
 
-// The model's names in four groups: States, Parameters, Inputs, Outputs. An invalid model keeps
-// the last good lists and adds a line "model has errors" at the top.
+// The model's names in four groups: States, Parameters, Inputs, Outputs, and its events (when)
+// in a fifth group shown only when there are any. An invalid model keeps the last good lists and
+// adds a line "model has errors" at the top.
 class SymbolList : public QTreeWidget {
     Q_OBJECT
 public:
-    enum class Group { States, Parameters, Inputs, Outputs };
+    enum class Group { States, Parameters, Inputs, Outputs, Events };
 
     explicit SymbolList(QWidget* parent = nullptr);
 
@@ -26,7 +27,8 @@ private:
     void fill(Group group, const QStringList& names);
 
     QTreeWidgetItem* errorItem_ = nullptr;
-    QTreeWidgetItem* groups_[4] = {};
+    static constexpr int groupCount = 5;
+    QTreeWidgetItem* groups_[groupCount] = {};
 };
 
 }  // namespace sysid::ui

@@ -36,6 +36,8 @@ ModelSummary summarizeModel(const std::string& text, const std::string& source)
             summary.outputs.push_back(o.name);
             noteUnit(o.name, o.unit);
         }
+        for (const auto& e : m.events)
+            summary.events.push_back(e.text + " : " + e.resetText);
         summary.declaredIntersample = m.declaredIntersample();
         summary.parameters = m.parameters;
         summary.description = model::describeModel(m);

@@ -15,6 +15,7 @@ struct ModelSummary {
     bool valid = false;
     std::vector<model::ModelDiagnostic> errors;  // line/column as the parser reports them
     std::vector<std::string> states, inputs, outputs;
+    std::vector<std::string> events;  // "when x < 0 : x' = -e*x'" as written
     std::vector<model::Parameter> parameters;  // names, values, bounds, fixed, initial-value flags
     std::string description;  // model::describeModel
     std::string equations;  // model::describeEquations (Lagrange's equations too)
