@@ -27,7 +27,8 @@ std::string integrationSummary(const SolverStatistics& statistics)
         count(s.rhsEvaluations, "right-hand side", "right-hand sides") + ", " +
         count(s.jacobianEvaluations, "Jacobian", "Jacobians") + ", " +
         count(s.factorizations, "LU factorisation", "LU factorisations") + " in " +
-        count(s.integrations, "integration", "integrations");
+        count(s.integrations, "integration", "integrations") +
+        (s.events > 0 ? ", " + count(s.events, "event located", "events located") : std::string());
 }
 
 std::string timeSummary(const SolverStatistics& statistics)

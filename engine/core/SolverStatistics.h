@@ -16,6 +16,7 @@ struct IntegrationStatistics {
     std::size_t jacobianEvaluations = 0;  // evaluations of df/dx for an iteration matrix or a Rosenbrock stage
     std::size_t factorizations = 0;  // LU factorisations of an iteration matrix
     std::size_t integrations = 0;  // how many integrations were summed
+    std::size_t events = 0;  // switches and resets located and applied
 
     IntegrationStatistics& operator+=(const IntegrationStatistics& other);
 };
@@ -24,7 +25,8 @@ struct IntegrationStatistics {
 inline constexpr std::array integrationCounters{
     &IntegrationStatistics::steps,          &IntegrationStatistics::rejectedSteps,
     &IntegrationStatistics::rhsEvaluations, &IntegrationStatistics::jacobianEvaluations,
-    &IntegrationStatistics::factorizations, &IntegrationStatistics::integrations};
+    &IntegrationStatistics::factorizations, &IntegrationStatistics::integrations,
+    &IntegrationStatistics::events};
 
 // Seconds spent per phase of a run. Phases that run on several threads at once (integrations
 // of shooting intervals, rows of a contour) are summed over the threads, so they can exceed

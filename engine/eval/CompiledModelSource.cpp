@@ -1,6 +1,7 @@
 #include "engine/eval/CompiledModelSource.h"
 
 #include "engine/eval/MuParserPrinter.h"
+#include "engine/eval/SwitchedForm.h"
 
 #include <stdexcept>
 
@@ -51,6 +52,101 @@ SparseExpressions secondDerivatives(const std::vector<ex>& functions, const std:
             }
         }
     return result;
+}
+
+// The derivatives of `functions` at the entries of `pattern` (d/d first[column], then d/d depth[depth]
+// when `depth` is given): the switched form's Jacobians on the model's own sparsity.
+SparseExpressions onPattern(const std::vector<ex>& functions, const SparseExpressions& pattern,
+                            const std::vector<GiNaC::symbol>& first, const std::vector<GiNaC::symbol>* depth,
+                            const SymbolNames& names)
+{
+    SparseExpressions result;
+    result.entries = pattern.entries;
+    for (const auto& e : pattern.entries) {
+        ex d = functions[e.row].diff(first[e.column]);
+        if (depth)
+            d = d.diff((*depth)[e.depth]);
+        result.expressions.push_back(toMuParser(d, names));
+    }
+    return result;
+}
+
+FunctionsWithGradients withGradients(const std::vector<ex>& functions, const std::vector<GiNaC::symbol>& states,
+                                     const std::vector<GiNaC::symbol>& params,
+                                     const std::vector<GiNaC::symbol>& timeAndInputs, const SymbolNames& names)
+{
+    FunctionsWithGradients result;
+    for (const auto& f : functions)
+        result.values.push_back(toMuParser(f, names));
+    result.state = derivatives(functions, states, names);
+    result.parameter = derivatives(functions, params, names);
+    result.timeInput = derivatives(functions, timeAndInputs, names);
+    return result;
+}
+
+// The switched form of the right-hand side and the compiled resets (empty for a smooth model
+// without `when`).
+void compileDiscontinuities(const model::Model& model, const std::vector<GiNaC::symbol>& states,
+                            const std::vector<GiNaC::symbol>& params, const std::vector<GiNaC::symbol>& timeAndInputs,
+                            SymbolNames names, std::size_t firstMode, CompiledModelSource& source)
+{
+    std::vector<GiNaC::symbol> dynamic = timeAndInputs;
+    dynamic.insert(dynamic.end(), states.begin(), states.end());
+    SwitchedForm form(dynamic);
+    std::vector<ex> rhs;
+    for (const auto& s : model.states)
+        rhs.push_back(form.substitute(s.rhs));
+    std::vector<ex> conditions;
+    std::vector<std::vector<ex>> values;
+    for (const auto& e : model.events) {
+        conditions.push_back(form.substitute(e.condition));
+        values.emplace_back();
+        for (const auto& a : e.assignments)
+            values.back().push_back(form.substitute(a.value));
+    }
+    if (form.size() == 0 && model.events.empty())
+        return;
+    for (std::size_t i = 0; i < form.size(); ++i)
+        names[form.modes()[i]] = "v" + std::to_string(firstMode + i);
+
+    auto& sw = source.switches;
+    if (form.size() > 0) {
+        sw.written = form.written();
+        sw.functions = withGradients(form.functions(), states, params, timeAndInputs, names);
+        for (const auto& f : rhs)
+            sw.rhs.push_back(toMuParser(f, names));
+        sw.rhsStateJacobian = onPattern(rhs, source.rhsStateJacobian, states, nullptr, names);
+        sw.rhsParamJacobian = onPattern(rhs, source.rhsParamJacobian, params, nullptr, names);
+        sw.rhsTimeInputJacobian = onPattern(rhs, source.rhsTimeInputJacobian, timeAndInputs, nullptr, names);
+        if (source.hasSecondDerivatives) {
+            std::vector<GiNaC::symbol> depth = states;
+            depth.insert(depth.end(), timeAndInputs.begin(), timeAndInputs.end());
+            sw.rhsStateHessian = onPattern(rhs, source.rhsStateHessian, states, &depth, names);
+            sw.rhsMixedHessian = onPattern(rhs, source.rhsMixedHessian, params, &depth, names);
+        }
+        sw.rhsModeJacobian = derivatives(rhs, form.modes(), names);
+        std::vector<ex> lie;
+        for (const auto& g : form.functions()) {
+            ex rate = g.diff(timeAndInputs.front());
+            for (std::size_t j = 0; j < states.size(); ++j)
+                rate += g.diff(states[j]) * rhs[j];
+            lie.push_back(rate);
+        }
+        sw.lie = withGradients(lie, states, params, timeAndInputs, names);
+        sw.lieMode = derivatives(lie, form.modes(), names);
+    }
+    for (std::size_t k = 0; k < model.events.size(); ++k) {
+        const auto& e = model.events[k];
+        EventSource compiled;
+        compiled.text = e.text;
+        compiled.line = e.where.line;
+        compiled.direction = e.direction;
+        compiled.condition = withGradients({conditions[k]}, states, params, timeAndInputs, names);
+        for (const auto& a : e.assignments)
+            compiled.states.push_back(a.state);
+        compiled.values = withGradients(values[k], states, params, timeAndInputs, names);
+        source.events.push_back(std::move(compiled));
+    }
 }
 
 }  // namespace
@@ -118,6 +214,7 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
     source->outputStateJacobian = derivatives(outputs, states, names);
     source->outputParamJacobian = derivatives(outputs, params, names);
     source->initialStateJacobian = derivatives(initial, params, names);
+    compileDiscontinuities(model, states, params, timeAndInputs, names, next, *source);
     return source;
 }
 

@@ -18,9 +18,44 @@ struct SparseExpressions {
     std::vector<std::string> expressions;
 };
 
+// Functions of [t, x, p, u, m] with their first derivatives (row: function; column: the state x_j,
+// the parameter p_l, or (t, u_r) with column 0 for t and 1 + r for input r).
+struct FunctionsWithGradients {
+    std::vector<std::string> values;
+    SparseExpressions state, parameter, timeInput;
+};
+
+// The switches of the right-hand side (SwitchedForm): the switching functions g_i and f held on
+// modes m_i (variables after the inputs), with the derivatives integration needs. The Jacobians
+// have the entry patterns of the model's own (rhsStateJacobian ...), so a solver's sparsity holds
+// on either form. Empty when f has no switch.
+struct SwitchSource {
+    std::vector<std::string> written;  // "sign(q')" as in the model, for messages
+    FunctionsWithGradients functions;  // g_i
+    std::vector<std::string> rhs;  // f on the modes
+    SparseExpressions rhsStateJacobian, rhsParamJacobian, rhsTimeInputJacobian, rhsStateHessian, rhsMixedHessian;
+    SparseExpressions rhsModeJacobian;  // df_i/dm_j
+    // L_i = dg_i/dx f + dg_i/dt on the modes: the rate of g_i along the flow, inputs held (their
+    // slopes enter through functions.timeInput); with dL/dm the sliding modes (Filippov).
+    FunctionsWithGradients lie;
+    SparseExpressions lieMode;
+    std::size_t size() const { return functions.values.size(); }
+};
+
+// A compiled `when` reset (model::Event), in the variables of the switched form.
+struct EventSource {
+    std::string text;  // "when x < 0", for messages
+    int line = 0;
+    int direction = -1;  // -1: fires when the condition function falls through zero, +1 when it rises
+    FunctionsWithGradients condition;  // one function: g = lhs - rhs
+    std::vector<std::size_t> states;  // the states assigned
+    FunctionsWithGradients values;  // their new values (row k: states[k])
+};
+
 // Everything needed to evaluate a model, derived once from the symbolic Model and held as
 // plain strings so it can be shared between threads (GiNaC objects cannot be).
-// Variables are named v0.. in the order [t, x(0..n-1), p(0..np-1), u(0..nu-1)].
+// Variables are named v0.. in the order [t, x(0..n-1), p(0..np-1), u(0..nu-1), m(0..ns-1)]; the
+// modes m of the switches appear only in `switches` and `events`.
 struct CompiledModelSource {
     std::vector<std::string> stateNames, parameterNames, inputNames, outputNames;
     std::map<std::string, integrate::Intersample> declaredIntersample;  // input u hold (Model::declaredIntersample)
@@ -47,11 +82,16 @@ struct CompiledModelSource {
     std::vector<std::string> initialState;  // x0(p), only parameters may appear
     SparseExpressions initialStateJacobian;  // dx0/dp
     std::vector<model::FieldLayout> fields;  // PDE fields: which states hold which nodes (for messages)
+    SwitchSource switches;
+    std::vector<EventSource> events;
 
     std::size_t stateCount() const { return stateNames.size(); }
     std::size_t parameterCount() const { return parameterNames.size(); }
     std::size_t inputCount() const { return inputNames.size(); }
     std::size_t outputCount() const { return outputNames.size(); }
+    std::size_t switchCount() const { return switches.size(); }
+    // Switches or resets: the integrator locates their events.
+    bool hasDiscontinuities() const { return switchCount() > 0 || !events.empty(); }
 };
 
 struct CompileOptions {

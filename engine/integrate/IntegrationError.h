@@ -9,7 +9,8 @@ namespace sysid::integrate {
 class IntegrationError : public std::runtime_error {
 public:
     // UnstableStep: a fixed step beyond the explicit method's stability limit, refused before integrating.
-    enum class Reason { StepSizeUnderflow, NonFiniteState, TooManySteps, Cancelled, SolverFailure, UnstableStep };
+    // Zeno: an event fired again and again at one instant (impacts accumulating).
+    enum class Reason { StepSizeUnderflow, NonFiniteState, TooManySteps, Cancelled, SolverFailure, UnstableStep, Zeno };
 
     IntegrationError(Reason reason, double timeReached, const std::string& message) :
         std::runtime_error(message), reason_(reason), timeReached_(timeReached)

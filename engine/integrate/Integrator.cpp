@@ -1,6 +1,7 @@
 #include "engine/integrate/Integrator.h"
 
 #include "engine/data/Text.h"
+#include "engine/integrate/EventHandler.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/integrate/OdeintSteppers.h"
 #include "engine/integrate/RosenbrockStepper.h"
@@ -114,7 +115,8 @@ void guardedStep(Stepper& stepper, StepGuard& guard, std::vector<double>& before
 }
 
 void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double>& z, const IntegrationTask& task,
-                 const IntegratorSettings& settings, StepGuard& guard, const SampleRecorder& record)
+                 const IntegratorSettings& settings, StepGuard& guard, const SampleRecorder& record,
+                 EventHandler* events)
 {
     const auto& times = task.times;
     std::vector<double> boundaries{times.front()};
@@ -122,23 +124,49 @@ void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double
         boundaries.push_back(b);
     boundaries.push_back(times.back());
 
-    std::vector<double> sample(z.size()), before(z.size());
+    std::vector<double> sample(z.size()), before(z.size()), atEnd(z.size());
     record(0, z.data());
     std::size_t k = 1;
+    auto recordUntil = [&](double reached) {
+        while (k < times.size() && times[k] <= reached) {
+            stepper.interpolate(times[k], sample.data());
+            record(k, sample.data());
+            ++k;
+        }
+    };
+    const EventHandler::StateAt stateAt = [&](double t, double* out) { stepper.interpolate(t, out); };
     double dt = defaultInitialStep(task, settings);
     for (std::size_t segment = 0; segment + 1 < boundaries.size() && k < times.size(); ++segment) {
         const double start = boundaries[segment];
         const double end = boundaries[segment + 1];
         system.system().beginSegment(start, end);
+        if (events)
+            segment == 0 ? events->start(start, z.data()) : events->restart(start, z.data());
         stepper.initialize(z.data(), start, std::min(dt, end - start));
         while (stepper.time() < end) {
+            const double from = stepper.time();
             guardedStep(stepper, guard, before, end, task.stopAtBreakpoints);
             const double reached = std::min(stepper.time(), end);
-            while (k < times.size() && times[k] <= reached) {
-                stepper.interpolate(times[k], sample.data());
-                record(k, sample.data());
-                ++k;
+            if (events) {
+                const double* zReached = stepper.state();
+                if (reached < stepper.time()) {
+                    stepper.interpolate(reached, atEnd.data());
+                    zReached = atEnd.data();
+                }
+                if (const auto when = events->locate(from, reached, zReached, stateAt)) {
+                    // Samples up to the event from this step; the rest from the restart there.
+                    recordUntil(*when);
+                    const double step = stepper.time() - from;
+                    stepper.interpolate(*when, z.data());
+                    events->apply(*when, z.data());
+                    guard.checkCancelled(*when);
+                    // Shorter than the step that found the event: the flow may leave the surface briefly.
+                    const double h = std::max(0.25 * step, 1e-3 * (end - start));
+                    stepper.initialize(z.data(), *when, *when < end ? std::min(h, end - *when) : h);
+                    continue;
+                }
             }
+            recordUntil(reached);
         }
         dt = stepper.nextStep();
         if (stepper.time() == end)
@@ -149,25 +177,57 @@ void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double
 }
 
 void runFixed(Stepper& stepper, SensitivitySystem& system, std::vector<double>& z, const IntegrationTask& task,
-              const IntegratorSettings& settings, StepGuard& guard, const SampleRecorder& record)
+              const IntegratorSettings& settings, StepGuard& guard, const SampleRecorder& record, EventHandler* events)
 {
     const auto& times = task.times;
     // Fixed steps cross input samples on their own grid: inputs are read from their interpolants.
     system.system().releaseSegment();
     record(0, z.data());
+    if (events)
+        events->start(times.front(), z.data());
+    std::vector<double> from(z.size());
     for (std::size_t k = 1; k < times.size(); ++k) {
         const double interval = times[k] - times[k - 1];
-        const FixedSteps steps = task.stepsPerInterval > 0
+        FixedSteps steps = task.stepsPerInterval > 0
             ? FixedSteps{task.stepsPerInterval, interval / static_cast<double>(task.stepsPerInterval)}
             : fixedSteps(interval, settings.maxStep);
-        stepper.initialize(z.data(), times[k - 1], steps.size);
+        if (events && k > 1)
+            events->restart(times[k - 1], z.data());
+        double t = times[k - 1];
+        stepper.initialize(z.data(), t, steps.size);
         for (std::size_t s = 0; s < steps.count; ++s) {
+            std::copy(stepper.state(), stepper.state() + z.size(), from.begin());
             stepper.step(times[k], false);
             const std::size_t bad = guard.firstNonFinite(stepper.state());
-            const double t = s + 1 == steps.count ? times[k] : stepper.time();
+            const double reached = s + 1 == steps.count ? times[k] : stepper.time();
             if (bad != z.size())
-                guard.nonFinite(t, bad);
-            guard.afterStep(t, steps.size, false);
+                guard.nonFinite(reached, bad);
+            guard.afterStep(reached, steps.size, false);
+            if (events) {
+                // A fixed-step method has no dense output: the state at an earlier time is one
+                // step of the method from the step's start.
+                const double t0 = t;
+                const EventHandler::StateAt stateAt = [&](double at, double* out) {
+                    stepper.initialize(from.data(), t0, at - t0);
+                    stepper.step(at, false);
+                    std::copy(stepper.state(), stepper.state() + z.size(), out);
+                };
+                std::vector<double> end(stepper.state(), stepper.state() + z.size());
+                if (const auto when = events->locate(t0, reached, end.data(), stateAt)) {
+                    stateAt(*when, z.data());
+                    events->apply(*when, z.data());
+                    guard.checkCancelled(*when);
+                    // The rest of the interval in equal steps no longer than before.
+                    steps = fixedSteps(times[k] - *when, steps.size * (1 + 1e-12));
+                    t = *when;
+                    stepper.initialize(z.data(), t, steps.size);
+                    s = std::size_t(-1);  // the loop's ++s starts the new count at 0
+                    if (*when >= times[k])
+                        break;
+                    continue;
+                }
+            }
+            t = reached;
         }
         std::copy(stepper.state(), stepper.state() + z.size(), z.begin());
         record(k, z.data());
@@ -207,17 +267,24 @@ IntegrationOutcome runIntegration(SensitivitySystem& system, std::vector<double>
     auto stepper = makeStepper(settings.method, system, settings, task.implicit);
     StepGuard guard(system, settings, task, stepper->adaptive());
     IntegrationOutcome outcome;
+    // Resets are always located; switches unless the settings say to step across them.
+    std::unique_ptr<EventHandler> events;
+    if (Discontinuities* d = system.system().discontinuities())
+        if (settings.switches == SwitchHandling::Locate || d->eventCount() > 0)
+            events = std::make_unique<EventHandler>(system, *d);
     auto account = [&] {
         outcome.statistics = stepper->statistics();
+        if (events)
+            outcome.statistics.events = events->eventsApplied();
         outcome.statistics.integrations = 1;
         if (auto* collector = core::currentStatistics())
             collector->add(outcome.statistics);
     };
     try {
         if (stepper->adaptive())
-            runAdaptive(*stepper, system, z, task, settings, guard, record);
+            runAdaptive(*stepper, system, z, task, settings, guard, record, events.get());
         else
-            runFixed(*stepper, system, z, task, settings, guard, record);
+            runFixed(*stepper, system, z, task, settings, guard, record, events.get());
     } catch (const IntegrationError&) {
         account();
         throw;

@@ -40,6 +40,18 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
         access.choices = core::choicesOf(kIntegrationMethods);
         method.access = access;
         method.present = [](const S& s) { return s.methodChosen; };
+        core::Field<S> switches;
+        switches.names = {.key = "switches",
+                          .option = "switches",
+                          .label = "switches",
+                          .help = "what the integrator does where sign, abs, min or max switch",
+                          .defaultText = "locate"};
+        core::ChoiceAccess<S> switchAccess;
+        switchAccess.get = [](const S& s) { return static_cast<int>(s.switches); };
+        switchAccess.set = [](S& s, int value) { s.switches = static_cast<SwitchHandling>(value); };
+        switchAccess.choices = core::choicesOf(kSwitchHandlings);
+        switches.access = switchAccess;
+        switches.present = [](const S& s) { return s.switches != SwitchHandling::Locate; };
         return core::FieldTable<S>{
             method,
             core::numberField<S>(
@@ -67,6 +79,7 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
                  .label = "step limit",
                  .help = "give up an integration after this many steps"},
                 [](S& s) -> std::size_t& { return s.maxSteps; }, 1),
+            switches,
         };
     }();
     return table;

@@ -53,6 +53,24 @@ inline constexpr core::EnumTable kIntegrationMethods{
          "not L-stable: with a large step the stiff modes of a PDE oscillate instead of decaying"},
     })};
 
+// What the integrator does at the switches of sign, abs, min and max whose arguments vary along
+// a solution.
+enum class SwitchHandling {
+    Locate,  // find each crossing on the dense output and restart there (events)
+    StepAcross,  // evaluate them as written at every stage, as a smooth right-hand side
+};
+
+inline constexpr core::EnumTable kSwitchHandlings{
+    "switches",
+    std::to_array<core::EnumSpelling<SwitchHandling>>({
+        {SwitchHandling::Locate, "locate",
+         "locate every crossing of a switching surface (sign, abs, min, max) and restart there, with sliding "
+         "where both sides push into the surface (Filippov) and exact sensitivities"},
+        {SwitchHandling::StepAcross, "step-across",
+         "evaluate sign, abs, min and max as written and let the step size control cope (slow at a jump, and "
+         "the sensitivities miss it); resets of 'when' are located all the same"},
+    })};
+
 std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name);
 std::string methodName(IntegrationMethod method);
 bool isAdaptive(IntegrationMethod method);
@@ -68,6 +86,7 @@ struct IntegratorSettings {
     // 0 = one step per output interval. Output intervals are always hit exactly.
     double maxStep = 0.0;
     std::size_t maxSteps = 1000000;
+    SwitchHandling switches = SwitchHandling::Locate;
 
     // Throws core::SettingError for a setting that breaks its rule in integratorSettingFields().
     void validate() const;

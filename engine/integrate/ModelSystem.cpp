@@ -1,5 +1,8 @@
 #include "engine/integrate/ModelSystem.h"
 
+#include "engine/data/Text.h"
+#include "engine/integrate/IntegrationError.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -63,21 +66,23 @@ void ModelSystem::inputValues(double t, double* u, double* du)
 
 void ModelSystem::setPoint(double t, const double* x)
 {
+    time_ = t;
     inputValues(t, u_.data(), nullptr);
     model_->setPoint(t, x, u_.data());
 }
 
 void ModelSystem::rhs(double t, const double* x, double* f)
 {
-    setPoint(t, x);
+    prepare(t, x, false);
     model_->rhs(f);
 }
 
 void ModelSystem::jacobian(double t, const double* x, double* J, double* dfdt)
 {
+    prepare(t, x, true);
     inputValues(t, u_.data(), du_.data());
-    model_->setPoint(t, x, u_.data());
     model_->stateJacobian(J);
+    addSlidingTerms(J, nullptr);
     model_->timeInputJacobian(timeInput_.data());
     const std::size_t n = model_->stateCount();
     for (std::size_t i = 0; i < n; ++i) {
@@ -90,34 +95,39 @@ void ModelSystem::jacobian(double t, const double* x, double* J, double* dfdt)
 
 void ModelSystem::rhsAndStateJacobian(double t, const double* x, double* f, double* J)
 {
-    setPoint(t, x);
+    prepare(t, x, true);
     model_->rhsAndStateJacobian(f, J);
+    addSlidingTerms(J, nullptr);
 }
 
 void ModelSystem::rhsAndJacobianValues(double t, const double* x, double* f, double* stateValues,
                                        double* parameterValues)
 {
-    setPoint(t, x);
+    prepare(t, x, true);
     if (!parameterValues) {
         parameterScratch_.resize(parameterPattern_.size());
         parameterValues = parameterScratch_.data();
     }
     model_->rhsAndJacobianValues(f, stateValues, parameterValues);
+    addSlidingTermsToValues(stateValues, parameterValues);
 }
 
 void ModelSystem::rhsAndJacobians(double t, const double* x, double* f, double* J, double* Jp)
 {
-    setPoint(t, x);
+    prepare(t, x, true);
     if (Jp)
         model_->rhsAndJacobians(f, J, Jp);
     else
         model_->rhsAndStateJacobian(f, J);
+    addSlidingTerms(J, Jp);
 }
 
+// On a sliding surface the exact Jacobian would also need the second derivatives of the solved
+// modes; without them a Rosenbrock step there is of lower order, which its error control sees.
 void ModelSystem::secondDerivatives(double t, const double* x, SecondDerivatives& out)
 {
+    prepare(t, x, false);
     inputValues(t, u_.data(), du_.data());
-    model_->setPoint(t, x, u_.data());
     const std::size_t n = model_->stateCount();
     // The model's depth runs over [x, t, u]; an input's depth enters the total d/dt through du/dt.
     auto convert = [&](const eval::SparseExpressions& expressions, std::vector<double>& values,
@@ -189,6 +199,253 @@ void ModelSystem::releaseSegment()
 std::string ModelSystem::stateName(std::size_t i) const
 {
     return model_->source().stateNames[i];
+}
+
+Discontinuities* ModelSystem::discontinuities()
+{
+    return model_->source().hasDiscontinuities() ? this : nullptr;
+}
+
+void ModelSystem::prepare(double t, const double* x, bool derivatives)
+{
+    setPoint(t, x);
+    if (!slidingList_.empty())
+        solveSliding(t, derivatives);
+}
+
+void ModelSystem::slidingRates(bool derivatives)
+{
+    const std::size_t ns = model_->switchCount(), n = model_->stateCount(), np = model_->parameterCount();
+    lie_.resize(static_cast<Eigen::Index>(ns));
+    lieM_.resize(static_cast<Eigen::Index>(ns), static_cast<Eigen::Index>(ns));
+    if (derivatives) {
+        lieX_.resize(static_cast<Eigen::Index>(ns), static_cast<Eigen::Index>(n));
+        lieP_.resize(static_cast<Eigen::Index>(ns), static_cast<Eigen::Index>(np));
+    }
+    model_->lieDerivatives(lie_.data(), derivatives ? lieX_.data() : nullptr, derivatives ? lieP_.data() : nullptr,
+                           lieM_.data());
+    rate_ = lie_;
+    if (!du_.empty()) {
+        gradTU_.resize(static_cast<Eigen::Index>(ns), static_cast<Eigen::Index>(1 + du_.size()));
+        model_->switchingGradients(nullptr, nullptr, nullptr, gradTU_.data());
+        for (std::size_t r = 0; r < du_.size(); ++r)
+            rate_ += gradTU_.col(static_cast<Eigen::Index>(1 + r)) * du_[r];
+    }
+}
+
+// Utkin's equivalent control, which for a right-hand side affine in the mode is Filippov's convex
+// combination (Filippov 1988, sec. 2.4): the sliding modes make the surfaces' rates zero. One
+// Newton step from the last modes is exact for an affine dependence (sign, abs, min, max written
+// once in f); the derivatives of the solved modes follow by the implicit function theorem.
+void ModelSystem::solveSliding(double t, bool derivatives)
+{
+    inputValues(t, u_.data(), du_.data());
+    const auto k = static_cast<Eigen::Index>(slidingList_.size());
+    Eigen::MatrixXd A(k, k);
+    Eigen::VectorXd r(k);
+    slidingRates(false);
+    for (Eigen::Index a = 0; a < k; ++a) {
+        r(a) = rate_(static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(a)]));
+        for (Eigen::Index b = 0; b < k; ++b)
+            A(a, b) = lieM_(static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(a)]),
+                            static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(b)]));
+    }
+    const auto lu = A.fullPivLu();
+    if (!lu.isInvertible())
+        return;  // the modes do not move the rates: keep the last ones
+    const Eigen::VectorXd step = lu.solve(-r);
+    for (Eigen::Index a = 0; a < k; ++a)
+        modes_[slidingList_[static_cast<std::size_t>(a)]] += step(a);
+    model_->holdModes(modes_.data());
+    if (!derivatives)
+        return;
+    slidingRates(true);
+    Eigen::MatrixXd rowsX(k, lieX_.cols()), rowsP(k, lieP_.cols());
+    for (Eigen::Index a = 0; a < k; ++a) {
+        rowsX.row(a) = lieX_.row(static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(a)]));
+        rowsP.row(a) = lieP_.row(static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(a)]));
+    }
+    slidingX_ = -lu.solve(rowsX);
+    slidingP_ = -lu.solve(rowsP);
+    const std::size_t n = model_->stateCount(), ns = model_->switchCount();
+    Eigen::MatrixXd all(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(ns));
+    model_->rhsModeJacobian(all.data());
+    modeJacobian_.resize(static_cast<Eigen::Index>(n), k);
+    for (Eigen::Index a = 0; a < k; ++a)
+        modeJacobian_.col(a) = all.col(static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(a)]));
+}
+
+void ModelSystem::addSlidingTerms(double* J, double* Jp)
+{
+    if (slidingList_.empty())
+        return;
+    const auto n = static_cast<Eigen::Index>(model_->stateCount());
+    Eigen::Map<Eigen::MatrixXd>(J, n, n) += modeJacobian_ * slidingX_;
+    if (Jp)
+        Eigen::Map<Eigen::MatrixXd>(Jp, n, static_cast<Eigen::Index>(model_->parameterCount())) +=
+            modeJacobian_ * slidingP_;
+}
+
+void ModelSystem::addSlidingTermsToValues(double* stateValues, double* parameterValues)
+{
+    if (slidingList_.empty())
+        return;
+    const std::size_t np = model_->parameterCount();
+    auto indexOf = [](const JacobianPattern& pattern, std::vector<int>& index) {
+        if (!index.empty())
+            return;
+        index.assign(pattern.rows * pattern.columns, -1);
+        for (std::size_t k = 0; k < pattern.size(); ++k)
+            index[pattern.column[k] * pattern.rows + pattern.row[k]] = static_cast<int>(k);
+    };
+    auto add = [&](const Eigen::MatrixXd& term, const JacobianPattern& pattern, std::vector<int>& index,
+                   double* values) {
+        indexOf(pattern, index);
+        for (Eigen::Index j = 0; j < term.cols(); ++j)
+            for (Eigen::Index i = 0; i < term.rows(); ++i) {
+                if (term(i, j) == 0.0)
+                    continue;
+                const int k = index[static_cast<std::size_t>(j) * pattern.rows + static_cast<std::size_t>(i)];
+                if (k < 0)
+                    throw IntegrationError(IntegrationError::Reason::SolverFailure, time_,
+                                           "sliding on the surface of " + switchName(slidingList_.front()) +
+                                               " couples states this integrator's sparse Jacobian leaves out; "
+                                               "choose dopri5 or rosenbrock4");
+                values[k] += term(i, j);
+            }
+    };
+    add(modeJacobian_ * slidingX_, statePattern_, stateEntry_, stateValues);
+    if (parameterValues && np > 0)
+        add(modeJacobian_ * slidingP_, parameterPattern_, parameterEntry_, parameterValues);
+}
+
+void ModelSystem::holdModes(const std::vector<double>& modes, const std::vector<char>& sliding)
+{
+    modes_ = modes;
+    sliding_ = sliding;
+    slidingList_.clear();
+    for (std::size_t i = 0; i < sliding_.size(); ++i)
+        if (sliding_[i])
+            slidingList_.push_back(i);
+    model_->holdModes(modes_.data());
+}
+
+void ModelSystem::releaseModes()
+{
+    slidingList_.clear();
+    model_->releaseModes();
+}
+
+void ModelSystem::switchingFunctions(double t, const double* x, double* g)
+{
+    prepare(t, x, false);
+    model_->switchingFunctions(g);
+}
+
+void ModelSystem::currentModes(double t, const double* x, double* m)
+{
+    prepare(t, x, false);
+    std::copy(modes_.begin(), modes_.end(), m);
+}
+
+void ModelSystem::rates(double t, const double* x, const std::vector<double>& m, double* a)
+{
+    setPoint(t, x);
+    inputValues(t, u_.data(), du_.data());
+    model_->holdModes(m.data());
+    slidingRates(false);
+    std::copy(rate_.data(), rate_.data() + rate_.size(), a);
+    model_->holdModes(modes_.data());
+}
+
+void ModelSystem::gradientRow(std::size_t i, std::size_t rows, double /*t*/, const std::vector<double>& gx,
+                              const std::vector<double>& gp, const std::vector<double>& gtu, double* outX,
+                              double* outP, double& outT) const
+{
+    const std::size_t n = model_->stateCount(), np = model_->parameterCount();
+    for (std::size_t j = 0; j < n; ++j)
+        outX[j] = gx[j * rows + i];
+    for (std::size_t l = 0; l < np; ++l)
+        outP[l] = gp[l * rows + i];
+    outT = gtu[i];
+    for (std::size_t r = 0; r < du_.size(); ++r)
+        outT += gtu[(1 + r) * rows + i] * du_[r];
+}
+
+double ModelSystem::switchingGradient(double t, const double* x, std::size_t i, double* gx, double* gp)
+{
+    prepare(t, x, false);
+    inputValues(t, u_.data(), du_.data());
+    const std::size_t ns = model_->switchCount();
+    gx_.resize(ns * model_->stateCount());
+    gp_.resize(ns * model_->parameterCount());
+    gtu_.resize(ns * (1 + model_->inputCount()));
+    model_->switchingGradients(nullptr, gx_.data(), gp_.data(), gtu_.data());
+    double gt = 0.0;
+    gradientRow(i, ns, t, gx_, gp_, gtu_, gx, gp, gt);
+    return gt;
+}
+
+void ModelSystem::eventConditions(double t, const double* x, double* g)
+{
+    prepare(t, x, false);
+    model_->eventConditions(g);
+}
+
+double ModelSystem::eventGradient(double t, const double* x, std::size_t k, double* gx, double* gp)
+{
+    prepare(t, x, false);
+    inputValues(t, u_.data(), du_.data());
+    gx_.resize(model_->stateCount());
+    gp_.resize(model_->parameterCount());
+    gtu_.resize(1 + model_->inputCount());
+    double g = 0.0;
+    model_->eventCondition(k, &g, gx_.data(), gp_.data(), gtu_.data());
+    double gt = 0.0;
+    gradientRow(0, 1, t, gx_, gp_, gtu_, gx, gp, gt);
+    return gt;
+}
+
+void ModelSystem::reset(double t, const double* x, std::size_t k, double* next, double* hx, double* hp, double* ht)
+{
+    prepare(t, x, false);
+    inputValues(t, u_.data(), du_.data());
+    const auto& assigned = model_->source().events[k].states;
+    const std::size_t n = model_->stateCount(), np = model_->parameterCount(), a = assigned.size();
+    h_.resize(a);
+    hx_.resize(a * n);
+    hp_.resize(a * np);
+    htu_.resize(a * (1 + model_->inputCount()));
+    model_->resetValues(k, h_.data(), hx_.data(), hp_.data(), htu_.data());
+    std::copy(x, x + n, next);
+    std::fill(hx, hx + n * n, 0.0);
+    std::fill(hp, hp + n * np, 0.0);
+    std::fill(ht, ht + n, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        hx[i * n + i] = 1.0;
+    for (std::size_t r = 0; r < a; ++r) {
+        const std::size_t row = assigned[r];
+        next[row] = h_[r];
+        for (std::size_t j = 0; j < n; ++j)
+            hx[j * n + row] = hx_[j * a + r];
+        for (std::size_t l = 0; l < np; ++l)
+            hp[l * n + row] = hp_[l * a + r];
+        double dt = htu_[r];
+        for (std::size_t q = 0; q < du_.size(); ++q)
+            dt += htu_[(1 + q) * a + r] * du_[q];
+        ht[row] = dt;
+    }
+}
+
+std::string ModelSystem::switchName(std::size_t i) const
+{
+    return model_->source().switches.written[i];
+}
+
+std::string ModelSystem::eventName(std::size_t k) const
+{
+    const auto& e = model_->source().events[k];
+    return "the event '" + e.text + "'" + (e.line > 0 ? " (line " + std::to_string(e.line) + ")" : std::string());
 }
 
 }  // namespace sysid::integrate

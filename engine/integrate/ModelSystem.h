@@ -1,8 +1,11 @@
 #pragma once
 
 #include "engine/eval/CompiledModel.h"
+#include "engine/integrate/Discontinuities.h"
 #include "engine/integrate/InputSignals.h"
 #include "engine/integrate/OdeSystem.h"
+
+#include <Eigen/Dense>
 
 #include <memory>
 #include <vector>
@@ -13,8 +16,9 @@ namespace sysid::integrate {
 // second derivatives from the model's symbolic ones, the model's parameters as the sensitivity
 // parameters, and the model's inputs read from `inputs` (which must outlive this object and its
 // clones). It evaluates the caller's `model` (which must outlive it); each clone owns a copy,
-// since compiled evaluators are not thread-safe.
-class ModelSystem final : public OdeSystem {
+// since compiled evaluators are not thread-safe. Its switches and resets are located by the
+// integrator through the Discontinuities interface.
+class ModelSystem final : public OdeSystem, public Discontinuities {
 public:
     // Throws std::invalid_argument when the model has inputs and `inputs` does not give one signal
     // per model input.
@@ -41,6 +45,22 @@ public:
     void beginSegment(double start, double end) override;
     void releaseSegment() override;
     std::string stateName(std::size_t i) const override;
+    Discontinuities* discontinuities() override;
+
+    std::size_t switchCount() const override { return model_->switchCount(); }
+    std::size_t eventCount() const override { return model_->eventCount(); }
+    void holdModes(const std::vector<double>& modes, const std::vector<char>& sliding) override;
+    void releaseModes() override;
+    void switchingFunctions(double t, const double* x, double* g) override;
+    void currentModes(double t, const double* x, double* m) override;
+    void rates(double t, const double* x, const std::vector<double>& m, double* a) override;
+    double switchingGradient(double t, const double* x, std::size_t i, double* gx, double* gp) override;
+    void eventConditions(double t, const double* x, double* g) override;
+    int eventDirection(std::size_t k) const override { return model_->source().events[k].direction; }
+    double eventGradient(double t, const double* x, std::size_t k, double* gx, double* gp) override;
+    void reset(double t, const double* x, std::size_t k, double* next, double* hx, double* hp, double* ht) override;
+    std::string switchName(std::size_t i) const override;
+    std::string eventName(std::size_t k) const override;
 
     // Sets the model at (t, x, u(t)), e.g. for evaluating its outputs.
     void setPoint(double t, const double* x);
@@ -51,6 +71,19 @@ public:
 private:
     ModelSystem(std::unique_ptr<eval::CompiledModel> owned, const InputSignals* inputs);
     void inputValues(double t, double* u, double* du);
+    // setPoint, and the sliding switches' modes solved there (with their derivatives in x and p
+    // when `derivatives`).
+    void prepare(double t, const double* x, bool derivatives);
+    void solveSliding(double t, bool derivatives);
+    // a_i = L_i + dg_i/du du/dt on the held modes, with dL/dx, dL/dp, dL/dm when asked.
+    void slidingRates(bool derivatives);
+    // df/dx += df/dm dm/dx and df/dp += df/dm dm/dp for the sliding modes (dense, column-major).
+    void addSlidingTerms(double* J, double* Jp);
+    void addSlidingTermsToValues(double* stateValues, double* parameterValues);
+    // Row i of a dense (rows x columns) column-major array.
+    void gradientRow(std::size_t i, std::size_t rows, double t, const std::vector<double>& gx,
+                     const std::vector<double>& gp, const std::vector<double>& gtu, double* outX, double* outP,
+                     double& outT) const;
 
     std::unique_ptr<eval::CompiledModel> owned_;
     eval::CompiledModel* model_;
@@ -59,6 +92,16 @@ private:
     std::vector<double> u_, du_, timeInput_, parameterScratch_, hessian_, mixed_;
     std::vector<std::size_t> hints_;  // per input: the sample segment last read
     InputPieces held_;  // the inputs' pieces on the current segment, if held
+
+    // Switches held by the integrator (Discontinuities).
+    double time_ = 0.0;  // of the last setPoint, for messages
+    std::vector<double> modes_;
+    std::vector<char> sliding_;
+    std::vector<std::size_t> slidingList_;
+    Eigen::VectorXd lie_, rate_;
+    Eigen::MatrixXd lieX_, lieP_, lieM_, gradTU_, modeJacobian_, slidingX_, slidingP_;
+    std::vector<double> gx_, gp_, gtu_, h_, hx_, hp_, htu_;
+    std::vector<int> stateEntry_, parameterEntry_;  // dense index -> pattern entry, or -1 (built when sliding)
 };
 
 }  // namespace sysid::integrate

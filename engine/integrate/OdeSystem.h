@@ -7,6 +7,8 @@
 
 namespace sysid::integrate {
 
+class Discontinuities;
+
 // Where the nonzero entries of a Jacobian are, in the order their values are delivered.
 struct JacobianPattern {
     std::size_t rows = 0, columns = 0;
@@ -73,6 +75,9 @@ public:
     virtual void releaseSegment() {}
     // For messages: "x" or the model's name of state i.
     virtual std::string stateName(std::size_t i) const;
+    // Switches and resets the integrator locates (null: f is smooth, or its switches are stepped
+    // across as written).
+    virtual Discontinuities* discontinuities() { return nullptr; }
 
 private:
     // Built on first use; plain values, so hand-written systems stay copyable for clone().

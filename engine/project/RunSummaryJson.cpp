@@ -36,6 +36,7 @@ json statisticsToJson(const core::SolverStatistics& s)
             {"jacobian_evaluations", i.jacobianEvaluations},
             {"factorizations", i.factorizations},
             {"integrations", i.integrations},
+            {"events", i.events},
             {"seconds",
              {{"compilation", s.seconds.compilation},
               {"integration", s.seconds.integration},
@@ -53,6 +54,7 @@ core::SolverStatistics statisticsFromJson(const json& in)
     i.jacobianEvaluations = in.value("jacobian_evaluations", std::size_t{0});
     i.factorizations = in.value("factorizations", std::size_t{0});
     i.integrations = in.value("integrations", std::size_t{0});
+    i.events = in.value("events", std::size_t{0});
     const json seconds = in.value("seconds", json::object());
     s.seconds.compilation = seconds.value("compilation", 0.0);
     s.seconds.integration = seconds.value("integration", 0.0);

@@ -105,7 +105,7 @@ public:
         model_(model), settings_(settings), autonomous_(autonomous),
         base_(model.parameters().begin(), model.parameters().end()),
         equations(model, settings.periodic.intervals, autonomous, settings.periodic.startTime,
-                  settings.periodic.integrator, usesFiniteDifferenceJacobian(model, settings.periodic.jacobian))
+                  settings.periodic.integrator, usesFiniteDifferenceJacobian(model, settings.periodic.jacobian, settings.periodic.integrator))
     {
         equations.recordSamples(samples());
     }

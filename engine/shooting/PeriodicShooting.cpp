@@ -27,14 +27,12 @@ PeriodKind resolvedKind(const eval::CompiledModel& model, PeriodKind kind)
     return isAutonomous(model) ? PeriodKind::Autonomous : PeriodKind::Forced;
 }
 
-bool usesFiniteDifferenceJacobian(const eval::CompiledModel& model, ShootingJacobian jacobian)
+bool usesFiniteDifferenceJacobian(const eval::CompiledModel& model, ShootingJacobian jacobian,
+                                  const integrate::IntegratorSettings& integrator)
 {
     if (jacobian != ShootingJacobian::Automatic)
         return jacobian == ShootingJacobian::FiniteDifferences;
-    for (const auto& f : model.source().rhs)
-        if (f.find("sign(") != std::string::npos)
-            return true;
-    return false;
+    return model.switchCount() > 0 && integrator.switches == integrate::SwitchHandling::StepAcross;
 }
 
 namespace {
@@ -135,7 +133,7 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
     const auto n = static_cast<Eigen::Index>(model.stateCount());
 
     detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator,
-                                        usesFiniteDifferenceJacobian(model, settings.jacobian));
+                                        usesFiniteDifferenceJacobian(model, settings.jacobian, settings.integrator));
     equations.setThreads(settings.threads);
     equations.setStop(stop);
     equations.setPeriod(P0);
@@ -221,7 +219,7 @@ PeriodicSensitivity periodicParameterSensitivity(eval::CompiledModel& model, con
     const bool autonomous = resolvedKind(model, settings.kind) == PeriodKind::Autonomous;
     const auto n = static_cast<Eigen::Index>(model.stateCount());
     detail::ShootingEquations equations(model, settings.intervals, autonomous, settings.startTime, settings.integrator,
-                                        usesFiniteDifferenceJacobian(model, settings.jacobian));
+                                        usesFiniteDifferenceJacobian(model, settings.jacobian, settings.integrator));
     equations.setThreads(settings.threads);
     equations.setPeriod(solution.period);
     if (autonomous)

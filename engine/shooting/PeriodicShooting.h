@@ -15,7 +15,9 @@ namespace sysid::shooting {
 
 // How the shooting Jacobian (and the monodromy matrix) is computed.
 enum class ShootingJacobian {
-    Automatic,  // FiniteDifferences when the right-hand side contains sign() (a jump), else Variational
+    // Variational, unless the integrator steps across switches (SwitchHandling::StepAcross) of a
+    // right-hand side that has them: then FiniteDifferences
+    Automatic,
     Variational,  // the variational equations along the orbit (exact for continuous f)
     FiniteDifferences,  // central differences of the integrated flow
 };
@@ -34,8 +36,9 @@ struct PeriodicSettings {
     // A right-hand side that jumps across a switching surface (for example a damping
     // b*(1 + sign(abs(x) - 1))/2 that is switched on at a wall) makes the flow's true Jacobian
     // contain a saltation matrix at every crossing (Leine and Nijmeijer, "Dynamics and
-    // Bifurcations of Non-Smooth Mechanical Systems", 2004, §3.4) that the variational
-    // equations miss; Newton then stalls. Finite differences of the flow include it.
+    // Bifurcations of Non-Smooth Mechanical Systems", 2004, §3.4). The integrator locates the
+    // crossings and applies it to the variational equations; stepped across (StepAcross), they
+    // miss it and Newton stalls, so finite differences of the flow are used instead.
     ShootingJacobian jacobian = ShootingJacobian::Automatic;
     // Loose-to-tight tolerance schedule (RMUSN, seed 001 §5.4): Newton first converges to
     // max|F| <= looseTolerance with the integrator's relative tolerance raised to this value (the
@@ -49,7 +52,8 @@ struct PeriodicSettings {
 };
 
 // Whether the settings' Jacobian for this model is FiniteDifferences (resolves Automatic).
-bool usesFiniteDifferenceJacobian(const eval::CompiledModel& model, ShootingJacobian jacobian);
+bool usesFiniteDifferenceJacobian(const eval::CompiledModel& model, ShootingJacobian jacobian,
+                                  const integrate::IntegratorSettings& integrator);
 
 // True when the model's right-hand side does not contain t (df/dt structurally zero).
 bool isAutonomous(const eval::CompiledModel& model);

@@ -103,6 +103,10 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     rtol_ = addNumberField("integrator.rtol", QStringLiteral("rtolEdit"));
     atol_ = addNumberField("integrator.atol", QStringLiteral("atolEdit"));
     maxStep_ = addNumberField("integrator.max_step", QStringLiteral("maxStepEdit"));
+    switches_ = new QComboBox(this);
+    switches_->setObjectName(QStringLiteral("switchesCombo"));
+    fillCombo(switches_, integrate::kSwitchHandlings);
+    explainChoice(switches_, helpOf("integrator.switches"));
 
     maxIterations_ = new QSpinBox(this);
     maxIterations_->setObjectName(QStringLiteral("maxIterationsSpin"));
@@ -186,6 +190,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     addRow(integratorForm, tr("Relative tolerance"), rtol_, rtol_->help());
     addRow(integratorForm, tr("Absolute tolerance"), atol_, atol_->help());
     addRow(integratorForm, tr("Max step"), maxStep_, maxStep_->help());
+    addRow(integratorForm, tr("Switches"), switches_, helpOf("integrator.switches"));
 
     auto* stopBox = new QGroupBox(tr("Stopping"), this);
     auto* stopForm = new QFormLayout(stopBox);
@@ -431,6 +436,7 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
     rtol_->setValue(settings.integrator.relativeTolerance);
     atol_->setValue(settings.integrator.absoluteTolerance);
     maxStep_->setValue(settings.integrator.maxStep);
+    showComboValue(switches_, settings.integrator.switches);
     maxIterations_->setValue(static_cast<int>(
         std::min<std::size_t>(settings.maxIterations, static_cast<std::size_t>(maxIterations_->maximum()))));
     costTol_->setValue(settings.costTolerance);
@@ -474,6 +480,7 @@ estimate::FitSettings EstimatorPanel::settings() const
     s.integrator.relativeTolerance = rtol_->value();
     s.integrator.absoluteTolerance = atol_->value();
     s.integrator.maxStep = maxStep_->value();
+    s.integrator.switches = comboValue<integrate::SwitchHandling>(switches_);
     s.maxIterations = static_cast<std::size_t>(maxIterations_->value());
     s.costTolerance = costTol_->value();
     s.steepestDescentGain = gain_->value();

@@ -89,6 +89,7 @@ public:
     QSpinBox* shootingIntervalsSpin() const { return shootingIntervals_; }
     NumberField* gainEdit() const { return gain_; }
     NumberField* relativeToleranceEdit() const { return rtol_; }
+    QComboBox* switchesCombo() const { return switches_; }
     NumberField* absoluteToleranceEdit() const { return atol_; }
     NumberField* maxStepEdit() const { return maxStep_; }
     NumberField* costToleranceEdit() const { return costTol_; }
@@ -140,6 +141,7 @@ private:
     QGroupBox* integratorBox_ = nullptr;
     QComboBox* integrator_ = nullptr;
     NumberField* rtol_ = nullptr;
+    QComboBox* switches_ = nullptr;  // locate or step across sign/abs/min/max
     NumberField* atol_ = nullptr;
     NumberField* maxStep_ = nullptr;
     QSpinBox* maxIterations_ = nullptr;
