@@ -18,6 +18,32 @@
 
 namespace sysid::validation {
 
+// Adaptive methods at tolerances far below the difference quotient's step, fixed-step ones with a
+// small step: the comparison is with differences of the same discrete simulation.
+inline integrate::IntegratorSettings sensitivitySettings(integrate::IntegrationMethod method)
+{
+    integrate::IntegratorSettings s;
+    s.method = method;
+    s.methodChosen = true;
+    s.relativeTolerance = 1e-12;
+    s.absoluteTolerance = 1e-14;
+    if (!integrate::isAdaptive(method))
+        s.maxStep = 1e-4;
+    return s;
+}
+
+// How close the sensitivities come to the differences. A method of order >= 2 at these steps: 1e-6.
+// Euler and implicit Euler locate an event on their one-step interpolant but apply the saltation
+// rule with the flow's rate at the event, which differs from the step's slope by O(h), and the
+// steps after an event are re-spaced by its time: they match the differences of their own
+// simulation only to O(h) (1e-4 ... 2e-2 at h = 1e-4). That still tells a saltation applied from
+// one that is missing, whose error is of the order of the sensitivity itself.
+inline double sensitivityTolerance(integrate::IntegrationMethod method)
+{
+    using integrate::IntegrationMethod;
+    return method == IntegrationMethod::Euler || method == IntegrationMethod::ImplicitEuler ? 5e-2 : 1e-6;
+}
+
 // How far the sensitivity of one direction is from central differences: per state, the largest
 // |S - FD| over the samples divided by the largest |FD| over the samples (so a sensitivity that
 // passes through zero between samples is not judged pointwise); `worst` is the largest over states.
