@@ -73,6 +73,12 @@ const ExpressionList& CompiledModel::compile(Program which, std::size_t index) c
     case Switching: slot = std::make_unique<ExpressionList>(s.switches.functions.values, bound); break;
     case RhsModeJacobian: slot = std::make_unique<ExpressionList>(s.switches.rhsModeJacobian.expressions, bound); break;
     case EventConditions: slot = std::make_unique<ExpressionList>(conditions, bound); break;
+    case LieRates: {
+        std::vector<std::string> all = s.switches.lie.values;
+        all.insert(all.end(), s.switches.lieMode.expressions.begin(), s.switches.lieMode.expressions.end());
+        slot = std::make_unique<ExpressionList>(all, bound);
+        break;
+    }
     case ProgramCount: throw std::logic_error("CompiledModel: no such program");
     }
     return *slot;
@@ -258,6 +264,18 @@ void CompiledModel::switchingGradients(double* g, double* gx, double* gp, double
 void CompiledModel::lieDerivatives(double* L, double* Lx, double* Lp, double* Lm) const
 {
     evaluate(gradientProgram(1, source_->switches.lie, &source_->switches.lieMode), L, Lx, Lp, nullptr, Lm);
+}
+
+void CompiledModel::lieRates(double* L, double* Lm) const
+{
+    const std::size_t ns = switchCount();
+    const auto& entries = source_->switches.lieMode.entries;
+    scratch_.resize(std::max(scratch_.size(), ns + entries.size()));
+    program(LieRates).evaluate(scratch_.data());
+    std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(ns), L);
+    std::fill(Lm, Lm + ns * ns, 0.0);
+    for (std::size_t k = 0; k < entries.size(); ++k)
+        Lm[entries[k].column * ns + entries[k].row] = scratch_[ns + k];
 }
 
 void CompiledModel::rhsModeJacobian(double* J) const

@@ -68,6 +68,8 @@ public:
     void switchingGradients(double* g, double* gx, double* gp, double* gtu) const;
     // L_i = dg_i/dx f + dg_i/dt (inputs held) and its derivatives (ns x n, ns x np, ns x ns).
     void lieDerivatives(double* L, double* Lx, double* Lp, double* Lm) const;
+    // L and dL/dm alone (the sliding modes' solve at every evaluation).
+    void lieRates(double* L, double* Lm) const;
     void rhsModeJacobian(double* J) const;  // n x ns
     // Every event's condition function g (one per event), and one event's with its gradient.
     void eventConditions(double* g) const;
@@ -96,6 +98,7 @@ private:
         Switching,
         RhsModeJacobian,
         EventConditions,
+        LieRates,
         ProgramCount
     };
     // The right-hand side's programs come in two forms: as written and switched (modes held).

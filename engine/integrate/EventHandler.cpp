@@ -194,6 +194,16 @@ std::optional<double> EventHandler::locate(double t0, double t1, const double* z
             break;
         }
     }
+    if (due_.empty()) {
+        for (std::size_t j = 0; j < indicatorCount(); ++j)
+            if (e1_[j] > 0) {
+                armed_[j] = 1;
+                if (j >= switches_)
+                    fired_[j - switches_] = 0;
+            }
+        e0_ = e1_;
+        return std::nullopt;
+    }
     auto lowest = [&](const std::vector<double>& e) {
         double f = std::numeric_limits<double>::infinity();
         for (std::size_t j : due_)
@@ -332,6 +342,7 @@ void EventHandler::fireReset(double t, double* z, std::size_t k, bool timeEvent)
 void EventHandler::apply(double t, double* z, bool timeEvent)
 {
     std::sort(due_.begin(), due_.end());
+
     for (std::size_t j : due_) {
         if (j >= switches_)
             fireReset(t, z, j - switches_, timeEvent);

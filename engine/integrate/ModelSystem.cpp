@@ -38,6 +38,9 @@ ModelSystem::ModelSystem(eval::CompiledModel& model, const InputSignals* inputs)
     du_.assign(model_->inputCount(), 0.0);
     hints_.assign(model_->inputCount(), 0);
     timeInput_.assign(n * (1 + model_->inputCount()), 0.0);
+    for (const auto& e : model_->source().switches.functions.timeInput.entries)
+        if (e.column > 0)
+            switchesOnInputs_ = true;
 }
 
 ModelSystem::ModelSystem(std::unique_ptr<eval::CompiledModel> owned, const InputSignals* inputs) :
@@ -221,11 +224,12 @@ void ModelSystem::slidingRates(bool derivatives)
     if (derivatives) {
         lieX_.resize(static_cast<Eigen::Index>(ns), static_cast<Eigen::Index>(n));
         lieP_.resize(static_cast<Eigen::Index>(ns), static_cast<Eigen::Index>(np));
+        model_->lieDerivatives(lie_.data(), lieX_.data(), lieP_.data(), lieM_.data());
+    } else {
+        model_->lieRates(lie_.data(), lieM_.data());
     }
-    model_->lieDerivatives(lie_.data(), derivatives ? lieX_.data() : nullptr, derivatives ? lieP_.data() : nullptr,
-                           lieM_.data());
     rate_ = lie_;
-    if (!du_.empty()) {
+    if (switchesOnInputs_) {
         gradTU_.resize(static_cast<Eigen::Index>(ns), static_cast<Eigen::Index>(1 + du_.size()));
         model_->switchingGradients(nullptr, nullptr, nullptr, gradTU_.data());
         for (std::size_t r = 0; r < du_.size(); ++r)

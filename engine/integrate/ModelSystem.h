@@ -95,6 +95,7 @@ private:
 
     // Switches held by the integrator (Discontinuities).
     double time_ = 0.0;  // of the last setPoint, for messages
+    bool switchesOnInputs_ = false;  // a switching function depends on an input (its slope enters the rates)
     std::vector<double> modes_;
     std::vector<char> sliding_;
     std::vector<std::size_t> slidingList_;
