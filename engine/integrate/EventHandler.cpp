@@ -132,6 +132,13 @@ void EventHandler::rearm(double t, const double* x)
     indicators(t, x, e0_);
     for (std::size_t j = 0; j < indicatorCount(); ++j)
         armed_[j] = e0_[j] > 0;
+    // A sliding mode that starts at the edge of [-1, 1] (a grazing entry) must still be able to
+    // leave: its exit is armed from the start.
+    for (std::size_t i = 0; i < switches_; ++i)
+        if (sliding_[i]) {
+            armed_[i] = 1;
+            e0_[i] = std::max(e0_[i], 0.0);
+        }
 }
 
 void EventHandler::start(double t, const double* z)

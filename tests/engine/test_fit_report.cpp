@@ -84,7 +84,7 @@ void checkStatisticsShape(const json& statistics)
 {
     QCOMPARE(keys(statistics),
              (std::set<std::string>{"steps", "rejected_steps", "rhs_evaluations", "jacobian_evaluations",
-                                    "factorizations", "integrations", "seconds"}));
+                                    "factorizations", "integrations", "events", "seconds"}));
     QCOMPARE(keys(statistics["seconds"]),
              (std::set<std::string>{"compilation", "integration", "linear_algebra", "total"}));
     QVERIFY(statistics["steps"].is_number_unsigned());
