@@ -151,6 +151,17 @@ void compileDiscontinuities(const model::Model& model, const std::vector<GiNaC::
 
 }  // namespace
 
+std::string resetRefusal(const CompiledModelSource& model, const std::string& method)
+{
+    if (model.events.empty())
+        return {};
+    const auto& e = model.events.front();
+    return method + " cannot apply the reset of '" + e.text + "'" +
+        (e.line > 0 ? " (line " + std::to_string(e.line) + ")" : std::string()) +
+        ": it evaluates the model without integrating it; use a method that integrates (output error, multiple "
+        "shooting, or periodic solutions by shooting)";
+}
+
 std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& model, CompileOptions options)
 {
     auto source = std::make_shared<CompiledModelSource>();

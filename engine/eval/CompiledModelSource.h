@@ -94,6 +94,11 @@ struct CompiledModelSource {
     bool hasDiscontinuities() const { return switchCount() > 0 || !events.empty(); }
 };
 
+// Empty, or why `method` cannot run this model: it evaluates f without integrating it, so it
+// cannot apply the state resets of `when` ("multistep equation error cannot apply the reset of
+// 'when x < 0' (line 4): ...").
+std::string resetRefusal(const CompiledModelSource& model, const std::string& method);
+
 struct CompileOptions {
     // The second derivatives serve Rosenbrock integration with sensitivities and the
     // equation-error estimators; their differentiation is the costliest part of compiling a

@@ -51,6 +51,14 @@ void checkFitSettings(const eval::CompiledModelSource& model, const estimate::Fi
     } catch (const core::SettingError& e) {
         throw JobError(JobError::Kind::Settings, std::string("settings: ") + e.what());
     }
+    const bool discretised = estimate::traitsOf(settings.method).objective == estimate::Objective::PeriodicResponse &&
+        settings.periodic.solver == discretise::PeriodicSolver::Discretisation;
+    if (estimate::traitsOf(settings.method).objective == estimate::Objective::EquationError || discretised)
+        if (const auto refusal =
+                eval::resetRefusal(model, discretised ? std::string("the periodic response by time discretisation")
+                                                      : estimate::methodName(settings.method));
+            !refusal.empty())
+            throw JobError(JobError::Kind::Settings, refusal);
     for (const auto& [output, weight] : settings.outputWeights)
         if (!contains(model.outputNames, output))
             throw JobError(JobError::Kind::Settings,

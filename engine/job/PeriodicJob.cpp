@@ -60,6 +60,9 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
                        job.modelSource +
                            ": periodic solutions need a model without inputs; "
                            "write the forcing in the equations (e.g. B*cos(w*t))");
+    if (job.solver == discretise::PeriodicSolver::Discretisation)
+        if (const auto refusal = eval::resetRefusal(*source, "time discretisation"); !refusal.empty())
+            throw JobError(JobError::Kind::Settings, job.modelSource + ": " + refusal);
     eval::CompiledModel model(source);
     model.setParameters(startingValues(*source, job.parameterValues));
 

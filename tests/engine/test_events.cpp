@@ -5,6 +5,8 @@
 #include "IntegrationTestSupport.h"
 
 #include "engine/integrate/IntegrationError.h"
+#include "engine/job/FitJob.h"
+#include "engine/job/JobError.h"
 #include "engine/model/SymbolicFunctions.h"
 
 #include <QtTest/QtTest>
@@ -272,6 +274,24 @@ private slots:
                                     .arg(error.timeReached(), 0, 'g', 10)
                                     .arg(accumulation, 0, 'g', 10)));
         }
+    }
+
+    // Methods that evaluate f without integrating it cannot apply a reset: they refuse the model.
+    void methodsThatDoNotIntegrateRefuseResets()
+    {
+        const auto ball = test::compiledSource("param g = 9.81\nparam e = 0.8 [0, 1]\nx'' = -g\n"
+                                               "when x < 0 : x' = -e*x'\nx(0) = 1, 0\noutput x\n");
+        estimate::FitSettings settings;
+        settings.method = estimate::EstimationMethod::Multistep;
+        try {
+            job::checkFitSettings(*ball, settings);
+            QFAIL("the multistep method accepted a model with a reset");
+        } catch (const job::JobError& error) {
+            const QString message = error.what();
+            QVERIFY2(message.contains("when x < 0") && message.contains("line 4"), qPrintable(message));
+        }
+        settings.method = estimate::EstimationMethod::OutputError;
+        job::checkFitSettings(*ball, settings);
     }
 };
 
