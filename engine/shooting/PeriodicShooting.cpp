@@ -120,9 +120,10 @@ PeriodicSolution failed(PeriodicSolution solution, core::Termination termination
 
 }  // namespace
 
-PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::VectorXd& guess,
-                                      const PeriodicSettings& settings, const NewtonObserver& observer,
-                                      std::stop_token stop)
+namespace {
+
+PeriodicSolution solvePeriodic(eval::CompiledModel& model, const Eigen::VectorXd& guess,
+                               const PeriodicSettings& settings, const NewtonObserver& observer, std::stop_token stop)
 {
     PeriodicSolution solution;
     if (const auto problem = checkInput(model, guess, settings); !problem.empty())
@@ -203,6 +204,27 @@ PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::V
         solution.newton.termination =
             core::Termination::failure(core::TerminationCriterion::EvaluationFailed,
                                        std::string("the converged orbit could not be re-integrated: ") + e.what());
+    }
+    return solution;
+}
+
+}  // namespace
+
+PeriodicSolution findPeriodicSolution(eval::CompiledModel& model, const Eigen::VectorXd& guess,
+                                      const PeriodicSettings& settings, const NewtonObserver& observer,
+                                      std::stop_token stop)
+{
+    auto solution = solvePeriodic(model, guess, settings, observer, stop);
+    // An orbit that grazes a switching surface (touches it at zero speed, as the impacting cart's
+    // x = -sin t at kc = 1) has a singular variational Jacobian, while differences of the flow,
+    // which see the nearby crossings, still give Newton a usable one.
+    if (!solution.converged() && settings.jacobian == ShootingJacobian::Automatic && model.switchCount() > 0 &&
+        !stop.stop_requested()) {
+        PeriodicSettings differenced = settings;
+        differenced.jacobian = ShootingJacobian::FiniteDifferences;
+        auto retry = solvePeriodic(model, guess, differenced, observer, stop);
+        if (retry.converged())
+            return retry;
     }
     return solution;
 }
