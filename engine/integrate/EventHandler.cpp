@@ -25,6 +25,14 @@ double zenoGap(double t)
     return 1e-9 * std::max(1.0, std::abs(t));
 }
 
+IntegrationError zeno(double t, const std::string& what)
+{
+    return IntegrationError(IntegrationError::Reason::Zeno, t,
+                            "integration stopped at t = " + data::formatNumber(t, 10) + ": " + what +
+                                " (Zeno behaviour: the events accumulate, as when a bouncing body comes to rest); "
+                                "end the simulation before this time");
+}
+
 }  // namespace
 
 EventHandler::EventHandler(SensitivitySystem& system, Discontinuities& discontinuities) :
@@ -191,12 +199,7 @@ std::optional<double> EventHandler::locate(double t0, double t1, const double* z
                 }
             }
             if (due_.empty())
-                throw IntegrationError(IntegrationError::Reason::Zeno, t0,
-                                       "integration stopped at t = " + data::formatNumber(t0, 10) + ": " +
-                                           d_.eventName(k) +
-                                           " fires again at once after its reset (Zeno behaviour: the events "
-                                           "accumulate, as when a bouncing body comes to rest); end the "
-                                           "simulation before this time");
+                throw zeno(t0, d_.eventName(k) + " fires again at once after its reset");
             armed_[switches_ + k] = 1;
             break;
         }
@@ -307,11 +310,8 @@ void EventHandler::leaveSurface(double t, const double* z, std::size_t i)
 void EventHandler::fireReset(double t, double* z, std::size_t k, bool timeEvent)
 {
     if (t - lastFired_[k] <= zenoGap(t))
-        throw IntegrationError(IntegrationError::Reason::Zeno, t,
-                               "integration stopped at t = " + data::formatNumber(t, 10) + ": " + d_.eventName(k) +
-                                   " fired again " + data::formatNumber(t - lastFired_[k], 3) +
-                                   " after the last time (Zeno behaviour: the events accumulate, as when a "
-                                   "bouncing body comes to rest); end the simulation before this time");
+        throw zeno(t, d_.eventName(k) + " fired again " + data::formatNumber(t - lastFired_[k], 3) +
+                          " after the last time");
     auto& system = system_.system();
     const std::size_t n = this->n();
     system.rhs(t, z, f0_.data());
