@@ -17,6 +17,7 @@ CompiledModel::CompiledModel(std::shared_ptr<const CompiledModelSource> source) 
     for (const auto* p : {&s.rhsTimeInputJacobian, &s.outputStateJacobian, &s.outputParamJacobian,
                           &s.initialStateJacobian, &s.switches.rhsModeJacobian})
         largest = std::max(largest, p->entries.size());
+    largest = std::max(largest, s.switchCount() + s.switches.lieMode.entries.size());  // lieRates
     scratch_.resize(largest);
 }
 
@@ -51,9 +52,6 @@ const ExpressionList& CompiledModel::compile(Program which, std::size_t index) c
             all.insert(all.end(), jp.expressions.begin(), jp.expressions.end());
         return all;
     };
-    std::vector<std::string> conditions;
-    for (const auto& e : s.events)
-        conditions.push_back(e.condition.values.front());
     switch (which) {
     case Rhs: slot = std::make_unique<ExpressionList>(rhs, bound); break;
     case StateJacobian: slot = std::make_unique<ExpressionList>(jx.expressions, bound); break;
@@ -72,7 +70,13 @@ const ExpressionList& CompiledModel::compile(Program which, std::size_t index) c
     case InitialJacobian: slot = std::make_unique<ExpressionList>(s.initialStateJacobian.expressions, bound); break;
     case Switching: slot = std::make_unique<ExpressionList>(s.switches.functions.values, bound); break;
     case RhsModeJacobian: slot = std::make_unique<ExpressionList>(s.switches.rhsModeJacobian.expressions, bound); break;
-    case EventConditions: slot = std::make_unique<ExpressionList>(conditions, bound); break;
+    case EventConditions: {
+        std::vector<std::string> conditions;
+        for (const auto& e : s.events)
+            conditions.push_back(e.condition.values.front());
+        slot = std::make_unique<ExpressionList>(conditions, bound);
+        break;
+    }
     case LieRates: {
         std::vector<std::string> all = s.switches.lie.values;
         all.insert(all.end(), s.switches.lieMode.expressions.begin(), s.switches.lieMode.expressions.end());
@@ -270,7 +274,6 @@ void CompiledModel::lieRates(double* L, double* Lm) const
 {
     const std::size_t ns = switchCount();
     const auto& entries = source_->switches.lieMode.entries;
-    scratch_.resize(std::max(scratch_.size(), ns + entries.size()));
     program(LieRates).evaluate(scratch_.data());
     std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(ns), L);
     std::fill(Lm, Lm + ns * ns, 0.0);

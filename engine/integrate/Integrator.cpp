@@ -185,7 +185,15 @@ void runFixed(Stepper& stepper, SensitivitySystem& system, std::vector<double>& 
     record(0, z.data());
     if (events)
         events->start(times.front(), z.data());
-    std::vector<double> from(z.size());
+    std::vector<double> from(z.size()), end(z.size());
+    double t = times.front();
+    // A fixed-step method has no dense output: the state at an earlier time is one step of the
+    // method from the step's start.
+    const EventHandler::StateAt stateAt = [&](double at, double* out) {
+        stepper.initialize(from.data(), t, at - t);
+        stepper.step(at, false);
+        std::copy(stepper.state(), stepper.state() + z.size(), out);
+    };
     for (std::size_t k = 1; k < times.size(); ++k) {
         const double interval = times[k] - times[k - 1];
         FixedSteps steps = task.stepsPerInterval > 0
@@ -193,7 +201,7 @@ void runFixed(Stepper& stepper, SensitivitySystem& system, std::vector<double>& 
             : fixedSteps(interval, settings.maxStep);
         if (events && k > 1)
             events->restart(times[k - 1], z.data());
-        double t = times[k - 1];
+        t = times[k - 1];
         stepper.initialize(z.data(), t, steps.size);
         for (std::size_t s = 0; s < steps.count; ++s) {
             std::copy(stepper.state(), stepper.state() + z.size(), from.begin());
@@ -204,16 +212,8 @@ void runFixed(Stepper& stepper, SensitivitySystem& system, std::vector<double>& 
                 guard.nonFinite(reached, bad);
             guard.afterStep(reached, steps.size, false);
             if (events) {
-                // A fixed-step method has no dense output: the state at an earlier time is one
-                // step of the method from the step's start.
-                const double t0 = t;
-                const EventHandler::StateAt stateAt = [&](double at, double* out) {
-                    stepper.initialize(from.data(), t0, at - t0);
-                    stepper.step(at, false);
-                    std::copy(stepper.state(), stepper.state() + z.size(), out);
-                };
-                std::vector<double> end(stepper.state(), stepper.state() + z.size());
-                if (const auto when = events->locate(t0, reached, end.data(), stateAt)) {
+                std::copy(stepper.state(), stepper.state() + z.size(), end.begin());
+                if (const auto when = events->locate(t, reached, end.data(), stateAt)) {
                     stateAt(*when, z.data());
                     events->apply(*when, z.data());
                     guard.checkCancelled(*when);

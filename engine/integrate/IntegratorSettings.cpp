@@ -40,17 +40,13 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
         access.choices = core::choicesOf(kIntegrationMethods);
         method.access = access;
         method.present = [](const S& s) { return s.methodChosen; };
-        core::Field<S> switches;
-        switches.names = {.key = "switches",
-                          .option = "switches",
-                          .label = "switches",
-                          .help = "what the integrator does where sign, abs, min or max switch",
-                          .defaultText = "locate"};
-        core::ChoiceAccess<S> switchAccess;
-        switchAccess.get = [](const S& s) { return static_cast<int>(s.switches); };
-        switchAccess.set = [](S& s, int value) { s.switches = static_cast<SwitchHandling>(value); };
-        switchAccess.choices = core::choicesOf(kSwitchHandlings);
-        switches.access = switchAccess;
+        auto switches = core::choiceField<S>(
+            {.key = "switches",
+             .option = "switches",
+             .label = "switches",
+             .help = "what the integrator does where sign, abs, min or max switch",
+             .defaultText = "locate"},
+            [](S& s) -> SwitchHandling& { return s.switches; }, core::choicesOf(kSwitchHandlings));
         switches.present = [](const S& s) { return s.switches != SwitchHandling::Locate; };
         return core::FieldTable<S>{
             method,
