@@ -7,6 +7,7 @@
 #include "app/cli/ParameterOverrides.h"
 #include "app/cli/StderrProgress.h"
 
+#include "engine/data/CsvReader.h"
 #include "engine/data/Text.h"
 #include "engine/job/PeriodicJob.h"
 #include "engine/project/AtomicFile.h"
@@ -103,8 +104,11 @@ int runPeriodic(const Arguments& args)
     po::options_description options(
         "sysid periodic MODEL --period T [--shooting-intervals N] [--set p=v]... -o ORBIT.json\n"
         "sysid periodic MODEL --sweep NAME=FROM:TO [--frequency] [options] -o BRANCH.json|.csv\n"
+        "sysid periodic MODEL --input FORCE.csv --period T [options] -o ORBIT.json\n"
         "T is the forcing period (for an autonomous model, one without t, the first guess of its period).\n"
-        "With --frequency, NAME is the forcing's angular frequency and T = 2*pi/NAME (no --period needed)");
+        "With --frequency, NAME is the forcing's angular frequency and T = 2*pi/NAME (no --period needed).\n"
+        "A model with measured inputs is driven by their record over one period T (or over whole periods,\n"
+        "averaged sample by sample), extended periodically; --intersample INPUT=spline for smooth records");
     // clang-format off
     options.add_options()
         ("help,h", "show this help")
@@ -120,9 +124,14 @@ int runPeriodic(const Arguments& args)
          ("with --sweep: " + shooting::kContinuationMethods.choices() + " (default pseudo-arclength). " +
           shooting::kContinuationMethods.help()).c_str())
         ("amplitude", po::value<std::string>(), "with --sweep: the state whose (max-min)/2 is the amplitude (default the first)")
+        ("input", po::value<std::string>(), "CSV of the model's measured inputs over one forcing period, or whole "
+                                            "periods sampled at a whole fraction of it (averaged)")
+        ("time", po::value<std::string>(), "name of the time column in the input file (default: t, time or the first)")
+        ("map", po::value<Strings>()->composing(), "INPUT=COLUMN: read an input from another column")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "ORBIT.json, or .csv for the orbit samples / the branch (- for standard output)");
     // clang-format on
+    addCsvFormatOptions(options);
     addFieldOptions(options, nullptr, job::periodicJobFields());
     po::options_description hidden;
     hidden.add_options()("natural", "the older spelling of --continuation natural");
@@ -151,6 +160,14 @@ int runPeriodic(const Arguments& args)
     checkOutputPlace(out);
     job.modelText = readModelText(path);
     job.modelSource = path;
+    if (vm.count("input")) {
+        job.inputRecord = data::readCsv(vm["input"].as<std::string>(), csvOptions(vm));
+        job.inputColumns = columnMapping(vm, "INPUT=COLUMN");
+    } else {
+        for (const char* inputOnly : {"time", "map"})
+            if (vm.count(inputOnly))
+                throw UsageError(std::string("--") + inputOnly + " belongs to --input FORCE.csv");
+    }
 
     StderrProgress progress(vm.count("quiet") > 0);
     const job::PeriodicJob::Result result = job.run(progress);

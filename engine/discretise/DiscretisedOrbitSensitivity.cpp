@@ -1,6 +1,7 @@
 #include "engine/discretise/DiscretisedOrbitSensitivity.h"
 
 #include "engine/discretise/DiscretisedPeriodicSystem.h"
+#include "engine/integrate/Simulator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +29,8 @@ std::vector<MatrixXd> discretisedParameterSensitivity(eval::CompiledModel& model
         if (p >= model.parameterCount())
             throw std::invalid_argument("sensitivity requested for a parameter that does not exist");
 
-    DiscretisedPeriodicSystem system(model, settings.scheme, M, settings.startTime, solution.period, std::nullopt);
+    DiscretisedPeriodicSystem system(model, settings.scheme, M, settings.startTime, solution.period, std::nullopt,
+                                     settings.inputs);
     const VectorXd X = system.pack(solution.states.topRows(static_cast<Index>(M)), solution.period);
     const auto current = model.parameters();
     const std::vector<double> values(current.begin(), current.end());
@@ -61,7 +63,8 @@ std::vector<MatrixXd> discretisedParameterSensitivity(eval::CompiledModel& model
 
 DiscretisedSamples sampleDiscretisedOrbit(eval::CompiledModel& model, const shooting::PeriodicSolution& solution,
                                           const std::vector<MatrixXd>& nodeSensitivity,
-                                          const std::vector<std::size_t>& parameters, const std::vector<double>& tau)
+                                          const std::vector<std::size_t>& parameters, const std::vector<double>& tau,
+                                          const integrate::InputSignals* inputs)
 {
     const auto M = static_cast<std::size_t>(solution.states.rows() - 1);
     const auto n = static_cast<Index>(model.stateCount());
@@ -79,7 +82,7 @@ DiscretisedSamples sampleDiscretisedOrbit(eval::CompiledModel& model, const shoo
     MatrixXd J(n, n), Fp(n, static_cast<Index>(model.parameterCount()));
     for (std::size_t j = 0; j < M; ++j) {
         const VectorXd x = solution.states.row(static_cast<Index>(j)).transpose();
-        model.setPoint(solution.times[j], x.data(), nullptr);
+        integrate::setModelPoint(model, solution.times[j], x.data(), inputs);
         model.rhs(slopes.col(static_cast<Index>(j)).data());
         if (!withSensitivity)
             continue;
@@ -107,7 +110,7 @@ DiscretisedSamples sampleDiscretisedOrbit(eval::CompiledModel& model, const shoo
         const VectorXd x = h00 * solution.states.row(ii).transpose() + h10 * h * slopes.col(ii) +
             h01 * solution.states.row(kk).transpose() + h11 * h * slopes.col(kk);
         const double t = t0 + u * h;
-        model.setPoint(t, x.data(), nullptr);
+        integrate::setModelPoint(model, t, x.data(), inputs);
         model.outputs(y.data());
         out.outputs.row(static_cast<Index>(s)) = y.transpose();
         if (!withSensitivity)

@@ -34,6 +34,7 @@ struct DiscretisedSamples {
 };
 DiscretisedSamples sampleDiscretisedOrbit(eval::CompiledModel& model, const shooting::PeriodicSolution& solution,
                                           const std::vector<Eigen::MatrixXd>& nodeSensitivity,
-                                          const std::vector<std::size_t>& parameters, const std::vector<double>& tau);
+                                          const std::vector<std::size_t>& parameters, const std::vector<double>& tau,
+                                          const integrate::InputSignals* inputs = nullptr);
 
 }  // namespace sysid::discretise

@@ -1,6 +1,7 @@
 #include "engine/discretise/DiscretisedPeriodicSystem.h"
 
 #include "engine/core/SolverStatistics.h"
+#include "engine/integrate/Simulator.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -14,9 +15,10 @@ using Eigen::VectorXd;
 
 DiscretisedPeriodicSystem::DiscretisedPeriodicSystem(eval::CompiledModel& model, PeriodicScheme scheme,
                                                      std::size_t nodes, double startTime, double period,
-                                                     std::optional<Anchor> anchor) :
+                                                     std::optional<Anchor> anchor,
+                                                     const integrate::InputSignals* inputs) :
     model_(model),
-    scheme_(scheme), M_(nodes), t0_(startTime), fixedPeriod_(period), anchor_(std::move(anchor)),
+    inputs_(inputs), scheme_(scheme), M_(nodes), t0_(startTime), fixedPeriod_(period), anchor_(std::move(anchor)),
     n_(model.stateCount()), roles_(n_)
 {
     // Only the central-difference scheme needs the pairs: on first-order form it would split into
@@ -130,7 +132,7 @@ DiscretisedPeriodicSystem::NodeValues DiscretisedPeriodicSystem::evaluateAt(doub
     v.t = t;
     v.x = x;
     v.f.resize(static_cast<Index>(n_));
-    model_.setPoint(t, x.data(), nullptr);
+    integrate::setModelPoint(model_, t, x.data(), inputs_);
     model_.rhs(v.f.data());
     if (withJacobian) {
         v.J.resize(static_cast<Index>(n_), static_cast<Index>(n_));

@@ -27,7 +27,8 @@ public:
 
     // `anchor` given: autonomous, P is unknown; otherwise P = `period`.
     DiscretisedPeriodicSystem(eval::CompiledModel& model, PeriodicScheme scheme, std::size_t nodes, double startTime,
-                              double period, std::optional<Anchor> anchor);
+                              double period, std::optional<Anchor> anchor,
+                              const integrate::InputSignals* inputs = nullptr);
 
     std::size_t unknownCount() const;
     Eigen::VectorXd pack(const Eigen::MatrixXd& nodeStates, double period) const;  // M x n -> X
@@ -64,6 +65,7 @@ private:
     void assembleJacobian(const Eigen::VectorXd& X, std::vector<Eigen::Triplet<double>>& triplets) const;
 
     eval::CompiledModel& model_;
+    const integrate::InputSignals* inputs_;
     PeriodicScheme scheme_;
     std::size_t M_;
     double t0_;

@@ -2,6 +2,7 @@
 
 #include "engine/discretise/DiscretisedPeriodicSystem.h"
 #include "engine/integrate/Simulator.h"
+#include "engine/shooting/PeriodicShooting.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,9 +35,8 @@ void checkRequest(const eval::CompiledModel& model, const std::vector<double>& t
 {
     if (model.stateCount() == 0)
         throw BadRequest("the model has no states");
-    if (model.inputCount() > 0)
-        throw BadRequest("the model has inputs (" + model.source().inputNames.front() +
-                         "); periodic solutions need the forcing written as a function of t");
+    if (auto problem = shooting::periodicInputProblem(model, s.inputs, s.period); !problem.empty())
+        throw BadRequest(problem);
     if (s.nodes < 3)
         throw BadRequest("nodes must be at least 3 (got " + std::to_string(s.nodes) + ")");
     if (s.periods < 1)
@@ -96,13 +96,14 @@ MatrixXd guessAtNodes(const std::vector<double>& times, const MatrixXd& states, 
 
 // Floquet multipliers from the variational equations integrated once over the converged orbit.
 void addMonodromy(eval::CompiledModel& model, shooting::PeriodicSolution& solution, bool autonomous,
-                  std::stop_token stop)
+                  const integrate::InputSignals* inputs, std::stop_token stop)
 {
     integrate::SimulationRequest request;
     request.times = {solution.times.front(), solution.times.back()};
     request.initialState =
         std::vector<double>(solution.initialState.data(), solution.initialState.data() + solution.initialState.size());
     request.initialStateSensitivity = true;
+    request.inputs = inputs;
     request.stop = stop;
     integrate::IntegratorSettings settings;
     settings.relativeTolerance = 1e-10;
@@ -132,7 +133,7 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
     }
 
     const bool autonomous = settings.kind == shooting::PeriodKind::Autonomous ||
-        (settings.kind == shooting::PeriodKind::Automatic && !dependsOnTime(model.source()));
+        (settings.kind == shooting::PeriodKind::Automatic && !dependsOnTime(model.source()) && !settings.inputs);
     const std::size_t M = settings.nodes * settings.periods;
     const double guessPeriod = settings.period * static_cast<double>(settings.periods);
     std::vector<double> nodeTimes(M);
@@ -149,7 +150,7 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
         DiscretisedPeriodicSystem::Anchor a;
         a.point = guess.row(0).transpose();
         a.direction.resize(a.point.size());
-        model.setPoint(settings.startTime, a.point.data(), nullptr);
+        integrate::setModelPoint(model, settings.startTime, a.point.data(), settings.inputs);
         model.rhs(a.direction.data());
         const double norm = a.direction.norm();
         if (!(norm > 0.0) || !std::isfinite(norm)) {
@@ -163,7 +164,8 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
         anchor = std::move(a);
     }
 
-    DiscretisedPeriodicSystem system(model, settings.scheme, M, settings.startTime, guessPeriod, anchor);
+    DiscretisedPeriodicSystem system(model, settings.scheme, M, settings.startTime, guessPeriod, anchor,
+                                     settings.inputs);
     solution.newton =
         shooting::solveDampedNewton(system, system.pack(guess, guessPeriod), settings.newton, observer, stop);
     std::string& message = solution.newton.termination.message;
@@ -188,7 +190,7 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
             solution.states.row(row) = states.row(j == M ? 0 : row);
             const VectorXd x = solution.states.row(row).transpose();
             VectorXd y(static_cast<Index>(model.outputCount()));
-            model.setPoint(solution.times[j], x.data(), nullptr);
+            integrate::setModelPoint(model, solution.times[j], x.data(), settings.inputs);
             model.outputs(y.data());
             solution.outputs.row(row) = y.transpose();
         }
@@ -198,7 +200,7 @@ shooting::PeriodicSolution findPeriodicSolutionByDiscretisation(
         return solution;
     }
     if (solution.converged())
-        addMonodromy(model, solution, autonomous, stop);
+        addMonodromy(model, solution, autonomous, settings.inputs, stop);
     return solution;
 }
 

@@ -2,6 +2,7 @@
 
 #include "engine/core/EnumTable.h"
 #include "engine/eval/CompiledModel.h"
+#include "engine/integrate/InputSignals.h"
 #include "engine/shooting/DampedNewton.h"
 #include "engine/shooting/PeriodicSolution.h"
 
@@ -45,6 +46,9 @@ struct DiscretisationSettings {
     shooting::PeriodKind kind = shooting::PeriodKind::Automatic;
     double startTime = 0.0;
     shooting::NewtonSettings newton;
+    // A model with measured inputs: its inputs over one forcing period, extended periodically
+    // (InputSignals::periodic). Not owned; null for a model without.
+    const integrate::InputSignals* inputs = nullptr;
 };
 
 // The periodic solution of `model` (current parameters) from a guess of the whole orbit:

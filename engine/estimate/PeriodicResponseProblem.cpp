@@ -4,6 +4,7 @@
 #include "engine/discretise/DiscretisedOrbitSensitivity.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
 #include "engine/estimate/Fit.h"
+#include "engine/integrate/PeriodicInputRecord.h"
 #include "engine/integrate/Simulator.h"
 
 #include <algorithm>
@@ -65,15 +66,23 @@ PeriodicResponseProblem::PeriodicResponseProblem(std::shared_ptr<const eval::Com
     ResponseFitProblem(model, layout, experiments, weights, std::move(priors), integrator),
     settings_(settings)
 {
-    if (model->inputCount() > 0)
-        throw FitError(
-            "periodic-response needs a model without measured inputs (write the forcing as a function of t)");
     try {
         settings_.validate();
     } catch (const core::SettingError& e) {
         throw FitError("periodic-response: " + std::string(e.what()));
     }
     forcingPeriods_ = forcingPeriodsFor(*model, layout, experiments, settings_);
+    if (model->inputCount() > 0)
+        for (std::size_t e = 0; e < experiments_.size(); ++e) {
+            try {
+                periodicInputs_.push_back(
+                    integrate::periodicInputsFrom(experiments_[e].inputs, forcingPeriods_[e], experiments_[e].name)
+                        .inputs);
+            } catch (const std::exception& error) {
+                throw FitError(prefixFor(experiments_, e) +
+                               "the measured inputs over one forcing period: " + error.what());
+            }
+        }
     for (std::size_t e = 0; e < experiments_.size(); ++e)
         for (double t : experiments_[e].times)
             if (!std::isfinite(t))
@@ -95,6 +104,7 @@ shooting::PeriodicSettings PeriodicResponseProblem::shootingSettings(std::size_t
     s.integrator = integrator_;
     // Tight enough that the IFT sensitivities and the response agree to the integrator's accuracy.
     s.newton.residualTolerance = 1e-11;
+    s.inputs = periodicInputs_.empty() ? nullptr : &periodicInputs_[e];
     return s;
 }
 
@@ -113,6 +123,7 @@ bool PeriodicResponseProblem::solveOrbit(std::size_t e, shooting::PeriodicSoluti
             integrate::SimulationRequest settle;
             settle.times = {0.0, P * static_cast<double>(std::max<std::size_t>(settings_.settlePeriods, 1))};
             settle.stop = stop;
+            settle.inputs = settings.inputs;
             const auto tr = integrate::simulate(model_, settle, integrator_);
             guess = tr.states.row(tr.states.rows() - 1).transpose();
         }
@@ -125,6 +136,7 @@ bool PeriodicResponseProblem::solveOrbit(std::size_t e, shooting::PeriodicSoluti
             sweep.times = integrate::uniformGrid(0.0, P, P / static_cast<double>(settings_.nodes * settings_.periods));
             sweep.initialState = std::vector<double>(guess.data(), guess.data() + guess.size());
             sweep.stop = stop;
+            sweep.inputs = settings.inputs;
             const auto tr = integrate::simulate(model_, sweep, integrator_);
             guessTimes = tr.times;
             guessStates = tr.states;
@@ -162,6 +174,7 @@ discretise::DiscretisationSettings PeriodicResponseProblem::discretisationSettin
     d.scheme = settings_.scheme;
     d.kind = shooting::PeriodKind::Forced;
     d.newton.residualTolerance = 1e-14;  // in h- or h^2-scaled units; the step test ends Newton at rounding level
+    d.inputs = periodicInputs_.empty() ? nullptr : &periodicInputs_[e];
     return d;
 }
 
@@ -193,6 +206,7 @@ bool PeriodicResponseProblem::shootingResponse(std::size_t e, const shooting::Pe
                                                    solution.initialState.data() + solution.initialState.size());
         request.initialStateSensitivity = true;
         request.sensitivityParameters = modelIndices;
+        request.inputs = periodicInputs_.empty() ? nullptr : &periodicInputs_[e];
         request.stop = stop;
         tr = integrate::simulate(model_, request, integrator_);
     } catch (const std::exception& error) {
@@ -223,7 +237,8 @@ bool PeriodicResponseProblem::discretisedResponse(std::size_t e, const shooting:
     try {
         const auto nodes =
             discretise::discretisedParameterSensitivity(model_, solution, modelIndices, discretisationSettings(e));
-        auto samples = discretise::sampleDiscretisedOrbit(model_, solution, nodes, modelIndices, tau);
+        auto samples = discretise::sampleDiscretisedOrbit(model_, solution, nodes, modelIndices, tau,
+                                                          periodicInputs_.empty() ? nullptr : &periodicInputs_[e]);
         response = std::move(samples.outputs);
         sensitivity = std::move(samples.outputSensitivity);
     } catch (const std::exception& error) {

@@ -24,6 +24,10 @@ namespace sysid::estimate {
 // (discretise::discretisedParameterSensitivity); its estimates differ from shooting's by the
 // discretisation error.
 //
+// Measured inputs (Vankan 1992's shock absorber, driven by a measured force): each experiment's
+// input record is folded onto its forcing period (integrate::periodicInputsFrom: one period, or
+// whole periods averaged) and extended periodically.
+//
 // Warm start: an evaluation starts Newton from the orbit of the last evaluation that converged;
 // the very first guess is the model simulated from its own initial state over `settlePeriods`
 // periods (not from the data: outputs need not be states). A periodic solve
@@ -31,7 +35,7 @@ namespace sysid::estimate {
 class PeriodicResponseProblem : public ResponseFitProblem {
 public:
     // Throws FitError for unusable settings: no period, an unknown, estimated, zero or
-    // non-finite frequency parameter, a model with measured inputs.
+    // non-finite frequency parameter, measured inputs that cannot be folded onto the period.
     PeriodicResponseProblem(std::shared_ptr<const eval::CompiledModelSource> model, const ParameterLayout& layout,
                             const std::vector<Experiment>& experiments, std::vector<double> weights,
                             std::vector<std::optional<Prior>> priors, const integrate::IntegratorSettings& integrator,
@@ -61,6 +65,7 @@ private:
 
     PeriodicResponseSettings settings_;
     std::vector<double> forcingPeriods_;
+    std::vector<integrate::InputSignals> periodicInputs_;  // per experiment; empty for a model without inputs
     std::vector<Eigen::VectorXd> orbits_, pendingOrbits_;
     // Discretisation: the last converged orbit (node times and states), the next solve's guess.
     std::vector<std::vector<double>> warmTimes_;

@@ -4,6 +4,7 @@
 #include <Eigen/SparseLU>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace sysid::integrate {
@@ -53,6 +54,38 @@ std::vector<double> splineMoments(const std::vector<double>& t, const std::vecto
     return moments;
 }
 
+// The second derivatives of the periodic cubic spline through (t_k, y_k), k = 0..M, with y_M = y_0
+// one period after t_0: continuity of the first derivative at every sample, the ends joined as one
+// (de Boor 1978, ch. IV, periodic end conditions). The cyclic system has M unknowns; M_M = M_0.
+std::vector<double> periodicSplineMoments(const std::vector<double>& t, const std::vector<double>& y)
+{
+    const std::size_t m = t.size() - 1;  // distinct samples
+    using Triplet = Eigen::Triplet<double>;
+    std::vector<Triplet> entries;
+    Eigen::VectorXd rhs = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m));
+    auto h = [&t](std::size_t k) { return t[k + 1] - t[k]; };
+    auto row = [](std::size_t k) { return static_cast<int>(k); };
+    for (std::size_t k = 0; k < m; ++k) {
+        const std::size_t before = (k + m - 1) % m;
+        const std::size_t after = (k + 1) % m;
+        entries.emplace_back(row(k), row(before), h(before));
+        entries.emplace_back(row(k), row(k), 2.0 * (h(before) + h(k)));
+        entries.emplace_back(row(k), row(after), h(k));
+        rhs(static_cast<Eigen::Index>(k)) = 6.0 * ((y[k + 1] - y[k]) / h(k) - (y[before + 1] - y[before]) / h(before));
+    }
+    Eigen::SparseMatrix<double> A(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(m));
+    A.setFromTriplets(entries.begin(), entries.end());
+    Eigen::SparseLU<Eigen::SparseMatrix<double>> lu(A);
+    if (lu.info() != Eigen::Success)
+        throw std::invalid_argument("the periodic cubic spline through the input samples cannot be formed");
+    const Eigen::VectorXd solved = lu.solve(rhs);
+    std::vector<double> moments(m + 1);
+    for (std::size_t k = 0; k < m; ++k)
+        moments[k] = solved(static_cast<Eigen::Index>(k));
+    moments[m] = moments[0];
+    return moments;
+}
+
 }  // namespace
 
 InputSignals::InputSignals(std::vector<data::Signal> perInput, std::vector<Intersample> behaviour) :
@@ -84,8 +117,78 @@ InputSignals InputSignals::fromTable(const std::vector<std::string>& inputNames,
     return InputSignals(std::move(perInput), std::move(behaviour));
 }
 
+InputSignals InputSignals::periodic(std::vector<data::Signal> onePeriod, std::vector<Intersample> behaviour,
+                                    double period)
+{
+    if (!(period > 0) || !std::isfinite(period))
+        throw std::invalid_argument("the period of the input must be positive and finite");
+    if (behaviour.empty())
+        behaviour.assign(onePeriod.size(), Intersample::Linear);
+    InputSignals periodic;
+    periodic.period_ = period;
+    periodic.origin_ = onePeriod.empty() ? 0.0 : onePeriod.front().time().front();
+    for (const auto& signal : onePeriod) {
+        if (signal.time().front() != periodic.origin_)
+            throw std::invalid_argument("the periodic input signals do not start at the same time");
+        if (!(signal.time().back() < periodic.origin_ + period))
+            throw std::invalid_argument("the samples of a periodic input must lie within one period");
+        // The period's closing sample: the first one again, one period later.
+        auto time = signal.time();
+        auto values = signal.values();
+        time.push_back(periodic.origin_ + period);
+        values.push_back(values.front());
+        periodic.signals_.emplace_back(std::move(time), std::move(values));
+    }
+    periodic.behaviour_ = std::move(behaviour);
+    if (periodic.behaviour_.size() != periodic.signals_.size())
+        throw std::invalid_argument("an intersample behaviour is needed for each input signal");
+    periodic.moments_.resize(periodic.signals_.size());
+    for (std::size_t i = 0; i < periodic.signals_.size(); ++i)
+        if (periodic.behaviour_[i] == Intersample::Spline)
+            periodic.moments_[i] = periodicSplineMoments(periodic.signals_[i].time(), periodic.signals_[i].values());
+    return periodic;
+}
+
+double InputSignals::wrapped(double t, bool fromLeft) const
+{
+    if (period_ <= 0 || !std::isfinite(t))
+        return t;
+    const double phase = (t - origin_) / period_;
+    const double whole = fromLeft ? std::ceil(phase) - 1.0 : std::floor(phase);
+    const double w = t - whole * period_;
+    // Rounding can leave w a few ulps outside the period.
+    return std::clamp(w, origin_, origin_ + period_);
+}
+
+void InputSignals::kinks(std::size_t i, double t0, double t1, std::vector<double>& out) const
+{
+    const auto& time = signals_[i].time();
+    if (!kinksAtSamples(i)) {
+        // A spline is smooth inside its range; it kinks where it turns constant at the ends.
+        if (period_ > 0)
+            return;
+        for (double end : {time.front(), time.back()})
+            if (end > t0 && end < t1)
+                out.push_back(end);
+        return;
+    }
+    if (period_ <= 0) {
+        for (auto it = std::upper_bound(time.begin(), time.end(), t0); it != time.end() && *it < t1; ++it)
+            out.push_back(*it);
+        return;
+    }
+    // Every sample of every period the interval touches; the closing sample is the next period's first.
+    for (double start = origin_ + std::floor((t0 - origin_) / period_) * period_; start < t1; start += period_)
+        for (std::size_t k = 0; k + 1 < time.size(); ++k) {
+            const double at = start + (time[k] - origin_);
+            if (at > t0 && at < t1)
+                out.push_back(at);
+        }
+}
+
 double InputSignals::value(std::size_t i, double t, std::size_t& hint) const
 {
+    t = wrapped(t);
     const data::Signal& s = signals_[i];
     switch (behaviour_[i]) {
     case Intersample::Linear: return s.at(t, hint);
@@ -103,6 +206,7 @@ double InputSignals::value(std::size_t i, double t, std::size_t& hint) const
 
 double InputSignals::slope(std::size_t i, double t) const
 {
+    t = wrapped(t);
     const data::Signal& s = signals_[i];
     switch (behaviour_[i]) {
     case Intersample::Linear: return s.slope(t);
@@ -131,6 +235,11 @@ double InputSignals::cubic(std::size_t i, std::size_t k, double t, bool derivati
 
 double InputSignals::pieceValue(std::size_t i, double inside, double t) const
 {
+    if (period_ > 0) {
+        const double shift = inside - wrapped(inside, true);
+        inside -= shift;
+        t -= shift;
+    }
     const auto& T = signals_[i].time();
     if (behaviour_[i] != Intersample::Spline || T.size() < 2 || !(inside > T.front()) || inside > T.back()) {
         std::size_t hint = 0;
@@ -143,6 +252,11 @@ double InputSignals::pieceValue(std::size_t i, double inside, double t) const
 
 double InputSignals::pieceSlope(std::size_t i, double inside, double t) const
 {
+    if (period_ > 0) {
+        const double shift = inside - wrapped(inside, true);
+        inside -= shift;
+        t -= shift;
+    }
     const auto& T = signals_[i].time();
     if (behaviour_[i] != Intersample::Spline || T.size() < 2 || !(inside > T.front()) || inside > T.back())
         return slope(i, t);

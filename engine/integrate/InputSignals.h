@@ -26,6 +26,12 @@ public:
     static InputSignals fromTable(const std::vector<std::string>& inputNames, const data::DataTable& table,
                                   const std::map<std::string, std::string>& mapping = {},
                                   const std::map<std::string, Intersample>& intersample = {});
+    // Signals sampled over one period [t_0, t_0 + period) (each signal's samples lie in it), extended
+    // periodically to all t: u(t + period) = u(t). The interpolant joins the last sample to the first
+    // one period later; a spline is the periodic cubic spline (C2 across the period's ends). Throws
+    // std::invalid_argument when a signal's samples span a period or more, or signals differ in t_0.
+    static InputSignals periodic(std::vector<data::Signal> onePeriod, std::vector<Intersample> behaviour,
+                                 double period);
 
     std::size_t size() const { return signals_.size(); }
     const data::Signal& signal(std::size_t i) const { return signals_[i]; }
@@ -34,6 +40,11 @@ public:
     // The same values; hints (one per signal, the caller's) speed up reading at advancing t (data::Signal::at).
     void values(double t, double* u, std::size_t* hints) const;
     void slopes(double t, double* du) const;  // du/dt of the interpolant (one-sided at samples)
+    // The extension period (0: not periodic; outside its range a signal holds its end values).
+    double period() const { return period_; }
+    // Where input i is not smooth in (t0, t1): its sample times for hold and linear, the ends of
+    // its range for a spline that is not periodic. Appended to `out`, unsorted.
+    void kinks(std::size_t i, double t0, double t1, std::vector<double>& out) const;
     // Input i is only piecewise smooth at its samples (hold jumps there, linear kinks there): the
     // integrators restart at them. A spline is twice continuously differentiable.
     bool kinksAtSamples(std::size_t i) const { return behaviour_[i] != Intersample::Spline; }
@@ -47,12 +58,16 @@ public:
     double pieceSlope(std::size_t i, double inside, double t) const;
 
 private:
+    // t moved by whole periods into [t_0, t_0 + period) (or, `fromLeft`, into (t_0, t_0 + period]).
+    double wrapped(double t, bool fromLeft = false) const;
     // Spline input i's cubic on sample interval k at t (or its derivative).
     double cubic(std::size_t i, std::size_t k, double t, bool derivative) const;
 
     std::vector<data::Signal> signals_;
     std::vector<Intersample> behaviour_;
     std::vector<std::vector<double>> moments_;  // spline inputs: the second derivative at each sample
+    double period_ = 0.0;
+    double origin_ = 0.0;  // t_0 of a periodic extension
 };
 
 // Each input's interpolating piece on one segment between input samples, held also beyond the

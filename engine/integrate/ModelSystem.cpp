@@ -168,19 +168,8 @@ std::vector<double> ModelSystem::breakpoints(double t0, double t1) const
     // shorter than any step an integrator can take: they are merged away.
     const double rounding = 1e-12 * std::max({1.0, std::abs(t0), std::abs(t1)});
     std::vector<double> all;
-    for (std::size_t i = 0; i < inputs_->size(); ++i) {
-        const auto& time = inputs_->signal(i).time();
-        if (!inputs_->kinksAtSamples(i)) {
-            // A spline is smooth inside its range; it kinks where it turns constant at the ends.
-            for (double end : {time.front(), time.back()})
-                if (end > t0 + rounding && end < t1 - rounding)
-                    all.push_back(end);
-            continue;
-        }
-        for (auto it = std::upper_bound(time.begin(), time.end(), t0 + rounding);
-             it != time.end() && *it < t1 - rounding; ++it)
-            all.push_back(*it);
-    }
+    for (std::size_t i = 0; i < inputs_->size(); ++i)
+        inputs_->kinks(i, t0 + rounding, t1 - rounding, all);
     std::sort(all.begin(), all.end());
     for (double t : all)
         if (kept.empty() || t - kept.back() > rounding)
@@ -363,8 +352,8 @@ void ModelSystem::rates(double t, const double* x, const std::vector<double>& m,
 }
 
 void ModelSystem::gradientRow(std::size_t i, std::size_t rows, double /*t*/, const std::vector<double>& gx,
-                              const std::vector<double>& gp, const std::vector<double>& gtu, double* outX,
-                              double* outP, double& outT) const
+                              const std::vector<double>& gp, const std::vector<double>& gtu, double* outX, double* outP,
+                              double& outT) const
 {
     const std::size_t n = model_->stateCount(), np = model_->parameterCount();
     for (std::size_t j = 0; j < n; ++j)

@@ -115,6 +115,25 @@ void checkExplicitEulerStability(eval::CompiledModel& model, ModelSystem& system
 
 }  // namespace
 
+void setModelPoint(eval::CompiledModel& model, double t, const double* x, const InputSignals* inputs)
+{
+    if (!inputs || inputs->size() == 0) {
+        model.setPoint(t, x, nullptr);
+        return;
+    }
+    // Few inputs: a stack buffer keeps this allocation-free on the common path.
+    constexpr std::size_t kStack = 8;
+    double stack[kStack];
+    std::vector<double> heap;
+    double* u = stack;
+    if (inputs->size() > kStack) {
+        heap.resize(inputs->size());
+        u = heap.data();
+    }
+    inputs->values(t, u);
+    model.setPoint(t, x, u);
+}
+
 std::vector<double> uniformGrid(double t0, double tEnd, double dt)
 {
     if (!(dt > 0) || !(tEnd > t0) || !std::isfinite(t0) || !std::isfinite(tEnd))

@@ -37,6 +37,10 @@ struct SimulationRequest {
 // reached) when the integration cannot finish, std::invalid_argument for a bad request.
 Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request, const IntegratorSettings& settings);
 
+// The model at (t, x) with its inputs read from `inputs` at t (null when the model has none): the
+// right-hand side outside an integration (shooting's phase condition, time discretisation's nodes).
+void setModelPoint(eval::CompiledModel& model, double t, const double* x, const InputSignals* inputs);
+
 // Grid t0, t0 + dt, ..., up to and including tEnd (within rounding).
 std::vector<double> uniformGrid(double t0, double tEnd, double dt);
 

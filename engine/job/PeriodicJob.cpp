@@ -3,10 +3,14 @@
 #include "engine/core/RunSummary.h"
 #include "engine/data/Text.h"
 #include "engine/eval/CompiledModel.h"
+#include "engine/data/DataError.h"
 #include "engine/integrate/IntegrationError.h"
+#include "engine/integrate/IntersampleChoice.h"
+#include "engine/integrate/PeriodicInputRecord.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/job/ModelText.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numbers>
@@ -55,11 +59,22 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         throw JobError(JobError::Kind::Settings, e.what());
     }
     const auto source = compileModelText(job.modelText, job.modelSource);
-    if (source->inputCount() > 0)
+    if (source->inputCount() > 0 && !job.inputRecord)
         throw JobError(JobError::Kind::Settings,
-                       job.modelSource +
-                           ": periodic solutions need a model without inputs; "
-                           "write the forcing in the equations (e.g. B*cos(w*t))");
+                       job.modelSource + ": the model has measured input(s) " + source->inputNames.front() +
+                           (source->inputCount() > 1 ? ", ..." : "") +
+                           ": give their record over one forcing period (or several), or write the forcing in the "
+                           "equations (e.g. B*cos(w*t))");
+    if (job.inputRecord && source->inputCount() == 0)
+        sink.log("note: the model has no inputs; the input record " + job.inputRecord->source + " is not used");
+    for (const auto& [input, behaviour] : job.intersample)
+        if (std::find(source->inputNames.begin(), source->inputNames.end(), input) == source->inputNames.end())
+            throw JobError(JobError::Kind::Settings,
+                           "intersample." + input + ": the model has no input '" + input + "'");
+    if (source->inputCount() > 0 && job.sweep && job.sweep->frequency)
+        throw JobError(JobError::Kind::Settings,
+                       "sweep: the forcing period is fixed by the measured input record; a frequency sweep needs the "
+                       "forcing written in the equations");
     if (job.solver == discretise::PeriodicSolver::Discretisation)
         if (const auto refusal = eval::resetRefusal(*source, "time discretisation"); !refusal.empty())
             throw JobError(JobError::Kind::Settings, job.modelSource + ": " + refusal);
@@ -83,6 +98,27 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
     for (const auto& [name, value] : job.guess)
         x0(static_cast<Eigen::Index>(indexOf(source->stateNames, name, "state"))) = value;
 
+    std::optional<integrate::PeriodicInputRecord> inputs;
+    if (source->inputCount() > 0) {
+        try {
+            inputs = integrate::periodicInputsFromTable(
+                source->inputNames, *job.inputRecord, settings.period, job.inputColumns,
+                integrate::intersampleChoices(source->declaredIntersample, job.intersample));
+        } catch (const data::DataError& e) {
+            throw JobError(JobError::Kind::Data, e.what());
+        }
+        settings.inputs = &inputs->inputs;
+        std::string behaviours;
+        for (std::size_t i = 0; i < inputs->inputs.size(); ++i)
+            behaviours += (i ? ", " : "") + source->inputNames[i] + " " +
+                std::string(integrate::intersampleTable.name(inputs->inputs.behaviour(i)));
+        sink.log("inputs from " + job.inputRecord->source + ": " +
+                 (inputs->periodsAveraged > 1 ? std::to_string(inputs->periodsAveraged) + " periods averaged, "
+                                              : std::string("one period, ")) +
+                 std::to_string(inputs->inputs.signal(0).size() - 1) + " samples per period (" + behaviours +
+                 "), extended periodically");
+    }
+
     const double span = settings.period * static_cast<double>(settings.periods);
     const double t0 = settings.startTime;
     std::vector<double> guessTimes{t0};
@@ -92,6 +128,7 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
             integrate::SimulationRequest settle;
             settle.times = {t0, t0 + span * static_cast<double>(job.settlePeriods)};
             settle.initialState = std::vector<double>(x0.data(), x0.data() + x0.size());
+            settle.inputs = settings.inputs;
             settle.stop = stop;
             x0 = integrate::simulate(model, settle, settings.integrator).states.bottomRows(1).transpose();
         }
@@ -101,6 +138,7 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
             orbit.times =
                 integrate::uniformGrid(t0, t0 + span, span / static_cast<double>(job.nodes * settings.periods));
             orbit.initialState = std::vector<double>(x0.data(), x0.data() + x0.size());
+            orbit.inputs = settings.inputs;
             orbit.stop = stop;
             const auto trajectory = integrate::simulate(model, orbit, settings.integrator);
             guessTimes = trajectory.times;
@@ -127,6 +165,7 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         d.kind = settings.kind;
         d.startTime = t0;
         d.newton = settings.newton;
+        d.inputs = settings.inputs;
         sink.log("time discretisation with " + std::to_string(job.nodes * settings.periods) + " nodes");
         result.solution = discretise::findPeriodicSolutionByDiscretisation(model, guessTimes, guessStates, d,
                                                                            newtonProgress(sink), stop);
@@ -245,6 +284,15 @@ const core::FieldTable<PeriodicJob>& periodicJobFields()
                  .label = "Newton tolerance",
                  .help = "Newton stops when every residual is below this"},
                 [](S& s) -> double& { return s.shooting.newton.residualTolerance; }, core::kPositive),
+            core::choiceMapField<S>(
+                {.key = "intersample",
+                 .option = "intersample",
+                 .label = "intersample behaviour of input",
+                 .help = "INPUT=BEHAVIOUR: how a measured input behaves between its samples over the period",
+                 .form = "INPUT=BEHAVIOUR",
+                 .defaultText = "as the model declares it (input u hold), else linear"},
+                [](S& s) -> std::map<std::string, integrate::Intersample>& { return s.intersample; },
+                core::choicesOf(integrate::intersampleTable)),
         };
         core::appendNested(
             t, "integrator", [](S& s) -> integrate::IntegratorSettings& { return s.shooting.integrator; },

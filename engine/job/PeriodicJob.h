@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/core/SolverStatistics.h"
+#include "engine/data/DataTable.h"
 #include "engine/discretise/PeriodicDiscretisation.h"
 #include "engine/discretise/PeriodicSolver.h"
 #include "engine/job/JobError.h"
@@ -45,6 +46,13 @@ struct PeriodicJob {
     // basin is reached (0: Newton starts at the guess itself).
     std::size_t settlePeriods = 10;
     std::optional<PeriodicSweep> sweep;
+    // A model with measured inputs: their record over one forcing period, or over whole periods
+    // (averaged), extended periodically (integrate::periodicInputsFromTable). Columns are named as
+    // the inputs unless `inputColumns` (input -> column) maps them.
+    std::optional<data::DataTable> inputRecord;
+    std::map<std::string, std::string> inputColumns;
+    // How each input behaves between its samples (absent: as the model declares it, else linear).
+    std::map<std::string, integrate::Intersample> intersample;
 
     // The settings' rules (a period > 0 unless a frequency sweep sets it, periods and intervals
     // >= 1, nodes >= 3, samples >= 2, Newton iterations >= 1 and tolerance > 0, the integrator's,
@@ -60,7 +68,8 @@ struct PeriodicJob {
     // The sink gets Newton iterations (cost = 1/2||F||^2), one log line per branch point, the
     // orbit's outputs as trace 0, log lines with the termination and the statistics, and finished(). A solve that does
     // not converge is a result (solution.newton says why), not an error; bad settings, an unknown name or an
-    // integration that blows up while settling throw JobError after finished(Failed).
+    // integration that blows up while settling throw JobError after finished(Failed), as does an input
+    // record that cannot be read over one period.
     Result run(ProgressSink& sink, std::stop_token stop = {}) const;
 };
 

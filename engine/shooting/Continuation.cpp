@@ -105,7 +105,8 @@ public:
         model_(model), settings_(settings), autonomous_(autonomous),
         base_(model.parameters().begin(), model.parameters().end()),
         equations(model, settings.periodic.intervals, autonomous, settings.periodic.startTime,
-                  settings.periodic.integrator, usesFiniteDifferenceJacobian(model, settings.periodic.jacobian, settings.periodic.integrator))
+                  settings.periodic.integrator,
+                  usesFiniteDifferenceJacobian(model, settings.periodic.jacobian, settings.periodic.integrator))
     {
         equations.recordSamples(samples());
     }
@@ -294,8 +295,11 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
                       std::to_string(model.stateCount()) + " states");
     if (!(settings.initialStep > 0) || !(settings.minStep > 0) || !(settings.maxStep >= settings.minStep))
         return refuse("the steps must satisfy 0 < minStep <= maxStep and initialStep > 0");
-    if (model.inputCount() > 0)
-        return refuse("periodic solutions need a model without measured inputs");
+    if (auto problem = periodicInputProblem(model, ps.inputs, ps.period); !problem.empty())
+        return refuse(problem);
+    if (ps.inputs && settings.periodOf)
+        return refuse("the forcing period is fixed by the measured input record; it cannot follow the continued "
+                      "parameter");
     if (ps.intervals == 0 || ps.periods == 0)
         return refuse("intervals and periods must be at least 1");
     const bool autonomous = resolvedKind(model, ps.kind) == PeriodKind::Autonomous;
@@ -305,6 +309,7 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
     Branch branch(model, settings, autonomous);
     branch.equations.setStop(stop);
     branch.equations.setThreads(ps.threads);
+    branch.equations.setInputs(ps.inputs);
     const auto m = static_cast<Eigen::Index>(branch.unknowns());
     const auto n = static_cast<Eigen::Index>(branch.states());
     NewtonSettings corrector = ps.newton;

@@ -14,6 +14,8 @@ namespace sysid::shooting {
 
 bool isAutonomous(const eval::CompiledModel& model)
 {
+    if (model.inputCount() > 0)
+        return false;
     for (const auto& entry : model.source().rhsTimeInputJacobian.entries)
         if (entry.column == 0)
             return false;
@@ -25,6 +27,25 @@ PeriodKind resolvedKind(const eval::CompiledModel& model, PeriodKind kind)
     if (kind != PeriodKind::Automatic)
         return kind;
     return isAutonomous(model) ? PeriodKind::Autonomous : PeriodKind::Forced;
+}
+
+std::string periodicInputProblem(const eval::CompiledModel& model, const integrate::InputSignals* inputs, double period)
+{
+    if (model.inputCount() == 0)
+        return {};
+    const auto& names = model.source().inputNames;
+    if (!inputs)
+        return "the model has measured inputs (" + names.front() + (names.size() > 1 ? ", ..." : "") +
+            "): give their record over one forcing period (or write the forcing as a function of t)";
+    if (inputs->size() != model.inputCount())
+        return "the model has " + std::to_string(model.inputCount()) + " inputs; " + std::to_string(inputs->size()) +
+            " periodic input signals are given";
+    if (!(inputs->period() > 0))
+        return "the inputs of a periodic solution must be extended periodically";
+    if (std::abs(inputs->period() - period) > 1e-9 * period)
+        return "the input record's period (" + data::formatNumber(inputs->period(), 9) +
+            ") differs from the forcing period (" + data::formatNumber(period, 9) + ")";
+    return {};
 }
 
 bool usesFiniteDifferenceJacobian(const eval::CompiledModel& model, ShootingJacobian jacobian,
@@ -93,8 +114,8 @@ void addWork(NewtonResult& total, const NewtonResult& stage)
 
 std::string checkInput(const eval::CompiledModel& model, const Eigen::VectorXd& guess, const PeriodicSettings& s)
 {
-    if (model.inputCount() > 0)
-        return "periodic solutions need a model without measured inputs (write the forcing as a function of t)";
+    if (auto problem = periodicInputProblem(model, s.inputs, s.period); !problem.empty())
+        return problem;
     if (static_cast<std::size_t>(guess.size()) != model.stateCount())
         return "the start guess has " + std::to_string(guess.size()) + " values; the model has " +
             std::to_string(model.stateCount()) + " states";
@@ -138,6 +159,7 @@ PeriodicSolution solvePeriodic(eval::CompiledModel& model, const Eigen::VectorXd
     equations.setThreads(settings.threads);
     equations.setStop(stop);
     equations.setPeriod(P0);
+    equations.setInputs(settings.inputs);
     equations.recordSamples(settings.samples);
     ShootingNewtonSystem system(equations);
 
@@ -244,6 +266,7 @@ PeriodicSensitivity periodicParameterSensitivity(eval::CompiledModel& model, con
                                         usesFiniteDifferenceJacobian(model, settings.jacobian, settings.integrator));
     equations.setThreads(settings.threads);
     equations.setPeriod(solution.period);
+    equations.setInputs(settings.inputs);
     if (autonomous)
         equations.setPhaseReference(solution.initialState);
     const Eigen::VectorXd z = equations.initialUnknowns(solution.initialState, solution.period);

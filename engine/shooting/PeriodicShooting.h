@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/eval/CompiledModel.h"
+#include "engine/integrate/InputSignals.h"
 #include "engine/integrate/IntegratorSettings.h"
 #include "engine/shooting/DampedNewton.h"
 #include "engine/shooting/PeriodicSolution.h"
@@ -9,6 +10,7 @@
 
 #include <cstddef>
 #include <stop_token>
+#include <string>
 #include <vector>
 
 namespace sysid::shooting {
@@ -49,13 +51,22 @@ struct PeriodicSettings {
     // again from the guess with the integrator's own tolerances, exactly as without the schedule.
     // newton.maxIterations applies to each stage.
     double looseTolerance = 1e-4;
+    // A model with measured inputs: its inputs over one forcing period, extended periodically
+    // (InputSignals::periodic, whose period must be `period`). Not owned; null for a model without.
+    const integrate::InputSignals* inputs = nullptr;
 };
+
+// Why the settings' inputs cannot drive this model's periodic solutions (empty: they can, or the
+// model has no inputs): none given, one per model input missing, not periodic, or of another period.
+std::string periodicInputProblem(const eval::CompiledModel& model, const integrate::InputSignals* inputs,
+                                 double period);
 
 // Whether the settings' Jacobian for this model is FiniteDifferences (resolves Automatic).
 bool usesFiniteDifferenceJacobian(const eval::CompiledModel& model, ShootingJacobian jacobian,
                                   const integrate::IntegratorSettings& integrator);
 
-// True when the model's right-hand side does not contain t (df/dt structurally zero).
+// True when the model's right-hand side does not contain t (df/dt structurally zero) and the
+// model has no inputs (a measured input is a function of t).
 bool isAutonomous(const eval::CompiledModel& model);
 // The kind a solve with these settings uses (Automatic resolved by isAutonomous).
 PeriodKind resolvedKind(const eval::CompiledModel& model, PeriodKind kind);

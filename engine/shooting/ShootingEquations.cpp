@@ -57,10 +57,10 @@ Eigen::VectorXd ShootingEquations::rhs(double t, const Eigen::VectorXd& x) const
     return rhsOf(model_, t, x);
 }
 
-Eigen::VectorXd ShootingEquations::rhsOf(eval::CompiledModel& model, double t, const Eigen::VectorXd& x)
+Eigen::VectorXd ShootingEquations::rhsOf(eval::CompiledModel& model, double t, const Eigen::VectorXd& x) const
 {
     Eigen::VectorXd f(x.size());
-    model.setPoint(t, x.data(), nullptr);
+    integrate::setModelPoint(model, t, x.data(), inputs_);
     model.rhs(f.data());
     return f;
 }
@@ -98,6 +98,7 @@ Eigen::VectorXd ShootingEquations::initialUnknowns(const Eigen::VectorXd& x0, do
             request.times.push_back(shootingTime(i, period));
         request.initialState = std::vector<double>(x0.data(), x0.data() + n);
         request.stop = stop_;
+        request.inputs = inputs_;
         const auto trajectory = integrate::simulate(model_, request, integrator_);
         for (std::size_t i = 1; i < N_; ++i)
             z.segment(static_cast<Eigen::Index>(i) * n, n) =
@@ -158,6 +159,7 @@ Eigen::VectorXd ShootingEquations::evaluate(const Eigen::VectorXd& z, bool cache
             request.initialStateSensitivity = true;
             request.sensitivityAtEndOnly = true;
             request.stop = stop_;
+            request.inputs = inputs_;
             if (useStepHints_)
                 request.initialStep = stepHints_[i];
             const auto trajectory = integrate::simulate(model, request, integrator_);
@@ -206,6 +208,7 @@ Eigen::VectorXd ShootingEquations::flowEnd(eval::CompiledModel& model, std::size
     request.times = {shootingTime(i, P), shootingTime(i + 1, P)};
     request.initialState = std::vector<double>(start.data(), start.data() + start.size());
     request.stop = stop_;
+    request.inputs = inputs_;
     if (stepHint)
         request.initialStep = *stepHint;
     const auto trajectory = integrate::simulate(model, request, integrator_);
@@ -321,6 +324,7 @@ Eigen::MatrixXd ShootingEquations::parameterDerivative(const Eigen::VectorXd& z,
         request.sensitivityParameters = parameters;
         request.initialStateSensitivity = true;
         request.stop = stop_;
+        request.inputs = inputs_;
         const auto trajectory = integrate::simulate(model, request, integrator_);
         D.block(row, 0, n, m) = trajectory.stateParameterSensitivity.back();
         if (!autonomous_) {
@@ -398,6 +402,7 @@ void ShootingEquations::sample(const Eigen::VectorXd& z, std::size_t samples, st
         request.initialState = std::vector<double>(z.data() + static_cast<Eigen::Index>(i) * n,
                                                    z.data() + static_cast<Eigen::Index>(i + 1) * n);
         request.stop = stop_;
+        request.inputs = inputs_;
         const auto trajectory = integrate::simulate(model_, request, integrator_);
         // rows[j] is request row j when the node is a sample (i == 0), else j + 1.
         const Eigen::Index offset = i == 0 ? 0 : 1;

@@ -4,6 +4,7 @@
 // continuation (internal to engine/shooting).
 
 #include "engine/eval/CompiledModel.h"
+#include "engine/integrate/InputSignals.h"
 #include "engine/integrate/IntegratorSettings.h"
 
 #include <Eigen/Dense>
@@ -34,6 +35,9 @@ public:
     std::size_t unknowns() const { return N_ * n_ + (autonomous_ ? 1 : 0); }
 
     void setPeriod(double period) { period_ = period; }  // forced orbits
+    // The model's inputs, extended periodically (InputSignals::periodic); null for a model without.
+    // Not owned: it must outlive every later call.
+    void setInputs(const integrate::InputSignals* inputs) { inputs_ = inputs; }
     double period(const Eigen::VectorXd& z) const;
     // The Poincaré section of an autonomous orbit: f(x*)·(s_1 - x*) = 0.
     void setPhaseReference(const Eigen::VectorXd& xstar);
@@ -89,7 +93,7 @@ private:
     // With `stepHint`, the integration starts with that step (0 = the default) and leaves its last one there.
     Eigen::VectorXd flowEnd(eval::CompiledModel& model, std::size_t i, double P, const Eigen::VectorXd& start,
                             double* stepHint = nullptr);
-    static Eigen::VectorXd rhsOf(eval::CompiledModel& model, double t, const Eigen::VectorXd& x);
+    Eigen::VectorXd rhsOf(eval::CompiledModel& model, double t, const Eigen::VectorXd& x) const;
     // fn(i, model) for every interval i, spread over the worker threads; rethrows the first
     // exception of an interval after all threads finished.
     void forIntervals(const std::function<void(std::size_t, eval::CompiledModel&)>& fn);
@@ -107,6 +111,7 @@ private:
     bool blocksValid_ = false;
     integrate::IntegratorSettings integrator_;
     double period_ = 0.0;
+    const integrate::InputSignals* inputs_ = nullptr;
     Eigen::VectorXd xstar_, fstar_;
     std::stop_token stop_;
     std::size_t threads_ = 1;
