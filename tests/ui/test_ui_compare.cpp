@@ -96,7 +96,7 @@ private slots:
         QCOMPARE(c->outputCombo()->currentText(), QStringLiteral("u"));
         QCOMPARE(c->outputPlot()->curveNames().size(), 3);
         QVERIFY(c->outputPlot()->curveNames().contains(QStringLiteral("measured")));
-        QCOMPARE(c->residualPlot()->curveNames().size(), 2);
+        QCOMPARE(c->residualPlot()->curveNames().size(), 3);  // the zero line and each model's residuals
         QCOMPARE(c->residualPlot()->curvePointCount(QStringLiteral("linear.json")),
                  static_cast<int>(result.models[1].comparison->simulation.times.size()));
 

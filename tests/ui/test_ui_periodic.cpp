@@ -190,7 +190,7 @@ private slots:
         QVERIFY(!panel->inputBox()->isHidden());
         QCOMPARE(panel->inputSourceCombo()->count(), 2);  // the data set and "CSV file"
         QCOMPARE(panel->inputDataSet(), 0);
-        panel->periodEdit()->setText(QStringLiteral("2"));
+        QCOMPARE(panel->periodEdit()->value(), 2.0);  // the project's periodic-response period
         QSignalSpy shown(w.periodicController(), &ui::PeriodicController::orbitShown);
         panel->runButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(!w.periodicController()->runner()->isRunning(), 60000);

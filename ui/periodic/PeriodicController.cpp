@@ -7,9 +7,12 @@
 #include "ui/periodic/PeriodicPanel.h"
 #include "ui/plots/BranchPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
+#include "ui/settings/NumberField.h"
 #include "ui/project/ProjectDocument.h"
 
 #include <QComboBox>
+
+#include <cmath>
 
 namespace sysid::ui {
 
@@ -35,7 +38,17 @@ PeriodicController::PeriodicController(ProjectDocument* document, PeriodicPanel*
     connect(document_, &ProjectDocument::modelTextChanged, this, &PeriodicController::markOutOfDate);
     connect(document_, &ProjectDocument::dataChanged, this, &PeriodicController::offerDataSets);
     connect(document_, &ProjectDocument::projectReplaced, this, &PeriodicController::offerDataSets);
+    connect(document_, &ProjectDocument::projectReplaced, this, &PeriodicController::offerPeriod);
     offerDataSets();
+    offerPeriod();
+}
+
+void PeriodicController::offerPeriod()
+{
+    // A project fitted by periodic response knows its forcing period: the likely one here too.
+    const double period = document_->settings().periodic.period;
+    if (period > 0 && std::isfinite(period))
+        panel_->periodEdit()->setValue(period);
 }
 
 void PeriodicController::offerDataSets()

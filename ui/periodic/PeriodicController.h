@@ -36,6 +36,7 @@ private:
     void finish(bool cancelled, const QString& message, const std::shared_ptr<const PeriodicResult>& result);
     void markOutOfDate();  // the plots against the model text they were computed from
     void offerDataSets();  // the project's data sets as the panel's input records
+    void offerPeriod();  // the period of the project's periodic-response settings, when it has one
     // The record the panel chose for a model with inputs (a data set, with its column mapping, or a
     // CSV file); false with *error saying what is wrong.
     bool addInputRecord(job::PeriodicJob& job, QString* error) const;

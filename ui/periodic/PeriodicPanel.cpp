@@ -9,6 +9,7 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -16,6 +17,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sysid::ui {
@@ -118,7 +120,6 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
     inputPeriods_->setToolTip(tr("A record longer than T must be sampled at a whole fraction of T; its whole "
                                  "periods are averaged sample by sample"));
     intersample_ = new IntersampleTable;
-    intersample_->setMaximumHeight(110);
     auto* inputForm = new QFormLayout(inputBox_);
     inputForm->addRow(tr("Record"), inputSource_);
     inputForm->addRow(tr("File"), fileRow);
@@ -229,6 +230,11 @@ void PeriodicPanel::setModel(const ModelSummary& summary)
     for (const auto& i : summary.inputs)
         inputs << QString::fromStdString(i);
     intersample_->setInputs(inputs, summary.declaredIntersample);
+    // As tall as its rows (up to four), no empty space under one input.
+    const int rows = std::clamp(intersample_->rowCount(), 1, 4);
+    intersample_->setFixedHeight(intersample_->horizontalHeader()->sizeHint().height() +
+                                 rows * intersample_->verticalHeader()->defaultSectionSize() +
+                                 2 * intersample_->frameWidth());
     inputBox_->setVisible(hasInputs_);
     inputBox_->setTitle(tr("Measured excitation: %1").arg(inputs.join(QStringLiteral(", "))));
     // A measured record fixes the forcing period: a frequency sweep cannot move it.

@@ -55,7 +55,7 @@ ModelComparisonWindow::ModelComparisonWindow(ProjectDocument* document, QWidget*
     setObjectName(QStringLiteral("modelComparisonWindow"));
 
     models_ = new QListWidget;
-    models_->setMaximumHeight(90);
+    models_->setMaximumHeight(64);
     models_->setToolTip(tr("The fitted models to compare, each at its estimate"));
     auto* addProject = new QPushButton(tr("Add project's result"));
     auto* addFile = new QPushButton(tr("Add result file…"));
@@ -108,7 +108,8 @@ ModelComparisonWindow::ModelComparisonWindow(ProjectDocument* document, QWidget*
     residuals_ = new CurvePlot;
     residuals_->setObjectName(QStringLiteral("comparisonResidualPlot"));
     residuals_->setAxisLabels(tr("t"), tr("measured − model"));
-    residuals_->setLegendVisible(true);
+    // Its colours follow the output plot's (a zero line in the measured data's place), whose legend names them.
+    residuals_->setLegendVisible(false);
     PlotWidget::shareHorizontalAxis(outputs_, residuals_);
 
     auto* tablePart = new QWidget;
@@ -120,9 +121,10 @@ ModelComparisonWindow::ModelComparisonWindow(ProjectDocument* document, QWidget*
     split->addWidget(tablePart);
     split->addWidget(outputs_);
     split->addWidget(residuals_);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setStretchFactor(2, 2);
+    split->setChildrenCollapsible(false);
+    outputs_->setMinimumHeight(160);
+    residuals_->setMinimumHeight(120);
+    split->setSizes({170, 270, 170});
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -358,6 +360,7 @@ void ModelComparisonWindow::showCurves()
             if (!measuredShown) {
                 outputs_->setCurve(tr("measured"), s.times,
                                    std::vector<double>(measured.data(), measured.data() + measured.size()));
+                residuals_->setCurve(tr("measured"), s.times, std::vector<double>(s.times.size(), 0.0));
                 measuredShown = true;
             }
             const QString name = QString::fromStdString(m.name);
