@@ -295,6 +295,8 @@ private slots:
         QTest::newRow("zero intervals") << QStringList{"periodic", m,    "--period", "6", "--shooting-intervals",
                                                        "0",        "-o", "-"};
         QTest::newRow("guess form") << QStringList{"periodic", m, "--period", "6", "--guess", "x", "-o", "-"};
+        QTest::newRow("input periods without input")
+            << QStringList{"periodic", m, "--period", "6", "--input-periods", "1", "-o", "-"};
     }
 
     void badArgumentsExit2()
