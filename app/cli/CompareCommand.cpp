@@ -217,10 +217,12 @@ int runCompare(const Arguments& args)
     po::options_description options(
         "sysid compare RESULT.json|PROJECT.sysid [--data DATA.csv] [--map OUTPUT=COLUMN]... "
         "[--initial result|estimate[:S]|model] [-o OUT.json|OUT.csv]\n"
+        "sysid compare RESULT.json|PROJECT.sysid MORE.json|MORE.sysid... [--data DATA.csv] [-o OUT.json|OUT.csv]\n"
         "The model at a fit's estimate simulated on a record and compared with it, per measured output: rmse "
         "(root mean square\nof measured - simulated), nrmse (rmse / standard deviation of the measured output) and "
         "fit % (100 (1 - |y - yhat| / |y - mean(y)|),\nLjung 1999). From RESULT.json of `sysid fit` (its model, or "
-        "--model, and its integrator and intersample settings); from a PROJECT its model and last result, on\n--data "
+        "--model, its method and its integrator, intersample and periodic settings; a periodic-response fit is "
+        "compared by its\nperiodic steady state); from a PROJECT its model and last result, on\n--data "
         "or else on its validation data sets.\n"
         "Several RESULT.json / PROJECT.sysid: the fitted models side by side on one record (--data, else the first "
         "project's first fitted\ndata set): per model k estimated parameters, N residuals, the cost J = 1/2 sum "
