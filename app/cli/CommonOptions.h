@@ -25,7 +25,7 @@ Arguments withCurrentSpellings(const Arguments& args, const std::map<std::string
 
 std::optional<boost::program_options::variables_map> parseArguments(
     const Arguments& args, const boost::program_options::options_description& options, const char* positional,
-    const boost::program_options::options_description* hidden = nullptr);
+    const boost::program_options::options_description* hidden = nullptr, int positionalCount = 1);
 
 // A whole number given as text ("--realisations 12"); anything else is a UsageError naming `option`.
 std::size_t parseCount(const std::string& text, const std::string& option);

@@ -51,6 +51,23 @@ std::string describePoint(const std::string& parameter, const shooting::BranchPo
     return line;
 }
 
+// The record's rows within its first `periods` whole periods (all of it when 0); a record shorter
+// than that is left whole, and the folding says what it lacks.
+data::DataTable firstPeriods(const data::DataTable& record, std::size_t periods, double period)
+{
+    if (periods == 0 || record.rowCount() == 0 || !(period > 0))
+        return record;
+    const auto& time = record.time();
+    const double end = time.front() + static_cast<double>(periods) * period - 1e-9 * period;
+    std::size_t rows = 0;
+    while (rows < time.size() && time[rows] < end)
+        ++rows;
+    data::DataTable cut = record;
+    for (auto& column : cut.columns)
+        column.resize(std::min(rows, column.size()));
+    return cut;
+}
+
 PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_token stop)
 {
     try {
@@ -102,8 +119,8 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
     if (source->inputCount() > 0) {
         try {
             inputs = integrate::periodicInputsFromTable(
-                source->inputNames, *job.inputRecord, settings.period, job.inputColumns,
-                integrate::intersampleChoices(source->declaredIntersample, job.intersample));
+                source->inputNames, firstPeriods(*job.inputRecord, job.inputPeriods, settings.period), settings.period,
+                job.inputColumns, integrate::intersampleChoices(source->declaredIntersample, job.intersample));
         } catch (const data::DataError& e) {
             throw JobError(JobError::Kind::Data, e.what());
         }
@@ -266,6 +283,14 @@ const core::FieldTable<PeriodicJob>& periodicJobFields()
                  .label = "settling periods",
                  .help = "periods simulated from the guess before Newton (0: none)"},
                 [](S& s) -> std::size_t& { return s.settlePeriods; }, 0),
+            countField<S>(
+                {.key = "input_periods",
+                 .option = "input-periods",
+                 .label = "periods of the input record",
+                 .help = "whole periods of the input record used from its start, averaged (0: all it holds; 1: "
+                         "the first only)",
+                 .defaultText = "0: all"},
+                [](S& s) -> std::size_t& { return s.inputPeriods; }, 0),
             countField<S>(
                 {.key = "samples",
                  .option = "samples",

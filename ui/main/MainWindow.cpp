@@ -37,6 +37,7 @@
 #include "ui/results/FitViews.h"
 #include "ui/run/LiveSimulation.h"
 #include "ui/results/OptimalEstimationView.h"
+#include "ui/results/ModelComparisonWindow.h"
 #include "ui/results/ResidualAnalysisPanel.h"
 #include "ui/results/ResultsPanel.h"
 #include "ui/run/FitRunner.h"
@@ -408,6 +409,19 @@ void MainWindow::buildControllers()
     exports_ = new ExportActions(document_, this, statusBar(), std::move(figures), this);
 }
 
+ModelComparisonWindow* MainWindow::showModelComparison()
+{
+    if (!modelComparison_) {
+        modelComparison_ = new ModelComparisonWindow(document_, this);
+        if (document_->result())
+            modelComparison_->addProjectResult();
+    }
+    modelComparison_->show();
+    modelComparison_->raise();
+    modelComparison_->activateWindow();
+    return modelComparison_;
+}
+
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -465,6 +479,10 @@ void MainWindow::buildMenus()
     run->addAction(tr("Find &periodic solution"), QKeySequence(Qt::CTRL | Qt::Key_P), periodicController_,
                    &PeriodicController::run);
     run->addAction(tr("Cancel periodic solution"), periodicController_, &PeriodicController::cancel);
+    run->addSeparator();
+    QAction* compareAction = run->addAction(tr("Compare &models…"), this, [this] { showModelComparison(); });
+    compareAction->setToolTip(tr("Fitted models side by side on one data set: cost, information criteria, "
+                                 "outputs and residuals"));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>())

@@ -34,6 +34,7 @@ class CostPlot;
 class PhasePortraitPlot;
 class BranchPlot;
 class PeriodicPanel;
+class ModelComparisonWindow;
 class PeriodicController;
 class OptimalEstimationRunner;
 class OptimalEstimationView;
@@ -72,6 +73,8 @@ public:
     TimeSeriesPlot* outputPlot(int output) const;
     PeriodicPanel* periodicPanel() const { return periodic_; }
     PeriodicController* periodicController() const { return periodicController_; }
+    // The window that compares fitted models side by side (Run > Compare models), shown and raised.
+    ModelComparisonWindow* showModelComparison();
     StudyPanel* studyPanel() const { return study_; }
     PhasePortraitPlot* orbitPlot() const { return orbitPlot_; }
     BranchPlot* branchPlot() const { return branchPlot_; }
@@ -158,6 +161,7 @@ private:
     BranchPlot* branchPlot_ = nullptr;
     PeriodicPanel* periodic_ = nullptr;
     PeriodicController* periodicController_ = nullptr;
+    ModelComparisonWindow* modelComparison_ = nullptr;  // made when first shown
     OptimalEstimationView* optimalView_ = nullptr;
     StudyPanel* study_ = nullptr;
     ContourPanel* contour_ = nullptr;
