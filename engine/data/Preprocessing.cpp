@@ -8,6 +8,7 @@
 #include "engine/data/UniformTime.h"
 #include "engine/data/ZeroPhaseFilter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
@@ -227,9 +228,11 @@ std::string describeLowPass(const Preprocessing::LowPass& lowPass, double sample
     std::string text = "zero-phase Butterworth low-pass of order " + std::to_string(lowPass.order) + " at " +
         formatDouble(lowPass.cutoffHz) + " Hz; ends by " +
         (lowPass.ends == FilterEnds::LeastSquares ? "least squares" : "odd reflection");
-    if (const auto settling = lowPassSettlingTime(lowPass, sampleRateHz)) {
-        char seconds[32];
-        std::snprintf(seconds, sizeof seconds, "%.2g", *settling);
+    if (const auto settling = lowPassSettlingTime(lowPass, sampleRateHz); settling && *settling > 0) {
+        // Two significant digits without an exponent: 0.096, 1.3, 100.
+        const int decimals = std::max(0, 1 - static_cast<int>(std::floor(std::log10(*settling))));
+        char seconds[64];
+        std::snprintf(seconds, sizeof seconds, "%.*f", decimals, *settling);
         text += "; its end transients decay to 1 % within " + std::string(seconds) + " s";
     }
     return text;

@@ -135,6 +135,9 @@ private slots:
         QVERIFY2(contains(text, "order 4 at 1.5 Hz") && contains(text, "least squares") && contains(text, "within 1."),
                  text.c_str());
         QVERIFY(contains(describeLowPass(Preprocessing::LowPass{4, 1.5, FilterEnds::Odd}, 10.0), "odd reflection"));
+        // A slow filter (the cascaded tanks' 4 s samples): seconds without an exponent.
+        const std::string slow = describeLowPass(Preprocessing::LowPass{4, 0.02}, 0.25);
+        QVERIFY2(contains(slow, "within 10") && !contains(slow, "e+"), slow.c_str());
     }
 
     void noiseOnlyUsesOneGeneratorAcrossColumns()
