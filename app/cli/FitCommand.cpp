@@ -4,6 +4,7 @@
 #include "app/cli/CommonOptions.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
+#include "app/cli/PreprocessingOptions.h"
 #include "app/cli/StderrProgress.h"
 
 #include "engine/data/CsvReader.h"
@@ -133,6 +134,7 @@ int runFit(const Arguments& args)
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
     // clang-format on
     addCsvFormatOptions(options);
+    addPreprocessingOptions(options);
     const estimate::FitSettings defaults;
     addFieldOptions(options, nullptr, estimate::fitSettingFields(), fitOptionPolicy(defaults));
     const auto parsed = parseArguments(args, options, "input");
@@ -174,6 +176,7 @@ int runFit(const Arguments& args)
         fit.experiments = dataExperiments(vm, mapping);
     }
 
+    applyPreprocessingOptions(vm, fit.preprocessing);
     const auto refuse = [&](estimate::MethodInput input, const char* option) {
         if (!estimate::takes(fit.settings.method, input))
             throw UsageError(estimate::notTakenMessage(option, {input}, fit.settings.method));

@@ -153,7 +153,8 @@ std::string preprocessingPart(const Project& project, const estimate::FitSetting
     }
     std::vector<std::pair<std::string, std::string>> rows;
     rows.push_back({"Time window",
-                    p.window ? htmlEscape(number(p.window->first) + " s … " + number(p.window->second) + " s")
+                    p.window ? htmlEscape(number(p.window->first) + " s … " + number(p.window->second) + " s" +
+                                          (p.windowAfterFilter ? ", cut from the filtered record" : ""))
                              : "the whole record"});
     if (p.noise)
         rows.push_back({"Added noise",
@@ -162,7 +163,8 @@ std::string preprocessingPart(const Project& project, const estimate::FitSetting
                                    std::to_string(p.noise->seed))});
     rows.push_back({"Low-pass filter",
                     p.lowPass ? htmlEscape("zero-phase Butterworth, order " + std::to_string(p.lowPass->order) +
-                                           ", cutoff " + number(p.lowPass->cutoffHz) + " Hz")
+                                           ", cutoff " + number(p.lowPass->cutoffHz) + " Hz, ends by " +
+                                           std::string(data::kFilterEnds.label(p.lowPass->ends)))
                               : "none"});
     rows.push_back({"Decimation",
                     p.decimation > 1 ? "every " + std::to_string(p.decimation) + "th sample" : "none (every sample)"});

@@ -674,6 +674,54 @@ private slots:
             << "--header-line must be from 1";
         QTest::newRow("map without column")
             << QStringList{"fit", model, "--data", data, "--map", "u", "-o", "r.json"} << "--map expects";
+        QTest::newRow("unknown filter ends") << QStringList{"fit", project, "--low-pass", "3", "--filter-ends", "even"}
+                                             << "--filter-ends must be least-squares or odd, not 'even'";
+        QTest::newRow("filter ends without low-pass")
+            << QStringList{"fit", project, "--filter-ends", "odd"} << "--filter-ends applies to a low-pass";
+        QTest::newRow("low-pass cutoff zero")
+            << QStringList{"fit", project, "--low-pass", "0"} << "--low-pass: expected a finite frequency > 0";
+        QTest::newRow("low-pass order fraction")
+            << QStringList{"fit", project, "--low-pass", "3:2.5"} << "--low-pass order must be a whole number";
+        QTest::newRow("low-pass order 12")
+            << QStringList{"fit", project, "--low-pass", "3:12"} << "--low-pass: expected an integer from 1 to 10";
+        QTest::newRow("window backwards")
+            << QStringList{"fit", project, "--window", "4:1"} << "--window: expected finite times with start < end";
+        QTest::newRow("window without colon") << QStringList{"fit", project, "--window", "4"} << "START:END";
+        QTest::newRow("window after filter without window")
+            << QStringList{"fit", project, "--window-after-filter"} << "--window-after-filter cuts a time window";
+    }
+
+    // The low-pass, its ends and a window cut after filtering from the command line: the log says
+    // what the filter does and how long its end transients last; the filtered fit is as good as
+    // the unfiltered one; odd ends and a window cut before filtering give other estimates.
+    void lowPassAndWindowAfterFilter()
+    {
+        QTemporaryDir tmp;
+        const QString model = kExamples + "sdof_cubic.model", data = kExamples + "data/sdof_cubic_5pct.csv";
+        const QStringList common{
+            "fit",        model, "--data", data, "--method", "multistep", "--differentiation", "savitzky-golay:11:3",
+            "--low-pass", "4",   "-o",     "-"};
+        const auto gammaOf = [](const Run& run) {
+            return parseObject(run.rawOut)["parameters"].toObject()["gamma"].toObject()["value"].toDouble();
+        };
+        const Run filtered = runSysid(common);
+        QVERIFY2(filtered.exitCode == 0, describe(filtered));
+        QVERIFY2(filtered.err.contains("data filtered by a zero-phase Butterworth low-pass of order 4 at 4 Hz; ends "
+                                       "by least squares; its end transients decay to 1 % within"),
+                 describe(filtered));
+        const QJsonObject result = parseObject(filtered.rawOut);
+        QVERIFY2(result["converged"].toBool(), describe(filtered));
+        const QStringList problems = estimateProblems(result, {{"gamma", {0.5, 0.1}}, {"Omega2", {25, 1.5}}});
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+
+        const Run after = runSysid(common + QStringList{"--window", "0.5:5", "--window-after-filter"});
+        QVERIFY2(after.exitCode == 0, describe(after));
+        QVERIFY2(after.err.contains("the time window is cut from the filtered record"), describe(after));
+        const Run before = runSysid(common + QStringList{"--window", "0.5:5", "-q"});
+        const Run odd = runSysid(common + QStringList{"--filter-ends", "odd", "-q"});
+        QVERIFY2(before.exitCode == 0 && odd.exitCode == 0, describe(before) + describe(odd));
+        QVERIFY(gammaOf(after) != gammaOf(before));
+        QVERIFY(gammaOf(odd) != gammaOf(filtered));
     }
 
     // An option of a setting the method does not take is refused, with the methods that take it

@@ -23,6 +23,7 @@
 #include <numbers>
 
 #include "ui/results/ResultsPanel.h"
+#include "ui/settings/EnumCombo.h"
 #include "ui/settings/EstimatorPanel.h"
 #include "ui/plots/CurvePlot.h"
 #include "ui/plots/SpectrumPlot.h"
@@ -31,6 +32,7 @@
 
 #include "engine/estimate/MethodTraits.h"
 
+using sysid::ui::comboValue;
 using sysid::ui::EstimatorPanel;
 using sysid::ui::FilterPanel;
 using sysid::ui::ResultsPanel;
@@ -647,6 +649,88 @@ private slots:
         panel.setPreprocessing(full);
         QCOMPARE(panel.differentiation().second, 11);
         QVERIFY(panel.preprocessing().differentiation == full.differentiation);
+    }
+
+    // The filter's gain over the spectra (|H|^2 = 1/2 at the cutoff), its note, its ends and the
+    // window cut after filtering; the spectral peak's cutoff and starting value.
+    void filterShowsGainPeakAndStartValue()
+    {
+        const data::DataTable table = sineTable();  // 1 Hz (amplitude 1) + 30 Hz (0.3) at 100 Hz
+        FilterPanel panel;
+        panel.setTable(&table);
+        const auto peak = panel.previewPeak();
+        QVERIFY(peak);
+        QVERIFY2(std::abs(peak->frequencyHz - 1.0) < 0.01, qPrintable(QString::number(peak->frequencyHz)));
+        QVERIFY2(panel.peakLabel()->text().contains(QStringLiteral("ω = 2πf = 6.28 rad/s, ω² = 39.5")),
+                 qPrintable(panel.peakLabel()->text()));
+        QVERIFY(!panel.spectrumPlot()->hasFilterGain());
+
+        // The offered cutoff: 5 x the 1 Hz peak.
+        QCOMPARE(panel.useCutoffButton()->text(), QStringLiteral("Use cutoff 5 Hz"));
+        QSignalSpy changed(&panel, &FilterPanel::preprocessingChanged);
+        panel.useCutoffButton()->click();
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(panel.preprocessing().lowPass.has_value());
+        QCOMPARE(panel.preprocessing().lowPass->cutoffHz, 5.0);
+        QCOMPARE(panel.preprocessing().lowPass->ends, data::FilterEnds::LeastSquares);
+
+        const sysid::ui::SpectrumPlot* spectrum = panel.spectrumPlot();
+        QVERIFY(spectrum->hasFilterGain());
+        QVERIFY2(std::abs(spectrum->filterGainNear(5.0) - 0.5) < 0.03,
+                 qPrintable(QString::number(spectrum->filterGainNear(5.0))));
+        QVERIFY(std::abs(spectrum->filterGainNear(1.0) - 1.0) < 1e-4);
+        QVERIFY(spectrum->filterGainNear(30.0) < 1e-6);
+        QVERIFY(!panel.lowPassNote()->isHidden());
+        QVERIFY2(panel.lowPassNote()->text().contains(QStringLiteral("ends by least squares")) &&
+                     panel.lowPassNote()->text().contains(QStringLiteral("decay to 1 % within")),
+                 qPrintable(panel.lowPassNote()->text()));
+
+        // The ends and the window's place, both ways.
+        panel.filterEndsCombo()->setCurrentIndex(
+            panel.filterEndsCombo()->findData(static_cast<int>(data::FilterEnds::Odd)));
+        QCOMPARE(panel.preprocessing().lowPass->ends, data::FilterEnds::Odd);
+        QVERIFY(panel.lowPassNote()->text().contains(QStringLiteral("odd reflection")));
+        data::Preprocessing after;
+        after.lowPass = data::Preprocessing::LowPass{4, 5.0, data::FilterEnds::LeastSquares};
+        after.window = std::make_pair(1.0, 9.0);
+        after.windowAfterFilter = true;
+        panel.setPreprocessing(after);
+        QCOMPARE(comboValue<data::FilterEnds>(panel.filterEndsCombo()), data::FilterEnds::LeastSquares);
+        QVERIFY(panel.windowAfterFilterCheck()->isChecked());
+        QVERIFY(panel.preprocessing().windowAfterFilter);
+        QCOMPARE(panel.processedTable()->columns[0].front(), 1.0);
+
+        // Leave out the end transients: the window shrinks by the settling time at each end.
+        const double settling = data::lowPassSettlingTime(*after.lowPass, 100.0).value();
+        panel.windowAfterFilterCheck()->setChecked(false);
+        QVERIFY(panel.skipTransientsButton()->isEnabled());
+        panel.skipTransientsButton()->click();
+        const data::Preprocessing skipped = panel.preprocessing();
+        QVERIFY(skipped.window && skipped.windowAfterFilter);
+        QVERIFY2(std::abs(skipped.window->first - settling) < 0.01,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(skipped.window->first).arg(settling)));
+        QVERIFY(std::abs(skipped.window->second - (9.99 - settling)) < 0.01);
+
+        // A starting value from the peak: Omega2 is preselected with omega^2.
+        QSignalSpy start(&panel, &FilterPanel::startValueRequested);
+        QVERIFY(!panel.setStartButton()->isEnabled());  // no model yet
+        panel.setParameterNames({QStringLiteral("gamma"), QStringLiteral("Omega2"), QStringLiteral("alpha")});
+        QCOMPARE(panel.startParameterCombo()->currentText(), QStringLiteral("Omega2"));
+        QCOMPARE(panel.startFormCombo()->currentText(), QStringLiteral("ω² = 39.5"));
+        QVERIFY(panel.setStartButton()->isEnabled());
+        panel.setStartButton()->click();
+        QCOMPARE(start.count(), 1);
+        QCOMPARE(start.at(0).at(0).toString(), QStringLiteral("Omega2"));
+        QCOMPARE(start.at(0).at(1).toDouble(), 39.5);
+        QVERIFY(start.at(0).at(2).toString().contains(QStringLiteral("spectral peak of y")));
+        panel.startParameterCombo()->setCurrentText(QStringLiteral("alpha"));
+        panel.startFormCombo()->setCurrentIndex(2);
+        panel.setStartButton()->click();
+        QCOMPARE(start.at(1).at(0).toString(), QStringLiteral("alpha"));
+        QCOMPARE(start.at(1).at(1).toDouble(), 1.0);  // f in Hz
+        panel.setParameterNames({QStringLiteral("c"), QStringLiteral("wn")});
+        QCOMPARE(panel.startParameterCombo()->currentText(), QStringLiteral("wn"));
+        QCOMPARE(panel.startFormCombo()->currentIndex(), 1);  // omega
     }
 
     void filterInvalidCutoffShowsError()

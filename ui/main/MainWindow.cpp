@@ -548,6 +548,7 @@ void MainWindow::connectDocument()
     });
     connect(filter_, &FilterPanel::preprocessingChanged, this,
             [this] { document_->setPreprocessing(filter_->preprocessing()); });
+    connect(filter_, &FilterPanel::startValueRequested, this, &MainWindow::setStartingValue);
     connect(estimator_, &EstimatorPanel::settingsChanged, this,
             [this] { document_->setSettings(estimator_->settings()); });
     connect(estimator_, &EstimatorPanel::optimalSettingsChanged, this,
@@ -669,6 +670,30 @@ void MainWindow::updateModelWithEstimates()
         text = ParameterTable::rewriteParameterLine(text, rewritten);
     }
     parameterTable_->replaceEditorText(text);
+}
+
+void MainWindow::setStartingValue(const QString& name, double value, const QString& reason)
+{
+    const ModelSummary& summary = document_->modelSummary();
+    const auto found =
+        std::find_if(summary.parameters.begin(), summary.parameters.end(),
+                     [&](const model::Parameter& p) { return !p.isInitialValue && p.name == name.toStdString(); });
+    if (!summary.valid || found == summary.parameters.end()) {
+        statusBar()->showMessage(tr("The model has no parameter %1.").arg(name), 8000);
+        return;
+    }
+    if (value < found->lower || value > found->upper) {
+        statusBar()->showMessage(tr("%1 = %2 (%3) lies outside its bounds [%4, %5]; the start value was not changed.")
+                                     .arg(name, ParameterTable::formatNumber(value), reason,
+                                          ParameterTable::formatNumber(found->lower),
+                                          ParameterTable::formatNumber(found->upper)),
+                                 10000);
+        return;
+    }
+    model::Parameter rewritten = *found;
+    rewritten.value = value;
+    parameterTable_->replaceEditorText(ParameterTable::rewriteParameterLine(editor_->toPlainText(), rewritten));
+    statusBar()->showMessage(tr("%1 starts at %2: %3.").arg(name, ParameterTable::formatNumber(value), reason), 10000);
 }
 
 void MainWindow::foldStartingValuesIntoText()
@@ -861,6 +886,13 @@ void MainWindow::refreshModel()
     symbols_->setSummary(summary);
     periodic_->setModel(summary);
     parameterTable_->setSummary(summary);
+    if (summary.valid) {
+        QStringList parameters;
+        for (const model::Parameter& p : summary.parameters)
+            if (!p.isInitialValue)
+                parameters << QString::fromStdString(p.name);
+        filter_->setParameterNames(parameters);
+    }
     {
         const QSignalBlocker block(estimator_);
         estimator_->setOutputs(toList(summary.outputs));

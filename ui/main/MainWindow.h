@@ -123,6 +123,9 @@ private:
     void foldStartingValuesIntoText();
     // Writes the last fit's estimates into the model text as the starting values (one undo step).
     void updateModelWithEstimates();
+    // A parameter's starting value written into its `param` line (the filter panel's suggestion
+    // from the spectral peak), said in the status bar with `reason`.
+    void setStartingValue(const QString& name, double value, const QString& reason);
     void newProject();
     void newFromTemplate(const QString& modelFile);
     void openExample();
