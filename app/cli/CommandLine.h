@@ -31,5 +31,6 @@ int runContour(const Arguments& args);
 int runReport(const Arguments& args);
 int runCompare(const Arguments& args);
 int runSpectrum(const Arguments& args);
+int runProfile(const Arguments& args);
 
 }  // namespace sysid::cli

@@ -3,6 +3,7 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
 #include "app/cli/FieldOptions.h"
+#include "app/cli/FitJobOptions.h"
 #include "app/cli/ParameterOverrides.h"
 #include "app/cli/PreprocessingOptions.h"
 #include "app/cli/StderrProgress.h"
@@ -33,41 +34,6 @@ namespace po = boost::program_options;
 namespace sysid::cli {
 
 namespace {
-
-using Strings = std::vector<std::string>;
-
-// Applies the options given on the command line to settings (a project's or the defaults).
-// With `refuse`, an option of a setting the method does not take is a UsageError.
-void applySettings(const po::variables_map& vm, estimate::FitSettings& settings, bool refuse)
-{
-    if (const auto method = estimationMethodOption(vm))
-        settings.method = *method;
-    const auto takes = [&](estimate::MethodInput input, const char* option) {
-        if (refuse && !estimate::takes(settings.method, input))
-            throw UsageError(estimate::notTakenMessage(option, {input}, settings.method));
-    };
-    // --period (> 0 here: a fixed period, so the frequency parameter is dropped) and
-    // --frequency-parameter are two ways to one setting; the table's rule for the period allows 0.
-    if (vm.count("period")) {
-        const double period = parseNumber(vm["period"].as<std::string>(), "--period");
-        if (!(period > 0))
-            throw UsageError("--period: the forcing period must be > 0");
-        if (vm.count("frequency-parameter"))
-            throw UsageError("give either --period or --frequency-parameter, not both");
-        takes(estimate::MethodInput::PeriodicResponse, "--period");
-        settings.periodic.period = period;
-        settings.periodic.frequencyParameter.clear();
-    }
-    if (vm.count("frequency-parameter")) {
-        takes(estimate::MethodInput::PeriodicResponse, "--frequency-parameter");
-        settings.periodic.frequencyParameter = vm["frequency-parameter"].as<std::string>();
-    }
-    for (const auto& [name, prior] : priorOptions(vm))
-        settings.priors[name] = prior;
-    if (vm.count("prior"))
-        takes(estimate::MethodInput::Priors, "--prior");
-    applyFieldOptions(vm, estimate::fitSettingFields(), settings, fitOptionPolicy(settings, refuse));
-}
 
 // central | smoothing-spline | savitzky-golay[:WINDOW:ORDER]
 data::Preprocessing::Derivative parseDifferentiation(const std::string& text)
@@ -109,23 +75,12 @@ int runFit(const Arguments& args)
     options.add_options()
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project or the .model file")
-        ("data", po::value<Strings>()->composing(), "CSV file of one experiment (repeatable; MODEL form)")
-        ("time", po::value<std::string>(), "name of the time column (default: t, time or the first; MODEL form)")
-        ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column "
-                                                   "(repeatable; MODEL form)")
-        ("method", po::value<std::string>(), estimationMethodHelp("the estimation method (default output-error)").c_str())
         ("differentiation", po::value<std::string>(),
          ("how unmeasured velocities are obtained (single-step, multistep): " + data::kDerivativeMethods.choices() +
           "; savitzky-golay:WINDOW:ORDER sets its window and polynomial order (default: central; savitzky-golay " +
           std::to_string(derivative.window) + ":" + std::to_string(derivative.polynomialOrder) + "). " +
           data::kDerivativeMethods.help()).c_str())
         ("refine", "after single-step or multistep, run output error from its estimate")
-        ("period", po::value<std::string>(), "T: forcing period of every experiment (periodic-response)")
-        ("frequency-parameter", po::value<std::string>(),
-         "NAME: forcing period 2*pi/NAME, NAME fixed per experiment (periodic-response)")
-        ("set", po::value<Strings>()->composing(), "NAME=VALUE: starting value of a parameter (repeatable)")
-        ("prior", po::value<Strings>()->composing(), "NAME=MEAN,SD: Gaussian prior of a parameter (bayes, "
-                                                     "periodic-response; repeatable)")
         ("quiet,q", "no progress lines on stderr")
         ("report", "print the full report of the fit on stderr (method, settings that differ from the defaults, "
                    "iterations, evaluations, seconds per phase, integration statistics, whether each output's "
@@ -133,10 +88,7 @@ int runFit(const Arguments& args)
                    "with --quiet; RESULT.json holds it as \"report\" in any case")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
     // clang-format on
-    addCsvFormatOptions(options);
-    addPreprocessingOptions(options);
-    const estimate::FitSettings defaults;
-    addFieldOptions(options, nullptr, estimate::fitSettingFields(), fitOptionPolicy(defaults));
+    addFitJobOptions(options);
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;
@@ -144,39 +96,15 @@ int runFit(const Arguments& args)
     if (!vm.count("input"))
         throw UsageError("missing the PROJECT.sysid or MODEL file");
     const std::string input = vm["input"].as<std::string>();
-    const bool isProject = std::filesystem::path(input).extension() == ".sysid";
     const bool quiet = vm.count("quiet") > 0;
 
-    job::FitJob fit;
-    std::map<std::string, double> trueValues;
-    std::optional<project::Project> loaded;
-    if (isProject) {
-        refuseModelFormOptions(vm, input);
-        estimate::FitSettings settings;  // checked before anything is read
-        applySettings(vm, settings, vm.count("method") > 0);
-        checkOutputPlace(vm.count("output") ? vm["output"].as<std::string>() : "-");
-        project::Project project = project::loadProject(input);
-        applySettings(vm, project.settings, true);
-        for (const auto& [name, value] : namedValues(vm, "set"))
-            project.parameterValues[name] = value;
-        fit = project::makeFitJob(project);
-        trueValues = project::trueValues(project);
-        loaded = std::move(project);
-    } else {
-        if (!vm.count("data"))
-            throw UsageError("missing --data DATA.csv (a MODEL needs data; or give a PROJECT.sysid)");
-        if (!vm.count("output"))
+    LoadedFit loaded = loadFitJob(vm, input, [&] {
+        if (!isProjectFile(input) && !vm.count("output"))
             throw UsageError("missing -o RESULT.json (- for standard output)");
-        applySettings(vm, fit.settings, true);
-        fit.parameterValues = namedValues(vm, "set");
-        const auto mapping = columnMapping(vm);
-        checkOutputPlace(vm["output"].as<std::string>());
-        fit.modelText = readModelText(input);
-        fit.modelSource = input;
-        fit.experiments = dataExperiments(vm, mapping);
-    }
-
-    applyPreprocessingOptions(vm, fit.preprocessing);
+        checkOutputPlace(vm.count("output") ? vm["output"].as<std::string>() : "-");
+    });
+    job::FitJob& fit = loaded.job;
+    const std::map<std::string, double>& trueValues = loaded.trueValues;
     const auto refuse = [&](estimate::MethodInput input, const char* option) {
         if (!estimate::takes(fit.settings.method, input))
             throw UsageError(estimate::notTakenMessage(option, {input}, fit.settings.method));
@@ -214,9 +142,9 @@ int runFit(const Arguments& args)
     resultJson["model"] = {{"file", fit.modelSource}, {"text", fit.modelText}};
     // The model at the estimate on each validation data set, its initial values as `sysid compare`
     // takes them by default.
-    if (loaded && !project::validationDataSets(*loaded).empty() && !result.cancelled()) {
+    if (loaded.project && !project::validationDataSets(*loaded.project).empty() && !result.cancelled()) {
         const auto comparisons =
-            project::compareValidationDataSets(*loaded, fit, estimates, job::defaultInitialValues(result));
+            project::compareValidationDataSets(*loaded.project, fit, estimates, job::defaultInitialValues(result));
         if (!quiet || vm.count("report"))
             std::cerr << project::validationReport(comparisons) << std::flush;
         resultJson["validation"] = project::validationToJson(comparisons);

@@ -36,6 +36,10 @@ const char* usage =
     "  contour PROJECT.sysid|MODEL [--data DATA.csv] --x NAME=FROM:TO --y NAME=FROM:TO [--grid N]\n"
     "          [--path RESULT.json] -o FILE.json|FILE.csv\n"
     "                                   the fit's cost over a grid of two parameters, with a fit's path\n"
+    "  profile PROJECT.sysid|MODEL [--data DATA.csv] [--parameter NAME]... [--range [NAME=]LOW:HIGH]\n"
+    "          [--points N] [-o PROFILE.json]\n"
+    "                                   profile likelihood: each parameter's likelihood-based interval and\n"
+    "                                   whether the data determine it\n"
     "  compare RESULT.json|PROJECT.sysid [--data DATA.csv] [--initial result|estimate[:S]|model]\n"
     "          [-o OUT.json|OUT.csv]\n"
     "                                   a fit's model simulated on a record: rmse, nrmse and fit % per output;\n"
@@ -62,7 +66,7 @@ int main(int argc, char** argv)
     const std::map<std::string, int (*)(const Arguments&)> commands{
         {"check", runCheck},     {"simulate", runSimulate}, {"fit", runFit},         {"periodic", runPeriodic},
         {"optimal", runOptimal}, {"study", runStudy},       {"contour", runContour}, {"report", runReport},
-        {"compare", runCompare}, {"spectrum", runSpectrum}};
+        {"compare", runCompare}, {"spectrum", runSpectrum}, {"profile", runProfile}};
     const auto usageError = [&](const char* what) {
         std::cerr << "sysid " << command << ": " << what << "\n(see 'sysid " << command << " --help')\n";
         return UsageErrorExit;

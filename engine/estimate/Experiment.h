@@ -22,6 +22,12 @@ struct Experiment {
     // Values of fixed parameters for this record only (its own initial state written as
     // x(0) = x0 with x0 fixed, a forcing amplitude, ...).
     std::map<std::string, double> fixedValues;
+    // Estimated initial values (by model name) held at a value in this record only, so that they
+    // are no unknowns here: a profile steps one of them.
+    std::map<std::string, double> heldInitialValues;
+    // Starting values of this record's estimated initial values, over the shared starting values
+    // of the model's parameters: a fit warm-started from another fit's per-record estimates.
+    std::map<std::string, double> startValues;
 };
 
 // Builds an experiment from a data table: each model output and input is read from the

@@ -47,11 +47,14 @@ FitResult cancelledAtStart(const ParameterLayout& layout, const eval::CompiledMo
 ParameterLayout layoutFor(const eval::CompiledModelSource& model, const std::vector<double>& values,
                           const std::vector<Experiment>& experiments)
 {
-    std::vector<std::map<std::string, double>> fixedValues;
-    for (const auto& e : experiments)
+    std::vector<std::map<std::string, double>> fixedValues, heldInitialValues, startValues;
+    for (const auto& e : experiments) {
         fixedValues.push_back(e.fixedValues);
+        heldInitialValues.push_back(e.heldInitialValues);
+        startValues.push_back(e.startValues);
+    }
     try {
-        return ParameterLayout(model, values, fixedValues);
+        return ParameterLayout(model, values, fixedValues, heldInitialValues, startValues);
     } catch (const std::invalid_argument& e) {
         throw FitError(e.what());
     }

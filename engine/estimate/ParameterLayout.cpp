@@ -5,7 +5,9 @@
 namespace sysid::estimate {
 
 ParameterLayout::ParameterLayout(const eval::CompiledModelSource& model, const std::vector<double>& initialValues,
-                                 const std::vector<std::map<std::string, double>>& fixedValues) :
+                                 const std::vector<std::map<std::string, double>>& fixedValues,
+                                 const std::vector<std::map<std::string, double>>& heldInitialValues,
+                                 const std::vector<std::map<std::string, double>>& startValues) :
     base_(fixedValues.size(), initialValues),
     unknownsOf_(fixedValues.size())
 {
@@ -13,12 +15,31 @@ ParameterLayout::ParameterLayout(const eval::CompiledModelSource& model, const s
     if (initialValues.size() != model.parameterCount())
         throw std::invalid_argument("expected a starting value for each of the " +
                                     std::to_string(model.parameterCount()) + " parameters");
-    for (std::size_t e = 0; e < experimentCount; ++e)
+    const auto indexOf = [&](const std::string& name) {
+        for (std::size_t i = 0; i < model.parameterCount(); ++i)
+            if (model.parameterNames[i] == name)
+                return i;
+        return model.parameterCount();
+    };
+    const auto valueIn = [](const std::vector<std::map<std::string, double>>& perExperiment, std::size_t e,
+                            const std::string& name) -> const double* {
+        if (e >= perExperiment.size())
+            return nullptr;
+        const auto it = perExperiment[e].find(name);
+        return it == perExperiment[e].end() ? nullptr : &it->second;
+    };
+    for (std::size_t e = 0; e < experimentCount; ++e) {
+        if (e < heldInitialValues.size())
+            for (const auto& [name, value] : heldInitialValues[e]) {
+                const std::size_t index = indexOf(name);
+                if (index == model.parameterCount() || !model.parameters[index].isInitialValue ||
+                    model.parameters[index].fixed)
+                    throw std::invalid_argument("experiment " + std::to_string(e + 1) + " holds '" + name +
+                                                "', which is not an estimated initial value of the model");
+                base_[e][index] = value;
+            }
         for (const auto& [name, value] : fixedValues[e]) {
-            std::size_t index = model.parameterCount();
-            for (std::size_t i = 0; i < model.parameterCount(); ++i)
-                if (model.parameterNames[i] == name)
-                    index = i;
+            const std::size_t index = indexOf(name);
             if (index == model.parameterCount())
                 throw std::invalid_argument("experiment " + std::to_string(e + 1) + " sets '" + name +
                                             "', which is not a parameter of the model");
@@ -28,6 +49,7 @@ ParameterLayout::ParameterLayout(const eval::CompiledModelSource& model, const s
                     ", which is estimated; only fixed parameters can differ between experiments");
             base_[e][index] = value;
         }
+    }
     for (std::size_t i = 0; i < model.parameterCount(); ++i) {
         const auto& p = model.parameters[i];
         if (p.fixed || p.isInitialValue)
@@ -37,10 +59,11 @@ ParameterLayout::ParameterLayout(const eval::CompiledModelSource& model, const s
     for (std::size_t e = 0; e < experimentCount; ++e)
         for (std::size_t i = 0; i < model.parameterCount(); ++i) {
             const auto& p = model.parameters[i];
-            if (!p.isInitialValue || p.fixed)
+            if (!p.isInitialValue || p.fixed || valueIn(heldInitialValues, e, p.name))
                 continue;
             const std::string name = experimentCount > 1 && e > 0 ? p.name + "#" + std::to_string(e + 1) : p.name;
-            unknowns_.push_back({name, i, static_cast<int>(e), initialValues[i], p.lower, p.upper});
+            const double* start = valueIn(startValues, e, p.name);
+            unknowns_.push_back({name, i, static_cast<int>(e), start ? *start : initialValues[i], p.lower, p.upper});
         }
     for (std::size_t u = 0; u < unknowns_.size(); ++u)
         for (std::size_t e = 0; e < experimentCount; ++e)

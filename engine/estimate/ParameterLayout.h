@@ -22,9 +22,14 @@ public:
     };
 
     // `fixedValues[e]` overrides fixed parameters for experiment e; naming an estimated or
-    // unknown parameter there is an std::invalid_argument.
+    // unknown parameter there is an std::invalid_argument. `heldInitialValues[e]` (when given)
+    // holds estimated initial values of experiment e at a value, so they are no unknowns there (a
+    // profile steps one); `startValues[e]` (when given) starts experiment e's estimated initial
+    // values from its own values instead of initialValues (a warm start from another fit).
     ParameterLayout(const eval::CompiledModelSource& model, const std::vector<double>& initialValues,
-                    const std::vector<std::map<std::string, double>>& fixedValues);
+                    const std::vector<std::map<std::string, double>>& fixedValues,
+                    const std::vector<std::map<std::string, double>>& heldInitialValues = {},
+                    const std::vector<std::map<std::string, double>>& startValues = {});
 
     const std::vector<Unknown>& unknowns() const { return unknowns_; }
     std::size_t size() const { return unknowns_.size(); }

@@ -7,6 +7,7 @@
 #include "engine/estimate/MethodTraits.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/job/ModelText.h"
+#include "engine/job/PreparedFit.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -138,53 +139,19 @@ void logPreprocessing(const FitJob& job, ProgressSink& sink)
     }
 }
 
-void attachUnits(estimate::FitResult& result, const eval::CompiledModelSource& model)
-{
-    for (estimate::ParameterEstimate& e : result.parameters)
-        e.unit = model::unitOfParameter(model.parameters, e.name);
-}
-
 estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_token stop)
 {
-    const auto model = compileModelText(job.modelText, job.modelSource);
-    const std::vector<double> start = startingValues(*model, job.parameterValues);
-    checkFitSettings(*model, job.settings);
-    if (job.experiments.empty())
-        throw JobError(JobError::Kind::Data, "no data to fit: give at least one data set");
-
-    const std::vector<estimate::Experiment> experiments = preparedExperiments(job, *model);
-
-    std::vector<std::string> parameterNames;
-    try {
-        parameterNames = estimate::estimatedParameterNames(*model, experiments, job.settings.method);
-    } catch (const estimate::FitError& e) {
-        throw JobError(JobError::Kind::Settings, e.what());
-    }
+    const PreparedFit prepared(job);
+    const std::vector<std::string> parameterNames = prepared.unknownNames();
     sink.started(parameterNames);
-    // Velocities for the equation-error methods are differentiated as the preprocessing says.
-    estimate::FitSettings settings = job.settings;
-    settings.equationError.differentiation = job.preprocessing.differentiation;
-    integrate::resolveMethod(settings.integrator, *model);
     sink.log("fitting " + std::to_string(parameterNames.size()) + " parameter(s) (" + names(parameterNames) + ") to " +
-             std::to_string(experiments.size()) + " data set(s) by " + estimate::methodName(job.settings.method) +
-             integratorNote(settings));
+             std::to_string(prepared.experiments().size()) + " data set(s) by " +
+             estimate::methodName(job.settings.method) + integratorNote(prepared.settings()));
     logPreprocessing(job, sink);
-
-    try {
-        estimate::FitResult result = estimate::fit(model, start, experiments, settings, &sink, stop);
-        attachUnits(result, *model);
-        for (const estimate::OutputResidualAnalysis& output : result.residualAnalysis.outputs)
-            sink.log(estimate::describe(output));
-        return result;
-    } catch (const estimate::FitError& e) {
-        throw JobError(JobError::Kind::Fit, e.what());
-    } catch (const integrate::IntegrationError& e) {
-        throw JobError(JobError::Kind::Integration, job.modelSource + ": " + e.what());
-    } catch (const data::DataError& e) {
-        throw JobError(JobError::Kind::Data, e.what());
-    } catch (const std::invalid_argument& e) {
-        throw JobError(JobError::Kind::Fit, e.what());
-    }
+    estimate::FitResult result = prepared.fit({}, std::nullopt, &sink, stop);
+    for (const estimate::OutputResidualAnalysis& output : result.residualAnalysis.outputs)
+        sink.log(estimate::describe(output));
+    return result;
 }
 
 }  // namespace

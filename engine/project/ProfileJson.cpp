@@ -1,0 +1,82 @@
+#include "engine/project/ProfileJson.h"
+
+#include "engine/project/JsonNumbers.h"
+#include "engine/project/SettingsJson.h"
+
+
+using nlohmann::json;
+
+namespace sysid::project {
+
+namespace {
+
+json namedValues(const std::vector<std::string>& names, const std::vector<double>& values)
+{
+    json out = json::object();
+    for (std::size_t k = 0; k < names.size() && k < values.size(); ++k)
+        out[names[k]] = finiteOrNull(values[k]);
+    return out;
+}
+
+json sideToJson(const job::ProfileSide& side)
+{
+    json out = {{"end", job::kProfileSideEnds.name(side.end)}, {"limit", finiteOrNull(side.limit)}};
+    if (!side.message.empty())
+        out["message"] = side.message;
+    return out;
+}
+
+json bound(const std::optional<double>& value)
+{
+    return value ? finiteOrNull(*value) : json(nullptr);
+}
+
+}  // namespace
+
+json profileSettingsToJson(const job::ProfileSettings& settings)
+{
+    json out = json::object();
+    writeFields(job::profileFields(), settings, out);
+    return out;
+}
+
+json profileResultToJson(const job::ProfileResult& r)
+{
+    json out;
+    out["method"] = r.method;
+    out["settings"] = profileSettingsToJson(r.settings);
+    out["threshold"] = finiteOrNull(r.threshold);
+    out["objective_at_optimum"] = finiteOrNull(r.objectiveAtOptimum);
+    out["residual_variance"] = finiteOrNull(r.residualVariance);
+    out["estimates"] = namedValues(r.parameterNames, r.optimum.parameters);
+    out["ranks"] = r.ranks;
+    out["cancelled"] = r.cancelled;
+    out["profiles"] = json::object();
+    for (const job::ParameterProfile& p : r.profiles) {
+        json points = json::array();
+        for (const job::ProfilePoint& point : p.points(r.optimum))
+            points.push_back({{"value", finiteOrNull(point.value)},
+                              {"objective", finiteOrNull(point.objective)},
+                              {"parameters", namedValues(r.parameterNames, point.parameters)},
+                              {"converged", point.converged},
+                              {"rank", point.rank}});
+        json profile = {{"points", std::move(points)},
+                        {"interval", json::array({bound(p.low), bound(p.high)})},
+                        {"wald_interval", json::array({finiteOrNull(p.waldInterval[0]), finiteOrNull(p.waldInterval[1])})},
+                        {"verdict", job::verdictName(p.verdict)},
+                        {"estimate", finiteOrNull(p.estimate)},
+                        {"sd", finiteOrNull(p.sd)},
+                        {"largest_rise", finiteOrNull(p.largestRise)},
+                        {"lower", sideToJson(p.lower)},
+                        {"upper", sideToJson(p.upper)}};
+        if (!p.unit.empty())
+            profile["unit"] = p.unit;
+        out["profiles"][p.name] = std::move(profile);
+    }
+    if (std::isfinite(r.lowerObjective))
+        out["lower_optimum"] = {{"objective", r.lowerObjective},
+                                {"parameters", namedValues(r.parameterNames, r.lowerPoint)}};
+    return out;
+}
+
+}  // namespace sysid::project

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "engine/job/ProfileLikelihood.h"
+
+#include <nlohmann/json.hpp>
+
+namespace sysid::project {
+
+// The settings of a profile as its result records them: {"points": 20, "confidence": 0.95, "simultaneous": false}.
+nlohmann::json profileSettingsToJson(const job::ProfileSettings& settings);
+
+// The result of `sysid profile`:
+//   {"method", "settings": {profile settings}, "threshold", "objective_at_optimum", "residual_variance",
+//    "estimates": {"NAME": value}, "ranks", "cancelled",
+//    "profiles": {"NAME": {"points": [{"value", "objective", "parameters": {"NAME": value}, "converged",
+//                                      "rank"}],
+//                          "interval": [LOW | null, HIGH | null], "wald_interval": [LOW, HIGH],
+//                          "verdict": "identifiable" | "practically non-identifiable" |
+//                                     "structurally non-identifiable",
+//                          "estimate", "sd", "unit", "largest_rise",
+//                          "lower": {"end": "crossed" | "limit" | "points" | "failed" | "cancelled",
+//                                    "limit", "message"}, "upper": {...}}},
+//    "lower_optimum": {"objective", "parameters": {...}} (only when a profile met a lower objective)}
+// "objective" is -2 log-likelihood up to a constant; points run from the lowest value to the highest,
+// the optimum among them. Numbers that are not finite are written as null.
+nlohmann::json profileResultToJson(const job::ProfileResult& result);
+
+}  // namespace sysid::project
