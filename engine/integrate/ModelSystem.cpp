@@ -244,8 +244,15 @@ void ModelSystem::solveSliding(double t, bool derivatives)
                             static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(b)]));
     }
     const auto lu = A.fullPivLu();
-    if (!lu.isInvertible())
-        return;  // the modes do not move the rates: keep the last ones
+    if (!lu.isInvertible()) {
+        // The modes do not move the rates: keep the last ones, which then depend on nothing (the
+        // Jacobian terms of the sliding modes are zero, not those of an earlier point).
+        const auto n = static_cast<Eigen::Index>(model_->stateCount());
+        modeJacobian_.resize(n, 0);
+        slidingX_.resize(0, n);
+        slidingP_.resize(0, static_cast<Eigen::Index>(model_->parameterCount()));
+        return;
+    }
     const Eigen::VectorXd step = lu.solve(-r);
     for (Eigen::Index a = 0; a < k; ++a)
         modes_[slidingList_[static_cast<std::size_t>(a)]] += step(a);

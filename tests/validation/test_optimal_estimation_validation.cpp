@@ -72,14 +72,18 @@ std::string msdModelWith(const std::string& value)
         "param k = 10", "param k = " + value);
 }
 
-// Runs `run` on a model parsed from `text`, destroying it under the symbolic lock.
+// Runs `run` on a model parsed from `text` (with the starting `values` of some parameters),
+// destroying it under the symbolic lock.
 template <class F>
-auto withModel(const std::string& text, F&& run)
+auto withModel(const std::string& text, F&& run, const std::map<std::string, double>& values = {})
 {
     std::unique_ptr<model::Model> m;
     {
         std::lock_guard lock(model::symbolicMutex());
         m = std::make_unique<model::Model>(model::parseModel(text, "msd_optimal.model"));
+        for (auto& parameter : m->parameters)
+            if (const auto it = values.find(parameter.name); it != values.end())
+                parameter.value = it->second;
     }
     auto result = run(*m);
     std::lock_guard lock(model::symbolicMutex());
@@ -292,7 +296,151 @@ private slots:
         QVERIFY(std::abs(r.stiffnessAtSolution.kappaMin / -516.49 - 1) < 0.01);
     }
 
+    // Seed ch. 4, model 1 as a TPBVP with the seed's weights (the bundled project's settings:
+    // q_a, W_a = 1e5 on the angles and velocities, V = [1 1 1e4 1e9 1e9]; W, which the seed does not
+    // print legibly, 1e5 on the kinematics and 1e6 on the parameters) on data simulated with the
+    // seed's priors m1 = 4.7, m2 = 0.39, k = 978, b = 2.7, started 30 % off.
+    void flexibleManipulator()
+    {
+        const std::string text = readText(examplePath("flexible_manipulator.model"));
+        const auto experiment = manipulatorRecord(text);
+        const auto settings = manipulatorSettings();
+        const std::string started = replaced(
+            replaced(replaced(replaced(text, "param m1 = 4.7", "param m1 = 6.11"), "param m2 = 0.39", "param m2 = 0.507"),
+                     "param k = 978", "param k = 684.6"),
+            "param b = 2.7", "param b = 3.51");
+        StageIterations iterations;
+        const auto r = withModel(started, [&](const model::Model& m) {
+            return estimate::estimateOptimally(m, experiment, settings,
+                                               [&](const shooting::BvpIteration& it) { iterations.count(it); });
+        });
+        qInfo("manipulator, model 1 on its own data from 30 %% off: m1 = %.6f m2 = %.6f k = %.4f b = %.6f, %zu "
+              "iterations (%s), J = %.3g; stiffness at the guess: %s",
+              r.parameters(0), r.parameters(1), r.parameters(2), r.parameters(3), r.iterations,
+              qPrintable(iterations.text()), r.cost, estimate::describeStiffness(r.stiffnessAtGuess).c_str());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
+        // The measured angles are interpolated linearly between their 1 ms samples, an error of
+        // h^2/8 |s''| (about 1.6e-4 rad here) that the weight 1e9 makes the estimate follow: 2.4e-4
+        // relative (measured: 1.5e-5 with samples every 0.25 ms, the h^2 law).
+        const double truth[] = {4.7, 0.39, 978, 2.7};
+        for (Eigen::Index i = 0; i < 4; ++i)
+            QVERIFY2(std::abs(r.parameters(i) / truth[i] - 1) < 5e-4,
+                     qPrintable(QString::fromStdString(r.parameterNames[static_cast<std::size_t>(i)])));
+        // Seed §5.3: with its weights the manipulator's kappa is about -200, tame at its interval
+        // 0.01 (kappa*dt >= -2): the 101 shooting points suffice.
+        QVERIFY(r.stiffnessAtGuess.kappaMin < -50 && r.stiffnessAtGuess.kappaMin > -400);
+        QVERIFY(r.stiffnessAtGuess.suggestedPoints <= 101);
+    }
+
+    // The same model and weights on data from the extended model with friction (the bundled
+    // project): the residual of the rotor's equation of motion shows the friction as a step at
+    // s2' = 0 against the estimated velocity (seed Fig. 4.6). On data without friction it has none.
+    void frictionShowsInTheResiduals()
+    {
+        const auto settings = manipulatorSettings();
+        const std::string model1 = readText(examplePath("flexible_manipulator.model"));
+        const std::string withFriction = readText(examplePath("flexible_manipulator_friction.model"));
+        const auto run = [&](const estimate::Experiment& e) {
+            return withModel(model1, [&](const model::Model& m) { return estimate::estimateOptimally(m, e, settings); });
+        };
+        const auto frictionRun = run(manipulatorRecord(withFriction));
+        const auto cleanRun = run(manipulatorRecord(model1));
+        QVERIFY2(frictionRun.converged(), frictionRun.termination.message.c_str());
+        QVERIFY2(cleanRun.converged(), cleanRun.termination.message.c_str());
+        const double frictionStep = stepAtZeroVelocity(frictionRun), cleanStep = stepAtZeroVelocity(cleanRun);
+        const auto eom = columnOf(frictionRun.residualNames, "eps:eom:s2");
+        const double rms = std::sqrt(frictionRun.residuals.col(eom).squaredNorm() / double(frictionRun.residuals.rows()));
+        qInfo("eps:eom:s2 against s2': step at 0 of %.2f with friction (the friction itself: -2 f2/m2 = %.1f), %.3g "
+              "without; rms %.3g; model 1's estimates on the friction data m1 = %.4f m2 = %.4f k = %.2f b = %.4f "
+              "(b absorbs part of the friction); max |eps:s2| %.2g",
+              frictionStep, -2 * 39.9 / 0.47, cleanStep, rms, frictionRun.parameters(0), frictionRun.parameters(1),
+              frictionRun.parameters(2), frictionRun.parameters(3),
+              frictionRun.residuals.col(columnOf(frictionRun.residualNames, "eps:s2")).cwiseAbs().maxCoeff());
+        QVERIFY(frictionStep < -40);
+        QVERIFY(std::abs(cleanStep) < 1);
+        // Seed §4.2: all residuals negligible except those on the equations of motion.
+        QVERIFY(frictionRun.residuals.col(columnOf(frictionRun.residualNames, "eps:s2")).cwiseAbs().maxCoeff() < 2e-3);
+        QVERIFY(rms > 10);
+    }
+
+    // Seed §4.4: the extended model (eq. 4.4, smoothed Coulomb friction) with its settings (q_a with
+    // f1 = f2 = 0, W_a = 1 on the angles and velocities, W = V = I; the bundled project) on the same
+    // data recovers the friction levels and the other parameters (the seed's estimates, which the
+    // record was simulated with).
+    void extendedModelEstimatesTheFriction()
+    {
+        const project::Project p = project::loadProject(examplePath("flexible_manipulator_friction_optimal.sysid"));
+        QVERIFY(p.optimalEstimation);
+        const std::string text = readText(examplePath("flexible_manipulator_friction.model"));
+        const auto experiment = manipulatorRecord(text);
+        StageIterations iterations;
+        const auto r = withModel(
+            text,
+            [&](const model::Model& m) {
+                return estimate::estimateOptimally(m, experiment, *p.optimalEstimation,
+                                                   [&](const shooting::BvpIteration& it) { iterations.count(it); });
+            },
+            p.parameterValues);
+        QVERIFY2(r.converged(), r.termination.message.c_str());
+        const std::map<std::string, double> seed{{"m1", 5.40}, {"m2", 0.47}, {"k", 1000},
+                                                 {"b", 2.3},   {"f1", 1.26}, {"f2", 39.9}};
+        QString line;
+        for (std::size_t i = 0; i < r.parameterNames.size(); ++i) {
+            const double value = r.parameters(static_cast<Eigen::Index>(i));
+            line += QString(" %1 = %2").arg(r.parameterNames[i].c_str()).arg(value, 0, 'g', 6);
+            QVERIFY2(std::abs(value / seed.at(r.parameterNames[i]) - 1) < 1e-3, r.parameterNames[i].c_str());
+        }
+        qInfo("extended model from q_a (friction 0):%s, %zu iterations (%s), J = %.3g", qPrintable(line),
+              r.iterations, qPrintable(iterations.text()), r.cost);
+    }
+
+    // The bundled record is the friction model's simulation.
+    void manipulatorDataIsTheSimulatedRecord()
+    {
+        const auto experiment = manipulatorRecord(readText(examplePath("flexible_manipulator_friction.model")));
+        const auto table = data::readCsv(examplePath("data/flexible_manipulator_friction.csv"));
+        QCOMPARE(table.column("s2").size(), experiment.times.size());
+        for (std::size_t k = 0; k < experiment.times.size(); ++k) {
+            QVERIFY(std::abs(table.column("s1")[k] - experiment.measured(static_cast<Eigen::Index>(k), 0)) < 1e-9);
+            QVERIFY(std::abs(table.column("s2")[k] - experiment.measured(static_cast<Eigen::Index>(k), 1)) < 1e-9);
+            QVERIFY(std::abs(table.column("u")[k] - experiment.inputs.signal(0).at(experiment.times[k])) < 1e-9);
+        }
+    }
+
 private:
+    static Eigen::Index columnOf(const std::vector<std::string>& names, const std::string& name)
+    {
+        const auto it = std::find(names.begin(), names.end(), name);
+        if (it == names.end())
+            throw std::runtime_error("no residual " + name);
+        return it - names.begin();
+    }
+
+    // The jump of eps:eom:s2 at s2' = 0: straight lines fitted to it against s2' on 1 <= s2' <= 4 and
+    // on -4 <= s2' <= -1 (outside the friction's smoothing width 1), each taken to s2' = 0.
+    static double stepAtZeroVelocity(const estimate::OptimalEstimationResult& r)
+    {
+        const Eigen::VectorXd e = r.residuals.col(columnOf(r.residualNames, "eps:eom:s2"));
+        const Eigen::VectorXd v = r.states.col(columnOf(r.stateNames, "s2'"));
+        const auto intercept = [&](double lo, double hi) {
+            std::vector<double> xs, ys;
+            for (Eigen::Index k = 0; k < v.size(); ++k)
+                if (v(k) >= lo && v(k) <= hi) {
+                    xs.push_back(v(k));
+                    ys.push_back(e(k));
+                }
+            Eigen::MatrixXd A(static_cast<Eigen::Index>(xs.size()), 2);
+            Eigen::VectorXd y(static_cast<Eigen::Index>(xs.size()));
+            for (std::size_t k = 0; k < xs.size(); ++k) {
+                A(static_cast<Eigen::Index>(k), 0) = 1.0;
+                A(static_cast<Eigen::Index>(k), 1) = xs[k];
+                y(static_cast<Eigen::Index>(k)) = ys[k];
+            }
+            return A.colPivHouseholderQr().solve(y)(0);
+        };
+        return intercept(1, 4) - intercept(-4, -1);
+    }
+
     // Correlation of the equation-of-motion residual with sign(v), and its rms.
     static std::pair<double, double> frictionResidual(double fc)
     {
