@@ -11,6 +11,7 @@
 #include "ui/plots/CurvePlot.h"
 #include "ui/plots/ParameterHistoryPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
+#include "ui/plots/StiffnessPlot.h"
 #include "ui/plots/TimeSeriesPlot.h"
 #include "ui/project/ProjectDocument.h"
 #include "ui/results/OptimalEstimationView.h"
@@ -268,7 +269,9 @@ private slots:
         QVERIFY2(widget->stiffnessLabel()->text().contains("suggested"), qPrintable(widget->stiffnessLabel()->text()));
         ui::OptimalEstimationView* view = w.optimalView();
         QCOMPARE(view->stiffnessPlot()->curvePointCount(QStringLiteral("at the starting guess")), 101);
-        QVERIFY(view->stiffnessSummary()->text().contains("kappa = min Re(lambda)"));
+        QCOMPARE(view->stiffnessPlot()->limit(), -2.0 / 0.1);  // kappa*dt = -2 with dt = 10 s / 100
+        QVERIFY(view->stiffnessSummary()->text().contains("suggested"));
+        QVERIFY(view->stiffnessSummary()->toolTip().contains("kappa = min Re(lambda)"));
         QVERIFY(!view->result());  // a check is not a result
         const auto& d = diagnosed.front().at(1).value<std::optional<estimate::StiffnessDiagnostics>>();
         QVERIFY(d && d->suggestedPoints >= 2);
