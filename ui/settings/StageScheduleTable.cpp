@@ -54,6 +54,10 @@ StageScheduleTable::StageScheduleTable(QWidget* parent) : QWidget(parent)
     const auto& fields = estimate::optimalEstimationStageFields();
     table_ = new QTableWidget(static_cast<int>(fields.size()), 0, this);
     table_->setObjectName(QStringLiteral("stageScheduleTable"));
+    table_->setToolTip(wrappedToolTip(
+        tr("The loose-to-tight schedule (Rutten 1993, §5.4): Newton runs to each stage's tolerance with its "
+           "integrator, then the next stage starts from its solution. A run from a previous result skips the "
+           "fixed-step stages. Command line: --stage K:NAME=VALUE, --stages N")));
     // Rows named as on the command line (--stage K:NAME=VALUE), which keeps the table narrow
     // enough for the estimator column; the tooltip gives the setting in words.
     QStringList rows;
