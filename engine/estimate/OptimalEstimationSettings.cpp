@@ -15,8 +15,8 @@ const core::FieldTable<OptimalEstimationSettings>& optimalEstimationSettingField
              .option = "guess-from",
              .label = "result to start from",
              .help = "start from a previous result of sysid optimal (RESULT.json; in a project, \"last_result\" is the "
-                     "project's last one): its states, inputs, parameters and costates, interpolated onto the "
-                     "shooting points",
+                     "project's last one): its states, parameters and costates (which give the inputs), interpolated "
+                     "onto the shooting points",
              .defaultText = "the measured signals, their central differences and the parameters' starting values"},
             [](S& s) -> std::string& { return s.guessFrom; });
         guessFrom.present = [](const S& s) { return !s.guessFrom.empty(); };

@@ -5,6 +5,7 @@
 #include "UiTestSupport.h"
 
 #include "engine/job/OptimalEstimationJob.h"
+#include "engine/project/OptimalEstimationJson.h"
 #include "engine/integrate/IntegratorSettings.h"
 #include "ui/main/MainWindow.h"
 #include "ui/plots/CostPlot.h"
@@ -319,6 +320,35 @@ private slots:
         QVERIFY(again.optimalView()->result().has_value());
         QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->startFromCombo()->currentData().toInt(),
                  int(ui::OptimalEstimationSettingsWidget::StartFromLastResult));
+    }
+
+    // Start from a result file (sysid optimal -o): the combo names it, the run starts from it.
+    void startFromAResultFile()
+    {
+        QTemporaryDir dir;
+        ui::MainWindow w(writeMsdProject(dir));
+        w.show();
+        selectOptimal(w.estimatorPanel());
+        job::OptimalEstimationJob direct;
+        const job::FitJob fit = w.document()->makeFitJob();
+        direct.modelText = fit.modelText;
+        direct.modelSource = fit.modelSource;
+        direct.experiment = fit.experiments.front();
+        job::NullProgressSink sink;
+        const QString file = dir.filePath("previous.json");
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QByteArray::fromStdString(project::optimalResultToJson(direct.run(sink)).dump()));
+        out.close();
+        ui::OptimalEstimationSettingsWidget* widget = w.estimatorPanel()->optimalSettingsWidget();
+        auto settings = widget->settings();
+        settings.guessFrom = file.toStdString();
+        widget->setSettings(settings);
+        QCOMPARE(widget->startFromCombo()->currentText(), QStringLiteral("File: previous.json"));
+        w.runFit();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.optimalRunner()->isRunning(), 60000);
+        QVERIFY(w.optimalView()->result() && w.optimalView()->result()->converged());
+        QCOMPARE_EQ(w.optimalView()->result()->iterations, std::size_t{0});  // a solution already
     }
 
     void cancelEndsTheRunWithinASecond()

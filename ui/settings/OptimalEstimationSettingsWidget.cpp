@@ -156,7 +156,7 @@ void OptimalEstimationSettingsWidget::showStartFrom()
                                   "their starting values, costates 0 (Rutten 1993, §3.4)"),
                             Qt::ToolTipRole);
     startFrom_->addItem(tr("The last result"), StartFromLastResult);
-    startFrom_->setItemData(1, tr("The states, inputs, parameters and costates of the last optimal estimation "
+    startFrom_->setItemData(1, tr("The states, parameters and costates of the last optimal estimation "
                                   "(saved with the project)"),
                             Qt::ToolTipRole);
     const QString& from = QString::fromStdString(values_.guessFrom);
