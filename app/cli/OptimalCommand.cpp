@@ -72,11 +72,12 @@ void readStartTrajectory(estimate::OptimalEstimationSettings& settings, const pr
             throw UsageError(std::string("--guess-from ") + estimate::kLastOptimalResult +
                              " needs a PROJECT.sysid (a MODEL has no stored result): give a RESULT.json");
         if (!project->lastOptimalResult)
-            throw UserError(input + ": the project holds no optimal-estimation result to start from (run it in "
-                                    "the GUI and save the project, or give --guess-from RESULT.json)");
+            throw UserError(input +
+                            ": the project holds no optimal-estimation result to start from (run it in "
+                            "the GUI and save the project, or give --guess-from RESULT.json)");
         try {
-            settings.startFrom = estimate::startTrajectoryFrom(project::optimalResultFromJson(*project->lastOptimalResult),
-                                                               input + " (last result)");
+            settings.startFrom = estimate::startTrajectoryFrom(
+                project::optimalResultFromJson(*project->lastOptimalResult), input + " (last result)");
         } catch (const std::invalid_argument& e) {
             throw UserError(input + ": last_optimal_result." + e.what());
         }

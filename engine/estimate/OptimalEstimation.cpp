@@ -26,7 +26,8 @@ void requireKnownNames(const std::map<std::string, T>& given, const std::vector<
 {
     for (const auto& [name, value] : given)
         if (std::find(known.begin(), known.end(), name) == known.end())
-            throw OptimalEstimationError(what + " names '" + name + "', which is not one of: " + data::nameList(known, ""));
+            throw OptimalEstimationError(what + " names '" + name +
+                                         "', which is not one of: " + data::nameList(known, ""));
 }
 
 void checkExperiment(const model::Model& model, const Experiment& e)

@@ -108,8 +108,8 @@ std::map<std::string, std::vector<double>> evaluateGuessExpressions(
         lineOf[++line] = {name, prefix.size()};
     }
 
-    const std::string may = " (an initial guess may use t, the measured signals and the parameters: " +
-        data::nameList(known, "") + ")";
+    const std::string may =
+        " (an initial guess may use t, the measured signals and the parameters: " + data::nameList(known, "") + ")";
     std::shared_ptr<const eval::CompiledModelSource> source;
     try {
         const model::Model guesses = model::parseModel(text, "initial guess");
@@ -118,10 +118,9 @@ std::map<std::string, std::vector<double>> evaluateGuessExpressions(
         for (const auto& d : e.diagnostics())
             if (const auto it = lineOf.find(d.where.line); it != lineOf.end()) {
                 const int column = d.where.column - static_cast<int>(it->second.second);
-                throw OptimalEstimationError("the initial guess of " + it->second.first + " (\"" +
-                                             expressions.at(it->second.first) + "\")" +
-                                             (column > 0 ? ", column " + std::to_string(column) : std::string()) +
-                                             ": " + d.message + may);
+                throw OptimalEstimationError(
+                    "the initial guess of " + it->second.first + " (\"" + expressions.at(it->second.first) + "\")" +
+                    (column > 0 ? ", column " + std::to_string(column) : std::string()) + ": " + d.message + may);
             }
         throw OptimalEstimationError(std::string("an initial guess cannot be read: ") + e.what());
     } catch (const std::exception& e) {

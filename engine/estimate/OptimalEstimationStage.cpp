@@ -58,7 +58,8 @@ const core::FieldTable<OptimalEstimationStage>& optimalEstimationStageFields()
             {.key = "steps_per_interval",
              .option = "steps",
              .label = "steps per interval",
-             .help = "fixed steps per shooting interval (fixed-step methods; h*lambda >= -2 keeps explicit Euler stable)"},
+             .help =
+                 "fixed steps per shooting interval (fixed-step methods; h*lambda >= -2 keeps explicit Euler stable)"},
             [](S& s) -> std::size_t& { return s.stepsPerInterval; }, 1);
         steps.present = [](const S& s) { return !adaptive(s); };
         steps.when = steps.present;

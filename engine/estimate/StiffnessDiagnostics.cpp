@@ -43,9 +43,10 @@ StiffnessDiagnostics stiffnessAlong(integrate::OdeSystem& system, const std::vec
             solver.compute(J, false);
             if (solver.info() == Eigen::Success) {
                 Eigen::VectorXcd lambda = solver.eigenvalues();
-                std::sort(lambda.begin(), lambda.end(), [](const std::complex<double>& a, const std::complex<double>& b) {
-                    return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
-                });
+                std::sort(lambda.begin(), lambda.end(),
+                          [](const std::complex<double>& a, const std::complex<double>& b) {
+                              return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+                          });
                 d.eigenvalues.row(row) = lambda.transpose();
                 kappa = lambda.size() > 0 ? lambda(0).real() : 0.0;
             }

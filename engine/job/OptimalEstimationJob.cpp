@@ -183,16 +183,15 @@ estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, P
     } catch (const estimate::OptimalEstimationError& e) {
         throw JobError(JobError::Kind::Settings, e.what());
     }
-    const std::string schedule =
-        job.settings.bvp.stages.empty()
+    const std::string schedule = job.settings.bvp.stages.empty()
         ? estimate::scheduleText(estimate::stagesToRun(job.settings.stages, job.settings.startFrom.has_value()))
         : std::string("as given");
     sink.started(parameterNames);
     sink.log("optimal estimation (TPBVP) of '" + experiment.name + "': " + std::to_string(experiment.times.size()) +
              " samples, " + std::to_string(points) + " shooting points, stages " + schedule +
-             (job.settings.startFrom ? ", starting from " + job.settings.startFrom->source +
-                      " (a solution already: no fixed-step stage)"
-                                     : std::string()));
+             (job.settings.startFrom
+                  ? ", starting from " + job.settings.startFrom->source + " (a solution already: no fixed-step stage)"
+                  : std::string()));
 
     std::size_t count = 0;
     std::size_t lastStage = static_cast<std::size_t>(-1);

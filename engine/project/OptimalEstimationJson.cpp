@@ -116,7 +116,8 @@ estimate::StiffnessDiagnostics stiffnessFromJson(const json& in, const std::stri
     if (const auto it = in.find("kappa"); it != in.end())
         d.kappa = numberArray(*it, key + ".kappa");
     if (d.kappa.size() != d.times.size())
-        bad(key + ".kappa", std::to_string(d.kappa.size()) + " values for " + std::to_string(d.times.size()) + " times");
+        bad(key + ".kappa",
+            std::to_string(d.kappa.size()) + " values for " + std::to_string(d.times.size()) + " times");
     if (const auto it = in.find("kappa_min"); it != in.end())
         d.kappaMin = numberOrNaN(*it, key + ".kappa_min");
     if (const auto it = in.find("kappa_min_time"); it != in.end())
@@ -290,8 +291,8 @@ estimate::OptimalEstimationSettings optimalSettingsFromJson(const json& in)
         for (const auto& item : it->items()) {
             const std::string key = "initial_prior." + item.key();
             if (!item.value().is_object())
-                throw OptimalSettingsError(key, "expected {\"value\": q_a, \"weight\": W_a}, got " +
-                                                    describeJson(item.value()));
+                throw OptimalSettingsError(
+                    key, "expected {\"value\": q_a, \"weight\": W_a}, got " + describeJson(item.value()));
             for (const auto& member : item.value().items())
                 if (member.key() != "value" && member.key() != "weight")
                     throw OptimalSettingsError(key + "." + member.key(), "unknown key (known here: value, weight)");
@@ -311,8 +312,8 @@ estimate::OptimalEstimationSettings optimalSettingsFromJson(const json& in)
     }
     if (const auto it = in.find("initial_guess"); it != in.end() && !it->is_null()) {
         if (!it->is_object())
-            throw OptimalSettingsError("initial_guess", "expected an object {\"STATE\": \"EXPRESSION\"}, got " +
-                                                            describeJson(*it));
+            throw OptimalSettingsError("initial_guess",
+                                       "expected an object {\"STATE\": \"EXPRESSION\"}, got " + describeJson(*it));
         for (const auto& item : it->items()) {
             if (!item.value().is_string())
                 throw OptimalSettingsError("initial_guess." + item.key(),
@@ -323,7 +324,8 @@ estimate::OptimalEstimationSettings optimalSettingsFromJson(const json& in)
     const auto stages = in.find("stages");
     if (stages != in.end() && !stages->is_null()) {
         if (!stages->is_array())
-            throw OptimalSettingsError("stages", "expected an array of stages [{...}, ...], got " + describeJson(*stages));
+            throw OptimalSettingsError("stages",
+                                       "expected an array of stages [{...}, ...], got " + describeJson(*stages));
         s.stages.clear();
         for (std::size_t k = 0; k < stages->size(); ++k) {
             estimate::OptimalEstimationStage stage;

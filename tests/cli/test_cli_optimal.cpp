@@ -313,17 +313,19 @@ private slots:
         QVERIFY(j["converged"].toBool());
         QVERIFY(j["residuals"].toObject().contains("eps:eom:s2"));
         // The extended model with friction recovers f2 (the record was simulated with 39.9).
-        const Run f = runSysid({"optimal", kExamples + "flexible_manipulator_friction_optimal.sysid", "-q", "-o",
-                                tmp.filePath("f.json")});
+        const Run f = runSysid(
+            {"optimal", kExamples + "flexible_manipulator_friction_optimal.sysid", "-q", "-o", tmp.filePath("f.json")});
         QVERIFY2(f.exitCode == 0, describe(f));
-        const double f2 = parseObject(readFile(tmp.filePath("f.json")))["parameters"].toObject()["f2"].toObject()["value"].toDouble();
+        const double f2 =
+            parseObject(readFile(tmp.filePath("f.json")))["parameters"].toObject()["f2"].toObject()["value"].toDouble();
         QVERIFY2(std::abs(f2 / 39.9 - 1) < 1e-3, qPrintable(QString::number(f2)));
         // One Euler step per interval as the first stage: the friction's clamp slides at a surface
         // whose modes do not move its rate; this once crashed (a stale sliding Jacobian). Now it
         // ends with a message (or converges).
-        const Run euler = runSysid({"optimal", kExamples + "flexible_manipulator_friction_optimal.sysid", "-q", "--stage",
-                                    "1:integrator=euler,steps=1", "-o", tmp.filePath("e.json")});
-        QVERIFY2(euler.exitCode == 0 || (euler.exitCode == 1 && euler.err.contains("did not converge")), describe(euler));
+        const Run euler = runSysid({"optimal", kExamples + "flexible_manipulator_friction_optimal.sysid", "-q",
+                                    "--stage", "1:integrator=euler,steps=1", "-o", tmp.filePath("e.json")});
+        QVERIFY2(euler.exitCode == 0 || (euler.exitCode == 1 && euler.err.contains("did not converge")),
+                 describe(euler));
     }
 
     void usageListsTheCommand()

@@ -77,8 +77,7 @@ inline job::OptimalEstimationJob optimalJob(const std::string& modelText, const 
 // The seed-001 mass-spring-damper (§3.4): msd_optimal.model from m = b = k = 10 on its noise-free record.
 inline job::OptimalEstimationJob msdJob()
 {
-    return optimalJob(slurp(kExamples + "msd_optimal.model"), data::readCsv(kExamples + "msd_optimal_data.csv"),
-                      "msd");
+    return optimalJob(slurp(kExamples + "msd_optimal.model"), data::readCsv(kExamples + "msd_optimal_data.csv"), "msd");
 }
 
 // The seed-001 mixture (ch. 5; mixture_compression.model, H = 2, K = 1) under a load step smoothed
@@ -91,8 +90,7 @@ inline job::OptimalEstimationJob mixtureJob(double startH, double startK)
         times.push_back(k * 0.0025);
         load.push_back(1.0 - std::exp(-times.back() / 0.05));
     }
-    const data::DataTable table =
-        simulatedTable(text, times, {{"u", load}}, integrate::IntegrationMethod::Rosenbrock4);
+    const data::DataTable table = simulatedTable(text, times, {{"u", load}}, integrate::IntegrationMethod::Rosenbrock4);
     job::OptimalEstimationJob j = optimalJob(text, table, "mixture");
     j.parameterValues = {{"H", startH}, {"K", startK}};
     return j;

@@ -122,12 +122,18 @@ private slots:
         QTest::addColumn<QString>("state");
         QTest::addColumn<QString>("expression");
         QTest::addColumn<QStringList>("expected");
-        QTest::newRow("unknown name") << "s2" << "s9/3" << QStringList{"initial guess of s2", "'s9'", "column 1"};
-        QTest::newRow("a state that is not measured") << "s2" << "s3/2" << QStringList{"s3", "measured signals"};
-        QTest::newRow("syntax") << "s3" << "2*" << QStringList{"initial guess of s3", "column"};
-        QTest::newRow("unknown state") << "q" << "1" << QStringList{"'q'", "s2, s3, s4"};
-        QTest::newRow("not finite") << "s2" << "1/(t - t)" << QStringList{"s2"};
-        QTest::newRow("two statements") << "s2" << "1; param z = 2" << QStringList{"s2", "one expression"};
+        QTest::newRow("unknown name") << "s2"
+                                      << "s9/3" << QStringList{"initial guess of s2", "'s9'", "column 1"};
+        QTest::newRow("a state that is not measured") << "s2"
+                                                      << "s3/2" << QStringList{"s3", "measured signals"};
+        QTest::newRow("syntax") << "s3"
+                                << "2*" << QStringList{"initial guess of s3", "column"};
+        QTest::newRow("unknown state") << "q"
+                                       << "1" << QStringList{"'q'", "s2, s3, s4"};
+        QTest::newRow("not finite") << "s2"
+                                    << "1/(t - t)" << QStringList{"s2"};
+        QTest::newRow("two statements") << "s2"
+                                        << "1; param z = 2" << QStringList{"s2", "one expression"};
     }
 
     void badExpressionsNameTheStateAndTheProblem()

@@ -106,7 +106,8 @@ private slots:
         QCOMPARE_EQ(s.stages.size(), std::size_t{3});
         QVERIFY(s.stages[0].integrator.method == IntegrationMethod::CrankNicolson);
         QCOMPARE_EQ(s.stages[0].stepsPerInterval, std::size_t{3});
-        QCOMPARE(estimate::scheduleText({s.stages[1], s.stages[2]}), std::string("dopri5 rtol 1e-06 -> dopri5 rtol 1e-11"));
+        QCOMPARE(estimate::scheduleText({s.stages[1], s.stages[2]}),
+                 std::string("dopri5 rtol 1e-06 -> dopri5 rtol 1e-11"));
     }
 
     void errorsNameTheStageAndTheSetting_data()
@@ -123,15 +124,24 @@ private slots:
                                         << "stages.1.integrator.method";
         QTest::newRow("Newton tolerance") << R"({"stages": [{}, {}, {"newton_tolerance": -1}]})"
                                           << "stages.3.newton_tolerance";
-        QTest::newRow("unknown key") << R"({"stages": [{"tolerance": 1}]})" << "stages.1.tolerance";
-        QTest::newRow("no stage") << R"({"stages": []})" << "stages";
-        QTest::newRow("not an array") << R"({"stages": {"method": "euler"}})" << "stages";
-        QTest::newRow("both forms") << R"({"stages": [{}], "first_stage": {"method": "euler"}})" << "first_stage";
-        QTest::newRow("adaptive first_stage") << R"({"first_stage": {"method": "dopri5"}})" << "first_stage.method";
-        QTest::newRow("guess not text") << R"({"initial_guess": {"s": 1}})" << "initial_guess.s";
-        QTest::newRow("empty guess") << R"({"initial_guess": {"s": " "}})" << "initial_guess.s";
-        QTest::newRow("iterations 0") << R"({"max_iterations": 0})" << "max_iterations";
-        QTest::newRow("guess_from not text") << R"({"guess_from": 3})" << "guess_from";
+        QTest::newRow("unknown key") << R"({"stages": [{"tolerance": 1}]})"
+                                     << "stages.1.tolerance";
+        QTest::newRow("no stage") << R"({"stages": []})"
+                                  << "stages";
+        QTest::newRow("not an array") << R"({"stages": {"method": "euler"}})"
+                                      << "stages";
+        QTest::newRow("both forms") << R"({"stages": [{}], "first_stage": {"method": "euler"}})"
+                                    << "first_stage";
+        QTest::newRow("adaptive first_stage") << R"({"first_stage": {"method": "dopri5"}})"
+                                              << "first_stage.method";
+        QTest::newRow("guess not text") << R"({"initial_guess": {"s": 1}})"
+                                        << "initial_guess.s";
+        QTest::newRow("empty guess") << R"({"initial_guess": {"s": " "}})"
+                                     << "initial_guess.s";
+        QTest::newRow("iterations 0") << R"({"max_iterations": 0})"
+                                      << "max_iterations";
+        QTest::newRow("guess_from not text") << R"({"guess_from": 3})"
+                                             << "guess_from";
     }
 
     void errorsNameTheStageAndTheSetting()

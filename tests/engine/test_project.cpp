@@ -625,12 +625,10 @@ private slots:
                })
             << "optimal_estimation.first_stage.steps_per_interval"
             << ": optimal_estimation.first_stage.steps_per_interval: expected a whole number >= 1, got 0";
-        QTest::newRow("state weight zero")
-            << with([](json& j) {
-                   j["optimal_estimation"] = {{"state_weights", {{"x", 0}}}};
-               })
-            << "optimal_estimation.state_weights.x"
-            << ": optimal_estimation.state_weights.x: expected a number > 0, got 0";
+        QTest::newRow("state weight zero") << with([](json& j) {
+            j["optimal_estimation"] = {{"state_weights", {{"x", 0}}}};
+        }) << "optimal_estimation.state_weights.x"
+                                           << ": optimal_estimation.state_weights.x: expected a number > 0, got 0";
         QTest::newRow("measurement weight negative")
             << with([](json& j) {
                    j["optimal_estimation"] = {{"measurement_weights", {{"x", -1}}}};

@@ -145,8 +145,7 @@ private slots:
         QFETCH(double, a);
         QFETCH(double, W);
         QFETCH(double, V);
-        const std::string text =
-            "param a = " + std::to_string(a) + " fixed\nstate x = 1\nx' = a*x\noutput y = x\n";
+        const std::string text = "param a = " + std::to_string(a) + " fixed\nstate x = 1\nx' = a*x\noutput y = x\n";
         const auto times = grid(0.0, 0.5, 51);
         auto job = test::optimalJob(text, test::simulatedTable(text, times));
         job.settings.stateWeights = {{"x", W}};
@@ -201,7 +200,8 @@ private slots:
         std::string text = test::slurp(test::kExamples + "mixture_compression.model");
         for (const char* p : {"param H = 2 [0.01, 100]", "param K = 1 [0.01, 100]"}) {
             const std::string line(p);
-            text.replace(text.find(line), line.size(), line.substr(0, 10) + (line[6] == 'H' ? std::to_string(H) : std::to_string(K)) + " fixed");
+            text.replace(text.find(line), line.size(),
+                         line.substr(0, 10) + (line[6] == 'H' ? std::to_string(H) : std::to_string(K)) + " fixed");
         }
         auto known = test::mixtureJob(H, K);
         known.modelText = text;

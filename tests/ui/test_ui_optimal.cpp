@@ -279,7 +279,8 @@ private slots:
         if (d->suggestedPoints != 101) {
             QVERIFY(widget->useSuggestionButton()->isEnabled());
             widget->useSuggestionButton()->click();
-            QCOMPARE(widget->shootingPointsSpin()->value(), static_cast<int>(std::min<std::size_t>(d->suggestedPoints, 100000)));
+            QCOMPARE(widget->shootingPointsSpin()->value(),
+                     static_cast<int>(std::min<std::size_t>(d->suggestedPoints, 100000)));
         }
     }
 

@@ -305,10 +305,10 @@ private slots:
         const std::string text = readText(examplePath("flexible_manipulator.model"));
         const auto experiment = manipulatorRecord(text);
         const auto settings = manipulatorSettings();
-        const std::string started = replaced(
-            replaced(replaced(replaced(text, "param m1 = 4.7", "param m1 = 6.11"), "param m2 = 0.39", "param m2 = 0.507"),
-                     "param k = 978", "param k = 684.6"),
-            "param b = 2.7", "param b = 3.51");
+        const std::string started = replaced(replaced(replaced(replaced(text, "param m1 = 4.7", "param m1 = 6.11"),
+                                                               "param m2 = 0.39", "param m2 = 0.507"),
+                                                      "param k = 978", "param k = 684.6"),
+                                             "param b = 2.7", "param b = 3.51");
         StageIterations iterations;
         const auto r = withModel(started, [&](const model::Model& m) {
             return estimate::estimateOptimally(m, experiment, settings,
@@ -341,7 +341,8 @@ private slots:
         const std::string model1 = readText(examplePath("flexible_manipulator.model"));
         const std::string withFriction = readText(examplePath("flexible_manipulator_friction.model"));
         const auto run = [&](const estimate::Experiment& e) {
-            return withModel(model1, [&](const model::Model& m) { return estimate::estimateOptimally(m, e, settings); });
+            return withModel(model1,
+                             [&](const model::Model& m) { return estimate::estimateOptimally(m, e, settings); });
         };
         const auto frictionRun = run(manipulatorRecord(withFriction));
         const auto cleanRun = run(manipulatorRecord(model1));
@@ -349,7 +350,8 @@ private slots:
         QVERIFY2(cleanRun.converged(), cleanRun.termination.message.c_str());
         const double frictionStep = stepAtZeroVelocity(frictionRun), cleanStep = stepAtZeroVelocity(cleanRun);
         const auto eom = columnOf(frictionRun.residualNames, "eps:eom:s2");
-        const double rms = std::sqrt(frictionRun.residuals.col(eom).squaredNorm() / double(frictionRun.residuals.rows()));
+        const double rms =
+            std::sqrt(frictionRun.residuals.col(eom).squaredNorm() / double(frictionRun.residuals.rows()));
         qInfo("eps:eom:s2 against s2': step at 0 of %.2f with friction (the friction itself: -2 f2/m2 = %.1f), %.3g "
               "without; rms %.3g; model 1's estimates on the friction data m1 = %.4f m2 = %.4f k = %.2f b = %.4f "
               "(b absorbs part of the friction); max |eps:s2| %.2g",
@@ -390,8 +392,8 @@ private slots:
             line += QString(" %1 = %2").arg(r.parameterNames[i].c_str()).arg(value, 0, 'g', 6);
             QVERIFY2(std::abs(value / seed.at(r.parameterNames[i]) - 1) < 1e-3, r.parameterNames[i].c_str());
         }
-        qInfo("extended model from q_a (friction 0):%s, %zu iterations (%s), J = %.3g", qPrintable(line),
-              r.iterations, qPrintable(iterations.text()), r.cost);
+        qInfo("extended model from q_a (friction 0):%s, %zu iterations (%s), J = %.3g", qPrintable(line), r.iterations,
+              qPrintable(iterations.text()), r.cost);
     }
 
     // The bundled record is the friction model's simulation.

@@ -193,7 +193,7 @@ void OptimalEstimationView::setResult(const estimate::OptimalEstimationResult& r
     const QString velocity = crossResidual_->currentText().mid(8) + QLatin1Char('\'');
     const int own = crossAbscissa_->findText(velocity);
     crossAbscissa_->setCurrentIndex(largest >= 0 && own >= 0 ? own
-                                                              : std::max(0, static_cast<int>(r.stateNames.size()) - 1));
+                                                             : std::max(0, static_cast<int>(r.stateNames.size()) - 1));
     updateCrossPlot();
 }
 

@@ -152,12 +152,14 @@ void OptimalEstimationSettingsWidget::showStartFrom()
     const bool blocked = startFrom_->blockSignals(true);
     startFrom_->clear();
     startFrom_->addItem(tr("The data (measured signals)"), StartFromData);
-    startFrom_->setItemData(0, tr("Positions from the measurements, velocities by central differences, parameters at "
-                                  "their starting values, costates 0 (Rutten 1993, §3.4)"),
+    startFrom_->setItemData(0,
+                            tr("Positions from the measurements, velocities by central differences, parameters at "
+                               "their starting values, costates 0 (Rutten 1993, §3.4)"),
                             Qt::ToolTipRole);
     startFrom_->addItem(tr("The last result"), StartFromLastResult);
-    startFrom_->setItemData(1, tr("The states, parameters and costates of the last optimal estimation "
-                                  "(saved with the project)"),
+    startFrom_->setItemData(1,
+                            tr("The states, parameters and costates of the last optimal estimation "
+                               "(saved with the project)"),
                             Qt::ToolTipRole);
     const QString& from = QString::fromStdString(values_.guessFrom);
     const bool file = !from.isEmpty() && values_.guessFrom != estimate::kLastOptimalResult;

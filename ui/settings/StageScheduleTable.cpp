@@ -84,9 +84,9 @@ StageScheduleTable::StageScheduleTable(QWidget* parent) : QWidget(parent)
     remove_->setToolTip(tr("Remove the last stage."));
     defaults_ = new QPushButton(tr("Default schedule"), this);
     defaults_->setObjectName(QStringLiteral("defaultStagesButton"));
-    defaults_->setToolTip(tr("%1 (Rutten 1993, §5.4).")
-                              .arg(QString::fromStdString(
-                                  estimate::scheduleText(estimate::defaultOptimalEstimationStages()))));
+    defaults_->setToolTip(
+        tr("%1 (Rutten 1993, §5.4).")
+            .arg(QString::fromStdString(estimate::scheduleText(estimate::defaultOptimalEstimationStages()))));
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(add_);
     buttons->addWidget(remove_);
@@ -222,7 +222,8 @@ void StageScheduleTable::rebuild()
                 },
                 field.access);
             if (editor) {
-                editor->setObjectName(QStringLiteral("stage%1_%2").arg(c + 1).arg(QString::fromStdString(field.names.key)));
+                editor->setObjectName(
+                    QStringLiteral("stage%1_%2").arg(c + 1).arg(QString::fromStdString(field.names.key)));
                 if (!qobject_cast<NumberField*>(editor))
                     editor->setToolTip(toolTipOf(field));
                 table_->setCellWidget(r, c, editor);
