@@ -266,7 +266,8 @@ void ModelSystem::solveSliding(double t, bool derivatives)
         rowsP.row(a) = lieP_.row(static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(a)]));
     }
     slidingX_ = -lu.solve(rowsX);
-    slidingP_ = -lu.solve(rowsP);
+    // Eigen's solve with an empty right-hand side reads through a null pointer (a model without parameters).
+    slidingP_ = rowsP.cols() > 0 ? Eigen::MatrixXd(-lu.solve(rowsP)) : Eigen::MatrixXd(k, 0);
     const std::size_t n = model_->stateCount(), ns = model_->switchCount();
     Eigen::MatrixXd all(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(ns));
     model_->rhsModeJacobian(all.data());
@@ -277,18 +278,18 @@ void ModelSystem::solveSliding(double t, bool derivatives)
 
 void ModelSystem::addSlidingTerms(double* J, double* Jp)
 {
-    if (slidingList_.empty())
+    if (slidingList_.empty() || modeJacobian_.cols() == 0)
         return;
     const auto n = static_cast<Eigen::Index>(model_->stateCount());
     Eigen::Map<Eigen::MatrixXd>(J, n, n) += modeJacobian_ * slidingX_;
-    if (Jp)
+    if (Jp && model_->parameterCount() > 0)
         Eigen::Map<Eigen::MatrixXd>(Jp, n, static_cast<Eigen::Index>(model_->parameterCount())) +=
             modeJacobian_ * slidingP_;
 }
 
 void ModelSystem::addSlidingTermsToValues(double* stateValues, double* parameterValues)
 {
-    if (slidingList_.empty())
+    if (slidingList_.empty() || modeJacobian_.cols() == 0)
         return;
     const std::size_t np = model_->parameterCount();
     auto indexOf = [](const JacobianPattern& pattern, std::vector<int>& index) {
