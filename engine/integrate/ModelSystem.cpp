@@ -244,8 +244,15 @@ void ModelSystem::solveSliding(double t, bool derivatives)
                             static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(b)]));
     }
     const auto lu = A.fullPivLu();
-    if (!lu.isInvertible())
-        return;  // the modes do not move the rates: keep the last ones
+    if (!lu.isInvertible()) {
+        // The modes do not move the rates: keep the last ones, which then depend on nothing (the
+        // Jacobian terms of the sliding modes are zero, not those of an earlier point).
+        const auto n = static_cast<Eigen::Index>(model_->stateCount());
+        modeJacobian_.resize(n, 0);
+        slidingX_.resize(0, n);
+        slidingP_.resize(0, static_cast<Eigen::Index>(model_->parameterCount()));
+        return;
+    }
     const Eigen::VectorXd step = lu.solve(-r);
     for (Eigen::Index a = 0; a < k; ++a)
         modes_[slidingList_[static_cast<std::size_t>(a)]] += step(a);
@@ -259,7 +266,8 @@ void ModelSystem::solveSliding(double t, bool derivatives)
         rowsP.row(a) = lieP_.row(static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(a)]));
     }
     slidingX_ = -lu.solve(rowsX);
-    slidingP_ = -lu.solve(rowsP);
+    // Eigen's solve with an empty right-hand side reads through a null pointer (a model without parameters).
+    slidingP_ = rowsP.cols() > 0 ? Eigen::MatrixXd(-lu.solve(rowsP)) : Eigen::MatrixXd(k, 0);
     const std::size_t n = model_->stateCount(), ns = model_->switchCount();
     Eigen::MatrixXd all(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(ns));
     model_->rhsModeJacobian(all.data());
@@ -270,18 +278,18 @@ void ModelSystem::solveSliding(double t, bool derivatives)
 
 void ModelSystem::addSlidingTerms(double* J, double* Jp)
 {
-    if (slidingList_.empty())
+    if (slidingList_.empty() || modeJacobian_.cols() == 0)
         return;
     const auto n = static_cast<Eigen::Index>(model_->stateCount());
     Eigen::Map<Eigen::MatrixXd>(J, n, n) += modeJacobian_ * slidingX_;
-    if (Jp)
+    if (Jp && model_->parameterCount() > 0)
         Eigen::Map<Eigen::MatrixXd>(Jp, n, static_cast<Eigen::Index>(model_->parameterCount())) +=
             modeJacobian_ * slidingP_;
 }
 
 void ModelSystem::addSlidingTermsToValues(double* stateValues, double* parameterValues)
 {
-    if (slidingList_.empty())
+    if (slidingList_.empty() || modeJacobian_.cols() == 0)
         return;
     const std::size_t np = model_->parameterCount();
     auto indexOf = [](const JacobianPattern& pattern, std::vector<int>& index) {

@@ -228,7 +228,7 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
     const Reader r(file);
     r.requireObject(root, "",
                     {"version", "title", "description", "model", "data", "preprocessing", "method", "settings",
-                     "parameters", "last_result", "optimal_estimation", "study"});
+                     "parameters", "last_result", "optimal_estimation", "last_optimal_result", "study"});
     Project project;
 
     const json* version = Reader::member(root, "version");
@@ -354,6 +354,15 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
         } catch (const OptimalSettingsError& e) {
             r.fail(e.key.empty() ? "optimal_estimation" : "optimal_estimation." + e.key, e.message);
         }
+        // A result file to start from is found relative to the project, as the data are.
+        std::string& from = project.optimalEstimation->guessFrom;
+        if (!from.empty() && from != estimate::kLastOptimalResult && !fs::path(from).is_absolute())
+            from = (fs::path(directory) / from).lexically_normal().string();
+    }
+    if (const json* last = Reader::member(root, "last_optimal_result")) {
+        if (!last->is_object())
+            r.fail("last_optimal_result", "expected an object, got " + Reader::describe(*last));
+        project.lastOptimalResult = *last;
     }
     if (const json* study = Reader::member(root, "study")) {
         try {
@@ -477,8 +486,17 @@ json projectToJson(const Project& project, const std::string& directory)
         root["parameters"][name] = value;
     if (project.lastResult)
         root["last_result"] = *project.lastResult;
-    if (project.optimalEstimation)
-        root["optimal_estimation"] = optimalSettingsToJson(*project.optimalEstimation);
+    if (project.optimalEstimation) {
+        json optimal = optimalSettingsToJson(*project.optimalEstimation);
+        const std::string& from = project.optimalEstimation->guessFrom;
+        if (!from.empty() && from != estimate::kLastOptimalResult) {
+            const fs::path relative = fs::absolute(from, ec).lexically_normal().lexically_relative(base);
+            optimal["guess_from"] = relative.empty() ? from : relative.string();
+        }
+        root["optimal_estimation"] = std::move(optimal);
+    }
+    if (project.lastOptimalResult)
+        root["last_optimal_result"] = *project.lastOptimalResult;
     if (project.study)
         root["study"] = studySettingsToJson(*project.study);
     return root;

@@ -361,9 +361,22 @@ private slots:
         expectRule(
             S{}, [](S& s) { s.shootingPoints = 1; }, "shooting_points");
         expectRule(
-            S{}, [](S& s) { s.firstStageMethod = integrate::IntegrationMethod::Dopri5; }, "first_stage.method");
+            S{}, [](S& s) { s.stages.front().stepsPerInterval = 0; }, "stages.1.steps_per_interval");
         expectRule(
-            S{}, [](S& s) { s.firstStageSteps = 0; }, "first_stage.steps_per_interval");
+            S{}, [](S& s) { s.stages[1].integrator.relativeTolerance = 0; }, "stages.2.integrator.rtol");
+        expectRule(
+            S{}, [](S& s) { s.stages[2].newtonTolerance = -1; }, "stages.3.newton_tolerance");
+        expectRule(
+            S{}, [](S& s) { s.stages.clear(); }, "stages");
+        expectRule(
+            S{}, [](S& s) { s.guessExpressions["x"] = " "; }, "initial_guess.x");
+        expectRule(
+            S{}, [](S& s) { s.bvp.newton.maxIterations = 0; }, "max_iterations");
+        // A fixed-step stage's tolerances and an adaptive stage's steps are not used, so not checked.
+        estimate::OptimalEstimationSettings unused;
+        unused.stages.front().integrator.relativeTolerance = 0;
+        unused.stages[1].stepsPerInterval = 0;
+        unused.validate();
     }
 
     void noiseStudyRules()

@@ -574,6 +574,9 @@ void MainWindow::connectControllers()
     connect(live_, &LiveSimulation::failed, this, [this](const QString& text) { showRunStatus(text, 8000); });
     connect(fit_, &FitController::optimalEstimationStarted, fitViews_, &FitViews::optimalEstimationStarted);
     connect(fit_, &FitController::optimalEstimationStarted, this, [this] { plots_->setCurrentWidget(optimalView_); });
+    connect(fit_, &FitController::stiffnessChecked, this, [this] { plots_->setCurrentWidget(optimalView_); });
+    connect(estimator_->optimalSettingsWidget(), &OptimalEstimationSettingsWidget::stiffnessCheckRequested, fit_,
+            &FitController::checkOptimalStiffness);
     connect(fit_, &FitController::logLine, log_, &QPlainTextEdit::appendPlainText);
     connect(fit_, &FitController::statusMessage, this, &MainWindow::showRunStatus);
     // The panels' own runs: their messages go to the log and the status bar alike.

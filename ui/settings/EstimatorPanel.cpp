@@ -299,8 +299,8 @@ QStringList EstimatorPanel::inputProblems() const
     // A field applies while the method shows it (hidden or greyed out: it is not used).
     const auto applies = [this](const QWidget* w) { return w->isEnabled() && w->isVisibleTo(this); };
     if (optimalSelected()) {
-        if (!optimal_->isValid())
-            problems << tr("optimal estimation: a weight or prior in the table is invalid (marked red)");
+        for (const QString& problem : optimal_->problems())
+            problems << tr("optimal estimation: %1").arg(problem);
         return problems;
     }
     for (const NumberField* field : numbers_)
