@@ -63,7 +63,7 @@ NormalEquations normalEquations(const Linearization& at, Eigen::VectorXd& scale)
     for (Eigen::Index i = 0; i < scale.size(); ++i)
         scale(i) = std::max({scale(i), out.matrix(i, i), 1e-300});
     out.scaledGradient =
-        (out.gradient.array() / scale.array().sqrt()).abs().maxCoeff() / std::max(std::sqrt(2.0 * at.merit), 1e-300);
+        (out.gradient.array() / scale.array().sqrt()).abs().maxCoeff() / std::max(std::sqrt(2.0 * at.scale()), 1e-300);
     return out;
 }
 

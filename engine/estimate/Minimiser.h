@@ -64,7 +64,7 @@ private:
 
 // The Gauss-Newton model at the current point: A = J'J, g = J'r, and the gradient scaled by
 // Marquardt's diagonal (`scale`, raised here to A's diagonal where that is larger) relative to
-// sqrt(2 merit): the gradient as seen in parameters measured in units of their sensitivity.
+// sqrt(2 scale()): the gradient as seen in parameters measured in units of their sensitivity.
 struct NormalEquations {
     Eigen::MatrixXd matrix;
     Eigen::VectorXd gradient;
