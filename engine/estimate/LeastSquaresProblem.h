@@ -24,6 +24,12 @@ struct Linearization {
 
     Eigen::VectorXd residuals;
     Eigen::MatrixXd jacobian;
+    // Curvature the residuals' model leaves out, subtracted from J'J (empty: none): the local model becomes
+    // 1/2 |residuals + jacobian * step|^2 - 1/2 step' curvature step. Maximum likelihood's frozen weights miss
+    // the curvature of ln M_jj, sum_j (2/n_j) g_j g_j' with g_j = J_j' r_j (weighted, output j's rows); without
+    // it the reweighting converges only linearly. A minimiser uses it only where J'J - curvature stays
+    // positive definite (normalEquations).
+    Eigen::MatrixXd curvature;
 
     // What the relative tests measure a change against: the merit of least squares; for maximum
     // likelihood the frozen weighted cost 1/2 |residuals|^2 (the samples / 2 plus the prior rows).

@@ -58,8 +58,7 @@ MinimiserOutcome levenbergMarquardt(LeastSquaresProblem& problem, const Levenber
                 return run.finish(
                     Termination::failure(TerminationCriterion::SingularJacobian,
                                          "the normal equations are singular: some parameters cannot be identified"));
-            const double predicted = (current.gap + 0.5 * current.residuals.squaredNorm()) -
-                0.5 * (current.residuals + current.jacobian * step).squaredNorm();
+            const double predicted = normal.predictedDecrease(current, step);
             if (relativeStep <= options.stepTolerance && predicted <= options.costTolerance * reference)
                 return run.finish(
                     Termination::convergence(TerminationCriterion::StepTolerance, "relative step below tolerance"));

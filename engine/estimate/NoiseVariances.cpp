@@ -1,5 +1,7 @@
 #include "engine/estimate/NoiseVariances.h"
 
+#include "engine/data/Text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -78,6 +80,13 @@ Likelihood likelihoodOf(const std::vector<OutputSquares>& outputs, std::size_t p
     if (l.noiseVariances > 0 && std::isfinite(sum))
         l.minusTwoLog = sum;
     return l;
+}
+
+std::string describe(const Likelihood& likelihood)
+{
+    return data::formatNumber(likelihood.minusTwoLog, 10) + " (" + std::to_string(likelihood.samples) + " samples, " +
+        std::to_string(likelihood.noiseVariances) +
+        (likelihood.noiseVariances == 1 ? " noise variance)" : " noise variances)");
 }
 
 std::vector<NoiseEstimate> noiseEstimates(const std::vector<OutputSquares>& outputs, const std::vector<double>& floors,

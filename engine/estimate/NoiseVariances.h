@@ -38,6 +38,9 @@ struct Likelihood {
     std::size_t parameters = 0;  // the fit's unknowns
 };
 
+// "VALUE (N samples, s noise variances)": -2 ln L to 10 digits and what it rests on, for reports.
+std::string describe(const Likelihood& likelihood);
+
 // Per model output, the residual sums over the experiments that measure it; outputs[e] holds experiment
 // e's model outputs (samples x outputs), an empty matrix where it has none.
 std::vector<OutputSquares> outputSquares(const std::vector<Experiment>& experiments,

@@ -112,11 +112,20 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
     out.likelihood = estimateNoise_;
     if (!estimateNoise_)
         return finishWithPriors(priors_, pendingTheta_, row, out, failure);
+    std::vector<Eigen::VectorXd> gradients(pendingSquares_.size(), Eigen::VectorXd::Zero(p));
     for (const Block& b : blocks) {
         const double sigma = std::sqrt(estimatedVariance(pendingSquares_[b.output], floors_[b.output]));
         out.residuals.segment(b.first, b.rows) /= sigma;
         out.jacobian.middleRows(b.first, b.rows) /= sigma;
+        gradients[b.output].noalias() +=
+            out.jacobian.middleRows(b.first, b.rows).transpose() * out.residuals.segment(b.first, b.rows);
     }
+    // The curvature of sum_j n_j/2 ln M_jj that the frozen weights leave out (Linearization::curvature).
+    out.curvature = Eigen::MatrixXd::Zero(p, p);
+    for (std::size_t j = 0; j < gradients.size(); ++j)
+        if (pendingSquares_[j].samples > 0)
+            out.curvature.noalias() +=
+                (2.0 / static_cast<double>(pendingSquares_[j].samples)) * gradients[j] * gradients[j].transpose();
     if (!finishWithPriors(priors_, pendingTheta_, row, out, failure))
         return false;
     out.merit = negativeLogLikelihood(pendingSquares_, floors_) + priorCost(priors_, pendingTheta_);

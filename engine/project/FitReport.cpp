@@ -117,10 +117,7 @@ std::string fitReport(const estimate::FitResult& result)
                        data::formatNumber(noise.value, 6) + " +- " + data::formatNumber(noise.sd, 2) +
                            " (estimated with the parameters, " + std::to_string(noise.samples) + " samples)");
     if (std::isfinite(result.likelihood.minusTwoLog))
-        report += line("-2 ln L",
-                       data::formatNumber(result.likelihood.minusTwoLog, 10) + " (" +
-                           std::to_string(result.likelihood.samples) + " samples, " +
-                           std::to_string(result.likelihood.noiseVariances) + " noise variances)");
+        report += line("-2 ln L", estimate::describe(result.likelihood));
     for (const estimate::OutputResidualAnalysis& output : result.residualAnalysis.outputs)
         report += line("residuals of " + output.output, estimate::verdict(output));
     report += line("termination", core::describe(result.termination));

@@ -343,10 +343,8 @@ std::string statisticsPart(const estimate::FitResult& result)
         {"Integration", htmlEscape(core::integrationSummary(result.statistics))},
         {"Time", htmlEscape(core::timeSummary(result.statistics))},
         {"−2 ln L",
-         std::isfinite(result.likelihood.minusTwoLog)
-             ? number(result.likelihood.minusTwoLog) + " (" + std::to_string(result.likelihood.samples) + " samples, " +
-                 std::to_string(result.likelihood.noiseVariances) + " noise variances)"
-             : std::string("—")},
+         std::isfinite(result.likelihood.minusTwoLog) ? htmlEscape(estimate::describe(result.likelihood))
+                                                      : std::string("—")},
     });
     html += "<h3>Residual RMS per output</h3>\n";
     if (result.residualRms.empty())

@@ -4,12 +4,14 @@
 //    with the variance shared by two data sets of different length;
 //  - one parameter shared by two outputs of very different noise: the root of d(-ln L)/da found by bisection
 //    in the test, with and without a Gaussian prior (the Bayesian estimator with estimated variances);
+//  - the local model handed to the minimiser has -ln L's slope and curvature (its closed form);
 //  - every accepted step lowers -ln L, the reported cost is -ln L, and -2 ln L is twice it;
 //  - weights given for another method are ignored; the result JSON and the project's method round-trip.
 #include "EstimateTestSupport.h"
 
 #include "engine/estimate/MethodTraits.h"
 #include "engine/estimate/NoiseVariances.h"
+#include "engine/estimate/OutputErrorProblem.h"
 #include "engine/project/Project.h"
 #include "engine/project/ResultJson.h"
 
@@ -128,6 +130,13 @@ struct SharedParameterCase {
             0.5 * n * (std::log(2 * std::numbers::pi * m2(a) / n) + 1);
     }
     double slope(double a) const { return 0.5 * n * (dm1(a) / m1(a) + dm2(a) / m2(a)); }
+    // d2/da2 of n/2 ln M: n/2 (M''/M - (M'/M)^2), M'' = 2 sum t^(2 power).
+    double curvature(double a) const
+    {
+        const double d1 = dm1(a) / m1(a), d2 = dm2(a) / m2(a);
+        return 0.5 * n *
+            (2 * column(1).squaredNorm() / m1(a) - d1 * d1 + 2 * column(2).squaredNorm() / m2(a) - d2 * d2);
+    }
 };
 
 }  // namespace
@@ -242,6 +251,31 @@ private slots:
         equal.outputWeights = {{"y1", 1.0}, {"y2", 1.0}};
         const auto unweighted = estimate::fit(c.model, c.model->parameterValues, {c.data}, equal);
         QVERIFY(std::abs(estimateOf(unweighted, "a").value - 2.0) > 5 * std::abs(estimateOf(r, "a").value - 2.0));
+    }
+
+    // The local model the minimiser gets: its gradient J'r is d(-ln L)/da, and J'J - curvature is d2(-ln L)/da2 —
+    // exactly, as the outputs are linear in a (the closed form's derivatives in the test).
+    void localModelHasTheLikelihoodsSlopeAndCurvature()
+    {
+        const SharedParameterCase c;
+        const std::vector<estimate::Experiment> data{c.data};
+        const auto layout = estimate::layoutFor(*c.model, c.model->parameterValues, data);
+        estimate::OutputErrorProblem problem(c.model, layout, data, {1.0, 1.0}, {std::nullopt}, test::tight());
+        problem.estimateNoiseVariances(estimate::noiseVarianceFloors(data, 2));
+        for (const double a : {1.8, 2.0, 2.3}) {
+            estimate::Linearization l;
+            std::string failure;
+            QVERIFY2(problem.evaluate(Eigen::VectorXd::Constant(1, a - 1.5), l, failure, {}), failure.c_str());
+            QVERIFY(l.likelihood);
+            QVERIFY(std::abs(l.merit - c.negativeLogLikelihood(a)) < 1e-12 * std::abs(l.merit));
+            QVERIFY(std::abs(0.5 * l.residuals.squaredNorm() - c.n) < 1e-9);  // n/2 per output: the frozen cost
+            const double slope = (l.jacobian.transpose() * l.residuals)(0);
+            QVERIFY(std::abs(slope / c.slope(a) - 1) < 1e-9);
+            const double second = c.curvature(a);
+            const double model = (l.jacobian.transpose() * l.jacobian)(0, 0) - l.curvature(0, 0);
+            QVERIFY2(std::abs(model / second - 1) < 1e-6,
+                     qPrintable(QStringLiteral("a %1: model %2, -ln L'' %3").arg(a).arg(model).arg(second)));
+        }
     }
 
     // With a prior a ~ N(1.99, 0.002) the objective is -ln L + 1/2 ((a - 1.99)/0.002)^2 (the Bayesian estimator with

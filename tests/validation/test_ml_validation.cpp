@@ -132,6 +132,12 @@ private slots:
         qInfo("%d realisations, noise sd x %g, v %g; estimate mean, sample sd over the realisations, mean reported sd, "
               "ratio",
               kRealisations, kNoiseX, kNoiseV);
+        for (std::size_t m = 0; m < methods.size(); ++m) {
+            double iterations = 0;
+            for (const auto& r : results[m])
+                iterations += static_cast<double>(r.iterations) / kRealisations;
+            qInfo("%-24s mean iterations %.2f", names[m], iterations);
+        }
         for (std::size_t m = 0; m < methods.size(); ++m)
             for (const auto& [name, value] : {std::pair{"k", trueK}, std::pair{"c", trueC}}) {
                 std::vector<double> values, sds;
