@@ -243,7 +243,7 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
         likelihoodOf(outputSquares(experiments, problem->outputs(), model->outputCount()), layout.size());
     if (likelihoodProblem) {
         result.noise = noiseEstimates(likelihoodProblem->outputSquares(), likelihoodProblem->noiseVarianceFloors(),
-                                      model->outputNames);
+                                      model->outputNames, model->outputUnits);
         if (observer)
             for (const NoiseEstimate& n : result.noise)
                 observer->log("noise sd of " + n.output + ": " + data::formatNumber(n.value, 6) + " +- " +

@@ -44,7 +44,7 @@ struct FitResult {
     // Whiteness and independence of the output residuals at the estimate (computed with residualRms,
     // from the same responses; empty where those are not reported).
     ResidualAnalysis residualAnalysis;
-    // Maximum likelihood: each measured output's noise sd, estimated with the parameters. Empty for the
+    // Maximum likelihood: each measured output's noise sd (in the output's unit), estimated with the parameters. Empty for the
     // methods whose weights are fixed before the fit.
     std::vector<NoiseEstimate> noise;
     // The likelihood of the output residuals at the estimate (every fit of output residuals; not the

@@ -90,7 +90,8 @@ std::string describe(const Likelihood& likelihood)
 }
 
 std::vector<NoiseEstimate> noiseEstimates(const std::vector<OutputSquares>& outputs, const std::vector<double>& floors,
-                                          const std::vector<std::string>& outputNames)
+                                          const std::vector<std::string>& outputNames,
+                                          const std::vector<std::string>& outputUnits)
 {
     std::vector<NoiseEstimate> estimates;
     for (std::size_t j = 0; j < outputs.size(); ++j) {
@@ -98,7 +99,7 @@ std::vector<NoiseEstimate> noiseEstimates(const std::vector<OutputSquares>& outp
             continue;
         const double sigma = std::sqrt(estimatedVariance(outputs[j], floors[j]));
         estimates.push_back({outputNames[j], sigma, sigma / std::sqrt(2.0 * static_cast<double>(outputs[j].samples)),
-                             outputs[j].samples});
+                             outputs[j].samples, j < outputUnits.size() ? outputUnits[j] : std::string()});
     }
     return estimates;
 }

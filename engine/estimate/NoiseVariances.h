@@ -26,6 +26,7 @@ struct NoiseEstimate {
     double value = 0.0;  // sigma_j = sqrt(M_jj / n_j)
     double sd = 0.0;  // its standard deviation, sigma_j / sqrt(2 n_j)
     std::size_t samples = 0;  // n_j
+    std::string unit;  // the output's unit; empty: none given
 };
 
 // The Gaussian likelihood of a fit's output residuals, each output's noise variance at its
@@ -69,6 +70,7 @@ Likelihood likelihoodOf(const std::vector<OutputSquares>& outputs, std::size_t p
 // sigma_j / sqrt(2 n_j) by the delta method. No degrees of freedom are taken off: the parameters are
 // shared by the outputs, so no output owns them.
 std::vector<NoiseEstimate> noiseEstimates(const std::vector<OutputSquares>& outputs, const std::vector<double>& floors,
-                                          const std::vector<std::string>& outputNames);
+                                          const std::vector<std::string>& outputNames,
+                                          const std::vector<std::string>& outputUnits);
 
 }  // namespace sysid::estimate

@@ -53,7 +53,7 @@ estimate::FitResult resultFromJson(const json& in)
         const json noiseByOutput = in.value("noise_sd", json::object());
         for (const auto& [output, noise] : noiseByOutput.items())
             result.noise.push_back({output, numberOrNaN(noise.at("value")), numberOrNaN(noise.at("std")),
-                                    noise.value("samples", std::size_t{0})});
+                                    noise.value("samples", std::size_t{0}), noise.value("unit", std::string())});
         if (const auto l = in.find("likelihood"); l != in.end()) {
             result.likelihood.minusTwoLog = numberOrNaN(l->at("minus_two_log_likelihood"));
             result.likelihood.samples = l->at("samples").get<std::size_t>();
@@ -125,7 +125,10 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
     if (!result.noise.empty()) {
         json noise = json::object();
         for (const auto& n : result.noise)
-            noise[n.output] = {{"value", finiteOrNull(n.value)}, {"std", finiteOrNull(n.sd)}, {"samples", n.samples}};
+            noise[n.output] = {{"value", finiteOrNull(n.value)},
+                               {"std", finiteOrNull(n.sd)},
+                               {"samples", n.samples},
+                               {"unit", n.unit}};
         out["noise_sd"] = std::move(noise);
     }
     if (result.likelihood.samples > 0)

@@ -104,8 +104,8 @@ struct SharedParameterCase {
     std::shared_ptr<const eval::CompiledModelSource> model = compiled("state z = 0\n"
                                                                       "z' = 0\n"
                                                                       "param a = 1.5 [0, 10]\n"
-                                                                      "output y1 = a*t\n"
-                                                                      "output y2 = a*t^2\n");
+                                                                      "output y1 = a*t unit m\n"
+                                                                      "output y2 = a*t^2 unit m/s\n");
     std::vector<double> t = grid(101, 1.0);
     estimate::Experiment data = twoOutputs(
         t, [](double x) { return 2.0 * x; }, [](double x) { return 2.0 * x * x; }, 0.01, 0.5, 7);
@@ -243,6 +243,7 @@ private slots:
         QVERIFY(std::abs(estimateOf(r, "a").sd / sd - 1) < 1e-6);
         QVERIFY(std::abs(r.noise[0].value / std::sqrt(v1) - 1) < 1e-9);
         QVERIFY(std::abs(r.noise[1].value / std::sqrt(v2) - 1) < 1e-9);
+        QCOMPARE(r.noise[1].unit, std::string("m/s"));  // the output's
         QVERIFY(costsNeverRise(r));
 
         // Equal weights let the noisy output pull the estimate: a worse answer on this record.
@@ -348,6 +349,7 @@ private slots:
             QCOMPARE(back.noise[k].value, r.noise[k].value);
             QCOMPARE(back.noise[k].sd, r.noise[k].sd);
             QCOMPARE(back.noise[k].samples, r.noise[k].samples);
+            QCOMPARE(back.noise[k].unit, r.noise[k].unit);
         }
         QCOMPARE(back.likelihood.minusTwoLog, r.likelihood.minusTwoLog);
         QCOMPARE(back.likelihood.samples, r.likelihood.samples);

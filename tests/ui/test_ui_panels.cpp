@@ -154,7 +154,7 @@ private slots:
         estimate::FitResult r = twoParameterResult();
         r.outputNames = {"x", "v"};
         r.residualRms = {0.002, 0.2};
-        r.noise = {{"x", 0.00201, 0.0001, 201}, {"v", 0.199, 0.00993, 201}};
+        r.noise = {{"x", 0.00201, 0.0001, 201, "m"}, {"v", 0.199, 0.00993, 201, "m/s"}};
         ResultsPanel panel;
         panel.setResult(r);
         QTableWidget* t = panel.parameterTable();
@@ -163,6 +163,7 @@ private slots:
         QVERIFY(t->item(2, ResultsPanel::ColName)->font().italic());
         QCOMPARE(t->item(2, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.00201"));
         QCOMPARE(t->item(2, ResultsPanel::ColSd)->text(), QStringLiteral("0.0001"));
+        QCOMPARE(t->item(2, ResultsPanel::ColUnit)->text(), QStringLiteral("m"));
         QCOMPARE(t->item(3, ResultsPanel::ColName)->text(), QStringLiteral("noise sd v"));
         QCOMPARE(t->item(3, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.199"));
         QCOMPARE(t->item(3, ResultsPanel::ColInterval)->text(), QStringLiteral("[0.179537, 0.218463]"));

@@ -301,7 +301,7 @@ void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<s
         name->setFont(italic);
         parameterTable_->setItem(row, ColName, name);
         parameterTable_->setItem(row, ColEstimate, readOnlyItem(formatNumber(noise.value)));
-        parameterTable_->setItem(row, ColUnit, readOnlyItem(QString()));
+        parameterTable_->setItem(row, ColUnit, readOnlyItem(QString::fromStdString(noise.unit)));
         parameterTable_->setItem(row, ColSd, readOnlyItem(formatNumber(noise.sd)));
         parameterTable_->setItem(row, ColInterval,
                                  readOnlyItem(QStringLiteral("[%1, %2]")
