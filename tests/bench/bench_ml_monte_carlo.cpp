@@ -89,7 +89,8 @@ int main(int argc, char** argv)
     for (std::size_t i = 0; i < times.size(); ++i)
         times[i] = 0.05 * static_cast<double>(i);
     eval::CompiledModel truthModel(src);
-    truthModel.setParameters({4.0, 0.4});
+    const std::vector<double> truth{4.0, 0.4};
+    truthModel.setParameters(truth);
     integrate::SimulationRequest request;
     request.times = times;
     integrate::IntegratorSettings tight;
