@@ -120,10 +120,12 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
         gradients[b.output].noalias() +=
             out.jacobian.middleRows(b.first, b.rows).transpose() * out.residuals.segment(b.first, b.rows);
     }
-    // The curvature of sum_j n_j/2 ln M_jj that the frozen weights leave out (Linearization::curvature).
+    // The curvature of sum_j n_j/2 ln M_jj that the frozen weights leave out (Linearization::curvature); an
+    // output whose variance is held at its floor has -ln L linear in M_jj, so none.
     out.curvature = Eigen::MatrixXd::Zero(p, p);
     for (std::size_t j = 0; j < gradients.size(); ++j)
-        if (pendingSquares_[j].samples > 0)
+        if (pendingSquares_[j].samples > 0 &&
+            pendingSquares_[j].squares / static_cast<double>(pendingSquares_[j].samples) > floors_[j])
             out.curvature.noalias() +=
                 (2.0 / static_cast<double>(pendingSquares_[j].samples)) * gradients[j] * gradients[j].transpose();
     if (!finishWithPriors(priors_, pendingTheta_, row, out, failure))

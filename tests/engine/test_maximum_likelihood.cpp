@@ -307,6 +307,23 @@ private slots:
         QVERIFY(costsNeverRise(r));
     }
 
+    // Noise-free data: each variance stops at its floor (1e-12 of the output's mean square), so -ln L stays finite
+    // and the fit ends at the exact answer instead of chasing an infinite likelihood.
+    void noiseFreeDataStopAtTheFloor()
+    {
+        SharedParameterCase c;
+        c.data = twoOutputs(
+            c.t, [](double x) { return 2.0 * x; }, [](double x) { return 2.0 * x * x; }, 0.0, 0.0, 1);
+        const auto r = estimate::fit(c.model, c.model->parameterValues, {c.data}, mlSettings());
+        QVERIFY2(r.converged(), r.termination.message.c_str());
+        QVERIFY(std::abs(estimateOf(r, "a").value - 2.0) < 1e-9);
+        QVERIFY(std::isfinite(r.cost));
+        const auto floors = estimate::noiseVarianceFloors({c.data}, 2);
+        for (std::size_t j = 0; j < 2; ++j)
+            QVERIFY(std::abs(r.noise[j].value / std::sqrt(floors[j]) - 1) < 1e-6);
+        QVERIFY(costsNeverRise(r));
+    }
+
     // Weights belong to the methods that take them: a project's weights do not change a maximum-likelihood fit.
     void givenWeightsAreIgnored()
     {
