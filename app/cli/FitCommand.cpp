@@ -9,6 +9,7 @@
 
 #include "engine/data/CsvReader.h"
 #include "engine/data/DataError.h"
+#include "engine/estimate/MethodTraits.h"
 #include "engine/job/FitJob.h"
 #include "engine/project/AtomicFile.h"
 #include "engine/project/FitReport.h"
@@ -124,8 +125,9 @@ int runFit(const Arguments& args)
         ("frequency-parameter", po::value<std::string>(),
          "NAME: forcing period 2*pi/NAME, NAME fixed per experiment (periodic-response)")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: starting value of a parameter (repeatable)")
-        ("prior", po::value<Strings>()->composing(), "NAME=MEAN,SD: Gaussian prior of a parameter (bayes, "
-                                                     "periodic-response; repeatable)")
+        ("prior", po::value<Strings>()->composing(), ("NAME=MEAN,SD: Gaussian prior of a parameter (" +
+                                                      estimate::methodsTaking(estimate::MethodInput::Priors, ", ") +
+                                                      "; repeatable)").c_str())
         ("quiet,q", "no progress lines on stderr")
         ("report", "print the full report of the fit on stderr (method, settings that differ from the defaults, "
                    "iterations, evaluations, seconds per phase, integration statistics, whether each output's "

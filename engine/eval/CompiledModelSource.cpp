@@ -196,6 +196,7 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
     for (const auto& o : model.outputs) {
         outputs.push_back(o.expression);
         source->outputNames.push_back(o.name);
+        source->outputUnits.push_back(o.unit);
         int state = -1;
         for (std::size_t i = 0; i < states.size(); ++i)
             if (o.expression.is_equal(states[i]))

@@ -58,6 +58,7 @@ struct EventSource {
 // modes m of the switches appear only in `switches` and `events`.
 struct CompiledModelSource {
     std::vector<std::string> stateNames, parameterNames, inputNames, outputNames;
+    std::vector<std::string> outputUnits;  // the model's `unit` of each output (model::Output::unit); empty: none
     std::map<std::string, integrate::Intersample> declaredIntersample;  // input u hold (Model::declaredIntersample)
     std::vector<double> parameterValues;
     std::vector<model::Parameter> parameters;  // names, values, bounds, fixed, initial-value flags

@@ -344,12 +344,19 @@ std::string statisticsPart(const estimate::FitResult& result)
              " with derivatives"},
         {"Integration", htmlEscape(core::integrationSummary(result.statistics))},
         {"Time", htmlEscape(core::timeSummary(result.statistics))},
+        {"−2 ln L",
+         std::isfinite(result.likelihood.minusTwoLog) ? htmlEscape(estimate::describe(result.likelihood))
+                                                      : std::string("—")},
     });
     html += "<h3>Residual RMS per output</h3>\n";
     if (result.residualRms.empty())
         return html + "<p>No residuals were computed.</p>\n";
+    const bool estimatedNoise = !result.noise.empty();
     html += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" +
-        headerRow({"Output", "Residual RMS", "Residual analysis (99 % bounds, Ljung 1999)"});
+        headerRow(estimatedNoise ? std::vector<std::string>{"Output", "Residual RMS", "Noise sd (estimated) ± sd",
+                                                            "Residual analysis (99 % bounds, Ljung 1999)"}
+                                 : std::vector<std::string>{"Output", "Residual RMS",
+                                                            "Residual analysis (99 % bounds, Ljung 1999)"});
     for (std::size_t k = 0; k < result.residualRms.size(); ++k) {
         const std::string output =
             k < result.outputNames.size() ? result.outputNames[k] : "output " + std::to_string(k + 1);
@@ -358,9 +365,13 @@ std::string statisticsPart(const estimate::FitResult& result)
         for (const auto& a : result.residualAnalysis.outputs)
             if (a.output == output && a.samples > 0)
                 analysis = estimate::verdict(a);
+        std::string noise = "—";
+        for (const auto& n : result.noise)
+            if (n.output == output)
+                noise = number(n.value) + " ± " + number(n.sd);
         html += "<tr>" + cell(htmlEscape(output)) +
-            cell(std::isnan(rms) ? "not measured" : number(rms), "align=\"right\"") + cell(htmlEscape(analysis)) +
-            "</tr>\n";
+            cell(std::isnan(rms) ? "not measured" : number(rms), "align=\"right\"") +
+            (estimatedNoise ? cell(noise, "align=\"right\"") : std::string()) + cell(htmlEscape(analysis)) + "</tr>\n";
     }
     return html + "</table>\n";
 }

@@ -7,6 +7,7 @@
 
 #include "engine/core/RunSummary.h"
 #include "engine/data/CsvReader.h"
+#include "engine/data/Text.h"
 #include "engine/estimate/Fit.h"
 #include "engine/job/FitJob.h"
 #include "engine/job/OptimalEstimationJob.h"
@@ -329,7 +330,11 @@ private slots:
         QCOMPARE(lines.at("termination"), core::describe(r.termination));
         // The residual analysis' verdict of the one output (ResidualAnalysis.h).
         QCOMPARE(lines.at("residuals of x"), estimate::verdict(r.residualAnalysis.outputs.at(0)));
-        QCOMPARE(lines.size(), std::size_t{11});
+        // -2 ln L of the residuals with the output's variance at RSS/n (estimate::Likelihood), for information
+        // criteria.
+        QCOMPARE(lines.at("-2 ln L"),
+                 data::formatNumber(r.likelihood.minusTwoLog, 10) + " (161 samples, 1 noise variance)");
+        QCOMPARE(lines.size(), std::size_t{12});
 
         QCOMPARE(reportLines(project::fitReport(estimate::FitResult{})).at("non-default settings"),
                  std::string("none"));

@@ -514,7 +514,7 @@ private slots:
                                                << ": model.text[1]: expected a string, got 5 (number)";
         QTest::newRow("unknown method") << with([](json& j) { j["method"] = "newton"; }) << "method"
                                         << ": method: unknown method 'newton' (known: output-error, multiple-shooting, "
-                                           "bayes, periodic-response, single-step, multistep, steepest-descent)";
+                                           "bayes, periodic-response, single-step, multistep, steepest-descent, ml)";
         QTest::newRow("negative gain") << with([](json& j) { j["settings"]["steepest_descent_gain"] = -0.02; })
                                        << "settings.steepest_descent_gain"
                                        << ": settings.steepest_descent_gain: expected a number > 0, got -0.02";

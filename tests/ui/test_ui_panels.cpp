@@ -140,6 +140,42 @@ private slots:
         QVERIFY(!panel.hasResult());
     }
 
+    // Maximum likelihood: the method is picked by its label, hides the weights it estimates, and the results table
+    // ends with each output's noise sd, its SD and interval, after the parameters (the correlation stays theirs).
+    void maximumLikelihoodSelectedAndNoiseShown()
+    {
+        EstimatorPanel estimator;
+        estimator.show();
+        const int index = estimator.methodCombo()->findText(QStringLiteral("Maximum likelihood"));
+        QVERIFY(index >= 0);
+        estimator.methodCombo()->setCurrentIndex(index);
+        QVERIFY(estimator.settings().method == estimate::EstimationMethod::MaximumLikelihood);
+        QVERIFY(!estimator.weightTable()->isVisible());
+        QVERIFY(estimator.sensitivityCombo()->isVisible());
+
+        estimate::FitResult r = twoParameterResult();
+        r.outputNames = {"x", "v"};
+        r.residualRms = {0.002, 0.2};
+        r.noise = {{"x", 0.00201, 0.0001, 201, "m"}, {"v", 0.199, 0.00993, 201, "m/s"}};
+        ResultsPanel panel;
+        panel.setResult(r);
+        QTableWidget* t = panel.parameterTable();
+        QCOMPARE(t->rowCount(), 4);
+        QCOMPARE(t->item(2, ResultsPanel::ColName)->text(), QStringLiteral("noise sd x"));
+        QVERIFY(t->item(2, ResultsPanel::ColName)->font().italic());
+        QCOMPARE(t->item(2, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.00201"));
+        QCOMPARE(t->item(2, ResultsPanel::ColSd)->text(), QStringLiteral("0.0001"));
+        QCOMPARE(t->item(2, ResultsPanel::ColUnit)->text(), QStringLiteral("m"));
+        QCOMPARE(t->item(3, ResultsPanel::ColName)->text(), QStringLiteral("noise sd v"));
+        QCOMPARE(t->item(3, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.199"));
+        QCOMPARE(t->item(3, ResultsPanel::ColInterval)->text(), QStringLiteral("[0.179537, 0.218463]"));
+        QVERIFY(t->item(3, ResultsPanel::ColName)->toolTip().contains(QStringLiteral("maximum likelihood")));
+        QCOMPARE(panel.correlationTable()->rowCount(), 2);
+        // A later result without them leaves only its parameters.
+        panel.setResult(twoParameterResult());
+        QCOMPARE(t->rowCount(), 2);
+    }
+
     void correlationCellsColouredBySign()
     {
         ResultsPanel panel;

@@ -46,6 +46,7 @@
 #include "ui/settings/FilterPanel.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
+#include "engine/estimate/MethodTraits.h"
 #include "engine/job/OptimalEstimationJob.h"
 #include "engine/project/OptimalEstimationJson.h"
 
@@ -274,12 +275,14 @@ void MainWindow::buildDocks()
 
 namespace {
 
-// Rows the Results dock is sized for: the model's estimated parameters, between a few and a dozen.
-int resultRows(const ModelSummary& summary)
+// Rows the Results dock is sized for: the model's estimated parameters (and the outputs' noise sd of a method that
+// estimates them), between a few and a dozen.
+int resultRows(const ModelSummary& summary, const estimate::FitSettings& settings)
 {
     const auto estimated = std::count_if(summary.parameters.begin(), summary.parameters.end(),
                                          [](const model::Parameter& p) { return !p.fixed; });
-    return std::clamp(static_cast<int>(estimated), 5, 12);
+    const bool noise = estimate::traitsOf(settings.method).weighting == estimate::OutputWeighting::Estimated;
+    return std::clamp(static_cast<int>(estimated) + (noise ? static_cast<int>(summary.outputs.size()) : 0), 5, 12);
 }
 
 }  // namespace
@@ -300,9 +303,11 @@ void MainWindow::arrangeDocks()
                 Qt::Horizontal);
     // Before the window is shown the dock's title and the tab bar under it can only be estimated.
     const int dockFrame = 2 * fontMetrics().height() + 30;
-    resizeDocks({resultsDock},
-                {std::min(results_->heightForRows(resultRows(document_->modelSummary())) + dockFrame, height() / 2)},
-                Qt::Vertical);
+    resizeDocks(
+        {resultsDock},
+        {std::min(results_->heightForRows(resultRows(document_->modelSummary(), document_->settings())) + dockFrame,
+                  height() / 2)},
+        Qt::Vertical);
 }
 
 void MainWindow::makeRoomForResults()
@@ -310,7 +315,7 @@ void MainWindow::makeRoomForResults()
     auto* dock = findChild<QDockWidget*>(QStringLiteral("resultsDock"));
     if (!isVisible() || !dock || dock->isFloating() || dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
         return;
-    const int wanted = results_->heightForRows(resultRows(document_->modelSummary()));
+    const int wanted = results_->heightForRows(resultRows(document_->modelSummary(), document_->settings()));
     // resizeDocks counts the title and a tabbed group's tab bar too: measure what it gave, then correct once.
     int size = dock->height();
     for (int attempt = 0; attempt < 2 && results_->height() < wanted && size < height() / 2; ++attempt) {
