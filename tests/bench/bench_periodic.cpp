@@ -13,13 +13,23 @@
 // Newton tolerance 1e-12; the reference values go into the JSON so SciPy is held to them too.
 // Timed with std::chrono around the solver calls only (model compilation is not timed).
 //
-// Usage: bench_periodic [--json FILE] [--runs N]
+// Jacobian re-use (Vankan 1992, eq. 4.42; NewtonSettings::reuseJacobian), before and after in the
+// same run: the three cases above and the periodic-response fit of
+// resources/examples/duffing_periodic.sysid, each with a new Jacobian at every Newton iteration
+// (before) and with the re-use rule (after, the default): time (median), Newton iterations,
+// Jacobians built and re-used, modified steps, and the result's distance from the other's.
+//
+// Usage: bench_periodic [--json FILE] [--runs N] [--part all|reuse]
 
 #include "BenchSupport.h"
 
+#include "engine/core/SolverStatistics.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
+#include "engine/job/FitJob.h"
 #include "engine/model/ModelBuilder.h"
+#include "engine/project/Project.h"
+#include "engine/project/ProjectJob.h"
 #include "engine/shooting/Continuation.h"
 #include "engine/shooting/PeriodicShooting.h"
 
@@ -81,11 +91,123 @@ shooting::ContinuationSettings sweepSettings(bool reference)
     return s;
 }
 
+// One configuration's cost: median seconds, the Newton counts of one run and its answer.
+struct NewtonCost {
+    double seconds = 0.0;
+    core::NewtonStatistics newton;
+    Eigen::VectorXd answer;
+};
+
+// `run(newton)` returns the answer; a run that collects its own statistics (a fit) sets `newton`.
+template <class Run>
+NewtonCost measure(int runs, Run&& run)
+{
+    NewtonCost cost;
+    std::vector<double> times;
+    for (int r = 0; r < runs; ++r) {
+        core::RunStatistics statistics;
+        core::NewtonStatistics own;
+        const auto t0 = Clock::now();
+        {
+            const core::StatisticsScope scope(&statistics);
+            cost.answer = run(own);
+        }
+        times.push_back(bench::secondsSince(t0));
+        cost.newton = own.iterations > 0 ? own : statistics.snapshot().newton;
+    }
+    cost.seconds = median(times);
+    return cost;
+}
+
+void printCosts(const char* name, const NewtonCost& before, const NewtonCost& after)
+{
+    const double difference = (before.answer - after.answer).cwiseAbs().maxCoeff();
+    for (const auto* c : {&before, &after})
+        std::printf("  %-26s %-7s %10.3f ms %7zu %9zu %8zu %9zu\n", c == &before ? name : "", c == &before ? "before" : "after",
+                    1e3 * c->seconds, c->newton.iterations, c->newton.jacobianBuilds, c->newton.jacobianReuses,
+                    c->newton.modifiedSteps);
+    std::printf("  %-26s time after / before %.2f, Jacobians built %.2f; max |after - before| = %.1e\n", "",
+                after.seconds / before.seconds,
+                static_cast<double>(after.newton.jacobianBuilds) / static_cast<double>(before.newton.jacobianBuilds),
+                difference);
+}
+
+Eigen::VectorXd sweepAnswer(const shooting::ContinuationResult& sweep)
+{
+    Eigen::VectorXd all(static_cast<Eigen::Index>(2 * sweep.points.size()));
+    for (std::size_t k = 0; k < sweep.points.size(); ++k)
+        all.segment(static_cast<Eigen::Index>(2 * k), 2) = sweep.points[k].initialState;
+    return all;
+}
+
+int reuseComparison(eval::CompiledModel& model, const Eigen::VectorXd& start, int runs)
+{
+    std::printf("\nJacobian re-use (Vankan 1992, eq. 4.42): before = a Jacobian every Newton iteration, after = "
+                "the re-use rule (default)\n");
+    std::printf("  %-26s %-7s %13s %7s %9s %8s %9s\n", "case", "", "time", "iter", "J built", "re-used", "modified");
+    for (const auto& [name, intervals] : {std::pair{"single shooting", std::size_t(1)},
+                                          std::pair{"multiple shooting (8)", std::size_t(8)}}) {
+        NewtonCost cost[2];
+        for (int after = 0; after < 2; ++after) {
+            auto settings = periodicSettings(1.0, intervals, false);
+            settings.newton.reuseJacobian = after == 1;
+            setW(model, 1.0);
+            cost[after] = measure(runs, [&](core::NewtonStatistics&) {
+                const auto s = shooting::findPeriodicSolution(model, start, settings);
+                if (!s.converged())
+                    throw std::runtime_error(std::string(name) + ": " + s.newton.termination.message);
+                return Eigen::VectorXd(s.initialState);
+            });
+        }
+        printCosts(name, cost[0], cost[1]);
+    }
+    {
+        NewtonCost cost[2];
+        for (int after = 0; after < 2; ++after) {
+            auto settings = sweepSettings(false);
+            settings.periodic.newton.reuseJacobian = after == 1;
+            cost[after] = measure(std::max(1, runs / 5), [&](core::NewtonStatistics&) {
+                const auto sweep = shooting::continuePeriodicSolutions(model, start, settings);
+                if (sweep.points.size() != sweepPoints)
+                    throw std::runtime_error("sweep: " + sweep.termination.message);
+                return sweepAnswer(sweep);
+            });
+        }
+        printCosts("frequency sweep (200)", cost[0], cost[1]);
+    }
+    {
+        const auto project = project::loadProject(bench::examplePath("duffing_periodic.sysid"));
+        NewtonCost cost[2];
+        std::size_t iterations[2] = {0, 0};
+        for (int after = 0; after < 2; ++after) {
+            job::FitJob fit = project::makeFitJob(project);
+            fit.settings.periodic.reuseJacobian = after == 1;
+            cost[after] = measure(std::max(1, runs / 10), [&](core::NewtonStatistics& newton) {
+                estimate::NullProgressSink sink;
+                const auto r = fit.run(sink);
+                newton = r.statistics.newton;
+                if (!r.converged())
+                    throw std::runtime_error("periodic-response fit: " + r.termination.message);
+                iterations[after] = r.iterations;
+                Eigen::VectorXd theta(static_cast<Eigen::Index>(r.parameters.size()));
+                for (std::size_t i = 0; i < r.parameters.size(); ++i)
+                    theta(static_cast<Eigen::Index>(i)) = r.parameters[i].value;
+                return theta;
+            });
+        }
+        printCosts("periodic-response fit", cost[0], cost[1]);
+        std::printf("  %-26s fit iterations %zu before, %zu after (duffing_periodic.sysid, 3 records)\n", "",
+                    iterations[0], iterations[1]);
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
     std::string json;
+    std::string part = "all";
     int runs = 20;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -93,8 +215,10 @@ int main(int argc, char** argv)
             json = argv[++i];
         else if (a == "--runs" && i + 1 < argc)
             runs = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--part" && i + 1 < argc)
+            part = argv[++i];
         else {
-            std::fprintf(stderr, "usage: bench_periodic [--json FILE] [--runs N]\n");
+            std::fprintf(stderr, "usage: bench_periodic [--json FILE] [--runs N] [--part all|reuse]\n");
             return 2;
         }
     }
@@ -105,6 +229,10 @@ int main(int argc, char** argv)
         return 1;
     }
     const Eigen::VectorXd start = Eigen::VectorXd::Zero(2);
+    if (part == "reuse") {
+        std::printf("bench_periodic (%s build), load %s\n", SYSID_BENCH_BUILD_TYPE, bench::loadAverage().c_str());
+        return reuseComparison(model, start, runs);
+    }
 
     setW(model, 1.0);
     const auto reference = shooting::findPeriodicSolution(model, start, periodicSettings(1.0, 1, true));
@@ -171,6 +299,9 @@ int main(int argc, char** argv)
                 "max |x(0) - ref| = %.1e\n",
                 "frequency sweep", 1e3 * sweepSeconds, sweepRuns, sweepPoints, sweepStart, sweepEnd,
                 static_cast<double>(sweepIterations) / static_cast<double>(sweepPoints), sweepError);
+
+    if (reuseComparison(model, start, runs) != 0)
+        return 1;
 
     if (!json.empty()) {
         std::ofstream out(json);
