@@ -179,6 +179,7 @@ NewtonResult iterate(NewtonSystem& system, Eigen::VectorXd x0, const NewtonSetti
         settings.reuseFactorisation ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
     bool lastStepFull = settings.reuseFactorisation;
     bool handedIn = settings.reuseFactorisation;  // the factorisation is still the one handed in
+    std::size_t slowModifiedSteps = 0;
     for (std::size_t iteration = 1; iteration <= settings.maxIterations; ++iteration) {
         if (stop.stop_requested()) {
             result.termination =
@@ -325,6 +326,22 @@ NewtonResult iterate(NewtonSystem& system, Eigen::VectorXd x0, const NewtonSetti
             if (modified) {
                 ++result.modifiedSteps;
                 factorised = false;  // a singular or failed factorisation is not re-used
+                // Vankan's (1992) monotonicity factor 0.9 (eq. 4.41): modified steps that keep
+                // shrinking ||F|| by less crawl along a minimum of ||F|| that is no root (past a fold).
+                slowModifiedSteps = result.residual.norm() > 0.9 * result.residualNorm ? slowModifiedSteps + 1 : 0;
+                if (slowModifiedSteps >= 3) {
+                    result.iterations = iteration;
+                    result.termination = Termination::failure(
+                        TerminationCriterion::SingularJacobian,
+                        "Newton's steps fail and modified steps no longer decrease ||F|| (now " +
+                            data::formatNumber(result.residual.norm(), 6) +
+                            "): there may be no solution near here (past a fold?); try another starting guess or "
+                            "parameter");
+                    tryResidual(system, result.x, result.residualEvaluations, failure);
+                    return result;
+                }
+            } else {
+                slowModifiedSteps = 0;
             }
             // Re-use at the next point is likely when this correction shrank as the rule asks
             // (quadratic convergence shrinks the next one more).

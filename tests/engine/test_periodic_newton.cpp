@@ -5,6 +5,7 @@
 #include "EstimateTestSupport.h"
 
 #include "engine/core/SolverStatistics.h"
+#include "engine/model/ModelBuilder.h"
 #include "engine/shooting/Continuation.h"
 #include "engine/shooting/PeriodicShooting.h"
 
@@ -127,6 +128,102 @@ private slots:
         QVERIFY(difference < (s.jacobian == ShootingJacobian::Variational ? 1e-7 : 1e-9));
         if (s.jacobian == ShootingJacobian::FiniteDifferences)
             QVERIFY(reusing.integration.integrations < every.integration.integrations);
+    }
+
+    // The impacting cart at kc = 1 (b = 2, gamma = 1): its orbit x = -sin t grazes both walls at zero
+    // speed, so the variational monodromy is the free mass's [[1, 2 pi], [0, 1]] and the shooting
+    // Jacobian M - I is singular, even at the orbit. Plain Newton stops; modified steps converge
+    // (without the differenced Jacobian the automatic mode falls back to).
+    void grazingOrbitConvergesByModifiedSteps_data()
+    {
+        QTest::addColumn<double>("x0");
+        QTest::addColumn<double>("v0");
+        QTest::newRow("from (-0.5, 0.5)") << -0.5 << 0.5;
+        QTest::newRow("from the grazing orbit (0, -1)") << 0.0 << -1.0;
+        QTest::newRow("from (0.01, -0.99)") << 0.01 << -0.99;
+    }
+    void grazingOrbitConvergesByModifiedSteps()
+    {
+        QFETCH(double, x0);
+        QFETCH(double, v0);
+        auto source = eval::compileModel(model::loadModel(SYSID_SOURCE_DIR "/resources/examples/impact_cart.model"));
+        eval::CompiledModel cart(source);
+        setParameter(cart, "kc", 1.0);
+        setParameter(cart, "gamma", 1.0);
+        PeriodicSettings s;
+        s.period = twoPi;
+        s.jacobian = ShootingJacobian::Variational;
+        s.newton.modifiedSteps = false;
+        const Eigen::Vector2d start(x0, v0);
+        const auto plain = findPeriodicSolution(cart, start, s);
+        QVERIFY(!plain.converged());
+        QCOMPARE(plain.newton.termination.criterion, core::TerminationCriterion::SingularJacobian);
+        s.newton.modifiedSteps = true;
+        const auto r = findPeriodicSolution(cart, start, s);
+        QVERIFY2(r.converged(), r.newton.termination.message.c_str());
+        QVERIFY(r.newton.modifiedSteps > 0);
+        // Near the grazing orbit the residual is flat in x(0) to the tolerance (the cart coasts
+        // between the walls); the orbit closes and lies within 1e-3 of x = -sin t.
+        QVERIFY((r.initialState - Eigen::Vector2d(0.0, -1.0)).cwiseAbs().maxCoeff() < 1e-3);
+        QVERIFY(r.newton.residual.cwiseAbs().maxCoeff() <= s.newton.residualTolerance);
+        qInfo("plain Newton: %s after %zu iterations; modified: x(0) = (%.3e, %.10f) after %zu iterations, %zu "
+              "modified steps",
+              plain.newton.termination.message.c_str(), plain.newton.iterations, r.initialState(0), r.initialState(1),
+              r.newton.iterations, r.newton.modifiedSteps);
+    }
+
+    // The upper fold of the Duffing frequency response (x'' + 0.1 x' + x + 0.5 x^3 = 0.5 cos(w t)):
+    // located by pseudo-arclength continuation; single shooting still solves the orbit 1e-7 below
+    // it, where a Floquet multiplier is within 1e-3 of 1 (the Jacobian M - I nearly singular); past
+    // it, where no orbit exists nearby, Newton says so after a few modified steps instead of
+    // iterating to its limit.
+    void duffingNearItsFold()
+    {
+        auto model = test::compiled(duffing);
+        ContinuationSettings c;
+        c.parameter = test::parameter(*model, "w");
+        c.start = 1.0;
+        c.end = 2.5;
+        c.initialStep = 0.02;
+        c.maxStep = 0.1;
+        c.periodOf = forcingPeriodOfFrequency();
+        c.periodic.integrator = test::tight(integrate::IntegrationMethod::Dopri5, 1e-10, 1e-12);
+        c.periodic.newton.residualTolerance = 1e-9;
+        std::stop_source firstFold;  // the branch is followed up to its first fold only
+        const auto branch = continuePeriodicSolutions(
+            *model, Eigen::VectorXd::Zero(2), c,
+            [&](const BranchPoint& p) {
+                if (p.type == BranchPointType::Fold)
+                    firstFold.request_stop();
+            },
+            firstFold.get_token());
+        const BranchPoint* fold = nullptr;
+        for (const auto& p : branch.points)
+            if (p.type == BranchPointType::Fold && !fold)
+                fold = &p;
+        QVERIFY2(fold, branch.termination.message.c_str());
+        QVERIFY(fold->parameter > 1.8 && fold->parameter < 2.0);
+        PeriodicSettings s = c.periodic;
+        auto solveAt = [&](double w) {
+            setParameter(*model, "w", w);
+            s.period = twoPi / w;
+            return findPeriodicSolution(*model, fold->initialState, s);
+        };
+        const auto below = solveAt(fold->parameter - 1e-7);
+        QVERIFY2(below.converged(), below.newton.termination.message.c_str());
+        const double largest = std::abs(below.floquet.multipliers.front());
+        QVERIFY(largest > 0.999 && largest < 1.0);
+        QVERIFY((below.initialState - fold->initialState).cwiseAbs().maxCoeff() < 1e-2);
+
+        const auto past = solveAt(fold->parameter + 1e-5);
+        QVERIFY(!past.converged());
+        QCOMPARE(past.newton.termination.criterion, core::TerminationCriterion::SingularJacobian);
+        QVERIFY(past.newton.modifiedSteps > 0);
+        QVERIFY2(past.newton.termination.message.find("no solution near here") != std::string::npos,
+                 past.newton.termination.message.c_str());
+        qInfo("fold at w = %.10f; at w - 1e-7: %zu iterations, |mu| = %.6f; at w + 1e-5: %s after %zu iterations",
+              fold->parameter, below.newton.iterations, largest, past.newton.termination.message.c_str(),
+              past.newton.iterations);
     }
 };
 
