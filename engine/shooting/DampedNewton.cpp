@@ -155,9 +155,8 @@ NewtonResult iterate(NewtonSystem& system, Eigen::VectorXd x0, const NewtonSetti
     // Jacobian the next step builds.
     bool expectReuse = settings.reuseJacobian && settings.reuseFactorisation;  // try a handed-in one first
     auto trial = [&](const Eigen::VectorXd& x) {
-        return settings.reuseJacobian && expectReuse
-            ? tryTrialResidual(system, x, result.residualEvaluations, failure)
-            : tryResidual(system, x, result.residualEvaluations, failure);
+        return settings.reuseJacobian && expectReuse ? tryTrialResidual(system, x, result.residualEvaluations, failure)
+                                                     : tryResidual(system, x, result.residualEvaluations, failure);
     };
     auto first = trial(result.x);
     if (!first) {
@@ -175,8 +174,8 @@ NewtonResult iterate(NewtonSystem& system, Eigen::VectorXd x0, const NewtonSetti
     bool factorised = settings.reuseFactorisation;
     // ||J^-1 F|| of the last step's correction (eq. 4.42); infinite for a handed-in factorisation,
     // whose first step is tried unconditionally, NaN when no factorisation may be re-used.
-    double lastCorrection =
-        settings.reuseFactorisation ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+    double lastCorrection = settings.reuseFactorisation ? std::numeric_limits<double>::infinity()
+                                                        : std::numeric_limits<double>::quiet_NaN();
     bool lastStepFull = settings.reuseFactorisation;
     bool handedIn = settings.reuseFactorisation;  // the factorisation is still the one handed in
     std::size_t slowModifiedSteps = 0;
@@ -190,9 +189,8 @@ NewtonResult iterate(NewtonSystem& system, Eigen::VectorXd x0, const NewtonSetti
 
         // Fixed-Jacobian step: only a full step that contracts ||F|| enough is accepted.
         bool reused = false;
-        const double contraction = settings.chordContraction > 0.0
-            ? settings.chordContraction
-            : (handedIn && !settings.reuseJacobian ? 0.1 : 0.0);
+        const double contraction = settings.chordContraction > 0.0 ? settings.chordContraction
+                                                                   : (handedIn && !settings.reuseJacobian ? 0.1 : 0.0);
         if (contraction > 0.0 && factorised && lastStepFull) {
             const Eigen::VectorXd dx = -solve(system, result.residual);
             const Eigen::VectorXd point = result.x + dx;
@@ -237,8 +235,7 @@ NewtonResult iterate(NewtonSystem& system, Eigen::VectorXd x0, const NewtonSetti
             ++result.jacobianEvaluations;
             handedIn = false;
             factorised = !singular;
-            const Eigen::SparseMatrix<double>* J =
-                settings.modifiedSteps ? system.jacobianMatrix() : nullptr;
+            const Eigen::SparseMatrix<double>* J = settings.modifiedSteps ? system.jacobianMatrix() : nullptr;
             if (singular && !J) {
                 result.termination = Termination::failure(TerminationCriterion::SingularJacobian, singularWhy);
                 return result;
@@ -247,8 +244,8 @@ NewtonResult iterate(NewtonSystem& system, Eigen::VectorXd x0, const NewtonSetti
                 dx = -solve(system, result.residual);
                 if (!dx.allFinite()) {
                     if (!J) {
-                        result.termination = Termination::failure(
-                            TerminationCriterion::SingularJacobian, "the Newton step is not finite (singular Jacobian)");
+                        result.termination = Termination::failure(TerminationCriterion::SingularJacobian,
+                                                                  "the Newton step is not finite (singular Jacobian)");
                         return result;
                     }
                     singular = true;
@@ -361,8 +358,7 @@ NewtonResult iterate(NewtonSystem& system, Eigen::VectorXd x0, const NewtonSetti
                 Termination::convergence(TerminationCriterion::ResidualTolerance, "residual below tolerance");
             return result;
         }
-        if (!reused && !modified && damping == 1.0 &&
-            maxAbs(dx) <= settings.stepTolerance * (1.0 + maxAbs(result.x))) {
+        if (!reused && !modified && damping == 1.0 && maxAbs(dx) <= settings.stepTolerance * (1.0 + maxAbs(result.x))) {
             result.termination =
                 Termination::convergence(TerminationCriterion::StepTolerance, "Newton step below tolerance");
             return result;

@@ -135,8 +135,9 @@ void printCosts(const char* name, const NewtonCost (&cost)[3])
 
 shooting::JacobianReuse reuseOf(int configuration)
 {
-    return configuration == 0 ? shooting::JacobianReuse::Never
-                              : (configuration == 1 ? shooting::JacobianReuse::Automatic : shooting::JacobianReuse::Always);
+    return configuration == 0
+        ? shooting::JacobianReuse::Never
+        : (configuration == 1 ? shooting::JacobianReuse::Automatic : shooting::JacobianReuse::Always);
 }
 
 Eigen::VectorXd sweepAnswer(const shooting::ContinuationResult& sweep)
@@ -252,8 +253,8 @@ int reuseComparison(eval::CompiledModel& model, const Eigen::VectorXd& start, in
                 s.newton.residualTolerance = 1e-10;
                 s.jacobian = jacobian;
                 s.jacobianReuse = reuseOf(c);
-                cost[c] = measure(std::max(1, runs / 10),
-                                  [&](core::NewtonStatistics&) { return orbitSequence(chain, s); });
+                cost[c] =
+                    measure(std::max(1, runs / 10), [&](core::NewtonStatistics&) { return orbitSequence(chain, s); });
             }
             const std::string name = "31 orbits, " + std::to_string(2 * m) + " states, " +
                 (jacobian == shooting::ShootingJacobian::Variational ? "variational" : "differenced");

@@ -189,13 +189,16 @@ private slots:
     // Newton cannot start; modified steps solve the regular part and keep x1 there.
     void modifiedStepsAtAnExactlySingularStart()
     {
-        DenseNewtonSystem system([](const VectorXd& x) { return vec({x(0) * x(0) - 4.0, x(1) * x(1)}); },
-                                 [](const VectorXd& x) {
-                                     MatrixXd J = MatrixXd::Zero(2, 2);
-                                     J(0, 0) = 2.0 * x(0);
-                                     J(1, 1) = 2.0 * x(1);
-                                     return J;
-                                 });
+        DenseNewtonSystem system(
+            [](const VectorXd& x) {
+                return vec({x(0) * x(0) - 4.0, x(1) * x(1)});
+            },
+            [](const VectorXd& x) {
+                MatrixXd J = MatrixXd::Zero(2, 2);
+                J(0, 0) = 2.0 * x(0);
+                J(1, 1) = 2.0 * x(1);
+                return J;
+            });
         const auto r = solveDampedNewton(system, vec({3.0, 0.0}), {});
         QVERIFY2(r.converged(), r.termination.message.c_str());
         QVERIFY(std::abs(r.x(0) - 2.0) < 1e-10);
@@ -274,13 +277,16 @@ private slots:
     // A run's statistics count the Newton work of every solve in it.
     void statisticsCountTheNewtonWork()
     {
-        DenseNewtonSystem system([](const VectorXd& x) { return vec({x(0) * x(0) - 4.0, x(1) * x(1)}); },
-                                 [](const VectorXd& x) {
-                                     MatrixXd J = MatrixXd::Zero(2, 2);
-                                     J(0, 0) = 2.0 * x(0);
-                                     J(1, 1) = 2.0 * x(1);
-                                     return J;
-                                 });
+        DenseNewtonSystem system(
+            [](const VectorXd& x) {
+                return vec({x(0) * x(0) - 4.0, x(1) * x(1)});
+            },
+            [](const VectorXd& x) {
+                MatrixXd J = MatrixXd::Zero(2, 2);
+                J(0, 0) = 2.0 * x(0);
+                J(1, 1) = 2.0 * x(1);
+                return J;
+            });
         core::RunStatistics statistics;
         NewtonResult a, b;
         {
