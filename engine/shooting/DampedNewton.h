@@ -53,14 +53,17 @@ struct NewtonSettings {
     // factorisation gives the simplified correction d+ = J^-1 F(x+); while
     // ||d+|| <= 0.0625 (1 - 1/(m+1)) ||d|| (m unknowns, d the previous correction) it is the next
     // step and no Jacobian is built. A step on a re-used Jacobian that does not decrease ||F|| is
-    // dropped for a new Jacobian at the same point. Trials use NewtonSystem::trialResidual.
+    // dropped for a new Jacobian at the same point. Points where a re-used step is likely (the last
+    // correction shrank that much) are evaluated by NewtonSystem::trialResidual.
     bool reuseJacobian = false;
     // Modified steps (Gay 1976): when J is singular to working precision, its Newton step is not
     // finite, or the line search fails along it, the step is d = -(J^T J + mu I)^-1 J^T F, which
     // raises every singular value s of J to s + mu/s (small ones most), with
     // mu = sqrt(m eps) ||J^T J||_1 (Dennis and Schnabel 1983, §6.5), and 1e4 times that when the
-    // line search fails along it too. Needs NewtonSystem::jacobianMatrix(); without it (or off)
-    // those cases stop Newton.
+    // line search fails along it too. Newton stops where J^T F = 0 while F != 0 (a minimum of ||F||
+    // that is no root) and after three modified steps in a row that shrink ||F|| by less than 0.9
+    // (Vankan's eq. 4.41 factor). Needs NewtonSystem::jacobianMatrix(); without it (or off) those
+    // cases stop Newton.
     bool modifiedSteps = true;
 };
 
