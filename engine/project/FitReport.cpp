@@ -111,6 +111,8 @@ std::string fitReport(const estimate::FitResult& result)
                    std::to_string(result.evaluations) + " of the objective, " +
                        std::to_string(result.derivativeEvaluations) + " with derivatives");
     report += line("integration", core::integrationSummary(result.statistics));
+    if (const auto newton = core::newtonSummary(result.statistics); !newton.empty())
+        report += line("periodic solutions", newton);
     report += line("time", core::timeSummary(result.statistics));
     for (const estimate::NoiseEstimate& noise : result.noise)
         report += line("noise sd of " + noise.output,

@@ -331,7 +331,7 @@ std::string statisticsPart(const estimate::FitResult& result)
     if (t.criterion != core::TerminationCriterion::None)
         why += ": " + std::string(core::terminationCriteria.description(t.criterion));
     const std::string initial = result.history.empty() ? std::string() : number(result.history.front().cost) + " → ";
-    html += keyValueTable({
+    std::vector<std::pair<std::string, std::string>> rows{
         {"Result", "<b>" + htmlEscape(std::string(core::terminationKinds.name(t.kind))) + "</b> — " + htmlEscape(why)},
         {"Stop reason", htmlEscape(t.message.empty() ? "—" : t.message)},
         {"Cost", htmlEscape(initial + number(result.cost))},
@@ -343,11 +343,14 @@ std::string statisticsPart(const estimate::FitResult& result)
          std::to_string(result.evaluations) + " of the objective, " + std::to_string(result.derivativeEvaluations) +
              " with derivatives"},
         {"Integration", htmlEscape(core::integrationSummary(result.statistics))},
-        {"Time", htmlEscape(core::timeSummary(result.statistics))},
-        {"−2 ln L",
-         std::isfinite(result.likelihood.minusTwoLog) ? htmlEscape(estimate::describe(result.likelihood))
-                                                      : std::string("—")},
-    });
+    };
+    if (const auto newton = core::newtonSummary(result.statistics); !newton.empty())
+        rows.emplace_back("Periodic solutions", htmlEscape(newton));
+    rows.emplace_back("Time", htmlEscape(core::timeSummary(result.statistics)));
+    rows.emplace_back("−2 ln L", std::isfinite(result.likelihood.minusTwoLog)
+                                      ? htmlEscape(estimate::describe(result.likelihood))
+                                      : std::string("—"));
+    html += keyValueTable(rows);
     html += "<h3>Residual RMS per output</h3>\n";
     if (result.residualRms.empty())
         return html + "<p>No residuals were computed.</p>\n";

@@ -85,7 +85,9 @@ void checkStatisticsShape(const json& statistics)
 {
     QCOMPARE(keys(statistics),
              (std::set<std::string>{"steps", "rejected_steps", "rhs_evaluations", "jacobian_evaluations",
-                                    "factorizations", "integrations", "events", "seconds"}));
+                                    "factorizations", "integrations", "events", "newton", "seconds"}));
+    QCOMPARE(keys(statistics["newton"]),
+             (std::set<std::string>{"iterations", "jacobian_builds", "jacobian_reuses", "modified_steps"}));
     QCOMPARE(keys(statistics["seconds"]),
              (std::set<std::string>{"compilation", "integration", "linear_algebra", "total"}));
     QVERIFY(statistics["steps"].is_number_unsigned());
@@ -364,6 +366,10 @@ private slots:
         QCOMPARE(j["converged"].get<bool>(), true);
         QCOMPARE(j["message"].get<std::string>(), result.solution.newton.termination.message);
         checkStatisticsShape(j["statistics"]);
+        // The orbit's and the branch's Newton solves are counted.
+        QVERIFY(result.statistics.newton.iterations > result.solution.newton.iterations);
+        QCOMPARE(j["statistics"]["newton"]["iterations"].get<std::size_t>(), result.statistics.newton.iterations);
+        QVERIFY(j["statistics"]["newton"]["jacobian_builds"].get<std::size_t>() >= 1);
         checkTerminationJson(j["branch"]["termination"], result.branch->termination);
         QCOMPARE(j["branch"]["completed"].get<bool>(), true);
     }
