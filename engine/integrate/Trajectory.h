@@ -22,6 +22,9 @@ struct Trajectory {
     std::vector<Eigen::MatrixXd> outputInitialSensitivity;  // dy/dx0: outputs x states
     core::IntegrationStatistics statistics;  // what the integration cost (steps, evaluations, factorisations)
     double lastStep = 0.0;  // adaptive methods: the step the controller would take next (0 for fixed-step ones)
+    // A DAE's invariants at every sample (samples x invariants): the constraint drift, zero with
+    // projection and growing without stabilisation. Empty for an ODE.
+    Eigen::MatrixXd invariants;
 };
 
 }  // namespace sysid::integrate
