@@ -174,7 +174,7 @@ void compileConstraints(const model::Model& model, const std::vector<GiNaC::symb
             if (level + 2 == levels)
                 row.second = static_cast<int>(invariants.size());
             invariants.push_back(constraint.hidden[level]);
-            c.invariantInfo.push_back({constraint.text, constraint.where.line, level});
+            c.invariantInfo.push_back({constraint.text, model.place(constraint.where), level});
         }
         if (levels > 0)
             c.stabilised.push_back(row);

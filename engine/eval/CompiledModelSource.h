@@ -62,7 +62,7 @@ struct ConstraintSource {
     FunctionsWithGradients invariants;
     struct Invariant {
         std::string text;  // the constraint as written
-        int line = 0;
+        std::string place;  // "line 7", "line 8 of bar.model"
         std::size_t level = 0;  // 0: the constraint itself, k: its k-th time derivative
     };
     std::vector<Invariant> invariantInfo;

@@ -273,10 +273,14 @@ std::unique_ptr<Stepper> makeStepper(IntegrationMethod method, SensitivitySystem
 }
 
 IntegrationOutcome runIntegration(SensitivitySystem& system, std::vector<double>& z, const IntegrationTask& task,
-                                  const IntegratorSettings& settings, const SampleRecorder& record)
+                                  const IntegratorSettings& chosen, const SampleRecorder& record)
 {
     core::PhaseTimer timer(core::Phase::Integration);
     Constraints* constraints = system.system().constraints();
+    // A DAE has one default method, whoever forgot to resolve it (no explicit method could run it).
+    IntegratorSettings settings = chosen;
+    if (constraints && !settings.methodChosen)
+        settings.method = defaultMethodFor(false, true);
     if (constraints && !takesAlgebraicVariables(settings.method))
         throw IntegrationError(IntegrationError::Reason::SolverFailure, task.times.front(),
                                methodName(settings.method) + " cannot integrate the algebraic variables of this model (" +

@@ -106,8 +106,7 @@ void ModelSystem::invariants(double t, const double* x, double* G, double* Gx, d
 std::string ModelSystem::invariantName(std::size_t i) const
 {
     const auto& info = model_->source().constraints.invariantInfo[i];
-    const std::string constraint =
-        "the constraint '" + info.text + "'" + (info.line > 0 ? " (line " + std::to_string(info.line) + ")" : "");
+    const std::string constraint = "the constraint '" + info.text + "' (" + info.place + ")";
     if (info.level == 0)
         return constraint;
     return (info.level == 1 ? std::string("the time derivative of ") : "the time derivative of order " +

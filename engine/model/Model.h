@@ -137,6 +137,10 @@ struct Model {
     // constraints in Lagrange's equations (the pendulum in Cartesian coordinates).
     int differentiationIndex = 0;
     std::size_t algebraicCount() const;  // the last states of `states`
+    // The files of included sub-models (SourceLocation::origin - 1), for places in messages.
+    std::vector<std::string> subModelFiles;
+    // "line 7", or "line 8 of bar.model" for a place in an included sub-model.
+    std::string place(SourceLocation where) const;
 
     std::size_t parameterIndex(std::string_view name) const;  // npos when absent
     std::size_t stateIndex(std::string_view name) const;

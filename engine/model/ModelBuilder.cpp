@@ -152,6 +152,9 @@ public:
 
     Model build(const ModelSyntax& syntax)
     {
+        origins_ = syntax.origins;
+        for (const auto& o : syntax.origins)
+            model_.subModelFiles.push_back(o.file);
         declare(syntax);
         if (!errors_.empty())
             return {};
@@ -646,6 +649,18 @@ private:
         }
     }
 
+    // Whether `outer` is in a model that includes (directly or not) the sub-model `inner` is in: its
+    // initial values replace the sub-model's own (include "bar.model" as crank, then crank.xb(0) = ...).
+    bool encloses(SourceLocation outer, SourceLocation inner) const
+    {
+        for (int origin = inner.origin; origin > 0;) {
+            origin = origins_[static_cast<std::size_t>(origin - 1)].include.origin;
+            if (origin == outer.origin)
+                return true;
+        }
+        return false;
+    }
+
     void defineInitialValues(const ModelSyntax& syntax)
     {
         for (const auto& st : syntax.statements) {
@@ -659,7 +674,9 @@ private:
                 const Declaration& decl = it->second;
                 if (decl.kind == NameKind::FirstOrderState) {
                     FirstOrder& f = firstOrder_[decl.index];
-                    if (f.initial)
+                    if (f.initial && encloses(f.initialWhere, s->name.where))
+                        return;
+                    if (f.initial && !encloses(s->name.where, f.initialWhere))
                         fail(s->name.where,
                              "the initial value of " + f.name + " is already given on " + at(f.initialWhere));
                     if (s->values.size() != 1)
@@ -668,7 +685,9 @@ private:
                     f.initialWhere = s->name.where;
                 } else if (decl.kind == NameKind::SecondOrderCoordinate || decl.kind == NameKind::LagrangeCoordinate) {
                     Coordinate& c = coordinates_[decl.index];
-                    if (!c.initial.empty())
+                    if (!c.initial.empty() && encloses(c.initialWhere, s->name.where))
+                        return;
+                    if (!c.initial.empty() && !encloses(s->name.where, c.initialWhere))
                         fail(s->name.where,
                              "the initial values of " + c.name + " are already given on " + at(c.initialWhere));
                     if (s->values.size() > 2)
@@ -1102,6 +1121,7 @@ private:
     std::vector<std::pair<bool, std::size_t>> order_;  // states in declaration order: (isCoordinate, index)
     std::map<std::string, ex> lets_;
     FieldBuilder fields_;  // after errors_ and model_, which it holds
+    std::vector<SubModelOrigin> origins_;  // of included sub-models (SourceLocation::origin - 1)
     std::vector<const EnergyStatement*> energies_;  // kinetic, potential, dissipation: one of each per file
     std::map<std::string, ExpressionPtr> letSyntax_;  // lets and energies as written (namesIn)
     std::vector<const ConstraintStatement*> constraintStatements_;
@@ -1181,6 +1201,14 @@ std::map<std::string, integrate::Intersample> Model::declaredIntersample() const
         if (u.intersample)
             out[u.name] = *u.intersample;
     return out;
+}
+
+std::string Model::place(SourceLocation where) const
+{
+    std::string text = "line " + std::to_string(where.line);
+    if (where.origin > 0 && static_cast<std::size_t>(where.origin) <= subModelFiles.size())
+        text += " of " + subModelFiles[static_cast<std::size_t>(where.origin - 1)];
+    return text;
 }
 
 std::size_t Model::algebraicCount() const

@@ -2,6 +2,7 @@
 
 #include "engine/model/UnitLabel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -66,15 +67,20 @@ std::string describeModel(const Model& model)
             out << "  " << std::left << std::setw(12) << s.name;
             for (const auto& c : model.constraints)
                 if (c.multiplier == s.name)
-                    out << " multiplier of the constraint " << c.text << " (line " << c.where.line << ")";
+                    out << " multiplier of the constraint " << c.text << " (" << model.place(c.where) << ")";
             if (!s.unit.empty())
                 out << " unit " << s.unit;
             out << "\n";
         }
-        out << "constraints (" << model.constraints.size() << "), differentiation index " << model.differentiationIndex
-            << ":\n";
+        std::size_t hidden = 0;
         for (const auto& c : model.constraints)
-            out << "  " << c.text << "  (line " << c.where.line << ")" << hiddenCount(c) << "\n";
+            hidden += c.hidden.size();
+        const std::size_t differential = model.states.size() - algebraic;
+        out << "constraints (" << model.constraints.size() << "), differentiation index " << model.differentiationIndex
+            << "; " << differential << " states under " << hidden << " hidden constraints leave "
+            << differential - std::min(hidden, differential) << " independent:\n";
+        for (const auto& c : model.constraints)
+            out << "  " << c.text << "  (" << model.place(c.where) << ")" << hiddenCount(c) << "\n";
     }
     out << "parameters (" << model.parameters.size() << "):\n";
     for (const auto& p : model.parameters) {
@@ -153,7 +159,7 @@ std::string describeEquations(const Model& model)
     if (constrained) {
         out << "constraints (differentiation index " << model.differentiationIndex << "):\n";
         for (const auto& c : model.constraints) {
-            out << "  " << c.text << "  (line " << c.where.line << ")";
+            out << "  " << c.text << "  (" << model.place(c.where) << ")";
             if (!c.multiplier.empty())
                 out << ", multiplier " << c.multiplier << (c.onVelocities ? " (on velocities)" : "");
             out << "\n    0 = " << text(c.expression) << "\n";
