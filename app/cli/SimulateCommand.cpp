@@ -142,7 +142,7 @@ int runSimulate(const Arguments& given)
     }
 
     const integrate::Trajectory trajectory = integrate::simulate(compiled, request, settings);
-    if (const std::string drift = integrate::describeDrift(integrate::constraintDrift(trajectory, compiled.source()));
+    if (const std::string drift = integrate::describeDrift(integrate::constraintDrift(trajectory));
         !drift.empty())
         std::cerr << "sysid simulate: " << drift << "\n";
 

@@ -6,14 +6,15 @@
 
 namespace sysid::integrate {
 
-std::vector<ConstraintDrift> constraintDrift(const Trajectory& trajectory, const eval::CompiledModelSource& model)
+std::vector<ConstraintDrift> constraintDrift(const Trajectory& trajectory)
 {
     std::vector<ConstraintDrift> drift;
-    const auto& info = model.constraints.invariantInfo;
-    if (trajectory.invariants.cols() != static_cast<Eigen::Index>(info.size()))
+    const std::size_t count = trajectory.invariantConstraints.size();
+    if (trajectory.invariants.cols() != static_cast<Eigen::Index>(count))
         return drift;
-    for (std::size_t i = 0; i < info.size(); ++i) {
-        ConstraintDrift d{info[i].text, info[i].level, 0.0, trajectory.times.empty() ? 0.0 : trajectory.times.front()};
+    for (std::size_t i = 0; i < count; ++i) {
+        ConstraintDrift d{trajectory.invariantConstraints[i], trajectory.invariantLevels[i], 0.0,
+                          trajectory.times.empty() ? 0.0 : trajectory.times.front()};
         for (Eigen::Index k = 0; k < trajectory.invariants.rows(); ++k) {
             const double r = std::abs(trajectory.invariants(k, static_cast<Eigen::Index>(i)));
             if (!(r <= d.largest)) {

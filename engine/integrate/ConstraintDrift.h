@@ -1,6 +1,5 @@
 #pragma once
 
-#include "engine/eval/CompiledModelSource.h"
 #include "engine/integrate/Trajectory.h"
 
 #include <string>
@@ -18,7 +17,7 @@ struct ConstraintDrift {
 };
 
 // Empty for a trajectory without invariants (an ODE, or algebraic equations of index 1).
-std::vector<ConstraintDrift> constraintDrift(const Trajectory& trajectory, const eval::CompiledModelSource& model);
+std::vector<ConstraintDrift> constraintDrift(const Trajectory& trajectory);
 
 // "constraint drift (largest |residual| over the samples): x^2 + y^2 = l^2 3.3e-16 (t = 2.1), its
 // first time derivative 1.1e-15 (t = 4)", or empty when there is none.

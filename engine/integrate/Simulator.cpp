@@ -30,6 +30,10 @@ public:
         if (modelSystem.constraints() && model_.invariantCount() > 0) {
             trajectory_.invariants.resize(samples, static_cast<Eigen::Index>(model_.invariantCount()));
             invariants_.resize(model_.invariantCount());
+            for (const auto& info : model_.source().constraints.invariantInfo) {
+                trajectory_.invariantConstraints.push_back(info.text);
+                trajectory_.invariantLevels.push_back(info.level);
+            }
         }
         gx_.resize(static_cast<Eigen::Index>(model_.outputCount()), n);
         gp_.resize(static_cast<Eigen::Index>(model_.outputCount()), static_cast<Eigen::Index>(model_.parameterCount()));

@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace sysid::integrate {
@@ -25,6 +26,10 @@ struct Trajectory {
     // A DAE's invariants at every sample (samples x invariants): the constraint drift, zero with
     // projection and growing without stabilisation. Empty for an ODE.
     Eigen::MatrixXd invariants;
+    // For each column of `invariants`: the constraint as written and the level (0: the constraint,
+    // k: its k-th time derivative).
+    std::vector<std::string> invariantConstraints;
+    std::vector<std::size_t> invariantLevels;
 };
 
 }  // namespace sysid::integrate

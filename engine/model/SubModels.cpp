@@ -2,6 +2,7 @@
 
 #include "engine/model/ModelParser.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -354,6 +355,23 @@ ModelDiagnostic placeInText(ModelDiagnostic d, const std::vector<SubModelOrigin>
         d.where = o.include;
     }
     return d;
+}
+
+bool includesSubModels(std::string_view text)
+{
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        std::string_view line = text.substr(start, end - start);
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first != std::string_view::npos && line.substr(first).starts_with("include")) {
+            const std::size_t quote = line.find_first_not_of(" \t", first + 7);
+            if (quote != std::string_view::npos && line[quote] == '"' && first + 7 < line.size() &&
+                (line[first + 7] == ' ' || line[first + 7] == '\t' || line[first + 7] == '"'))
+                return true;
+        }
+        start = end + 1;
+    }
+    return false;
 }
 
 std::string includeDirectory(const std::string& source)

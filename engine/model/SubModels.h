@@ -4,6 +4,7 @@
 #include "engine/model/ModelSyntax.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sysid::model {
@@ -24,5 +25,9 @@ ModelDiagnostic placeInText(ModelDiagnostic diagnostic, const std::vector<SubMod
 // The folder include statements of a model are read from: the folder of `source` when it names a
 // file (a trailing ":model" of a project's embedded model is dropped), else the current one.
 std::string includeDirectory(const std::string& source);
+
+// Whether model text includes sub-models (a line that starts `include "`): its source must then
+// name its file with the folder (the front ends keep the path, a project resolves it on loading).
+bool includesSubModels(std::string_view text);
 
 }  // namespace sysid::model

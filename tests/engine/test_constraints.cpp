@@ -8,8 +8,12 @@
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/integrate/Simulator.h"
+#include "engine/job/ModelText.h"
 #include "engine/model/ModelDescription.h"
+#include "engine/model/SubModels.h"
+#include "engine/project/Project.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -293,6 +297,29 @@ private slots:
                                            "s(x, 0) = 1\n");
         write(dir.filePath("withfield.model"), "include \"field.model\" as rod\n");
         QVERIFY(contains(loadMessage((dir.filePath("withfield.model"))), "cannot hold fields"));
+    }
+
+    // A project's model that includes sub-models reads them beside the project, wherever it is opened
+    // from, and the file keeps the source relative to the project.
+    void projectReadsSubModelsBesideIt()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("parts")));
+        write(dir.filePath("parts/mass.model"), "param m = 1 fixed\ncoord q\nkinetic T = 1/2*m*q'^2\nq(0) = 1, 0\n");
+        const std::string text = "include \"mass.model\" as a\ninclude \"mass.model\" as b\nconstraint a.q = b.q\n"
+                                 "b.q(0) = 0 guess\noutput a.q\n";
+        QVERIFY(model::includesSubModels(text));
+        QVERIFY(!model::includesSubModels("param include = 1\nstate x = 1\nx' = -include*x\n"));
+        nlohmann::json json = {{"version", 1},
+                               {"model", {{"source", "parts/pair.model"}, {"text", text}}},
+                               {"settings", nlohmann::json::object()}};
+        write(dir.filePath("pair.sysid"), json.dump());
+        const project::Project p = project::loadProject(dir.filePath("pair.sysid").toStdString());
+        QVERIFY(p.modelSource.find(dir.path().toStdString()) == 0);  // resolved against the project's folder
+        const auto source = job::compileModelText(p.modelText, p.modelSource);
+        QCOMPARE(source->stateNames.front(), std::string("a.q"));
+        const nlohmann::json saved = project::projectToJson(p, dir.path().toStdString());
+        QCOMPARE(saved.at("model").at("source").get<std::string>(), std::string("parts/pair.model"));
     }
 
     // An explicit method cannot take algebraic variables; left unchosen, the core uses the DAE's default.
