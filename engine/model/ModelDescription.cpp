@@ -145,8 +145,8 @@ std::string describeEquations(const Model& model)
         multipliers = multipliers || !c.multiplier.empty();
     if (!model.lagrangeEquations.empty()) {
         if (multipliers)
-            out << "descriptor system: Lagrange's equations with the constraint forces, M q'' + Phi_q^T lambda = Q,\n"
-                   "d/dt(dL/dq') - dL/dq + dD/dq' + Phi_q^T lambda = Q with L = T - V, and the constraints Phi = 0:\n";
+            out << "descriptor system M q'' + Phi_q^T lambda = Q with the constraints Phi = 0 (Lagrange's\n"
+                   "equations d/dt(dL/dq') - dL/dq + dD/dq' + Phi_q^T lambda = Q, L = T - V):\n";
         else
             out << "Lagrange's equations, d/dt(dL/dq') - dL/dq + dD/dq' = Q, with L = T - V:\n";
         for (const auto& e : model.lagrangeEquations) {
@@ -168,9 +168,9 @@ std::string describeEquations(const Model& model)
             out << "    index-1 equation (" << (c.hidden.empty() ? std::string("as written") : derivativeWord(c.hidden.size()))
                 << "): 0 = " << text(c.reduced) << "\n";
         }
-        out << "integrated as an index-1 DAE: the states below with the algebraic variables solved from the index-1 "
-               "equations,\nkept on the constraints and the hidden constraints by projection after every step "
-               "(or Baumgarte's\nterms, as the integrator's stabilisation setting says)\n";
+        out << "integrated as an index-1 DAE: the states below, with the algebraic variables solved from\n"
+               "the index-1 equations, kept on the constraints and the hidden constraints by projection\n"
+               "after every step (or Baumgarte's terms, as the integrator's stabilisation setting says)\n";
     }
     out << (constrained ? "first-order system (differential states):\n" : "first-order system:\n");
     for (const auto& s : model.states)
