@@ -113,9 +113,10 @@ private:
             }
         std::ifstream file(path, std::ios::binary);
         if (!file) {
+            std::error_code ignored;
             errors_.push_back({in.fileWhere, "cannot read the sub-model file \"" + in.file + "\" (looked for " +
-                                                 path.string() + "; a relative name is read from the folder of "
-                                                                 "the including model)"});
+                                                 fs::absolute(path, ignored).string() +
+                                                 "; a relative name is read from the folder of the including model)"});
             return {};
         }
         std::ostringstream text;
