@@ -92,9 +92,12 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         throw JobError(JobError::Kind::Settings,
                        "sweep: the forcing period is fixed by the measured input record; a frequency sweep needs the "
                        "forcing written in the equations");
-    if (job.solver == discretise::PeriodicSolver::Discretisation)
+    if (job.solver == discretise::PeriodicSolver::Discretisation) {
         if (const auto refusal = eval::resetRefusal(*source, "time discretisation"); !refusal.empty())
             throw JobError(JobError::Kind::Settings, job.modelSource + ": " + refusal);
+        if (const auto refusal = eval::constraintRefusal(*source, "time discretisation"); !refusal.empty())
+            throw JobError(JobError::Kind::Settings, job.modelSource + ": " + refusal);
+    }
     eval::CompiledModel model(source);
     model.setParameters(startingValues(*source, job.parameterValues));
 

@@ -1,6 +1,7 @@
 #include "engine/project/Project.h"
 
 #include "engine/data/DataError.h"
+#include "engine/model/SubModels.h"
 #include "engine/data/Preprocessing.h"
 #include "engine/project/AtomicFile.h"
 #include "engine/estimate/FitSettingFields.h"
@@ -260,6 +261,10 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
         project.modelSource = r.string(*source, "model.source");
     if (project.modelSource.empty())
         project.modelSource = file + ":model";
+    // Sub-models are read beside the model: its source then names the file with the project's folder,
+    // relative to it again when saved.
+    else if (model::includesSubModels(project.modelText) && fs::path(project.modelSource).is_relative())
+        project.modelSource = (fs::path(directory) / project.modelSource).lexically_normal().string();
 
     if (const json* data = Reader::member(root, "data")) {
         if (!data->is_array())
@@ -440,10 +445,16 @@ json projectToJson(const Project& project, const std::string& directory)
         root["title"] = project.title;
     if (!project.description.empty())
         root["description"] = modelTextToJson(project.description);
-    root["model"] = {{"source", project.modelSource}, {"text", modelTextToJson(project.modelText)}};
-
     std::error_code ec;
     const fs::path base = fs::absolute(directory.empty() ? fs::path(".") : fs::path(directory), ec).lexically_normal();
+    std::string source = project.modelSource;
+    if (model::includesSubModels(project.modelText) && !source.empty() && !source.ends_with(":model")) {
+        const fs::path relative = fs::absolute(source, ec).lexically_normal().lexically_relative(base);
+        if (!relative.empty())
+            source = relative.string();
+    }
+    root["model"] = {{"source", source}, {"text", modelTextToJson(project.modelText)}};
+
     json data = json::array();
     for (const auto& set : project.data) {
         json item;

@@ -1,6 +1,7 @@
 #include "engine/shooting/Continuation.h"
 
 #include "engine/data/Text.h"
+#include "engine/shooting/ConstrainedMonodromy.h"
 #include "engine/shooting/ShootingEquations.h"
 
 #include <algorithm>
@@ -161,7 +162,8 @@ public:
         point.period = equations.period(z);
         point.initialState = z.head(static_cast<Eigen::Index>(states()));
         point.iterations = iterations;
-        const auto floquet = analyseFloquet(equations.monodromy(), autonomous_);
+        const auto floquet = analyseFloquet(
+            onConstraints(model_, settings_.periodic.startTime, point.initialState, equations.monodromy()), autonomous_);
         point.multipliers = floquet.multipliers;
         point.stable = floquet.stable;
         std::vector<double> times;

@@ -1,5 +1,7 @@
 #include "engine/shooting/PeriodicShooting.h"
 
+#include "engine/shooting/ConstrainedMonodromy.h"
+
 #include "engine/data/Text.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/shooting/ShootingEquations.h"
@@ -257,7 +259,8 @@ PeriodicSolution solvePeriodic(eval::CompiledModel& model, const Eigen::VectorXd
         if (equations.cachedPoint().size() != z.size() || equations.cachedPoint() != z)
             equations.residual(z);
         solution.monodromy = equations.monodromy();
-        solution.floquet = analyseFloquet(solution.monodromy, autonomous);
+        solution.floquet = analyseFloquet(
+            onConstraints(model, settings.startTime, solution.initialState, solution.monodromy), autonomous);
         equations.sample(z, settings.samples, solution.times, solution.states, solution.outputs);
     } catch (const std::exception& e) {
         solution.newton.termination =

@@ -457,6 +457,7 @@ private slots:
         QTest::newRow("sdof_cubic") << "sdof_cubic.sysid" << 335 << "gamma" << 0.35;
         QTest::newRow("mass_spring_damper") << "mass_spring_damper.sysid" << 1001 << "m" << 10.0;
         QTest::newRow("two_dof_cubic") << "two_dof_cubic.sysid" << 335 << "Omega1sq" << 20.0;
+        QTest::newRow("pendulum_natural") << "pendulum_natural.sysid" << 201 << "l" << 1.3;
     }
 
     void examplesLoad()

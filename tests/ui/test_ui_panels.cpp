@@ -313,6 +313,38 @@ private slots:
         QCOMPARE(combo->currentText(), QStringLiteral("crank-nicolson"));
     }
 
+    // Issue 20: how a model with constraints is kept on them shows only for such a model; Baumgarte's
+    // rates only where his terms are added; a model with constraints defaults to sparse-implicit.
+    void estimatorShowsConstraintStabilisation()
+    {
+        using sysid::integrate::ConstraintStabilisation;
+        EstimatorPanel panel;
+        panel.resize(400, 1200);
+        panel.show();
+        auto* combo = panel.findChild<QComboBox*>(QStringLiteral("stabilisationCombo"));
+        auto* alpha = panel.findChild<QWidget*>(QStringLiteral("baumgarteAlphaEdit"));
+        QVERIFY(combo && alpha);
+        panel.setSettings(estimate::FitSettings{});
+        QVERIFY(!combo->isVisible());
+        panel.setConstrained(true);
+        panel.setDefaultIntegrator(sysid::integrate::IntegrationMethod::SparseImplicit);
+        QVERIFY(combo->isVisible());
+        QVERIFY(panel.integratorCombo()->toolTip().contains(QStringLiteral("constraints")));
+        QCOMPARE(combo->currentText(), QStringLiteral("projection"));
+        QVERIFY(!alpha->isEnabled());
+        combo->setCurrentIndex(combo->findText(QStringLiteral("baumgarte")));
+        QVERIFY(alpha->isEnabled());
+        estimate::FitSettings s = panel.settings();
+        QCOMPARE(s.integrator.stabilisation, ConstraintStabilisation::Baumgarte);
+        s.integrator.baumgarteAlpha = 3;
+        s.integrator.baumgarteBeta = 4;
+        panel.setSettings(s);
+        QCOMPARE(panel.settings().integrator.baumgarteAlpha, 3.0);
+        QCOMPARE(panel.settings().integrator.baumgarteBeta, 4.0);
+        panel.setConstrained(false);
+        QVERIFY(!combo->isVisible());
+    }
+
     void estimatorRoundTripsSettings()
     {
         EstimatorPanel panel;

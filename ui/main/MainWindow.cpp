@@ -47,6 +47,7 @@
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
 #include "engine/estimate/MethodTraits.h"
+#include "engine/model/SubModels.h"
 #include "engine/job/OptimalEstimationJob.h"
 #include "engine/project/OptimalEstimationJson.h"
 
@@ -107,6 +108,14 @@ QStringList toList(const std::vector<std::string>& names)
     for (const auto& n : names)
         list << QString::fromStdString(n);
     return list;
+}
+
+// The name a model file's problems are reported under: its file name, or its whole path when it
+// includes sub-models, which are read from its folder.
+QString modelSourceOf(const QString& path, const QString& text)
+{
+    return model::includesSubModels(text.toStdString()) ? QFileInfo(path).absoluteFilePath()
+                                                        : QFileInfo(path).fileName();
 }
 
 }  // namespace
@@ -577,6 +586,7 @@ void MainWindow::connectControllers()
     connect(live_, &LiveSimulation::simulated, fitViews_, &FitViews::showLiveResponse);
     connect(live_, &LiveSimulation::cleared, fitViews_, &FitViews::clearLiveResponse);
     connect(live_, &LiveSimulation::failed, this, [this](const QString& text) { showRunStatus(text, 8000); });
+    connect(live_, &LiveSimulation::constraintDrift, this, [this](const QString& text) { showRunStatus(text, 8000); });
     connect(fit_, &FitController::optimalEstimationStarted, fitViews_, &FitViews::optimalEstimationStarted);
     connect(fit_, &FitController::optimalEstimationStarted, this, [this] { plots_->setCurrentWidget(optimalView_); });
     connect(fit_, &FitController::stiffnessChecked, this, [this] { plots_->setCurrentWidget(optimalView_); });
@@ -626,7 +636,7 @@ bool MainWindow::openPath(const QString& path)
             statusBar()->showMessage(error, 15000);
             return false;
         }
-        document_->newFromModel(text, QFileInfo(path).fileName());
+        document_->newFromModel(text, modelSourceOf(path, text));
         makeRoomForResults();
         return true;
     }
@@ -796,7 +806,7 @@ void MainWindow::newFromTemplate(const QString& modelFile)
         QMessageBox::warning(this, tr("Cannot read template"), error);
         return;
     }
-    document_->newFromModel(text, QFileInfo(modelFile).fileName());
+    document_->newFromModel(text, modelSourceOf(modelFile, text));
     makeRoomForResults();
 }
 
@@ -906,8 +916,11 @@ void MainWindow::refreshModel()
         estimator_->setOutputs(toList(summary.outputs));
         estimator_->setStates(toList(summary.states));
         estimator_->setInputs(toList(summary.inputs), summary.declaredIntersample);
-        if (summary.valid)  // while the text does not parse, the last model's default stays
-            estimator_->setDefaultIntegrator(integrate::defaultMethodFor(!summary.fields.empty()));
+        if (summary.valid) {  // while the text does not parse, the last model's default stays
+            estimator_->setConstrained(!summary.constraints.empty());
+            estimator_->setDefaultIntegrator(
+                integrate::defaultMethodFor(!summary.fields.empty(), !summary.constraints.empty()));
+        }
         estimator_->setSettings(document_->settings());
         QStringList states, residuals;
         try {
