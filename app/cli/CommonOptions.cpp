@@ -118,10 +118,9 @@ std::optional<estimate::EstimationMethod> estimationMethodOption(const po::varia
     return method;
 }
 
-std::string estimationMethodHelp(const char* intro)
+std::string estimationMethodHelp(const std::string& intro)
 {
-    return std::string(intro) + ": " + estimate::kEstimationMethods.choices() + ". " +
-        estimate::kEstimationMethods.help();
+    return intro + ": " + estimate::kEstimationMethods.choices() + ". " + estimate::kEstimationMethods.help();
 }
 
 std::map<std::string, estimate::Prior> priorOptions(const po::variables_map& vm)

@@ -51,7 +51,7 @@ std::map<std::string, std::pair<double, double>> namedPairs(const boost::program
 // UsageError listing the methods when it names none.
 std::optional<estimate::EstimationMethod> estimationMethodOption(const boost::program_options::variables_map& vm);
 // "--method NAME: a | b | ...": the help line of --method, from the methods' table.
-std::string estimationMethodHelp(const char* intro);
+std::string estimationMethodHelp(const std::string& intro);
 
 // The repeatable --prior NAME=MEAN,SD, by name (the rule sd > 0 is FitSettings::validate's).
 std::map<std::string, estimate::Prior> priorOptions(const boost::program_options::variables_map& vm);

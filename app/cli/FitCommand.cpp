@@ -10,6 +10,7 @@
 
 #include "engine/data/CsvReader.h"
 #include "engine/data/DataError.h"
+#include "engine/estimate/MethodTraits.h"
 #include "engine/job/FitJob.h"
 #include "engine/project/AtomicFile.h"
 #include "engine/project/FitReport.h"

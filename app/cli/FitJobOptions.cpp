@@ -5,6 +5,7 @@
 #include "app/cli/ParameterOverrides.h"
 #include "app/cli/PreprocessingOptions.h"
 
+#include "engine/estimate/MethodTraits.h"
 #include "engine/project/ProjectJob.h"
 
 #include <utility>
@@ -65,8 +66,9 @@ void addFitJobOptions(po::options_description& options)
         ("frequency-parameter", po::value<std::string>(),
          "NAME: forcing period 2*pi/NAME, NAME fixed per experiment (periodic-response)")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: starting value of a parameter (repeatable)")
-        ("prior", po::value<Strings>()->composing(), "NAME=MEAN,SD: Gaussian prior of a parameter (bayes, "
-                                                     "periodic-response; repeatable)");
+        ("prior", po::value<Strings>()->composing(), ("NAME=MEAN,SD: Gaussian prior of a parameter (" +
+                                                      estimate::methodsTaking(estimate::MethodInput::Priors, ", ") +
+                                                      "; repeatable)").c_str());
     // clang-format on
     addCsvFormatOptions(options);
     addPreprocessingOptions(options);

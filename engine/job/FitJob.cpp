@@ -61,6 +61,15 @@ void checkFitSettings(const eval::CompiledModelSource& model, const estimate::Fi
                                                       : estimate::methodName(settings.method));
             !refusal.empty())
             throw JobError(JobError::Kind::Settings, refusal);
+    if (estimate::traitsOf(settings.method).objective == estimate::Objective::EquationError || discretised)
+        if (const auto refusal =
+                eval::constraintRefusal(model, discretised ? std::string("the periodic response by time discretisation")
+                                                           : estimate::methodName(settings.method));
+            !refusal.empty())
+            throw JobError(JobError::Kind::Settings, refusal);
+    if (settings.sensitivity == estimate::SensitivityMethod::Structural && model.isDae())
+        throw JobError(JobError::Kind::Settings,
+                       eval::constraintRefusal(model, "the structural sensitivity (linear ODEs only)"));
     for (const auto& [output, weight] : settings.outputWeights)
         if (!contains(model.outputNames, output))
             throw JobError(JobError::Kind::Settings,

@@ -92,9 +92,12 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         throw JobError(JobError::Kind::Settings,
                        "sweep: the forcing period is fixed by the measured input record; a frequency sweep needs the "
                        "forcing written in the equations");
-    if (job.solver == discretise::PeriodicSolver::Discretisation)
+    if (job.solver == discretise::PeriodicSolver::Discretisation) {
         if (const auto refusal = eval::resetRefusal(*source, "time discretisation"); !refusal.empty())
             throw JobError(JobError::Kind::Settings, job.modelSource + ": " + refusal);
+        if (const auto refusal = eval::constraintRefusal(*source, "time discretisation"); !refusal.empty())
+            throw JobError(JobError::Kind::Settings, job.modelSource + ": " + refusal);
+    }
     eval::CompiledModel model(source);
     model.setParameters(startingValues(*source, job.parameterValues));
 
@@ -309,6 +312,13 @@ const core::FieldTable<PeriodicJob>& periodicJobFields()
                  .label = "Newton tolerance",
                  .help = "Newton stops when every residual is below this"},
                 [](S& s) -> double& { return s.shooting.newton.residualTolerance; }, core::kPositive),
+            core::choiceField<S>(
+                {.key = "jacobian_reuse",
+                 .option = "jacobian-reuse",
+                 .label = "Jacobian re-use of the shooting Newton",
+                 .help = "when the shooting Newton re-uses its Jacobian (Vankan 1992, eq. 4.42)"},
+                [](S& s) -> shooting::JacobianReuse& { return s.shooting.jacobianReuse; },
+                core::choicesOf(shooting::kJacobianReuse)),
             core::choiceMapField<S>(
                 {.key = "intersample",
                  .option = "intersample",
@@ -362,8 +372,9 @@ PeriodicJob::Result PeriodicJob::run(ProgressSink& sink, std::stop_token stop) c
     result.statistics = statistics.snapshot();
     result.statistics.seconds.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     sink.log("termination: " + core::describe(result.solution.newton.termination));
+    const std::string newton = core::newtonSummary(result.statistics);
     sink.log("statistics: " + core::integrationSummary(result.statistics) + "; " +
-             core::timeSummary(result.statistics));
+             (newton.empty() ? std::string() : newton + "; ") + core::timeSummary(result.statistics));
     if (stop.stop_requested())
         sink.finished(JobStatus::Cancelled, "cancelled");
     else

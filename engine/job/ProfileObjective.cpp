@@ -1,5 +1,7 @@
 #include "engine/job/ProfileObjective.h"
 
+#include "engine/estimate/MethodTraits.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,6 +12,9 @@ namespace sysid::job {
 ProfileObjective::ProfileObjective(const PreparedFit& prepared, const estimate::FitResult& optimum) :
     prepared_(prepared)
 {
+    // Maximum likelihood's cost is -ln L with the noise variances maximised out: 2 cost is the objective.
+    if (estimate::traitsOf(prepared.settings().method).weighting == estimate::OutputWeighting::Estimated)
+        return;
     const double dataSquares = 2 * optimum.cost - priorSquares(unknownsOf(optimum), nullptr);
     const auto m = static_cast<double>(optimum.residualCount);
     const auto p = static_cast<double>(prepared.unknowns().size());

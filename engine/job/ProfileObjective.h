@@ -14,8 +14,9 @@ namespace sysid::job {
 // over the priors (bayes): sum w r^2 / s^2 + sum ((theta - mean)/sd)^2. For a model linear in its
 // parameters its profile is a parabola whose width is the Wald interval's. Where the residuals
 // vanish (noise-free data) s^2 = 1, trusting the weights as inverse noise variances.
-// A method that estimates the noise variances itself (maximum likelihood) reports its own -2 ln L;
-// that value is to be used here instead.
+// A method that estimates the noise variances with the parameters (maximum likelihood) minimises
+// -ln L with them maximised out (the profile likelihood of Vankan 1992, eq. 2.13): its objective is
+// 2 cost, s^2 = 1.
 class ProfileObjective {
 public:
     ProfileObjective(const PreparedFit& prepared, const estimate::FitResult& optimum);

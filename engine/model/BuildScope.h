@@ -52,6 +52,8 @@ enum class NameKind {
     FieldVariable,
     FieldDerivative,
     NodeParameter,
+    Algebraic,  // algebraic z
+    Multiplier,  // the multiplier of a constraint on Lagrangian coordinates
 };
 
 // "a parameter", "a field variable", ...

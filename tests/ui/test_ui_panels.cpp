@@ -140,6 +140,42 @@ private slots:
         QVERIFY(!panel.hasResult());
     }
 
+    // Maximum likelihood: the method is picked by its label, hides the weights it estimates, and the results table
+    // ends with each output's noise sd, its SD and interval, after the parameters (the correlation stays theirs).
+    void maximumLikelihoodSelectedAndNoiseShown()
+    {
+        EstimatorPanel estimator;
+        estimator.show();
+        const int index = estimator.methodCombo()->findText(QStringLiteral("Maximum likelihood"));
+        QVERIFY(index >= 0);
+        estimator.methodCombo()->setCurrentIndex(index);
+        QVERIFY(estimator.settings().method == estimate::EstimationMethod::MaximumLikelihood);
+        QVERIFY(!estimator.weightTable()->isVisible());
+        QVERIFY(estimator.sensitivityCombo()->isVisible());
+
+        estimate::FitResult r = twoParameterResult();
+        r.outputNames = {"x", "v"};
+        r.residualRms = {0.002, 0.2};
+        r.noise = {{"x", 0.00201, 0.0001, 201, "m"}, {"v", 0.199, 0.00993, 201, "m/s"}};
+        ResultsPanel panel;
+        panel.setResult(r);
+        QTableWidget* t = panel.parameterTable();
+        QCOMPARE(t->rowCount(), 4);
+        QCOMPARE(t->item(2, ResultsPanel::ColName)->text(), QStringLiteral("noise sd x"));
+        QVERIFY(t->item(2, ResultsPanel::ColName)->font().italic());
+        QCOMPARE(t->item(2, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.00201"));
+        QCOMPARE(t->item(2, ResultsPanel::ColSd)->text(), QStringLiteral("0.0001"));
+        QCOMPARE(t->item(2, ResultsPanel::ColUnit)->text(), QStringLiteral("m"));
+        QCOMPARE(t->item(3, ResultsPanel::ColName)->text(), QStringLiteral("noise sd v"));
+        QCOMPARE(t->item(3, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.199"));
+        QCOMPARE(t->item(3, ResultsPanel::ColInterval)->text(), QStringLiteral("[0.179537, 0.218463]"));
+        QVERIFY(t->item(3, ResultsPanel::ColName)->toolTip().contains(QStringLiteral("maximum likelihood")));
+        QCOMPARE(panel.correlationTable()->rowCount(), 2);
+        // A later result without them leaves only its parameters.
+        panel.setResult(twoParameterResult());
+        QCOMPARE(t->rowCount(), 2);
+    }
+
     void correlationCellsColouredBySign()
     {
         ResultsPanel panel;
@@ -275,6 +311,38 @@ private slots:
         QVERIFY(combo->toolTip().contains(QStringLiteral("by hand")));
         panel.setSettings(panel.settings());
         QCOMPARE(combo->currentText(), QStringLiteral("crank-nicolson"));
+    }
+
+    // Issue 20: how a model with constraints is kept on them shows only for such a model; Baumgarte's
+    // rates only where his terms are added; a model with constraints defaults to sparse-implicit.
+    void estimatorShowsConstraintStabilisation()
+    {
+        using sysid::integrate::ConstraintStabilisation;
+        EstimatorPanel panel;
+        panel.resize(400, 1200);
+        panel.show();
+        auto* combo = panel.findChild<QComboBox*>(QStringLiteral("stabilisationCombo"));
+        auto* alpha = panel.findChild<QWidget*>(QStringLiteral("baumgarteAlphaEdit"));
+        QVERIFY(combo && alpha);
+        panel.setSettings(estimate::FitSettings{});
+        QVERIFY(!combo->isVisible());
+        panel.setConstrained(true);
+        panel.setDefaultIntegrator(sysid::integrate::IntegrationMethod::SparseImplicit);
+        QVERIFY(combo->isVisible());
+        QVERIFY(panel.integratorCombo()->toolTip().contains(QStringLiteral("constraints")));
+        QCOMPARE(combo->currentText(), QStringLiteral("projection"));
+        QVERIFY(!alpha->isEnabled());
+        combo->setCurrentIndex(combo->findText(QStringLiteral("baumgarte")));
+        QVERIFY(alpha->isEnabled());
+        estimate::FitSettings s = panel.settings();
+        QCOMPARE(s.integrator.stabilisation, ConstraintStabilisation::Baumgarte);
+        s.integrator.baumgarteAlpha = 3;
+        s.integrator.baumgarteBeta = 4;
+        panel.setSettings(s);
+        QCOMPARE(panel.settings().integrator.baumgarteAlpha, 3.0);
+        QCOMPARE(panel.settings().integrator.baumgarteBeta, 4.0);
+        panel.setConstrained(false);
+        QVERIFY(!combo->isVisible());
     }
 
     void estimatorRoundTripsSettings()

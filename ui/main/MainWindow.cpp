@@ -46,6 +46,8 @@
 #include "ui/settings/FilterPanel.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
+#include "engine/estimate/MethodTraits.h"
+#include "engine/model/SubModels.h"
 #include "engine/job/OptimalEstimationJob.h"
 #include "engine/project/OptimalEstimationJson.h"
 
@@ -106,6 +108,14 @@ QStringList toList(const std::vector<std::string>& names)
     for (const auto& n : names)
         list << QString::fromStdString(n);
     return list;
+}
+
+// The name a model file's problems are reported under: its file name, or its whole path when it
+// includes sub-models, which are read from its folder.
+QString modelSourceOf(const QString& path, const QString& text)
+{
+    return model::includesSubModels(text.toStdString()) ? QFileInfo(path).absoluteFilePath()
+                                                        : QFileInfo(path).fileName();
 }
 
 }  // namespace
@@ -274,12 +284,14 @@ void MainWindow::buildDocks()
 
 namespace {
 
-// Rows the Results dock is sized for: the model's estimated parameters, between a few and a dozen.
-int resultRows(const ModelSummary& summary)
+// Rows the Results dock is sized for: the model's estimated parameters (and the outputs' noise sd of a method that
+// estimates them), between a few and a dozen.
+int resultRows(const ModelSummary& summary, const estimate::FitSettings& settings)
 {
     const auto estimated = std::count_if(summary.parameters.begin(), summary.parameters.end(),
                                          [](const model::Parameter& p) { return !p.fixed; });
-    return std::clamp(static_cast<int>(estimated), 5, 12);
+    const bool noise = estimate::traitsOf(settings.method).weighting == estimate::OutputWeighting::Estimated;
+    return std::clamp(static_cast<int>(estimated) + (noise ? static_cast<int>(summary.outputs.size()) : 0), 5, 12);
 }
 
 }  // namespace
@@ -300,9 +312,11 @@ void MainWindow::arrangeDocks()
                 Qt::Horizontal);
     // Before the window is shown the dock's title and the tab bar under it can only be estimated.
     const int dockFrame = 2 * fontMetrics().height() + 30;
-    resizeDocks({resultsDock},
-                {std::min(results_->heightForRows(resultRows(document_->modelSummary())) + dockFrame, height() / 2)},
-                Qt::Vertical);
+    resizeDocks(
+        {resultsDock},
+        {std::min(results_->heightForRows(resultRows(document_->modelSummary(), document_->settings())) + dockFrame,
+                  height() / 2)},
+        Qt::Vertical);
 }
 
 void MainWindow::makeRoomForResults()
@@ -310,7 +324,7 @@ void MainWindow::makeRoomForResults()
     auto* dock = findChild<QDockWidget*>(QStringLiteral("resultsDock"));
     if (!isVisible() || !dock || dock->isFloating() || dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
         return;
-    const int wanted = results_->heightForRows(resultRows(document_->modelSummary()));
+    const int wanted = results_->heightForRows(resultRows(document_->modelSummary(), document_->settings()));
     // resizeDocks counts the title and a tabbed group's tab bar too: measure what it gave, then correct once.
     int size = dock->height();
     for (int attempt = 0; attempt < 2 && results_->height() < wanted && size < height() / 2; ++attempt) {
@@ -572,8 +586,12 @@ void MainWindow::connectControllers()
     connect(live_, &LiveSimulation::simulated, fitViews_, &FitViews::showLiveResponse);
     connect(live_, &LiveSimulation::cleared, fitViews_, &FitViews::clearLiveResponse);
     connect(live_, &LiveSimulation::failed, this, [this](const QString& text) { showRunStatus(text, 8000); });
+    connect(live_, &LiveSimulation::constraintDrift, this, [this](const QString& text) { showRunStatus(text, 8000); });
     connect(fit_, &FitController::optimalEstimationStarted, fitViews_, &FitViews::optimalEstimationStarted);
     connect(fit_, &FitController::optimalEstimationStarted, this, [this] { plots_->setCurrentWidget(optimalView_); });
+    connect(fit_, &FitController::stiffnessChecked, this, [this] { plots_->setCurrentWidget(optimalView_); });
+    connect(estimator_->optimalSettingsWidget(), &OptimalEstimationSettingsWidget::stiffnessCheckRequested, fit_,
+            &FitController::checkOptimalStiffness);
     connect(fit_, &FitController::logLine, log_, &QPlainTextEdit::appendPlainText);
     connect(fit_, &FitController::statusMessage, this, &MainWindow::showRunStatus);
     // The panels' own runs: their messages go to the log and the status bar alike.
@@ -618,7 +636,7 @@ bool MainWindow::openPath(const QString& path)
             statusBar()->showMessage(error, 15000);
             return false;
         }
-        document_->newFromModel(text, QFileInfo(path).fileName());
+        document_->newFromModel(text, modelSourceOf(path, text));
         makeRoomForResults();
         return true;
     }
@@ -788,7 +806,7 @@ void MainWindow::newFromTemplate(const QString& modelFile)
         QMessageBox::warning(this, tr("Cannot read template"), error);
         return;
     }
-    document_->newFromModel(text, QFileInfo(modelFile).fileName());
+    document_->newFromModel(text, modelSourceOf(modelFile, text));
     makeRoomForResults();
 }
 
@@ -898,8 +916,11 @@ void MainWindow::refreshModel()
         estimator_->setOutputs(toList(summary.outputs));
         estimator_->setStates(toList(summary.states));
         estimator_->setInputs(toList(summary.inputs), summary.declaredIntersample);
-        if (summary.valid)  // while the text does not parse, the last model's default stays
-            estimator_->setDefaultIntegrator(integrate::defaultMethodFor(!summary.fields.empty()));
+        if (summary.valid) {  // while the text does not parse, the last model's default stays
+            estimator_->setConstrained(!summary.constraints.empty());
+            estimator_->setDefaultIntegrator(
+                integrate::defaultMethodFor(!summary.fields.empty(), !summary.constraints.empty()));
+        }
         estimator_->setSettings(document_->settings());
         QStringList states, residuals;
         try {
