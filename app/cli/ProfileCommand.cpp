@@ -110,6 +110,11 @@ int runProfile(const Arguments& args)
 
     job::ProfileLikelihood profile;
     applyFieldOptions(vm, job::profileFields(), profile.settings);
+    try {
+        profile.settings.validate();
+    } catch (const core::SettingError& e) {
+        throw UsageError("--" + e.key() + ": " + e.expectation());
+    }
     profile.parameters = repeated(vm, "parameter");
     for (const std::string& item : repeated(vm, "range")) {
         if (item.find('=') == std::string::npos) {

@@ -113,12 +113,12 @@ namespace {
 
 FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, const std::vector<double>& initialValues,
                       const std::vector<Experiment>& experiments, const FitSettings& settings, ProgressSink* observer,
-                      std::stop_token stop)
+                      std::stop_token stop, WithoutUnknowns withoutUnknowns)
 {
     if (experiments.empty())
         throw FitError("no data to fit: give at least one experiment");
     const ParameterLayout layout = layoutFor(*model, initialValues, experiments);
-    if (layout.size() == 0)
+    if (layout.size() == 0 && withoutUnknowns == WithoutUnknowns::Refuse)
         throw FitError("every parameter is fixed: there is nothing to estimate");
     for (const auto& u : layout.unknowns())
         if (u.initial < u.lower || u.initial > u.upper)
@@ -215,6 +215,8 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
             precision(static_cast<Eigen::Index>(u)) = 1.0 / (priors[u]->sd * priors[u]->sd);
     const Uncertainty unc = [&] {
         const core::PhaseTimer timer(core::Phase::LinearAlgebra);
+        if (layout.size() == 0)
+            return Uncertainty{};  // nothing estimated: the cost evaluated
         if (likelihoodProblem)
             return uncertaintyWithEstimatedNoise(outcome.final.jacobian.topRows(dataRows), precision);
         return uncertainty(outcome.final.jacobian.topRows(dataRows), outcome.final.residuals.head(dataRows), precision);
@@ -268,14 +270,14 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
 
 FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std::vector<double>& initialValues,
               const std::vector<Experiment>& experiments, const FitSettings& settings, ProgressSink* observer,
-              std::stop_token stop)
+              std::stop_token stop, WithoutUnknowns withoutUnknowns)
 {
     const auto begin = std::chrono::steady_clock::now();
     core::RunStatistics statistics;
     FitResult result;
     {
         const core::StatisticsScope scope(&statistics);
-        result = fitUnknowns(std::move(model), initialValues, experiments, settings, observer, stop);
+        result = fitUnknowns(std::move(model), initialValues, experiments, settings, observer, stop, withoutUnknowns);
     }
     result.settings = settings;
     result.statistics = statistics.snapshot();

@@ -49,8 +49,12 @@ GaussNewtonOptions gaussNewtonOptions(const FitSettings& settings);
 // starting point). The observer gets the iterations, traces and log lines (not started() and
 // finished(), which are the job's). The result holds why it stopped, the settings it ran with
 // and the run's statistics (counted on this thread and the threads it starts).
+// What fit() does when every parameter is fixed: refuse, as a user's fit does, or evaluate the cost
+// there (a profile's point of a model with a single unknown).
+enum class WithoutUnknowns { Refuse, Evaluate };
+
 FitResult fit(std::shared_ptr<const eval::CompiledModelSource> model, const std::vector<double>& initialValues,
               const std::vector<Experiment>& experiments, const FitSettings& settings, ProgressSink* observer = nullptr,
-              std::stop_token stop = {});
+              std::stop_token stop = {}, WithoutUnknowns withoutUnknowns = WithoutUnknowns::Refuse);
 
 }  // namespace sysid::estimate

@@ -119,7 +119,9 @@ estimate::FitResult PreparedFit::fit(const std::vector<double>& start, std::opti
         }
     }
     try {
-        estimate::FitResult result = estimate::fit(model, values, *used, settings, observer, stop);
+        estimate::FitResult result =
+            estimate::fit(model, values, *used, settings, observer, stop,
+                          held ? estimate::WithoutUnknowns::Evaluate : estimate::WithoutUnknowns::Refuse);
         for (estimate::ParameterEstimate& e : result.parameters)
             e.unit = model::unitOfParameter(model_->parameters, e.name);
         return result;

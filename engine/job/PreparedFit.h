@@ -50,7 +50,8 @@ public:
     const std::vector<std::optional<model::Prior>>& priors() const { return priors_; }
 
     // One fit. `start` holds a starting value per unknown (unknowns() order; empty: the job's);
-    // `held` fixes one unknown at its value (its prior, if any, leaves the fit's cost). Returns the
+    // `held` fixes one unknown at its value (its prior, if any, leaves the fit's cost; held, the only
+    // unknown leaves nothing to fit and the cost is evaluated there). Returns the
     // fit's result (its parameters without the held one), with units; throws JobError as
     // FitJob::run does. `observer` gets iterations, traces and log lines.
     estimate::FitResult fit(const std::vector<double>& start, std::optional<HeldUnknown> held = std::nullopt,

@@ -65,6 +65,7 @@ public:
 
         std::optional<ProfilePoint> previous;
         ProfilePoint current = result_.optimum;
+        current.value = estimate;
         double currentRoot = 0;
         while (side.points.size() < settings_.points) {
             if (stop.stop_requested()) {
@@ -97,6 +98,7 @@ public:
             if (!fitted || !std::isfinite(point.objective)) {
                 if (fitted)
                     failure = "the objective is not finite";
+                side.failures.push_back({value, failure});
                 if (onPoint)
                     onPoint(nullptr);
                 if (step > smallest) {
@@ -168,6 +170,9 @@ private:
         point.objective = fit.cancelled() ? kNaN : objective_(fit, point.parameters);
         point.converged = fit.converged();
         point.message = fit.termination.message;
+        for (const estimate::ParameterEstimate& e : fit.parameters)
+            if (e.atBound)
+                point.atBound.push_back(e.name);
         return point;
     }
 
@@ -179,13 +184,17 @@ private:
 
 ProfileVerdict verdictOf(const ParameterProfile& profile, double threshold)
 {
+    // Flat over at least two points where the others were free to compensate: structural, whatever
+    // the bounds made of the rest (a crossing where they hold the others is theirs, not the data's).
+    std::size_t freePoints = 0;
+    for (const ProfileSide* side : {&profile.lower, &profile.upper})
+        for (const ProfilePoint& p : side->points)
+            freePoints += p.atBound.empty() ? 1 : 0;
+    if (freePoints >= 2 && profile.largestFreeRise < kFlatFraction * threshold)
+        return ProfileVerdict::StructurallyNonIdentifiable;
     const bool lowClosed = profile.lower.end == ProfileSideEnd::Crossed;
     const bool highClosed = profile.upper.end == ProfileSideEnd::Crossed;
-    if (lowClosed && highClosed)
-        return ProfileVerdict::Identifiable;
-    if (!lowClosed && !highClosed && profile.largestRise < kFlatFraction * threshold)
-        return ProfileVerdict::StructurallyNonIdentifiable;
-    return ProfileVerdict::PracticallyNonIdentifiable;
+    return lowClosed && highClosed ? ProfileVerdict::Identifiable : ProfileVerdict::PracticallyNonIdentifiable;
 }
 
 // How far a side may go: the range's end, else the bound, else (an unbounded parameter) ten times
@@ -267,6 +276,7 @@ std::vector<ProfilePoint> ParameterProfile::points(const ProfilePoint& optimum) 
 {
     std::vector<ProfilePoint> all(lower.points.rbegin(), lower.points.rend());
     all.push_back(optimum);
+    all.back().value = estimate;
     all.insert(all.end(), upper.points.begin(), upper.points.end());
     return all;
 }
@@ -323,8 +333,6 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
     const std::size_t sidesTotal = 2 * chosen.size();
     std::size_t sidesDone = 0;
     if (progress)
-        progress({.parameter = {}, .direction = 0, .point = nullptr, .pointsDone = 1, .sidesDone = 0,
-                  .sidesTotal = sidesTotal});
     if (result.fit.cancelled()) {
         result.cancelled = true;
         return result;
@@ -336,10 +344,23 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
     result.optimum.converged = result.fit.converged();
     result.optimum.message = result.fit.termination.message;
     result.threshold = chiSquaredQuantile(settings.confidence, settings.simultaneous ? result.parameterNames.size() : 1);
+    if (progress)
+        progress({.parameter = {}, .direction = 0, .point = nullptr, .pointsDone = 1, .sidesDone = 0,
+                  .sidesTotal = sidesTotal, .objectiveAtOptimum = result.objectiveAtOptimum,
+                  .threshold = result.threshold});
 
     std::vector<SideInput> sides;
     for (const std::size_t u : chosen) {
         const auto range = ranges.find(result.parameterNames[u]);
+        if (range != ranges.end()) {
+            const double estimate = result.optimum.parameters[u];
+            if (!(range->second[0] <= estimate && estimate <= range->second[1]))
+                throw JobError(JobError::Kind::Settings,
+                               "profile: the range [" + data::formatNumber(range->second[0], 6) + ", " +
+                                   data::formatNumber(range->second[1], 6) + "] of " + range->first +
+                                   " does not contain the estimate " + data::formatNumber(estimate, 6) +
+                                   ", where its profile starts");
+        }
         for (const int direction : {-1, 1}) {
             SideInput in;
             in.unknown = u;
@@ -362,13 +383,15 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
                 const std::lock_guard lock(mutex);
                 ++pointsDone;
                 if (progress)
-                    progress({name, in.direction, point, pointsDone, sidesDone, sidesTotal});
+                    progress({name, in.direction, point, pointsDone, sidesDone, sidesTotal, result.objectiveAtOptimum,
+                              result.threshold});
             },
             stop);
         const std::lock_guard lock(mutex);
         ++sidesDone;
         if (progress)
-            progress({name, in.direction, nullptr, pointsDone, sidesDone, sidesTotal});
+            progress({name, in.direction, nullptr, pointsDone, sidesDone, sidesTotal, result.objectiveAtOptimum,
+                      result.threshold});
     });
 
     result.lowerObjective = kNaN;
@@ -387,6 +410,9 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
         for (const ProfileSide* side : {&profile.lower, &profile.upper})
             for (const ProfilePoint& p : side->points) {
                 profile.largestRise = std::max(profile.largestRise, p.objective - result.objectiveAtOptimum);
+                if (p.atBound.empty())
+                    profile.largestFreeRise =
+                        std::max(profile.largestFreeRise, p.objective - result.objectiveAtOptimum);
                 if (p.objective < lowest) {
                     lowest = p.objective;
                     result.lowerObjective = p.objective;

@@ -21,7 +21,8 @@ namespace sysid::job {
 enum class ProfileVerdict {
     Identifiable,  // the profile crosses the threshold on both sides: a finite interval
     PracticallyNonIdentifiable,  // it rises, but stays below the threshold on one or both sides
-    StructurallyNonIdentifiable,  // it is flat: the other parameters make up for any value
+    // It is flat wherever the re-fitted parameters are off their bounds: they make up for any value.
+    StructurallyNonIdentifiable,
 };
 
 inline constexpr core::EnumTable kProfileVerdicts{
@@ -66,7 +67,7 @@ inline constexpr core::EnumTable kProfileSideEnds{
         {.value = ProfileSideEnd::Cancelled, .name = "cancelled", .description = "cancelled"},
     })};
 
-// How profiles are computed. Stored in a project as its "profile" member.
+// How profiles are computed (the `sysid profile` options and the GUI's profiles view).
 struct ProfileSettings {
     std::size_t points = 20;  // most points per side of a profile
     double confidence = 0.95;  // of the likelihood-based interval
@@ -90,11 +91,20 @@ struct ProfilePoint {
     std::vector<double> parameters;  // every unknown, ProfileResult::parameterNames order
     bool converged = false;
     std::string message;  // the fit's stop reason
+    std::vector<std::string> atBound;  // the re-fitted unknowns that ended on a bound
     int rank = 0;  // the process that computed it (0 without MPI)
+};
+
+// A re-fit that failed (the model could not be integrated, the fit threw): the step is halved and
+// tried again, so a failure ends a side only at the smallest step.
+struct ProfileFailure {
+    double value = 0;
+    std::string message;
 };
 
 struct ProfileSide {
     std::vector<ProfilePoint> points;  // outward from the optimum
+    std::vector<ProfileFailure> failures;  // in the order they happened
     ProfileSideEnd end = ProfileSideEnd::Limit;
     std::optional<double> crossing;  // where the profile crosses the threshold (Crossed)
     double limit = 0;  // how far this side could go: the range's end or the bound
@@ -113,6 +123,9 @@ struct ParameterProfile {
     std::optional<double> low, high;  // the likelihood-based interval; none where the side is open
     ProfileVerdict verdict = ProfileVerdict::Identifiable;
     double largestRise = 0;  // the largest objective - optimum over the points
+    // The same over the points where no re-fitted unknown sits on a bound: where one does, the
+    // bound, not the data, may be what stops the others making up for the stepped parameter.
+    double largestFreeRise = 0;
 
     // The points from the lowest value to the highest, the optimum included.
     std::vector<ProfilePoint> points(const ProfilePoint& optimum) const;
@@ -123,12 +136,12 @@ struct ProfileResult {
     ProfileSettings settings;
     std::vector<std::string> parameterNames;  // every unknown of the fit, FitResult order
     estimate::FitResult fit;  // the optimum the profiles start from
-    ProfilePoint optimum;  // the fit's estimate as a point (every unknown)
+    ProfilePoint optimum;  // the fit's estimate (every unknown); ParameterProfile::points sets its value
     // -2 log L at the optimum up to a constant: sum w r^2 / s^2 + sum ((theta - mean)/sd)^2 over the
     // priors, with s^2 = sum w r^2 / (m - p) the residual variance at the optimum (the scale the fit's
     // covariance uses; for data weighted by their true noise variances s^2 is about 1).
     double objectiveAtOptimum = 0;
-    double residualVariance = 0;  // s^2
+    double residualVariance = 0;  // s^2 (1 with priors and for maximum likelihood: see ProfileObjective)
     double threshold = 0;  // chi^2 quantile: the interval is where the objective <= optimum + threshold
     std::vector<ParameterProfile> profiles;  // in the order asked for
     // The lowest objective a profile met, when below the optimum by more than 1e-3 of the threshold:
@@ -159,6 +172,8 @@ struct ProfileLikelihood {
         const ProfilePoint* point = nullptr;  // the point just computed (nullptr: the optimum's fit ended)
         std::size_t pointsDone = 0;  // fits finished, the optimum's included
         std::size_t sidesDone = 0, sidesTotal = 0;
+        double objectiveAtOptimum = 0;  // ProfileResult's, for drawing the points as they come
+        double threshold = 0;
     };
     // Called after each fit, serialised (never two at once), on a worker thread. Must not block long.
     using ProgressCallback = std::function<void(const Progress&)>;

@@ -15,6 +15,11 @@ ProfileObjective::ProfileObjective(const PreparedFit& prepared, const estimate::
     // Maximum likelihood's cost is -ln L with the noise variances maximised out: 2 cost is the objective.
     if (estimate::traitsOf(prepared.settings().method).weighting == estimate::OutputWeighting::Estimated)
         return;
+    // With priors the fit balances w |r|^2 against them, the weights taken as inverse noise variances
+    // (Bayes' rule): the posterior is that balance, s^2 = 1.
+    for (const auto& prior : prepared.priors())
+        if (prior)
+            return;
     const double dataSquares = 2 * optimum.cost - priorSquares(unknownsOf(optimum), nullptr);
     const auto m = static_cast<double>(optimum.residualCount);
     const auto p = static_cast<double>(prepared.unknowns().size());

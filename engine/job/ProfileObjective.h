@@ -13,7 +13,10 @@ namespace sysid::job {
 // the optimum, sum w r^2 / (m - p), as the fit's covariance uses it, plus sum ((theta - mean)/sd)^2
 // over the priors (bayes): sum w r^2 / s^2 + sum ((theta - mean)/sd)^2. For a model linear in its
 // parameters its profile is a parabola whose width is the Wald interval's. Where the residuals
-// vanish (noise-free data) s^2 = 1, trusting the weights as inverse noise variances.
+// vanish (noise-free data) s^2 = 1, trusting the weights as inverse noise variances; so it is with
+// priors, which the fit weighs against w r^2 as they stand (scaling the data by s^2 would move the
+// minimum away from the fit's estimate; the fit's covariance does scale them, so with priors the
+// profile interval matches the Wald interval only as far as s^2 is 1).
 // A method that estimates the noise variances with the parameters (maximum likelihood) minimises
 // -ln L with them maximised out (the profile likelihood of Vankan 1992, eq. 2.13): its objective is
 // 2 cost, s^2 = 1.

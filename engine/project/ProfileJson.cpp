@@ -23,6 +23,12 @@ json sideToJson(const job::ProfileSide& side)
     json out = {{"end", job::kProfileSideEnds.name(side.end)}, {"limit", finiteOrNull(side.limit)}};
     if (!side.message.empty())
         out["message"] = side.message;
+    if (!side.failures.empty()) {
+        json failures = json::array();
+        for (const job::ProfileFailure& f : side.failures)
+            failures.push_back({{"value", finiteOrNull(f.value)}, {"message", f.message}});
+        out["failures"] = std::move(failures);
+    }
     return out;
 }
 
@@ -54,12 +60,16 @@ json profileResultToJson(const job::ProfileResult& r)
     out["profiles"] = json::object();
     for (const job::ParameterProfile& p : r.profiles) {
         json points = json::array();
-        for (const job::ProfilePoint& point : p.points(r.optimum))
-            points.push_back({{"value", finiteOrNull(point.value)},
-                              {"objective", finiteOrNull(point.objective)},
-                              {"parameters", namedValues(r.parameterNames, point.parameters)},
-                              {"converged", point.converged},
-                              {"rank", point.rank}});
+        for (const job::ProfilePoint& point : p.points(r.optimum)) {
+            json item = {{"value", finiteOrNull(point.value)},
+                         {"objective", finiteOrNull(point.objective)},
+                         {"parameters", namedValues(r.parameterNames, point.parameters)},
+                         {"converged", point.converged},
+                         {"rank", point.rank}};
+            if (!point.atBound.empty())
+                item["at_bound"] = point.atBound;
+            points.push_back(std::move(item));
+        }
         json profile = {{"points", std::move(points)},
                         {"interval", json::array({bound(p.low), bound(p.high)})},
                         {"wald_interval", json::array({finiteOrNull(p.waldInterval[0]), finiteOrNull(p.waldInterval[1])})},
@@ -67,6 +77,7 @@ json profileResultToJson(const job::ProfileResult& r)
                         {"estimate", finiteOrNull(p.estimate)},
                         {"sd", finiteOrNull(p.sd)},
                         {"largest_rise", finiteOrNull(p.largestRise)},
+                        {"largest_rise_off_bounds", finiteOrNull(p.largestFreeRise)},
                         {"lower", sideToJson(p.lower)},
                         {"upper", sideToJson(p.upper)}};
         if (!p.unit.empty())

@@ -13,13 +13,14 @@ nlohmann::json profileSettingsToJson(const job::ProfileSettings& settings);
 //   {"method", "settings": {profile settings}, "threshold", "objective_at_optimum", "residual_variance",
 //    "estimates": {"NAME": value}, "ranks", "cancelled",
 //    "profiles": {"NAME": {"points": [{"value", "objective", "parameters": {"NAME": value}, "converged",
-//                                      "rank"}],
+//                                      "rank", "at_bound": [NAME] (re-fitted unknowns on a bound, if any)}],
 //                          "interval": [LOW | null, HIGH | null], "wald_interval": [LOW, HIGH],
 //                          "verdict": "identifiable" | "practically non-identifiable" |
 //                                     "structurally non-identifiable",
-//                          "estimate", "sd", "unit", "largest_rise",
+//                          "estimate", "sd", "unit", "largest_rise", "largest_rise_off_bounds",
 //                          "lower": {"end": "crossed" | "limit" | "points" | "failed" | "cancelled",
-//                                    "limit", "message"}, "upper": {...}}},
+//                                    "limit", "message", "failures": [{"value", "message"}]},
+//                          "upper": {...}}},
 //    "lower_optimum": {"objective", "parameters": {...}} (only when a profile met a lower objective)}
 // "objective" is -2 log-likelihood up to a constant; points run from the lowest value to the highest,
 // the optimum among them. Numbers that are not finite are written as null.

@@ -10,6 +10,7 @@
 #include "engine/data/Noise.h"
 #include "engine/job/PreparedFit.h"
 #include "engine/job/ProfileLikelihood.h"
+#include "engine/project/ProfileJson.h"
 #include "engine/project/Project.h"
 #include "engine/project/ProjectJob.h"
 
@@ -117,16 +118,16 @@ job::FitJob tanksJob(bool k4Fixed)
     return fit;
 }
 
-// x' = -k x from x(0) = 1 sampled once per second: with k = 3 the state is gone after two samples,
-// so any faster decay fits as well, while a slower one does not.
+// x' = -k x from x(0) = 1 sampled once per second: with k = 8 the state is below the noise from the
+// second sample on, so any faster decay fits as well, while a slower one does not.
 job::FitJob fastDecayJob()
 {
     const std::vector<double> t = grid(10.0, 10);
     std::vector<double> x;
     for (const double s : t)
-        x.push_back(std::exp(-3.0 * s));
+        x.push_back(std::exp(-8.0 * s));
     job::FitJob fit;
-    fit.modelText = "param k = 1 [0.01, 60]\nstate x = 1\nx' = -k*x\noutput x\n";
+    fit.modelText = "param k = 5 [0.01, 60]\nstate x = 1\nx' = -k*x\noutput x\n";
     fit.modelSource = "decay.model";
     job::ExperimentData experiment;
     experiment.table = table({"t", "x"}, {t, x});
@@ -216,24 +217,49 @@ private slots:
 
     void priorEntersTheProfileAsThePosterior()
     {
-        // Bayes with a prior on a: the objective is the log posterior, still quadratic, so the profile
-        // interval is the posterior's Wald interval with sd from (J'J/s^2 + 1/sd_prior^2)^-1.
+        // Bayes with a prior a ~ N(1.2, 0.02^2) and the weight w = 400 taken as the inverse noise
+        // variance: the objective w |r|^2 + ((a - 1.2)/0.02)^2 is the -2 log posterior, quadratic, so
+        // the profile interval is theta_i -+ sqrt(3.84 (H^-1)_ii) with H = w X'X + diag(1/0.02^2, 0),
+        // centred on the posterior mode H^-1 (w X'y + (1.2/0.02^2, 0)).
         job::ProfileLikelihood profile;
         profile.fit = linearJob();
         profile.fit.settings.method = estimate::EstimationMethod::Bayes;
         profile.fit.settings.priors["a"] = {1.2, 0.02};
+        const double w = 400;
+        profile.fit.settings.outputWeights["x"] = w;
         const job::ProfileResult result = profile.run();
-        for (const auto& p : result.profiles) {
+        QCOMPARE(result.residualVariance, 1.0);
+
+        const data::DataTable noisy = job::preprocessedRecord(profile.fit.experiments[0].table, profile.fit.preprocessing, 0);
+        const auto m = static_cast<Eigen::Index>(noisy.columns[0].size());
+        Eigen::MatrixXd X(m, 2);
+        Eigen::VectorXd Y(m);
+        for (Eigen::Index k = 0; k < m; ++k) {
+            const double t = noisy.columns[0][static_cast<std::size_t>(k)];
+            X(k, 0) = t;
+            X(k, 1) = t * t / 2;
+            Y(k) = noisy.columns[1][static_cast<std::size_t>(k)];
+        }
+        Eigen::Matrix2d H = w * X.transpose() * X;
+        H(0, 0) += 1 / (0.02 * 0.02);
+        Eigen::Vector2d g = w * X.transpose() * Y;
+        g(0) += 1.2 / (0.02 * 0.02);
+        const Eigen::Vector2d mode = H.inverse() * g;
+        for (int i = 0; i < 2; ++i) {
+            const auto& p = result.profiles[static_cast<std::size_t>(i)];
             printProfile(result, p);
+            const double half = std::sqrt(result.threshold * H.inverse()(i, i));
             QVERIFY(p.low && p.high);
-            QVERIFY2(near(*p.low, p.waldInterval[0], 1e-6 * p.sd), p.name.c_str());
-            QVERIFY2(near(*p.high, p.waldInterval[1], 1e-6 * p.sd), p.name.c_str());
+            QVERIFY2(near(p.estimate, mode(i), 1e-6 * half), p.name.c_str());
+            QVERIFY2(near(*p.low, mode(i) - half, 1e-5 * half), p.name.c_str());
+            QVERIFY2(near(*p.high, mode(i) + half, 1e-5 * half), p.name.c_str());
         }
         // The prior pulls a towards 1.2 and narrows it against the plain fit.
         job::ProfileLikelihood plain;
         plain.fit = linearJob();
         const job::ProfileResult without = plain.run();
-        QVERIFY(profileOf(result, "a").sd < profileOf(without, "a").sd);
+        QVERIFY(*profileOf(result, "a").high - *profileOf(result, "a").low <
+                *profileOf(without, "a").high - *profileOf(without, "a").low);
     }
 
     void resultDoesNotDependOnTheThreadCount()
@@ -332,16 +358,61 @@ private slots:
         QVERIFY(near(*p.high - *p.low, p.waldInterval[1] - p.waldInterval[0], 0.05 * (*p.high - *p.low)));
     }
 
+    void failedRefitIsReportedNotFatal()
+    {
+        // x' = -k x, but the model cannot be evaluated for k < 0.93 (the log's argument turns negative,
+        // the state is no number): the lower side's re-fits fail there, the profile goes on.
+        job::FitJob fit = fastDecayJob();
+        fit.modelText = "param k = 1 [0.01, 60]\nstate x = 1\nx' = -k*x*(1 + 1e-9*log(k - 0.93))\noutput x\n";
+        const std::vector<double> t = grid(2.0, 10);
+        std::vector<double> x;
+        for (const double s : t)
+            x.push_back(std::exp(-1.0 * s));
+        fit.experiments[0].table = table({"t", "x"}, {t, x});
+        fit.preprocessing.noise = data::Preprocessing::AddedNoise{10.0, data::NoiseDistribution::Gaussian, 3};
+        job::ProfileLikelihood profile;
+        profile.fit = fit;
+        const job::ProfileResult result = profile.run();
+        const auto& k = profileOf(result, "k");
+        printProfile(result, k);
+        QVERIFY(k.estimate > 0.93);
+        QCOMPARE(k.lower.end, job::ProfileSideEnd::Failed);
+        QVERIFY(!k.lower.failures.empty());
+        for (const auto& failure : k.lower.failures)
+            QVERIFY(failure.value < 0.93 && !failure.message.empty());
+        QVERIFY(!k.lower.message.empty());
+        QVERIFY(!k.low);
+        QCOMPARE(k.upper.end, job::ProfileSideEnd::Crossed);
+        QCOMPARE(k.verdict, job::ProfileVerdict::PracticallyNonIdentifiable);
+        const nlohmann::json json = project::profileResultToJson(result);
+        const auto& lower = json["profiles"]["k"]["lower"];
+        QCOMPARE(lower["end"].get<std::string>(), std::string("failed"));
+        QCOMPARE(lower["failures"].size(), k.lower.failures.size());
+        QVERIFY(json["profiles"]["k"]["interval"][0].is_null());
+    }
+
     void rangeLimitsASide()
     {
         job::ProfileLikelihood profile;
         profile.fit = fastDecayJob();
-        profile.ranges["k"] = {1.0, 4.0};
+        profile.ranges["k"] = {10.0, 55.0};
         const job::ProfileResult result = profile.run();
         const auto& k = profileOf(result, "k");
-        QCOMPARE(k.upper.limit, 4.0);
-        QCOMPARE(k.upper.end, job::ProfileSideEnd::Limit);
-        QCOMPARE(k.upper.points.back().value, 4.0);
+        QCOMPARE(k.lower.limit, 10.0);
+        QCOMPARE(k.lower.end, job::ProfileSideEnd::Limit);
+        QVERIFY(!k.lower.points.empty());
+        QCOMPARE(k.lower.points.back().value, 10.0);
+        QCOMPARE(k.upper.limit, 55.0);
+        for (const auto& point : k.points(result.optimum))
+            QVERIFY(point.value >= 10.0 && point.value <= 55.0);
+        // A range that leaves the estimate out cannot be profiled from it.
+        profile.ranges["k"] = {1.0, 4.0};
+        try {
+            profile.run();
+            QFAIL("a range without the estimate was taken");
+        } catch (const job::JobError& e) {
+            QVERIFY2(std::string(e.what()).find("does not contain the estimate") != std::string::npos, e.what());
+        }
     }
 
     void stopEndsTheProfile()

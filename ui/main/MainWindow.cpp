@@ -33,6 +33,7 @@
 #include "ui/plots/TimeSeriesPlot.h"
 #include "ui/project/ProjectDocument.h"
 #include "ui/results/ContourPanel.h"
+#include "ui/results/ProfilePanel.h"
 #include "ui/results/FieldPanel.h"
 #include "ui/results/FitViews.h"
 #include "ui/run/LiveSimulation.h"
@@ -186,6 +187,8 @@ void MainWindow::buildPlots()
     plots_->addTab(optimalView_, tr("Optimal estimation"));
     contour_ = new ContourPanel(document_, plots_);
     plots_->addTab(contour_, tr("Cost contour"));
+    profiles_ = new ProfilePanel(document_, plots_);
+    plots_->addTab(profiles_, tr("Profiles"));
     field_ = new FieldPanel(document_, plots_);
     plots_->addTab(field_, tr("Field"));
     setCentralWidget(plots_);
@@ -365,6 +368,8 @@ void MainWindow::buildControllers()
         auto* plot = qobject_cast<PlotWidget*>(plots_->currentWidget());
         if (!plot && plots_->currentWidget() == contour_)
             plot = contour_->plot();
+        if (!plot && plots_->currentWidget() == profiles_ && !profiles_->plots().isEmpty())
+            plot = profiles_->plots().front();
         if (!plot && plots_->currentWidget() == field_)
             plot = field_->plot();
         if (!plot && plots_->currentWidget() == residualAnalysis_)
@@ -597,6 +602,9 @@ void MainWindow::connectControllers()
     // The panels' own runs: their messages go to the log and the status bar alike.
     connect(periodicController_, &PeriodicController::message, this, &MainWindow::showMessage);
     connect(contour_, &ContourPanel::message, this, &MainWindow::showMessage);
+    connect(profiles_, &ProfilePanel::message, this, &MainWindow::showMessage);
+    connect(profiles_, &ProfilePanel::profilesFinished, this,
+            [this](std::shared_ptr<const job::ProfileResult> result) { results_->setProfileIntervals(*result); });
     connect(study_, &StudyPanel::message, this, &MainWindow::showMessage);
 }
 

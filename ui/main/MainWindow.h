@@ -40,6 +40,7 @@ class OptimalEstimationRunner;
 class OptimalEstimationView;
 class StudyPanel;
 class ContourPanel;
+class ProfilePanel;
 class FieldPanel;
 class ResidualAnalysisPanel;
 class FitController;
@@ -81,6 +82,7 @@ public:
     OptimalEstimationRunner* optimalRunner() const;
     OptimalEstimationView* optimalView() const { return optimalView_; }
     ContourPanel* contourPanel() const { return contour_; }
+    ProfilePanel* profilePanel() const { return profiles_; }
     FieldPanel* fieldPanel() const { return field_; }
     ResidualAnalysisPanel* residualAnalysisPanel() const { return residualAnalysis_; }
     RunToolBar* runToolBar() const { return runToolBar_; }
@@ -168,6 +170,7 @@ private:
     OptimalEstimationView* optimalView_ = nullptr;
     StudyPanel* study_ = nullptr;
     ContourPanel* contour_ = nullptr;
+    ProfilePanel* profiles_ = nullptr;
     FieldPanel* field_ = nullptr;
     ResidualAnalysisPanel* residualAnalysis_ = nullptr;
     QMenu* recentMenu_ = nullptr;

@@ -59,7 +59,14 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     parameterTable_ = new QTableWidget(0, ColumnCount, this);
     parameterTable_->setObjectName(QStringLiteral("parameterTable"));
     parameterTable_->setHorizontalHeaderLabels(
-        {tr("Parameter"), tr("Estimate"), tr("Unit"), tr("SD"), tr("95 % interval"), tr("Rel. error"), tr("Bound")});
+        {tr("Parameter"), tr("Estimate"), tr("Unit"), tr("SD"), tr("95 % interval"), tr("Profile interval"),
+         tr("Rel. error"), tr("Bound")});
+    parameterTable_->horizontalHeaderItem(ColInterval)
+        ->setToolTip(tr("Wald interval: the estimate ± 1.96 SD, from the fit's covariance"));
+    parameterTable_->horizontalHeaderItem(ColProfile)
+        ->setToolTip(tr("Likelihood-based interval from the Profiles tab: where the profile of −2 log L stays "
+                        "below the optimum + the chi-squared threshold"));
+    parameterTable_->setColumnHidden(ColProfile, true);
     parameterTable_->verticalHeader()->setVisible(false);
     parameterTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     parameterTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -232,6 +239,7 @@ void ResultsPanel::clear()
     setOutOfDate(QString());
     result_ = estimate::FitResult{};
     trueValues_.clear();
+    parameterTable_->setColumnHidden(ColProfile, true);
     hasResult_ = false;
     parameterTable_->setRowCount(0);
     correlationTable_->setRowCount(0);
@@ -241,8 +249,39 @@ void ResultsPanel::clear()
     exportButton_->setEnabled(false);
 }
 
+void ResultsPanel::setProfileIntervals(const job::ProfileResult& profiles)
+{
+    bool any = false;
+    for (int row = 0; row < parameterTable_->rowCount(); ++row) {
+        const QTableWidgetItem* name = parameterTable_->item(row, ColName);
+        if (!name)
+            continue;
+        for (const job::ParameterProfile& p : profiles.profiles) {
+            if (QString::fromStdString(p.name) != name->text())
+                continue;
+            const auto end = [](const std::optional<double>& v) { return v ? formatNumber(*v) : tr("open"); };
+            auto* item = readOnlyItem(QStringLiteral("[%1, %2]").arg(end(p.low), end(p.high)));
+            item->setToolTip(tr("%1 (%2 % confidence%3)")
+                                 .arg(QString::fromStdString(job::verdictName(p.verdict)))
+                                 .arg(100 * profiles.settings.confidence)
+                                 .arg(profiles.settings.simultaneous ? tr(", simultaneous") : QString()));
+            if (p.verdict != job::ProfileVerdict::Identifiable)
+                item->setForeground(QBrush(QColor(180, 90, 0)));
+            parameterTable_->setItem(row, ColProfile, item);
+            any = true;
+        }
+    }
+    parameterTable_->setColumnHidden(ColProfile, !any);
+}
+
+bool ResultsPanel::showsProfileIntervals() const
+{
+    return !parameterTable_->isColumnHidden(ColProfile);
+}
+
 void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<std::string, double>& trueValues)
 {
+    parameterTable_->setColumnHidden(ColProfile, true);
     outOfDate_.clear();  // shown in its own colours
     banner_->setVisible(false);
     summary_->setEnabled(true);
@@ -264,6 +303,7 @@ void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<s
         parameterTable_->setItem(
             i, ColInterval,
             readOnlyItem(QStringLiteral("[%1, %2]").arg(formatNumber(p.lower95), formatNumber(p.upper95))));
+        parameterTable_->setItem(i, ColProfile, readOnlyItem(QString()));
         QString relative;
         QString relativeTip;
         if (const auto it = trueValues.find(p.name); it != trueValues.end()) {
@@ -307,6 +347,7 @@ void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<s
                                  readOnlyItem(QStringLiteral("[%1, %2]")
                                                   .arg(formatNumber(noise.value - 1.96 * noise.sd),
                                                        formatNumber(noise.value + 1.96 * noise.sd))));
+        parameterTable_->setItem(row, ColProfile, readOnlyItem(QString()));
         parameterTable_->setItem(row, ColRelError, readOnlyItem(QString()));
         parameterTable_->setItem(row, ColBound, readOnlyItem(QString()));
         for (int c = 0; c < ColumnCount; ++c)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/estimate/FitResult.h"
+#include "engine/job/ProfileLikelihood.h"
 
 #include <QColor>
 #include <QString>
@@ -47,7 +48,22 @@ public:
     const estimate::FitResult& result() const { return result_; }
 
     // Table columns of the parameter table.
-    enum ParameterColumn { ColName, ColEstimate, ColUnit, ColSd, ColInterval, ColRelError, ColBound, ColumnCount };
+    enum ParameterColumn {
+        ColName,
+        ColEstimate,
+        ColUnit,
+        ColSd,
+        ColInterval,
+        ColProfile,
+        ColRelError,
+        ColBound,
+        ColumnCount
+    };
+    // The profile likelihood's interval of each profiled parameter ("open" at an open end, the
+    // verdict as its tooltip) in the Profile interval column, which is shown only while it holds
+    // some; setResult and clear hide it again.
+    void setProfileIntervals(const job::ProfileResult& profiles);
+    bool showsProfileIntervals() const;
 
     QTableWidget* parameterTable() const { return parameterTable_; }
     QTableWidget* correlationTable() const { return correlationTable_; }
