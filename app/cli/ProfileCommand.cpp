@@ -61,9 +61,9 @@ void printTable(const job::ProfileResult& r, std::ostream& out)
                   "estimate", "low", "high", "Wald low", "Wald high", "verdict");
     out << line;
     for (const auto& p : r.profiles) {
-        std::snprintf(line, sizeof line, "%-*s %12s %12s %12s %12s %12s  %s\n", static_cast<int>(width),
-                      p.name.c_str(), data::formatNumber(p.estimate, 6).c_str(), cell(p.low).c_str(),
-                      cell(p.high).c_str(), cell(p.waldInterval[0]).c_str(), cell(p.waldInterval[1]).c_str(),
+        std::snprintf(line, sizeof line, "%-*s %12s %12s %12s %12s %12s  %s\n", static_cast<int>(width), p.name.c_str(),
+                      data::formatNumber(p.estimate, 6).c_str(), cell(p.low).c_str(), cell(p.high).c_str(),
+                      cell(p.waldInterval[0]).c_str(), cell(p.waldInterval[1]).c_str(),
                       job::verdictName(p.verdict).c_str());
         out << line;
     }
@@ -83,7 +83,8 @@ int runProfile(const Arguments& args)
         "The profile likelihood (Raue et al. 2009) of the fit's parameters: each one is stepped away from the\n"
         "optimum in both directions, with adaptive steps, and the other parameters are fitted again at each step,\n"
         "starting from the neighbouring step. The objective is -2 log-likelihood up to a constant (the weighted\n"
-        "squared residuals over the residual variance at the optimum, plus the prior terms for bayes). The\n"
+        "squared residuals over the residual variance at the optimum; with priors the weighted squared residuals\n"
+        "plus the prior terms; for ml its own -2 ln L). A re-fit that fails is tried again with half the step. The\n"
         "interval is where it stays below the optimum + the chi-squared quantile (3.84 for 95 %; with\n"
         "--simultaneous, with as many degrees of freedom as parameters). A parameter whose profile stays below\n"
         "it on a side within the range or its bounds is practically non-identifiable; one whose profile is\n"
@@ -119,8 +120,9 @@ int runProfile(const Arguments& args)
     for (const std::string& item : repeated(vm, "range")) {
         if (item.find('=') == std::string::npos) {
             if (profile.parameters.size() != 1)
-                throw UsageError("--range " + item + ": say whose range it is (--range NAME=LOW:HIGH), or profile "
-                                                     "one --parameter");
+                throw UsageError("--range " + item +
+                                 ": say whose range it is (--range NAME=LOW:HIGH), or profile "
+                                 "one --parameter");
             profile.ranges[profile.parameters.front()] = parseRange(item, "--range");
         } else {
             const auto [name, range] = splitAssignment(item, "--range", "NAME=LOW:HIGH");

@@ -39,7 +39,8 @@ class SideRunner {
 public:
     SideRunner(const PreparedFit& prepared, const ProfileObjective& objective, const ProfileResult& result,
                const ProfileSettings& settings) :
-        prepared_(prepared), objective_(objective), result_(result), settings_(settings)
+        prepared_(prepared),
+        objective_(objective), result_(result), settings_(settings)
     {
     }
 
@@ -241,13 +242,12 @@ const core::FieldTable<ProfileSettings>& profileFields()
              .help = "the most re-fits on each side of a profile (the step adapts; a side ends earlier where the "
                      "profile crosses the threshold)"},
             [](S& s) -> std::size_t& { return s.points; }, 2),
-        core::numberField<S>(
-            {.key = "confidence",
-             .option = "confidence",
-             .label = "confidence",
-             .help = "confidence of the likelihood-based interval"},
-            [](S& s) -> double& { return s.confidence; },
-            {core::NumberRule::Bound::Positive, "a number between 0 and 1 (0.95 for 95 %)"}),
+        core::numberField<S>({.key = "confidence",
+                              .option = "confidence",
+                              .label = "confidence",
+                              .help = "confidence of the likelihood-based interval"},
+                             [](S& s) -> double& { return s.confidence; },
+                             {core::NumberRule::Bound::Positive, "a number between 0 and 1 (0.95 for 95 %)"}),
         core::flagField<S>(
             {.key = "simultaneous",
              .option = "simultaneous",
@@ -292,7 +292,8 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
         throw JobError(JobError::Kind::Settings,
                        "profile: " + estimate::methodName(fit.settings.method) +
                            " minimises an equation error, which is no likelihood of the measured outputs; profile "
-                           "with " + methodsWithLikelihood());
+                           "with " +
+                           methodsWithLikelihood());
     const PreparedFit prepared(fit);
     std::vector<std::size_t> chosen;
     for (const std::string& name : parameters) {
@@ -310,8 +311,8 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
     for (const auto& [name, range] : ranges) {
         const auto index = prepared.unknownIndex(name);
         if (!index || std::find(chosen.begin(), chosen.end(), *index) == chosen.end())
-            throw JobError(JobError::Kind::Settings, "profile: a range is given for '" + name +
-                                                         "', which is not profiled");
+            throw JobError(JobError::Kind::Settings,
+                           "profile: a range is given for '" + name + "', which is not profiled");
         const FitUnknown& u = prepared.unknowns()[*index];
         if (!(std::isfinite(range[0]) && std::isfinite(range[1]) && range[0] < range[1]))
             throw JobError(JobError::Kind::Settings,
@@ -333,20 +334,26 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
     const std::size_t sidesTotal = 2 * chosen.size();
     std::size_t sidesDone = 0;
     if (progress)
-    if (result.fit.cancelled()) {
-        result.cancelled = true;
-        return result;
-    }
+        if (result.fit.cancelled()) {
+            result.cancelled = true;
+            return result;
+        }
     const ProfileObjective objective(prepared, result.fit);
     result.residualVariance = objective.residualVariance();
     result.optimum.parameters = objective.unknownsOf(result.fit);
     result.optimum.objective = result.objectiveAtOptimum = objective(result.fit, result.optimum.parameters);
     result.optimum.converged = result.fit.converged();
     result.optimum.message = result.fit.termination.message;
-    result.threshold = chiSquaredQuantile(settings.confidence, settings.simultaneous ? result.parameterNames.size() : 1);
+    result.threshold =
+        chiSquaredQuantile(settings.confidence, settings.simultaneous ? result.parameterNames.size() : 1);
     if (progress)
-        progress({.parameter = {}, .direction = 0, .point = nullptr, .pointsDone = 1, .sidesDone = 0,
-                  .sidesTotal = sidesTotal, .objectiveAtOptimum = result.objectiveAtOptimum,
+        progress({.parameter = {},
+                  .direction = 0,
+                  .point = nullptr,
+                  .pointsDone = 1,
+                  .sidesDone = 0,
+                  .sidesTotal = sidesTotal,
+                  .objectiveAtOptimum = result.objectiveAtOptimum,
                   .threshold = result.threshold});
 
     std::vector<SideInput> sides;
@@ -366,8 +373,7 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
             in.unknown = u;
             in.direction = direction;
             in.limit = sideLimit(prepared.unknowns()[u], result.optimum.parameters[u], result.fit.parameters[u].sd,
-                                 direction,
-                                 range == ranges.end() ? std::nullopt : std::optional(range->second));
+                                 direction, range == ranges.end() ? std::nullopt : std::optional(range->second));
             sides.push_back(in);
         }
     }

@@ -47,8 +47,9 @@ double ProfileObjective::priorSquares(const std::vector<double>& unknowns, const
     for (std::size_t u = 0; u < priors.size(); ++u) {
         if (!priors[u])
             continue;
-        if (onlyFitted && std::none_of(onlyFitted->parameters.begin(), onlyFitted->parameters.end(),
-                                       [&](const auto& e) { return e.name == prepared_.unknowns()[u].name; }))
+        if (onlyFitted &&
+            std::none_of(onlyFitted->parameters.begin(), onlyFitted->parameters.end(),
+                         [&](const auto& e) { return e.name == prepared_.unknowns()[u].name; }))
             continue;
         const double r = (unknowns[u] - priors[u]->mean) / priors[u]->sd;
         sum += r * r;

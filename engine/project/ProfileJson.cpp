@@ -3,7 +3,6 @@
 #include "engine/project/JsonNumbers.h"
 #include "engine/project/SettingsJson.h"
 
-
 using nlohmann::json;
 
 namespace sysid::project {
@@ -70,16 +69,17 @@ json profileResultToJson(const job::ProfileResult& r)
                 item["at_bound"] = point.atBound;
             points.push_back(std::move(item));
         }
-        json profile = {{"points", std::move(points)},
-                        {"interval", json::array({bound(p.low), bound(p.high)})},
-                        {"wald_interval", json::array({finiteOrNull(p.waldInterval[0]), finiteOrNull(p.waldInterval[1])})},
-                        {"verdict", job::verdictName(p.verdict)},
-                        {"estimate", finiteOrNull(p.estimate)},
-                        {"sd", finiteOrNull(p.sd)},
-                        {"largest_rise", finiteOrNull(p.largestRise)},
-                        {"largest_rise_off_bounds", finiteOrNull(p.largestFreeRise)},
-                        {"lower", sideToJson(p.lower)},
-                        {"upper", sideToJson(p.upper)}};
+        json profile = {
+            {"points", std::move(points)},
+            {"interval", json::array({bound(p.low), bound(p.high)})},
+            {"wald_interval", json::array({finiteOrNull(p.waldInterval[0]), finiteOrNull(p.waldInterval[1])})},
+            {"verdict", job::verdictName(p.verdict)},
+            {"estimate", finiteOrNull(p.estimate)},
+            {"sd", finiteOrNull(p.sd)},
+            {"largest_rise", finiteOrNull(p.largestRise)},
+            {"largest_rise_off_bounds", finiteOrNull(p.largestFreeRise)},
+            {"lower", sideToJson(p.lower)},
+            {"upper", sideToJson(p.upper)}};
         if (!p.unit.empty())
             profile["unit"] = p.unit;
         out["profiles"][p.name] = std::move(profile);

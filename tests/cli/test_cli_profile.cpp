@@ -93,8 +93,8 @@ private slots:
 
     void badArguments()
     {
-        Run r = runSysid({"profile", path("linear.model"), "--data", path("data.csv"), "--parameter", "c", "-o",
-                          path("bad.json")});
+        Run r = runSysid(
+            {"profile", path("linear.model"), "--data", path("data.csv"), "--parameter", "c", "-o", path("bad.json")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("'c' is not estimated by the fit (estimated: a, b)"), describe(r));
         r = runSysid({"profile", path("linear.model"), "--data", path("data.csv"), "--range", "2:1"});

@@ -230,7 +230,8 @@ private slots:
         const job::ProfileResult result = profile.run();
         QCOMPARE(result.residualVariance, 1.0);
 
-        const data::DataTable noisy = job::preprocessedRecord(profile.fit.experiments[0].table, profile.fit.preprocessing, 0);
+        const data::DataTable noisy =
+            job::preprocessedRecord(profile.fit.experiments[0].table, profile.fit.preprocessing, 0);
         const auto m = static_cast<Eigen::Index>(noisy.columns[0].size());
         Eigen::MatrixXd X(m, 2);
         Eigen::VectorXd Y(m);

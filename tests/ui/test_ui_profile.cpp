@@ -66,11 +66,17 @@ private slots:
         p.estimate = 2;
         p.sd = 0.5;
         p.waldInterval = {2 - 0.98, 2 + 0.98};
-        for (const double v : {1.5, 1.0}) {
-            p.lower.points.push_back({.value = v, .objective = 10 + std::pow((v - 2) / 0.5, 2), .parameters = {v}});
-        }
+        const auto point = [](double value, double objective) {
+            job::ProfilePoint out;
+            out.value = value;
+            out.objective = objective;
+            out.parameters = {value};
+            return out;
+        };
+        for (const double v : {1.5, 1.0})
+            p.lower.points.push_back(point(v, 10 + std::pow((v - 2) / 0.5, 2)));
         for (const double v : {2.5, 3.5})
-            p.upper.points.push_back({.value = v, .objective = 10 + 0.5 * std::pow((v - 2) / 0.5, 2), .parameters = {v}});
+            p.upper.points.push_back(point(v, 10 + 0.5 * std::pow((v - 2) / 0.5, 2)));
         p.low = 1.02;
         p.high = 3.3;
         p.verdict = job::ProfileVerdict::Identifiable;
@@ -139,8 +145,8 @@ private slots:
         const QTableWidget* table = results.parameterTable();
         QVERIFY(table->item(0, ui::ResultsPanel::ColProfile)->text().isEmpty());  // a was not profiled
         QCOMPARE(table->item(1, ui::ResultsPanel::ColProfile)->text(),
-                 QStringLiteral("[%1, %2]").arg(ui::ResultsPanel::formatNumber(*plot->low()),
-                                                ui::ResultsPanel::formatNumber(*plot->high())));
+                 QStringLiteral("[%1, %2]")
+                     .arg(ui::ResultsPanel::formatNumber(*plot->low()), ui::ResultsPanel::formatNumber(*plot->high())));
         QVERIFY(table->item(1, ui::ResultsPanel::ColProfile)->toolTip().contains("identifiable"));
         results.setResult(fit.run(sink));
         QVERIFY(!results.showsProfileIntervals());

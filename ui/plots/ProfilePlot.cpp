@@ -69,6 +69,7 @@ ProfilePlot::ProfilePlot(QWidget* parent) : PlotWidget(parent)
     }
     thresholdLine_->setVisible(false);
     setAxisLabels(tr("value"), tr("Δ(−2 log L)"));
+    plot->xAxis->ticker()->setTickCount(4);  // the values' long labels side by side in a small plot
 }
 
 void ProfilePlot::start(const QString& name, double threshold)

@@ -8,7 +8,6 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QGridLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
@@ -62,17 +61,24 @@ ProfilePanel::ProfilePanel(ProjectDocument* document, QWidget* parent) :
     status_ = new QLabel(this);
     status_->setMinimumWidth(1);  // no word wrap: see ContourPanel
 
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("parameters:"), this));
-    controls->addWidget(choose_);
-    controls->addWidget(new QLabel(tr("points per side:"), this));
-    controls->addWidget(points_);
-    controls->addWidget(new QLabel(tr("confidence:"), this));
-    controls->addWidget(confidence_);
-    controls->addWidget(simultaneous_);
-    controls->addWidget(run_);
-    controls->addWidget(cancel_);
-    controls->addStretch(1);
+    // Two short rows, so the tab does not widen the window the other plots share (as ContourPanel).
+    auto* controls = new QGridLayout;
+    controls->addWidget(new QLabel(tr("parameters:"), this), 0, 0);
+    controls->addWidget(choose_, 0, 1);
+    controls->addWidget(new QLabel(tr("points per side:"), this), 0, 2);
+    controls->addWidget(points_, 0, 3);
+    controls->addWidget(new QLabel(tr("confidence:"), this), 1, 0);
+    controls->addWidget(confidence_, 1, 1);
+    controls->addWidget(simultaneous_, 1, 2);
+    controls->addWidget(run_, 1, 3);
+    controls->addWidget(cancel_, 1, 4);
+    controls->setColumnStretch(5, 1);
+    // What the lines are, once for all plots (a legend in each would cover the small plots).
+    // Two fixed lines, no word wrap (see the status line); the quadratic is the covariance's.
+    auto* key = new QLabel(tr("circles: profile · dashed red: threshold · grey dashes: quadratic\n"
+                              "solid bars: profile interval · dotted bars: Wald interval"),
+                           this);
+    key->setMinimumWidth(1);
 
     plotArea_ = new QWidget(this);
     grid_ = new QGridLayout(plotArea_);
@@ -85,6 +91,7 @@ ProfilePanel::ProfilePanel(ProjectDocument* document, QWidget* parent) :
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(status_);
+    layout->addWidget(key);
     layout->addWidget(scroll, 1);
 
     connect(run_, &QPushButton::clicked, this, &ProfilePanel::run);
@@ -111,7 +118,8 @@ ProfilePanel::ProfilePanel(ProjectDocument* document, QWidget* parent) :
     connect(runner_, &ProfileRunner::pointComputed, this,
             [this](const QString& parameter, double value, double objective, int sidesDone, int sides, int points) {
                 plotFor(parameter)->addPoint(value, objective - optimum_);
-                status_->setText(tr("profiling: %1 of %2 sides done, %3 re-fits").arg(sidesDone).arg(sides).arg(points));
+                status_->setText(
+                    tr("profiling: %1 of %2 sides done, %3 re-fits").arg(sidesDone).arg(sides).arg(points));
             });
     connect(runner_, &ProfileRunner::finished, this,
             [this](bool cancelled, const QString& text, std::shared_ptr<const job::ProfileResult> result) {
@@ -255,7 +263,7 @@ ProfilePlot* ProfilePanel::plotFor(const QString& parameter)
         return plot;
     auto* plot = new ProfilePlot(plotArea_);
     plot->setMinimumHeight(kPlotHeight);
-    plot->setLegendVisible(plots_.empty());  // one legend says what the lines are
+    plot->setLegendVisible(false);  // the key above the plots says what the lines are
     const int index = static_cast<int>(plots_.size());
     grid_->addWidget(plot, index / kPlotColumns, index % kPlotColumns);
     plots_[parameter] = plot;
@@ -275,7 +283,8 @@ void ProfilePanel::clearPlots()
 void ProfilePanel::markOutOfDate()
 {
     const QString reason = result_ ? document_->changesSince(resultRevision_) : QString();
-    const QString notice = reason.isEmpty() ? QString() : tr("Out of date — %1 these profiles were computed").arg(reason);
+    const QString notice =
+        reason.isEmpty() ? QString() : tr("Out of date — %1 these profiles were computed").arg(reason);
     for (auto& [name, plot] : plots_)
         plot->setNotice(notice);
 }

@@ -58,9 +58,9 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
 {
     parameterTable_ = new QTableWidget(0, ColumnCount, this);
     parameterTable_->setObjectName(QStringLiteral("parameterTable"));
-    parameterTable_->setHorizontalHeaderLabels(
-        {tr("Parameter"), tr("Estimate"), tr("Unit"), tr("SD"), tr("95 % interval"), tr("Profile interval"),
-         tr("Rel. error"), tr("Bound")});
+    parameterTable_->setHorizontalHeaderLabels({tr("Parameter"), tr("Estimate"), tr("Unit"), tr("SD"),
+                                                tr("95 % interval"), tr("Profile interval"), tr("Rel. error"),
+                                                tr("Bound")});
     parameterTable_->horizontalHeaderItem(ColInterval)
         ->setToolTip(tr("Wald interval: the estimate ± 1.96 SD, from the fit's covariance"));
     parameterTable_->horizontalHeaderItem(ColProfile)

@@ -21,8 +21,7 @@ signals:
     // The optimum was fitted: the points that follow rise from `objectiveAtOptimum`.
     void optimumFound(double objectiveAtOptimum, double threshold, int sides);
     // A re-fit with `parameter` held at `value` ended with `objective` (-2 log L up to a constant).
-    void pointComputed(const QString& parameter, double value, double objective, int sidesDone, int sides,
-                       int points);
+    void pointComputed(const QString& parameter, double value, double objective, int sidesDone, int sides, int points);
     // Last signal of a run. `result` is null when the profiles could not start (message says why);
     // after Cancel it holds the points computed until then.
     void finished(bool cancelled, const QString& message, std::shared_ptr<const sysid::job::ProfileResult> result);
