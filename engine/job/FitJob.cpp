@@ -155,7 +155,7 @@ void attachUnits(estimate::FitResult& result, const eval::CompiledModelSource& m
 
 estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_token stop)
 {
-    const auto model = compileModelText(job.modelText, job.modelSource);
+    const auto model = compileModelText(job.modelText, job.modelSource, job.settings.integrator.modelCode);
     const std::vector<double> start = startingValues(*model, job.parameterValues);
     checkFitSettings(*model, job.settings);
     if (job.experiments.empty())
