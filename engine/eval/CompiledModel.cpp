@@ -78,16 +78,6 @@ void CompiledModel::scatter(Program which, const SparseExpressions& pattern, std
         dense[pattern.entries[k].column * rows + pattern.entries[k].row] = scratch_[k];
 }
 
-void CompiledModel::rhs(double* dx) const
-{
-    evaluateProgram(Rhs, dx);
-}
-
-void CompiledModel::stateJacobian(double* J) const
-{
-    scatter(StateJacobian, source_->rhsStateJacobian, stateCount(), stateCount(), J);
-}
-
 void CompiledModel::parameterJacobian(double* J) const
 {
     scatter(ParameterJacobian, source_->rhsParamJacobian, stateCount(), parameterCount(), J);
@@ -98,12 +88,8 @@ void CompiledModel::timeInputJacobian(double* J) const
     scatter(TimeInputJacobian, source_->rhsTimeInputJacobian, stateCount(), 1 + inputCount(), J);
 }
 
-void CompiledModel::rhsAndStateJacobian(double* dx, double* J) const
+void CompiledModel::interpretRhsAndStateJacobian(double* dx, double* J) const
 {
-    if (const auto f = nativeDense(RhsWithStateJacobian)) {
-        f(variables_.data(), dx, J, nullptr);
-        return;
-    }
     const std::size_t n = stateCount();
     program(RhsWithStateJacobian).evaluate(scratch_.data());
     std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
@@ -113,12 +99,8 @@ void CompiledModel::rhsAndStateJacobian(double* dx, double* J) const
         J[entries[k].column * n + entries[k].row] = scratch_[n + k];
 }
 
-void CompiledModel::rhsAndJacobians(double* dx, double* Jx, double* Jp) const
+void CompiledModel::interpretRhsAndJacobians(double* dx, double* Jx, double* Jp) const
 {
-    if (const auto f = nativeDense(RhsWithJacobians)) {
-        f(variables_.data(), dx, Jx, Jp);
-        return;
-    }
     const std::size_t n = stateCount(), np = parameterCount();
     program(RhsWithJacobians).evaluate(scratch_.data());
     std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
@@ -298,19 +280,6 @@ void CompiledModel::initialState(double* x0) const
 void CompiledModel::initialStateJacobian(double* J) const
 {
     scatter(InitialJacobian, source_->initialStateJacobian, stateCount(), parameterCount(), J);
-}
-
-bool CompiledModel::sensitivityRhs(const double* S, std::size_t columns, const int* columnOfParameter,
-                                   bool parameters, double* dx, double* dS) const
-{
-    const auto* native = nativeFunctions();
-    if (!native)
-        return false;
-    const auto f = native->sensitivity[programSlot(parameters ? RhsWithJacobians : RhsWithStateJacobian, modesHeld_)];
-    if (!f)
-        return false;
-    f(variables_.data(), S, columns, columnOfParameter, dx, dS);
-    return true;
 }
 
 }  // namespace sysid::eval

@@ -44,14 +44,39 @@ public:
                 v[first + i] = u[i];
     }
 
-    void rhs(double* dx) const;  // n
-    void stateJacobian(double* J) const;  // n x n
+    // The calls an integrator makes at every stage go straight to native code when it is loaded.
+    void rhs(double* dx) const  // n
+    {
+        if (const auto f = nativeValues(Rhs))
+            f(variables_.data(), dx);
+        else
+            program(Rhs).evaluate(dx);
+    }
+    void stateJacobian(double* J) const  // n x n
+    {
+        if (const auto f = nativeDense(StateJacobian))
+            f(variables_.data(), J, nullptr, nullptr);
+        else
+            scatter(StateJacobian, source_->rhsStateJacobian, stateCount(), stateCount(), J);
+    }
     void parameterJacobian(double* J) const;  // n x np
     void timeInputJacobian(double* J) const;  // n x (1 + nu)
     // The same values from one fused program (one muParser call instead of two or three): the
     // integrators with variational or sensitivity equations need them together at every step.
-    void rhsAndStateJacobian(double* dx, double* J) const;  // n, n x n
-    void rhsAndJacobians(double* dx, double* Jx, double* Jp) const;  // n, n x n, n x np
+    void rhsAndStateJacobian(double* dx, double* J) const  // n, n x n
+    {
+        if (const auto f = nativeDense(RhsWithStateJacobian))
+            f(variables_.data(), dx, J, nullptr);
+        else
+            interpretRhsAndStateJacobian(dx, J);
+    }
+    void rhsAndJacobians(double* dx, double* Jx, double* Jp) const  // n, n x n, n x np
+    {
+        if (const auto f = nativeDense(RhsWithJacobians))
+            f(variables_.data(), dx, Jx, Jp);
+        else
+            interpretRhsAndJacobians(dx, Jx, Jp);
+    }
     // The same fused call with the Jacobians as nonzero values (source() entry order): large
     // sparse models (method of lines) cannot afford the dense n x n and n x np forms.
     void rhsAndJacobianValues(double* dx, double* jxValues, double* jpValues) const;
@@ -101,7 +126,17 @@ public:
     // False, with nothing written, while the model has no native code: the caller then forms it
     // from rhsAndJacobians.
     bool sensitivityRhs(const double* S, std::size_t columns, const int* columnOfParameter, bool parameters,
-                        double* dx, double* dS) const;
+                        double* dx, double* dS) const
+    {
+        const auto* native = nativeFunctions();
+        if (!native)
+            return false;
+        const auto f = native->sensitivity[programSlot(parameters ? RhsWithJacobians : RhsWithStateJacobian, modesHeld_)];
+        if (!f)
+            return false;
+        f(variables_.data(), S, columns, columnOfParameter, dx, dS);
+        return true;
+    }
     // Whether the evaluations run native code now (NativeCode), not the interpreter.
     bool native() const { return nativeFunctions() != nullptr; }
 
@@ -141,6 +176,8 @@ private:
             program(which).evaluate(out);
     }
     const ExpressionList& compile(std::size_t index) const;
+    void interpretRhsAndStateJacobian(double* dx, double* J) const;
+    void interpretRhsAndJacobians(double* dx, double* Jx, double* Jp) const;
     std::vector<ExpressionList::Variable> boundVariables() const;
     // Functions with their gradients fused in one program (switching functions, their Lie
     // derivatives, event conditions and reset values), compiled on first use.

@@ -76,9 +76,16 @@ F symbol(void* handle, const std::string& name)
 
 }  // namespace
 
+// A caller that waits does not wait for the compilation of more C than this (a mechanism's
+// reduced equations in one angle, 1.5 MB, took the compiler minutes): it goes on with the
+// interpreter, which computes the same values, and switches when the code is ready.
+constexpr std::size_t kWaitedText = 500000;
+
 // One build on its thread (or the caller's): generate, find or compile, load.
 struct NativeBuild {
-    static void run(const std::shared_ptr<const CompiledModelSource>& source, const std::shared_ptr<NativeCode>& code)
+    // False when `waiting` and the code is too large to wait for: nothing done, build it on a thread.
+    static bool run(const std::shared_ptr<const CompiledModelSource>& source, const std::shared_ptr<NativeCode>& code,
+                    bool waiting)
     {
         const auto start = std::chrono::steady_clock::now();
         const auto seconds = [&] {
@@ -89,7 +96,7 @@ struct NativeBuild {
             text = nativeSource(*source);
         } catch (const std::exception& e) {
             fail(*code, std::string("cannot write the model as C (") + e.what() + ")", seconds());
-            return;
+            return true;
         }
         const std::filesystem::path directory = nativeCacheDirectory();
         const std::string stem = nativeCacheStem(text);
@@ -98,6 +105,8 @@ struct NativeBuild {
         kept.replace_extension(".c");
         std::error_code error;
         bool cached = std::filesystem::exists(library, error) && readText(kept) == text;
+        if (!cached && waiting && text.size() > kWaitedText)
+            return false;
         if (!cached) {
             pid_t running = -1;
             const CompileOutcome outcome = compileSharedObject(text, library, [&running](pid_t pid) {
@@ -110,7 +119,7 @@ struct NativeBuild {
             });
             if (!outcome.ok) {
                 fail(*code, outcome.message, seconds());
-                return;
+                return true;
             }
         }
         void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -118,7 +127,7 @@ struct NativeBuild {
             const char* why = ::dlerror();
             fail(*code, "cannot load " + library.string() + (why ? std::string(" (") + why + ")" : std::string()),
                  seconds());
-            return;
+            return true;
         }
         auto table = std::make_unique<NativeFunctions>();
         const std::size_t slots = programSlotCount(*source);
@@ -134,6 +143,7 @@ struct NativeBuild {
             table->sensitivity[slot] = symbol<NativeSensitivity>(handle, "sysid_s" + k);
         }
         code->settle(std::move(table), handle, {}, seconds(), cached);
+        return true;
     }
 
     static void fail(NativeCode& code, const std::string& why, double seconds)
@@ -216,7 +226,7 @@ void requestNativeCode(const std::shared_ptr<const CompiledModelSource>& source,
         ++s.active;
     }
     auto job = [source, native] {
-        NativeBuild::run(source, native);
+        NativeBuild::run(source, native, false);
         auto& service = eval::service();
         {
             const std::lock_guard lock(service.mutex);
@@ -224,8 +234,12 @@ void requestNativeCode(const std::shared_ptr<const CompiledModelSource>& source,
         }
         service.idle.notify_all();
     };
-    if (wait) {
-        job();
+    if (wait && NativeBuild::run(source, native, true)) {
+        {
+            const std::lock_guard lock(s.mutex);
+            --s.active;
+        }
+        s.idle.notify_all();
         return;
     }
     try {

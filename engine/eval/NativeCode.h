@@ -89,7 +89,9 @@ private:
 // Builds the native code of `source` (unless `code` is Interpreted or the environment sets
 // SYSID_NATIVE=off): loads it from the cache when an earlier run compiled the same model, else
 // generates C (NativeSource), compiles it and loads it. Returns at once and builds on a worker
-// thread, or (setNativeCodeWaits) returns when it is done. A second request does nothing. When no
+// thread, or (setNativeCodeWaits) returns when it is done, unless it has to compile more than
+// 500 kB of C (minutes of the compiler): that goes on in the background. A second request does
+// nothing. When no
 // library comes, the model stays on the interpreter and the notice handler gets one line.
 void requestNativeCode(const std::shared_ptr<const CompiledModelSource>& source, ModelCode code);
 

@@ -255,7 +255,10 @@ bool ModelSystem::sensitivityRhs(double t, const double* x, const double* S, std
     // Sliding modes and Baumgarte's terms add to the Jacobians after the model's own.
     if (!slidingList_.empty() || !G_.empty() || !model_->native())
         return false;
-    prepare(t, x, true);
+    time_ = t;
+    if (!u_.empty())
+        inputValues(t, u_.data(), nullptr);
+    model_->setPoint(t, x, u_.data());
     return model_->sensitivityRhs(S, columns, columnOfParameter, parameters, f, dS);
 }
 
