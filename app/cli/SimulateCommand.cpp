@@ -8,6 +8,7 @@
 #include "engine/data/Noise.h"
 #include "engine/data/Text.h"
 #include "engine/eval/CompiledModel.h"
+#include "engine/eval/NativeCode.h"
 #include "engine/integrate/ConstraintDrift.h"
 #include "engine/integrate/IntersampleChoice.h"
 #include "engine/integrate/Simulator.h"
@@ -110,7 +111,9 @@ int runSimulate(const Arguments& given)
         estimates = readFitResult(vm["parameters"].as<std::string>(), "--parameters");
     const auto values = parameterValues(m, repeated(vm, "set"), estimates ? &*estimates : nullptr,
                                         vm.count("parameters") ? vm["parameters"].as<std::string>() : std::string());
-    eval::CompiledModel compiled(eval::compileModel(m));
+    const auto source = eval::compileModel(m);
+    eval::requestNativeCode(source, settings.modelCode);
+    eval::CompiledModel compiled(source);
     compiled.setParameters(values);
 
     integrate::SimulationRequest request;

@@ -3,6 +3,7 @@
 #include "app/cli/CommandLine.h"
 
 #include "engine/data/DataError.h"
+#include "engine/eval/NativeCode.h"
 #include "engine/model/ModelError.h"
 
 #include <boost/program_options/errors.hpp>
@@ -63,6 +64,10 @@ int main(int argc, char** argv)
     }
     const std::string command = argv[1];
     const Arguments args(argv + 2, argv + argc);
+    // A run waits for its model's native code (compiled once, then loaded from the cache), so that
+    // every evaluation of a run is the same code: docs/DECISIONS.md, "Native model code".
+    sysid::eval::setNativeCodeWaits(true);
+    sysid::eval::setNativeCodeNotices([](const std::string& line) { std::cerr << "sysid: note: " << line << "\n"; });
     const std::map<std::string, int (*)(const Arguments&)> commands{
         {"check", runCheck},     {"simulate", runSimulate}, {"fit", runFit},         {"periodic", runPeriodic},
         {"optimal", runOptimal}, {"study", runStudy},       {"contour", runContour}, {"report", runReport},

@@ -7,7 +7,8 @@
 
 namespace sysid::eval {
 
-CompiledModel::CompiledModel(std::shared_ptr<const CompiledModelSource> source) : source_(std::move(source))
+CompiledModel::CompiledModel(std::shared_ptr<const CompiledModelSource> source) :
+    source_(std::move(source)), native_(source_->native)
 {
     const auto& s = *source_;
     variables_.assign(1 + s.stateCount() + s.parameterCount() + s.inputCount() + s.switchCount(), 0.0);
@@ -29,63 +30,21 @@ std::vector<ExpressionList::Variable> CompiledModel::boundVariables() const
     return bound;
 }
 
-const ExpressionList& CompiledModel::compile(Program which, std::size_t index) const
+const ExpressionList& CompiledModel::compile(std::size_t index) const
 {
     const core::PhaseTimer timer(core::Phase::Compilation);
-    auto& slot = programs_[index];
-    const auto& s = *source_;
-    if ((which == StateHessian || which == MixedHessian) && !s.hasSecondDerivatives)
-        throw std::logic_error("the model was compiled without second derivatives");
-    const auto bound = boundVariables();
-    // The switched form has the same entry patterns (CompiledModelSource::switches).
-    const bool switched = index >= ProgramCount;
-    const auto& rhs = switched ? s.switches.rhs : s.rhs;
-    const auto& jx = switched ? s.switches.rhsStateJacobian : s.rhsStateJacobian;
-    const auto& jp = switched ? s.switches.rhsParamJacobian : s.rhsParamJacobian;
-    const auto& jtu = switched ? s.switches.rhsTimeInputJacobian : s.rhsTimeInputJacobian;
-    const auto& hx = switched ? s.switches.rhsStateHessian : s.rhsStateHessian;
-    const auto& hp = switched ? s.switches.rhsMixedHessian : s.rhsMixedHessian;
-    auto fused = [&](bool parameters) {
-        std::vector<std::string> all = rhs;
-        all.insert(all.end(), jx.expressions.begin(), jx.expressions.end());
-        if (parameters)
-            all.insert(all.end(), jp.expressions.begin(), jp.expressions.end());
-        return all;
-    };
-    switch (which) {
-    case Rhs: slot = std::make_unique<ExpressionList>(rhs, bound); break;
-    case StateJacobian: slot = std::make_unique<ExpressionList>(jx.expressions, bound); break;
-    case ParameterJacobian: slot = std::make_unique<ExpressionList>(jp.expressions, bound); break;
-    case TimeInputJacobian: slot = std::make_unique<ExpressionList>(jtu.expressions, bound); break;
-    case StateHessian: slot = std::make_unique<ExpressionList>(hx.expressions, bound); break;
-    case MixedHessian: slot = std::make_unique<ExpressionList>(hp.expressions, bound); break;
-    case RhsWithStateJacobian: slot = std::make_unique<ExpressionList>(fused(false), bound); break;
-    case RhsWithJacobians: slot = std::make_unique<ExpressionList>(fused(true), bound); break;
-    case Outputs: slot = std::make_unique<ExpressionList>(s.outputs, bound); break;
-    case OutputStateJacobian: slot = std::make_unique<ExpressionList>(s.outputStateJacobian.expressions, bound); break;
-    case OutputParameterJacobian:
-        slot = std::make_unique<ExpressionList>(s.outputParamJacobian.expressions, bound);
-        break;
-    case Initial: slot = std::make_unique<ExpressionList>(s.initialState, bound); break;
-    case InitialJacobian: slot = std::make_unique<ExpressionList>(s.initialStateJacobian.expressions, bound); break;
-    case Switching: slot = std::make_unique<ExpressionList>(s.switches.functions.values, bound); break;
-    case RhsModeJacobian: slot = std::make_unique<ExpressionList>(s.switches.rhsModeJacobian.expressions, bound); break;
-    case EventConditions: {
-        std::vector<std::string> conditions;
-        for (const auto& e : s.events)
-            conditions.push_back(e.condition.values.front());
-        slot = std::make_unique<ExpressionList>(conditions, bound);
-        break;
+    programs_[index] = std::make_unique<ExpressionList>(programExpressions(*source_, index), boundVariables());
+    return *programs_[index];
+}
+
+void CompiledModel::pollNative() const
+{
+    if (!native_) {
+        nativeSettled_ = true;
+        return;
     }
-    case LieRates: {
-        std::vector<std::string> all = s.switches.lie.values;
-        all.insert(all.end(), s.switches.lieMode.expressions.begin(), s.switches.lieMode.expressions.end());
-        slot = std::make_unique<ExpressionList>(all, bound);
-        break;
-    }
-    case ProgramCount: throw std::logic_error("CompiledModel: no such program");
-    }
-    return *slot;
+    functions_ = native_->functions();
+    nativeSettled_ = functions_ || native_->settled();
 }
 
 CompiledModel::CompiledModel(const CompiledModel& other) : CompiledModel(other.source_)
@@ -106,31 +65,17 @@ std::span<const double> CompiledModel::parameters() const
     return {variables_.data() + 1 + stateCount(), parameterCount()};
 }
 
-void CompiledModel::setPoint(double t, const double* x, const double* u)
-{
-    variables_[0] = t;
-    std::copy(x, x + stateCount(), variables_.begin() + 1);
-    if (inputCount() > 0)
-        std::copy(u, u + inputCount(), variables_.begin() + 1 + static_cast<long>(stateCount() + parameterCount()));
-}
-
 void CompiledModel::scatter(Program which, const SparseExpressions& pattern, std::size_t rows, std::size_t columns,
                             double* dense) const
 {
+    if (const auto f = nativeDense(which)) {
+        f(variables_.data(), dense, nullptr, nullptr);
+        return;
+    }
     std::fill(dense, dense + rows * columns, 0.0);
     program(which).evaluate(scratch_.data());
     for (std::size_t k = 0; k < pattern.entries.size(); ++k)
         dense[pattern.entries[k].column * rows + pattern.entries[k].row] = scratch_[k];
-}
-
-void CompiledModel::rhs(double* dx) const
-{
-    program(Rhs).evaluate(dx);
-}
-
-void CompiledModel::stateJacobian(double* J) const
-{
-    scatter(StateJacobian, source_->rhsStateJacobian, stateCount(), stateCount(), J);
 }
 
 void CompiledModel::parameterJacobian(double* J) const
@@ -143,7 +88,7 @@ void CompiledModel::timeInputJacobian(double* J) const
     scatter(TimeInputJacobian, source_->rhsTimeInputJacobian, stateCount(), 1 + inputCount(), J);
 }
 
-void CompiledModel::rhsAndStateJacobian(double* dx, double* J) const
+void CompiledModel::interpretRhsAndStateJacobian(double* dx, double* J) const
 {
     const std::size_t n = stateCount();
     program(RhsWithStateJacobian).evaluate(scratch_.data());
@@ -154,7 +99,7 @@ void CompiledModel::rhsAndStateJacobian(double* dx, double* J) const
         J[entries[k].column * n + entries[k].row] = scratch_[n + k];
 }
 
-void CompiledModel::rhsAndJacobians(double* dx, double* Jx, double* Jp) const
+void CompiledModel::interpretRhsAndJacobians(double* dx, double* Jx, double* Jp) const
 {
     const std::size_t n = stateCount(), np = parameterCount();
     program(RhsWithJacobians).evaluate(scratch_.data());
@@ -174,7 +119,7 @@ void CompiledModel::rhsAndJacobianValues(double* dx, double* jxValues, double* j
     const std::size_t n = stateCount();
     const std::size_t nx = source_->rhsStateJacobian.entries.size();
     const std::size_t np = source_->rhsParamJacobian.entries.size();
-    program(RhsWithJacobians).evaluate(scratch_.data());
+    evaluateProgram(RhsWithJacobians, scratch_.data());
     std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
     std::copy(scratch_.begin() + static_cast<long>(n), scratch_.begin() + static_cast<long>(n + nx), jxValues);
     std::copy(scratch_.begin() + static_cast<long>(n + nx), scratch_.begin() + static_cast<long>(n + nx + np),
@@ -183,7 +128,7 @@ void CompiledModel::rhsAndJacobianValues(double* dx, double* jxValues, double* j
 
 void CompiledModel::outputs(double* y) const
 {
-    program(Outputs).evaluate(y);
+    evaluateProgram(Outputs, y);
 }
 
 void CompiledModel::outputStateJacobian(double* J) const
@@ -207,25 +152,24 @@ std::span<const double> CompiledModel::modes() const
     return {variables_.data() + variables_.size() - switchCount(), switchCount()};
 }
 
-const CompiledModel::GradientProgram& CompiledModel::gradientProgram(std::size_t slot,
-                                                                     const FunctionsWithGradients& functions,
-                                                                     const SparseExpressions* extra) const
+const CompiledModel::GradientProgram& CompiledModel::gradientProgram(std::size_t slot) const
 {
-    if (gradientPrograms_.size() <= slot)
-        gradientPrograms_.resize(slot + 1);
-    auto& program = gradientPrograms_[slot];
+    const std::size_t index = slot - kFirstGradientSlot;
+    if (gradientPrograms_.size() <= index)
+        gradientPrograms_.resize(index + 1);
+    auto& program = gradientPrograms_[index];
     if (!program) {
-        const core::PhaseTimer timer(core::Phase::Compilation);
-        std::vector<std::string> all = functions.values;
-        for (const auto* part : {&functions.state, &functions.parameter, &functions.timeInput, extra})
-            if (part)
-                all.insert(all.end(), part->expressions.begin(), part->expressions.end());
+        const auto& functions = gradientFunctions(*source_, slot);
         program = std::make_unique<GradientProgram>();
-        program->list = ExpressionList(all, boundVariables());
+        program->slot = slot;
         program->rows = functions.values.size();
         program->source = &functions;
-        program->extra = extra;
-        program->scratch.resize(all.size());
+        program->extra = gradientExtra(*source_, slot);
+        std::size_t size = functions.values.size();
+        for (const auto* part : {&functions.state, &functions.parameter, &functions.timeInput, program->extra})
+            if (part)
+                size += part->expressions.size();
+        program->scratch.resize(size);
     }
     return *program;
 }
@@ -234,7 +178,16 @@ void CompiledModel::evaluate(const GradientProgram& program, double* values, dou
                              double* extra) const
 {
     auto& v = program.scratch;
-    program.list.evaluate(v.data());
+    const auto* native = nativeFunctions();
+    if (native && native->values[program.slot]) {
+        native->values[program.slot](variables_.data(), v.data());
+    } else {
+        if (!program.list) {
+            const core::PhaseTimer timer(core::Phase::Compilation);
+            program.list = std::make_unique<ExpressionList>(programExpressions(*source_, program.slot), boundVariables());
+        }
+        program.list->evaluate(v.data());
+    }
     const std::size_t rows = program.rows;
     if (values)
         std::copy(v.begin(), v.begin() + static_cast<long>(rows), values);
@@ -257,21 +210,25 @@ void CompiledModel::evaluate(const GradientProgram& program, double* values, dou
 
 void CompiledModel::switchingFunctions(double* g) const
 {
-    program(Switching).evaluate(g);
+    evaluateProgram(Switching, g);
 }
 
 void CompiledModel::switchingGradients(double* g, double* gx, double* gp, double* gtu) const
 {
-    evaluate(gradientProgram(0, source_->switches.functions), g, gx, gp, gtu);
+    evaluate(gradientProgram(kSwitchingGradientSlot), g, gx, gp, gtu);
 }
 
 void CompiledModel::lieDerivatives(double* L, double* Lx, double* Lp, double* Lm) const
 {
-    evaluate(gradientProgram(1, source_->switches.lie, &source_->switches.lieMode), L, Lx, Lp, nullptr, Lm);
+    evaluate(gradientProgram(kLieGradientSlot), L, Lx, Lp, nullptr, Lm);
 }
 
 void CompiledModel::lieRates(double* L, double* Lm) const
 {
+    if (const auto f = nativeDense(LieRates)) {
+        f(variables_.data(), L, Lm, nullptr);
+        return;
+    }
     const std::size_t ns = switchCount();
     const auto& entries = source_->switches.lieMode.entries;
     program(LieRates).evaluate(scratch_.data());
@@ -288,36 +245,36 @@ void CompiledModel::rhsModeJacobian(double* J) const
 
 void CompiledModel::eventConditions(double* g) const
 {
-    program(EventConditions).evaluate(g);
+    evaluateProgram(EventConditions, g);
 }
 
 void CompiledModel::eventCondition(std::size_t event, double* g, double* gx, double* gp, double* gtu) const
 {
-    evaluate(gradientProgram(2 + 2 * event, source_->events[event].condition), g, gx, gp, gtu);
+    evaluate(gradientProgram(eventConditionSlot(event)), g, gx, gp, gtu);
 }
 
 void CompiledModel::resetValues(std::size_t event, double* h, double* hx, double* hp, double* htu) const
 {
-    evaluate(gradientProgram(3 + 2 * event, source_->events[event].values), h, hx, hp, htu);
+    evaluate(gradientProgram(eventResetSlot(event)), h, hx, hp, htu);
 }
 
 void CompiledModel::invariants(double* G, double* Gx, double* Gp, double* Gtu) const
 {
-    evaluate(gradientProgram(2 + 2 * eventCount(), source_->constraints.invariants), G, Gx, Gp, Gtu);
+    evaluate(gradientProgram(invariantSlot(*source_)), G, Gx, Gp, Gtu);
 }
 
 void CompiledModel::stateHessianValues(double* values) const
 {
-    program(StateHessian).evaluate(values);
+    evaluateProgram(StateHessian, values);
 }
 void CompiledModel::mixedHessianValues(double* values) const
 {
-    program(MixedHessian).evaluate(values);
+    evaluateProgram(MixedHessian, values);
 }
 
 void CompiledModel::initialState(double* x0) const
 {
-    program(Initial).evaluate(x0);
+    evaluateProgram(Initial, x0);
 }
 
 void CompiledModel::initialStateJacobian(double* J) const

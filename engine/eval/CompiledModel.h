@@ -2,6 +2,8 @@
 
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/eval/ExpressionList.h"
+#include "engine/eval/ModelPrograms.h"
+#include "engine/eval/NativeCode.h"
 
 #include <array>
 #include <memory>
@@ -29,16 +31,52 @@ public:
     std::span<const double> parameters() const;
 
     // Sets t, x and u for the evaluations below.
-    void setPoint(double t, const double* x, const double* u);
+    void setPoint(double t, const double* x, const double* u)
+    {
+        double* v = variables_.data();
+        v[0] = t;
+        const std::size_t n = stateCount();
+        for (std::size_t i = 0; i < n; ++i)
+            v[1 + i] = x[i];
+        const std::size_t nu = inputCount();
+        if (nu > 0)
+            for (std::size_t i = 0, first = 1 + n + parameterCount(); i < nu; ++i)
+                v[first + i] = u[i];
+    }
 
-    void rhs(double* dx) const;  // n
-    void stateJacobian(double* J) const;  // n x n
+    // The calls an integrator makes at every stage go straight to native code when it is loaded.
+    void rhs(double* dx) const  // n
+    {
+        if (const auto f = nativeValues(Rhs))
+            f(variables_.data(), dx);
+        else
+            program(Rhs).evaluate(dx);
+    }
+    void stateJacobian(double* J) const  // n x n
+    {
+        if (const auto f = nativeDense(StateJacobian))
+            f(variables_.data(), J, nullptr, nullptr);
+        else
+            scatter(StateJacobian, source_->rhsStateJacobian, stateCount(), stateCount(), J);
+    }
     void parameterJacobian(double* J) const;  // n x np
     void timeInputJacobian(double* J) const;  // n x (1 + nu)
     // The same values from one fused program (one muParser call instead of two or three): the
     // integrators with variational or sensitivity equations need them together at every step.
-    void rhsAndStateJacobian(double* dx, double* J) const;  // n, n x n
-    void rhsAndJacobians(double* dx, double* Jx, double* Jp) const;  // n, n x n, n x np
+    void rhsAndStateJacobian(double* dx, double* J) const  // n, n x n
+    {
+        if (const auto f = nativeDense(RhsWithStateJacobian))
+            f(variables_.data(), dx, J, nullptr);
+        else
+            interpretRhsAndStateJacobian(dx, J);
+    }
+    void rhsAndJacobians(double* dx, double* Jx, double* Jp) const  // n, n x n, n x np
+    {
+        if (const auto f = nativeDense(RhsWithJacobians))
+            f(variables_.data(), dx, Jx, Jp);
+        else
+            interpretRhsAndJacobians(dx, Jx, Jp);
+    }
     // The same fused call with the Jacobians as nonzero values (source() entry order): large
     // sparse models (method of lines) cannot afford the dense n x n and n x np forms.
     void rhsAndJacobianValues(double* dx, double* jxValues, double* jpValues) const;
@@ -82,50 +120,76 @@ public:
     std::size_t invariantCount() const { return source_->constraints.invariants.values.size(); }
     void invariants(double* G, double* Gx, double* Gp, double* Gtu) const;
 
+    // The sensitivity equations' right-hand side in one call, from native code: f, and for the
+    // `columns` columns of S (n each) dS_c = df/dx S_c, plus df/dp_l where columnOfParameter[l] = c
+    // (when `parameters`; columnOfParameter has one entry per model parameter, -1 for none).
+    // False, with nothing written, while the model has no native code: the caller then forms it
+    // from rhsAndJacobians.
+    bool sensitivityRhs(const double* S, std::size_t columns, const int* columnOfParameter, bool parameters,
+                        double* dx, double* dS) const
+    {
+        const auto* native = nativeFunctions();
+        if (!native)
+            return false;
+        const auto f = native->sensitivity[programSlot(parameters ? RhsWithJacobians : RhsWithStateJacobian, modesHeld_)];
+        if (!f)
+            return false;
+        f(variables_.data(), S, columns, columnOfParameter, dx, dS);
+        return true;
+    }
+    // Whether the evaluations run native code now (NativeCode), not the interpreter.
+    bool native() const { return nativeFunctions() != nullptr; }
+
 private:
-    // The programs, each compiled on its first use: a run needs a few of them, and model copies
-    // (one per worker thread) are then cheap.
-    enum Program : std::size_t {
-        Rhs,
-        StateJacobian,
-        ParameterJacobian,
-        TimeInputJacobian,
-        StateHessian,
-        MixedHessian,
-        RhsWithStateJacobian,
-        RhsWithJacobians,
-        Outputs,
-        OutputStateJacobian,
-        OutputParameterJacobian,
-        Initial,
-        InitialJacobian,
-        // The switched form only.
-        Switching,
-        RhsModeJacobian,
-        EventConditions,
-        LieRates,
-        ProgramCount
-    };
-    // The right-hand side's programs come in two forms: as written and switched (modes held).
+    // The interpreter's programs (ModelPrograms.h), each compiled on its first use: a run needs a
+    // few of them, and model copies (one per worker thread) are then cheap. Not compiled at all
+    // where native code serves the program.
     const ExpressionList& program(Program which) const
     {
-        const std::size_t index = modesHeld_ && which < Outputs ? ProgramCount + which : which;
+        const std::size_t index = programSlot(which, modesHeld_);
         const auto& slot = programs_[index];
-        return slot ? *slot : compile(which, index);
+        return slot ? *slot : compile(index);
     }
-    const ExpressionList& compile(Program which, std::size_t index) const;
+    const NativeFunctions* nativeFunctions() const
+    {
+        if (!nativeSettled_)
+            pollNative();
+        return functions_;
+    }
+    void pollNative() const;
+    NativeValues nativeValues(Program which) const
+    {
+        const auto* f = nativeFunctions();
+        return f ? f->values[programSlot(which, modesHeld_)] : nullptr;
+    }
+    NativeDense nativeDense(Program which) const
+    {
+        const auto* f = nativeFunctions();
+        return f ? f->dense[programSlot(which, modesHeld_)] : nullptr;
+    }
+    // The values of a program, from native code or the interpreter.
+    void evaluateProgram(Program which, double* out) const
+    {
+        if (const auto f = nativeValues(which))
+            f(variables_.data(), out);
+        else
+            program(which).evaluate(out);
+    }
+    const ExpressionList& compile(std::size_t index) const;
+    void interpretRhsAndStateJacobian(double* dx, double* J) const;
+    void interpretRhsAndJacobians(double* dx, double* Jx, double* Jp) const;
     std::vector<ExpressionList::Variable> boundVariables() const;
     // Functions with their gradients fused in one program (switching functions, their Lie
     // derivatives, event conditions and reset values), compiled on first use.
     struct GradientProgram {
-        ExpressionList list;
+        mutable std::unique_ptr<ExpressionList> list;  // the interpreter's, built when native code has none
+        std::size_t slot = 0;  // ModelPrograms' slot
         std::size_t rows = 0;
         const FunctionsWithGradients* source = nullptr;
         const SparseExpressions* extra = nullptr;
         mutable std::vector<double> scratch;
     };
-    const GradientProgram& gradientProgram(std::size_t slot, const FunctionsWithGradients& source,
-                                           const SparseExpressions* extra = nullptr) const;
+    const GradientProgram& gradientProgram(std::size_t slot) const;
     void evaluate(const GradientProgram& program, double* values, double* gx, double* gp, double* gtu,
                   double* extra = nullptr) const;
     void scatter(Program which, const SparseExpressions& pattern, std::size_t rows, std::size_t columns,
@@ -136,9 +200,11 @@ private:
     bool modesHeld_ = false;
     mutable std::vector<double> scratch_;
     mutable std::array<std::unique_ptr<ExpressionList>, 2 * ProgramCount> programs_;
-    // Slot 0: switching functions; 1: Lie derivatives; 2 + 2k: event k's condition; 3 + 2k: its reset;
-    // 2 + 2 * events: the invariants.
+    // By slot - kFirstGradientSlot.
     mutable std::vector<std::unique_ptr<GradientProgram>> gradientPrograms_;
+    std::shared_ptr<const NativeCode> native_;
+    mutable const NativeFunctions* functions_ = nullptr;
+    mutable bool nativeSettled_ = false;  // functions_ is final
 };
 
 }  // namespace sysid::eval

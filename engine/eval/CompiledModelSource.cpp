@@ -1,6 +1,7 @@
 #include "engine/eval/CompiledModelSource.h"
 
 #include "engine/eval/MuParserPrinter.h"
+#include "engine/eval/NativeCode.h"
 #include "engine/eval/SwitchedForm.h"
 
 #include <stdexcept>
@@ -207,6 +208,7 @@ std::string resetRefusal(const CompiledModelSource& model, const std::string& me
 std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& model, CompileOptions options)
 {
     auto source = std::make_shared<CompiledModelSource>();
+    source->native = std::make_shared<NativeCode>();
     source->fields = model.fields;
     SymbolNames names;
     std::size_t next = 0;

@@ -9,6 +9,8 @@
 
 namespace sysid::eval {
 
+class NativeCode;
+
 // The nonzero entries of a derivative array, as muParser expressions.
 struct SparseExpressions {
     struct Entry {
@@ -111,6 +113,8 @@ struct CompiledModelSource {
     SwitchSource switches;
     std::vector<EventSource> events;
     ConstraintSource constraints;
+    // The model as machine code, once built (requestNativeCode); shared by every evaluator.
+    std::shared_ptr<NativeCode> native;
 
     std::size_t stateCount() const { return stateNames.size(); }
     std::size_t parameterCount() const { return parameterNames.size(); }

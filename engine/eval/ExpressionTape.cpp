@@ -197,11 +197,13 @@ private:
         return (ref & (kConstant | kVariable)) == 0 && tape_.code_[ref].op == op;
     }
 
-    std::uint32_t variable(const double* address)
+    std::uint32_t variable(const std::string& name, const double* address)
     {
         const auto [it, fresh] = variableIndex_.emplace(address, static_cast<std::uint32_t>(tape_.variables_.size()));
-        if (fresh)
+        if (fresh) {
             tape_.variables_.push_back(address);
+            tape_.variableNames_.push_back(name);
+        }
         return it->second | kVariable;
     }
 
@@ -344,7 +346,7 @@ private:
             const auto it = names_.find(std::string(name));
             if (it == names_.end())
                 fail("unknown variable '" + std::string(name) + "'");
-            return variable(it->second);
+            return variable(it->first, it->second);
         }
         fail("unexpected '" + std::string(1, c) + "'");
     }
@@ -387,6 +389,17 @@ ExpressionTape::ExpressionTape(const std::vector<std::string>& expressions, cons
     for (const auto& e : expressions)
         builder.add(e);
     builder.finish();
+}
+
+std::vector<double> ExpressionTape::constants() const
+{
+    return {registers_.begin() + static_cast<long>(variables_.size()),
+            registers_.begin() + static_cast<long>(fixedRegisters_)};
+}
+
+bool ExpressionTape::isUnary(Op op)
+{
+    return unary(op);
 }
 
 void ExpressionTape::evaluate(double* out) const

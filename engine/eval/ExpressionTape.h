@@ -60,12 +60,21 @@ public:
         std::uint32_t a, b;  // operand registers
     };
 
+    // The program as data, for a code generator (NativeCode): registers are the used variables
+    // (variableNames(), in register order), then the constants, then one per instruction.
+    const std::vector<Instruction>& code() const { return code_; }
+    const std::vector<std::string>& variableNames() const { return variableNames_; }
+    std::vector<double> constants() const;
+    const std::vector<std::uint32_t>& results() const { return results_; }
+    static bool isUnary(Op op);
+
 private:
     friend class TapeBuilder;
     // Registers: the variables the expressions use (copied in at each evaluation), the
     // constants, then one per instruction in order.
     std::vector<Instruction> code_;
     std::vector<const double*> variables_;  // of the used variables, in register order
+    std::vector<std::string> variableNames_;  // their names
     std::vector<std::uint32_t> results_;
     mutable std::vector<double> registers_;
     std::size_t fixedRegisters_ = 0;  // variables + constants: the first instruction's register

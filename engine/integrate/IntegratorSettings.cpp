@@ -78,6 +78,16 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
              .help = "Baumgarte's rate beta (1/s), in beta^2 Phi (stabilisation baumgarte or both)"},
             [](S& s) -> double& { return s.baumgarteBeta; }, core::kNonNegative);
         beta.present = [](const S& s) { return s.baumgarteBeta != 10.0; };
+        auto code = core::choiceField<S>(
+            {.key = "model_code",
+             .option = "model-code",
+             .label = "model code",
+             .help = "how the model and its derivatives are evaluated: native machine code from the system C compiler "
+                     "(cached per model; the interpreter runs until it is ready, and where no compiler works) or the "
+                     "interpreter; the environment variable SYSID_NATIVE=off forces the interpreter",
+             .defaultText = "native"},
+            [](S& s) -> eval::ModelCode& { return s.modelCode; }, core::choicesOf(eval::kModelCodes));
+        code.present = [](const S& s) { return s.modelCode != eval::ModelCode::Native; };
         return core::FieldTable<S>{
             method,
             core::numberField<S>(
@@ -109,6 +119,7 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
             stabilisation,
             alpha,
             beta,
+            code,
         };
     }();
     return table;

@@ -2,6 +2,7 @@
 
 #include "engine/core/EnumTable.h"
 #include "engine/core/SettingField.h"
+#include "engine/eval/NativeCode.h"
 
 #include <array>
 #include <cstddef>
@@ -117,6 +118,8 @@ struct IntegratorSettings {
     ConstraintStabilisation stabilisation = ConstraintStabilisation::Projection;
     double baumgarteAlpha = 10.0;  // 1/s: damping of the drift (2 alpha dPhi/dt)
     double baumgarteBeta = 10.0;  // 1/s: its stiffness (beta^2 Phi)
+    // How the model is evaluated (the model's native code is requested by whoever compiles it).
+    eval::ModelCode modelCode = eval::ModelCode::Native;
 
     bool projects() const
     {

@@ -249,6 +249,19 @@ void ModelSystem::rhsAndJacobians(double t, const double* x, double* f, double* 
         addBaumgarte(f, J, Jp, nullptr, nullptr, nullptr);
 }
 
+bool ModelSystem::sensitivityRhs(double t, const double* x, const double* S, std::size_t columns,
+                                 const int* columnOfParameter, bool parameters, double* f, double* dS)
+{
+    // Sliding modes and Baumgarte's terms add to the Jacobians after the model's own.
+    if (!slidingList_.empty() || !G_.empty() || !model_->native())
+        return false;
+    time_ = t;
+    if (!u_.empty())
+        inputValues(t, u_.data(), nullptr);
+    model_->setPoint(t, x, u_.data());
+    return model_->sensitivityRhs(S, columns, columnOfParameter, parameters, f, dS);
+}
+
 // On a sliding surface the exact Jacobian would also need the second derivatives of the solved
 // modes; without them a Rosenbrock step there is of lower order, which its error control sees.
 void ModelSystem::secondDerivatives(double t, const double* x, SecondDerivatives& out)

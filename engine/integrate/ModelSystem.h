@@ -41,6 +41,8 @@ public:
     const JacobianPattern& parameterPattern() const override { return parameterPattern_; }
     void rhsAndJacobians(double t, const double* x, double* f, double* J, double* Jp) override;
     void secondDerivatives(double t, const double* x, SecondDerivatives& out) override;
+    bool sensitivityRhs(double t, const double* x, const double* S, std::size_t columns, const int* columnOfParameter,
+                        bool parameters, double* f, double* dS) override;
 
     bool dependsOnTime() const override;
     std::vector<double> breakpoints(double t0, double t1) const override;  // the inputs' sample times

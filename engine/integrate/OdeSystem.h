@@ -62,6 +62,15 @@ public:
     // The default takes the state entries from forward differences of jacobian() and has no
     // parameter entries (a hand-written system has no parameters).
     virtual void secondDerivatives(double t, const double* x, SecondDerivatives& out);
+    // The forward sensitivities' right-hand side in one call where the system forms it directly
+    // (a model with native code): f, and dS_c = df/dx S_c for the `columns` columns of S, plus df/dp_l
+    // where columnOfParameter[l] = c (when `parameters`). False, writing nothing, where it does not:
+    // SensitivitySystem then forms it from rhsAndJacobians.
+    virtual bool sensitivityRhs(double /*t*/, const double* /*x*/, const double* /*S*/, std::size_t /*columns*/,
+                                const int* /*columnOfParameter*/, bool /*parameters*/, double* /*f*/, double* /*dS*/)
+    {
+        return false;
+    }
 
     // False when f depends on neither t nor inputs (the Rosenbrock stages then need no df/dt).
     virtual bool dependsOnTime() const { return true; }

@@ -47,6 +47,8 @@ void SensitivitySystem::rhs(double t, const double* z, double* dz)
         system_.rhs(t, z, dz);
         return;
     }
+    if (system_.sensitivityRhs(t, z, z + n_, columns_, columnOfParameter_.data(), !parameters_.empty(), dz, dz + n_))
+        return;
     if (parameters_.empty())
         system_.rhsAndStateJacobian(t, z, dz, jx_.data());
     else

@@ -47,7 +47,7 @@ std::map<std::string, double> estimatedInitialValues(const FitJob& fit, const Ex
                                                      std::stop_token stop)
 {
     const std::string& name = record.label();
-    const auto compiled = compileModelText(fit.modelText, fit.modelSource);
+    const auto compiled = compileModelText(fit.modelText, fit.modelSource, fit.settings.integrator.modelCode);
     auto held = std::make_shared<eval::CompiledModelSource>(*compiled);
     bool any = false;
     for (model::Parameter& p : held->parameters) {
@@ -131,7 +131,7 @@ Comparison compareWithRecord(const FitJob& fit, const ExperimentData& record, st
     }
     std::map<std::string, double> values = estimates;
     if (initial.source != InitialValueSource::Result) {
-        const auto model = compileModelText(fit.modelText, fit.modelSource);
+        const auto model = compileModelText(fit.modelText, fit.modelSource, fit.settings.integrator.modelCode);
         for (const auto& p : model->parameters)
             if (p.isInitialValue)
                 values.erase(p.name);

@@ -182,7 +182,7 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
     } catch (const core::SettingError& e) {
         throw JobError(JobError::Kind::Settings, std::string("cost surface: ") + e.what());
     }
-    const auto model = compileModelText(fit.modelText, fit.modelSource);
+    const auto model = compileModelText(fit.modelText, fit.modelSource, fit.settings.integrator.modelCode);
     const std::vector<double> held = startingValues(*model, fit.parameterValues);
     const std::size_t ix = parameterIndex(*model, x.parameter, "x");
     const std::size_t iy = parameterIndex(*model, y.parameter, "y");

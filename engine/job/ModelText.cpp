@@ -1,6 +1,7 @@
 #include "engine/job/ModelText.h"
 
 #include "engine/data/Text.h"
+#include "engine/eval/NativeCode.h"
 #include "engine/job/JobError.h"
 #include "engine/model/ModelBuilder.h"
 #include "engine/model/SymbolicLock.h"
@@ -10,7 +11,9 @@
 
 namespace sysid::job {
 
-std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::string& text, const std::string& source)
+namespace {
+
+std::shared_ptr<const eval::CompiledModelSource> compileSymbolic(const std::string& text, const std::string& source)
 {
     const std::lock_guard lock(model::symbolicMutex());
     try {
@@ -24,6 +27,16 @@ std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::str
         // GiNaC can fail while deriving (e.g. a pole found when differentiating).
         throw JobError(JobError::Kind::Model, source + ": the model cannot be compiled: " + e.what());
     }
+}
+
+}  // namespace
+
+std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::string& text, const std::string& source,
+                                                                  eval::ModelCode code)
+{
+    auto compiled = compileSymbolic(text, source);
+    eval::requestNativeCode(compiled, code);
+    return compiled;
 }
 
 std::vector<double> startingValues(const eval::CompiledModelSource& model,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/eval/CompiledModelSource.h"
+#include "engine/eval/NativeCode.h"
 
 #include <map>
 #include <memory>
@@ -10,9 +11,11 @@
 namespace sysid::job {
 
 // Parses and compiles model text on the calling thread, holding model::symbolicMutex()
-// (GiNaC is not thread-safe) until the symbolic Model is gone.
+// (GiNaC is not thread-safe) until the symbolic Model is gone, and requests its native code
+// (eval::requestNativeCode) unless `code` is interpreted.
 // Throws JobError(Model) with the parser's "SOURCE:LINE:COLUMN: message" lines.
-std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::string& text, const std::string& source);
+std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::string& text, const std::string& source,
+                                                                  eval::ModelCode code);
 
 // The model's parameter values (model order) with `overrides` (name -> value) applied.
 // Throws JobError(Settings) naming an unknown parameter and listing the known ones.

@@ -75,7 +75,7 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
     } catch (const core::SettingError& e) {
         throw JobError(JobError::Kind::Settings, e.what());
     }
-    const auto source = compileModelText(job.modelText, job.modelSource);
+    const auto source = compileModelText(job.modelText, job.modelSource, job.shooting.integrator.modelCode);
     if (source->inputCount() > 0 && !job.inputRecord)
         throw JobError(JobError::Kind::Settings,
                        job.modelSource + ": the model has measured input(s) " + source->inputNames.front() +

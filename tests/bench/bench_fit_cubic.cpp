@@ -13,9 +13,11 @@
 // estimate::fit() only (model compilation and data generation are not timed).
 //
 // Usage: bench_fit_cubic [--data FILE] [--json FILE] [--runs N] [--seed S]
-//                        [--ftol X] [--xtol X] [--gtol X] [--rtol X] [--atol X]
+//                        [--ftol X] [--xtol X] [--gtol X] [--rtol X] [--atol X] [--model-code C]
 //   --data  where to write the noisy data (default fit_cubic_data.csv)
 //   --json  where to write the results for the comparison (default: not written)
+//   --model-code native|interpreted   how the model is evaluated (default native; its compilation,
+//           or loading from the cache, is done before the timed fits)
 
 #include "BenchSupport.h"
 
@@ -26,6 +28,7 @@
 #include "engine/estimate/FitSettings.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
+#include "engine/eval/NativeCode.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/model/ModelBuilder.h"
 
@@ -60,6 +63,7 @@ struct Options {
     unsigned long long seed = 3;  // issue 3
     double ftol = 1e-10, xtol = 1e-10, gtol = 1e-10;
     double rtol = 1e-8, atol = 1e-10;
+    sysid::eval::ModelCode code = sysid::eval::ModelCode::Native;
 };
 
 // The model file with its initial velocity made known: the "estimate" on the x(0) line removed.
@@ -109,6 +113,12 @@ Options parseOptions(int argc, char** argv)
             o.rtol = parseNumber(v, "--rtol");
         else if (a == "--atol")
             o.atol = parseNumber(v, "--atol");
+        else if (a == "--model-code") {
+            const auto code = sysid::eval::kModelCodes.parse(v);
+            if (!code)
+                throw std::invalid_argument(sysid::eval::kModelCodes.mustBe("--model-code", v));
+            o.code = *code;
+        }
         else
             throw std::invalid_argument("unknown option " + a);
     }
@@ -130,6 +140,13 @@ int main(int argc, char** argv)
 
         const std::string modelText = knownInitialVelocity(readFile(modelPath));
         const auto source = sysid::eval::compileModel(sysid::model::parseModel(modelText, "sdof_cubic (u'(0) known)"));
+        sysid::eval::setNativeCodeWaits(true);
+        sysid::eval::requestNativeCode(source, opt.code);
+        std::printf("  model code     : %s%s\n", std::string(sysid::eval::kModelCodes.name(opt.code)).c_str(),
+                    opt.code != sysid::eval::ModelCode::Native ? ""
+                    : source->native->functions()
+                        ? (source->native->fromCache() ? " (loaded from the cache)" : " (compiled now)")
+                        : " (UNAVAILABLE: interpreted)");
         if (source->parameterCount() != 3 || source->outputCount() != 1 || source->outputNames[0] != "u" ||
             source->inputCount() != 0)
             throw std::runtime_error("expected 3 parameters, the single output u and no inputs");

@@ -1,6 +1,8 @@
 // Foundation benchmark (run by hand, never by CTest):
-//  (a) cost of one evaluation of f (and of its Jacobians) for the Duffing model through
-//      CompiledModel (its ExpressionTape programs) against the same f written by hand in C++;
+//  (a) cost of one evaluation of f (and of its Jacobians, and of the sensitivity right-hand side)
+//      for the Duffing model through CompiledModel, interpreted (its ExpressionTape programs) and
+//      as native code (NativeCode), against the same functions written by hand in C++, and the
+//      time to compile the native code and to load it from the cache;
 //  (b) cost of simulating Duffing over many forcing periods with dopri5 (and, for
 //      information, rosenbrock4), without and with forward sensitivities.
 // Plain std::chrono; every figure is the median of several repetitions.
@@ -11,6 +13,9 @@
 
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
+#include "engine/eval/NativeCode.h"
+#include "engine/integrate/ModelSystem.h"
+#include "engine/integrate/SensitivitySystem.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/model/ModelBuilder.h"
 
@@ -22,7 +27,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 #include <random>
@@ -109,6 +116,24 @@ struct DuffingParameters {
     J[3] = -p.k;
 }
 
+// f and the sensitivity right-hand side dS = df/dx S + df/dp for the columns dx/dk, dx/dB
+// (column-major 2 x 2 after the state, as SensitivitySystem lays out z).
+[[gnu::noinline]] void handSensitivityRhs(double t, const double* z, const DuffingParameters& p, double* dz)
+{
+    const double x0 = z[0], x1 = z[1], c = std::cos(t);
+    dz[0] = x1;
+    dz[1] = -p.k * x1 - x0 * x0 * x0 + p.B * c;
+    const double j10 = -3.0 * x0 * x0, j11 = -p.k;
+    for (int col = 0; col < 2; ++col) {
+        const double* s = z + 2 + 2 * col;
+        double* d = dz + 2 + 2 * col;
+        d[0] = s[1];
+        d[1] = j10 * s[0] + j11 * s[1];
+    }
+    dz[3] += -x1;  // df/dk
+    dz[5] += c;  // df/dB
+}
+
 // Distinct evaluation points, cycled through, so nothing can be hoisted out of the loops.
 struct Points {
     static constexpr std::size_t count = 1024;  // power of two
@@ -165,22 +190,19 @@ bool checkAgreement(CompiledModel& model, const Points& points, const DuffingPar
     return worst < 1e-12;
 }
 
-bool benchmarkEvaluation(CompiledModel& model, const DuffingParameters& p)
+struct EvaluationFigures {
+    double rhs = 0, setPoint = 0, stateJacobian = 0, parameterJacobian = 0, sensitivity = 0;
+};
+
+EvaluationFigures timeEvaluations(CompiledModel& model, const Points& points)
 {
     constexpr std::size_t calls = 2000000;
     constexpr int repeats = 9;
-    const Points points = makePoints();
     const double* ts = points.t.data();
     const double* xs = points.x.data();
     constexpr std::size_t mask = Points::count - 1;
-
-    std::printf("\n(a) One evaluation of f for Duffing (n = 2 states), %zu calls per run, median of %d runs\n", calls,
-                repeats);
-    const auto& source = model.source();
-    std::printf("  f as compiled: dx0 = %s ; dx1 = %s\n", source.rhs[0].c_str(), source.rhs[1].c_str());
-    const bool agree = checkAgreement(model, points, p);
-
-    const double compiledRhs = nsPerCall(
+    EvaluationFigures f;
+    f.rhs = nsPerCall(
         [&](std::size_t n) {
             double acc = 0.0, dx[2];
             for (std::size_t i = 0; i < n; ++i) {
@@ -192,18 +214,7 @@ bool benchmarkEvaluation(CompiledModel& model, const DuffingParameters& p)
             return acc;
         },
         calls, repeats);
-    const double handRhsNs = nsPerCall(
-        [&](std::size_t n) {
-            double acc = 0.0, dx[2];
-            for (std::size_t i = 0; i < n; ++i) {
-                const std::size_t j = i & mask;
-                handRhs(ts[j], xs + 2 * j, p, dx);
-                acc += dx[0] + dx[1];
-            }
-            return acc;
-        },
-        calls, repeats);
-    const double setPointOnly = nsPerCall(
+    f.setPoint = nsPerCall(
         [&](std::size_t n) {
             for (std::size_t i = 0; i < n; ++i) {
                 const std::size_t j = i & mask;
@@ -212,7 +223,7 @@ bool benchmarkEvaluation(CompiledModel& model, const DuffingParameters& p)
             return model.parameters()[0];
         },
         calls, repeats);
-    const double compiledJx = nsPerCall(
+    f.stateJacobian = nsPerCall(
         [&](std::size_t n) {
             double acc = 0.0, J[4];
             for (std::size_t i = 0; i < n; ++i) {
@@ -224,19 +235,8 @@ bool benchmarkEvaluation(CompiledModel& model, const DuffingParameters& p)
             return acc;
         },
         calls, repeats);
-    const double handJx = nsPerCall(
-        [&](std::size_t n) {
-            double acc = 0.0, J[4];
-            for (std::size_t i = 0; i < n; ++i) {
-                const std::size_t j = i & mask;
-                handStateJacobian(xs + 2 * j, p, J);
-                acc += J[1] + J[3];
-            }
-            return acc;
-        },
-        calls, repeats);
     const std::size_t np = model.parameterCount();
-    const double compiledJp = nsPerCall(
+    f.parameterJacobian = nsPerCall(
         [&](std::size_t n) {
             double acc = 0.0;
             std::vector<double> J(2 * np);
@@ -249,18 +249,155 @@ bool benchmarkEvaluation(CompiledModel& model, const DuffingParameters& p)
             return acc;
         },
         calls, repeats);
+    // The sensitivity right-hand side as the integrators call it: SensitivitySystem over the model.
+    const auto& names = model.source().parameterNames;
+    const auto index = [&](const char* name) {
+        return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    };
+    integrate::ModelSystem system(model);
+    integrate::SensitivitySystem sensitivities(system, {index("k"), index("B")}, false);
+    f.sensitivity = nsPerCall(
+        [&](std::size_t n) {
+            double acc = 0.0, z[6] = {0, 0, 0.1, -0.2, 0.3, 0.05}, dz[6];
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t j = i & mask;
+                z[0] = xs[2 * j];
+                z[1] = xs[2 * j + 1];
+                sensitivities.rhs(ts[j], z, dz);
+                acc += dz[1] + dz[3] + dz[5];
+            }
+            return acc;
+        },
+        calls, repeats);
+    return f;
+}
 
-    const double ratio = compiledRhs / handRhsNs;
-    std::printf("\n  %-52s %12s\n", "evaluation", "ns / call");
-    std::printf("  %-52s %12.1f\n", "f  CompiledModel (setPoint + rhs)", compiledRhs);
-    std::printf("  %-52s %12.1f\n", "f  hand-written C++ (out of line)", handRhsNs);
-    std::printf("  %-52s %12.1f\n", "   of which setPoint alone", setPointOnly);
-    std::printf("  %-52s %12.1f\n", "df/dx  CompiledModel (setPoint + stateJacobian)", compiledJx);
-    std::printf("  %-52s %12.1f\n", "df/dx  hand-written C++", handJx);
-    std::printf("  %-52s %12.1f\n", "df/dp  CompiledModel (setPoint + parameterJacobian)", compiledJp);
-    std::printf("\n  ratio f: CompiledModel / hand-written = %.2fx (target <= 5x): %s\n", ratio,
-                ratio <= 5.0 ? "MET" : "NOT MET");
-    std::printf("  ratio df/dx: CompiledModel / hand-written = %.2fx (for information)\n", compiledJx / handJx);
+EvaluationFigures timeHandWritten(const Points& points, const DuffingParameters& p)
+{
+    constexpr std::size_t calls = 2000000;
+    constexpr int repeats = 9;
+    const double* ts = points.t.data();
+    const double* xs = points.x.data();
+    constexpr std::size_t mask = Points::count - 1;
+    EvaluationFigures f;
+    f.rhs = nsPerCall(
+        [&](std::size_t n) {
+            double acc = 0.0, dx[2];
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t j = i & mask;
+                handRhs(ts[j], xs + 2 * j, p, dx);
+                acc += dx[0] + dx[1];
+            }
+            return acc;
+        },
+        calls, repeats);
+    f.stateJacobian = nsPerCall(
+        [&](std::size_t n) {
+            double acc = 0.0, J[4];
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t j = i & mask;
+                handStateJacobian(xs + 2 * j, p, J);
+                acc += J[1] + J[3];
+            }
+            return acc;
+        },
+        calls, repeats);
+    f.sensitivity = nsPerCall(
+        [&](std::size_t n) {
+            double acc = 0.0, z[6] = {0, 0, 0.1, -0.2, 0.3, 0.05}, dz[6];
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t j = i & mask;
+                z[0] = xs[2 * j];
+                z[1] = xs[2 * j + 1];
+                handSensitivityRhs(ts[j], z, p, dz);
+                acc += dz[1] + dz[3] + dz[5];
+            }
+            return acc;
+        },
+        calls, repeats);
+    return f;
+}
+
+// The sensitivity right-hand side of the model (SensitivitySystem) against the hand-written one.
+bool checkSensitivityAgreement(CompiledModel& model, const Points& points, const DuffingParameters& p)
+{
+    const auto& names = model.source().parameterNames;
+    const auto index = [&](const char* name) {
+        return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    };
+    integrate::ModelSystem system(model);
+    integrate::SensitivitySystem sensitivities(system, {index("k"), index("B")}, false);
+    double worst = 0.0;
+    for (std::size_t i = 0; i < Points::count; ++i) {
+        double z[6] = {points.x[2 * i], points.x[2 * i + 1], 0.1, -0.2, 0.3, 0.05}, a[6], b[6];
+        sensitivities.rhs(points.t[i], z, a);
+        handSensitivityRhs(points.t[i], z, p, b);
+        for (int j = 0; j < 6; ++j)
+            worst = std::max(worst, std::abs(a[j] - b[j]) / (1.0 + std::abs(b[j])));
+    }
+    return worst < 1e-12;
+}
+
+// Seconds to compile the model's native code into an empty cache, and to load it from there.
+void timeNativeBuild(const std::string& path)
+{
+    const auto directory = std::filesystem::temp_directory_path() / ("sysid-bench-native-" + std::to_string(::getpid()));
+    ::setenv("SYSID_NATIVE_CACHE", directory.c_str(), 1);
+    double compile = 0.0, load = 0.0;
+    bool ok = true;
+    for (int pass = 0; pass < 2; ++pass) {
+        const auto source = sysid::eval::compileModel(sysid::model::loadModel(path));
+        const auto start = Clock::now();
+        sysid::eval::requestNativeCode(source, sysid::eval::ModelCode::Native);
+        (pass == 0 ? compile : load) = secondsSince(start);
+        ok = ok && source->native->functions() != nullptr;
+    }
+    std::error_code error;
+    std::filesystem::remove_all(directory, error);
+    ::unsetenv("SYSID_NATIVE_CACHE");
+    std::printf("  native code: generate + compile %.0f ms; generate + load from the cache %.1f ms%s\n", compile * 1e3,
+                load * 1e3, ok ? "" : " (FAILED: interpreted)");
+}
+
+bool benchmarkEvaluation(const std::shared_ptr<const sysid::eval::CompiledModelSource>& source,
+                         const DuffingParameters& p, const std::string& path)
+{
+    const Points points = makePoints();
+    std::printf("\n(a) One evaluation of f for Duffing (n = 2 states), 2000000 calls per run, median of 9 runs\n");
+    std::printf("  f as compiled: dx0 = %s ; dx1 = %s\n", source->rhs[0].c_str(), source->rhs[1].c_str());
+    timeNativeBuild(path);
+
+    auto tapeSource = std::make_shared<sysid::eval::CompiledModelSource>(*source);
+    tapeSource->native = nullptr;
+    CompiledModel tape(tapeSource);
+    tape.setParameters(std::vector<double>(source->parameterValues));
+    sysid::eval::requestNativeCode(source, sysid::eval::ModelCode::Native);
+    CompiledModel native(source);
+    if (!native.native())
+        std::printf("  NATIVE CODE UNAVAILABLE: %s\n", source->native->failure().c_str());
+    const bool agree = checkAgreement(tape, points, p) && checkAgreement(native, points, p) &&
+        checkSensitivityAgreement(tape, points, p) && checkSensitivityAgreement(native, points, p);
+
+    const EvaluationFigures hand = timeHandWritten(points, p);
+    const EvaluationFigures t = timeEvaluations(tape, points);
+    const EvaluationFigures n = timeEvaluations(native, points);
+    std::printf("\n  %-44s %12s %12s %12s %10s %10s\n", "evaluation [ns / call]", "hand-written", "interpreted",
+                "native", "interp/hand", "native/hand");
+    auto row = [](const char* what, double h, double i, double nat) {
+        if (h > 0)
+            std::printf("  %-44s %12.1f %12.1f %12.1f %10.2f %10.2f\n", what, h, i, nat, i / h, nat / h);
+        else
+            std::printf("  %-44s %12s %12.1f %12.1f %10s %10s\n", what, "-", i, nat, "-", "-");
+    };
+    row("f (setPoint + rhs)", hand.rhs, t.rhs, n.rhs);
+    row("df/dx (setPoint + stateJacobian)", hand.stateJacobian, t.stateJacobian, n.stateJacobian);
+    row("df/dp (setPoint + parameterJacobian)", 0, t.parameterJacobian, n.parameterJacobian);
+    row("sensitivity rhs, dx/d(k,B) (SensitivitySystem)", hand.sensitivity, t.sensitivity, n.sensitivity);
+    row("   setPoint alone", 0, t.setPoint, n.setPoint);
+    const double worst =
+        std::max({n.rhs / hand.rhs, n.stateJacobian / hand.stateJacobian, n.sensitivity / hand.sensitivity});
+    std::printf("\n  native / hand-written, worst of f, df/dx, sensitivity rhs: %.2fx (target <= 1.3x): %s\n", worst,
+                worst <= 1.3 ? "MET" : "NOT MET");
     return agree;
 }
 
@@ -375,7 +512,8 @@ int main(int argc, char** argv)
         printMachine();
         std::printf("  model          : %s\n", path.c_str());
         const sysid::model::Model parsed = sysid::model::loadModel(path);
-        CompiledModel model(sysid::eval::compileModel(parsed));
+        const auto source = sysid::eval::compileModel(parsed);
+        CompiledModel model(source);
         if (model.stateCount() != 2 || model.inputCount() != 0) {
             std::fprintf(stderr, "bench_foundation: expected the Duffing model (2 states, no inputs)\n");
             return 2;
@@ -388,7 +526,14 @@ int main(int argc, char** argv)
         const DuffingParameters p{value("k"), value("B")};
         std::printf("  parameters     : k = %g, B = %g\n", p.k, p.B);
 
-        const bool agree = benchmarkEvaluation(model, p);
+        sysid::eval::setNativeCodeWaits(true);
+        const bool agree = benchmarkEvaluation(source, p, path);
+        auto tapeSource = std::make_shared<sysid::eval::CompiledModelSource>(*source);
+        tapeSource->native = nullptr;
+        CompiledModel tape(tapeSource);
+        std::printf("\n(b) interpreted model code");
+        benchmarkSimulation(tape);
+        std::printf("\n(b) native model code%s", model.native() ? "" : " (UNAVAILABLE: interpreted)");
         benchmarkSimulation(model);
         if (!agree) {
             std::fprintf(stderr, "bench_foundation: CompiledModel and the hand-written f disagree\n");

@@ -499,6 +499,7 @@ private slots:
         s.integrator.absoluteTolerance = 1e-7;
         s.integrator.maxStep = 0.01;
         s.integrator.maxSteps = 5000;
+        s.integrator.modelCode = eval::ModelCode::Interpreted;
         s.maxIterations = 7;
         s.costTolerance = 1e-9;
         s.stepTolerance = 1e-8;
@@ -524,6 +525,7 @@ private slots:
         project::writeFields(table, s, j);
         QCOMPARE(j["periodic"]["settle_periods"].get<int>(), 5);
         QCOMPARE(j["integrator"]["method"].get<std::string>(), std::string("rk4"));
+        QCOMPARE(j["integrator"]["model_code"].get<std::string>(), std::string("interpreted"));
         estimate::FitSettings back;
         project::readFields(table, j, back);
         json again = json::object();
@@ -535,6 +537,7 @@ private slots:
         json unchosen = json::object();
         project::writeFields(table, estimate::FitSettings{}, unchosen);
         QVERIFY(!unchosen["integrator"].contains("method"));
+        QVERIFY(!unchosen["integrator"].contains("model_code"));  // native, the default
     }
 
     void olderKeysAreRead()
