@@ -73,6 +73,10 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
             std::size_t j = i;
             while (j < text.size() && isNameChar(text[j]))
                 ++j;
+            // spring.q: a bond-graph element's variable is one name.
+            while (j + 1 < text.size() && text[j] == '.' && isNameStart(text[j + 1]))
+                for (++j; j < text.size() && isNameChar(text[j]);)
+                    ++j;
             Token t;
             t.kind = TokenKind::Identifier;
             t.text = std::string(text.substr(i, j - i));

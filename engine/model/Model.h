@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/integrate/Intersample.h"
+#include "engine/model/BondGraph.h"
 #include "engine/model/Prior.h"
 #include "engine/model/SourceLocation.h"
 
@@ -107,6 +108,7 @@ struct Model {
     std::vector<GiNaC::symbol> accelerationSymbols;  // q'' of each coordinate, for printing lhs
     std::vector<FieldLayout> fields;  // PDE fields; their nodes are ordinary states
     std::vector<Event> events;  // state resets, in the order written
+    BondGraphInfo bondGraph;  // the causal bond graph its states came from; empty: none
 
     std::size_t parameterIndex(std::string_view name) const;  // npos when absent
     std::size_t stateIndex(std::string_view name) const;

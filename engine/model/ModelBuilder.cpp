@@ -1,5 +1,6 @@
 #include "engine/model/ModelBuilder.h"
 
+#include "engine/model/BondGraphBuilder.h"
 #include "engine/model/BuildScope.h"
 #include "engine/model/FieldBuilder.h"
 #include "engine/model/LagrangeDerivation.h"
@@ -146,6 +147,7 @@ public:
         fields_.defineGrids(syntax);
         defineParameters(syntax);
         defineLets(syntax);
+        deriveBondGraph();
         defineEquations(syntax);
         defineInitialValues(syntax);
         defineEvents(syntax);
@@ -253,9 +255,32 @@ private:
                 } else if (auto* d = std::get_if<DerivativeStatement>(&st)) {
                     if (d->order == 2 && !names_.count(d->name.name))
                         addCoordinate(d->name, false);
+                } else if (auto* b = std::get_if<BondGraphStatement>(&st)) {
+                    bondGraph_.declare(*b);
+                    if (const auto state = BondGraphBuilder::storageState(*b))
+                        declareStorageState(*state);
                 }
             });
         }
+    }
+
+    // A C's displacement or an I's momentum: a first-order state whose equation the bond graph gives.
+    void declareStorageState(const NamedPlace& n)
+    {
+        declareName(n, NameKind::FirstOrderState, firstOrder_.size());
+        FirstOrder f{n.name, n.where, GiNaC::symbol(n.name), std::nullopt, n.where, std::nullopt, n.where, {}};
+        firstOrder_.push_back(std::move(f));
+        order_.push_back({false, firstOrder_.size() - 1});
+    }
+
+    void deriveBondGraph()
+    {
+        if (bondGraph_.empty())
+            return;
+        bondGraph_.derive();
+        for (const auto& [name, rhs] : bondGraph_.stateEquations())
+            firstOrder_[names_.at(name).index].rhs = rhs;
+        model_.bondGraph = bondGraph_.info();
     }
 
     static std::string energyWord(EnergyKind k)
@@ -748,9 +773,16 @@ private:
         if (functions().count(e.name))
             fail(e.where, "'" + e.name + "' is a function; write " + e.name + "(...)");
         auto it = names_.find(e.name);
-        if (it == names_.end())
+        if (it == names_.end()) {
+            // spring.x: a variable the element spring does not have.
+            if (const auto element = names_.find(e.name.substr(0, e.name.find('.')));
+                element != names_.end() && element->second.kind == NameKind::BondElement)
+                return bondGraph_.resolveName(e, element->second, ctx);
             fail(e.where, "unknown symbol '" + written + "'" + suggestion(e.name));
+        }
         const Declaration& d = it->second;
+        if (d.kind == NameKind::BondElement || d.kind == NameKind::BondVariable)
+            return bondGraph_.resolveName(e, d, ctx);
         if (ctx == Context::Constant)
             fail(e.where, "'" + written + "' cannot appear in " + contextWord(ctx) + "; use numbers (and pi) only");
         if (d.kind == NameKind::Parameter) {
@@ -900,6 +932,7 @@ private:
     std::vector<std::pair<bool, std::size_t>> order_;  // states in declaration order: (isCoordinate, index)
     std::map<std::string, ex> lets_;
     FieldBuilder fields_;  // after errors_ and model_, which it holds
+    BondGraphBuilder bondGraph_{*this, errors_};
     const EnergyStatement* kinetic_ = nullptr;
     const EnergyStatement* potential_ = nullptr;
     const EnergyStatement* dissipation_ = nullptr;

@@ -99,6 +99,8 @@ std::string describeEquations(const Model& model)
         for (const auto& e : model.lagrangeEquations)
             out << "  " << text(e.lhs) << " = " << text(e.generalizedForce) << "\n";
     }
+    if (!model.bondGraph.empty())
+        out << describeBondGraph(model.bondGraph);
     out << "first-order system:\n";
     for (const auto& s : model.states)
         out << "  d/dt " << s.name << " = " << text(s.rhs) << "\n";

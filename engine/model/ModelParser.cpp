@@ -1,6 +1,7 @@
 #include "engine/model/ModelParser.h"
 
 #include "engine/integrate/Intersample.h"
+#include "engine/model/BondGraphParser.h"
 #include "engine/model/Lexer.h"
 
 #include <algorithm>
@@ -14,7 +15,7 @@ struct SyntaxError {
     ModelDiagnostic diagnostic;
 };
 
-class Parser {
+class Parser : TokenReader {
 public:
     Parser(std::vector<Token> tokens, std::string_view text) : tokens_(std::move(tokens))
     {
@@ -47,6 +48,11 @@ public:
     }
 
 private:
+    const Token& peekToken(std::size_t ahead) const override { return peek(ahead); }
+    const Token& nextToken() override { return next(); }
+    ExpressionPtr readExpression() override { return expression(); }
+    [[noreturn]] void failAt(const Token& at, std::string message) override { fail(at, std::move(message)); }
+
     const Token& peek(std::size_t ahead = 0) const
     {
         const std::size_t i = std::min(pos_ + ahead, tokens_.size() - 1);
@@ -84,6 +90,9 @@ private:
         const Token& t = expect(TokenKind::Identifier, what);
         if (t.primes != 0)
             fail(t, "expected " + what + " without primes, found " + describe(t));
+        if (t.text.find('.') != std::string::npos)
+            fail(t, "'" + t.text + "' names a variable of a bond-graph element (a '.' joins the two); " + what +
+                        " is a plain name");
         return {t.text, t.where};
     }
 
@@ -98,10 +107,13 @@ private:
     Statement statement()
     {
         const Token& first = peek();
+        if (startsBondGraphStatement(first, peek(1)))
+            return parseBondGraphStatement(*this);
         if (first.kind != TokenKind::Identifier)
             fail(first,
                  "expected a statement (param, state, input, let, output, coord, kinetic, potential, "
-                 "dissipation, force, when, an equation like x' = ... or an initial value like x(0) = ...), found " +
+                 "dissipation, force, when, a bond-graph element, an equation like x' = ... or an initial value "
+                 "like x(0) = ...), found " +
                      describe(first));
         if (first.primes > 0) {
             next();
@@ -169,7 +181,8 @@ private:
         fail(first,
              "unknown statement '" + word +
                  "' (expected param, state, input, let, output, coord, kinetic, "
-                 "potential, dissipation, force, field, when or an equation)");
+                 "potential, dissipation, force, field, when, a bond-graph element (" +
+                 bondNodeTable.choices(" ") + ") or an equation)");
     }
 
     // when LHS < RHS : STATE = EXPR[, STATE = EXPR ...]; which names may stand where is the

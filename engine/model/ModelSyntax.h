@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/integrate/Intersample.h"
+#include "engine/model/BondGraphSyntax.h"
 #include "engine/model/ExpressionSyntax.h"
 
 #include <optional>
@@ -132,7 +133,8 @@ struct WhenStatement {
 
 using Statement = std::variant<ParamStatement, StateStatement, InputStatement, LetStatement, OutputStatement,
                                CoordStatement, EnergyStatement, ForceStatement, DerivativeStatement, InitialStatement,
-                               FieldStatement, FieldEquationStatement, FieldConditionStatement, WhenStatement>;
+                               FieldStatement, FieldEquationStatement, FieldConditionStatement, WhenStatement,
+                               BondGraphStatement>;
 
 struct ModelSyntax {
     std::vector<Statement> statements;

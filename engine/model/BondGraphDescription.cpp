@@ -1,0 +1,27 @@
+#include "engine/model/BondGraph.h"
+
+#include <sstream>
+
+namespace sysid::model {
+
+std::string describeBondGraph(const BondGraphInfo& graph)
+{
+    std::ostringstream out;
+    out << "bond graph: " << graph.bonds.size()
+        << " bonds, causality by the sequential causality assignment procedure (Karnopp, Margolis & Rosenberg);\n"
+           "  each bond's half-arrow (positive power) points from the first node to the second:\n";
+    for (const BondGraphBond& b : graph.bonds) {
+        const std::string& effortSide = b.tailSetsEffort ? b.tail : b.head;
+        const std::string& flowSide = b.tailSetsEffort ? b.head : b.tail;
+        out << "  bond " << b.number << ": " << b.tail << " -> " << b.head;
+        if (!b.causality.empty())
+            out << " (" << b.causality << ")";
+        out << "\n    effort from " << effortSide << ": e = " << b.effort << "\n    flow from " << flowSide
+            << ": f = " << b.flow << "\n";
+    }
+    for (const std::string& loop : graph.loops)
+        out << "  algebraic loop through " << loop << ", solved as a linear system\n";
+    return out.str();
+}
+
+}  // namespace sysid::model
