@@ -20,13 +20,16 @@ struct BondGraphBond {
 };
 
 struct BondGraphInfo {
+    std::vector<std::string> nodes;  // "Se actuator", "1-junction motion": the elements and junctions as written
     std::vector<BondGraphBond> bonds;
     // Algebraic loops (zero-order causal paths) solved symbolically, named by their elements.
     std::vector<std::string> loops;
     bool empty() const { return bonds.empty(); }
 };
 
-// The bond graph's part of `sysid check --equations`.
+// The bond graph's part of `sysid check --equations`: each bond with its causality, effort and flow.
 std::string describeBondGraph(const BondGraphInfo& graph);
+// One line for `sysid check`: the elements and junctions and how many bonds join them.
+std::string bondGraphSummary(const BondGraphInfo& graph);
 
 }  // namespace sysid::model

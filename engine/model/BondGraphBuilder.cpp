@@ -641,6 +641,9 @@ void BondGraphBuilder::solve()
 
 void BondGraphBuilder::fillInfo()
 {
+    info_.nodes.clear();
+    for (const Node& n : nodes_)
+        info_.nodes.push_back(n.title);
     info_.bonds.clear();
     for (std::size_t b = 0; b < bonds_.size(); ++b) {
         const Bond& bond = bonds_[b];

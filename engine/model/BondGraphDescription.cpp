@@ -24,4 +24,12 @@ std::string describeBondGraph(const BondGraphInfo& graph)
     return out.str();
 }
 
+std::string bondGraphSummary(const BondGraphInfo& graph)
+{
+    std::string out = "bond graph (" + std::to_string(graph.bonds.size()) + " bonds):";
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i)
+        out += (i == 0 ? " " : ", ") + graph.nodes[i];
+    return out + "\n";
+}
+
 }  // namespace sysid::model

@@ -175,6 +175,9 @@ private:
             fail(n.where, predefined);
         if (functions().count(n.name))
             fail(n.where, "'" + n.name + "' is the name of a function and cannot be used as a name");
+        if (n.name.find('.') != std::string::npos && kind != NameKind::BondVariable && !declaringStorage_)
+            fail(n.where, "'" + n.name + "' names a variable of a bond-graph element (a '.' joins the two); "
+                                          "declare a plain name");
         if (auto it = names_.find(n.name); it != names_.end())
             fail(n.where,
                  "'" + n.name + "' is already declared as " + kindWord(it->second.kind) + " on " +
@@ -267,7 +270,14 @@ private:
     // A C's displacement or an I's momentum: a first-order state whose equation the bond graph gives.
     void declareStorageState(const NamedPlace& n)
     {
-        declareName(n, NameKind::FirstOrderState, firstOrder_.size());
+        declaringStorage_ = true;
+        try {
+            declareName(n, NameKind::FirstOrderState, firstOrder_.size());
+        } catch (...) {
+            declaringStorage_ = false;
+            throw;
+        }
+        declaringStorage_ = false;
         FirstOrder f{n.name, n.where, GiNaC::symbol(n.name), std::nullopt, n.where, std::nullopt, n.where, {}};
         firstOrder_.push_back(std::move(f));
         order_.push_back({false, firstOrder_.size() - 1});
@@ -933,6 +943,7 @@ private:
     std::map<std::string, ex> lets_;
     FieldBuilder fields_;  // after errors_ and model_, which it holds
     BondGraphBuilder bondGraph_{*this, errors_};
+    bool declaringStorage_ = false;  // the state NAME.q or NAME.p of a bond-graph element: its one dotted declaration
     const EnergyStatement* kinetic_ = nullptr;
     const EnergyStatement* potential_ = nullptr;
     const EnergyStatement* dissipation_ = nullptr;

@@ -83,6 +83,8 @@ std::string describeModel(const Model& model)
     for (const auto& o : model.outputs)
         if (o.anonymous)
             out << "  " << o.name << " = " << text(o.expression) << "\n";
+    if (!model.bondGraph.empty())
+        out << bondGraphSummary(model.bondGraph);
     if (!model.events.empty()) {
         out << "events (" << model.events.size() << "):\n";
         for (const auto& e : model.events)

@@ -15,6 +15,7 @@ QString groupTitle(SymbolList::Group group)
     case SymbolList::Group::Inputs: return QObject::tr("Inputs");
     case SymbolList::Group::Outputs: return QObject::tr("Outputs");
     case SymbolList::Group::Events: return QObject::tr("Events");
+    case SymbolList::Group::BondGraph: return QObject::tr("Bond graph");
     }
     return {};
 }
@@ -88,6 +89,8 @@ void SymbolList::setSummary(const ModelSummary& summary)
     fill(Group::Outputs, toList(summary.outputs));
     fill(Group::Events, toList(summary.events));
     groupItem(Group::Events)->setHidden(summary.events.empty());
+    fill(Group::BondGraph, toList(summary.bondGraph));
+    groupItem(Group::BondGraph)->setHidden(summary.bondGraph.empty());
 }
 
 QStringList SymbolList::names(Group group) const

@@ -8,12 +8,12 @@
 namespace sysid::ui {
 
 // The model's names in four groups: States, Parameters, Inputs, Outputs, and its events (when)
-// in a fifth group shown only when there are any. An invalid model keeps the last good lists and
-// adds a line "model has errors" at the top.
+// and bond-graph elements in groups shown only when there are any. An invalid model keeps the
+// last good lists and adds a line "model has errors" at the top.
 class SymbolList : public QTreeWidget {
     Q_OBJECT
 public:
-    enum class Group { States, Parameters, Inputs, Outputs, Events };
+    enum class Group { States, Parameters, Inputs, Outputs, Events, BondGraph };
 
     explicit SymbolList(QWidget* parent = nullptr);
 
@@ -27,7 +27,7 @@ private:
     void fill(Group group, const QStringList& names);
 
     QTreeWidgetItem* errorItem_ = nullptr;
-    static constexpr int groupCount = 5;
+    static constexpr int groupCount = 6;
     QTreeWidgetItem* groups_[groupCount] = {};
 };
 

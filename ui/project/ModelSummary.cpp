@@ -38,6 +38,7 @@ ModelSummary summarizeModel(const std::string& text, const std::string& source)
         }
         for (const auto& e : m.events)
             summary.events.push_back(e.text + " : " + e.resetText);
+        summary.bondGraph = m.bondGraph.nodes;
         summary.declaredIntersample = m.declaredIntersample();
         summary.parameters = m.parameters;
         summary.description = model::describeModel(m);

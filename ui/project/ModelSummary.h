@@ -16,6 +16,7 @@ struct ModelSummary {
     std::vector<model::ModelDiagnostic> errors;  // line/column as the parser reports them
     std::vector<std::string> states, inputs, outputs;
     std::vector<std::string> events;  // "when x < 0 : x' = -e*x'" as written
+    std::vector<std::string> bondGraph;  // "C spring", "1-junction motion": a bond graph's elements and junctions
     std::vector<model::Parameter> parameters;  // names, values, bounds, fixed, initial-value flags
     std::string description;  // model::describeModel
     std::string equations;  // model::describeEquations (Lagrange's equations too)
