@@ -8,8 +8,8 @@ std::string describeBondGraph(const BondGraphInfo& graph)
 {
     std::ostringstream out;
     out << "bond graph: " << graph.bonds.size()
-        << " bonds, causality by the sequential causality assignment procedure (Karnopp, Margolis & Rosenberg);\n"
-           "  each bond's half-arrow (positive power) points from the first node to the second:\n";
+        << " bonds, causality assigned sequentially (Karnopp, Margolis & Rosenberg);\n"
+           "  the half-arrow (positive power) points from the first node to the second\n";
     for (const BondGraphBond& b : graph.bonds) {
         const std::string& effortSide = b.tailSetsEffort ? b.tail : b.head;
         const std::string& flowSide = b.tailSetsEffort ? b.head : b.tail;
