@@ -63,6 +63,9 @@ private:
         std::size_t port = 0;  // which of the node's bonds
     };
     enum class Phase { Declaring, Law, Derived, Failed };
+    static constexpr std::size_t none = static_cast<std::size_t>(-1);
+
+    static std::string joinTitles(const std::vector<std::string>& titles);  // "C a, R b and I c"
 
     void connect();
     void bondMember(std::size_t junction, const BondName& member);
