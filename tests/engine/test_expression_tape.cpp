@@ -22,9 +22,10 @@ using namespace sysid;
 namespace {
 
 // Evaluates `expressions` with the tape and with muParser at `points` random variable values in
-// [lo, hi]; returns the largest difference relative to max(1, |muParser value|).
+// [lo, hi] (with a random sign each when `eitherSign`); returns the largest difference relative to
+// max(1, |muParser value|).
 double largestDifference(const std::vector<std::string>& expressions, std::size_t variableCount, int points, double lo,
-                         double hi, unsigned seed = 1)
+                         double hi, unsigned seed = 1, bool eitherSign = false)
 {
     if (expressions.empty())
         return 0.0;
@@ -46,7 +47,7 @@ double largestDifference(const std::vector<std::string>& expressions, std::size_
     double worst = 0.0;
     for (int k = 0; k < points; ++k) {
         for (auto& v : values)
-            v = draw(random);
+            v = eitherSign && random() % 2 ? -draw(random) : draw(random);
         tape.evaluate(out.data());
         int n = 0;
         const double* reference = parser.Eval(n);
@@ -99,12 +100,19 @@ private slots:
                 s = eval::compileModel(model::loadModel(entry.path().string()));
             }
             const std::size_t variables = 1 + s->stateCount() + s->parameterCount() + s->inputCount();
+            // The points drawn for a model depend on its name only, so adding an example leaves the
+            // others' points alone. They stay 0.5 or more away from zero: a parameter near zero in a
+            // denominator (the EMPS model's tanh(q'/v0), differentiated twice) makes terms of 1e4 and
+            // more that cancel, and the two evaluators' different rounding of them reached 1e-9.
+            unsigned seed = 2166136261u;  // FNV-1a of the file name
+            for (const char c : entry.path().filename().string())
+                seed = (seed ^ static_cast<unsigned char>(c)) * 16777619u;
             for (const auto* list : {&s->rhs, &s->rhsStateJacobian.expressions, &s->rhsParamJacobian.expressions,
                                      &s->rhsTimeInputJacobian.expressions, &s->rhsStateHessian.expressions,
                                      &s->rhsMixedHessian.expressions, &s->rhsParamHessian.expressions, &s->outputs,
                                      &s->initialState, &s->initialStateJacobian.expressions}) {
                 // Integer powers are products on the tape and pow() in muParser: a few ulps apart.
-                const double d = largestDifference(*list, variables, 20, -1.5, 1.5, static_cast<unsigned>(programs));
+                const double d = largestDifference(*list, variables, 20, 0.5, 1.5, seed++, true);
                 QVERIFY2(
                     d < 1e-12,
                     qPrintable(QString("%1: %2").arg(QString::fromStdString(entry.path().filename().string())).arg(d)));

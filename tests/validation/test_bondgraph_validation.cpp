@@ -1,6 +1,6 @@
 // Bond-graph models against the same systems written as equations (seed 002's bond graphs):
 // the mass-spring-damper (bondgraph_msd.model vs mass_spring_damper.model) and a DC motor with a
-// gear and a load inertia (bondgraph_dc_motor.model vs the equations written by hand) simulate
+// gear and a load inertia (bondgraph_dc_motor.model vs dc_motor_gear.model, written by hand) simulate
 // alike to integration tolerance, have the same parameter sensitivities, and fit the same data to
 // the same estimates; the bundled projects fit their records.
 
@@ -16,21 +16,6 @@ using namespace sysid;
 using validation::estimateOf;
 
 namespace {
-
-// The DC motor of bondgraph_dc_motor.model, written as equations: current i and load speed w.
-const std::string motorEquations = "param Ra = 2 [0.01, 100]\n"
-                                   "param La = 0.05 [1e-4, 10]\n"
-                                   "param K = 0.1 [1e-3, 10]\n"
-                                   "param bm = 1e-4 [0, 1]\n"
-                                   "param N = 10 fixed\n"
-                                   "param J = 0.5 [1e-3, 100]\n"
-                                   "input u hold\n"
-                                   "state i = 0\n"
-                                   "state w = 0\n"
-                                   "i' = (u - Ra*i - K*N*w)/La\n"
-                                   "w' = (N*K*i - N^2*bm*w)/J\n"
-                                   "output i\n"
-                                   "output w\n";
 
 integrate::InputSignals inputsFrom(const eval::CompiledModelSource& model, const std::string& csv)
 {
@@ -76,7 +61,7 @@ class TestBondGraphValidation : public QObject {
 
     static Pair dcMotor()
     {
-        Pair p{validation::compiledExample("bondgraph_dc_motor.model"), validation::compiledText(motorEquations, "motor"),
+        Pair p{validation::compiledExample("bondgraph_dc_motor.model"), validation::compiledExample("dc_motor_gear.model"),
                {}, integrate::uniformGrid(0.0, 6.0, 0.01)};
         p.inputs = inputsFrom(*p.graph, "data/bondgraph_dc_motor_measured.csv");
         return p;
