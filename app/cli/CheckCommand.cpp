@@ -20,7 +20,7 @@ int runCheck(const Arguments& args)
     // clang-format off
     options.add_options()
         ("help,h", "show this help")
-        ("equations", "also print the derived equations (Lagrange's equations, first-order form, outputs)")
+        ("equations", "also print the derived equations (Lagrange's equations, the descriptor system, index and hidden constraints of a model with constraints, first-order form, outputs)")
         ("model", po::value<std::string>(), "the .model file");
     // clang-format on
     const auto parsed = parseArguments(args, options, "model");

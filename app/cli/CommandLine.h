@@ -30,5 +30,6 @@ int runStudy(const Arguments& args);
 int runContour(const Arguments& args);
 int runReport(const Arguments& args);
 int runCompare(const Arguments& args);
+int runSpectrum(const Arguments& args);
 
 }  // namespace sysid::cli

@@ -27,10 +27,11 @@ Arguments withCurrentSpellings(const Arguments& args, const std::map<std::string
 }
 
 std::optional<po::variables_map> parseArguments(const Arguments& args, const po::options_description& options,
-                                                const char* positional, const po::options_description* hidden)
+                                                const char* positional, const po::options_description* hidden,
+                                                int positionalCount)
 {
     po::positional_options_description positions;
-    positions.add(positional, 1);
+    positions.add(positional, positionalCount);
     po::options_description all;
     all.add(options);
     if (hidden)
@@ -117,10 +118,9 @@ std::optional<estimate::EstimationMethod> estimationMethodOption(const po::varia
     return method;
 }
 
-std::string estimationMethodHelp(const char* intro)
+std::string estimationMethodHelp(const std::string& intro)
 {
-    return std::string(intro) + ": " + estimate::kEstimationMethods.choices() + ". " +
-        estimate::kEstimationMethods.help();
+    return intro + ": " + estimate::kEstimationMethods.choices() + ". " + estimate::kEstimationMethods.help();
 }
 
 std::map<std::string, estimate::Prior> priorOptions(const po::variables_map& vm)

@@ -25,7 +25,7 @@ Arguments withCurrentSpellings(const Arguments& args, const std::map<std::string
 
 std::optional<boost::program_options::variables_map> parseArguments(
     const Arguments& args, const boost::program_options::options_description& options, const char* positional,
-    const boost::program_options::options_description* hidden = nullptr);
+    const boost::program_options::options_description* hidden = nullptr, int positionalCount = 1);
 
 // A whole number given as text ("--realisations 12"); anything else is a UsageError naming `option`.
 std::size_t parseCount(const std::string& text, const std::string& option);
@@ -51,7 +51,7 @@ std::map<std::string, std::pair<double, double>> namedPairs(const boost::program
 // UsageError listing the methods when it names none.
 std::optional<estimate::EstimationMethod> estimationMethodOption(const boost::program_options::variables_map& vm);
 // "--method NAME: a | b | ...": the help line of --method, from the methods' table.
-std::string estimationMethodHelp(const char* intro);
+std::string estimationMethodHelp(const std::string& intro);
 
 // The repeatable --prior NAME=MEAN,SD, by name (the rule sd > 0 is FitSettings::validate's).
 std::map<std::string, estimate::Prior> priorOptions(const boost::program_options::variables_map& vm);

@@ -1,5 +1,6 @@
 // sysid compare: a fitted model simulated on a record and measured against it (RMS error, normalised
-// RMS error, fit percentage), from a fit result or a project's last result.
+// RMS error, fit percentage), from a fit result or a project's last result; several fitted models
+// side by side on one record, with their weighted cost and information criteria.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
 #include "app/cli/FieldOptions.h"
@@ -8,8 +9,12 @@
 #include "engine/data/CsvReader.h"
 #include "engine/data/Text.h"
 #include "engine/job/Comparison.h"
+#include "engine/job/ModelComparison.h"
 #include "engine/project/AtomicFile.h"
 #include "engine/project/ComparisonJson.h"
+#include "engine/project/ModelCandidateJson.h"
+#include "engine/project/ModelComparisonJson.h"
+#include "engine/project/ProjectError.h"
 #include "engine/project/Project.h"
 #include "engine/project/ProjectJob.h"
 #include "engine/project/ProjectValidation.h"
@@ -18,6 +23,8 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -48,41 +55,6 @@ job::InitialValues parseInitialValues(const std::string& text)
             throw UsageError("--initial estimate:SECONDS: the seconds must be > 0, got '" + text + "'");
     }
     return initial;
-}
-
-// The model text a fit result carries (`sysid fit` writes it as "model": {"file", "text"}).
-std::optional<std::pair<std::string, std::string>> resultModel(const std::string& path)
-{
-    std::ifstream in(path);
-    nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
-    const auto model = json.is_object() ? json.find("model") : json.end();
-    if (!json.is_object() || model == json.end() || !model->is_object() || !model->contains("text") ||
-        !(*model)["text"].is_string())
-        return std::nullopt;
-    return std::pair{model->value("file", path), (*model)["text"].get<std::string>()};
-}
-
-// The fit's own integrator and intersample settings, from its report's "non_default_settings"
-// (dotted keys, as the project's "settings" spell them); absent ones keep their defaults.
-template <class Fields>
-void readFittedSettings(const std::string& path, const Fields& fields, estimate::FitSettings& settings)
-{
-    std::ifstream in(path);
-    const nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
-    if (!json.is_object() || !json.contains("report") || !json["report"].is_object())
-        return;
-    const nlohmann::json leaves = json["report"].value("non_default_settings", nlohmann::json::object());
-    if (!leaves.is_object())
-        return;
-    nlohmann::json nested = nlohmann::json::object();
-    for (const auto& [key, value] : leaves.items())
-        if (key.starts_with("integrator.") || key.starts_with("intersample."))
-            project::detail::memberFor(nested, key) = value;
-    try {
-        project::readFields(fields, nested, settings);
-    } catch (const project::FieldJsonError& e) {
-        throw UserError(path + ": report.non_default_settings." + e.key + ": " + e.message);
-    }
 }
 
 std::map<std::string, double> estimatesOf(const estimate::FitResult& result)
@@ -123,7 +95,119 @@ void printTable(std::ostream& out, const std::string& name, const job::Compariso
     for (std::size_t i = 0; i < s.stateNames.size() && static_cast<Eigen::Index>(i) < s.initialState.size(); ++i)
         states += (states.empty() ? "" : ", ") + s.stateNames[i] + " = " +
             data::formatNumber(s.initialState(static_cast<Eigen::Index>(i)));
-    out << "initial state: " << states << "\n" << std::right;
+    if (s.initialState.size() == 0)
+        out << "the model's periodic steady state (no initial state)\n" << std::right;
+    else
+        out << "initial state: " << states << "\n" << std::right;
+}
+
+// A RESULT.json as a model to compare; its errors as the user's, naming --model where it helps.
+job::ModelCandidate resultCandidate(const std::string& path, const std::string& modelFile)
+{
+    try {
+        return project::candidateFromResultFile(path, modelFile);
+    } catch (const project::ProjectError& e) {
+        throw UserError(std::string(e.what()) + (e.key == "model" ? " with --model MODEL" : ""));
+    }
+}
+
+std::string padded(const std::string& text, std::size_t width)
+{
+    return text.size() + 1 >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+void printModelTable(std::ostream& out, const job::ModelComparison& c)
+{
+    out << "models compared on " << c.record << "\n";
+    std::size_t nameWidth = 7;
+    for (const auto& m : c.models)
+        nameWidth = std::max(nameWidth, m.name.size() + 2);
+    out << padded("model", nameWidth) << padded("method", 19) << padded("k", 4) << padded("N", 7) << padded("cost", 13)
+        << padded("AIC", 13) << padded("AICc", 13) << padded("BIC", 13) << padded("dAIC", 11);
+    for (const auto& o : c.outputs)
+        out << padded(o + " rmse", 13) << padded(o + " fit %", 10);
+    out << "\n";
+    const auto best = c.best();
+    for (const auto& m : c.models) {
+        out << padded(m.name, nameWidth) << padded(m.method, 19) << padded(std::to_string(m.parameters), 4);
+        if (!m.comparison) {
+            out << "failed: " << m.error << "\n";
+            continue;
+        }
+        const double delta = best ? m.criteria.aic - c.models[*best].criteria.aic : NAN;
+        out << padded(std::to_string(m.residuals), 7) << padded(cellText(m.cost, 6), 13)
+            << padded(cellText(m.criteria.aic, 6), 13) << padded(cellText(m.criteria.aicc, 6), 13)
+            << padded(cellText(m.criteria.bic, 6), 13) << padded(cellText(delta, 4), 11);
+        for (const auto& o : c.outputs) {
+            const auto& s = m.comparison->simulation;
+            const auto j = static_cast<std::size_t>(std::find(s.outputNames.begin(), s.outputNames.end(), o) -
+                                                    s.outputNames.begin());
+            const bool has = j < s.outputNames.size() && j < s.outputMeasured.size() && s.outputMeasured[j];
+            out << padded(has ? cellText(m.comparison->agreement[j].rmse, 5) : "-", 13)
+                << padded(has ? cellText(m.comparison->agreement[j].fitPercent, 4) : "-", 10);
+        }
+        out << "\n";
+    }
+    if (best)
+        out << "lowest AIC: " << c.models[*best].name << "\n";
+    if (!c.note.empty())
+        out << "note: " << c.note << "\n";
+    out << project::informationCriteriaFormulas() << "\n";
+}
+
+// Several results side by side on one record: --data, or the first fitted data set of the first
+// project among them.
+template <class Fields>
+int compareSeveral(const Strings& inputs, const po::variables_map& vm, const Fields& fields, const std::string& output,
+                   const std::string& extension)
+{
+    std::vector<job::ModelCandidate> candidates;
+    std::optional<job::ExperimentData> record;
+    std::optional<std::map<std::string, std::string>> projectMapping;
+    for (const std::string& input : inputs) {
+        if (isProjectFile(input)) {
+            const project::Project project = project::loadProject(input);
+            try {
+                candidates.push_back(project::candidateFromProject(project, input));
+            } catch (const project::ProjectError& e) {
+                throw UserError(std::string(e.what()) + " (sysid fit " + input + ", or Fit in the application)");
+            }
+            const auto fitted = project::estimationDataSets(project);
+            if (!fitted.empty() && !projectMapping)
+                projectMapping = project.data[fitted.front()].mapping;
+            if (!record && !vm.count("data") && !fitted.empty())
+                record = project::experimentData(project, fitted.front());
+        } else {
+            candidates.push_back(resultCandidate(input, ""));
+        }
+        applyFieldOptions(vm, fields, candidates.back().fit.settings);
+    }
+    if (vm.count("data")) {
+        record.emplace();
+        record->name = vm["data"].as<std::string>();
+        record->table = data::readCsv(record->name, csvOptions(vm));
+        record->mapping = columnMapping(vm, "OUTPUT=COLUMN");
+        if (!vm.count("map") && projectMapping)
+            record->mapping = *projectMapping;
+    } else if (!record) {
+        throw UsageError("missing --data DATA.csv: the record to compare the models on (a project among them "
+                         "would give its first fitted data set)");
+    }
+    const job::ModelComparison comparison = job::compareModels(candidates, *record);
+    std::ostream& table = output == "-" ? std::cerr : std::cout;
+    printModelTable(table, comparison);
+    for (const auto& m : comparison.models)
+        if (!m.comparison)
+            std::cerr << "sysid compare: " << m.name << ": " << m.error << "\n";
+    if (!output.empty()) {
+        if (extension == ".csv")
+            project::writeFileAtomically(output, project::modelComparisonCsv(comparison));
+        else
+            writeResult(output, project::modelComparisonToJson(comparison).dump(2) + "\n");
+    }
+    const bool anyFailed = std::any_of(comparison.models.begin(), comparison.models.end(),
+                                       [](const job::ModelScore& m) { return !m.comparison; });
+    return anyFailed ? UserErrorExit : Success;
 }
 
 }  // namespace
@@ -133,15 +217,22 @@ int runCompare(const Arguments& args)
     po::options_description options(
         "sysid compare RESULT.json|PROJECT.sysid [--data DATA.csv] [--map OUTPUT=COLUMN]... "
         "[--initial result|estimate[:S]|model] [-o OUT.json|OUT.csv]\n"
+        "sysid compare RESULT.json|PROJECT.sysid MORE.json|MORE.sysid... [--data DATA.csv] [-o OUT.json|OUT.csv]\n"
         "The model at a fit's estimate simulated on a record and compared with it, per measured output: rmse "
         "(root mean square\nof measured - simulated), nrmse (rmse / standard deviation of the measured output) and "
         "fit % (100 (1 - |y - yhat| / |y - mean(y)|),\nLjung 1999). From RESULT.json of `sysid fit` (its model, or "
-        "--model, and its integrator and intersample settings); from a PROJECT its model and last result, on\n--data "
-        "or else on its validation data sets");
+        "--model, its method and its integrator, intersample and periodic\nsettings; a periodic-response fit is "
+        "compared by its periodic steady state); from a PROJECT its model and last result, on --data\n"
+        "or else on its validation data sets.\n"
+        "Several RESULT.json / PROJECT.sysid: the fitted models side by side on one record (--data, else the first "
+        "project's first fitted\ndata set): per model k estimated parameters, N residuals, the cost J = 1/2 sum "
+        "w (y - yhat)^2 with w = 1/sigma^2 from the record's noise\nestimate, AIC = 2J + 2k, AICc, BIC = 2J + k ln N "
+        "and rmse / fit % per output; -o OUT.json or OUT.csv (one row per model)");
     // clang-format off
     options.add_options()
         ("help,h", "show this help")
-        ("input", po::value<std::string>(), "RESULT.json of `sysid fit`, or a .sysid project with a result")
+        ("input", po::value<Strings>(), "RESULT.json of `sysid fit`, or a .sysid project with a result; several: "
+                                        "the models side by side on one record")
         ("data", po::value<std::string>(), "CSV file of the record to compare with (a project: default its "
                                            "validation data sets)")
         ("model", po::value<std::string>(), "MODEL file of the fit (a RESULT.json that does not hold its model)")
@@ -161,11 +252,14 @@ int runCompare(const Arguments& args)
         return f.names.key == "intersample" || f.names.key.starts_with("integrator.");
     });
     addFieldOptions(options, nullptr, fields);
-    const auto parsed = parseArguments(args, options, "input");
+    const auto parsed = parseArguments(args, options, "input", nullptr, -1);
     if (!parsed)
         return Success;
     const po::variables_map& vm = *parsed;
-    const std::string input = inputArgument(vm, "missing the RESULT.json or PROJECT.sysid file");
+    const Strings inputs = vm.count("input") ? vm["input"].as<Strings>() : Strings{};
+    if (inputs.empty())
+        throw UsageError("missing the RESULT.json or PROJECT.sysid file");
+    const std::string& input = inputs.front();
     const bool isProject = isProjectFile(input);
     const std::string output = vm.count("output") ? vm["output"].as<std::string>() : "";
     const std::string extension = std::filesystem::path(output).extension().string();
@@ -173,6 +267,14 @@ int runCompare(const Arguments& args)
         throw UsageError("-o: the file must end in .json or .csv, not '" + output + "'");
     if (!output.empty())
         checkOutputPlace(output);
+    if (inputs.size() > 1) {
+        for (const char* single : {"model", "initial"})
+            if (vm.count(single))
+                throw UsageError(std::string("--") + single +
+                                 " is for one result; several results each hold their model and start from their "
+                                 "own initial values");
+        return compareSeveral(inputs, vm, fields, output, extension);
+    }
     if (isProject && vm.count("model"))
         throw UsageError("--model is for a RESULT.json; the project " + input + " holds its model");
     {
@@ -199,18 +301,9 @@ int runCompare(const Arguments& args)
         fit = project::makeFitJob(*project);
         fit.experiments.clear();
     } else {
-        result = readFitResult(input, "RESULT.json");
-        if (vm.count("model")) {
-            fit.modelSource = vm["model"].as<std::string>();
-            fit.modelText = readModelText(fit.modelSource);
-        } else if (const auto model = resultModel(input)) {
-            std::tie(fit.modelSource, fit.modelText) = *model;
-        } else {
-            throw UserError(input +
-                            ": the result does not hold the model it was fitted with (written by an older "
-                            "sysid or another program); give it with --model MODEL");
-        }
-        readFittedSettings(input, fields, fit.settings);
+        job::ModelCandidate candidate = resultCandidate(input, vm.count("model") ? vm["model"].as<std::string>() : "");
+        fit = std::move(candidate.fit);
+        result = std::move(candidate.result);
     }
     applyFieldOptions(vm, fields, fit.settings);
     const std::map<std::string, double> estimates = estimatesOf(result);

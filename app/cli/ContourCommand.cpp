@@ -7,6 +7,7 @@
 
 #include "engine/data/CsvReader.h"
 #include "engine/data/Text.h"
+#include "engine/estimate/MethodTraits.h"
 #include "engine/job/CostSurface.h"
 #include "engine/project/AtomicFile.h"
 #include "engine/project/CostSurfaceJson.h"
@@ -52,8 +53,9 @@ int runContour(const Arguments& args)
     po::options_description options(
         "sysid contour PROJECT.sysid|MODEL [--data DATA.csv]... --x NAME=FROM:TO --y NAME=FROM:TO [--grid N]\n"
         "              [--path RESULT.json] [options] -o FILE.json|FILE.csv\n"
-        "The output-error cost (1/2 sum of weighted squared residuals, as `sysid fit` minimises it; for bayes\n"
-        "plus the prior terms 1/2 sum ((p - mean)/sd)^2) at every point of an N x N grid over two parameters. The "
+        "The output-error cost (1/2 sum of weighted squared residuals, as `sysid fit` minimises it; for ml -ln L\n"
+        "with each output's noise variance estimated at the point; with priors plus 1/2 sum ((p - mean)/sd)^2) at\n"
+        "every point of an N x N grid over two parameters. The "
         "other parameters keep their starting values, or with\n"
         "--path the fit's final estimates; --set overrides both. With --path the fit's iterates are written\n"
         "too (in FILE.json, or next to FILE.csv as FILE.path.csv)");
@@ -70,10 +72,13 @@ int runContour(const Arguments& args)
         ("path", po::value<std::string>(), "RESULT.json of `sysid fit`: its iteration path over the surface")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: value of a parameter held fixed (repeatable)")
         ("method", po::value<std::string>(),
-         estimationMethodHelp("the fit's method (default: the project's, else output-error); bayes adds the prior "
-                              "terms").c_str())
+         estimationMethodHelp("the fit's method (default: the project's, else output-error); " +
+                              estimate::methodsTaking(estimate::MethodInput::Priors, " and ") +
+                              " add the prior terms").c_str())
         ("prior", po::value<Strings>()->composing(),
-         "NAME=MEAN,SD: Gaussian prior of a parameter for bayes (repeatable; overrides the model's `prior`)")
+         ("NAME=MEAN,SD: Gaussian prior of a parameter for " +
+          estimate::methodsTaking(estimate::MethodInput::Priors) +
+          " (repeatable; overrides the model's `prior`)").c_str())
         ("threads", po::value<long long>(), "worker threads (default: all cores)")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "FILE.json or FILE.csv (- for JSON on standard output)");

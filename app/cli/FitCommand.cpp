@@ -4,10 +4,12 @@
 #include "app/cli/CommonOptions.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
+#include "app/cli/PreprocessingOptions.h"
 #include "app/cli/StderrProgress.h"
 
 #include "engine/data/CsvReader.h"
 #include "engine/data/DataError.h"
+#include "engine/estimate/MethodTraits.h"
 #include "engine/job/FitJob.h"
 #include "engine/project/AtomicFile.h"
 #include "engine/project/FitReport.h"
@@ -123,8 +125,9 @@ int runFit(const Arguments& args)
         ("frequency-parameter", po::value<std::string>(),
          "NAME: forcing period 2*pi/NAME, NAME fixed per experiment (periodic-response)")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: starting value of a parameter (repeatable)")
-        ("prior", po::value<Strings>()->composing(), "NAME=MEAN,SD: Gaussian prior of a parameter (bayes, "
-                                                     "periodic-response; repeatable)")
+        ("prior", po::value<Strings>()->composing(), ("NAME=MEAN,SD: Gaussian prior of a parameter (" +
+                                                      estimate::methodsTaking(estimate::MethodInput::Priors, ", ") +
+                                                      "; repeatable)").c_str())
         ("quiet,q", "no progress lines on stderr")
         ("report", "print the full report of the fit on stderr (method, settings that differ from the defaults, "
                    "iterations, evaluations, seconds per phase, integration statistics, whether each output's "
@@ -133,6 +136,7 @@ int runFit(const Arguments& args)
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
     // clang-format on
     addCsvFormatOptions(options);
+    addPreprocessingOptions(options);
     const estimate::FitSettings defaults;
     addFieldOptions(options, nullptr, estimate::fitSettingFields(), fitOptionPolicy(defaults));
     const auto parsed = parseArguments(args, options, "input");
@@ -174,6 +178,7 @@ int runFit(const Arguments& args)
         fit.experiments = dataExperiments(vm, mapping);
     }
 
+    applyPreprocessingOptions(vm, fit.preprocessing);
     const auto refuse = [&](estimate::MethodInput input, const char* option) {
         if (!estimate::takes(fit.settings.method, input))
             throw UsageError(estimate::notTakenMessage(option, {input}, fit.settings.method));

@@ -3,7 +3,9 @@
 // RESULT.json (and optionally the residual traces as CSV) written atomically.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
+#include "app/cli/StageOptions.h"
 #include "app/cli/StderrProgress.h"
 
 #include "engine/data/CsvReader.h"
@@ -31,42 +33,60 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-// Applies the options given on the command line to settings (a project's or the defaults);
-// OptimalEstimationSettings::validate's rules name the option that broke them.
+// Applies the options given on the command line to settings (a project's or the defaults):
+// the settings' field table (OptimalEstimationSettings), the priors, the guesses and the schedule.
+// Their rules name the option that broke them.
 void applyOptimalSettings(const po::variables_map& vm, estimate::OptimalEstimationSettings& settings)
 {
-    for (const auto& [name, weight] : namedValues(vm, "state-weight", "NAME=W"))
-        settings.stateWeights[name] = weight;
-    for (const auto& [name, weight] : namedValues(vm, "measurement-weight", "NAME=V"))
-        settings.measurementWeights[name] = weight;
     for (const auto& [name, prior] : namedPairs(vm, "initial", "NAME=VALUE,WEIGHT", "value", "weight"))
         settings.initialPrior[name] = prior;
-    if (vm.count("points"))
-        settings.shootingPoints = countOption(vm, "points", 0);
+    for (const auto& item : repeated(vm, "guess")) {
+        const auto [name, expression] = splitAssignment(item, "--guess", "STATE=EXPRESSION");
+        settings.guessExpressions[name] = expression;
+    }
+    // The older spelling of stage 1's method and steps.
     if (vm.count("first-stage")) {
         const auto name = vm["first-stage"].as<std::string>();
         const auto method = integrate::kIntegrationMethods.parse(name);
-        if (!method)
+        if (!method || !estimate::isFirstStageMethod(*method))
             throw UsageError(
                 integrate::kIntegrationMethods.mustBe("--first-stage", name, estimate::isFirstStageMethod));
-        settings.firstStageMethod = *method;
+        settings.stages.front().integrator.method = *method;
     }
     if (vm.count("first-stage-steps"))
-        settings.firstStageSteps = countOption(vm, "first-stage-steps", 0);
+        settings.stages.front().stepsPerInterval = countOption(vm, "first-stage-steps", 1);
+    applyStageOptions(vm, settings.stages);
+    FieldOptionPolicy<core::NoNeed> policy;
+    policy.otherOptions = {{"initial_prior", "initial"}, {"initial_guess", "guess"}};
+    applyFieldOptions(vm, estimate::optimalEstimationSettingFields(), settings, policy);
+}
+
+// The trajectories of settings.guessFrom: a result file, or the project's last result.
+void readStartTrajectory(estimate::OptimalEstimationSettings& settings, const project::Project* project,
+                         const std::string& input)
+{
+    if (settings.guessFrom.empty())
+        return;
+    if (settings.guessFrom == estimate::kLastOptimalResult) {
+        if (!project)
+            throw UsageError(std::string("--guess-from ") + estimate::kLastOptimalResult +
+                             " needs a PROJECT.sysid (a MODEL has no stored result): give a RESULT.json");
+        if (!project->lastOptimalResult)
+            throw UserError(input +
+                            ": the project holds no optimal-estimation result to start from (run it in "
+                            "the GUI and save the project, or give --guess-from RESULT.json)");
+        try {
+            settings.startFrom = estimate::startTrajectoryFrom(
+                project::optimalResultFromJson(*project->lastOptimalResult), input + " (last result)");
+        } catch (const std::invalid_argument& e) {
+            throw UserError(input + ": last_optimal_result." + e.what());
+        }
+        return;
+    }
     try {
-        settings.validate();
-    } catch (const core::SettingError& e) {
-        static const std::pair<const char*, const char*> options[] = {
-            {"state_weights.", "--state-weight "},   {"measurement_weights.", "--measurement-weight "},
-            {"initial_prior.", "--initial "},        {"shooting_points", "--points"},
-            {"first_stage.method", "--first-stage"}, {"first_stage.steps_per_interval", "--first-stage-steps"}};
-        for (const auto& [key, option] : options)
-            if (e.key().starts_with(key)) {
-                std::string entry = e.key().substr(std::string_view(key).size());
-                entry = entry.substr(0, entry.find('.'));
-                throw UsageError(option + entry + ": " + e.expectation());
-            }
-        throw UsageError(e.what());
+        settings.startFrom = project::loadStartTrajectory(settings.guessFrom);
+    } catch (const std::invalid_argument& e) {
+        throw UserError(e.what());
     }
 }
 
@@ -95,7 +115,9 @@ int runOptimal(const Arguments& args)
         "sysid optimal PROJECT.sysid [options] [-o RESULT.json]\n"
         "Optimal estimation (Rutten 1993): states, inputs and parameters minimising the weighted model and\n"
         "measurement residuals, by multiple shooting. A PROJECT gives its first data set and its\n"
-        "\"optimal_estimation\" settings; options given here override them. Exit 1 when it does not converge.");
+        "\"optimal_estimation\" settings; options given here override them. Before the run it prints the\n"
+        "stiffness along the starting guess (kappa = min Re of the local Jacobian's eigenvalues) and the\n"
+        "shooting points kappa*dt >= -2 takes. Exit 1 when it does not converge.");
     // clang-format off
     options.add_options()
         ("help,h", "show this help")
@@ -103,27 +125,28 @@ int runOptimal(const Arguments& args)
         ("data", po::value<std::string>(), "CSV file of the record (MODEL form)")
         ("time", po::value<std::string>(), "name of the time column (default: t, time or the first; MODEL form)")
         ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column "
-                                                   "(repeatable; MODEL form)")
-        ("state-weight", po::value<Strings>()->composing(),
-         "NAME=W: weight W > 0 of the model residual xi of an augmented state (x, x', or a parameter; default 1)")
-        ("measurement-weight", po::value<Strings>()->composing(),
-         "NAME=V: weight V >= 0 of a residual eps (an output, an input or eom:COORDINATE; default 1)")
+                                                   "(repeatable; MODEL form)");
+    addFieldOptions(options, nullptr, estimate::optimalEstimationSettingFields());
+    options.add_options()
         ("initial", po::value<Strings>()->composing(),
          "NAME=VALUE,WEIGHT: prior q_a and weight W_a >= 0 on an augmented state at the start (repeatable)")
-        ("points", po::value<long long>(), "shooting points on the data's time span (default 101)")
-        ("first-stage", po::value<std::string>(),
-         ("method of the loose first stage: " + integrate::kIntegrationMethods.choices(" | ", estimate::isFirstStageMethod) +
-          " (default euler, Rutten 1993 sec. 5.4; the implicit schemes for stiff problems)").c_str())
-        ("first-stage-steps", po::value<long long>(),
-         "fixed steps per shooting interval in the first stage (default 1); a stiff problem needs "
-         "h*lambda >= -2 for euler")
+        ("guess", po::value<Strings>()->composing(),
+         "STATE=EXPRESSION: starting guess of an augmented state as an expression of t, the measured signals (outputs "
+         "and inputs by name) and the parameters, e.g. s2=s4/3 (repeatable)");
+    addStageOptions(options);
+    options.add_options()
+        ("diagnose", "only print the stiffness along the starting guess (and write it to -o as JSON); do not solve")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: starting value of a parameter (repeatable)")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)")
         ("residuals", po::value<std::string>(), "RESIDUALS.csv: t and the residual traces xi and eps");
+    po::options_description hidden;
+    hidden.add_options()
+        ("first-stage", po::value<std::string>(), "the method of stage 1 (older spelling of --stage 1:integrator=M)")
+        ("first-stage-steps", po::value<long long>(), "the steps of stage 1 (older spelling of --stage 1:steps=N)");
     // clang-format on
     addCsvFormatOptions(options);
-    const auto parsed = parseArguments(args, options, "input");
+    const auto parsed = parseArguments(args, options, "input", &hidden);
     if (!parsed)
         return Success;
     const po::variables_map& vm = *parsed;
@@ -131,16 +154,19 @@ int runOptimal(const Arguments& args)
     const bool isProject = isProjectFile(input);
     const bool quiet = vm.count("quiet") > 0;
 
+    const bool diagnoseOnly = vm.count("diagnose") > 0;
     job::OptimalEstimationJob estimate;
     {
         estimate::OptimalEstimationSettings settings;  // arguments are checked before anything is read
         applyOptimalSettings(vm, settings);
         namedValues(vm, "set");
     }
-    if (!isProject && !vm.count("output"))
+    if (!isProject && !vm.count("output") && !diagnoseOnly)
         throw UsageError("missing -o RESULT.json (- for standard output)");
     const std::string out = vm.count("output") ? vm["output"].as<std::string>() : "-";
     checkOutputPlace(out, "-o");
+    if (diagnoseOnly && vm.count("residuals"))
+        throw UsageError("--residuals: --diagnose does not solve, so there are no residuals");
     if (vm.count("residuals")) {
         if (vm["residuals"].as<std::string>() == "-")
             throw UsageError("--residuals needs a file name");
@@ -165,6 +191,8 @@ int runOptimal(const Arguments& args)
         estimate.parameterValues = fit.parameterValues;
         if (project.optimalEstimation)
             estimate.settings = *project.optimalEstimation;
+        applyOptimalSettings(vm, estimate.settings);
+        readStartTrajectory(estimate.settings, &project, input);
     } else {
         if (!vm.count("data"))
             throw UsageError("missing --data DATA.csv (a MODEL needs data; or give a PROJECT.sysid)");
@@ -175,9 +203,18 @@ int runOptimal(const Arguments& args)
         estimate.experiment.name = path;
         estimate.experiment.table = data::readCsv(path, csvOptions(vm));
         estimate.experiment.mapping = columnMapping(vm);
+        applyOptimalSettings(vm, estimate.settings);
+        readStartTrajectory(estimate.settings, nullptr, input);
     }
-    applyOptimalSettings(vm, estimate.settings);
 
+    if (diagnoseOnly) {
+        StderrProgress progress(true);
+        const estimate::StiffnessDiagnostics d = estimate.diagnose(progress);
+        std::cout << "stiffness along the starting guess: " << estimate::describeStiffness(d) << '\n';
+        if (vm.count("output"))
+            writeResult(out, nlohmann::json{{"stiffness", {{"at_guess", project::stiffnessToJson(d)}}}}.dump(2) + "\n");
+        return Success;
+    }
     StderrProgress progress(quiet, false);  // the job logs each Newton iteration with its timings
     const estimate::OptimalEstimationResult result = estimate.run(progress);
     writeResult(out, project::optimalResultToJson(result).dump(2) + "\n");

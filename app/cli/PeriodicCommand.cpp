@@ -164,7 +164,7 @@ int runPeriodic(const Arguments& args)
         job.inputRecord = data::readCsv(vm["input"].as<std::string>(), csvOptions(vm));
         job.inputColumns = columnMapping(vm, "INPUT=COLUMN");
     } else {
-        for (const char* inputOnly : {"time", "map"})
+        for (const char* inputOnly : {"time", "map", "input-periods"})
             if (vm.count(inputOnly))
                 throw UsageError(std::string("--") + inputOnly + " belongs to --input FORCE.csv");
     }

@@ -8,6 +8,7 @@
 #include "engine/data/Noise.h"
 #include "engine/data/Text.h"
 #include "engine/eval/CompiledModel.h"
+#include "engine/integrate/ConstraintDrift.h"
 #include "engine/integrate/IntersampleChoice.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/job/SyntheticData.h"
@@ -141,6 +142,9 @@ int runSimulate(const Arguments& given)
     }
 
     const integrate::Trajectory trajectory = integrate::simulate(compiled, request, settings);
+    if (const std::string drift = integrate::describeDrift(integrate::constraintDrift(trajectory));
+        !drift.empty())
+        std::cerr << "sysid simulate: " << drift << "\n";
 
     std::optional<job::OutputNoise> noise;
     if (vm.count("noise"))

@@ -38,9 +38,13 @@ const char* usage =
     "                                   the fit's cost over a grid of two parameters, with a fit's path\n"
     "  compare RESULT.json|PROJECT.sysid [--data DATA.csv] [--initial result|estimate[:S]|model]\n"
     "          [-o OUT.json|OUT.csv]\n"
-    "                                   a fit's model simulated on a record: rmse, nrmse and fit % per output\n"
+    "                                   a fit's model simulated on a record: rmse, nrmse and fit % per output;\n"
+    "                                   several results: the models side by side (cost, AIC, AICc, BIC)\n"
     "  report PROJECT.sysid -o FOLDER [--force] [--fit]\n"
     "                                   the project's fit as a report: FOLDER/report.html and the parameters\n"
+    "  spectrum DATA.csv [--column NAME]... [--low-pass HZ[:ORDER]] [-o SPECTRUM.csv]\n"
+    "                                   each column's spectral peak (a starting natural frequency) and a\n"
+    "                                   low-pass cutoff to start from\n"
     "\n"
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
@@ -56,9 +60,9 @@ int main(int argc, char** argv)
     const std::string command = argv[1];
     const Arguments args(argv + 2, argv + argc);
     const std::map<std::string, int (*)(const Arguments&)> commands{
-        {"check", runCheck},       {"simulate", runSimulate}, {"fit", runFit},
-        {"periodic", runPeriodic}, {"optimal", runOptimal},   {"study", runStudy},
-        {"contour", runContour},   {"report", runReport},     {"compare", runCompare}};
+        {"check", runCheck},     {"simulate", runSimulate}, {"fit", runFit},         {"periodic", runPeriodic},
+        {"optimal", runOptimal}, {"study", runStudy},       {"contour", runContour}, {"report", runReport},
+        {"compare", runCompare}, {"spectrum", runSpectrum}};
     const auto usageError = [&](const char* what) {
         std::cerr << "sysid " << command << ": " << what << "\n(see 'sysid " << command << " --help')\n";
         return UsageErrorExit;

@@ -31,6 +31,16 @@ std::string integrationSummary(const SolverStatistics& statistics)
         (s.events > 0 ? ", " + count(s.events, "event located", "events located") : std::string());
 }
 
+std::string newtonSummary(const SolverStatistics& statistics)
+{
+    const NewtonStatistics& s = statistics.newton;
+    if (s.iterations == 0 && s.jacobianBuilds == 0)
+        return {};
+    return count(s.iterations, "Newton iteration", "Newton iterations") + ": " +
+        count(s.jacobianBuilds, "Jacobian built", "Jacobians built") + ", " + std::to_string(s.jacobianReuses) +
+        " re-used, " + count(s.modifiedSteps, "modified step", "modified steps");
+}
+
 std::string timeSummary(const SolverStatistics& statistics)
 {
     const PhaseSeconds& s = statistics.seconds;

@@ -13,6 +13,19 @@ IntegrationStatistics& IntegrationStatistics::operator+=(const IntegrationStatis
     return *this;
 }
 
+NewtonStatistics& NewtonStatistics::operator+=(const NewtonStatistics& other)
+{
+    for (auto counter : newtonCounters)
+        this->*counter += other.*counter;
+    return *this;
+}
+
+void RunStatistics::add(const NewtonStatistics& s)
+{
+    for (std::size_t i = 0; i < newtonCounters.size(); ++i)
+        newtonCounts_[i] += s.*newtonCounters[i];
+}
+
 void RunStatistics::add(const IntegrationStatistics& s)
 {
     for (std::size_t i = 0; i < integrationCounters.size(); ++i)
@@ -29,6 +42,8 @@ SolverStatistics RunStatistics::snapshot() const
     SolverStatistics s;
     for (std::size_t i = 0; i < integrationCounters.size(); ++i)
         s.integration.*integrationCounters[i] = counts_[i];
+    for (std::size_t i = 0; i < newtonCounters.size(); ++i)
+        s.newton.*newtonCounters[i] = newtonCounts_[i];
     s.seconds.compilation = static_cast<double>(nanoseconds_[static_cast<int>(Phase::Compilation)]) * 1e-9;
     s.seconds.integration = static_cast<double>(nanoseconds_[static_cast<int>(Phase::Integration)]) * 1e-9;
     s.seconds.linearAlgebra = static_cast<double>(nanoseconds_[static_cast<int>(Phase::LinearAlgebra)]) * 1e-9;

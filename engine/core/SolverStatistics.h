@@ -28,6 +28,20 @@ inline constexpr std::array integrationCounters{
     &IntegrationStatistics::factorizations, &IntegrationStatistics::integrations,
     &IntegrationStatistics::events};
 
+// What the damped-Newton solves of a run cost (shooting, continuation, time discretisation,
+// boundary value problems): iterations, Jacobians built and re-used, modified steps.
+struct NewtonStatistics {
+    std::size_t iterations = 0;
+    std::size_t jacobianBuilds = 0;
+    std::size_t jacobianReuses = 0;  // steps taken on an earlier Jacobian's factorisation
+    std::size_t modifiedSteps = 0;  // steps with the singular values of J raised (Gay 1976)
+
+    NewtonStatistics& operator+=(const NewtonStatistics& other);
+};
+
+inline constexpr std::array newtonCounters{&NewtonStatistics::iterations, &NewtonStatistics::jacobianBuilds,
+                                           &NewtonStatistics::jacobianReuses, &NewtonStatistics::modifiedSteps};
+
 // Seconds spent per phase of a run. Phases that run on several threads at once (integrations
 // of shooting intervals, rows of a contour) are summed over the threads, so they can exceed
 // `total`, which is wall time.
@@ -39,9 +53,11 @@ struct PhaseSeconds {
 };
 
 // The statistics part of a result: JSON "statistics" {steps, rejected_steps, rhs_evaluations,
-// jacobian_evaluations, factorizations, seconds {compilation, integration, linear_algebra, total}}.
+// jacobian_evaluations, factorizations, integrations, events, newton {iterations, jacobian_builds,
+// jacobian_reuses, modified_steps}, seconds {compilation, integration, linear_algebra, total}}.
 struct SolverStatistics {
     IntegrationStatistics integration;
+    NewtonStatistics newton;
     PhaseSeconds seconds;
 };
 
@@ -51,12 +67,14 @@ enum class Phase { Compilation, Integration, LinearAlgebra };
 class RunStatistics {
 public:
     void add(const IntegrationStatistics& s);
+    void add(const NewtonStatistics& s);
     void addSeconds(Phase phase, double seconds);
     // The sums so far; `total` is left to the caller, which knows the run's wall time.
     SolverStatistics snapshot() const;
 
 private:
     std::array<std::atomic<std::size_t>, integrationCounters.size()> counts_{};  // in integrationCounters' order
+    std::array<std::atomic<std::size_t>, newtonCounters.size()> newtonCounts_{};  // in newtonCounters' order
     std::atomic<long long> nanoseconds_[3] = {0, 0, 0};
 };
 

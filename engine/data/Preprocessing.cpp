@@ -8,7 +8,9 @@
 #include "engine/data/UniformTime.h"
 #include "engine/data/ZeroPhaseFilter.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -160,7 +162,8 @@ DataTable preprocess(const DataTable& table, const Preprocessing& settings)
     } catch (const core::SettingError& e) {
         throw settingError(e.what());
     }
-    DataTable out = settings.window ? trimWindow(table, settings.window->first, settings.window->second) : table;
+    const bool windowFirst = settings.window && !settings.windowAfterFilter;
+    DataTable out = windowFirst ? trimWindow(table, settings.window->first, settings.window->second) : table;
     const std::size_t timeColumn = out.timeColumn;
     (void)out.time();  // throws DataError when there is no time column
 
@@ -186,8 +189,8 @@ DataTable preprocess(const DataTable& table, const Preprocessing& settings)
         for (std::size_t c = 0; c < out.columns.size(); ++c) {
             if (c == timeColumn)
                 continue;
-            out.columns[c] =
-                inStep(out, "low-pass filter", nameOf(c), [&] { return filtFilt(sections, out.columns[c]); });
+            out.columns[c] = inStep(out, "low-pass filter", nameOf(c),
+                                    [&] { return filtFilt(sections, out.columns[c], settings.lowPass->ends); });
         }
     }
 
@@ -205,17 +208,49 @@ DataTable preprocess(const DataTable& table, const Preprocessing& settings)
             kept.push_back(time[i]);
         out.columns[timeColumn] = std::move(kept);
     }
+    if (settings.window && settings.windowAfterFilter)
+        out = trimWindow(out, settings.window->first, settings.window->second);
     return out;
+}
+
+std::optional<double> lowPassSettlingTime(const Preprocessing::LowPass& lowPass, double sampleRateHz)
+{
+    try {
+        const auto sections = butterworthLowPass(lowPass.order, lowPass.cutoffHz, sampleRateHz);
+        return static_cast<double>(settlingSamples(sections, 0.01)) / sampleRateHz;
+    } catch (const std::invalid_argument&) {
+        return std::nullopt;
+    }
+}
+
+std::string describeLowPass(const Preprocessing::LowPass& lowPass, double sampleRateHz)
+{
+    std::string text = "zero-phase Butterworth low-pass of order " + std::to_string(lowPass.order) + " at " +
+        formatDouble(lowPass.cutoffHz) + " Hz; ends by " +
+        (lowPass.ends == FilterEnds::LeastSquares ? "least squares" : "odd reflection");
+    if (const auto settling = lowPassSettlingTime(lowPass, sampleRateHz); settling && *settling > 0) {
+        // Two significant digits without an exponent: 0.096, 1.3, 100.
+        const int decimals = std::max(0, 1 - static_cast<int>(std::floor(std::log10(*settling))));
+        char seconds[64];
+        std::snprintf(seconds, sizeof seconds, "%.*f", decimals, *settling);
+        text += "; its end transients decay to 1 % within " + std::string(seconds) + " s";
+    }
+    return text;
 }
 
 json toJson(const Preprocessing& s)
 {
     json j = json::object();
-    if (s.window)
+    if (s.window) {
         j["window"] = {{"start", s.window->first}, {"end", s.window->second}};
+        if (s.windowAfterFilter)
+            j["window"]["after_filter"] = true;
+    }
     j["decimation"] = s.decimation;
     if (s.lowPass)
-        j["low_pass"] = {{"order", s.lowPass->order}, {"cutoff_hz", s.lowPass->cutoffHz}};
+        j["low_pass"] = {{"order", s.lowPass->order},
+                         {"cutoff_hz", s.lowPass->cutoffHz},
+                         {"ends", std::string(kFilterEnds.name(s.lowPass->ends))}};
     if (s.noise)
         j["noise"] = {{"percent", s.noise->percent},
                       {"distribution", std::string(noiseDistributionName(s.noise->distribution))},
@@ -232,17 +267,22 @@ Preprocessing preprocessingFromJson(const json& j)
     requireObject(j, "preprocessing", {"window", "decimation", "low_pass", "noise", "differentiation"});
     Preprocessing s;
     if (const json* w = member(j, "window")) {
-        requireObject(*w, "window", {"start", "end"});
+        requireObject(*w, "window", {"start", "end", "after_filter"});
         const json* start = member(*w, "start");
         const json* end = member(*w, "end");
         if (!start || !end)
             throw settingError("'window' needs both 'start' and 'end'");
         s.window = std::make_pair(readNumber(*start, "window.start"), readNumber(*end, "window.end"));
+        if (const json* after = member(*w, "after_filter")) {
+            if (!after->is_boolean())
+                throw settingError("'window.after_filter' is " + describe(*after) + "; expected true or false");
+            s.windowAfterFilter = after->get<bool>();
+        }
     }
     if (const json* d = member(j, "decimation"))
         s.decimation = readIntInRange(*d, "decimation", 1, 1000000, "an integer from 1 to 1000000");
     if (const json* lp = member(j, "low_pass")) {
-        requireObject(*lp, "low_pass", {"order", "cutoff_hz"});
+        requireObject(*lp, "low_pass", {"order", "cutoff_hz", "ends"});
         Preprocessing::LowPass l;
         if (const json* o = member(*lp, "order"))
             l.order = readIntInRange(*o, "low_pass.order", 1, 10, "an integer from 1 to 10");
@@ -250,6 +290,13 @@ Preprocessing preprocessingFromJson(const json& j)
         if (!c)
             throw settingError("'low_pass' needs 'cutoff_hz' (the cutoff frequency in Hz)");
         l.cutoffHz = readNumber(*c, "low_pass.cutoff_hz");
+        if (const json* e = member(*lp, "ends")) {
+            const auto parsed = e->is_string() ? kFilterEnds.parse(e->get<std::string>()) : std::nullopt;
+            if (!parsed)
+                throw settingError("'low_pass.ends' is " + describe(*e) + "; expected " +
+                                   kFilterEnds.quotedChoiceSentence());
+            l.ends = *parsed;
+        }
         s.lowPass = l;
     }
     if (const json* n = member(j, "noise")) {

@@ -14,9 +14,9 @@ struct SampledSignal {
 
 // Keeps every factor-th sample (the first, then every factor-th after it) after
 // a zero-phase order-8 Butterworth low-pass at 0.8 * (fs/2) / factor against
-// aliasing. factor 1 returns the input. Throws std::invalid_argument for a
-// factor < 1, time and values of different lengths, time that is not uniform
-// to 1e-9 relative (saying so), or a signal too short for the filter.
+// aliasing (its ends by odd reflection, FilterEnds::Odd). factor 1 returns the input. Throws std::invalid_argument for
+// a factor < 1, time and values of different lengths, time that is not uniform to 1e-9 relative (saying so), or a
+// signal too short for the filter.
 SampledSignal decimate(const std::vector<double>& time, const std::vector<double>& values, int factor);
 
 // Linear interpolation onto t0, t0 + dt, t0 + 2 dt, ... up to the last time

@@ -279,6 +279,7 @@ void DiscretisedPeriodicSystem::assembleJacobian(const VectorXd& X, std::vector<
 
 void DiscretisedPeriodicSystem::linearise(const VectorXd& X)
 {
+    jacobianFormed_ = false;
     evaluate(X, true);
     triplets_.clear();  // keeps its capacity: no fresh pages per iteration
     assembleJacobian(X, triplets_);
@@ -288,6 +289,7 @@ void DiscretisedPeriodicSystem::linearise(const VectorXd& X)
     jacobian_.setFromTriplets(triplets_.begin(), triplets_.end());
     if (!Eigen::Map<const VectorXd>(jacobian_.valuePtr(), jacobian_.nonZeros()).allFinite())
         throw std::runtime_error("the discretised Jacobian is not finite");
+    jacobianFormed_ = true;
     {
         core::PhaseTimer timer(core::Phase::LinearAlgebra);
         if (!analysed_) {

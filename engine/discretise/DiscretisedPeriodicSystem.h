@@ -38,6 +38,7 @@ public:
     Eigen::VectorXd residual(const Eigen::VectorXd& X) override;
     void linearise(const Eigen::VectorXd& X) override;
     Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const override;
+    const Eigen::SparseMatrix<double>* jacobianMatrix() override { return jacobianFormed_ ? &jacobian_ : nullptr; }
 
 private:
     // How a full state at node j depends on X: a free unknown, or a central difference of a position.
@@ -80,6 +81,7 @@ private:
     Eigen::SparseMatrix<double> jacobian_;
     Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::NaturalOrdering<int>> lu_;
     bool analysed_ = false;
+    bool jacobianFormed_ = false;  // jacobian_ is the finite J of the last linearise()
 };
 
 }  // namespace sysid::discretise

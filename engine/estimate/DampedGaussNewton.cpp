@@ -31,12 +31,10 @@ MinimiserOutcome dampedGaussNewton(LeastSquaresProblem& problem, const GaussNewt
     for (std::size_t iteration = 1; iteration <= options.maxIterations; ++iteration) {
         const Eigen::VectorXd theta = problem.parameters();
         const NormalEquations normal = normalEquations(current, scale);
-        // What a zero parameter step still gains (closing continuity gaps); while it is large
-        // the point is not stationary, however small the gradient.
-        const double gap = current.merit - 0.5 * current.residuals.squaredNorm();
+        // While the gap (closing continuity gaps) is large the point is not stationary, however small the gradient.
         if (current.merit == 0.0)
             return run.finish(Termination::convergence(TerminationCriterion::ExactFit, "exact fit (cost 0)"));
-        if (normal.scaledGradient <= options.gradientTolerance && gap <= options.costTolerance * current.merit)
+        if (normal.scaledGradient <= options.gradientTolerance && current.gap <= options.costTolerance * current.merit)
             return run.finish(
                 Termination::convergence(TerminationCriterion::GradientTolerance, "gradient below tolerance"));
         Eigen::VectorXd full;

@@ -15,6 +15,7 @@ enum class EstimationMethod {
     SingleStep,  // equation error of a one-step formula on the measured states (Normann 1989, ch. 3)
     Multistep,  // equation error of a multistep formula on the measured states (Normann 1989, ch. 4)
     SteepestDescent,  // output error minimised by a fixed-gain gradient step (Bordan 1971, sec. 4.1)
+    MaximumLikelihood,  // output error with each output's noise variance estimated too (Vankan 1992, eq. 2.12)
 };
 
 // What each method takes from the settings is its row in MethodTraits.h.
@@ -53,6 +54,12 @@ inline constexpr core::EnumTable kEstimationMethods{
          .name = "steepest-descent",
          .description = "output error minimised by a fixed-gain gradient step (Bordan 1971, eq. 4.22)",
          .label = "Steepest descent (Bordan 1971)"},
+        {.value = EstimationMethod::MaximumLikelihood,
+         .name = "ml",
+         .description = "maximum likelihood: output error with each output's noise variance estimated with the "
+                        "parameters (Vankan 1992, eq. 2.12); with priors, the Bayesian estimator with estimated "
+                        "variances",
+         .label = "Maximum likelihood"},
     })};
 
 inline std::string methodName(EstimationMethod method)

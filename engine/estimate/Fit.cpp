@@ -6,6 +6,7 @@
 #include "engine/estimate/LevenbergMarquardt.h"
 #include "engine/estimate/MethodTraits.h"
 #include "engine/estimate/MultipleShootingProblem.h"
+#include "engine/estimate/NoiseVariances.h"
 #include "engine/estimate/OutputErrorProblem.h"
 #include "engine/estimate/OutputWeights.h"
 #include "engine/estimate/ParameterLayout.h"
@@ -62,19 +63,10 @@ std::vector<double> outputResidualRms(const eval::CompiledModelSource& model,
                                       const std::vector<Eigen::MatrixXd>& outputs)
 {
     std::vector<double> rms(model.outputCount(), std::numeric_limits<double>::quiet_NaN());
-    for (std::size_t j = 0; j < model.outputCount(); ++j) {
-        double squares = 0.0;
-        std::size_t count = 0;
-        for (std::size_t e = 0; e < experiments.size(); ++e) {
-            if (!experiments[e].outputMeasured[j] || outputs[e].rows() == 0)
-                continue;
-            const auto jj = static_cast<Eigen::Index>(j);
-            squares += (experiments[e].measured.col(jj) - outputs[e].col(jj)).squaredNorm();
-            count += static_cast<std::size_t>(outputs[e].rows());
-        }
-        if (count > 0)
-            rms[j] = std::sqrt(squares / static_cast<double>(count));
-    }
+    const std::vector<OutputSquares> sums = outputSquares(experiments, outputs, model.outputCount());
+    for (std::size_t j = 0; j < sums.size(); ++j)
+        if (sums[j].samples > 0)
+            rms[j] = std::sqrt(sums[j].squares / static_cast<double>(sums[j].samples));
     return rms;
 }
 
@@ -141,12 +133,17 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
     if (traits.objective == Objective::EquationError)
         return fitByEquationError(std::move(model), initialValues, experiments, settings, observer, stop);
     std::vector<double> weights;
+    const bool estimateNoise = traits.weighting == OutputWeighting::Estimated;
     try {
-        weights = outputWeights(*model, experiments, settings);
-        if (traits.unitOutputWeights)
-            for (std::size_t j = 0; j < weights.size(); ++j)
-                if (!settings.outputWeights.count(model->outputNames[j]))
-                    weights[j] = weights[j] > 0 ? 1.0 : 0.0;  // the seed's unweighted J
+        // Weights the method does not take (maximum likelihood estimates them) are ignored, not checked.
+        FitSettings weighting = settings;
+        if (!traits.takes(MethodInput::OutputWeights))
+            weighting.outputWeights.clear();
+        weights = outputWeights(*model, experiments, weighting);
+        for (std::size_t j = 0; j < weights.size(); ++j)
+            if (estimateNoise ||
+                (traits.weighting == OutputWeighting::Unit && !settings.outputWeights.count(model->outputNames[j])))
+                weights[j] = weights[j] > 0 ? 1.0 : 0.0;  // the seed's unweighted J; ML scales them itself
     } catch (const std::invalid_argument& e) {
         throw FitError(e.what());
     }
@@ -157,6 +154,7 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
         observer->log(priorsIgnoredNote(settings.method));
 
     std::unique_ptr<FitProblem> problem;
+    const ResponseFitProblem* likelihoodProblem = nullptr;  // the problem, when it estimates the noise variances
     switch (traits.objective) {
     case Objective::MultipleShooting:
         problem = std::make_unique<MultipleShootingProblem>(model, layout, experiments, weights, settings.integrator,
@@ -167,10 +165,16 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
                                                             settings.integrator, settings.periodic);
         break;
     case Objective::OutputError:
-    case Objective::EquationError:
-        problem = std::make_unique<OutputErrorProblem>(model, layout, experiments, weights, priors, settings.integrator,
-                                                       settings.sensitivity);
+    case Objective::EquationError: {
+        auto outputError = std::make_unique<OutputErrorProblem>(model, layout, experiments, weights, priors,
+                                                                settings.integrator, settings.sensitivity);
+        if (estimateNoise) {
+            outputError->estimateNoiseVariances(noiseVarianceFloors(experiments, model->outputCount()));
+            likelihoodProblem = outputError.get();
+        }
+        problem = std::move(outputError);
         break;
+    }
     }
 
     auto onAccepted = [&](const IterationRecord& record) {
@@ -208,6 +212,8 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
             precision(static_cast<Eigen::Index>(u)) = 1.0 / (priors[u]->sd * priors[u]->sd);
     const Uncertainty unc = [&] {
         const core::PhaseTimer timer(core::Phase::LinearAlgebra);
+        if (likelihoodProblem)
+            return uncertaintyWithEstimatedNoise(outcome.final.jacobian.topRows(dataRows), precision);
         return uncertainty(outcome.final.jacobian.topRows(dataRows), outcome.final.residuals.head(dataRows), precision);
     }();
     const Eigen::VectorXd theta = problem->parameters();
@@ -233,6 +239,17 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
     result.cost = outcome.final.merit;
     result.outputNames = model->outputNames;
     result.residualRms = outputResidualRms(*model, experiments, problem->outputs());
+    result.likelihood =
+        likelihoodOf(outputSquares(experiments, problem->outputs(), model->outputCount()), layout.size());
+    if (likelihoodProblem) {
+        result.noise = noiseEstimates(likelihoodProblem->outputSquares(), likelihoodProblem->noiseVarianceFloors(),
+                                      model->outputNames, model->outputUnits);
+        if (observer)
+            for (const NoiseEstimate& n : result.noise)
+                observer->log("noise sd of " + n.output + ": " + data::formatNumber(n.value, 6) + " +- " +
+                              data::formatNumber(n.sd, 2) + " (maximum likelihood, " + std::to_string(n.samples) +
+                              " samples)");
+    }
     result.residualAnalysis = analyseFitResiduals(*model, experiments, problem->outputs());
     result.residualCount = problem->dataResidualCount();
     result.minimiser = std::string(minimiserTable.name(traits.minimiser));

@@ -3,6 +3,7 @@
 #include "engine/core/SolverStatistics.h"
 #include "engine/core/Termination.h"
 #include "engine/estimate/FitSettings.h"
+#include "engine/estimate/NoiseVariances.h"
 #include "engine/estimate/ProgressSink.h"
 #include "engine/estimate/ResidualAnalysis.h"
 
@@ -35,13 +36,20 @@ struct FitResult {
     Eigen::MatrixXd covariance;
     Eigen::MatrixXd correlation;
     std::vector<ParameterCombination> undetermined;  // what the data cannot determine; empty: all is
-    double cost = 0.0;  // 1/2 sum of squared weighted residuals (+ prior terms)
+    // 1/2 sum of squared weighted residuals (+ prior terms); maximum likelihood: -ln L (+ prior terms)
+    double cost = 0.0;
     std::vector<std::string> outputNames;
     std::vector<double> residualRms;  // unweighted, per model output (NaN if not measured)
     std::size_t residualCount = 0;
     // Whiteness and independence of the output residuals at the estimate (computed with residualRms,
     // from the same responses; empty where those are not reported).
     ResidualAnalysis residualAnalysis;
+    // Maximum likelihood: each measured output's noise sd (in the output's unit), estimated with the parameters. Empty for the
+    // methods whose weights are fixed before the fit.
+    std::vector<NoiseEstimate> noise;
+    // The likelihood of the output residuals at the estimate (every fit of output residuals; not the
+    // equation-error methods), for information criteria.
+    Likelihood likelihood;
     std::string minimiser;  // the method that minimised the cost, for reports ("Levenberg-Marquardt")
     std::size_t iterations = 0;
     // Evaluations of the objective (residuals or equation errors), and of its derivatives

@@ -142,6 +142,13 @@ const core::FieldTable<PeriodicResponseSettings, MethodInput>& periodicResponseF
              .help = "periods simulated from the model's initial state for the first guess of the orbit",
              .legacyKey = "warmup_periods"},
             [](S& s) -> std::size_t& { return s.settlePeriods; }, 1),
+        core::choiceField<S, In>(
+            {.key = "jacobian_reuse",
+             .option = "jacobian-reuse",
+             .label = "Jacobian re-use of the shooting Newton",
+             .help = "when the shooting Newton re-uses its Jacobian (Vankan 1992, eq. 4.42)"},
+            [](S& s) -> shooting::JacobianReuse& { return s.jacobianReuse; },
+            core::choicesOf(shooting::kJacobianReuse)),
     };
     return table;
 }

@@ -9,6 +9,7 @@
 #include "engine/integrate/IntegratorSettings.h"
 #include "engine/integrate/Intersample.h"
 #include "engine/model/Prior.h"
+#include "engine/shooting/JacobianReuse.h"
 
 #include <cstddef>
 #include <map>
@@ -35,6 +36,9 @@ struct PeriodicResponseSettings {
     // The first guess of the orbit: the model simulated from its own initial state over this
     // many periods (the transient dies out); later evaluations start from the last accepted orbit.
     std::size_t settlePeriods = 20;
+    // When the shooting Newton re-uses its Jacobian (Vankan 1992, eq. 4.42), also from one fit
+    // iteration's orbit to the next.
+    shooting::JacobianReuse jacobianReuse = shooting::JacobianReuse::Automatic;
 
     void validate() const;
 };

@@ -7,16 +7,33 @@
 
 namespace sysid::estimate {
 
-// The local model of a least-squares merit function at one point: the merit is expected to
-// be 1/2 |residuals + jacobian * step|^2 after a step. For plain least squares `residuals`
-// are the residuals and merit = 1/2 |residuals|^2; a constrained problem (multiple shooting)
-// condenses its constraints into them and adds a penalty to the merit.
+// The local model of a merit function at one point: after a step the merit is expected to fall by
+// gap + 1/2 |residuals|^2 - 1/2 |residuals + jacobian * step|^2. For plain least squares `residuals`
+// are the residuals, merit = 1/2 |residuals|^2 and gap = 0; a constrained problem (multiple shooting)
+// condenses its constraints into them and adds a penalty to the merit, which the gap holds.
 struct Linearization {
     double merit = 0.0;
     double violation = 0.0;  // 1/2 |constraint defects|^2 (multiple shooting), not part of merit
+    double gap = 0.0;  // what a zero parameter step still gains (multiple shooting's continuity gaps)
+    // Maximum likelihood with estimated noise variances: merit is -log L, of any sign, and the residuals
+    // are weighted by the variances estimated at this point. With those weights frozen the weighted
+    // cost has the gradient of -log L there and lies above it (-log L is concave in each output's sum
+    // of squares), so its local model predicts -log L's decrease and every decrease of it is one of
+    // -log L (a majorise-minimise step, Lange 2016, ch. 1).
+    bool likelihood = false;
 
     Eigen::VectorXd residuals;
     Eigen::MatrixXd jacobian;
+    // Curvature the residuals' model leaves out, subtracted from J'J (empty: none): the local model becomes
+    // 1/2 |residuals + jacobian * step|^2 - 1/2 step' curvature step. Maximum likelihood's frozen weights miss
+    // the curvature of ln M_jj, sum_j (2/n_j) g_j g_j' with g_j = J_j' r_j (weighted, output j's rows); without
+    // it the reweighting converges only linearly. A minimiser uses it only where J'J - curvature stays
+    // positive definite (normalEquations).
+    Eigen::MatrixXd curvature;
+
+    // What the relative tests measure a change against: the merit of least squares; for maximum
+    // likelihood the frozen weighted cost 1/2 |residuals|^2 (the samples / 2 plus the prior rows).
+    double scale() const { return likelihood ? gap + 0.5 * residuals.squaredNorm() : merit; }
 };
 
 class LeastSquaresProblem {

@@ -34,10 +34,9 @@ MinimiserOutcome levenbergMarquardt(LeastSquaresProblem& problem, const Levenber
     for (std::size_t iteration = 1; iteration <= options.maxIterations; ++iteration) {
         const Eigen::VectorXd theta = problem.parameters();
         const NormalEquations normal = normalEquations(current, scale);
-        // What a zero parameter step still gains; for plain least squares merit is 1/2|r|^2 and this is 0.
-        const double gap = current.merit - 0.5 * current.residuals.squaredNorm();
-        const bool gapClosed = gap <= options.costTolerance * current.merit;
-        if (current.merit == 0.0)
+        const double reference = current.scale();
+        const bool gapClosed = current.gap <= options.costTolerance * reference;
+        if (reference == 0.0)
             return run.finish(Termination::convergence(TerminationCriterion::ExactFit, "exact fit (cost 0)"));
         if (normal.scaledGradient <= options.gradientTolerance && gapClosed)
             return run.finish(
@@ -59,8 +58,8 @@ MinimiserOutcome levenbergMarquardt(LeastSquaresProblem& problem, const Levenber
                 return run.finish(
                     Termination::failure(TerminationCriterion::SingularJacobian,
                                          "the normal equations are singular: some parameters cannot be identified"));
-            const double predicted = current.merit - 0.5 * (current.residuals + current.jacobian * step).squaredNorm();
-            if (relativeStep <= options.stepTolerance && predicted <= options.costTolerance * current.merit)
+            const double predicted = normal.predictedDecrease(current, step);
+            if (relativeStep <= options.stepTolerance && predicted <= options.costTolerance * reference)
                 return run.finish(
                     Termination::convergence(TerminationCriterion::StepTolerance, "relative step below tolerance"));
             ++run.outcome.evaluations;
@@ -73,10 +72,9 @@ MinimiserOutcome levenbergMarquardt(LeastSquaresProblem& problem, const Levenber
                 lambda *= std::max(1.0 / 3.0, 1.0 - std::pow(2.0 * rho - 1.0, 3));
                 nu = 2.0;
                 problem.accept();
-                const double previous = current.merit;
                 std::swap(current, trial);
                 run.record(iteration, current.merit, relativeStep, lambda);
-                if (actual <= options.costTolerance * previous)
+                if (actual <= options.costTolerance * reference)
                     return run.finish(Termination::convergence(TerminationCriterion::CostTolerance,
                                                                "relative cost change below tolerance"));
                 break;

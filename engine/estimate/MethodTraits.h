@@ -62,15 +62,22 @@ inline constexpr core::EnumTable minimiserTable{
                                       "exact second derivatives, Gauss-Newton where they are indefinite"},
     }};
 
+// Where the weights of the output residuals come from.
+enum class OutputWeighting {
+    NoiseEstimate,  // given, else 1/sigma^2 with sigma estimated from the data before the fit
+    Unit,  // given, else 1 (the unweighted cost of Bordan 1971, eq. 4.19)
+    // 1/sigma^2 with sigma estimated with the parameters: sigma_j^2 = M_jj(theta)/n_j at the optimum, the
+    // maximum-likelihood estimate (Vankan 1992, eq. 2.12-2.13). Only output error (single shooting) has it.
+    Estimated,
+};
+
 // One row per estimation method: everything the rest of sysid asks about a method.
 struct MethodTraits {
     EstimationMethod method;
     Objective objective;
     Minimiser minimiser;
     std::uint32_t inputs;  // bits of MethodInput
-    // Output weights are 1 unless given (the unweighted cost of Bordan 1971, eq. 4.19), not the
-    // 1/sigma^2 estimated from the data.
-    bool unitOutputWeights;
+    OutputWeighting weighting;
 
     constexpr bool takes(MethodInput input) const { return (inputs >> static_cast<unsigned>(input)) & 1u; }
 };
@@ -84,31 +91,38 @@ constexpr std::uint32_t inputBits(std::initializer_list<MethodInput> inputs)
 }
 
 // The rows, in EstimationMethod order.
-inline constexpr std::array<MethodTraits, 7> kMethodTraits{{
+inline constexpr std::array<MethodTraits, 8> kMethodTraits{{
     {EstimationMethod::OutputError, Objective::OutputError, Minimiser::LevenbergMarquardt,
-     inputBits({MethodInput::SensitivityMethod, MethodInput::InitialValues, MethodInput::OutputWeights}), false},
+     inputBits({MethodInput::SensitivityMethod, MethodInput::InitialValues, MethodInput::OutputWeights}),
+     OutputWeighting::NoiseEstimate},
     {EstimationMethod::MultipleShooting, Objective::MultipleShooting, Minimiser::DampedGaussNewton,
-     inputBits({MethodInput::ShootingIntervals, MethodInput::InitialValues, MethodInput::OutputWeights}), false},
+     inputBits({MethodInput::ShootingIntervals, MethodInput::InitialValues, MethodInput::OutputWeights}),
+     OutputWeighting::NoiseEstimate},
     {EstimationMethod::Bayes, Objective::OutputError, Minimiser::LevenbergMarquardt,
      inputBits(
          {MethodInput::SensitivityMethod, MethodInput::InitialValues, MethodInput::OutputWeights, MethodInput::Priors}),
-     false},
+     OutputWeighting::NoiseEstimate},
     {EstimationMethod::PeriodicResponse, Objective::PeriodicResponse, Minimiser::LevenbergMarquardt,
      inputBits(
          {MethodInput::InitialValues, MethodInput::OutputWeights, MethodInput::Priors, MethodInput::PeriodicResponse}),
-     false},
+     OutputWeighting::NoiseEstimate},
     {EstimationMethod::SingleStep, Objective::EquationError, Minimiser::NewtonRaphson,
      inputBits({MethodInput::OneStepFormula, MethodInput::StateWeights, MethodInput::Differentiation,
                 MethodInput::SimulateFit, MethodInput::Refinement}),
-     false},
+     OutputWeighting::NoiseEstimate},
     {EstimationMethod::Multistep, Objective::EquationError, Minimiser::NewtonRaphson,
      inputBits({MethodInput::MultistepFormula, MethodInput::StateWeights, MethodInput::Differentiation,
                 MethodInput::SimulateFit, MethodInput::Refinement}),
-     false},
+     OutputWeighting::NoiseEstimate},
     {EstimationMethod::SteepestDescent, Objective::OutputError, Minimiser::SteepestDescent,
      inputBits(
          {MethodInput::SensitivityMethod, MethodInput::InitialValues, MethodInput::OutputWeights, MethodInput::Gain}),
-     true},
+     OutputWeighting::Unit},
+    // With priors it is the Bayesian estimator with estimated variances (Vankan 1992, eq. 2.10 with 2.12). Output
+    // error only: multiple shooting and periodic response keep weights fixed before the fit.
+    {EstimationMethod::MaximumLikelihood, Objective::OutputError, Minimiser::LevenbergMarquardt,
+     inputBits({MethodInput::SensitivityMethod, MethodInput::InitialValues, MethodInput::Priors}),
+     OutputWeighting::Estimated},
 }};
 
 const MethodTraits& traitsOf(EstimationMethod method);

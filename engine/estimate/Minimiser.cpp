@@ -54,16 +54,30 @@ MinimiserOutcome MinimiserRun::finishAtIterationLimit(std::size_t maxIterations)
                                                     ") reached"));
 }
 
+double NormalEquations::predictedDecrease(const Linearization& at, const Eigen::VectorXd& step) const
+{
+    const double residualPart =
+        (at.gap + 0.5 * at.residuals.squaredNorm()) - 0.5 * (at.residuals + at.jacobian * step).squaredNorm();
+    return curved ? residualPart + 0.5 * step.dot(at.curvature * step) : residualPart;
+}
+
 NormalEquations normalEquations(const Linearization& at, Eigen::VectorXd& scale)
 {
     const core::PhaseTimer timer(core::Phase::LinearAlgebra);
     NormalEquations out;
     out.matrix = normalMatrix(at.jacobian);
     out.gradient = at.jacobian.transpose() * at.residuals;
+    if (at.curvature.size() > 0) {
+        Eigen::MatrixXd curved = out.matrix - at.curvature;
+        if (Eigen::LLT<Eigen::MatrixXd>(curved).info() == Eigen::Success) {
+            out.matrix = std::move(curved);
+            out.curved = true;
+        }
+    }
     for (Eigen::Index i = 0; i < scale.size(); ++i)
         scale(i) = std::max({scale(i), out.matrix(i, i), 1e-300});
     out.scaledGradient =
-        (out.gradient.array() / scale.array().sqrt()).abs().maxCoeff() / std::max(std::sqrt(2.0 * at.merit), 1e-300);
+        (out.gradient.array() / scale.array().sqrt()).abs().maxCoeff() / std::max(std::sqrt(2.0 * at.scale()), 1e-300);
     return out;
 }
 

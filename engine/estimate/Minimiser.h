@@ -64,11 +64,14 @@ private:
 
 // The Gauss-Newton model at the current point: A = J'J, g = J'r, and the gradient scaled by
 // Marquardt's diagonal (`scale`, raised here to A's diagonal where that is larger) relative to
-// sqrt(2 merit): the gradient as seen in parameters measured in units of their sensitivity.
+// sqrt(2 scale()): the gradient as seen in parameters measured in units of their sensitivity.
 struct NormalEquations {
-    Eigen::MatrixXd matrix;
+    Eigen::MatrixXd matrix;  // J'J, less the linearization's curvature where that leaves it positive definite
     Eigen::VectorXd gradient;
     double scaledGradient = 0.0;
+    bool curved = false;  // the curvature was subtracted: the model's decrease has its term
+    // The decrease the local model predicts for `step` (the gap, then the residuals' and the curvature's parts).
+    double predictedDecrease(const Linearization& at, const Eigen::VectorXd& step) const;
 };
 NormalEquations normalEquations(const Linearization& at, Eigen::VectorXd& scale);
 

@@ -199,6 +199,7 @@ bool MultipleShootingProblem::evaluate(const Eigen::VectorXd& step, Linearizatio
         }
     }
     out.merit = 0.5 * dataSquares;
+    out.gap = out.merit - 0.5 * out.residuals.squaredNorm();
     out.violation = penaltyTerm;
     if (!std::isfinite(out.merit) || !std::isfinite(out.violation)) {
         failure = "the cost is not finite";

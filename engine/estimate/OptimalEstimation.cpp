@@ -2,6 +2,7 @@
 
 #include "engine/core/SolverStatistics.h"
 #include "engine/data/Text.h"
+#include "engine/estimate/OptimalEstimationGuess.h"
 #include "engine/estimate/OptimalEstimationHamiltonian.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
@@ -25,7 +26,8 @@ void requireKnownNames(const std::map<std::string, T>& given, const std::vector<
 {
     for (const auto& [name, value] : given)
         if (std::find(known.begin(), known.end(), name) == known.end())
-            throw OptimalEstimationError(what + " names '" + name + "', which is not one of: " + data::nameList(known, ""));
+            throw OptimalEstimationError(what + " names '" + name +
+                                         "', which is not one of: " + data::nameList(known, ""));
 }
 
 void checkExperiment(const model::Model& model, const Experiment& e)
@@ -63,7 +65,41 @@ struct Prepared {
     std::shared_ptr<const eval::CompiledModelSource> source;
     std::vector<std::optional<std::size_t>> measuredColumnOfState;  // experiment column measuring a state
     std::vector<double> startingState;  // per model state, from x(0)
+    // Augmented state -> its guess on the data grid (the settings' expressions and initialGuess).
+    std::map<std::string, std::vector<double>> guesses;
 };
+
+// A previous solution's trajectories on the shooting points; throws when they are malformed or
+// name none of the augmented states.
+void applyStartTrajectory(const StartTrajectory& start, const AugmentedLayout& L, const std::vector<double>& points,
+                          Eigen::MatrixXd& nodes)
+{
+    const std::size_t N = L.stateNames.size();
+    const std::string from = start.source.empty() ? std::string("the result to start from") : start.source;
+    for (std::size_t k = 1; k < start.times.size(); ++k)
+        if (!(start.times[k] > start.times[k - 1]))
+            throw OptimalEstimationError(from + ": its times are not strictly increasing");
+    std::size_t used = 0;
+    for (std::size_t i = 0; i < 2 * N; ++i) {
+        const std::string name = i < N ? L.stateNames[i] : "lambda_" + L.stateNames[i - N];
+        const auto it = start.values.find(name);
+        if (it == start.values.end())
+            continue;
+        if (it->second.size() != start.times.size() || start.times.empty())
+            throw OptimalEstimationError(from + ": " + name + " has " + std::to_string(it->second.size()) +
+                                         " values for " + std::to_string(start.times.size()) + " times");
+        for (const double v : it->second)
+            if (!std::isfinite(v))
+                throw OptimalEstimationError(from + ": " + name + " holds a value that is not a finite number");
+        const data::Signal trajectory(start.times, it->second);
+        for (std::size_t k = 0; k < points.size(); ++k)
+            nodes(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(i)) = trajectory.at(points[k]);
+        used += i < N ? 1 : 0;
+    }
+    if (used == 0)
+        throw OptimalEstimationError(from + " holds none of the states to start from (" +
+                                     data::nameList(L.stateNames, "") + ")");
+}
 
 Prepared prepare(const model::Model& model, const Experiment& experiment, const OptimalEstimationSettings& settings)
 {
@@ -74,6 +110,7 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
     requireKnownNames(settings.stateWeights, L.stateNames, "a state weight");
     requireKnownNames(settings.initialPrior, L.stateNames, "an initial prior");
     requireKnownNames(settings.initialGuess, L.stateNames, "an initial guess");
+    requireKnownNames(settings.guessExpressions, L.stateNames, "an initial guess");
     for (const auto& [name, values] : settings.initialGuess) {
         if (values.size() != experiment.times.size())
             throw OptimalEstimationError("the initial guess of " + name + " has " + std::to_string(values.size()) +
@@ -84,6 +121,9 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
                 throw OptimalEstimationError("the initial guess of " + name +
                                              " is not a finite number at t = " + std::to_string(experiment.times[k]));
     }
+    p.guesses = evaluateGuessExpressions(settings.guessExpressions, model, experiment);
+    for (const auto& [name, values] : settings.initialGuess)
+        p.guesses[name] = values;
     requireKnownNames(settings.measurementWeights, L.residualNames, "a measurement weight");
     HamiltonianWeights& w = p.weights;
     for (const auto& name : L.stateNames) {
@@ -122,8 +162,7 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
 // Seed 001 §3.4: positions from the measurements, velocities by central differences,
 // parameters at their starting values, lambda = 0.
 Eigen::MatrixXd initialNodes(const model::Model& model, const Prepared& p, const Experiment& e,
-                             const std::map<std::string, std::vector<double>>& guesses,
-                             const std::vector<double>& points)
+                             const std::optional<StartTrajectory>& start, const std::vector<double>& points)
 {
     const AugmentedLayout& L = p.layout;
     const std::size_t N = L.stateNames.size();
@@ -158,8 +197,10 @@ Eigen::MatrixXd initialNodes(const model::Model& model, const Prepared& p, const
             nodes(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(L.modelStateCount + q)) =
                 model.parameters[L.estimatedParameters[q]].value;
     }
+    if (start)
+        applyStartTrajectory(*start, L, points, nodes);
     for (std::size_t i = 0; i < N; ++i)
-        if (const auto it = guesses.find(L.stateNames[i]); it != guesses.end()) {
+        if (const auto it = p.guesses.find(L.stateNames[i]); it != p.guesses.end()) {
             const data::Signal guess(e.times, it->second);
             for (std::size_t k = 0; k < points.size(); ++k)
                 nodes(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(i)) = guess.at(points[k]);
@@ -167,51 +208,21 @@ Eigen::MatrixXd initialNodes(const model::Model& model, const Prepared& p, const
     return nodes;
 }
 
-}  // namespace
+// Everything a run needs before Newton starts: the compiled Hamiltonian system with the
+// measured signals, the boundary conditions, the schedule and the starting nodes.
+struct Setup {
+    Prepared prepared;
+    std::unique_ptr<integrate::InputSignals> inputSignals;
+    std::unique_ptr<eval::CompiledModel> hamiltonian;
+    std::unique_ptr<integrate::ModelSystem> system;
+    Eigen::VectorXd qa, Wa;
+    shooting::BoundaryConditions bc;
+    shooting::BvpSettings bvp;
+    Eigen::MatrixXd nodes;
+};
 
-bool isFirstStageMethod(integrate::IntegrationMethod method)
-{
-    using M = integrate::IntegrationMethod;
-    return method == M::Euler || method == M::RK4 || method == M::ImplicitEuler || method == M::CrankNicolson;
-}
-
-std::vector<shooting::BvpStage> defaultOptimalEstimationStages(integrate::IntegrationMethod firstStageMethod,
-                                                               std::size_t firstStageSteps)
-{
-    OptimalEstimationSettings firstStage;
-    firstStage.firstStageMethod = firstStageMethod;
-    firstStage.firstStageSteps = firstStageSteps;
-    try {
-        firstStage.validate();
-    } catch (const core::SettingError& e) {
-        throw OptimalEstimationError(e.what());
-    }
-    shooting::BvpStage euler, loose, tight;
-    euler.integrator.method = firstStageMethod;
-    euler.stepsPerInterval = firstStageSteps;
-    euler.newtonTolerance = 1e-6;
-    loose.integrator.method = integrate::IntegrationMethod::Dopri5;
-    loose.integrator.relativeTolerance = 1e-6;
-    loose.integrator.absoluteTolerance = 1e-8;
-    // A stage's Newton tolerance sits above its integration error, or the line search only
-    // chases integration noise.
-    loose.newtonTolerance = 1e-4;
-    tight.integrator.method = integrate::IntegrationMethod::Dopri5;
-    tight.integrator.relativeTolerance = 1e-11;
-    tight.integrator.absoluteTolerance = 1e-13;
-    tight.newtonTolerance = 1e-8;
-    // The tight stage starts within the loose stage's integration error of its solution, so
-    // the loose stage's Jacobian is exact enough and costs a fraction of a tight one.
-    tight.jacobianIntegrator = loose.integrator;
-    return {euler, loose, tight};
-}
-
-namespace {
-
-OptimalEstimationResult solveEstimate(const model::Model& model, const Experiment& experiment,
-                                      const OptimalEstimationSettings& settings,
-                                      const std::function<void(const shooting::BvpIteration&)>& progress,
-                                      std::stop_token stop)
+std::unique_ptr<Setup> setUp(const model::Model& model, const Experiment& experiment,
+                             const OptimalEstimationSettings& settings)
 {
     try {
         settings.validate();
@@ -219,8 +230,9 @@ OptimalEstimationResult solveEstimate(const model::Model& model, const Experimen
         throw OptimalEstimationError(e.what());
     }
     checkExperiment(model, experiment);
-    const Prepared prepared = prepare(model, experiment, settings);
-    const AugmentedLayout& L = prepared.layout;
+    auto setup = std::make_unique<Setup>();
+    setup->prepared = prepare(model, experiment, settings);
+    const AugmentedLayout& L = setup->prepared.layout;
     const std::size_t N = L.stateNames.size();
 
     std::vector<data::Signal> signals;
@@ -230,19 +242,21 @@ OptimalEstimationResult solveEstimate(const model::Model& model, const Experimen
     }
     for (std::size_t r = 0; r < experiment.inputs.size(); ++r)
         signals.push_back(experiment.inputs.signal(r));
-    const integrate::InputSignals inputSignals(std::move(signals));
-    eval::CompiledModel hamiltonian(prepared.source);
-    const integrate::ModelSystem system(hamiltonian, &inputSignals);
+    setup->inputSignals = std::make_unique<integrate::InputSignals>(std::move(signals));
+    setup->hamiltonian = std::make_unique<eval::CompiledModel>(setup->prepared.source);
+    setup->system = std::make_unique<integrate::ModelSystem>(*setup->hamiltonian, setup->inputSignals.get());
 
-    Eigen::VectorXd qa = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(N));
-    Eigen::VectorXd Wa = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(N));
+    const auto n = static_cast<Eigen::Index>(N);
+    Eigen::VectorXd qa = Eigen::VectorXd::Zero(n);
+    Eigen::VectorXd Wa = Eigen::VectorXd::Zero(n);
     for (std::size_t i = 0; i < N; ++i)
         if (const auto it = settings.initialPrior.find(L.stateNames[i]); it != settings.initialPrior.end()) {
             qa(static_cast<Eigen::Index>(i)) = it->second.first;
             Wa(static_cast<Eigen::Index>(i)) = it->second.second;
         }
-    const auto n = static_cast<Eigen::Index>(N);
-    shooting::BoundaryConditions bc;
+    setup->qa = qa;
+    setup->Wa = Wa;
+    shooting::BoundaryConditions& bc = setup->bc;
     bc.separated = true;
     bc.leftCount = N;
     // Seed 001 eq. (2.7f) and (2.7g): lambda(a) = W_a (X(a) - q_a), lambda(b) = 0.
@@ -262,20 +276,43 @@ OptimalEstimationResult solveEstimate(const model::Model& model, const Experimen
         return J;
     };
 
-    shooting::BvpSettings bvp = settings.bvp;
+    setup->bvp = settings.bvp;
+    shooting::BvpSettings& bvp = setup->bvp;
     if (bvp.shootingPoints.empty()) {
         bvp.shootingPoints =
             shooting::uniformShootingPoints(experiment.times.front(), experiment.times.back(), settings.shootingPoints);
     }
     if (bvp.stages.empty())
-        bvp.stages = settings.stages.empty()
-            ? defaultOptimalEstimationStages(settings.firstStageMethod, settings.firstStageSteps)
-            : settings.stages;
+        bvp.stages = bvpStages(stagesToRun(settings.stages, settings.startFrom.has_value()));
+    setup->nodes = initialNodes(model, setup->prepared, experiment, settings.startFrom, bvp.shootingPoints);
+    return setup;
+}
 
-    const Eigen::MatrixXd nodes = initialNodes(model, prepared, experiment, settings.initialGuess, bvp.shootingPoints);
-    const shooting::BvpResult solved = shooting::solveBoundaryValueProblem(system, bc, nodes, bvp, progress, stop);
+StiffnessDiagnostics stiffnessAtNodes(Setup& setup, const std::vector<double>& points, const Eigen::MatrixXd& nodes)
+{
+    return stiffnessAlong(*setup.system, points, nodes, setup.bvp.shootingPoints.size());
+}
+
+OptimalEstimationResult solveEstimate(const model::Model& model, const Experiment& experiment,
+                                      const OptimalEstimationSettings& settings,
+                                      const std::function<void(const shooting::BvpIteration&)>& progress,
+                                      std::stop_token stop,
+                                      const std::function<void(const StiffnessDiagnostics&)>& diagnosed)
+{
+    const std::unique_ptr<Setup> setup = setUp(model, experiment, settings);
+    const AugmentedLayout& L = setup->prepared.layout;
+    const std::size_t N = L.stateNames.size();
+    const auto n = static_cast<Eigen::Index>(N);
+    const shooting::BvpSettings& bvp = setup->bvp;
+    integrate::ModelSystem& system = *setup->system;
 
     OptimalEstimationResult result;
+    result.stiffnessAtGuess = stiffnessAtNodes(*setup, bvp.shootingPoints, setup->nodes);
+    if (diagnosed)
+        diagnosed(result.stiffnessAtGuess);
+    const shooting::BvpResult solved =
+        shooting::solveBoundaryValueProblem(system, setup->bc, setup->nodes, bvp, progress, stop);
+
     result.iterations = solved.totalIterations;
     result.residualNorm = solved.newton.residualNorm;
     result.termination = solved.newton.termination;
@@ -291,6 +328,8 @@ OptimalEstimationResult solveEstimate(const model::Model& model, const Experimen
         result.residualNames.push_back("xi:" + s);
     for (const auto& r : L.residualNames)
         result.residualNames.push_back("eps:" + r);
+    if (solved.nodes.rows() == static_cast<Eigen::Index>(solved.shootingPoints.size()) && solved.nodes.cols() == 2 * n)
+        result.stiffnessAtSolution = stiffnessAtNodes(*setup, solved.shootingPoints, solved.nodes);
 
     Eigen::MatrixXd sampled;
     try {
@@ -310,12 +349,16 @@ OptimalEstimationResult solveEstimate(const model::Model& model, const Experimen
     const Eigen::MatrixXd theta = sampled.block(0, modelStates, samples, n - modelStates);
     result.parameters = theta.row(0).transpose();
     result.parameterDrift = (theta.colwise().maxCoeff() - theta.colwise().minCoeff()).transpose();
+    result.parameterTraces = theta;
+    result.costates = sampled.rightCols(n);
     result.inputs.resize(samples, np);
     result.residuals.resize(samples, n + nr);
+    eval::CompiledModel& hamiltonian = *setup->hamiltonian;
+    const integrate::InputSignals& inputSignals = *setup->inputSignals;
     Eigen::VectorXd y(np + n + nr), x(2 * n), u(static_cast<Eigen::Index>(inputSignals.size()));
     std::vector<double> integrand(static_cast<std::size_t>(samples));
-    const Eigen::Map<const Eigen::VectorXd> W(prepared.weights.state.data(), n);
-    const Eigen::Map<const Eigen::VectorXd> V(prepared.weights.measurement.data(), nr);
+    const Eigen::Map<const Eigen::VectorXd> W(setup->prepared.weights.state.data(), n);
+    const Eigen::Map<const Eigen::VectorXd> V(setup->prepared.weights.measurement.data(), nr);
     for (Eigen::Index k = 0; k < samples; ++k) {
         x = sampled.row(k).transpose();
         const double t = experiment.times[static_cast<std::size_t>(k)];
@@ -330,24 +373,68 @@ OptimalEstimationResult solveEstimate(const model::Model& model, const Experimen
     double cost = 0.0;
     for (std::size_t k = 1; k < integrand.size(); ++k)
         cost += 0.5 * (integrand[k] + integrand[k - 1]) * (experiment.times[k] - experiment.times[k - 1]);
-    const Eigen::VectorXd d = sampled.row(0).head(n).transpose() - qa;
-    result.cost = cost + 0.5 * d.cwiseAbs2().dot(Wa);
+    const Eigen::VectorXd d = sampled.row(0).head(n).transpose() - setup->qa;
+    result.cost = cost + 0.5 * d.cwiseAbs2().dot(setup->Wa);
     return result;
 }
 
 }  // namespace
 
+std::vector<std::string> OptimalEstimationResult::augmentedStateNames() const
+{
+    std::vector<std::string> names = stateNames;
+    names.insert(names.end(), parameterNames.begin(), parameterNames.end());
+    return names;
+}
+
+StartTrajectory startTrajectoryFrom(const OptimalEstimationResult& r, const std::string& source)
+{
+    StartTrajectory start;
+    start.source = source;
+    start.times = r.times;
+    const auto samples = static_cast<Eigen::Index>(r.times.size());
+    const auto column = [&](const Eigen::MatrixXd& m, std::size_t c) {
+        std::vector<double> values(static_cast<std::size_t>(samples));
+        for (Eigen::Index k = 0; k < samples; ++k)
+            values[static_cast<std::size_t>(k)] = m(k, static_cast<Eigen::Index>(c));
+        return values;
+    };
+    if (r.states.rows() == samples)
+        for (std::size_t i = 0; i < r.stateNames.size() && static_cast<Eigen::Index>(i) < r.states.cols(); ++i)
+            start.values[r.stateNames[i]] = column(r.states, i);
+    for (std::size_t q = 0; q < r.parameterNames.size(); ++q) {
+        if (r.parameterTraces.rows() == samples && static_cast<Eigen::Index>(q) < r.parameterTraces.cols())
+            start.values[r.parameterNames[q]] = column(r.parameterTraces, q);
+        else if (static_cast<Eigen::Index>(q) < r.parameters.size() && samples > 0)
+            start.values[r.parameterNames[q]].assign(static_cast<std::size_t>(samples),
+                                                     r.parameters(static_cast<Eigen::Index>(q)));
+    }
+    const auto names = r.augmentedStateNames();
+    if (r.costates.rows() == samples)
+        for (std::size_t i = 0; i < names.size() && static_cast<Eigen::Index>(i) < r.costates.cols(); ++i)
+            start.values["lambda_" + names[i]] = column(r.costates, i);
+    return start;
+}
+
+StiffnessDiagnostics diagnoseOptimalEstimation(const model::Model& model, const Experiment& experiment,
+                                               const OptimalEstimationSettings& settings)
+{
+    const std::unique_ptr<Setup> setup = setUp(model, experiment, settings);
+    return stiffnessAtNodes(*setup, setup->bvp.shootingPoints, setup->nodes);
+}
+
 OptimalEstimationResult estimateOptimally(const model::Model& model, const Experiment& experiment,
                                           const OptimalEstimationSettings& settings,
                                           const std::function<void(const shooting::BvpIteration&)>& progress,
-                                          std::stop_token stop)
+                                          std::stop_token stop,
+                                          const std::function<void(const StiffnessDiagnostics&)>& diagnosed)
 {
     const auto begin = std::chrono::steady_clock::now();
     core::RunStatistics statistics;
     OptimalEstimationResult result;
     {
         const core::StatisticsScope scope(&statistics);
-        result = solveEstimate(model, experiment, settings, progress, stop);
+        result = solveEstimate(model, experiment, settings, progress, stop, diagnosed);
     }
     result.statistics = statistics.snapshot();
     result.statistics.seconds.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

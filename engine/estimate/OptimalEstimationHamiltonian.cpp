@@ -51,6 +51,12 @@ AugmentedLayout augmentedLayout(const model::Model& model, const std::vector<boo
         throw OptimalEstimationError(
             "optimal estimation needs a model without state resets, but '" + model.events.front().text + "' on line " +
             std::to_string(model.events.front().where.line) + " resets states; fit this model by output error instead");
+    // Its costates would need the adjoint of the algebraic equations (Cao, Li, Petzold & Serban 2003).
+    if (model.algebraicCount() > 0)
+        throw OptimalEstimationError("optimal estimation needs a model without constraints, but '" +
+                                     model.constraints.front().text + "' on line " +
+                                     std::to_string(model.constraints.front().where.line) +
+                                     " is one; fit this model by output error or multiple shooting instead");
     if (outputMeasured.size() != model.outputs.size())
         throw OptimalEstimationError("the experiment marks " + std::to_string(outputMeasured.size()) +
                                      " outputs as measured or not, but the model has " +

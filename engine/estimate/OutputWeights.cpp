@@ -1,5 +1,7 @@
 #include "engine/estimate/OutputWeights.h"
 
+#include "engine/estimate/NoiseVariances.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -18,17 +20,16 @@ std::vector<double> outputWeights(const eval::CompiledModelSource& model, const 
             throw std::invalid_argument("the weight of output " + name + " must be a finite number >= 0");
     }
     std::vector<double> weights(model.outputCount(), 0.0);
+    const std::vector<double> floors = noiseVarianceFloors(experiments, model.outputCount());
     for (std::size_t j = 0; j < model.outputCount(); ++j) {
-        double noiseVariance = 0.0, signalSquares = 0.0;
-        std::size_t experimentsWithOutput = 0, samples = 0;
+        double noiseVariance = 0.0;
+        std::size_t experimentsWithOutput = 0;
         for (const auto& e : experiments) {
             if (!e.outputMeasured[j])
                 continue;
             const Eigen::VectorXd column = e.measured.col(static_cast<Eigen::Index>(j));
             const double sd = estimateNoiseSd(e.times, column);
             noiseVariance += sd * sd;
-            signalSquares += column.squaredNorm();
-            samples += static_cast<std::size_t>(column.size());
             ++experimentsWithOutput;
         }
         if (experimentsWithOutput == 0)
@@ -39,9 +40,7 @@ std::vector<double> outputWeights(const eval::CompiledModelSource& model, const 
             continue;
         }
         // Noise-free data would give sigma ~ 0: keep sigma above 1e-6 of the signal's RMS.
-        const double rmsSquared = signalSquares / static_cast<double>(std::max<std::size_t>(samples, 1));
-        const double variance =
-            std::max(noiseVariance / static_cast<double>(experimentsWithOutput), 1e-12 * rmsSquared);
+        const double variance = std::max(noiseVariance / static_cast<double>(experimentsWithOutput), floors[j]);
         weights[j] = variance > 0 ? 1.0 / variance : 1.0;
     }
     return weights;

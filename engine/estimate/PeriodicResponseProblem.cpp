@@ -91,9 +91,10 @@ PeriodicResponseProblem::PeriodicResponseProblem(std::shared_ptr<const eval::Com
     pendingOrbits_.resize(experiments_.size());
     warmTimes_.resize(experiments_.size());
     warmStates_.resize(experiments_.size());
+    jacobianStores_.resize(experiments_.size());
 }
 
-shooting::PeriodicSettings PeriodicResponseProblem::shootingSettings(std::size_t e) const
+shooting::PeriodicSettings PeriodicResponseProblem::shootingSettings(std::size_t e)
 {
     shooting::PeriodicSettings s;
     s.period = forcingPeriods_[e];
@@ -104,7 +105,9 @@ shooting::PeriodicSettings PeriodicResponseProblem::shootingSettings(std::size_t
     s.integrator = integrator_;
     // Tight enough that the IFT sensitivities and the response agree to the integrator's accuracy.
     s.newton.residualTolerance = 1e-11;
+    s.jacobianReuse = settings_.jacobianReuse;
     s.inputs = periodicInputs_.empty() ? nullptr : &periodicInputs_[e];
+    s.jacobianStore = &jacobianStores_[e];
     return s;
 }
 

@@ -28,7 +28,8 @@ namespace sysid::estimate {
 // input record is folded onto its forcing period (integrate::periodicInputsFrom: one period, or
 // whole periods averaged) and extended periodically.
 //
-// Warm start: an evaluation starts Newton from the orbit of the last evaluation that converged;
+// Warm start: an evaluation starts Newton from the orbit of the last evaluation that converged,
+// and with the factorised shooting Jacobian of the last orbit solved;
 // the very first guess is the model simulated from its own initial state over `settlePeriods`
 // periods (not from the data: outputs need not be states). A periodic solve
 // that does not converge makes evaluate() fail (Levenberg-Marquardt then shortens the step).
@@ -52,7 +53,8 @@ private:
     bool respond(std::size_t e, Response& response, std::string& failure, std::stop_token stop) override;
     // The periodic solution for experiment e at the model's current parameters; false with a reason.
     bool solveOrbit(std::size_t e, shooting::PeriodicSolution& solution, std::string& failure, std::stop_token stop);
-    shooting::PeriodicSettings shootingSettings(std::size_t e) const;
+    // Shooting settings of experiment e (with its Jacobian store, so not const).
+    shooting::PeriodicSettings shootingSettings(std::size_t e);
     discretise::DiscretisationSettings discretisationSettings(std::size_t e) const;
     // The model response and its sensitivities (per sample: outputs x unknowns of experiment e) at
     // the folded times (tau, sample index); false with a reason.
@@ -70,6 +72,9 @@ private:
     // Discretisation: the last converged orbit (node times and states), the next solve's guess.
     std::vector<std::vector<double>> warmTimes_;
     std::vector<Eigen::MatrixXd> warmStates_;
+    // Shooting: per experiment, the factorised Jacobian of its last orbit (the orbit sensitivities'),
+    // with which the next solve starts (the re-use rule of Vankan 1992, eq. 4.42).
+    std::vector<shooting::ShootingJacobianStore> jacobianStores_;
 };
 
 }  // namespace sysid::estimate

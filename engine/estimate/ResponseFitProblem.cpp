@@ -65,6 +65,13 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
     out.jacobian.resize(static_cast<Eigen::Index>(dataRows_ + priorRows_), p);
     out.jacobian.bottomRows(static_cast<Eigen::Index>(priorRows_)).setZero();
     pendingOutputs_.resize(experiments_.size());
+    // Maximum likelihood: where each output's rows are, to weight them once their variance is known.
+    struct Block {
+        Eigen::Index first, rows;
+        std::size_t output;
+    };
+    std::vector<Block> blocks;
+    pendingSquares_.assign(estimateNoise_ ? sqrtWeights_.size() : 0, OutputSquares{});
     Eigen::Index row = 0;
     for (std::size_t e = 0; e < experiments_.size(); ++e) {
         const Experiment& ex = experiments_[e];
@@ -84,6 +91,12 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
                 const auto ss = static_cast<Eigen::Index>(s);
                 out.residuals(row) = sqrtWeights_[j] * (ex.measured(ss, jj) - response.outputs(ss, jj));
             }
+            if (estimateNoise_) {
+                const auto samples = static_cast<Eigen::Index>(ex.times.size());
+                blocks.push_back({row - samples, samples, j});
+                pendingSquares_[j].squares += out.residuals.segment(row - samples, samples).squaredNorm();
+                pendingSquares_[j].samples += ex.times.size();
+            }
         }
         const auto& columns = layout_.unknownsOf(e);
         std::vector<bool> estimatedHere(static_cast<std::size_t>(p), false);
@@ -95,13 +108,47 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
         copyBlocked(response.sensitivity, firstRow, sqrtWeights_, columns, out.jacobian);
         pendingOutputs_[e] = std::move(response.outputs);
     }
-    return finishWithPriors(priors_, pendingTheta_, row, out, failure);
+    out.gap = 0.0;
+    out.likelihood = estimateNoise_;
+    if (!estimateNoise_)
+        return finishWithPriors(priors_, pendingTheta_, row, out, failure);
+    std::vector<Eigen::VectorXd> gradients(pendingSquares_.size(), Eigen::VectorXd::Zero(p));
+    for (const Block& b : blocks) {
+        const double sigma = std::sqrt(estimatedVariance(pendingSquares_[b.output], floors_[b.output]));
+        out.residuals.segment(b.first, b.rows) /= sigma;
+        out.jacobian.middleRows(b.first, b.rows) /= sigma;
+        gradients[b.output].noalias() +=
+            out.jacobian.middleRows(b.first, b.rows).transpose() * out.residuals.segment(b.first, b.rows);
+    }
+    // The curvature of sum_j n_j/2 ln M_jj that the frozen weights leave out (Linearization::curvature); an
+    // output whose variance is held at its floor has -ln L linear in M_jj, so none.
+    out.curvature = Eigen::MatrixXd::Zero(p, p);
+    for (std::size_t j = 0; j < gradients.size(); ++j)
+        if (pendingSquares_[j].samples > 0 &&
+            pendingSquares_[j].squares / static_cast<double>(pendingSquares_[j].samples) > floors_[j])
+            out.curvature.noalias() +=
+                (2.0 / static_cast<double>(pendingSquares_[j].samples)) * gradients[j] * gradients[j].transpose();
+    if (!finishWithPriors(priors_, pendingTheta_, row, out, failure))
+        return false;
+    out.merit = negativeLogLikelihood(pendingSquares_, floors_) + priorCost(priors_, pendingTheta_);
+    if (!std::isfinite(out.merit)) {
+        failure = "the likelihood is not finite";
+        return false;
+    }
+    return true;
+}
+
+void ResponseFitProblem::estimateNoiseVariances(std::vector<double> floors)
+{
+    estimateNoise_ = true;
+    floors_ = std::move(floors);
 }
 
 void ResponseFitProblem::accept()
 {
     theta_ = pendingTheta_;
     outputs_ = pendingOutputs_;
+    squares_ = pendingSquares_;
 }
 
 }  // namespace sysid::estimate

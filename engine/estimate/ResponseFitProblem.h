@@ -3,6 +3,7 @@
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/FitProblem.h"
 #include "engine/estimate/FitSettings.h"
+#include "engine/estimate/NoiseVariances.h"
 #include "engine/estimate/ParameterLayout.h"
 #include "engine/eval/CompiledModel.h"
 
@@ -34,6 +35,16 @@ public:
     const std::vector<Eigen::MatrixXd>& outputs() const override { return outputs_; }
     std::size_t dataResidualCount() const override { return dataRows_; }
 
+    // Maximum likelihood (Vankan 1992, eq. 2.12-2.13): the noise variance of each output with a
+    // nonzero weight is estimated at every point, sigma_j^2 = max(M_jj / n_j, floors[j]) over all
+    // experiments, and its rows are weighted by 1/sigma_j (the weights given to the constructor
+    // must then be 1 or 0). The merit becomes -ln L (NoiseVariances.h) plus the prior term, and
+    // the linearization is marked `likelihood`. Call before the first evaluation.
+    void estimateNoiseVariances(std::vector<double> floors);
+    // The residual sums per output at the current point (maximum likelihood; empty otherwise).
+    const std::vector<OutputSquares>& outputSquares() const { return squares_; }
+    const std::vector<double>& noiseVarianceFloors() const { return floors_; }
+
 protected:
     struct Response {
         Eigen::MatrixXd outputs;  // samples x outputs
@@ -50,6 +61,9 @@ protected:
 
 private:
     std::vector<double> sqrtWeights_;
+    bool estimateNoise_ = false;
+    std::vector<double> floors_;
+    std::vector<OutputSquares> squares_, pendingSquares_;
     std::vector<std::optional<Prior>> priors_;
     std::size_t dataRows_ = 0, priorRows_ = 0;
     Eigen::VectorXd theta_, pendingTheta_;

@@ -16,17 +16,43 @@ Uncertainty uncertainty(const Eigen::MatrixXd& dataJacobian, const Eigen::Vector
                                           static_cast<std::size_t>(dataJacobian.rows()), priorPrecision);
 }
 
+namespace {
+
+Eigen::Index degreesOfFreedom(std::size_t residuals, Eigen::Index parameters)
+{
+    return std::max<Eigen::Index>(static_cast<Eigen::Index>(residuals) - parameters, 1);
+}
+
+Uncertainty fromInformation(const Eigen::MatrixXd& information, Eigen::Index dof);
+
+}  // namespace
+
 Uncertainty uncertaintyFromNormalEquations(const Eigen::MatrixXd& normalMatrix, double residualSquares,
                                            std::size_t residuals, const Eigen::VectorXd& priorPrecision)
 {
-    const Eigen::Index p = normalMatrix.cols();
-    const auto m = static_cast<Eigen::Index>(residuals);
-    const Eigen::Index dof = std::max<Eigen::Index>(m - p, 1);
+    const Eigen::Index dof = degreesOfFreedom(residuals, normalMatrix.cols());
     const double s2 = residualSquares / static_cast<double>(dof);
     Eigen::MatrixXd information = normalMatrix;
     if (s2 > 0)
         information /= s2;
     information.diagonal() += priorPrecision;
+    return fromInformation(information, dof);
+}
+
+Uncertainty uncertaintyWithEstimatedNoise(const Eigen::MatrixXd& weightedJacobian,
+                                          const Eigen::VectorXd& priorPrecision)
+{
+    Eigen::MatrixXd information = normalMatrix(weightedJacobian);
+    information.diagonal() += priorPrecision;
+    return fromInformation(information,
+                           degreesOfFreedom(static_cast<std::size_t>(weightedJacobian.rows()), information.cols()));
+}
+
+namespace {
+
+Uncertainty fromInformation(const Eigen::MatrixXd& information, Eigen::Index dof)
+{
+    const Eigen::Index p = information.cols();
     Uncertainty u;
     // The rank decision is made on the information matrix scaled to unit diagonal, D I D with
     // D = diag(I)^-1/2: its eigenvalues do not change with the parameters' units, while those of I
@@ -82,5 +108,7 @@ Uncertainty uncertaintyFromNormalEquations(const Eigen::MatrixXd& normalMatrix, 
     u.halfWidthFactor = boost::math::quantile(boost::math::students_t(static_cast<double>(dof)), 0.975);
     return u;
 }
+
+}  // namespace
 
 }  // namespace sysid::estimate

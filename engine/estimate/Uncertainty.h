@@ -27,5 +27,11 @@ Uncertainty uncertainty(const Eigen::MatrixXd& dataJacobian, const Eigen::Vector
 // The same from the normal equations: J'J, |r|^2 and the number of residuals m.
 Uncertainty uncertaintyFromNormalEquations(const Eigen::MatrixXd& normalMatrix, double residualSquares,
                                            std::size_t residuals, const Eigen::VectorXd& priorPrecision);
+// Covariance (J'J + P)^-1 of a Jacobian whose rows are already weighted by the inverse noise sd (maximum
+// likelihood with the noise variances estimated: their estimates are asymptotically uncorrelated with the
+// parameters, so the Fisher information of the parameters is J'J at the estimated variances; Seber & Wild
+// 1989, ch. 2). The interval factor is Student's with m - p degrees of freedom, as above.
+Uncertainty uncertaintyWithEstimatedNoise(const Eigen::MatrixXd& weightedJacobian,
+                                          const Eigen::VectorXd& priorPrecision);
 
 }  // namespace sysid::estimate

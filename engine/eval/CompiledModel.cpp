@@ -301,6 +301,11 @@ void CompiledModel::resetValues(std::size_t event, double* h, double* hx, double
     evaluate(gradientProgram(3 + 2 * event, source_->events[event].values), h, hx, hp, htu);
 }
 
+void CompiledModel::invariants(double* G, double* Gx, double* Gp, double* Gtu) const
+{
+    evaluate(gradientProgram(2 + 2 * eventCount(), source_->constraints.invariants), G, Gx, Gp, Gtu);
+}
+
 void CompiledModel::stateHessianValues(double* values) const
 {
     program(StateHessian).evaluate(values);

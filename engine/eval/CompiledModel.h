@@ -77,6 +77,11 @@ public:
     // The values a reset assigns (source().events[event].states) and their derivatives.
     void resetValues(std::size_t event, double* h, double* hx, double* hp, double* htu) const;
 
+    // The invariants of a DAE model (source().constraints) and their gradients, dense column-major
+    // with one row per invariant; null outputs are skipped.
+    std::size_t invariantCount() const { return source_->constraints.invariants.values.size(); }
+    void invariants(double* G, double* Gx, double* Gp, double* Gtu) const;
+
 private:
     // The programs, each compiled on its first use: a run needs a few of them, and model copies
     // (one per worker thread) are then cheap.
@@ -131,7 +136,8 @@ private:
     bool modesHeld_ = false;
     mutable std::vector<double> scratch_;
     mutable std::array<std::unique_ptr<ExpressionList>, 2 * ProgramCount> programs_;
-    // Slot 0: switching functions; 1: Lie derivatives; 2 + 2k: event k's condition; 3 + 2k: its reset.
+    // Slot 0: switching functions; 1: Lie derivatives; 2 + 2k: event k's condition; 3 + 2k: its reset;
+    // 2 + 2 * events: the invariants.
     mutable std::vector<std::unique_ptr<GradientProgram>> gradientPrograms_;
 };
 

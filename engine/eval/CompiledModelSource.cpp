@@ -149,7 +149,49 @@ void compileDiscontinuities(const model::Model& model, const std::vector<GiNaC::
     }
 }
 
+// The invariants of a DAE model and which algebraic rows Baumgarte's terms stabilise.
+void compileConstraints(const model::Model& model, const std::vector<GiNaC::symbol>& states,
+                        const std::vector<GiNaC::symbol>& params, const std::vector<GiNaC::symbol>& timeAndInputs,
+                        const SymbolNames& names, CompiledModelSource& source)
+{
+    auto& c = source.constraints;
+    c.algebraic = model.algebraicCount();
+    if (c.algebraic == 0)
+        return;
+    c.index = model.differentiationIndex;
+    for (const auto& s : model.states)
+        c.heldInitial.push_back(s.heldInitial ? 1 : 0);
+    std::vector<ex> invariants;
+    const std::size_t firstAlgebraic = model.states.size() - c.algebraic;
+    for (std::size_t k = 0; k < model.constraints.size(); ++k) {
+        const auto& constraint = model.constraints[k];
+        ConstraintSource::Stabilised row;
+        row.row = firstAlgebraic + k;
+        const std::size_t levels = constraint.hidden.size();
+        for (std::size_t level = 0; level < levels; ++level) {
+            if (level + 1 == levels)
+                row.first = static_cast<int>(invariants.size());
+            if (level + 2 == levels)
+                row.second = static_cast<int>(invariants.size());
+            invariants.push_back(constraint.hidden[level]);
+            c.invariantInfo.push_back({constraint.text, model.place(constraint.where), level});
+        }
+        if (levels > 0)
+            c.stabilised.push_back(row);
+    }
+    c.invariants = withGradients(invariants, states, params, timeAndInputs, names);
+}
+
 }  // namespace
+
+std::string constraintRefusal(const CompiledModelSource& model, const std::string& method)
+{
+    if (!model.isDae())
+        return {};
+    return method + " cannot take this model: it has algebraic variables (" + model.stateNames.back() +
+        ") from its constraints, whose values an integration keeps consistent; use a method that integrates (output "
+        "error, multiple shooting, or periodic solutions by shooting)";
+}
 
 std::string resetRefusal(const CompiledModelSource& model, const std::string& method)
 {
@@ -196,6 +238,7 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
     for (const auto& o : model.outputs) {
         outputs.push_back(o.expression);
         source->outputNames.push_back(o.name);
+        source->outputUnits.push_back(o.unit);
         int state = -1;
         for (std::size_t i = 0; i < states.size(); ++i)
             if (o.expression.is_equal(states[i]))
@@ -216,8 +259,10 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
     std::vector<GiNaC::symbol> depth = states;
     depth.insert(depth.end(), timeAndInputs.begin(), timeAndInputs.end());
     source->rhsTimeInputJacobian = derivatives(rhs, timeAndInputs, names);
-    source->hasSecondDerivatives = options.secondDerivatives;
-    if (options.secondDerivatives) {
+    // Only Rosenbrock4 with sensitivities and the equation-error estimators use second derivatives;
+    // neither takes a model with algebraic variables.
+    source->hasSecondDerivatives = options.secondDerivatives && model.algebraicCount() == 0;
+    if (source->hasSecondDerivatives) {
         source->rhsStateHessian = secondDerivatives(rhs, states, depth, names);
         source->rhsMixedHessian = secondDerivatives(rhs, params, depth, names);
         source->rhsParamHessian = secondDerivatives(rhs, params, params, names, true);
@@ -225,6 +270,7 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
     source->outputStateJacobian = derivatives(outputs, states, names);
     source->outputParamJacobian = derivatives(outputs, params, names);
     source->initialStateJacobian = derivatives(initial, params, names);
+    compileConstraints(model, states, params, timeAndInputs, names, *source);
     compileDiscontinuities(model, states, params, timeAndInputs, names, next, *source);
     return source;
 }

@@ -52,12 +52,38 @@ struct EventSource {
     FunctionsWithGradients values;  // their new values (row k: states[k])
 };
 
+// The constraints of a DAE model (model::Model::constraints). Its algebraic variables are the last
+// `algebraic` states, and their rhs entries are the residuals of the index-1 equations (0 = rhs).
+// The invariants are the hidden constraints the solution keeps: the constraints and their time
+// derivatives below the index-1 level, functions of [t, x, p, u] without algebraic variables.
+struct ConstraintSource {
+    std::size_t algebraic = 0;
+    int index = 0;  // the differentiation index of the model
+    FunctionsWithGradients invariants;
+    struct Invariant {
+        std::string text;  // the constraint as written
+        std::string place;  // "line 7", "line 8 of bar.model"
+        std::size_t level = 0;  // 0: the constraint itself, k: its k-th time derivative
+    };
+    std::vector<Invariant> invariantInfo;
+    // Baumgarte (1972): the index-1 equation of algebraic row `row` (a state index) stabilised as
+    // G^(k) + 2 alpha G^(k-1) + beta^2 G^(k-2); first and second index the invariants (-1: none).
+    struct Stabilised {
+        std::size_t row = 0;
+        int first = -1, second = -1;
+    };
+    std::vector<Stabilised> stabilised;
+    std::vector<char> heldInitial;  // per state: the user's initial value, kept by consistent initialisation
+    bool empty() const { return algebraic == 0; }
+};
+
 // Everything needed to evaluate a model, derived once from the symbolic Model and held as
 // plain strings so it can be shared between threads (GiNaC objects cannot be).
 // Variables are named v0.. in the order [t, x(0..n-1), p(0..np-1), u(0..nu-1), m(0..ns-1)]; the
 // modes m of the switches appear only in `switches` and `events`.
 struct CompiledModelSource {
     std::vector<std::string> stateNames, parameterNames, inputNames, outputNames;
+    std::vector<std::string> outputUnits;  // the model's `unit` of each output (model::Output::unit); empty: none
     std::map<std::string, integrate::Intersample> declaredIntersample;  // input u hold (Model::declaredIntersample)
     std::vector<double> parameterValues;
     std::vector<model::Parameter> parameters;  // names, values, bounds, fixed, initial-value flags
@@ -84,6 +110,7 @@ struct CompiledModelSource {
     std::vector<model::FieldLayout> fields;  // PDE fields: which states hold which nodes (for messages)
     SwitchSource switches;
     std::vector<EventSource> events;
+    ConstraintSource constraints;
 
     std::size_t stateCount() const { return stateNames.size(); }
     std::size_t parameterCount() const { return parameterNames.size(); }
@@ -92,7 +119,13 @@ struct CompiledModelSource {
     std::size_t switchCount() const { return switches.size(); }
     // Switches or resets: the integrator locates their events.
     bool hasDiscontinuities() const { return switchCount() > 0 || !events.empty(); }
+    // Algebraic variables (constraints): a DAE, which only the implicit integrators take.
+    bool isDae() const { return !constraints.empty(); }
 };
+
+// Empty, or why `method` cannot run this model: it evaluates f without integrating it, and the
+// model's algebraic variables (constraints) need the integrator's consistent values.
+std::string constraintRefusal(const CompiledModelSource& model, const std::string& method);
 
 // Empty, or why `method` cannot run this model: it evaluates f without integrating it, so it
 // cannot apply the state resets of `when` ("multistep equation error cannot apply the reset of

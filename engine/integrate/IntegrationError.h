@@ -10,7 +10,18 @@ class IntegrationError : public std::runtime_error {
 public:
     // UnstableStep: a fixed step beyond the explicit method's stability limit, refused before integrating.
     // Zeno: an event fired again and again at one instant (impacts accumulating).
-    enum class Reason { StepSizeUnderflow, NonFiniteState, TooManySteps, Cancelled, SolverFailure, UnstableStep, Zeno };
+    // Constraints: no state satisfies a DAE's constraints near the one given (initial values), or its
+    // algebraic variables cannot be solved (a singular position of a mechanism).
+    enum class Reason {
+        StepSizeUnderflow,
+        NonFiniteState,
+        TooManySteps,
+        Cancelled,
+        SolverFailure,
+        UnstableStep,
+        Zeno,
+        Constraints
+    };
 
     IntegrationError(Reason reason, double timeReached, const std::string& message) :
         std::runtime_error(message), reason_(reason), timeReached_(timeReached)

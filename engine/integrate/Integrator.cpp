@@ -1,6 +1,8 @@
 #include "engine/integrate/Integrator.h"
 
 #include "engine/data/Text.h"
+#include "engine/integrate/ConsistentState.h"
+#include "engine/integrate/Constraints.h"
 #include "engine/integrate/EventHandler.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/integrate/OdeintSteppers.h"
@@ -116,7 +118,7 @@ void guardedStep(Stepper& stepper, StepGuard& guard, std::vector<double>& before
 
 void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double>& z, const IntegrationTask& task,
                  const IntegratorSettings& settings, StepGuard& guard, const SampleRecorder& record,
-                 EventHandler* events)
+                 EventHandler* events, ConsistentState* consistent)
 {
     const auto& times = task.times;
     std::vector<double> boundaries{times.front()};
@@ -130,6 +132,8 @@ void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double
     auto recordUntil = [&](double reached) {
         while (k < times.size() && times[k] <= reached) {
             stepper.interpolate(times[k], sample.data());
+            if (consistent)
+                consistent->settle(times[k], sample.data());
             record(k, sample.data());
             ++k;
         }
@@ -159,6 +163,8 @@ void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double
                     const double step = stepper.time() - from;
                     stepper.interpolate(*when, z.data());
                     events->apply(*when, z.data());
+                    if (consistent)
+                        consistent->settle(*when, z.data());
                     guard.checkCancelled(*when);
                     // Shorter than the step that found the event: the flow may leave the surface briefly.
                     const double h = std::max(0.25 * step, 1e-3 * (end - start));
@@ -169,15 +175,19 @@ void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double
             recordUntil(reached);
         }
         dt = stepper.nextStep();
-        if (stepper.time() == end)
+        if (stepper.time() == end) {
             std::copy(stepper.state(), stepper.state() + z.size(), z.begin());
-        else
+        } else {
             stepper.interpolate(end, z.data());
+            if (consistent)
+                consistent->settle(end, z.data());
+        }
     }
 }
 
 void runFixed(Stepper& stepper, SensitivitySystem& system, std::vector<double>& z, const IntegrationTask& task,
-              const IntegratorSettings& settings, StepGuard& guard, const SampleRecorder& record, EventHandler* events)
+              const IntegratorSettings& settings, StepGuard& guard, const SampleRecorder& record, EventHandler* events,
+              ConsistentState* consistent)
 {
     const auto& times = task.times;
     // Fixed steps cross input samples on their own grid: inputs are read from their interpolants.
@@ -216,6 +226,8 @@ void runFixed(Stepper& stepper, SensitivitySystem& system, std::vector<double>& 
                 if (const auto when = events->locate(t, reached, end.data(), stateAt)) {
                     stateAt(*when, z.data());
                     events->apply(*when, z.data());
+                    if (consistent)
+                        consistent->settle(*when, z.data());
                     guard.checkCancelled(*when);
                     // The rest of the interval in equal steps no longer than before.
                     steps = fixedSteps(times[k] - *when, steps.size * (1 + 1e-12));
@@ -261,10 +273,31 @@ std::unique_ptr<Stepper> makeStepper(IntegrationMethod method, SensitivitySystem
 }
 
 IntegrationOutcome runIntegration(SensitivitySystem& system, std::vector<double>& z, const IntegrationTask& task,
-                                  const IntegratorSettings& settings, const SampleRecorder& record)
+                                  const IntegratorSettings& chosen, const SampleRecorder& record)
 {
     core::PhaseTimer timer(core::Phase::Integration);
+    Constraints* constraints = system.system().constraints();
+    // A DAE has one default method, whoever forgot to resolve it (no explicit method could run it).
+    IntegratorSettings settings = chosen;
+    if (constraints && !settings.methodChosen)
+        settings.method = defaultMethodFor(false, true);
+    if (constraints && !takesAlgebraicVariables(settings.method))
+        throw IntegrationError(IntegrationError::Reason::SolverFailure, task.times.front(),
+                               methodName(settings.method) + " cannot integrate the algebraic variables of this model (" +
+                                   system.system().stateName(system.stateCount() - constraints->algebraicCount()) +
+                                   ", from its constraints): choose sparse-implicit (the default for such models), "
+                                   "implicit-euler or crank-nicolson");
     auto stepper = makeStepper(settings.method, system, settings, task.implicit);
+    // A DAE starts consistent and is kept so after every step (post-stabilisation) and at every sample.
+    std::unique_ptr<ConsistentState> consistent;
+    if (constraints) {
+        constraints->stabilise(settings.baumgarte() ? settings.baumgarteAlpha : 0.0,
+                               settings.baumgarte() ? settings.baumgarteBeta : 0.0);
+        consistent = std::make_unique<ConsistentState>(system, *constraints, settings.projects());
+        consistent->initialise(task.times.front(), z.data(),
+                               task.modelInitialState ? constraints->heldInitialState() : std::vector<char>{});
+        stepper->setCorrection([c = consistent.get()](double t, double* state) { c->settle(t, state); });
+    }
     StepGuard guard(system, settings, task, stepper->adaptive());
     IntegrationOutcome outcome;
     // Resets are always located; switches unless the settings say to step across them.
@@ -282,9 +315,9 @@ IntegrationOutcome runIntegration(SensitivitySystem& system, std::vector<double>
     };
     try {
         if (stepper->adaptive())
-            runAdaptive(*stepper, system, z, task, settings, guard, record, events.get());
+            runAdaptive(*stepper, system, z, task, settings, guard, record, events.get(), consistent.get());
         else
-            runFixed(*stepper, system, z, task, settings, guard, record, events.get());
+            runFixed(*stepper, system, z, task, settings, guard, record, events.get(), consistent.get());
     } catch (const IntegrationError&) {
         account();
         throw;

@@ -28,6 +28,10 @@ struct IntegrationTask {
     double initialStep = 0.0;
     ImplicitSolveOptions implicit;
     std::stop_token stop;
+    // A DAE (OdeSystem::constraints()): z's state holds the model's own initial values, whose held
+    // components (Constraints::heldInitialState) the consistent initial values keep. False: a state
+    // from elsewhere (a shooting node), moved to the nearest consistent one.
+    bool modelInitialState = false;
 };
 
 struct IntegrationOutcome {
@@ -42,7 +46,8 @@ std::unique_ptr<Stepper> makeStepper(IntegrationMethod method, SensitivitySystem
                                      const IntegratorSettings& settings, const ImplicitSolveOptions& implicit);
 
 // The integration core: steps `system` from z at task.times.front() to task.times.back() with the
-// method of `settings`, calling record(k, z) at every sample time. Adaptive methods restart at the
+// method of `settings`, calling record(k, z) at every sample time. A DAE's z is made consistent first
+// and kept so (ConsistentState: every step and sample). Adaptive methods restart at the
 // system's breakpoints (input samples), holding the inputs to their pieces in between (Hairer,
 // Norsett & Wanner, Solving ODEs I, sec. II.6); fixed-step ones divide each sample interval into
 // equal steps. Every step is checked (cancellation, non-finite state: an adaptive step is retried

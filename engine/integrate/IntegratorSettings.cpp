@@ -15,6 +15,12 @@ std::string methodName(IntegrationMethod method)
     return std::string(kIntegrationMethods.name(method));
 }
 
+bool takesAlgebraicVariables(IntegrationMethod method)
+{
+    return method == IntegrationMethod::SparseImplicit || method == IntegrationMethod::ImplicitEuler ||
+        method == IntegrationMethod::CrankNicolson;
+}
+
 bool isAdaptive(IntegrationMethod method)
 {
     return method == IntegrationMethod::Dopri5 || method == IntegrationMethod::Rosenbrock4 ||
@@ -30,7 +36,7 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
                         .option = "integrator",
                         .label = "integrator",
                         .help = "the integration method",
-                        .defaultText = "dopri5; sparse-implicit for models with fields"};
+                        .defaultText = "dopri5; sparse-implicit for models with fields or constraints"};
         core::ChoiceAccess<S> access;
         access.get = [](const S& s) { return static_cast<int>(s.method); };
         access.set = [](S& s, int value) {
@@ -48,6 +54,30 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
              .defaultText = "locate"},
             [](S& s) -> SwitchHandling& { return s.switches; }, core::choicesOf(kSwitchHandlings));
         switches.present = [](const S& s) { return s.switches != SwitchHandling::Locate; };
+        auto stabilisation = core::choiceField<S>(
+            {.key = "stabilisation",
+             .option = "stabilisation",
+             .label = "constraints",
+             .help = "how a model with constraints is kept on them (and on their time derivatives)",
+             .defaultText = "projection"},
+            [](S& s) -> ConstraintStabilisation& { return s.stabilisation; },
+            core::choicesOf(kConstraintStabilisations));
+        stabilisation.present = [](const S& s) { return s.stabilisation != ConstraintStabilisation::Projection; };
+        auto alpha = core::numberField<S>(
+            {.key = "baumgarte_alpha",
+             .option = "baumgarte-alpha",
+             .label = "Baumgarte alpha",
+             .help = "Baumgarte's damping rate alpha (1/s) of the constraint drift, in 2 alpha dPhi/dt (stabilisation "
+                     "baumgarte or both)"},
+            [](S& s) -> double& { return s.baumgarteAlpha; }, core::kNonNegative);
+        alpha.present = [](const S& s) { return s.baumgarteAlpha != 10.0; };
+        auto beta = core::numberField<S>(
+            {.key = "baumgarte_beta",
+             .option = "baumgarte-beta",
+             .label = "Baumgarte beta",
+             .help = "Baumgarte's rate beta (1/s), in beta^2 Phi (stabilisation baumgarte or both)"},
+            [](S& s) -> double& { return s.baumgarteBeta; }, core::kNonNegative);
+        beta.present = [](const S& s) { return s.baumgarteBeta != 10.0; };
         return core::FieldTable<S>{
             method,
             core::numberField<S>(
@@ -76,6 +106,9 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
                  .help = "give up an integration after this many steps"},
                 [](S& s) -> std::size_t& { return s.maxSteps; }, 1),
             switches,
+            stabilisation,
+            alpha,
+            beta,
         };
     }();
     return table;
@@ -86,19 +119,19 @@ void IntegratorSettings::validate() const
     core::validateFields(integratorSettingFields(), *this);
 }
 
-IntegrationMethod defaultMethodFor(bool modelHasFields)
+IntegrationMethod defaultMethodFor(bool modelHasFields, bool modelHasConstraints)
 {
-    return modelHasFields ? IntegrationMethod::SparseImplicit : IntegrationMethod::Dopri5;
+    return modelHasFields || modelHasConstraints ? IntegrationMethod::SparseImplicit : IntegrationMethod::Dopri5;
 }
 
 IntegrationMethod defaultMethodFor(const model::Model& model)
 {
-    return defaultMethodFor(!model.fields.empty());
+    return defaultMethodFor(!model.fields.empty(), model.algebraicCount() > 0);
 }
 
 IntegrationMethod defaultMethodFor(const eval::CompiledModelSource& model)
 {
-    return defaultMethodFor(!model.fields.empty());
+    return defaultMethodFor(!model.fields.empty(), model.isDae());
 }
 
 void resolveMethod(IntegratorSettings& settings, const model::Model& model)

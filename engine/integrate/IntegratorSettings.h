@@ -71,6 +71,32 @@ inline constexpr core::EnumTable kSwitchHandlings{
          "the sensitivities miss it); resets of 'when' are located all the same"},
     })};
 
+// How the integration of a model with constraints keeps its solution on the constraints (the
+// hidden ones included), which the index-1 equations alone let drift away.
+enum class ConstraintStabilisation {
+    Projection,  // after every step, onto the position and velocity constraints (post-stabilisation)
+    Baumgarte,  // Baumgarte's (1972) feedback terms in the index-1 equations
+    Both,
+    None,  // as reduced: the drift grows with time
+};
+
+inline constexpr core::EnumTable kConstraintStabilisations{
+    "stabilisation",
+    std::to_array<core::EnumSpelling<ConstraintStabilisation>>({
+        {ConstraintStabilisation::Projection, "projection",
+         "project the solution onto the constraints and their time derivatives after every step "
+         "(post-stabilisation, Ascher and Petzold 1998): the drift stays at rounding level"},
+        {ConstraintStabilisation::Baumgarte, "baumgarte",
+         "add Baumgarte's (1972) terms 2 alpha dPhi/dt + beta^2 Phi to the differentiated constraints: the drift "
+         "decays with the rates alpha and beta instead of growing"},
+        {ConstraintStabilisation::Both, "both", "Baumgarte's terms and the projection"},
+        {ConstraintStabilisation::None, "none",
+         "integrate the differentiated constraints as they are: the constraints drift (for comparison)"},
+    })};
+
+// Whether the method integrates algebraic variables (the implicit ones with a mass matrix).
+bool takesAlgebraicVariables(IntegrationMethod method);
+
 std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name);
 std::string methodName(IntegrationMethod method);
 bool isAdaptive(IntegrationMethod method);
@@ -87,6 +113,19 @@ struct IntegratorSettings {
     double maxStep = 0.0;
     std::size_t maxSteps = 1000000;
     SwitchHandling switches = SwitchHandling::Locate;
+    // Models with constraints only.
+    ConstraintStabilisation stabilisation = ConstraintStabilisation::Projection;
+    double baumgarteAlpha = 10.0;  // 1/s: damping of the drift (2 alpha dPhi/dt)
+    double baumgarteBeta = 10.0;  // 1/s: its stiffness (beta^2 Phi)
+
+    bool projects() const
+    {
+        return stabilisation == ConstraintStabilisation::Projection || stabilisation == ConstraintStabilisation::Both;
+    }
+    bool baumgarte() const
+    {
+        return stabilisation == ConstraintStabilisation::Baumgarte || stabilisation == ConstraintStabilisation::Both;
+    }
 
     // Throws core::SettingError for a setting that breaks its rule in integratorSettingFields().
     void validate() const;
@@ -97,8 +136,9 @@ struct IntegratorSettings {
 const core::FieldTable<IntegratorSettings>& integratorSettingFields();
 
 // The integrator a model gets when none was chosen: sparse-implicit for a model with fields
-// (the method of lines is stiff, its df/dx sparse; issue 7), dopri5 otherwise.
-IntegrationMethod defaultMethodFor(bool modelHasFields);
+// (the method of lines is stiff, its df/dx sparse) or with constraints (only the implicit methods
+// take algebraic variables), dopri5 otherwise.
+IntegrationMethod defaultMethodFor(bool modelHasFields, bool modelHasConstraints = false);
 IntegrationMethod defaultMethodFor(const model::Model& model);
 IntegrationMethod defaultMethodFor(const eval::CompiledModelSource& model);
 // settings.method = defaultMethodFor(model) unless settings.methodChosen; methodChosen stays.

@@ -96,8 +96,10 @@ void sparseSolveRows(const IterationMatrix::Lu& lu, const IterationMatrix::RowBl
 
 }  // namespace
 
-IterationMatrix::IterationMatrix(const JacobianPattern& pattern) : dense_(useDense(pattern))
+IterationMatrix::IterationMatrix(const JacobianPattern& pattern, std::size_t algebraic) : dense_(useDense(pattern))
 {
+    mass_.assign(pattern.rows, 1.0);
+    std::fill(mass_.end() - static_cast<std::ptrdiff_t>(std::min(algebraic, pattern.rows)), mass_.end(), 0.0);
     const auto n = static_cast<Eigen::Index>(pattern.rows);
     std::vector<Eigen::Triplet<double>> triplets;
     for (std::size_t k = 0; k < pattern.size(); ++k)
@@ -134,8 +136,8 @@ bool IterationMatrix::factorise(const Matrix& J, double c)
     std::fill(iteration_.valuePtr(), iteration_.valuePtr() + iteration_.nonZeros(), 0.0);
     for (std::size_t k = 0; k < jacobianPosition_.size(); ++k)
         iteration_.valuePtr()[iterationPosition_[k]] -= c * J.valuePtr()[jacobianPosition_[k]];
-    for (auto p : diagonalPosition_)
-        iteration_.valuePtr()[p] += 1.0;
+    for (std::size_t i = 0; i < diagonalPosition_.size(); ++i)
+        iteration_.valuePtr()[diagonalPosition_[i]] += mass_[i];
     if (!dense_) {
         sparseLu_.factorize(iteration_);
         return sparseLu_.info() == Eigen::Success;

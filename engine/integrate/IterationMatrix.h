@@ -21,14 +21,16 @@ public:
     using RowBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     using Lu = Eigen::SparseLU<Matrix, Eigen::COLAMDOrdering<int>>;
 
-    explicit IterationMatrix(const JacobianPattern& pattern);
+    // `algebraic`: the last rows belong to algebraic variables, whose mass is 0 (M - c J for the
+    // mass matrix M = diag(I, 0) of a semi-explicit DAE).
+    explicit IterationMatrix(const JacobianPattern& pattern, std::size_t algebraic = 0);
 
     bool dense() const { return dense_; }
     // A matrix with the pattern of df/dx (zero values), for setJacobian().
     const Matrix& jacobianPattern() const { return jacobian_; }
     // J (with the pattern above) = df/dx from values in the pattern's order (repeated positions add).
     void setJacobian(Matrix& J, const double* values) const;
-    // Factorises I - c J for J with the pattern above; false when the matrix is singular.
+    // Factorises M - c J for J with the pattern above; false when the matrix is singular.
     bool factorise(const Matrix& J, double c);
     // (I - c J)^-1 rhs with the last factorisation: a column-major block and a row-major block.
     Eigen::MatrixXd solve(const Eigen::MatrixXd& rhs) const;
@@ -38,6 +40,7 @@ private:
     bool dense_;
     Matrix jacobian_, iteration_;
     std::vector<std::ptrdiff_t> jacobianPosition_, iterationPosition_, diagonalPosition_;
+    std::vector<double> mass_;  // the diagonal of M
     Lu sparseLu_;
     Eigen::MatrixXd denseMatrix_;
     Eigen::PartialPivLU<Eigen::MatrixXd> denseLu_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -41,6 +42,41 @@ ModelSystem::ModelSystem(eval::CompiledModel& model, const InputSignals* inputs)
     for (const auto& e : model_->source().switches.functions.timeInput.entries)
         if (e.column > 0)
             switchesOnInputs_ = true;
+    ownStateEntries_ = statePattern_.size();
+    ownParameterEntries_ = parameterPattern_.size();
+    const auto& constraints = model_->source().constraints;
+    if (constraints.empty())
+        return;
+    // Baumgarte's terms add the invariants' gradients to the stabilised rows: their entries join the
+    // patterns once, so that the sparse solvers' analysis holds whatever alpha and beta are.
+    auto extend = [](JacobianPattern& pattern, const eval::SparseExpressions& gradient,
+                     const std::vector<eval::ConstraintSource::Stabilised>& rows, std::vector<BaumgarteEntry>& out) {
+        std::map<std::pair<std::size_t, std::size_t>, std::size_t> position;
+        for (std::size_t k = 0; k < pattern.size(); ++k)
+            position[{pattern.row[k], pattern.column[k]}] = k;
+        for (const auto& r : rows)
+            for (const int invariant : {r.first, r.second}) {
+                if (invariant < 0)
+                    continue;
+                for (const auto& e : gradient.entries) {
+                    if (e.row != static_cast<std::size_t>(invariant))
+                        continue;
+                    auto [it, added] = position.try_emplace({r.row, e.column}, pattern.size());
+                    if (added) {
+                        pattern.row.push_back(r.row);
+                        pattern.column.push_back(e.column);
+                    }
+                    out.push_back({it->second, e.row, e.column, invariant == r.first});
+                }
+            }
+    };
+    extend(statePattern_, constraints.invariants.state, constraints.stabilised, baumgarteState_);
+    extend(parameterPattern_, constraints.invariants.parameter, constraints.stabilised, baumgarteParameter_);
+    const std::size_t m = model_->invariantCount();
+    G_.resize(m);
+    Gx_.resize(m * n);
+    Gp_.resize(m * model_->parameterCount());
+    Gtu_.resize(m * (1 + model_->inputCount()));
 }
 
 ModelSystem::ModelSystem(std::unique_ptr<eval::CompiledModel> owned, const InputSignals* inputs) :
@@ -51,7 +87,85 @@ ModelSystem::ModelSystem(std::unique_ptr<eval::CompiledModel> owned, const Input
 
 std::unique_ptr<OdeSystem> ModelSystem::clone() const
 {
-    return std::unique_ptr<OdeSystem>(new ModelSystem(std::make_unique<eval::CompiledModel>(*model_), inputs_));
+    auto copy = std::unique_ptr<ModelSystem>(new ModelSystem(std::make_unique<eval::CompiledModel>(*model_), inputs_));
+    copy->stabilise(alpha_, beta_);
+    return copy;
+}
+
+Constraints* ModelSystem::constraints()
+{
+    return model_->source().isDae() ? this : nullptr;
+}
+
+void ModelSystem::invariants(double t, const double* x, double* G, double* Gx, double* Gp)
+{
+    setPoint(t, x);
+    model_->invariants(G, Gx, Gp, nullptr);
+}
+
+std::string ModelSystem::invariantName(std::size_t i) const
+{
+    const auto& info = model_->source().constraints.invariantInfo[i];
+    const std::string constraint = "the constraint '" + info.text + "' (" + info.place + ")";
+    if (info.level == 0)
+        return constraint;
+    return (info.level == 1 ? std::string("the time derivative of ") : "the time derivative of order " +
+                                     std::to_string(info.level) + " of ") +
+        constraint;
+}
+
+void ModelSystem::stabilise(double alpha, double beta)
+{
+    alpha_ = alpha;
+    beta_ = beta;
+}
+
+// f_row += 2 alpha G^(k-1) + beta^2 G^(k-2) on each stabilised row, and its derivatives; the point
+// is set (prepare) before.
+void ModelSystem::addBaumgarte(double* f, double* J, double* Jp, double* dfdt, double* stateValues,
+                               double* parameterValues)
+{
+    const std::size_t n = model_->stateCount();
+    if (stateValues)
+        std::fill(stateValues + ownStateEntries_, stateValues + statePattern_.size(), 0.0);
+    if (parameterValues)
+        std::fill(parameterValues + ownParameterEntries_, parameterValues + parameterPattern_.size(), 0.0);
+    if (alpha_ == 0.0 && beta_ == 0.0)
+        return;
+    const std::size_t m = G_.size();
+    const bool gradients = J || stateValues;
+    const bool parameters = (Jp || parameterValues) && !Gp_.empty();
+    model_->invariants(G_.data(), gradients ? Gx_.data() : nullptr, parameters ? Gp_.data() : nullptr,
+                       dfdt ? Gtu_.data() : nullptr);
+    const double first = 2.0 * alpha_, second = beta_ * beta_;
+    for (const auto& r : model_->source().constraints.stabilised) {
+        for (const int invariant : {r.first, r.second}) {
+            if (invariant < 0)
+                continue;
+            const double c = invariant == r.first ? first : second;
+            const auto i = static_cast<std::size_t>(invariant);
+            if (f)
+                f[r.row] += c * G_[i];
+            if (J)
+                for (std::size_t j = 0; j < n; ++j)
+                    J[j * n + r.row] += c * Gx_[j * m + i];
+            if (Jp && parameters)
+                for (std::size_t l = 0; l < model_->parameterCount(); ++l)
+                    Jp[l * n + r.row] += c * Gp_[l * m + i];
+            if (dfdt) {
+                double rate = Gtu_[i];
+                for (std::size_t u = 0; u < du_.size(); ++u)
+                    rate += Gtu_[(1 + u) * m + i] * du_[u];
+                dfdt[r.row] += c * rate;
+            }
+        }
+    }
+    if (stateValues)
+        for (const auto& e : baumgarteState_)
+            stateValues[e.position] += (e.first ? first : second) * Gx_[e.column * m + e.invariant];
+    if (parameterValues && parameters)
+        for (const auto& e : baumgarteParameter_)
+            parameterValues[e.position] += (e.first ? first : second) * Gp_[e.column * m + e.invariant];
 }
 
 void ModelSystem::inputValues(double t, double* u, double* du)
@@ -78,6 +192,8 @@ void ModelSystem::rhs(double t, const double* x, double* f)
 {
     prepare(t, x, false);
     model_->rhs(f);
+    if (!G_.empty())
+        addBaumgarte(f, nullptr, nullptr, nullptr, nullptr, nullptr);
 }
 
 void ModelSystem::jacobian(double t, const double* x, double* J, double* dfdt)
@@ -94,6 +210,8 @@ void ModelSystem::jacobian(double t, const double* x, double* J, double* dfdt)
             d += timeInput_[(1 + r) * n + i] * du_[r];
         dfdt[i] = d;
     }
+    if (!G_.empty())
+        addBaumgarte(nullptr, J, nullptr, dfdt, nullptr, nullptr);
 }
 
 void ModelSystem::rhsAndStateJacobian(double t, const double* x, double* f, double* J)
@@ -101,6 +219,8 @@ void ModelSystem::rhsAndStateJacobian(double t, const double* x, double* f, doub
     prepare(t, x, true);
     model_->rhsAndStateJacobian(f, J);
     addSlidingTerms(J, nullptr);
+    if (!G_.empty())
+        addBaumgarte(f, J, nullptr, nullptr, nullptr, nullptr);
 }
 
 void ModelSystem::rhsAndJacobianValues(double t, const double* x, double* f, double* stateValues,
@@ -113,6 +233,8 @@ void ModelSystem::rhsAndJacobianValues(double t, const double* x, double* f, dou
     }
     model_->rhsAndJacobianValues(f, stateValues, parameterValues);
     addSlidingTermsToValues(stateValues, parameterValues);
+    if (!G_.empty())
+        addBaumgarte(f, nullptr, nullptr, nullptr, stateValues, parameterValues);
 }
 
 void ModelSystem::rhsAndJacobians(double t, const double* x, double* f, double* J, double* Jp)
@@ -123,6 +245,8 @@ void ModelSystem::rhsAndJacobians(double t, const double* x, double* f, double* 
     else
         model_->rhsAndStateJacobian(f, J);
     addSlidingTerms(J, Jp);
+    if (!G_.empty())
+        addBaumgarte(f, J, Jp, nullptr, nullptr, nullptr);
 }
 
 // On a sliding surface the exact Jacobian would also need the second derivatives of the solved
@@ -244,8 +368,15 @@ void ModelSystem::solveSliding(double t, bool derivatives)
                             static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(b)]));
     }
     const auto lu = A.fullPivLu();
-    if (!lu.isInvertible())
-        return;  // the modes do not move the rates: keep the last ones
+    if (!lu.isInvertible()) {
+        // The modes do not move the rates: keep the last ones, which then depend on nothing (the
+        // Jacobian terms of the sliding modes are zero, not those of an earlier point).
+        const auto n = static_cast<Eigen::Index>(model_->stateCount());
+        modeJacobian_.resize(n, 0);
+        slidingX_.resize(0, n);
+        slidingP_.resize(0, static_cast<Eigen::Index>(model_->parameterCount()));
+        return;
+    }
     const Eigen::VectorXd step = lu.solve(-r);
     for (Eigen::Index a = 0; a < k; ++a)
         modes_[slidingList_[static_cast<std::size_t>(a)]] += step(a);
@@ -259,7 +390,8 @@ void ModelSystem::solveSliding(double t, bool derivatives)
         rowsP.row(a) = lieP_.row(static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(a)]));
     }
     slidingX_ = -lu.solve(rowsX);
-    slidingP_ = -lu.solve(rowsP);
+    // Eigen's solve with an empty right-hand side reads through a null pointer (a model without parameters).
+    slidingP_ = rowsP.cols() > 0 ? Eigen::MatrixXd(-lu.solve(rowsP)) : Eigen::MatrixXd(k, 0);
     const std::size_t n = model_->stateCount(), ns = model_->switchCount();
     Eigen::MatrixXd all(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(ns));
     model_->rhsModeJacobian(all.data());
@@ -270,18 +402,18 @@ void ModelSystem::solveSliding(double t, bool derivatives)
 
 void ModelSystem::addSlidingTerms(double* J, double* Jp)
 {
-    if (slidingList_.empty())
+    if (slidingList_.empty() || modeJacobian_.cols() == 0)
         return;
     const auto n = static_cast<Eigen::Index>(model_->stateCount());
     Eigen::Map<Eigen::MatrixXd>(J, n, n) += modeJacobian_ * slidingX_;
-    if (Jp)
+    if (Jp && model_->parameterCount() > 0)
         Eigen::Map<Eigen::MatrixXd>(Jp, n, static_cast<Eigen::Index>(model_->parameterCount())) +=
             modeJacobian_ * slidingP_;
 }
 
 void ModelSystem::addSlidingTermsToValues(double* stateValues, double* parameterValues)
 {
-    if (slidingList_.empty())
+    if (slidingList_.empty() || modeJacobian_.cols() == 0)
         return;
     const std::size_t np = model_->parameterCount();
     auto indexOf = [](const JacobianPattern& pattern, std::vector<int>& index) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/eval/CompiledModel.h"
+#include "engine/integrate/Constraints.h"
 #include "engine/integrate/Discontinuities.h"
 #include "engine/integrate/InputSignals.h"
 #include "engine/integrate/OdeSystem.h"
@@ -17,8 +18,9 @@ namespace sysid::integrate {
 // parameters, and the model's inputs read from `inputs` (which must outlive this object and its
 // clones). It evaluates the caller's `model` (which must outlive it); each clone owns a copy,
 // since compiled evaluators are not thread-safe. Its switches and resets are located by the
-// integrator through the Discontinuities interface.
-class ModelSystem final : public OdeSystem, public Discontinuities {
+// integrator through the Discontinuities interface; the algebraic variables and invariants of a
+// model with constraints through the Constraints interface.
+class ModelSystem final : public OdeSystem, public Discontinuities, public Constraints {
 public:
     // Throws std::invalid_argument when the model has inputs and `inputs` does not give one signal
     // per model input.
@@ -62,6 +64,14 @@ public:
     std::string switchName(std::size_t i) const override;
     std::string eventName(std::size_t k) const override;
 
+    Constraints* constraints() override;
+    std::size_t algebraicCount() const override { return model_->source().constraints.algebraic; }
+    std::size_t invariantCount() const override { return model_->invariantCount(); }
+    void invariants(double t, const double* x, double* G, double* Gx, double* Gp) override;
+    std::string invariantName(std::size_t i) const override;
+    std::vector<char> heldInitialState() const override { return model_->source().constraints.heldInitial; }
+    void stabilise(double alpha, double beta) override;
+
     // Sets the model at (t, x, u(t)), e.g. for evaluating its outputs.
     void setPoint(double t, const double* x);
     eval::CompiledModel& model() { return *model_; }
@@ -103,6 +113,19 @@ private:
     Eigen::MatrixXd lieX_, lieP_, lieM_, gradTU_, modeJacobian_, slidingX_, slidingP_;
     std::vector<double> gx_, gp_, gtu_, h_, hx_, hp_, htu_;
     std::vector<int> stateEntry_, parameterEntry_;  // dense index -> pattern entry, or -1 (built when sliding)
+
+    // Baumgarte's terms on the algebraic rows of a model with constraints (Constraints::stabilise).
+    // The patterns hold the model's own entries first, then those the terms add.
+    void addBaumgarte(double* f, double* J, double* Jp, double* dfdt, double* stateValues, double* parameterValues);
+    struct BaumgarteEntry {
+        std::size_t position;  // in the pattern's values
+        std::size_t invariant, column;
+        bool first;  // 2 alpha G^(k-1), else beta^2 G^(k-2)
+    };
+    double alpha_ = 0.0, beta_ = 0.0;
+    std::size_t ownStateEntries_ = 0, ownParameterEntries_ = 0;
+    std::vector<BaumgarteEntry> baumgarteState_, baumgarteParameter_;
+    std::vector<double> G_, Gx_, Gp_, Gtu_;
 };
 
 }  // namespace sysid::integrate

@@ -7,6 +7,7 @@
 
 namespace sysid::integrate {
 
+class Constraints;
 class Discontinuities;
 
 // Where the nonzero entries of a Jacobian are, in the order their values are delivered.
@@ -78,6 +79,8 @@ public:
     // Switches and resets the integrator locates (null: f is smooth, or its switches are stepped
     // across as written).
     virtual Discontinuities* discontinuities() { return nullptr; }
+    // The algebraic variables and invariants of a DAE (null: an ODE).
+    virtual Constraints* constraints() { return nullptr; }
 
 private:
     // Built on first use; plain values, so hand-written systems stay copyable for clone().

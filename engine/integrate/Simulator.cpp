@@ -27,6 +27,14 @@ public:
         trajectory_.outputs.resize(samples, static_cast<Eigen::Index>(model_.outputCount()));
         trajectory_.sensitivityParameters = request.sensitivityParameters;
         y_.resize(model_.outputCount());
+        if (modelSystem.constraints() && model_.invariantCount() > 0) {
+            trajectory_.invariants.resize(samples, static_cast<Eigen::Index>(model_.invariantCount()));
+            invariants_.resize(model_.invariantCount());
+            for (const auto& info : model_.source().constraints.invariantInfo) {
+                trajectory_.invariantConstraints.push_back(info.text);
+                trajectory_.invariantLevels.push_back(info.level);
+            }
+        }
         gx_.resize(static_cast<Eigen::Index>(model_.outputCount()), n);
         gp_.resize(static_cast<Eigen::Index>(model_.outputCount()), static_cast<Eigen::Index>(model_.parameterCount()));
     }
@@ -41,6 +49,11 @@ public:
         model_.outputs(y_.data());
         for (std::size_t i = 0; i < y_.size(); ++i)
             trajectory_.outputs(row, static_cast<Eigen::Index>(i)) = y_[i];
+        if (!invariants_.empty()) {
+            model_.invariants(invariants_.data(), nullptr, nullptr, nullptr);
+            for (std::size_t i = 0; i < invariants_.size(); ++i)
+                trajectory_.invariants(row, static_cast<Eigen::Index>(i)) = invariants_[i];
+        }
         if (system_.columnCount() == 0 || (request_.sensitivityAtEndOnly && k + 1 < request_.times.size()))
             return;
         const auto nn = static_cast<Eigen::Index>(n);
@@ -90,7 +103,7 @@ private:
     SensitivitySystem& system_;
     const SimulationRequest& request_;
     Trajectory trajectory_;
-    std::vector<double> y_;
+    std::vector<double> y_, invariants_;
     Eigen::MatrixXd gx_, gp_;
 };
 
@@ -188,6 +201,7 @@ Trajectory simulate(eval::CompiledModel& model, const SimulationRequest& request
     task.times = times;
     task.initialStep = request.initialStep;
     task.stop = request.stop;
+    task.modelInitialState = !request.initialState;
     const IntegrationOutcome outcome = runIntegration(
         system, z, task, settings, [&recorder](std::size_t k, const double* x) { recorder.record(k, x); });
     Trajectory result = recorder.take();

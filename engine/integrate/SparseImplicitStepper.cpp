@@ -1,6 +1,7 @@
 #include "engine/integrate/SparseImplicitStepper.h"
 
 #include "engine/data/Text.h"
+#include "engine/integrate/Constraints.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/integrate/IterationMatrix.h"
 
@@ -14,6 +15,8 @@ namespace {
 
 // ROS34PW2: Rang & Angermann, "New Rosenbrock W-methods of order 3 for partial differential
 // algebraic equations of index 1", BIT 45 (2005) 761-787, Table 4.1: four stages, order 3 with
+// (also for index-1 DAEs M z' = F(z) with M = diag(I, 0), each stage solving (M - gamma h J) k = ...;
+// Hairer & Wanner, Solving ODEs II, sec. VI.4),
 // an embedded order-2 solution, stiffly accurate and L-stable, and a W-method (full order with
 // an approximate Jacobian). That last property is what lets the sensitivity block use df/dx
 // alone (not the second derivatives coupling it to x), so one factorisation serves every column.
@@ -80,7 +83,8 @@ public:
         width_(1 + static_cast<Eigen::Index>(system.columnCount())), f_(system.stateCount()),
         shifted_(system.stateCount()), jx_(system.system().statePattern().size()),
         jp_(system.system().parameterPattern().size()), timeDependent_(system.system().dependsOnTime()),
-        newton_(system.system().statePattern())
+        newton_(system.system().statePattern(),
+                system.system().constraints() ? system.system().constraints()->algebraicCount() : 0)
     {
         jacobian_ = newton_.jacobianPattern();
         stageJacobian_ = jacobian_;
@@ -123,6 +127,11 @@ public:
                 Z_ = combined_;
                 tOld_ = t_;
                 t_ = last ? limit : t_ + tried;
+                if (correct_) {
+                    columns_ = Z_;
+                    correct_(t_, columns_.data());
+                    Z_ = columns_;
+                }
                 const double grown = tried * std::clamp(0.9 * std::pow(std::max(error, 1e-10), -1.0 / 3.0), 0.2, 5.0);
                 // A step cut short at the limit says nothing against the longer one.
                 h_ = last ? std::max(grown, h_) : grown;

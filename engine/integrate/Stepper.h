@@ -3,6 +3,7 @@
 #include "engine/core/SolverStatistics.h"
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace sysid::integrate {
@@ -35,8 +36,14 @@ public:
     // What the steps so far cost (steps and rejections, evaluations, factorisations).
     const core::IntegrationStatistics& statistics() const { return statistics_; }
 
+    // Applied to the end state z (column-major [x, S]) of every accepted step before the next
+    // starts: a DAE's projection onto its invariants and solve for its algebraic variables. Only
+    // the steppers that take algebraic variables apply it.
+    void setCorrection(std::function<void(double t, double* z)> correct) { correct_ = std::move(correct); }
+
 protected:
     core::IntegrationStatistics statistics_;
+    std::function<void(double, double*)> correct_;
 };
 
 }  // namespace sysid::integrate

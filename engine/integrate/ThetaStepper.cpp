@@ -1,6 +1,7 @@
 #include "engine/integrate/ThetaStepper.h"
 
 #include "engine/data/Text.h"
+#include "engine/integrate/Constraints.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/integrate/IterationMatrix.h"
 
@@ -28,7 +29,9 @@ public:
         settings_(settings), options_(options), theta_(theta), n_(static_cast<Eigen::Index>(system.stateCount())),
         columns_(static_cast<Eigen::Index>(system.columnCount())), f_(system.stateCount()),
         jx_(system.system().statePattern().size()), jp_(system.system().parameterPattern().size()),
-        newton_(system.system().statePattern())
+        algebraic_(static_cast<Eigen::Index>(
+            system.system().constraints() ? system.system().constraints()->algebraicCount() : 0)),
+        newton_(system.system().statePattern(), static_cast<std::size_t>(algebraic_))
     {
         jacobian_ = newton_.jacobianPattern();
         known_.resize(n_, columns_);
@@ -52,6 +55,8 @@ public:
                                    "integration failed at t = " + data::formatNumber(t_, 10) + ": " + why + "; " +
                                        options_.advice);
         t_ += h_;
+        if (correct_)
+            correct_(t_, z_.data());
         ++statistics_.steps;
     }
 
@@ -81,13 +86,21 @@ private:
                 addParameterColumns(known_, explicitWeight);
             }
         }
+        // Algebraic rows (mass 0) hold their equation at the new time alone, 0 = g(t1, x1), whatever
+        // theta: their residual is -theta h g(t1, x1), which the Newton matrix M - theta h df/dx fits.
+        if (algebraic_ > 0) {
+            known.tail(algebraic_).setZero();
+            if (columns_ > 0)
+                known_.bottomRows(algebraic_).setZero();
+        }
         const double t1 = t + h;
         Eigen::VectorXd y = z_.col(0);
         Eigen::VectorXd update;
         for (int iteration = 1;; ++iteration) {
             evaluate(t1, y);
-            const Eigen::VectorXd residual =
-                y - known - implicitWeight * Eigen::Map<const Eigen::VectorXd>(f_.data(), n_);
+            Eigen::VectorXd residual = y - known - implicitWeight * Eigen::Map<const Eigen::VectorXd>(f_.data(), n_);
+            if (algebraic_ > 0)
+                residual.tail(algebraic_) = -implicitWeight * Eigen::Map<const Eigen::VectorXd>(f_.data(), n_).tail(algebraic_);
             ++statistics_.factorizations;
             if (!newton_.factorise(jacobian_, implicitWeight)) {
                 why = "the Newton matrix I - theta h df/dx (theta = " + data::formatNumber(theta_) + ") of the " +
@@ -165,6 +178,7 @@ private:
     double theta_;
     Eigen::Index n_, columns_;
     std::vector<double> f_, jx_, jp_;
+    Eigen::Index algebraic_;  // the last rows: algebraic variables (mass 0)
     IterationMatrix newton_;
     SparseMatrix jacobian_;
     Eigen::MatrixXd known_, z_;

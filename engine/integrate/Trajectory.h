@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace sysid::integrate {
@@ -22,6 +23,13 @@ struct Trajectory {
     std::vector<Eigen::MatrixXd> outputInitialSensitivity;  // dy/dx0: outputs x states
     core::IntegrationStatistics statistics;  // what the integration cost (steps, evaluations, factorisations)
     double lastStep = 0.0;  // adaptive methods: the step the controller would take next (0 for fixed-step ones)
+    // A DAE's invariants at every sample (samples x invariants): the constraint drift, zero with
+    // projection and growing without stabilisation. Empty for an ODE.
+    Eigen::MatrixXd invariants;
+    // For each column of `invariants`: the constraint as written and the level (0: the constraint,
+    // k: its k-th time derivative).
+    std::vector<std::string> invariantConstraints;
+    std::vector<std::size_t> invariantLevels;
 };
 
 }  // namespace sysid::integrate

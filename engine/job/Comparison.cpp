@@ -2,8 +2,10 @@
 
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
+#include "engine/estimate/MethodTraits.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/job/ModelText.h"
+#include "engine/job/PeriodicValidation.h"
 
 #include <cmath>
 #include <limits>
@@ -101,12 +103,32 @@ std::map<std::string, double> estimatedInitialValues(const FitJob& fit, const Ex
     return initial;
 }
 
+std::vector<OutputAgreement> agreementOf(const ValidationSimulation& s)
+{
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<OutputAgreement> agreement;
+    for (std::size_t j = 0; j < s.outputNames.size(); ++j) {
+        const auto column = static_cast<Eigen::Index>(j);
+        agreement.push_back(j < s.outputMeasured.size() && s.outputMeasured[j]
+                                ? outputAgreement(s.measured.col(column), s.outputs.col(column))
+                                : OutputAgreement{nan, nan, nan});
+    }
+    return agreement;
+}
+
 }  // namespace
 
 Comparison compareWithRecord(const FitJob& fit, const ExperimentData& record, std::size_t recordIndex,
                              const std::map<std::string, double>& estimates, InitialValues initial,
                              std::stop_token stop)
 {
+    Comparison comparison;
+    if (estimate::traitsOf(fit.settings.method).objective == estimate::Objective::PeriodicResponse) {
+        // The model's response to a periodic excitation is its periodic steady state, as the fit had it.
+        comparison.simulation = periodicSteadyStateOnRecord(fit, record, recordIndex, estimates, stop);
+        comparison.agreement = agreementOf(comparison.simulation);
+        return comparison;
+    }
     std::map<std::string, double> values = estimates;
     if (initial.source != InitialValueSource::Result) {
         const auto model = compileModelText(fit.modelText, fit.modelSource);
@@ -119,16 +141,8 @@ Comparison compareWithRecord(const FitJob& fit, const ExperimentData& record, st
              estimatedInitialValues(fit, record, recordIndex, estimates, initial.estimateSeconds, stop))
             values[parameter] = value;
 
-    Comparison comparison;
     comparison.simulation = simulateValidation(fit, record, recordIndex, values, stop);
-    const ValidationSimulation& s = comparison.simulation;
-    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t j = 0; j < s.outputNames.size(); ++j) {
-        const auto column = static_cast<Eigen::Index>(j);
-        comparison.agreement.push_back(j < s.outputMeasured.size() && s.outputMeasured[j]
-                                           ? outputAgreement(s.measured.col(column), s.outputs.col(column))
-                                           : OutputAgreement{nan, nan, nan});
-    }
+    comparison.agreement = agreementOf(comparison.simulation);
     return comparison;
 }
 

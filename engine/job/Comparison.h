@@ -69,9 +69,10 @@ struct Comparison {
 
 // Simulates `fit`'s model on `record` (simulateValidation) at `estimates` (a fit result's values by
 // name, "x(0)" the first data set's estimated initial value), with the estimated initial values
-// taken as `initial` says, and compares the outputs the record measures. Estimate re-fits only the
-// estimated initial values (the fit's machinery, output error, every other parameter fixed at
-// `estimates`). Throws JobError naming the record when its data, the simulation or that fit fail.
+// taken as `initial` says, and compares the outputs the record measures. A periodic-response fit's
+// model gives its periodic steady state instead (periodicSteadyStateOnRecord; `initial` is unused). Estimate re-fits
+// only the estimated initial values (the fit's machinery, output error, every other parameter fixed at `estimates`).
+// Throws JobError naming the record when its data, the simulation or that fit fail.
 Comparison compareWithRecord(const FitJob& fit, const ExperimentData& record, std::size_t recordIndex,
                              const std::map<std::string, double>& estimates, InitialValues initial = {},
                              std::stop_token stop = {});

@@ -6,6 +6,7 @@
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
 #include "engine/estimate/MethodTraits.h"
+#include "engine/estimate/NoiseVariances.h"
 #include "engine/estimate/OutputWeights.h"
 #include "engine/estimate/ParameterLayout.h"
 #include "engine/estimate/PriorRows.h"
@@ -193,8 +194,14 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
     const std::vector<estimate::Experiment> experiments = preparedExperiments(fit, *model);
     const auto baseValues = experimentValues(*model, held, experiments);
     std::vector<double> weights;
+    // Maximum likelihood: each output's noise variance is estimated at every point, as the fit does.
+    const bool likelihood = estimate::traitsOf(fit.settings.method).weighting == estimate::OutputWeighting::Estimated;
+    const std::vector<double> floors = estimate::noiseVarianceFloors(experiments, model->outputCount());
     try {
-        weights = estimate::outputWeights(*model, experiments, fit.settings);
+        estimate::FitSettings weighting = fit.settings;
+        if (likelihood)
+            weighting.outputWeights.clear();
+        weights = estimate::outputWeights(*model, experiments, weighting);
     } catch (const std::invalid_argument& e) {
         throw JobError(JobError::Kind::Settings, e.what());
     }
@@ -218,9 +225,11 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
     std::stop_source callbackStop;
 
     // 1/2 sum_j w_j sum_s (y_measured - y_model)^2 over the experiments, as OutputErrorProblem forms
-    // it, plus the prior rows' 1/2 sum_k ((theta_k - mean_k) / sd_k)^2 when the fit has them.
+    // it (maximum likelihood: -ln L with the variances estimated here), plus the prior rows'
+    // 1/2 sum_k ((theta_k - mean_k) / sd_k)^2 when the fit has them.
     auto costAt = [&](eval::CompiledModel& compiled, double xv, double yv, std::stop_token pointStop) -> double {
         double sum = 0.0;
+        std::vector<estimate::OutputSquares> squares(likelihood ? weights.size() : 0);
         for (std::size_t e = 0; e < experiments.size(); ++e) {
             const auto& ex = experiments[e];
             std::vector<double> values = baseValues[e];
@@ -236,9 +245,16 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
                 if (!ex.outputMeasured[j] || weights[j] == 0)
                     continue;
                 const auto jj = static_cast<Eigen::Index>(j);
-                sum += weights[j] * (ex.measured.col(jj) - tr.outputs.col(jj)).squaredNorm();
+                const double outputSquares = (ex.measured.col(jj) - tr.outputs.col(jj)).squaredNorm();
+                sum += weights[j] * outputSquares;
+                if (likelihood) {
+                    squares[j].squares += outputSquares;
+                    squares[j].samples += ex.times.size();
+                }
             }
         }
+        if (likelihood)
+            return estimate::negativeLogLikelihood(squares, floors) + prior.at(xv, yv);
         return 0.5 * sum + prior.at(xv, yv);
     };
 

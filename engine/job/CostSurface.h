@@ -27,8 +27,9 @@ struct CostSurfaceResult {
     SurfaceAxis x, y;
     std::vector<double> xValues, yValues;
     // cost[iy * x.points + ix] at (xValues[ix], yValues[iy]): 1/2 sum of weighted squared
-    // output residuals plus, for a method with priors (bayes, periodic-response), the prior
-    // term 1/2 sum ((theta - mean)/sd)^2 of estimate::fit's cost. NaN where the model cannot be
+    // output residuals (maximum likelihood: -ln L with each output's noise variance estimated at the
+    // point) plus, for a method with priors, the prior term 1/2 sum ((theta - mean)/sd)^2 of
+    // estimate::fit's cost. NaN where the model cannot be
     // integrated (its message is counted in `failedPoints`) or the point was not reached.
     std::vector<double> cost;
     std::size_t failedPoints = 0;

@@ -1,6 +1,7 @@
 #include "engine/job/FitJob.h"
 
 #include "engine/data/DataError.h"
+#include "engine/data/UniformTime.h"
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/Fit.h"
 #include "engine/estimate/MethodTraits.h"
@@ -59,6 +60,15 @@ void checkFitSettings(const eval::CompiledModelSource& model, const estimate::Fi
                                                       : estimate::methodName(settings.method));
             !refusal.empty())
             throw JobError(JobError::Kind::Settings, refusal);
+    if (estimate::traitsOf(settings.method).objective == estimate::Objective::EquationError || discretised)
+        if (const auto refusal =
+                eval::constraintRefusal(model, discretised ? std::string("the periodic response by time discretisation")
+                                                           : estimate::methodName(settings.method));
+            !refusal.empty())
+            throw JobError(JobError::Kind::Settings, refusal);
+    if (settings.sensitivity == estimate::SensitivityMethod::Structural && model.isDae())
+        throw JobError(JobError::Kind::Settings,
+                       eval::constraintRefusal(model, "the structural sensitivity (linear ODEs only)"));
     for (const auto& [output, weight] : settings.outputWeights)
         if (!contains(model.outputNames, output))
             throw JobError(JobError::Kind::Settings,
@@ -118,6 +128,25 @@ estimate::Experiment preparedExperiment(const FitJob& job, const eval::CompiledM
 
 namespace {
 
+// What the low-pass does to each record, so that the log says how far its end transients reach.
+void logPreprocessing(const FitJob& job, ProgressSink& sink)
+{
+    if (!job.preprocessing.lowPass)
+        return;
+    for (const ExperimentData& record : job.experiments) {
+        try {
+            const double dt = data::uniformTimeStep(record.table.time(), "time");
+            sink.log((job.experiments.size() > 1 ? record.label() + ": " : std::string()) + "data filtered by a " +
+                     data::describeLowPass(*job.preprocessing.lowPass, 1.0 / dt) +
+                     (job.preprocessing.window && job.preprocessing.windowAfterFilter
+                          ? "; the time window is cut from the filtered record"
+                          : ""));
+        } catch (const std::exception&) {
+            // preprocessing already refused such a record
+        }
+    }
+}
+
 void attachUnits(estimate::FitResult& result, const eval::CompiledModelSource& model)
 {
     for (estimate::ParameterEstimate& e : result.parameters)
@@ -148,6 +177,7 @@ estimate::FitResult runFit(const FitJob& job, ProgressSink& sink, std::stop_toke
     sink.log("fitting " + std::to_string(parameterNames.size()) + " parameter(s) (" + names(parameterNames) + ") to " +
              std::to_string(experiments.size()) + " data set(s) by " + estimate::methodName(job.settings.method) +
              integratorNote(settings));
+    logPreprocessing(job, sink);
 
     try {
         estimate::FitResult result = estimate::fit(model, start, experiments, settings, &sink, stop);

@@ -32,13 +32,6 @@ std::string seconds(double s)
     return buffer;
 }
 
-std::string shortNumber(double v)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return text;
-}
-
 std::string number(double v)
 {
     char buffer[32];
@@ -123,25 +116,57 @@ Eigen::MatrixXd outputsAtEstimate(const std::shared_ptr<const eval::CompiledMode
     return y;
 }
 
-estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, ProgressSink& sink, std::stop_token stop)
+// The model and the record of a job, checked; its settings checked too.
+struct JobInputs {
+    std::unique_ptr<ParsedModel> model;
+    estimate::Experiment experiment;
+};
+
+JobInputs readInputs(const OptimalEstimationJob& job)
 {
-    const auto begin = Clock::now();
     try {
         job.settings.validate();
     } catch (const core::SettingError& e) {
         throw JobError(JobError::Kind::Settings, e.what());
     }
-    const ParsedModel model(job.modelText, job.modelSource, job.parameterValues);
-    estimate::Experiment experiment;
+    JobInputs in;
+    in.model = std::make_unique<ParsedModel>(job.modelText, job.modelSource, job.parameterValues);
     try {
         const data::DataTable table = data::preprocess(job.experiment.table, job.preprocessing);
-        experiment = estimate::makeExperiment(*model.compiled, table, job.experiment.mapping, job.experiment.label());
-        experiment.fixedValues = job.experiment.fixedValues;
+        in.experiment =
+            estimate::makeExperiment(*in.model->compiled, table, job.experiment.mapping, job.experiment.label());
+        in.experiment.fixedValues = job.experiment.fixedValues;
     } catch (const data::DataError& e) {
         throw JobError(JobError::Kind::Data, e.what());
     } catch (const std::invalid_argument& e) {
         throw JobError(JobError::Kind::Data, e.what());
     }
+    return in;
+}
+
+// Runs `f`, turning what the estimator throws into the job's errors.
+template <class F>
+auto asJobErrors(const OptimalEstimationJob& job, F&& f)
+{
+    try {
+        return f();
+    } catch (const estimate::OptimalEstimationError& e) {
+        throw JobError(JobError::Kind::Settings, e.what());
+    } catch (const integrate::IntegrationError& e) {
+        throw JobError(JobError::Kind::Integration, job.modelSource + ": " + e.what());
+    } catch (const data::DataError& e) {
+        throw JobError(JobError::Kind::Data, e.what());
+    } catch (const model::ModelError& e) {
+        throw JobError(JobError::Kind::Model, e.what());
+    }
+}
+
+estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, ProgressSink& sink, std::stop_token stop)
+{
+    const auto begin = Clock::now();
+    const JobInputs in = readInputs(job);
+    const ParsedModel& model = *in.model;
+    const estimate::Experiment& experiment = in.experiment;
 
     const std::size_t points =
         job.settings.bvp.shootingPoints.empty() ? job.settings.shootingPoints : job.settings.bvp.shootingPoints.size();
@@ -158,24 +183,15 @@ estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, P
     } catch (const estimate::OptimalEstimationError& e) {
         throw JobError(JobError::Kind::Settings, e.what());
     }
-    std::string schedule;
-    try {
-        const auto stages = job.settings.stages.empty()
-            ? estimate::defaultOptimalEstimationStages(job.settings.firstStageMethod, job.settings.firstStageSteps)
-            : job.settings.stages;
-        for (const auto& stage : stages) {
-            const auto& integrator = stage.integrator;
-            schedule += (schedule.empty() ? "" : " -> ") + integrate::methodName(integrator.method) +
-                (integrate::isAdaptive(integrator.method) ? " rtol " + shortNumber(integrator.relativeTolerance)
-                                                          : " " + std::to_string(stage.stepsPerInterval) + " step" +
-                         (stage.stepsPerInterval == 1 ? "" : "s") + " per interval");
-        }
-    } catch (const estimate::OptimalEstimationError& e) {
-        throw JobError(JobError::Kind::Settings, e.what());
-    }
+    const std::string schedule = job.settings.bvp.stages.empty()
+        ? estimate::scheduleText(estimate::stagesToRun(job.settings.stages, job.settings.startFrom.has_value()))
+        : std::string("as given");
     sink.started(parameterNames);
     sink.log("optimal estimation (TPBVP) of '" + experiment.name + "': " + std::to_string(experiment.times.size()) +
-             " samples, " + std::to_string(points) + " shooting points, stages " + schedule);
+             " samples, " + std::to_string(points) + " shooting points, stages " + schedule +
+             (job.settings.startFrom
+                  ? ", starting from " + job.settings.startFrom->source + " (a solution already: no fixed-step stage)"
+                  : std::string()));
 
     std::size_t count = 0;
     std::size_t lastStage = static_cast<std::size_t>(-1);
@@ -204,21 +220,17 @@ estimate::OptimalEstimationResult runEstimate(const OptimalEstimationJob& job, P
                  seconds(it.solveTime.count()));
     };
 
-    estimate::OptimalEstimationResult result;
-    try {
-        result = estimate::estimateOptimally(*model.symbolic, experiment, job.settings, progress, stop);
-    } catch (const estimate::OptimalEstimationError& e) {
-        throw JobError(JobError::Kind::Settings, e.what());
-    } catch (const integrate::IntegrationError& e) {
-        throw JobError(JobError::Kind::Integration, job.modelSource + ": " + e.what());
-    } catch (const data::DataError& e) {
-        throw JobError(JobError::Kind::Data, e.what());
-    } catch (const model::ModelError& e) {
-        throw JobError(JobError::Kind::Model, e.what());
-    }
+    const estimate::OptimalEstimationResult result = asJobErrors(job, [&] {
+        return estimate::estimateOptimally(
+            *model.symbolic, experiment, job.settings, progress, stop, [&](const estimate::StiffnessDiagnostics& d) {
+                sink.log("stiffness at the starting guess: " + estimate::describeStiffness(d));
+            });
+    });
     if (lastStage != static_cast<std::size_t>(-1))
         sink.log("stage " + std::to_string(lastStage + 1) + " done in " +
                  seconds(std::chrono::duration<double>(Clock::now() - stageBegin).count()));
+    if (!result.stiffnessAtSolution.empty())
+        sink.log("stiffness at the solution: " + estimate::describeStiffness(result.stiffnessAtSolution));
     if (result.states.rows() == static_cast<Eigen::Index>(result.times.size()) && result.states.rows() > 0)
         sink.trace(0, result.times, outputsAtEstimate(model.compiled, experiment, result));
     sink.log("optimal estimation " + std::string(result.converged() ? "converged" : "did not converge") + " after " +
@@ -242,6 +254,25 @@ OptimalEstimationNames optimalEstimationNames(const std::string& modelText, cons
         return {layout.stateNames, layout.residualNames};
     } catch (const std::exception& e) {
         throw JobError(JobError::Kind::Model, source + ": " + e.what());
+    }
+}
+
+estimate::StiffnessDiagnostics OptimalEstimationJob::diagnose(ProgressSink& sink) const
+{
+    try {
+        const JobInputs in = readInputs(*this);
+        const estimate::StiffnessDiagnostics d = asJobErrors(
+            *this, [&] { return estimate::diagnoseOptimalEstimation(*in.model->symbolic, in.experiment, settings); });
+        sink.log("stiffness at the starting guess of '" + in.experiment.name + "': " + estimate::describeStiffness(d));
+        sink.finished(JobStatus::Succeeded, {});
+        return d;
+    } catch (const JobError& e) {
+        sink.finished(JobStatus::Failed, e.what());
+        throw;
+    } catch (const std::exception& e) {
+        const JobError error(JobError::Kind::Fit, e.what());
+        sink.finished(JobStatus::Failed, error.what());
+        throw error;
     }
 }
 

@@ -31,6 +31,9 @@ struct OptimalEstimationJob {
     // converged or not; `stop` ends it within an integration step and the result then says
     // "cancelled" (finished(Cancelled)). Throws JobError when it cannot run, after finished(Failed).
     estimate::OptimalEstimationResult run(ProgressSink& sink, std::stop_token stop = {}) const;
+    // The stiffness of the Hamiltonian system along the starting guess (Rutten 1993, sec. 5.3),
+    // without solving: one log line, then finished(Succeeded). Throws JobError as run() does.
+    estimate::StiffnessDiagnostics diagnose(ProgressSink& sink) const;
 };
 
 // What the weights of optimal estimation can name for a model with all its outputs measured:

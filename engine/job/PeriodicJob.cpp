@@ -51,6 +51,23 @@ std::string describePoint(const std::string& parameter, const shooting::BranchPo
     return line;
 }
 
+// The record's rows within its first `periods` whole periods (all of it when 0); a record shorter
+// than that is left whole, and the folding says what it lacks.
+data::DataTable firstPeriods(const data::DataTable& record, std::size_t periods, double period)
+{
+    if (periods == 0 || record.rowCount() == 0 || !(period > 0))
+        return record;
+    const auto& time = record.time();
+    const double end = time.front() + static_cast<double>(periods) * period - 1e-9 * period;
+    std::size_t rows = 0;
+    while (rows < time.size() && time[rows] < end)
+        ++rows;
+    data::DataTable cut = record;
+    for (auto& column : cut.columns)
+        column.resize(std::min(rows, column.size()));
+    return cut;
+}
+
 PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_token stop)
 {
     try {
@@ -75,9 +92,12 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
         throw JobError(JobError::Kind::Settings,
                        "sweep: the forcing period is fixed by the measured input record; a frequency sweep needs the "
                        "forcing written in the equations");
-    if (job.solver == discretise::PeriodicSolver::Discretisation)
+    if (job.solver == discretise::PeriodicSolver::Discretisation) {
         if (const auto refusal = eval::resetRefusal(*source, "time discretisation"); !refusal.empty())
             throw JobError(JobError::Kind::Settings, job.modelSource + ": " + refusal);
+        if (const auto refusal = eval::constraintRefusal(*source, "time discretisation"); !refusal.empty())
+            throw JobError(JobError::Kind::Settings, job.modelSource + ": " + refusal);
+    }
     eval::CompiledModel model(source);
     model.setParameters(startingValues(*source, job.parameterValues));
 
@@ -102,8 +122,8 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
     if (source->inputCount() > 0) {
         try {
             inputs = integrate::periodicInputsFromTable(
-                source->inputNames, *job.inputRecord, settings.period, job.inputColumns,
-                integrate::intersampleChoices(source->declaredIntersample, job.intersample));
+                source->inputNames, firstPeriods(*job.inputRecord, job.inputPeriods, settings.period), settings.period,
+                job.inputColumns, integrate::intersampleChoices(source->declaredIntersample, job.intersample));
         } catch (const data::DataError& e) {
             throw JobError(JobError::Kind::Data, e.what());
         }
@@ -267,6 +287,14 @@ const core::FieldTable<PeriodicJob>& periodicJobFields()
                  .help = "periods simulated from the guess before Newton (0: none)"},
                 [](S& s) -> std::size_t& { return s.settlePeriods; }, 0),
             countField<S>(
+                {.key = "input_periods",
+                 .option = "input-periods",
+                 .label = "periods of the input record",
+                 .help = "whole periods of the input record used from its start, averaged (0: all it holds; 1: "
+                         "the first only)",
+                 .defaultText = "0: all"},
+                [](S& s) -> std::size_t& { return s.inputPeriods; }, 0),
+            countField<S>(
                 {.key = "samples",
                  .option = "samples",
                  .label = "orbit samples",
@@ -284,6 +312,13 @@ const core::FieldTable<PeriodicJob>& periodicJobFields()
                  .label = "Newton tolerance",
                  .help = "Newton stops when every residual is below this"},
                 [](S& s) -> double& { return s.shooting.newton.residualTolerance; }, core::kPositive),
+            core::choiceField<S>(
+                {.key = "jacobian_reuse",
+                 .option = "jacobian-reuse",
+                 .label = "Jacobian re-use of the shooting Newton",
+                 .help = "when the shooting Newton re-uses its Jacobian (Vankan 1992, eq. 4.42)"},
+                [](S& s) -> shooting::JacobianReuse& { return s.shooting.jacobianReuse; },
+                core::choicesOf(shooting::kJacobianReuse)),
             core::choiceMapField<S>(
                 {.key = "intersample",
                  .option = "intersample",
@@ -337,8 +372,9 @@ PeriodicJob::Result PeriodicJob::run(ProgressSink& sink, std::stop_token stop) c
     result.statistics = statistics.snapshot();
     result.statistics.seconds.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     sink.log("termination: " + core::describe(result.solution.newton.termination));
+    const std::string newton = core::newtonSummary(result.statistics);
     sink.log("statistics: " + core::integrationSummary(result.statistics) + "; " +
-             core::timeSummary(result.statistics));
+             (newton.empty() ? std::string() : newton + "; ") + core::timeSummary(result.statistics));
     if (stop.stop_requested())
         sink.finished(JobStatus::Cancelled, "cancelled");
     else

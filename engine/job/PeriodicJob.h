@@ -51,6 +51,9 @@ struct PeriodicJob {
     // the inputs unless `inputColumns` (input -> column) maps them.
     std::optional<data::DataTable> inputRecord;
     std::map<std::string, std::string> inputColumns;
+    // Whole periods of the record to use from its start (averaged when more than one); 0: all the
+    // whole periods it holds.
+    std::size_t inputPeriods = 0;
     // How each input behaves between its samples (absent: as the model declares it, else linear).
     std::map<std::string, integrate::Intersample> intersample;
 

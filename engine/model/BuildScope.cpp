@@ -37,6 +37,8 @@ std::string kindWord(NameKind k)
     case NameKind::NodeParameter: return "a per-node parameter";
     case NameKind::BondElement: return "a bond-graph element";
     case NameKind::BondVariable: return "a bond-graph variable";
+    case NameKind::Algebraic: return "an algebraic variable";
+    case NameKind::Multiplier: return "a constraint's multiplier";
     }
     return "a name";
 }

@@ -54,6 +54,8 @@ enum class NameKind {
     NodeParameter,
     BondElement,  // a bond-graph element or junction: spring, motion
     BondVariable,  // its effort or flow: spring.e, motion.f
+    Algebraic,  // algebraic z
+    Multiplier,  // the multiplier of a constraint on Lagrangian coordinates
 };
 
 // "a parameter", "a field variable", ...

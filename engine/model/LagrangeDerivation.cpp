@@ -29,8 +29,8 @@ LagrangeResult deriveLagrange(const LagrangeSystem& system)
             remainder += momentum.diff(qj.position) * qj.velocity;
         }
         remainder += -lagrangian.diff(qi.position) + system.dissipation.diff(qi.velocity);
-        rest(static_cast<unsigned>(i), 0) = qi.force - remainder;
-        result.equations.push_back({qi.name, (lhs + remainder).expand(), qi.force});
+        rest(static_cast<unsigned>(i), 0) = qi.force - qi.constraintForce - remainder;
+        result.equations.push_back({qi.name, (lhs + remainder).expand(), qi.force, qi.constraintForce.expand()});
     }
     const ex determinant = mass.determinant().normal();
     if (determinant.is_zero())

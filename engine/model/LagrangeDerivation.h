@@ -13,6 +13,7 @@ struct LagrangeCoordinate {
     std::string name;
     GiNaC::symbol position, velocity, acceleration;
     GiNaC::ex force;  // generalized force Q
+    GiNaC::ex constraintForce = 0;  // the constraints' forces on it, (Phi_q^T lambda)_i: moved to the left
 };
 
 struct LagrangeSystem {
@@ -32,7 +33,7 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// d/dt(dL/dq') - dL/dq + dD/dq' = Q with L = T - V, then solved for q''
+// d/dt(dL/dq') - dL/dq + dD/dq' + (Phi_q^T lambda)_i = Q with L = T - V, then solved for q''
 // (Goldstein, Classical Mechanics, 3rd ed., sec. 1.5, Rayleigh dissipation function).
 LagrangeResult deriveLagrange(const LagrangeSystem& system);
 

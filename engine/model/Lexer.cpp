@@ -11,6 +11,7 @@ std::string describe(const Token& token)
     case TokenKind::Identifier:
         return "'" + token.text + std::string(static_cast<std::size_t>(token.primes), '\'') + "'";
     case TokenKind::Number: return "number " + token.text;
+    case TokenKind::String: return "\"" + token.text + "\"";
     case TokenKind::Separator: return token.text == ";" ? "';'" : "end of line";
     case TokenKind::End: return "end of file";
     default: return "'" + token.text + "'";
@@ -71,12 +72,11 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
         }
         if (isNameStart(c)) {
             std::size_t j = i;
-            while (j < text.size() && isNameChar(text[j]))
+            // crank.x (the x of the sub-model included as crank) and spring.q (the displacement of the
+            // bond-graph element spring) are each one name.
+            while (j < text.size() &&
+                   (isNameChar(text[j]) || (text[j] == '.' && j + 1 < text.size() && isNameStart(text[j + 1]))))
                 ++j;
-            // spring.q: a bond-graph element's variable is one name.
-            while (j + 1 < text.size() && text[j] == '.' && isNameStart(text[j + 1]))
-                for (++j; j < text.size() && isNameChar(text[j]);)
-                    ++j;
             Token t;
             t.kind = TokenKind::Identifier;
             t.text = std::string(text.substr(i, j - i));
@@ -123,6 +123,20 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
             tokens.push_back(std::move(t));
             continue;
         }
+        if (c == '"') {
+            const std::size_t close = text.find_first_of("\"\n", i + 1);
+            if (close == std::string_view::npos || text[close] != '"') {
+                errors.push_back({here, "a string needs its closing '\"' on the same line"});
+                const std::size_t end = close == std::string_view::npos ? text.size() : close;
+                column += static_cast<int>(end - i);
+                i = end;
+                continue;
+            }
+            push(TokenKind::String, std::string(text.substr(i + 1, close - i - 1)), here);
+            column += static_cast<int>(close + 1 - i);
+            i = close + 1;
+            continue;
+        }
         TokenKind kind = TokenKind::End;
         switch (c) {
         case '+': kind = TokenKind::Plus; break;
@@ -152,7 +166,7 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
             const unsigned char uc = static_cast<unsigned char>(c);
             std::string shown = (uc >= 32 && uc < 127) ? std::string("'") + c + "'" : "non-ASCII character";
             errors.push_back(
-                {here, "unexpected " + shown + " (expected a name, a number or one of + - * / ^ ( ) [ ] , = ; : < >)"});
+                {here, "unexpected " + shown + " (expected a name, a number, a \"file name\" or one of + - * / ^ ( ) [ ] , = ; : < >)"});
             // A multi-byte UTF-8 character is one column and one error, not one per byte.
             while (i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xC0) == 0x80)
                 ++i;

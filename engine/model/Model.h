@@ -31,10 +31,16 @@ struct Parameter {
 struct State {
     std::string name;  // x, or x' for the velocity of a second-order coordinate
     GiNaC::symbol symbol;
-    GiNaC::ex rhs;  // d/dt of this state
+    GiNaC::ex rhs;  // d/dt of this state; of an algebraic variable the residual of its equation, 0 = rhs
     GiNaC::ex initial;  // in terms of parameters
     SourceLocation where;
     std::string unit;  // as written; empty: none given
+    // An algebraic variable (`algebraic z` or a constraint's multiplier): no derivative; it comes
+    // after every differential state in Model::states.
+    bool algebraic = false;
+    // The initial value is the user's: consistent initial values keep it. False: not given, or
+    // given as a guess (x(0) = 1 guess), which the constraints may change.
+    bool heldInitial = false;
 };
 
 struct Input {
@@ -65,6 +71,24 @@ struct LagrangeEquation {
     std::string coordinate;
     GiNaC::ex lhs;
     GiNaC::ex generalizedForce;
+    GiNaC::ex constraintForce = 0;  // row of Phi_q^T lambda: lhs + constraintForce = generalizedForce
+};
+
+// A `constraint` statement and what the index reduction made of it. The descriptor system of a
+// Lagrangian model is M q'' + Phi_q^T lambda = Q, Phi(q, t) = 0 (with Psi_q'^T mu for constraints on
+// velocities); differentiated along the solution until an algebraic variable appears, the
+// constraint gives an index-1 equation, and its lower derivatives are the hidden constraints
+// (invariants) that the solution must keep (Ascher & Petzold 1998, ch. 9; Hairer & Wanner II, sec. VII.1).
+struct Constraint {
+    std::string text;  // "x^2 + y^2 = l^2" as written
+    SourceLocation where;
+    GiNaC::ex expression;  // lhs - rhs
+    std::string multiplier;  // the multiplier sysid added for it (a Lagrangian constraint); empty: none
+    bool onVelocities = false;  // holds coordinates' velocities: its force is the velocity gradient's
+    // The constraint and its time derivatives below the one that holds an algebraic variable:
+    // hidden[0] = expression, hidden[k] = d^k/dt^k expression, all zero along a solution.
+    std::vector<GiNaC::ex> hidden;
+    GiNaC::ex reduced;  // d^k/dt^k expression with k = hidden.size(): the index-1 equation 0 = reduced
 };
 
 // A field of a PDE model after the method of lines: which states hold its nodes.
@@ -109,6 +133,16 @@ struct Model {
     std::vector<FieldLayout> fields;  // PDE fields; their nodes are ordinary states
     std::vector<Event> events;  // state resets, in the order written
     BondGraphInfo bondGraph;  // the causal bond graph its states came from; empty: none
+    std::vector<Constraint> constraints;  // in the order written
+    // Differentiations needed to get every variable's derivative (Brenan, Campbell & Petzold 1996):
+    // 0 for an ODE, 1 for algebraic equations that determine their variables, 3 for holonomic
+    // constraints in Lagrange's equations (the pendulum in Cartesian coordinates).
+    int differentiationIndex = 0;
+    std::size_t algebraicCount() const;  // the last states of `states`
+    // The files of included sub-models (SourceLocation::origin - 1), for places in messages.
+    std::vector<std::string> subModelFiles;
+    // "line 7", or "line 8 of bar.model" for a place in an included sub-model.
+    std::string place(SourceLocation where) const;
 
     std::size_t parameterIndex(std::string_view name) const;  // npos when absent
     std::size_t stateIndex(std::string_view name) const;

@@ -2,9 +2,11 @@
 
 #include "engine/model/BondGraphBuilder.h"
 #include "engine/model/BuildScope.h"
+#include "engine/model/ConstraintReduction.h"
 #include "engine/model/FieldBuilder.h"
 #include "engine/model/LagrangeDerivation.h"
 #include "engine/model/ModelParser.h"
+#include "engine/model/SubModels.h"
 #include "engine/model/SymbolicFunctions.h"
 
 #include <cmath>
@@ -132,6 +134,16 @@ struct FirstOrder {
     std::string unit;
 };
 
+// algebraic z, or the multiplier of a constraint on Lagrangian coordinates.
+struct AlgebraicVariable {
+    std::string name;
+    SourceLocation where;
+    GiNaC::symbol symbol;
+    ExpressionPtr guess;  // null: 0
+    std::string unit;
+    std::size_t constraint = 0;  // a multiplier: its constraint (index into the constraint statements)
+};
+
 class Builder : public NameScope {
 public:
     Builder(std::string source, std::vector<ModelDiagnostic>& errors) : errors_(errors), fields_(*this, errors_, model_)
@@ -141,6 +153,9 @@ public:
 
     Model build(const ModelSyntax& syntax)
     {
+        origins_ = syntax.origins;
+        for (const auto& o : syntax.origins)
+            model_.subModelFiles.push_back(o.file);
         declare(syntax);
         if (!errors_.empty())
             return {};
@@ -148,6 +163,7 @@ public:
         defineParameters(syntax);
         defineLets(syntax);
         deriveBondGraph();
+        defineConstraints();
         defineEquations(syntax);
         defineInitialValues(syntax);
         defineEvents(syntax);
@@ -156,6 +172,9 @@ public:
             return {};
         assembleStates();
         fields_.assemble();
+        if (!errors_.empty())
+            return {};
+        reduceConstraints();
         if (!errors_.empty())
             return {};
         defineOutputs(syntax);
@@ -175,9 +194,13 @@ private:
             fail(n.where, predefined);
         if (functions().count(n.name))
             fail(n.where, "'" + n.name + "' is the name of a function and cannot be used as a name");
-        if (n.name.find('.') != std::string::npos && kind != NameKind::BondVariable && !declaringStorage_)
-            fail(n.where, "'" + n.name + "' names a variable of a bond-graph element (a '.' joins the two); "
-                                          "declare a plain name");
+        // Dotted names come from the bond graph (spring.e) and from included sub-models (crank.x),
+        // whose places are in the sub-model's file.
+        if (n.name.find('.') != std::string::npos && n.where.origin == 0 && kind != NameKind::BondVariable &&
+            !declaringStorage_)
+            fail(n.where, "'" + n.name +
+                              "': a dot names a part of an included sub-model (crank.x) or a variable of a "
+                              "bond-graph element (spring.e); declare names without '.'");
         if (auto it = names_.find(n.name); it != names_.end())
             fail(n.where,
                  "'" + n.name + "' is already declared as " + kindWord(it->second.kind) + " on " +
@@ -231,7 +254,7 @@ private:
                                  {}};
                     f.unit = s->unit;
                     if (s->initial)
-                        f.initial = InitialValue{s->initial, s->estimate, s->initial->where};
+                        f.initial = InitialValue{s->initial, s->estimate, s->guess, s->initial->where};
                     f.initialWhere = s->name.where;
                     firstOrder_.push_back(std::move(f));
                     order_.push_back({false, firstOrder_.size() - 1});
@@ -245,16 +268,20 @@ private:
                         addCoordinate(n, true).unit = c->unit;
                 } else if (auto* l = std::get_if<LetStatement>(&st)) {
                     declareName(l->name, NameKind::Let, 0);
+                    letSyntax_[l->name.name] = l->value;
                 } else if (auto* e = std::get_if<EnergyStatement>(&st)) {
                     declareName(e->name, NameKind::Let, 0);
-                    const EnergyStatement*& slot = e->kind == EnergyKind::Kinetic ? kinetic_
-                        : e->kind == EnergyKind::Potential                        ? potential_
-                                                                                  : dissipation_;
-                    if (slot)
-                        fail(e->keyword,
-                             "a second " + energyWord(e->kind) + " (the first is on " + at(slot->keyword) +
-                                 "); combine them into one expression");
-                    slot = e;
+                    // One of each per model file: the energies of included sub-models add up.
+                    for (const EnergyStatement* other : energies_)
+                        if (other->kind == e->kind && other->keyword.origin == e->keyword.origin)
+                            fail(e->keyword,
+                                 "a second " + energyWord(e->kind) + " (the first is on " + at(other->keyword) +
+                                     "); combine them into one expression");
+                    energies_.push_back(e);
+                    letSyntax_[e->name.name] = e->value;
+                } else if (auto* a = std::get_if<AlgebraicStatement>(&st)) {
+                    declareName(a->name, NameKind::Algebraic, algebraic_.size());
+                    algebraic_.push_back({a->name.name, a->name.where, GiNaC::symbol(a->name.name), a->guess, a->unit, 0});
                 } else if (auto* d = std::get_if<DerivativeStatement>(&st)) {
                     if (d->order == 2 && !names_.count(d->name.name))
                         addCoordinate(d->name, false);
@@ -262,7 +289,62 @@ private:
                     bondGraph_.declare(*b);
                     if (const auto state = BondGraphBuilder::storageState(*b))
                         declareStorageState(*state);
+                } else if (auto* c = std::get_if<ConstraintStatement>(&st)) {
+                    constraintStatements_.push_back(c);
                 }
+            });
+        }
+        declareMultipliers();
+    }
+
+    // The names an expression uses, through the intermediates it uses.
+    void namesIn(const ExpressionPtr& e, std::set<std::string>& out) const
+    {
+        if (!e)
+            return;
+        if (e->kind == ExpressionSyntax::Kind::Name && out.insert(e->name).second)
+            if (auto it = letSyntax_.find(e->name); it != letSyntax_.end())
+                namesIn(it->second, out);
+        for (const auto& operand : e->operands)
+            namesIn(operand, out);
+    }
+
+    // A constraint without algebraic variables in a model with Lagrangian coordinates gets a
+    // multiplier (its constraint force); the others are algebraic equations for the algebraic variables.
+    void declareMultipliers()
+    {
+        bool lagrangian = false;
+        for (const auto& c : coordinates_)
+            lagrangian = lagrangian || c.lagrangian;
+        int unnamed = 0;
+        for (std::size_t k = 0; k < constraintStatements_.size(); ++k) {
+            const ConstraintStatement& c = *constraintStatements_[k];
+            guarded([&] {
+                std::set<std::string> used;
+                namesIn(c.lhs, used);
+                namesIn(c.rhs, used);
+                bool algebraic = false;
+                for (const auto& n : used)
+                    if (auto it = names_.find(n); it != names_.end() && it->second.kind == NameKind::Algebraic)
+                        algebraic = true;
+                if (algebraic || !lagrangian) {
+                    if (!c.multiplier.name.empty())
+                        fail(c.multiplier.where,
+                             "only a constraint on Lagrangian coordinates has a multiplier to name; this one is an "
+                             "algebraic equation for the algebraic variables");
+                    return;
+                }
+                NamedPlace name = c.multiplier;
+                if (name.name.empty()) {
+                    name = {"lambda" + std::to_string(++unnamed), c.keyword};
+                    if (auto it = names_.find(name.name); it != names_.end())
+                        fail(c.keyword, "this constraint's multiplier would be named " + name.name + ", which is already " +
+                                            kindWord(it->second.kind) + " on " + at(it->second.where) +
+                                            "; name it: constraint NAME: ...");
+                }
+                declareName(name, NameKind::Multiplier, algebraic_.size());
+                algebraic_.push_back({name.name, name.where, GiNaC::symbol(name.name), nullptr, {}, k});
+                multiplierOf_[k] = algebraic_.size() - 1;
             });
         }
     }
@@ -379,6 +461,101 @@ private:
         }
     }
 
+    // Each constraint as the expression lhs - rhs; a Lagrangian one (with a multiplier) must hold
+    // Lagrangian coordinates, and velocities only linearly (Psi(q, t) q' + psi(q, t) = 0).
+    void defineConstraints()
+    {
+        for (std::size_t k = 0; k < constraintStatements_.size(); ++k) {
+            const ConstraintStatement& c = *constraintStatements_[k];
+            Constraint constraint;
+            constraint.text = c.text.empty() ? "on " + at(c.keyword) : c.text;
+            constraint.where = c.keyword;
+            guarded([&] {
+                constraint.expression = (resolve(c.lhs, Context::Dynamics) - resolve(c.rhs, Context::Dynamics)).expand();
+                const auto it = multiplierOf_.find(k);
+                if (it == multiplierOf_.end())
+                    return;
+                constraint.multiplier = algebraic_[it->second].name;
+                bool onCoordinates = false;
+                std::vector<GiNaC::symbol> velocities;
+                for (const auto& co : coordinates_) {
+                    if (!co.lagrangian)
+                        continue;
+                    onCoordinates = onCoordinates || constraint.expression.has(co.position);
+                    if (constraint.expression.has(co.velocity))
+                        velocities.push_back(co.velocity);
+                }
+                if (!onCoordinates && velocities.empty())
+                    fail(c.keyword, "the constraint '" + constraint.text +
+                                        "' holds no Lagrangian coordinate, so its multiplier would act on nothing; "
+                                        "declare an algebraic variable for it (algebraic z) or constrain coordinates");
+                constraint.onVelocities = !velocities.empty();
+                for (const auto& v : velocities)
+                    for (const auto& w : velocities)
+                        if (!constraint.expression.diff(v).diff(w).expand().is_zero())
+                            fail(c.keyword, "the constraint '" + constraint.text + "' is not linear in the velocity " +
+                                                v.get_name() +
+                                                "; a constraint on velocities is A(q, t) q' + b(q, t) = 0");
+            });
+            model_.constraints.push_back(std::move(constraint));
+        }
+    }
+
+    // The algebraic variables after the differential states, each with one constraint's index-1
+    // equation, and the constraints' hidden levels (ConstraintReduction).
+    void reduceConstraints()
+    {
+        if (algebraic_.empty() && model_.constraints.empty())
+            return;
+        const std::size_t variables = algebraic_.size() - multiplierOf_.size();
+        const std::size_t equations = model_.constraints.size() - multiplierOf_.size();
+        if (variables != equations) {
+            const std::string counts = "the model has " + std::to_string(variables) + " algebraic variable(s) and " +
+                std::to_string(equations) + " constraint(s) that are equations for them; ";
+            if (equations < variables) {
+                errors_.push_back({algebraic_.front().where, counts + "add a constraint that determines " +
+                                                                 algebraic_.front().name});
+            } else {
+                for (std::size_t k = 0; k < model_.constraints.size(); ++k)
+                    if (!multiplierOf_.count(k)) {
+                        errors_.push_back({model_.constraints[k].where,
+                                           counts + "declare an algebraic variable (algebraic z) that acts on '" +
+                                               model_.constraints[k].text + "'"});
+                        break;
+                    }
+            }
+            return;
+        }
+        DaeSystem system;
+        system.time = model_.time;
+        for (const auto& st : model_.states) {
+            system.states.push_back(GiNaC::ex_to<GiNaC::symbol>(st.symbol));
+            system.rhs.push_back(st.rhs);
+        }
+        for (const auto& a : algebraic_) {
+            system.algebraic.push_back(a.symbol);
+            system.algebraicNames.push_back(a.name);
+        }
+        for (const auto& u : model_.inputs) {
+            system.inputs.push_back(u.symbol);
+            system.inputNames.push_back(u.name);
+        }
+        for (std::size_t i = 0; i < model_.parameters.size(); ++i)
+            system.parameters.emplace_back(model_.parameterSymbols[i], model_.parameters[i].value);
+        guarded([&] { model_.differentiationIndex = reduceIndex(system, model_.constraints); });
+        if (!errors_.empty())
+            return;
+        for (std::size_t k = 0; k < algebraic_.size(); ++k) {
+            const AlgebraicVariable& a = algebraic_[k];
+            ex guess = 0;
+            if (a.guess)
+                guarded([&] { guess = resolve(a.guess, Context::InitialValue); });
+            State state{a.name, a.symbol, model_.constraints[k].reduced, guess, a.where, a.unit};
+            state.algebraic = true;
+            model_.states.push_back(std::move(state));
+        }
+    }
+
     void defineEquations(const ModelSyntax& syntax)
     {
         std::map<std::string, const ForceStatement*> forces;
@@ -452,14 +629,16 @@ private:
             if (c.lagrangian)
                 coords.push_back(&c);
         if (coords.empty()) {
-            for (const EnergyStatement* e : {kinetic_, potential_, dissipation_})
-                if (e)
-                    errors_.push_back(
-                        {e->keyword,
-                         "'" + energyWord(e->kind) + "' needs Lagrangian coordinates: declare them with 'coord q'"});
+            for (const EnergyStatement* e : energies_)
+                errors_.push_back(
+                    {e->keyword, "'" + energyWord(e->kind) + "' needs Lagrangian coordinates: declare them with 'coord q'"});
             return;
         }
-        if (!kinetic_) {
+        const EnergyStatement* kinetic = nullptr;
+        for (const EnergyStatement* e : energies_)
+            if (e->kind == EnergyKind::Kinetic && !kinetic)
+                kinetic = e;
+        if (!kinetic) {
             errors_.push_back(
                 {coords.front()->where,
                  "Lagrangian coordinate " + coords.front()->name + " needs a kinetic energy: add 'kinetic T = ...'"});
@@ -469,13 +648,30 @@ private:
             return;
         LagrangeSystem system;
         system.time = model_.time;
-        system.kinetic = lets_.at(kinetic_->name.name);
-        system.potential = potential_ ? lets_.at(potential_->name.name) : ex(0);
-        system.dissipation = dissipation_ ? lets_.at(dissipation_->name.name) : ex(0);
+        system.kinetic = system.potential = system.dissipation = 0;
+        for (const EnergyStatement* e : energies_) {
+            const ex value = lets_.at(e->name.name);
+            for (const auto& a : algebraic_)
+                if (value.has(a.symbol)) {
+                    errors_.push_back({e->keyword, "the " + energyWord(e->kind) + " holds " + a.name +
+                                                       ", an algebraic variable; energies depend on coordinates, "
+                                                       "their velocities, parameters and t"});
+                    return;
+                }
+            (e->kind == EnergyKind::Kinetic ? system.kinetic
+                 : e->kind == EnergyKind::Potential ? system.potential
+                                                    : system.dissipation) += value;
+        }
         for (Coordinate* c : coords) {
             LagrangeCoordinate lc{c->name, c->position, c->velocity, c->acceleration, 0};
             if (auto it = forces.find(c->name); it != forces.end())
                 guarded([&] { lc.force = resolve(it->second->value, Context::Dynamics); });
+            // Phi_q^T lambda (Psi_q'^T mu for a constraint on velocities).
+            for (const auto& [k, m] : multiplierOf_) {
+                const Constraint& constraint = model_.constraints[k];
+                lc.constraintForce += constraint.expression.diff(constraint.onVelocities ? c->velocity : c->position) *
+                    algebraic_[m].symbol;
+            }
             system.coordinates.push_back(lc);
         }
         for (const auto& in : model_.inputs)
@@ -488,8 +684,20 @@ private:
             for (const Coordinate* c : coords)
                 model_.accelerationSymbols.push_back(c->acceleration);
         } catch (const LagrangeError& e) {
-            errors_.push_back({kinetic_->keyword, e.what()});
+            errors_.push_back({kinetic->keyword, e.what()});
         }
+    }
+
+    // Whether `outer` is in a model that includes (directly or not) the sub-model `inner` is in: its
+    // initial values replace the sub-model's own (include "bar.model" as crank, then crank.xb(0) = ...).
+    bool encloses(SourceLocation outer, SourceLocation inner) const
+    {
+        for (int origin = inner.origin; origin > 0;) {
+            origin = origins_[static_cast<std::size_t>(origin - 1)].include.origin;
+            if (origin == outer.origin)
+                return true;
+        }
+        return false;
     }
 
     void defineInitialValues(const ModelSyntax& syntax)
@@ -505,7 +713,9 @@ private:
                 const Declaration& decl = it->second;
                 if (decl.kind == NameKind::FirstOrderState) {
                     FirstOrder& f = firstOrder_[decl.index];
-                    if (f.initial)
+                    if (f.initial && encloses(f.initialWhere, s->name.where))
+                        return;
+                    if (f.initial && !encloses(s->name.where, f.initialWhere))
                         fail(s->name.where,
                              "the initial value of " + f.name + " is already given on " + at(f.initialWhere));
                     if (s->values.size() != 1)
@@ -514,7 +724,9 @@ private:
                     f.initialWhere = s->name.where;
                 } else if (decl.kind == NameKind::SecondOrderCoordinate || decl.kind == NameKind::LagrangeCoordinate) {
                     Coordinate& c = coordinates_[decl.index];
-                    if (!c.initial.empty())
+                    if (!c.initial.empty() && encloses(c.initialWhere, s->name.where))
+                        return;
+                    if (!c.initial.empty() && !encloses(s->name.where, c.initialWhere))
                         fail(s->name.where,
                              "the initial values of " + c.name + " are already given on " + at(c.initialWhere));
                     if (s->values.size() > 2)
@@ -581,6 +793,9 @@ private:
         for (const auto& c : coordinates_)
             if (e.has(c.position) || e.has(c.velocity))
                 return true;
+        for (const auto& a : algebraic_)
+            if (e.has(a.symbol))
+                return true;
         return false;
     }
 
@@ -634,6 +849,8 @@ private:
         return model_.parameterSymbols.back();
     }
 
+    static bool held(const std::optional<InitialValue>& v) { return v && !v->guess; }
+
     void assembleStates()
     {
         for (const auto& [isCoordinate, index] : order_) {
@@ -646,16 +863,19 @@ private:
                         c.initial.size() > 1 ? std::optional(c.initial[1]) : std::nullopt;
                     model_.states.push_back(
                         {c.name, c.position, c.velocity, initialExpression(pos, c.name + "(0)"), c.where, c.unit});
+                    model_.states.back().heldInitial = held(pos);
                     model_.states.push_back({c.name + "'",
                                              c.velocity,
                                              *c.acceleration_rhs,
                                              initialExpression(vel, c.name + "'(0)"),
                                              c.where,
                                              {}});
+                    model_.states.back().heldInitial = held(vel);
                 } else {
                     FirstOrder& f = firstOrder_[index];
                     model_.states.push_back(
                         {f.name, f.symbol, *f.rhs, initialExpression(f.initial, f.name + "(0)"), f.where, f.unit});
+                    model_.states.back().heldInitial = held(f.initial);
                 }
             });
         }
@@ -825,6 +1045,11 @@ private:
             fail(e.where,
                  written + " is the derivative of state " + e.name +
                      "; it may only stand on the left of its equation or in an output");
+        case NameKind::Algebraic:
+        case NameKind::Multiplier:
+            if (e.primes)
+                fail(e.where, written + ": " + e.name + " is " + kindWord(d.kind) + ", which has no time derivative");
+            return algebraic_[d.index].symbol;
         case NameKind::SecondOrderCoordinate:
         case NameKind::LagrangeCoordinate:
             if (e.primes == 0)
@@ -944,9 +1169,12 @@ private:
     FieldBuilder fields_;  // after errors_ and model_, which it holds
     BondGraphBuilder bondGraph_{*this, errors_};
     bool declaringStorage_ = false;  // the state NAME.q or NAME.p of a bond-graph element: its one dotted declaration
-    const EnergyStatement* kinetic_ = nullptr;
-    const EnergyStatement* potential_ = nullptr;
-    const EnergyStatement* dissipation_ = nullptr;
+    std::vector<SubModelOrigin> origins_;  // of included sub-models (SourceLocation::origin - 1)
+    std::vector<const EnergyStatement*> energies_;  // kinetic, potential, dissipation: one of each per file
+    std::map<std::string, ExpressionPtr> letSyntax_;  // lets and energies as written (namesIn)
+    std::vector<const ConstraintStatement*> constraintStatements_;
+    std::vector<AlgebraicVariable> algebraic_;  // algebraic variables, then multipliers
+    std::map<std::size_t, std::size_t> multiplierOf_;  // constraint statement -> its multiplier in algebraic_
 };
 
 }  // namespace
@@ -954,11 +1182,15 @@ private:
 Model parseModel(std::string_view text, const std::string& source)
 {
     std::vector<ModelDiagnostic> errors;
-    const ModelSyntax syntax = parseModelSyntax(text, errors);
+    ModelSyntax syntax = parseModelSyntax(text, errors);
+    if (errors.empty())
+        expandIncludes(syntax, includeDirectory(source), errors);
     Model model;
     if (errors.empty())
         model = Builder(source, errors).build(syntax);
     if (!errors.empty()) {
+        for (auto& d : errors)
+            d = placeInText(d, syntax.origins);
         std::stable_sort(errors.begin(), errors.end(), [](const ModelDiagnostic& a, const ModelDiagnostic& b) {
             return a.where.line != b.where.line ? a.where.line < b.where.line : a.where.column < b.where.column;
         });
@@ -1017,6 +1249,22 @@ std::map<std::string, integrate::Intersample> Model::declaredIntersample() const
         if (u.intersample)
             out[u.name] = *u.intersample;
     return out;
+}
+
+std::string Model::place(SourceLocation where) const
+{
+    std::string text = "line " + std::to_string(where.line);
+    if (where.origin > 0 && static_cast<std::size_t>(where.origin) <= subModelFiles.size())
+        text += " of " + subModelFiles[static_cast<std::size_t>(where.origin - 1)];
+    return text;
+}
+
+std::size_t Model::algebraicCount() const
+{
+    std::size_t count = 0;
+    for (const auto& s : states)
+        count += s.algebraic ? 1 : 0;
+    return count;
 }
 
 bool Model::dependsOnTime() const

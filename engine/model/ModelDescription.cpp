@@ -2,6 +2,7 @@
 
 #include "engine/model/UnitLabel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -17,6 +18,21 @@ std::string text(const GiNaC::ex& e)
     return s.str();
 }
 
+std::string hiddenCount(const Constraint& c)
+{
+    const std::size_t k = c.hidden.size();
+    if (k == 0)
+        return "";
+    return ": " + std::to_string(k) + " hidden constraint" + (k == 1 ? "" : "s");
+}
+
+// "second time derivative" of a constraint.
+std::string derivativeWord(std::size_t order)
+{
+    static const char* words[] = {"", "first", "second", "third", "fourth"};
+    return std::string(order < 5 ? words[order] : "higher") + " time derivative";
+}
+
 std::string number(double v)
 {
     std::ostringstream s;
@@ -30,12 +46,41 @@ std::string describeModel(const Model& model)
 {
     std::ostringstream out;
     out << "model " << model.source << "\n";
-    out << "states (" << model.states.size() << "):\n";
+    const std::size_t algebraic = model.algebraicCount();
+    out << "states (" << model.states.size() - algebraic << "):\n";
     for (const auto& s : model.states) {
+        if (s.algebraic)
+            continue;
         out << "  " << std::left << std::setw(12) << s.name << " initial " << text(s.initial);
+        if (algebraic > 0)
+            out << (s.heldInitial ? " (held)" : " (free: the constraints may change it)");
         if (!s.unit.empty())
             out << " unit " << s.unit;
         out << "\n";
+    }
+    if (algebraic > 0) {
+        out << "algebraic variables (" << algebraic << "):\n";
+        for (std::size_t k = 0; k < model.states.size(); ++k) {
+            const auto& s = model.states[k];
+            if (!s.algebraic)
+                continue;
+            out << "  " << std::left << std::setw(12) << s.name;
+            for (const auto& c : model.constraints)
+                if (c.multiplier == s.name)
+                    out << " multiplier of the constraint " << c.text << " (" << model.place(c.where) << ")";
+            if (!s.unit.empty())
+                out << " unit " << s.unit;
+            out << "\n";
+        }
+        std::size_t hidden = 0;
+        for (const auto& c : model.constraints)
+            hidden += c.hidden.size();
+        const std::size_t differential = model.states.size() - algebraic;
+        out << "constraints (" << model.constraints.size() << "), differentiation index " << model.differentiationIndex
+            << "; " << differential << " states under " << hidden << " hidden constraints leave "
+            << differential - std::min(hidden, differential) << " independent:\n";
+        for (const auto& c : model.constraints)
+            out << "  " << c.text << "  (" << model.place(c.where) << ")" << hiddenCount(c) << "\n";
     }
     out << "parameters (" << model.parameters.size() << "):\n";
     for (const auto& p : model.parameters) {
@@ -96,16 +141,45 @@ std::string describeModel(const Model& model)
 std::string describeEquations(const Model& model)
 {
     std::ostringstream out;
+    const bool constrained = !model.constraints.empty();
+    bool multipliers = false;
+    for (const auto& c : model.constraints)
+        multipliers = multipliers || !c.multiplier.empty();
     if (!model.lagrangeEquations.empty()) {
-        out << "Lagrange's equations, d/dt(dL/dq') - dL/dq + dD/dq' = Q, with L = T - V:\n";
-        for (const auto& e : model.lagrangeEquations)
-            out << "  " << text(e.lhs) << " = " << text(e.generalizedForce) << "\n";
+        if (multipliers)
+            out << "descriptor system M q'' + Phi_q^T lambda = Q with the constraints Phi = 0 (Lagrange's\n"
+                   "equations d/dt(dL/dq') - dL/dq + dD/dq' + Phi_q^T lambda = Q, L = T - V):\n";
+        else
+            out << "Lagrange's equations, d/dt(dL/dq') - dL/dq + dD/dq' = Q, with L = T - V:\n";
+        for (const auto& e : model.lagrangeEquations) {
+            out << "  " << text(e.lhs);
+            if (!e.constraintForce.is_zero())
+                out << " + " << text(e.constraintForce);
+            out << " = " << text(e.generalizedForce) << "\n";
+        }
     }
     if (!model.bondGraph.empty())
         out << describeBondGraph(model.bondGraph);
-    out << "first-order system:\n";
+    if (constrained) {
+        out << "constraints (differentiation index " << model.differentiationIndex << "):\n";
+        for (const auto& c : model.constraints) {
+            out << "  " << c.text << "  (" << model.place(c.where) << ")";
+            if (!c.multiplier.empty())
+                out << ", multiplier " << c.multiplier << (c.onVelocities ? " (on velocities)" : "");
+            out << "\n    0 = " << text(c.expression) << "\n";
+            for (std::size_t k = 1; k < c.hidden.size(); ++k)
+                out << "    hidden constraint (" << derivativeWord(k) << "): 0 = " << text(c.hidden[k]) << "\n";
+            out << "    index-1 equation (" << (c.hidden.empty() ? std::string("as written") : derivativeWord(c.hidden.size()))
+                << "): 0 = " << text(c.reduced) << "\n";
+        }
+        out << "integrated as an index-1 DAE: the states below, with the algebraic variables solved from\n"
+               "the index-1 equations, kept on the constraints and the hidden constraints by projection\n"
+               "after every step (or Baumgarte's terms, as the integrator's stabilisation setting says)\n";
+    }
+    out << (constrained ? "first-order system (differential states):\n" : "first-order system:\n");
     for (const auto& s : model.states)
-        out << "  d/dt " << s.name << " = " << text(s.rhs) << "\n";
+        if (!s.algebraic)
+            out << "  d/dt " << s.name << " = " << text(s.rhs) << "\n";
     out << "outputs:\n";
     for (const auto& o : model.outputs)
         out << "  " << withUnit(o.name, o.unit) << " = " << text(o.expression) << "\n";

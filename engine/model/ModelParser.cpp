@@ -90,17 +90,27 @@ private:
         const Token& t = expect(TokenKind::Identifier, what);
         if (t.primes != 0)
             fail(t, "expected " + what + " without primes, found " + describe(t));
-        if (t.text.find('.') != std::string::npos)
-            fail(t, "'" + t.text + "' names a variable of a bond-graph element (a '.' joins the two); " + what +
-                        " is a plain name");
         return {t.text, t.where};
+    }
+
+    // A name being declared: crank.x is the x of the sub-model included as crank and spring.e the
+    // effort of the bond-graph element spring, so a declared name has no dot.
+    NamedPlace declaredName(const std::string& what)
+    {
+        const Token& t = peek();
+        NamedPlace n = plainName(what);
+        if (n.name.find('.') != std::string::npos)
+            fail(t, "'" + n.name +
+                        "': a dot names a part of an included sub-model (crank.x) or a variable of a bond-graph "
+                        "element (spring.e); declare names without '.'");
+        return n;
     }
 
     std::vector<NamedPlace> nameList(const std::string& what)
     {
-        std::vector<NamedPlace> names{plainName(what)};
+        std::vector<NamedPlace> names{declaredName(what)};
         while (accept(TokenKind::Comma))
-            names.push_back(plainName(what));
+            names.push_back(declaredName(what));
         return names;
     }
 
@@ -112,8 +122,8 @@ private:
         if (first.kind != TokenKind::Identifier)
             fail(first,
                  "expected a statement (param, state, input, let, output, coord, kinetic, potential, "
-                 "dissipation, force, when, a bond-graph element, an equation like x' = ... or an initial value "
-                 "like x(0) = ...), found " +
+                 "dissipation, force, constraint, algebraic, include, when, a bond-graph element, an equation "
+                 "like x' = ... or an initial value like x(0) = ...), found " +
                      describe(first));
         if (first.primes > 0) {
             next();
@@ -126,6 +136,14 @@ private:
         if (word == "when" && peek(1).kind != TokenKind::Equals &&
             (peek(1).kind != TokenKind::LeftParen || statementHas(TokenKind::Colon)))
             return whenStatement();
+        // `constraint (x - a)^2 + y^2 = l^2` is a constraint, `constraint(0) = 1` the initial value of a
+        // name spelled like the keyword.
+        if (word == "constraint" && peek(1).kind != TokenKind::Equals && !initialValueForm())
+            return constraintStatement();
+        if (word == "include" && peek(1).kind == TokenKind::String)
+            return includeStatement();
+        if (word == "algebraic" && peek(1).kind == TokenKind::Identifier)
+            return algebraicStatement();
         // `output (x + y)/2` declares an output; `output(0) = 1` is the initial value of a name
         // spelled like the keyword: only the '=' tells them apart.
         if (peek(1).kind == TokenKind::LeftParen && !(word == "output" && !statementHas(TokenKind::Equals)))
@@ -151,7 +169,7 @@ private:
         }
         if (word == "let") {
             next();
-            NamedPlace name = plainName("a name after 'let'");
+            NamedPlace name = declaredName("a name after 'let'");
             expect(TokenKind::Equals, "'=' after the name");
             return LetStatement{name, expression()};
         }
@@ -162,7 +180,7 @@ private:
             const EnergyKind kind = word == "kinetic" ? EnergyKind::Kinetic
                 : word == "potential"                 ? EnergyKind::Potential
                                                       : EnergyKind::Dissipation;
-            NamedPlace name = plainName("a name after '" + word + "' (e.g. " + word + " T = ...)");
+            NamedPlace name = declaredName("a name after '" + word + "' (e.g. " + word + " T = ...)");
             expect(TokenKind::Equals, "'=' after the name");
             return EnergyStatement{kind, first.where, name, expression()};
         }
@@ -181,8 +199,81 @@ private:
         fail(first,
              "unknown statement '" + word +
                  "' (expected param, state, input, let, output, coord, kinetic, "
-                 "potential, dissipation, force, field, when, a bond-graph element (" +
+                 "potential, dissipation, force, constraint, algebraic, include, field, when, a bond-graph element (" +
                  bondNodeTable.choices(" ") + ") or an equation)");
+    }
+
+    // NAME(0) = ...: the initial value of a name, whatever word it is spelled like.
+    bool initialValueForm() const
+    {
+        return peek(1).kind == TokenKind::LeftParen && peek(2).kind == TokenKind::Number && peek(2).number == 0.0 &&
+            peek(3).kind == TokenKind::RightParen && peek(4).kind == TokenKind::Equals;
+    }
+
+    // constraint [NAME :] LHS = RHS
+    Statement constraintStatement()
+    {
+        const Token& keyword = next();
+        ConstraintStatement c;
+        c.keyword = keyword.where;
+        static const std::string example = " (constraint x^2 + y^2 = l^2, or constraint rod: x^2 + y^2 = l^2)";
+        if (peek().kind == TokenKind::Separator || peek().kind == TokenKind::End)
+            fail(peek(), "expected an equation after 'constraint'" + example + ", found " + describe(peek()));
+        if (peek().kind == TokenKind::Identifier && peek(1).kind == TokenKind::Colon) {
+            const Token& name = next();
+            if (name.primes != 0 || name.text.find('.') != std::string::npos)
+                fail(name, "a constraint is named without primes or dots" + example);
+            c.multiplier = {name.text, name.where};
+            next();
+        }
+        const Token& first = peek();
+        c.lhs = expression();
+        if (peek().kind != TokenKind::Equals)
+            fail(peek(), "expected '=' in the constraint" + example + ", found " + describe(peek()));
+        next();
+        c.rhs = expression();
+        c.text = writtenFrom(first);
+        return c;
+    }
+
+    // algebraic NAME [= GUESS] [unit U]
+    Statement algebraicStatement()
+    {
+        next();
+        AlgebraicStatement a;
+        a.name = declaredName("an algebraic variable's name");
+        if (accept(TokenKind::Equals))
+            a.guess = expression();
+        a.unit = unitClause();
+        return a;
+    }
+
+    // include "FILE" as NAME [(NAME = EXPR, ...)]
+    Statement includeStatement()
+    {
+        const Token& keyword = next();
+        IncludeStatement in;
+        in.keyword = keyword.where;
+        const Token& file = next();
+        in.file = file.text;
+        in.fileWhere = file.where;
+        static const std::string example = " (include \"bar.model\" as crank, or ... as crank (m = m1, L = r))";
+        if (!isKeyword(peek(), "as"))
+            fail(peek(), "expected 'as' and a name for the sub-model after the file name" + example + ", found " +
+                             describe(peek()));
+        next();
+        in.name = declaredName("a name for the sub-model" + example);
+        if (accept(TokenKind::LeftParen)) {
+            do {
+                IncludeStatement::Binding b;
+                b.name = plainName("a parameter or input of the sub-model to bind (NAME = EXPR)");
+                expect(TokenKind::Equals, "'=' after " + b.name.name + " (a binding is NAME = EXPR)");
+                b.value = expression();
+                in.bindings.push_back(std::move(b));
+            } while (accept(TokenKind::Comma));
+            expect(TokenKind::RightParen, "')' or ',' after the bindings of " + in.name.name);
+        }
+        return in;
     }
 
     // when LHS < RHS : STATE = EXPR[, STATE = EXPR ...]; which names may stand where is the
@@ -242,7 +333,7 @@ private:
     {
         next();
         ParamStatement p;
-        p.name = plainName("a parameter name");
+        p.name = declaredName("a parameter name");
         if (accept(TokenKind::LeftParen)) {
             p.over = nameList("the field variable of a per-node parameter (param alpha(x) = ...)");
             expect(TokenKind::RightParen, "')' after the field variable");
@@ -273,12 +364,15 @@ private:
     {
         next();
         StateStatement s;
-        s.name = plainName("a state name");
+        s.name = declaredName("a state name");
         if (accept(TokenKind::Equals)) {
             s.initial = expression();
             if (isKeyword(peek(), "estimate")) {
                 next();
                 s.estimate = true;
+            } else if (isKeyword(peek(), "guess")) {
+                next();
+                s.guess = true;
             }
         }
         s.unit = unitClause();
@@ -365,7 +459,7 @@ private:
         SourceLocation end{};  // just after the previous token, to keep a space written between tokens
         while (peek().kind != TokenKind::Separator && peek().kind != TokenKind::End) {
             const Token& t = next();
-            if (isKeyword(t, "fixed") || isKeyword(t, "prior") || isKeyword(t, "estimate") ||
+            if (isKeyword(t, "fixed") || isKeyword(t, "prior") || isKeyword(t, "estimate") || isKeyword(t, "guess") ||
                 (input && t.primes == 0 && integrate::intersampleTable.parse(t.text)))
                 fail(t, "'" + t.text + "' must come before 'unit': the unit runs to the end of the statement");
             const std::string spelling = t.text + std::string(static_cast<std::size_t>(t.primes), '\'');
@@ -409,7 +503,7 @@ private:
     {
         next();
         FieldStatement f;
-        f.name = plainName("a field name");
+        f.name = declaredName("a field name");
         const Token& on = peek();
         if (!isKeyword(on, "on"))
             fail(on,
@@ -477,6 +571,9 @@ private:
             if (isKeyword(peek(), "estimate")) {
                 next();
                 v.estimate = true;
+            } else if (isKeyword(peek(), "guess")) {
+                next();
+                v.guess = true;
             }
             s.values.push_back(std::move(v));
         } while (accept(TokenKind::Comma));

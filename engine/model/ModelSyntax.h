@@ -30,7 +30,40 @@ struct StateStatement {
     NamedPlace name;
     ExpressionPtr initial;  // null: starts at 0
     bool estimate = false;
+    bool guess = false;  // state y = 1 guess: only a start for the consistent initial values
     std::string unit;
+};
+
+// algebraic z [= GUESS] [unit U]: a variable without a derivative, fixed by `constraint` equations.
+struct AlgebraicStatement {
+    NamedPlace name;
+    ExpressionPtr guess;  // null: 0; the start of the Newton solve for its consistent value
+    std::string unit;
+};
+
+// constraint [NAME :] LHS = RHS: an equation that holds at all times. On Lagrangian coordinates
+// (and no algebraic variable) a holonomic constraint whose multiplier sysid adds, named NAME or
+// lambda1, lambda2, ... in text order; otherwise an algebraic equation for the algebraic variables.
+struct ConstraintStatement {
+    SourceLocation keyword;
+    NamedPlace multiplier;  // empty name: not named
+    ExpressionPtr lhs, rhs;
+    std::string text;  // "x^2 + y^2 = l^2" as written
+};
+
+// include "bar.model" as crank [(m = m1, L = r)]: the statements of another model file with its
+// names prefixed (crank.x); each binding replaces a parameter or input of it by an expression of
+// the including model.
+struct IncludeStatement {
+    SourceLocation keyword;
+    std::string file;  // as written, relative to the including file's folder
+    SourceLocation fileWhere;
+    NamedPlace name;
+    struct Binding {
+        NamedPlace name;
+        ExpressionPtr value;
+    };
+    std::vector<Binding> bindings;
 };
 
 struct InputStatement {
@@ -83,6 +116,7 @@ struct DerivativeStatement {  // x' = ... or x'' = ...
 struct InitialValue {
     ExpressionPtr value;
     bool estimate = false;
+    bool guess = false;  // x(0) = 1 guess: a start the consistent initial values may change
     SourceLocation where;
 };
 
@@ -134,10 +168,19 @@ struct WhenStatement {
 using Statement = std::variant<ParamStatement, StateStatement, InputStatement, LetStatement, OutputStatement,
                                CoordStatement, EnergyStatement, ForceStatement, DerivativeStatement, InitialStatement,
                                FieldStatement, FieldEquationStatement, FieldConditionStatement, WhenStatement,
-                               BondGraphStatement>;
+                               AlgebraicStatement, ConstraintStatement, IncludeStatement, BondGraphStatement>;
+
+// Where the statements of an included sub-model come from (SourceLocation::origin - 1).
+struct SubModelOrigin {
+    std::string name;  // crank: its names are crank.x, ...
+    std::string file;  // as written in the include statement
+    std::string path;  // the file read
+    SourceLocation include;  // the include statement (in the model text or another sub-model)
+};
 
 struct ModelSyntax {
     std::vector<Statement> statements;
+    std::vector<SubModelOrigin> origins;
 };
 
 }  // namespace sysid::model

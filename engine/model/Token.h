@@ -24,13 +24,14 @@ enum class TokenKind {
     Less,  // < or <= (text tells which; `when` reads both as the same direction)
     Greater,  // > or >=
     Colon,
+    String,  // "bar.model": text holds what stands between the quotes
     Separator,  // Separator: end of line or ';'
     End,
 };
 
 struct Token {
     TokenKind kind = TokenKind::End;
-    std::string text;  // identifier name without primes, or the number's spelling
+    std::string text;  // identifier name without primes (crank.x for a sub-model's x), the number's spelling or a string's text
     int primes = 0;  // x' -> 1, x'' -> 2
     double number = 0.0;
     SourceLocation where;

@@ -111,7 +111,15 @@ std::string fitReport(const estimate::FitResult& result)
                    std::to_string(result.evaluations) + " of the objective, " +
                        std::to_string(result.derivativeEvaluations) + " with derivatives");
     report += line("integration", core::integrationSummary(result.statistics));
+    if (const auto newton = core::newtonSummary(result.statistics); !newton.empty())
+        report += line("periodic solutions", newton);
     report += line("time", core::timeSummary(result.statistics));
+    for (const estimate::NoiseEstimate& noise : result.noise)
+        report += line("noise sd of " + noise.output,
+                       data::formatNumber(noise.value, 6) + " +- " + data::formatNumber(noise.sd, 2) +
+                           " (estimated with the parameters, " + std::to_string(noise.samples) + " samples)");
+    if (std::isfinite(result.likelihood.minusTwoLog))
+        report += line("-2 ln L", estimate::describe(result.likelihood));
     for (const estimate::OutputResidualAnalysis& output : result.residualAnalysis.outputs)
         report += line("residuals of " + output.output, estimate::verdict(output));
     report += line("termination", core::describe(result.termination));

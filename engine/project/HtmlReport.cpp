@@ -153,7 +153,8 @@ std::string preprocessingPart(const Project& project, const estimate::FitSetting
     }
     std::vector<std::pair<std::string, std::string>> rows;
     rows.push_back({"Time window",
-                    p.window ? htmlEscape(number(p.window->first) + " s … " + number(p.window->second) + " s")
+                    p.window ? htmlEscape(number(p.window->first) + " s … " + number(p.window->second) + " s" +
+                                          (p.windowAfterFilter ? ", cut from the filtered record" : ""))
                              : "the whole record"});
     if (p.noise)
         rows.push_back({"Added noise",
@@ -162,7 +163,8 @@ std::string preprocessingPart(const Project& project, const estimate::FitSetting
                                    std::to_string(p.noise->seed))});
     rows.push_back({"Low-pass filter",
                     p.lowPass ? htmlEscape("zero-phase Butterworth, order " + std::to_string(p.lowPass->order) +
-                                           ", cutoff " + number(p.lowPass->cutoffHz) + " Hz")
+                                           ", cutoff " + number(p.lowPass->cutoffHz) + " Hz, ends by " +
+                                           std::string(data::kFilterEnds.label(p.lowPass->ends)))
                               : "none"});
     rows.push_back({"Decimation",
                     p.decimation > 1 ? "every " + std::to_string(p.decimation) + "th sample" : "none (every sample)"});
@@ -329,7 +331,7 @@ std::string statisticsPart(const estimate::FitResult& result)
     if (t.criterion != core::TerminationCriterion::None)
         why += ": " + std::string(core::terminationCriteria.description(t.criterion));
     const std::string initial = result.history.empty() ? std::string() : number(result.history.front().cost) + " → ";
-    html += keyValueTable({
+    std::vector<std::pair<std::string, std::string>> rows{
         {"Result", "<b>" + htmlEscape(std::string(core::terminationKinds.name(t.kind))) + "</b> — " + htmlEscape(why)},
         {"Stop reason", htmlEscape(t.message.empty() ? "—" : t.message)},
         {"Cost", htmlEscape(initial + number(result.cost))},
@@ -341,13 +343,23 @@ std::string statisticsPart(const estimate::FitResult& result)
          std::to_string(result.evaluations) + " of the objective, " + std::to_string(result.derivativeEvaluations) +
              " with derivatives"},
         {"Integration", htmlEscape(core::integrationSummary(result.statistics))},
-        {"Time", htmlEscape(core::timeSummary(result.statistics))},
-    });
+    };
+    if (const auto newton = core::newtonSummary(result.statistics); !newton.empty())
+        rows.emplace_back("Periodic solutions", htmlEscape(newton));
+    rows.emplace_back("Time", htmlEscape(core::timeSummary(result.statistics)));
+    rows.emplace_back("−2 ln L", std::isfinite(result.likelihood.minusTwoLog)
+                                      ? htmlEscape(estimate::describe(result.likelihood))
+                                      : std::string("—"));
+    html += keyValueTable(rows);
     html += "<h3>Residual RMS per output</h3>\n";
     if (result.residualRms.empty())
         return html + "<p>No residuals were computed.</p>\n";
+    const bool estimatedNoise = !result.noise.empty();
     html += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" +
-        headerRow({"Output", "Residual RMS", "Residual analysis (99 % bounds, Ljung 1999)"});
+        headerRow(estimatedNoise ? std::vector<std::string>{"Output", "Residual RMS", "Noise sd (estimated) ± sd",
+                                                            "Residual analysis (99 % bounds, Ljung 1999)"}
+                                 : std::vector<std::string>{"Output", "Residual RMS",
+                                                            "Residual analysis (99 % bounds, Ljung 1999)"});
     for (std::size_t k = 0; k < result.residualRms.size(); ++k) {
         const std::string output =
             k < result.outputNames.size() ? result.outputNames[k] : "output " + std::to_string(k + 1);
@@ -356,9 +368,13 @@ std::string statisticsPart(const estimate::FitResult& result)
         for (const auto& a : result.residualAnalysis.outputs)
             if (a.output == output && a.samples > 0)
                 analysis = estimate::verdict(a);
+        std::string noise = "—";
+        for (const auto& n : result.noise)
+            if (n.output == output)
+                noise = number(n.value) + " ± " + number(n.sd);
         html += "<tr>" + cell(htmlEscape(output)) +
-            cell(std::isnan(rms) ? "not measured" : number(rms), "align=\"right\"") + cell(htmlEscape(analysis)) +
-            "</tr>\n";
+            cell(std::isnan(rms) ? "not measured" : number(rms), "align=\"right\"") +
+            (estimatedNoise ? cell(noise, "align=\"right\"") : std::string()) + cell(htmlEscape(analysis)) + "</tr>\n";
     }
     return html + "</table>\n";
 }

@@ -1,6 +1,7 @@
 #include "engine/project/Project.h"
 
 #include "engine/data/DataError.h"
+#include "engine/model/SubModels.h"
 #include "engine/data/Preprocessing.h"
 #include "engine/project/AtomicFile.h"
 #include "engine/estimate/FitSettingFields.h"
@@ -228,7 +229,7 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
     const Reader r(file);
     r.requireObject(root, "",
                     {"version", "title", "description", "model", "data", "preprocessing", "method", "settings",
-                     "parameters", "last_result", "optimal_estimation", "study"});
+                     "parameters", "last_result", "optimal_estimation", "last_optimal_result", "study"});
     Project project;
 
     const json* version = Reader::member(root, "version");
@@ -260,6 +261,10 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
         project.modelSource = r.string(*source, "model.source");
     if (project.modelSource.empty())
         project.modelSource = file + ":model";
+    // Sub-models are read beside the model: its source then names the file with the project's folder,
+    // relative to it again when saved.
+    else if (model::includesSubModels(project.modelText) && fs::path(project.modelSource).is_relative())
+        project.modelSource = (fs::path(directory) / project.modelSource).lexically_normal().string();
 
     if (const json* data = Reader::member(root, "data")) {
         if (!data->is_array())
@@ -354,6 +359,15 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
         } catch (const OptimalSettingsError& e) {
             r.fail(e.key.empty() ? "optimal_estimation" : "optimal_estimation." + e.key, e.message);
         }
+        // A result file to start from is found relative to the project, as the data are.
+        std::string& from = project.optimalEstimation->guessFrom;
+        if (!from.empty() && from != estimate::kLastOptimalResult && !fs::path(from).is_absolute())
+            from = (fs::path(directory) / from).lexically_normal().string();
+    }
+    if (const json* last = Reader::member(root, "last_optimal_result")) {
+        if (!last->is_object())
+            r.fail("last_optimal_result", "expected an object, got " + Reader::describe(*last));
+        project.lastOptimalResult = *last;
     }
     if (const json* study = Reader::member(root, "study")) {
         try {
@@ -431,10 +445,16 @@ json projectToJson(const Project& project, const std::string& directory)
         root["title"] = project.title;
     if (!project.description.empty())
         root["description"] = modelTextToJson(project.description);
-    root["model"] = {{"source", project.modelSource}, {"text", modelTextToJson(project.modelText)}};
-
     std::error_code ec;
     const fs::path base = fs::absolute(directory.empty() ? fs::path(".") : fs::path(directory), ec).lexically_normal();
+    std::string source = project.modelSource;
+    if (model::includesSubModels(project.modelText) && !source.empty() && !source.ends_with(":model")) {
+        const fs::path relative = fs::absolute(source, ec).lexically_normal().lexically_relative(base);
+        if (!relative.empty())
+            source = relative.string();
+    }
+    root["model"] = {{"source", source}, {"text", modelTextToJson(project.modelText)}};
+
     json data = json::array();
     for (const auto& set : project.data) {
         json item;
@@ -477,8 +497,17 @@ json projectToJson(const Project& project, const std::string& directory)
         root["parameters"][name] = value;
     if (project.lastResult)
         root["last_result"] = *project.lastResult;
-    if (project.optimalEstimation)
-        root["optimal_estimation"] = optimalSettingsToJson(*project.optimalEstimation);
+    if (project.optimalEstimation) {
+        json optimal = optimalSettingsToJson(*project.optimalEstimation);
+        const std::string& from = project.optimalEstimation->guessFrom;
+        if (!from.empty() && from != estimate::kLastOptimalResult) {
+            const fs::path relative = fs::absolute(from, ec).lexically_normal().lexically_relative(base);
+            optimal["guess_from"] = relative.empty() ? from : relative.string();
+        }
+        root["optimal_estimation"] = std::move(optimal);
+    }
+    if (project.lastOptimalResult)
+        root["last_optimal_result"] = *project.lastOptimalResult;
     if (project.study)
         root["study"] = studySettingsToJson(*project.study);
     return root;

@@ -59,6 +59,9 @@ struct Project {
     // Weights, priors and shooting points of optimal estimation ("optimal_estimation",
     // OptimalEstimationJson.h); absent in projects that never used it.
     std::optional<estimate::OptimalEstimationSettings> optimalEstimation;
+    // optimalResultToJson of the last optimal estimation the GUI ran ("last_optimal_result"): what
+    // "guess_from": "last_result" starts from and what the GUI shows again.
+    std::optional<nlohmann::json> lastOptimalResult;
     // Monte Carlo noise study settings ("study", StudyJson.h); absent until a study was set up.
     std::optional<job::NoiseStudySettings> study;
 };

@@ -50,6 +50,16 @@ estimate::FitResult resultFromJson(const json& in)
             result.residualRms.push_back(numberOrNaN(rms));
         }
         result.residualAnalysis = residualAnalysisFromJson(in.value("residual_analysis", json::object()));
+        const json noiseByOutput = in.value("noise_sd", json::object());
+        for (const auto& [output, noise] : noiseByOutput.items())
+            result.noise.push_back({output, numberOrNaN(noise.at("value")), numberOrNaN(noise.at("std")),
+                                    noise.value("samples", std::size_t{0}), noise.value("unit", std::string())});
+        if (const auto l = in.find("likelihood"); l != in.end()) {
+            result.likelihood.minusTwoLog = numberOrNaN(l->at("minus_two_log_likelihood"));
+            result.likelihood.samples = l->at("samples").get<std::size_t>();
+            result.likelihood.noiseVariances = l->at("noise_variances").get<std::size_t>();
+            result.likelihood.parameters = l->at("parameters").get<std::size_t>();
+        }
         const json correlation = in.value("correlation", json::array());
         const auto n = static_cast<Eigen::Index>(names.size());
         if (correlation.size() == names.size()) {
@@ -112,6 +122,20 @@ json resultToJson(const estimate::FitResult& result, const std::map<std::string,
             j < result.residualRms.size() ? finiteOrNull(result.residualRms[j]) : json(nullptr);
     out["residual_rms"] = std::move(rms);
     out["residual_analysis"] = residualAnalysisToJson(result.residualAnalysis);
+    if (!result.noise.empty()) {
+        json noise = json::object();
+        for (const auto& n : result.noise)
+            noise[n.output] = {{"value", finiteOrNull(n.value)},
+                               {"std", finiteOrNull(n.sd)},
+                               {"samples", n.samples},
+                               {"unit", n.unit}};
+        out["noise_sd"] = std::move(noise);
+    }
+    if (result.likelihood.samples > 0)
+        out["likelihood"] = {{"minus_two_log_likelihood", finiteOrNull(result.likelihood.minusTwoLog)},
+                             {"samples", result.likelihood.samples},
+                             {"noise_variances", result.likelihood.noiseVariances},
+                             {"parameters", result.likelihood.parameters}};
 
     // The rows follow the order in which "parameters" is written: by name.
     std::vector<std::size_t> order(result.parameters.size());

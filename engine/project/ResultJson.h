@@ -15,6 +15,11 @@ namespace sysid::project {
 //    "termination": {"kind", "criterion", "message"}, "statistics": {...}, "report": {...},
 //    "residual_rms": {"OUTPUT": rms},
 //    "residual_analysis": {"OUTPUT": {...}} (ResidualAnalysisJson.h),
+//    "noise_sd": {"OUTPUT": {"value", "std", "samples", "unit"}} (maximum likelihood only: each output's noise
+//    sd estimated with the parameters, its standard deviation, the samples it rests on and the output's unit),
+//    "likelihood": {"minus_two_log_likelihood", "samples", "noise_variances", "parameters"} (fits of output
+//    residuals: -2 ln L of the Gaussian likelihood with each output's variance at RSS/n, estimate::Likelihood;
+//    AIC = minus_two_log_likelihood + 2 (parameters + noise_variances)),
 //    "correlation": [[...]],
 //    "history": [{"iteration", "cost", "parameters": {"NAME": value}}]}
 // `sysid fit` adds "model": {"file", "text"} (the model fitted) and, for a project with validation

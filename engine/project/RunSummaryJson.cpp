@@ -37,6 +37,11 @@ json statisticsToJson(const core::SolverStatistics& s)
             {"factorizations", i.factorizations},
             {"integrations", i.integrations},
             {"events", i.events},
+            {"newton",
+             {{"iterations", s.newton.iterations},
+              {"jacobian_builds", s.newton.jacobianBuilds},
+              {"jacobian_reuses", s.newton.jacobianReuses},
+              {"modified_steps", s.newton.modifiedSteps}}},
             {"seconds",
              {{"compilation", s.seconds.compilation},
               {"integration", s.seconds.integration},
@@ -55,6 +60,11 @@ core::SolverStatistics statisticsFromJson(const json& in)
     i.factorizations = in.value("factorizations", std::size_t{0});
     i.integrations = in.value("integrations", std::size_t{0});
     i.events = in.value("events", std::size_t{0});
+    const json newton = in.value("newton", json::object());
+    s.newton.iterations = newton.value("iterations", std::size_t{0});
+    s.newton.jacobianBuilds = newton.value("jacobian_builds", std::size_t{0});
+    s.newton.jacobianReuses = newton.value("jacobian_reuses", std::size_t{0});
+    s.newton.modifiedSteps = newton.value("modified_steps", std::size_t{0});
     const json seconds = in.value("seconds", json::object());
     s.seconds.compilation = seconds.value("compilation", 0.0);
     s.seconds.integration = seconds.value("integration", 0.0);

@@ -14,7 +14,8 @@ nlohmann::json terminationToJson(const core::Termination& termination);
 core::Termination terminationFromJson(const nlohmann::json& json);
 
 // "statistics": {"steps", "rejected_steps", "rhs_evaluations", "jacobian_evaluations",
-//                "factorizations", "integrations",
+//                "factorizations", "integrations", "events",
+//                "newton": {"iterations", "jacobian_builds", "jacobian_reuses", "modified_steps"},
 //                "seconds": {"compilation", "integration", "linear_algebra", "total"}}
 nlohmann::json statisticsToJson(const core::SolverStatistics& statistics);
 // The inverse; missing members stay 0.

@@ -1,6 +1,7 @@
 #include "engine/shooting/Continuation.h"
 
 #include "engine/data/Text.h"
+#include "engine/shooting/ConstrainedMonodromy.h"
 #include "engine/shooting/ShootingEquations.h"
 
 #include <algorithm>
@@ -161,7 +162,8 @@ public:
         point.period = equations.period(z);
         point.initialState = z.head(static_cast<Eigen::Index>(states()));
         point.iterations = iterations;
-        const auto floquet = analyseFloquet(equations.monodromy(), autonomous_);
+        const auto floquet = analyseFloquet(
+            onConstraints(model_, settings_.periodic.startTime, point.initialState, equations.monodromy()), autonomous_);
         point.multipliers = floquet.multipliers;
         point.stable = floquet.stable;
         std::vector<double> times;
@@ -183,19 +185,14 @@ public:
 };
 
 // F(z) = 0 at a fixed parameter.
-class FixedParameterSystem : public NewtonSystem {
+class FixedParameterSystem : public detail::ShootingNewtonBase {
 public:
-    FixedParameterSystem(Branch& branch, double p) : branch_(branch), p_(p) {}
-    Eigen::VectorXd residual(const Eigen::VectorXd& z) override
-    {
-        branch_.setParameter(p_);
-        branch_.noteResidualAt(std::numeric_limits<double>::quiet_NaN());
-        auto F = branch_.equations.residual(z);
-        branch_.noteResidualAt(p_);
-        return F;
-    }
+    FixedParameterSystem(Branch& branch, double p) : ShootingNewtonBase(factorisation_), branch_(branch), p_(p) {}
+    Eigen::VectorXd residual(const Eigen::VectorXd& z) override { return evaluate(z, true); }
+    Eigen::VectorXd trialResidual(const Eigen::VectorXd& z) override { return evaluate(z, false); }
     void linearise(const Eigen::VectorXd& z) override
     {
+        factorisation_.clear();  // J is formed anew below (or not at all, when that fails)
         if (branch_.equations.cachedPoint().size() != z.size() || branch_.equations.cachedPoint() != z ||
             branch_.lastParameter_ != p_)
             residual(z);
@@ -203,34 +200,35 @@ public:
         branch_.equations.jacobian(triplets);
         factorisation_.factorise(z.size(), triplets);
     }
-    Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const override { return factorisation_.solve(rhs); }
 
 private:
+    // With the variational equations (`full`, for a Jacobian at z) or from the flow alone.
+    Eigen::VectorXd evaluate(const Eigen::VectorXd& z, bool full)
+    {
+        branch_.setParameter(p_);
+        branch_.noteResidualAt(std::numeric_limits<double>::quiet_NaN());
+        auto F = full ? branch_.equations.residual(z) : branch_.equations.flowResidual(z);
+        branch_.noteResidualAt(p_);
+        return F;
+    }
+
     Branch& branch_;
     double p_;
     detail::ShootingFactorisation factorisation_;
 };
 
 // [F(z, p); tau·(y - yk) - ds] = 0 for y = [z; p] (Keller's pseudo-arclength system).
-class ArclengthSystem : public NewtonSystem {
+class ArclengthSystem : public detail::ShootingNewtonBase {
 public:
     ArclengthSystem(Branch& branch, Eigen::VectorXd yk, Eigen::VectorXd tau, double ds) :
-        branch_(branch), yk_(std::move(yk)), tau_(std::move(tau)), ds_(ds)
+        ShootingNewtonBase(factorisation_), branch_(branch), yk_(std::move(yk)), tau_(std::move(tau)), ds_(ds)
     {
     }
-    Eigen::VectorXd residual(const Eigen::VectorXd& y) override
-    {
-        const auto m = y.size() - 1;
-        branch_.setParameter(y(m));
-        branch_.noteResidualAt(std::numeric_limits<double>::quiet_NaN());
-        Eigen::VectorXd G(y.size());
-        G.head(m) = branch_.equations.residual(y.head(m));
-        branch_.noteResidualAt(y(m));
-        G(m) = tau_.dot(y - yk_) - ds_;
-        return G;
-    }
+    Eigen::VectorXd residual(const Eigen::VectorXd& y) override { return evaluate(y, true); }
+    Eigen::VectorXd trialResidual(const Eigen::VectorXd& y) override { return evaluate(y, false); }
     void linearise(const Eigen::VectorXd& y) override
     {
+        factorisation_.clear();  // J is formed anew below (or not at all, when that fails)
         const auto m = y.size() - 1;
         if (branch_.equations.cachedPoint().size() != m || branch_.equations.cachedPoint() != y.head(m) ||
             branch_.lastParameter_ != y(m))
@@ -245,7 +243,6 @@ public:
             triplets.emplace_back(static_cast<int>(m), static_cast<int>(j), tau_(j));
         factorisation_.factorise(y.size(), triplets);
     }
-    Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const override { return factorisation_.solve(rhs); }
 
     // The new unit tangent at y (after linearise(y)): [F_z F_p; tau_k^T] t = e_last.
     Eigen::VectorXd tangent() const
@@ -257,6 +254,18 @@ public:
     }
 
 private:
+    Eigen::VectorXd evaluate(const Eigen::VectorXd& y, bool full)
+    {
+        const auto m = y.size() - 1;
+        branch_.setParameter(y(m));
+        branch_.noteResidualAt(std::numeric_limits<double>::quiet_NaN());
+        Eigen::VectorXd G(y.size());
+        G.head(m) = full ? branch_.equations.residual(y.head(m)) : branch_.equations.flowResidual(y.head(m));
+        branch_.noteResidualAt(y(m));
+        G(m) = tau_.dot(y - yk_) - ds_;
+        return G;
+    }
+
     Branch& branch_;
     Eigen::VectorXd yk_, tau_;
     double ds_;
@@ -312,7 +321,9 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
     branch.equations.setInputs(ps.inputs);
     const auto m = static_cast<Eigen::Index>(branch.unknowns());
     const auto n = static_cast<Eigen::Index>(branch.states());
-    NewtonSettings corrector = ps.newton;
+    NewtonSettings newton = ps.newton;
+    newton.reuseJacobian = reusesJacobian(model, ps);
+    NewtonSettings corrector = newton;
     corrector.maxIterations = settings.correctorIterations;
     // A corrector that needs heavy damping is better replaced by a shorter step.
     corrector.minDamping = std::max(corrector.minDamping, 0.05);
@@ -329,7 +340,7 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
         if (autonomous)
             branch.equations.setPhaseReference(guess);
         FixedParameterSystem first(branch, settings.start);
-        const auto r = solveDampedNewton(first, branch.equations.initialUnknowns(guess, P0), ps.newton, {}, stop);
+        const auto r = solveDampedNewton(first, branch.equations.initialUnknowns(guess, P0), newton, {}, stop);
         if (!r.converged()) {
             Termination why = r.termination;
             why.message = "no periodic solution at the start parameter " + number(settings.start) + ": " + why.message;

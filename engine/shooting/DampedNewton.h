@@ -3,6 +3,7 @@
 #include "engine/core/Termination.h"
 
 #include <Eigen/Dense>
+#include <Eigen/Sparse>
 
 #include <cstddef>
 #include <functional>
@@ -19,12 +20,20 @@ public:
     // F(x). Throws (for example IntegrationError) when F cannot be evaluated at x; the
     // solver then shortens the step.
     virtual Eigen::VectorXd residual(const Eigen::VectorXd& x) = 0;
+    // F(x) at a point whose Jacobian will probably not be needed (a trial of the line search, a step
+    // on a re-used Jacobian). A system whose residual() prepares its Jacobian as well (shooting
+    // integrates the variational equations along with the flow) returns F alone here, for less.
+    virtual Eigen::VectorXd trialResidual(const Eigen::VectorXd& x) { return residual(x); }
     // Builds and factorises J(x). x is usually the point of the last residual() call, but not
     // always (after a rejected chord trial): an implementation that reuses work of residual()
     // checks the point. Throws std::runtime_error when J is singular.
     virtual void linearise(const Eigen::VectorXd& x) = 0;
     // Solves J·dx = rhs with the last factorisation.
     virtual Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const = 0;
+    // J of the last linearise() as a matrix, also when linearise() found it singular; nullptr when
+    // the system keeps no such matrix (or the last linearise() failed before J was formed). Without
+    // it Newton takes no modified steps (NewtonSettings::modifiedSteps).
+    virtual const Eigen::SparseMatrix<double>* jacobianMatrix() { return nullptr; }
 };
 
 struct NewtonSettings {
@@ -40,6 +49,22 @@ struct NewtonSettings {
     // stage of a tolerance schedule): chord steps with it come first, while each contracts
     // ||F|| by at least chordContraction (0.1, one digit, when that is 0), before any new Jacobian.
     bool reuseFactorisation = false;
+    // Jacobian re-use (Vankan 1992, eq. 4.42, after NAG D02SAF): at a new iterate the old
+    // factorisation gives the simplified correction d+ = J^-1 F(x+); while
+    // ||d+|| <= 0.0625 (1 - 1/(m+1)) ||d|| (m unknowns, d the previous correction) it is the next
+    // step and no Jacobian is built. A step on a re-used Jacobian that does not decrease ||F|| is
+    // dropped for a new Jacobian at the same point. Points where a re-used step is likely (the last
+    // correction shrank that much) are evaluated by NewtonSystem::trialResidual.
+    bool reuseJacobian = false;
+    // Modified steps (Gay 1976): when J is singular to working precision, its Newton step is not
+    // finite, or the line search fails along it, the step is d = -(J^T J + mu I)^-1 J^T F, which
+    // raises every singular value s of J to s + mu/s (small ones most), with
+    // mu = sqrt(m eps) ||J^T J||_1 (Dennis and Schnabel 1983, §6.5), and 1e4 times that when the
+    // line search fails along it too. Newton stops where J^T F = 0 while F != 0 (a minimum of ||F||
+    // that is no root) and after three modified steps in a row that shrink ||F|| by less than 0.9
+    // (Vankan's eq. 4.41 factor). Needs NewtonSystem::jacobianMatrix(); without it (or off) those
+    // cases stop Newton.
+    bool modifiedSteps = true;
 };
 
 struct NewtonIteration {
@@ -47,6 +72,7 @@ struct NewtonIteration {
     double residualNorm = 0.0;  // ||F||_2 after the step
     double damping = 1.0;  // line-search factor of the accepted step
     bool jacobianReused = false;
+    bool modified = false;  // a modified (regularised) step, see NewtonSettings::modifiedSteps
     const Eigen::VectorXd* x = nullptr;  // the iterate after the step; valid during the observer call only
 };
 
@@ -55,7 +81,9 @@ struct NewtonResult {
     Eigen::VectorXd residual;
     double residualNorm = 0.0;  // ||F||_2
     std::size_t iterations = 0;
-    std::size_t jacobianEvaluations = 0;
+    std::size_t jacobianEvaluations = 0;  // Jacobians built (linearise() calls)
+    std::size_t jacobianReuses = 0;  // steps taken on an earlier Jacobian's factorisation
+    std::size_t modifiedSteps = 0;  // steps of NewtonSettings::modifiedSteps
     std::size_t residualEvaluations = 0;
     // Why it stopped: converged by the residual or the step tolerance, the iteration limit,
     // cancelled, or failed (singular Jacobian, line search: damping too small, evaluation failed).
@@ -67,7 +95,9 @@ using NewtonObserver = std::function<void(const NewtonIteration&)>;
 
 // Globally convergent Newton: full step first, then quadratic and cubic backtracking on
 // 1/2||F||^2 with an Armijo test (Press et al., Numerical Recipes 3rd ed., §9.7 `lnsrch`),
-// plus the fixed-Jacobian mode of RMUSN (seed 001, §3.3).
+// plus the fixed-Jacobian mode of RMUSN (seed 001, §3.3), the Jacobian re-use rule of Vankan (1992)
+// and modified steps where J is singular (Gay 1976). Adds its counts to the thread's
+// core::RunStatistics.
 NewtonResult solveDampedNewton(NewtonSystem& system, Eigen::VectorXd x0, const NewtonSettings& settings,
                                const NewtonObserver& observer = {}, std::stop_token stop = {});
 
@@ -80,10 +110,13 @@ public:
     Eigen::VectorXd residual(const Eigen::VectorXd& x) override;
     void linearise(const Eigen::VectorXd& x) override;
     Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const override;
+    const Eigen::SparseMatrix<double>* jacobianMatrix() override;
 
 private:
     Residual residual_;
     Jacobian jacobian_;
+    Eigen::MatrixXd matrix_;  // J of the last linearise() (empty when it could not be formed)
+    Eigen::SparseMatrix<double> sparse_;
     Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
 };
 

@@ -1,5 +1,7 @@
 #include "engine/shooting/PeriodicShooting.h"
 
+#include "engine/shooting/ConstrainedMonodromy.h"
+
 #include "engine/data/Text.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/shooting/ShootingEquations.h"
@@ -11,6 +13,11 @@
 #include <string>
 
 namespace sysid::shooting {
+
+ShootingJacobianStore::ShootingJacobianStore() : factorisation_(std::make_unique<detail::ShootingFactorisation>()) {}
+ShootingJacobianStore::~ShootingJacobianStore() = default;
+ShootingJacobianStore::ShootingJacobianStore(ShootingJacobianStore&&) noexcept = default;
+ShootingJacobianStore& ShootingJacobianStore::operator=(ShootingJacobianStore&&) noexcept = default;
 
 bool isAutonomous(const eval::CompiledModel& model)
 {
@@ -56,27 +63,41 @@ bool usesFiniteDifferenceJacobian(const eval::CompiledModel& model, ShootingJaco
     return model.switchCount() > 0 && integrator.switches == integrate::SwitchHandling::StepAcross;
 }
 
+bool reusesJacobian(const eval::CompiledModel& model, const PeriodicSettings& settings)
+{
+    switch (settings.jacobianReuse) {
+    case JacobianReuse::Always: return true;
+    case JacobianReuse::Never: return false;
+    case JacobianReuse::Automatic: break;
+    }
+    return usesFiniteDifferenceJacobian(model, settings.jacobian, settings.integrator);
+}
+
 namespace {
 
 // The Newton view of the shooting equations; linearise() reuses the trajectory integrated
-// by the residual() call at the same point.
-class ShootingNewtonSystem : public NewtonSystem {
+// by the residual() call at the same point, and trial points are integrated without the
+// variational equations.
+class ShootingNewtonSystem : public detail::ShootingNewtonBase {
 public:
-    explicit ShootingNewtonSystem(detail::ShootingEquations& equations) : equations_(equations) {}
+    ShootingNewtonSystem(detail::ShootingEquations& equations, detail::ShootingFactorisation& factorisation) :
+        ShootingNewtonBase(factorisation), equations_(equations)
+    {
+    }
     Eigen::VectorXd residual(const Eigen::VectorXd& z) override { return equations_.residual(z); }
+    Eigen::VectorXd trialResidual(const Eigen::VectorXd& z) override { return equations_.flowResidual(z); }
     void linearise(const Eigen::VectorXd& z) override
     {
+        factorisation_.clear();  // J is formed anew below (or not at all, when that fails)
         if (equations_.cachedPoint().size() != z.size() || equations_.cachedPoint() != z)
             equations_.residual(z);
         std::vector<Eigen::Triplet<double>> triplets;
         equations_.jacobian(triplets);
         factorisation_.factorise(z.size(), triplets);
     }
-    Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const override { return factorisation_.solve(rhs); }
 
 private:
     detail::ShootingEquations& equations_;
-    detail::ShootingFactorisation factorisation_;
 };
 
 bool usesToleranceSchedule(const PeriodicSettings& s)
@@ -109,6 +130,8 @@ void addWork(NewtonResult& total, const NewtonResult& stage)
 {
     total.iterations += stage.iterations;
     total.jacobianEvaluations += stage.jacobianEvaluations;
+    total.jacobianReuses += stage.jacobianReuses;
+    total.modifiedSteps += stage.modifiedSteps;
     total.residualEvaluations += stage.residualEvaluations;
 }
 
@@ -161,7 +184,20 @@ PeriodicSolution solvePeriodic(eval::CompiledModel& model, const Eigen::VectorXd
     equations.setPeriod(P0);
     equations.setInputs(settings.inputs);
     equations.recordSamples(settings.samples);
-    ShootingNewtonSystem system(equations);
+    detail::ShootingFactorisation ownFactorisation;
+    detail::ShootingFactorisation& factorisation =
+        settings.jacobianStore ? settings.jacobianStore->factorisation() : ownFactorisation;
+    ShootingNewtonSystem system(equations, factorisation);
+    const auto unknowns = static_cast<Eigen::Index>(equations.unknowns());
+    // A factorisation of an earlier solve is at hand: the re-use rule may start with it. (The loose
+    // stage's is not handed to the tight one: chord steps on it converge linearly and end just under
+    // the tolerance, where a full Newton step lands far below it; measured in docs/DECISIONS.md.)
+    auto handIn = [&](NewtonSettings newton) {
+        newton.reuseJacobian = reusesJacobian(model, settings);
+        newton.reuseFactorisation =
+            newton.reuseJacobian && settings.jacobianStore != nullptr && factorisation.holds(unknowns);
+        return newton;
+    };
 
     // Loose stage of the tolerance schedule (RMUSN, seed 001 §5.4); nothing of it is kept when it fails.
     NewtonResult loose;
@@ -172,7 +208,7 @@ PeriodicSolution solvePeriodic(eval::CompiledModel& model, const Eigen::VectorXd
         try {
             if (autonomous)
                 equations.setPhaseReference(guess);
-            NewtonSettings looseNewton = settings.newton;
+            NewtonSettings looseNewton = handIn(settings.newton);
             looseNewton.residualTolerance = std::max(settings.newton.residualTolerance, settings.looseTolerance);
             loose = solveDampedNewton(system, equations.initialUnknowns(guess, P0), looseNewton, observer, stop);
             looseConverged = loose.converged();
@@ -204,7 +240,10 @@ PeriodicSolution solvePeriodic(eval::CompiledModel& model, const Eigen::VectorXd
         }
     }
 
-    solution.newton = solveDampedNewton(system, z0, settings.newton, shiftedObserver(observer, loose.iterations), stop);
+    if (usesToleranceSchedule(settings) && !looseConverged)
+        factorisation.clear();  // a failed loose stage hands nothing on: the solve starts again as without it
+    solution.newton =
+        solveDampedNewton(system, z0, handIn(settings.newton), shiftedObserver(observer, loose.iterations), stop);
     if (looseConverged && solution.newton.converged() && solution.newton.iterations == 0)
         solution.newton.termination.message = "residual below tolerance";
     addWork(solution.newton, loose);
@@ -220,7 +259,8 @@ PeriodicSolution solvePeriodic(eval::CompiledModel& model, const Eigen::VectorXd
         if (equations.cachedPoint().size() != z.size() || equations.cachedPoint() != z)
             equations.residual(z);
         solution.monodromy = equations.monodromy();
-        solution.floquet = analyseFloquet(solution.monodromy, autonomous);
+        solution.floquet = analyseFloquet(
+            onConstraints(model, settings.startTime, solution.initialState, solution.monodromy), autonomous);
         equations.sample(z, settings.samples, solution.times, solution.states, solution.outputs);
     } catch (const std::exception& e) {
         solution.newton.termination =
@@ -273,7 +313,9 @@ PeriodicSensitivity periodicParameterSensitivity(eval::CompiledModel& model, con
     equations.residual(z);
     std::vector<Eigen::Triplet<double>> triplets;
     equations.jacobian(triplets);
-    detail::ShootingFactorisation factorisation;
+    detail::ShootingFactorisation ownFactorisation;
+    detail::ShootingFactorisation& factorisation =
+        settings.jacobianStore ? settings.jacobianStore->factorisation() : ownFactorisation;
     factorisation.factorise(z.size(), triplets);
     const Eigen::MatrixXd D = equations.parameterDerivative(z, parameters, {});
     const Eigen::MatrixXd S = -factorisation.solve(D);

@@ -4,11 +4,13 @@
 #include "engine/integrate/InputSignals.h"
 #include "engine/integrate/IntegratorSettings.h"
 #include "engine/shooting/DampedNewton.h"
+#include "engine/shooting/JacobianReuse.h"
 #include "engine/shooting/PeriodicSolution.h"
 
 #include <Eigen/Dense>
 
 #include <cstddef>
+#include <memory>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -24,6 +26,27 @@ enum class ShootingJacobian {
     FiniteDifferences,  // central differences of the integrated flow
 };
 
+namespace detail {
+class ShootingFactorisation;
+}
+
+// The factorised shooting Jacobian of the last solve, kept by a caller that solves a sequence of
+// nearby orbits (a periodic-response fit solves the orbit again at every parameter update): the
+// next solve starts with steps on it, and the re-use rule (NewtonSettings::reuseJacobian) decides
+// when a new one is built. findPeriodicSolution and periodicParameterSensitivity leave their last
+// factorisation here.
+class ShootingJacobianStore {
+public:
+    ShootingJacobianStore();
+    ~ShootingJacobianStore();
+    ShootingJacobianStore(ShootingJacobianStore&&) noexcept;
+    ShootingJacobianStore& operator=(ShootingJacobianStore&&) noexcept;
+    detail::ShootingFactorisation& factorisation() { return *factorisation_; }
+
+private:
+    std::unique_ptr<detail::ShootingFactorisation> factorisation_;
+};
+
 struct PeriodicSettings {
     double period = 0.0;  // forcing period T (Forced) or first guess (Autonomous)
     std::size_t periods = 1;  // n for n·T-periodic (subharmonic) solutions
@@ -34,7 +57,8 @@ struct PeriodicSettings {
     double startTime = 0.0;  // t0
     std::size_t samples = 200;  // orbit samples returned over one period
     integrate::IntegratorSettings integrator;  // default dopri5 1e-8/1e-10 is fine
-    NewtonSettings newton;
+    NewtonSettings newton;  // its reuseJacobian is set by jacobianReuse
+    JacobianReuse jacobianReuse = JacobianReuse::Automatic;
     // A right-hand side that jumps across a switching surface (for example a damping
     // b*(1 + sign(abs(x) - 1))/2 that is switched on at a wall) makes the flow's true Jacobian
     // contain a saltation matrix at every crossing (Leine and Nijmeijer, "Dynamics and
@@ -54,6 +78,8 @@ struct PeriodicSettings {
     // A model with measured inputs: its inputs over one forcing period, extended periodically
     // (InputSignals::periodic, whose period must be `period`). Not owned; null for a model without.
     const integrate::InputSignals* inputs = nullptr;
+    // Where the solve finds an earlier factorised Jacobian and leaves its own (not owned; null: none kept).
+    ShootingJacobianStore* jacobianStore = nullptr;
 };
 
 // Why the settings' inputs cannot drive this model's periodic solutions (empty: they can, or the
@@ -64,6 +90,9 @@ std::string periodicInputProblem(const eval::CompiledModel& model, const integra
 // Whether the settings' Jacobian for this model is FiniteDifferences (resolves Automatic).
 bool usesFiniteDifferenceJacobian(const eval::CompiledModel& model, ShootingJacobian jacobian,
                                   const integrate::IntegratorSettings& integrator);
+
+// Whether the settings' shooting Newton re-uses its Jacobian for this model (resolves Automatic).
+bool reusesJacobian(const eval::CompiledModel& model, const PeriodicSettings& settings);
 
 // True when the model's right-hand side does not contain t (df/dt structurally zero) and the
 // model has no inputs (a measured input is a function of t).

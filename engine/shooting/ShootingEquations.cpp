@@ -116,7 +116,7 @@ Eigen::VectorXd ShootingEquations::residual(const Eigen::VectorXd& z)
 
 Eigen::VectorXd ShootingEquations::flowResidual(const Eigen::VectorXd& z)
 {
-    return evaluate(z, false);
+    return evaluate(z, finiteDifferences_);
 }
 
 Eigen::VectorXd ShootingEquations::evaluate(const Eigen::VectorXd& z, bool cache)
@@ -426,24 +426,44 @@ Eigen::MatrixXd ShootingEquations::monodromy()
 void ShootingFactorisation::factorise(Eigen::Index size, const std::vector<Eigen::Triplet<double>>& triplets)
 {
     core::PhaseTimer timer(core::Phase::LinearAlgebra);
+    formed_ = factorised_ = false;
+    sparseViewValid_ = false;
+    size_ = size;
     dense_ = size <= 48;
     if (dense_) {
-        Eigen::MatrixXd J = Eigen::MatrixXd::Zero(size, size);
+        denseMatrix_.setZero(size, size);
         for (const auto& t : triplets)
-            J(t.row(), t.col()) += t.value();
-        if (!J.allFinite())
+            denseMatrix_(t.row(), t.col()) += t.value();
+        if (!denseMatrix_.allFinite())
             throw std::runtime_error("the shooting Jacobian is not finite");
-        lu_.compute(J);
+        formed_ = true;
+        lu_.compute(denseMatrix_);
         checkRegular(lu_, "shooting Jacobian");
+        factorised_ = true;
         return;
     }
     matrix_.resize(size, size);
     matrix_.setFromTriplets(triplets.begin(), triplets.end());
     matrix_.makeCompressed();
+    if (!Eigen::Map<const Eigen::VectorXd>(matrix_.valuePtr(), matrix_.nonZeros()).allFinite())
+        throw std::runtime_error("the shooting Jacobian is not finite");
+    formed_ = true;
     sparse_.analyzePattern(matrix_);
     sparse_.factorize(matrix_);
     if (sparse_.info() != Eigen::Success)
         throw std::runtime_error("the shooting Jacobian is singular (sparse LU: " + sparse_.lastErrorMessage() + ")");
+    factorised_ = true;
+}
+
+const Eigen::SparseMatrix<double>* ShootingFactorisation::matrix()
+{
+    if (!formed_)
+        return nullptr;
+    if (dense_ && !sparseViewValid_) {
+        matrix_ = denseMatrix_.sparseView(0.0, 0.0);
+        sparseViewValid_ = true;
+    }
+    return &matrix_;
 }
 
 Eigen::VectorXd ShootingFactorisation::solve(const Eigen::VectorXd& rhs) const

@@ -6,6 +6,7 @@
 #include "engine/eval/CompiledModel.h"
 #include "engine/integrate/InputSignals.h"
 #include "engine/integrate/IntegratorSettings.h"
+#include "engine/shooting/DampedNewton.h"
 
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
@@ -61,7 +62,9 @@ public:
 
     Eigen::VectorXd residual(const Eigen::VectorXd& z);
     // F(z) from the flow alone, without the variational equations (about a third of the work
-    // of residual()): for a chord step with a Jacobian already factorised. Clears the cache.
+    // of residual()): for a trial point, or a chord step with a Jacobian already factorised. Clears
+    // the cache, except with differenced interval Jacobians, where F costs the same either way and
+    // this is residual().
     Eigen::VectorXd flowResidual(const Eigen::VectorXd& z);
     // dF/dz at the last residual() point, as triplets (row, column, value).
     void jacobian(std::vector<Eigen::Triplet<double>>& triplets);
@@ -135,12 +138,33 @@ public:
     void factorise(Eigen::Index size, const std::vector<Eigen::Triplet<double>>& triplets);
     Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const;
     Eigen::MatrixXd solve(const Eigen::MatrixXd& rhs) const;
+    // The matrix of the last factorise(), also when it was singular (nullptr when it was not finite).
+    const Eigen::SparseMatrix<double>* matrix();
+    // The last factorise() succeeded: solve() may be used (for a matrix of this size).
+    bool holds(Eigen::Index size) const { return factorised_ && size_ == size; }
+    void clear() { factorised_ = formed_ = false; }
 
 private:
     bool dense_ = true;
+    bool formed_ = false, factorised_ = false;
+    Eigen::Index size_ = 0;
+    Eigen::MatrixXd denseMatrix_;
     Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
     Eigen::SparseMatrix<double> matrix_;
+    bool sparseViewValid_ = false;  // dense: matrix_ holds denseMatrix_'s entries
     Eigen::SparseLU<Eigen::SparseMatrix<double>> sparse_;
+};
+
+// The Newton view of a ShootingFactorisation's owner: linearise() is the caller's, the rest is
+// shared by the periodic solvers.
+class ShootingNewtonBase : public NewtonSystem {
+public:
+    explicit ShootingNewtonBase(ShootingFactorisation& factorisation) : factorisation_(factorisation) {}
+    Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const override { return factorisation_.solve(rhs); }
+    const Eigen::SparseMatrix<double>* jacobianMatrix() override { return factorisation_.matrix(); }
+
+protected:
+    ShootingFactorisation& factorisation_;
 };
 
 }  // namespace sysid::shooting::detail

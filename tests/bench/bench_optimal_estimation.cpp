@@ -233,7 +233,7 @@ int main(int argc, char** argv)
             estimate::OptimalEstimationSettings settings;
             settings.bvp.threads = threads;
             settings.stages = estimate::defaultOptimalEstimationStages();
-            shooting::BvpStage tighter = settings.stages.back();
+            estimate::OptimalEstimationStage tighter = settings.stages.back();
             tighter.integrator.relativeTolerance = 1e-13;
             tighter.integrator.absoluteTolerance = 1e-15;
             tighter.newtonTolerance = 1e-10;

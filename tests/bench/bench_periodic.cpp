@@ -13,13 +13,25 @@
 // Newton tolerance 1e-12; the reference values go into the JSON so SciPy is held to them too.
 // Timed with std::chrono around the solver calls only (model compilation is not timed).
 //
-// Usage: bench_periodic [--json FILE] [--runs N]
+// Jacobian re-use (Vankan 1992, eq. 4.42; PeriodicSettings::jacobianReuse) in the same run: the
+// three cases above, the periodic-response fit of resources/examples/duffing_periodic.sysid, and a
+// sequence of 31 nearby orbits of chains of 1, 2 and 4 Duffing masses (warm-started, the Jacobian
+// carried between solves, as in a fit) with variational and with differenced shooting Jacobians;
+// each with jacobian_reuse off (a new Jacobian at every Newton iteration, as before), auto (the
+// default) and on: time (median), Newton iterations, Jacobians built and re-used, modified steps,
+// time relative to off, and the answer's distance from off's.
+//
+// Usage: bench_periodic [--json FILE] [--runs N] [--part all|reuse]
 
 #include "BenchSupport.h"
 
+#include "engine/core/SolverStatistics.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
+#include "engine/job/FitJob.h"
 #include "engine/model/ModelBuilder.h"
+#include "engine/project/Project.h"
+#include "engine/project/ProjectJob.h"
 #include "engine/shooting/Continuation.h"
 #include "engine/shooting/PeriodicShooting.h"
 
@@ -30,6 +42,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <numbers>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -81,11 +94,182 @@ shooting::ContinuationSettings sweepSettings(bool reference)
     return s;
 }
 
+// One configuration's cost: median seconds, the Newton counts of one run and its answer.
+struct NewtonCost {
+    double seconds = 0.0;
+    core::NewtonStatistics newton;
+    Eigen::VectorXd answer;
+};
+
+// `run(newton)` returns the answer; a run that collects its own statistics (a fit) sets `newton`.
+template <class Run>
+NewtonCost measure(int runs, Run&& run)
+{
+    NewtonCost cost;
+    std::vector<double> times;
+    for (int r = 0; r < runs; ++r) {
+        core::RunStatistics statistics;
+        core::NewtonStatistics own;
+        const auto t0 = Clock::now();
+        {
+            const core::StatisticsScope scope(&statistics);
+            cost.answer = run(own);
+        }
+        times.push_back(bench::secondsSince(t0));
+        cost.newton = own.iterations > 0 ? own : statistics.snapshot().newton;
+    }
+    cost.seconds = median(times);
+    return cost;
+}
+
+const char* const kConfigurations[] = {"off", "auto", "on"};  // before, the default, the rule always
+
+void printCosts(const char* name, const NewtonCost (&cost)[3])
+{
+    for (int c = 0; c < 3; ++c)
+        std::printf("  %-34s %-5s %10.3f ms %7zu %9zu %8zu %9zu   %.2f  %.1e\n", c == 0 ? name : "", kConfigurations[c],
+                    1e3 * cost[c].seconds, cost[c].newton.iterations, cost[c].newton.jacobianBuilds,
+                    cost[c].newton.jacobianReuses, cost[c].newton.modifiedSteps, cost[c].seconds / cost[0].seconds,
+                    (cost[c].answer - cost[0].answer).cwiseAbs().maxCoeff());
+}
+
+shooting::JacobianReuse reuseOf(int configuration)
+{
+    return configuration == 0
+        ? shooting::JacobianReuse::Never
+        : (configuration == 1 ? shooting::JacobianReuse::Automatic : shooting::JacobianReuse::Always);
+}
+
+Eigen::VectorXd sweepAnswer(const shooting::ContinuationResult& sweep)
+{
+    Eigen::VectorXd all(static_cast<Eigen::Index>(2 * sweep.points.size()));
+    for (std::size_t k = 0; k < sweep.points.size(); ++k)
+        all.segment(static_cast<Eigen::Index>(2 * k), 2) = sweep.points[k].initialState;
+    return all;
+}
+
+// A chain of m forced Duffing masses (2m states): x_i'' = -c x_i' - (x_i - x_{i-1}) - (x_i - x_{i+1})
+// - k3 x_i^3 (+ F cos t on the first), ends free.
+std::string duffingChain(int m)
+{
+    std::string text = "param c = 0.1\nparam k3 = 0.5\nparam F = 0.5\n";
+    for (int i = 1; i <= m; ++i) {
+        const std::string x = "x" + std::to_string(i);
+        const std::string left = i == 1 ? "0" : "x" + std::to_string(i - 1);
+        const std::string right = i == m ? x : "x" + std::to_string(i + 1);
+        text += x + "'' = -c*" + x + "' - (" + x + " - " + left + ") - (" + x + " - " + right + ") - k3*" + x + "^3" +
+            (i == 1 ? " + F*cos(t)" : "") + "\n" + x + "(0) = 0, 0\n";
+    }
+    return text + "output x1\n";
+}
+
+// 30 orbits 0.3 % apart in the damping, each warm-started from the last (a fit's or a sweep's
+// sequence), with the factorised Jacobian carried in a ShootingJacobianStore.
+Eigen::VectorXd orbitSequence(eval::CompiledModel& model, shooting::PeriodicSettings s)
+{
+    shooting::ShootingJacobianStore store;
+    s.jacobianStore = &store;
+    std::vector<double> p(model.parameters().begin(), model.parameters().end());
+    Eigen::VectorXd z = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.stateCount()));
+    for (int k = 0; k <= 30; ++k) {
+        p[0] = 0.1 * (1 + 0.003 * k);
+        model.setParameters(p);
+        const auto r = shooting::findPeriodicSolution(model, z, s);
+        if (!r.converged())
+            throw std::runtime_error("orbit sequence: " + r.newton.termination.message);
+        z = r.initialState;
+    }
+    return z;
+}
+
+int reuseComparison(eval::CompiledModel& model, const Eigen::VectorXd& start, int runs)
+{
+    std::printf("\nJacobian re-use (Vankan 1992, eq. 4.42): off = a Jacobian every Newton iteration (before), auto = "
+                "the default (re-use for differenced Jacobians), on = the rule always\n");
+    std::printf("  %-34s %-5s %13s %7s %9s %8s %9s  %s  %s\n", "case", "", "time", "iter", "J built", "re-used",
+                "modified", "t/off", "|x - off|");
+    for (const auto& [name, intervals] : {std::pair{"single shooting, w = 1", std::size_t(1)},
+                                          std::pair{"multiple shooting (8), w = 1", std::size_t(8)}}) {
+        NewtonCost cost[3];
+        for (int c = 0; c < 3; ++c) {
+            auto settings = periodicSettings(1.0, intervals, false);
+            settings.jacobianReuse = reuseOf(c);
+            setW(model, 1.0);
+            cost[c] = measure(runs, [&](core::NewtonStatistics&) {
+                const auto s = shooting::findPeriodicSolution(model, start, settings);
+                if (!s.converged())
+                    throw std::runtime_error(std::string(name) + ": " + s.newton.termination.message);
+                return Eigen::VectorXd(s.initialState);
+            });
+        }
+        printCosts(name, cost);
+    }
+    {
+        NewtonCost cost[3];
+        for (int c = 0; c < 3; ++c) {
+            auto settings = sweepSettings(false);
+            settings.periodic.jacobianReuse = reuseOf(c);
+            cost[c] = measure(std::max(1, runs / 5), [&](core::NewtonStatistics&) {
+                const auto sweep = shooting::continuePeriodicSolutions(model, start, settings);
+                if (sweep.points.size() != sweepPoints)
+                    throw std::runtime_error("sweep: " + sweep.termination.message);
+                return sweepAnswer(sweep);
+            });
+        }
+        printCosts("frequency sweep (200 points)", cost);
+    }
+    {
+        const auto project = project::loadProject(bench::examplePath("duffing_periodic.sysid"));
+        NewtonCost cost[3];
+        std::size_t iterations[3] = {0, 0, 0};
+        for (int c = 0; c < 3; ++c) {
+            job::FitJob fit = project::makeFitJob(project);
+            fit.settings.periodic.jacobianReuse = reuseOf(c);
+            cost[c] = measure(std::max(1, runs / 10), [&](core::NewtonStatistics& newton) {
+                estimate::NullProgressSink sink;
+                const auto r = fit.run(sink);
+                if (!r.converged())
+                    throw std::runtime_error("periodic-response fit: " + r.termination.message);
+                iterations[c] = r.iterations;
+                newton = r.statistics.newton;
+                Eigen::VectorXd theta(static_cast<Eigen::Index>(r.parameters.size()));
+                for (std::size_t i = 0; i < r.parameters.size(); ++i)
+                    theta(static_cast<Eigen::Index>(i)) = r.parameters[i].value;
+                return theta;
+            });
+        }
+        printCosts("periodic-response fit (example)", cost);
+        std::printf("  %-34s fit iterations %zu / %zu / %zu (duffing_periodic.sysid, 3 records)\n", "", iterations[0],
+                    iterations[1], iterations[2]);
+    }
+    for (int m : {1, 2, 4}) {
+        eval::CompiledModel chain(eval::compileModel(model::parseModel(duffingChain(m))));
+        for (auto jacobian : {shooting::ShootingJacobian::Variational, shooting::ShootingJacobian::FiniteDifferences}) {
+            NewtonCost cost[3];
+            for (int c = 0; c < 3; ++c) {
+                shooting::PeriodicSettings s;
+                s.period = 2 * std::numbers::pi;
+                s.samples = 2;
+                s.newton.residualTolerance = 1e-10;
+                s.jacobian = jacobian;
+                s.jacobianReuse = reuseOf(c);
+                cost[c] =
+                    measure(std::max(1, runs / 10), [&](core::NewtonStatistics&) { return orbitSequence(chain, s); });
+            }
+            const std::string name = "31 orbits, " + std::to_string(2 * m) + " states, " +
+                (jacobian == shooting::ShootingJacobian::Variational ? "variational" : "differenced");
+            printCosts(name.c_str(), cost);
+        }
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
     std::string json;
+    std::string part = "all";
     int runs = 20;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -93,8 +277,10 @@ int main(int argc, char** argv)
             json = argv[++i];
         else if (a == "--runs" && i + 1 < argc)
             runs = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--part" && i + 1 < argc)
+            part = argv[++i];
         else {
-            std::fprintf(stderr, "usage: bench_periodic [--json FILE] [--runs N]\n");
+            std::fprintf(stderr, "usage: bench_periodic [--json FILE] [--runs N] [--part all|reuse]\n");
             return 2;
         }
     }
@@ -105,6 +291,10 @@ int main(int argc, char** argv)
         return 1;
     }
     const Eigen::VectorXd start = Eigen::VectorXd::Zero(2);
+    if (part == "reuse") {
+        std::printf("bench_periodic (%s build), load %s\n", SYSID_BENCH_BUILD_TYPE, bench::loadAverage().c_str());
+        return reuseComparison(model, start, runs);
+    }
 
     setW(model, 1.0);
     const auto reference = shooting::findPeriodicSolution(model, start, periodicSettings(1.0, 1, true));
@@ -171,6 +361,9 @@ int main(int argc, char** argv)
                 "max |x(0) - ref| = %.1e\n",
                 "frequency sweep", 1e3 * sweepSeconds, sweepRuns, sweepPoints, sweepStart, sweepEnd,
                 static_cast<double>(sweepIterations) / static_cast<double>(sweepPoints), sweepError);
+
+    if (reuseComparison(model, start, runs) != 0)
+        return 1;
 
     if (!json.empty()) {
         std::ofstream out(json);

@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <numbers>
 
 using sysid::test::describe;
 using sysid::test::kSysid;
@@ -224,6 +225,130 @@ private slots:
         const double linearFit =
             parseObject(readFile(out))["outputs"].toObject()["x"].toObject()["fit_percent"].toDouble();
         QVERIFY2(linearFit < 99, qPrintable(QString::number(linearFit)));
+    }
+
+    // Two models fitted to est.csv (y0 and a estimated; a alone with y0 fixed at 2.5) side by side on
+    // val.csv: per model k, N, and cost, AIC, AICc, BIC by their formulas from the reported rmse and
+    // weight; the model that fits best has the lowest AIC.
+    void severalModelsSideBySide()
+    {
+        QVERIFY(writeFile(tmp_.filePath("fixed.model"),
+                          "param a = 0.8 [0.01, 10]\nstate y = 2.5\ny' = -a*y\n"
+                          "output y\n"));
+        const QString second = tmp_.filePath("fixed.json");
+        const Run fit =
+            runSysid({"fit", tmp_.filePath("fixed.model"), "--data", tmp_.filePath("est.csv"), "-o", second, "-q"});
+        QVERIFY2(fit.exitCode == 0, describe(fit));
+        const QString out = tmp_.filePath("models.json");
+        const Run r = runSysid({"compare", result_, second, "--data", tmp_.filePath("est.csv"), "-o", out});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.out.contains("models compared on") && r.out.contains("lowest AIC: " + result_), describe(r));
+        const QJsonObject c = parseObject(readFile(out));
+        QCOMPARE(c["best"].toString(), result_);
+        QVERIFY(c["criteria"].toString().contains("AIC = 2 J + 2 k"));
+        const double w = c["weights"].toObject()["y"].toDouble();
+        QVERIFY(w > 0);
+        const QJsonArray models = c["models"].toArray();
+        QCOMPARE(models.size(), 2);
+        const int expectedK[] = {2, 1};
+        for (int m = 0; m < 2; ++m) {
+            const QJsonObject model = models[m].toObject();
+            const int k = model["parameters"].toInt();
+            const int n = model["residuals"].toInt();
+            QCOMPARE(k, expectedK[m]);
+            QCOMPARE(n, 101);
+            const double rmse = model["outputs"].toObject()["y"].toObject()["rmse"].toDouble();
+            const double cost = model["cost"].toDouble();
+            QVERIFY2(near(cost, 0.5 * w * n * rmse * rmse, 1e-9 * std::max(1.0, cost)), describe(r));
+            QVERIFY(near(model["aic"].toDouble(), 2 * cost + 2 * k, 1e-9 * std::max(1.0, cost)));
+            QVERIFY(near(model["aicc"].toDouble(), 2 * cost + 2 * k + 2.0 * k * (k + 1) / (n - k - 1),
+                         1e-9 * std::max(1.0, cost)));
+            QVERIFY(near(model["bic"].toDouble(), 2 * cost + k * std::log(n), 1e-9 * std::max(1.0, cost)));
+            QCOMPARE(model["method"].toString(), QStringLiteral("output-error"));
+        }
+        QCOMPARE(models[0].toObject()["delta_aic"].toDouble(), 0.0);
+        QVERIFY(models[1].toObject()["delta_aic"].toDouble() > 0);
+        // The fit of y0 and a reproduces est.csv; y0 held at 2.5 cannot.
+        QVERIFY(models[0].toObject()["outputs"].toObject()["y"].toObject()["fit_percent"].toDouble() > 99.9);
+        QVERIFY(models[1].toObject()["outputs"].toObject()["y"].toObject()["fit_percent"].toDouble() < 99);
+
+        // CSV: one row per model.
+        const QString csv = tmp_.filePath("models.csv");
+        const Run rc = runSysid({"compare", result_, second, "--data", tmp_.filePath("est.csv"), "-o", csv});
+        QVERIFY2(rc.exitCode == 0, describe(rc));
+        const QList<QByteArray> lines = readFile(csv).trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0],
+                 QByteArray("model,method,parameters,residuals,cost,aic,aicc,bic,delta_aic,y rmse,y nrmse,"
+                            "y fit_percent,error"));
+        QVERIFY(lines[2].startsWith(second.toUtf8() + ",output-error,1,101,"));
+
+        // One result per model; --model and --initial are for one; several need a record.
+        const Run model = runSysid(
+            {"compare", result_, second, "--data", tmp_.filePath("est.csv"), "--model", tmp_.filePath("decay.model")});
+        QCOMPARE(model.exitCode, 2);
+        QVERIFY2(model.err.contains("--model"), describe(model));
+        const Run noData = runSysid({"compare", result_, second});
+        QCOMPARE(noData.exitCode, 2);
+        QVERIFY2(noData.err.contains("--data"), describe(noData));
+        // A result that cannot be read is named.
+        const Run missing =
+            runSysid({"compare", result_, tmp_.filePath("nothing.json"), "--data", tmp_.filePath("est.csv")});
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.contains("nothing.json"), describe(missing));
+    }
+
+    // A model driven by a measured input u = cos(1.3 t), fitted by periodic response from the record of
+    // its steady state (t, u, x over two periods): from the command line and from a project, and
+    // compared on the record as its periodic steady state.
+    void periodicResponseFitWithMeasuredInput()
+    {
+        QVERIFY(writeFile(tmp_.filePath("driven.model"),
+                          "param c = 0.3 [0, 10]\nparam k = 1.3 [0.01, 10]\ninput u\n"
+                          "x'' = -c*x' - k*x + u\nx(0) = 0, 0\noutput x\n"));
+        const double w = 1.3, T = 2 * std::numbers::pi / w;
+        const double X = 1 / std::hypot(1 - w * w, 0.2 * w), phi = std::atan2(0.2 * w, 1 - w * w);
+        QByteArray csv = "t,u,x\n";
+        for (int i = 0; i < 200; ++i) {
+            const double t = T * i / 100.0;
+            csv += QByteArray::number(t, 'g', 17) + "," + QByteArray::number(std::cos(w * t), 'g', 17) + "," +
+                QByteArray::number(X * std::cos(w * t - phi), 'g', 17) + "\n";
+        }
+        QVERIFY(writeFile(tmp_.filePath("driven.csv"), csv));
+        const QString period = QString::number(T, 'g', 17);
+        const QString result = tmp_.filePath("driven.json");
+        const Run fit = runSysid({"fit", tmp_.filePath("driven.model"), "--data", tmp_.filePath("driven.csv"),
+                                  "--method", "periodic-response", "--period", period, "--intersample", "u=spline",
+                                  "--rtol", "1e-10", "--atol", "1e-12", "-o", result, "-q"});
+        QVERIFY2(fit.exitCode == 0, describe(fit));
+        QJsonObject parameters = parseObject(readFile(result))["parameters"].toObject();
+        QVERIFY2(near(parameters["c"].toObject()["value"].toDouble(), 0.2, 1e-4), describe(fit));
+        QVERIFY2(near(parameters["k"].toObject()["value"].toDouble(), 1.0, 1e-4), describe(fit));
+
+        // The project says the same: its data set holds the force column as the model's input.
+        QJsonObject settings{{"periodic", QJsonObject{{"period", T}}},
+                             {"intersample", QJsonObject{{"u", "spline"}}},
+                             {"integrator", QJsonObject{{"rtol", 1e-10}, {"atol", 1e-12}}}};
+        QJsonObject project{
+            {"version", 1},
+            {"model",
+             QJsonObject{{"source", "driven.model"},
+                         {"text", QString::fromUtf8(readFile(tmp_.filePath("driven.model")))}}},
+            {"data", QJsonArray{QJsonObject{{"name", "steady"}, {"path", tmp_.filePath("driven.csv")}}}},
+            {"method", "periodic-response"},
+            {"settings", settings}};
+        QVERIFY(writeFile(tmp_.filePath("driven.sysid"), QJsonDocument(project).toJson()));
+        const Run projectFit = runSysid({"fit", tmp_.filePath("driven.sysid"), "-o", tmp_.filePath("dp.json"), "-q"});
+        QVERIFY2(projectFit.exitCode == 0, describe(projectFit));
+        parameters = parseObject(readFile(tmp_.filePath("dp.json")))["parameters"].toObject();
+        QVERIFY2(near(parameters["c"].toObject()["value"].toDouble(), 0.2, 1e-4), describe(projectFit));
+
+        // Compared on the record: the periodic steady state, not a transient from x(0) = 0.
+        const Run compared = runSysid({"compare", result, "--data", tmp_.filePath("driven.csv"), "-o", "-"});
+        QVERIFY2(compared.exitCode == 0, describe(compared));
+        QVERIFY2(compared.err.contains("periodic steady state"), describe(compared));
+        QVERIFY2(parseObject(compared.rawOut)["outputs"].toObject()["x"].toObject()["fit_percent"].toDouble() > 99.9,
+                 describe(compared));
     }
 
     void badInput()

@@ -1,7 +1,8 @@
 // The model examples of the documentation, run through `sysid check`: every fenced block
 // tagged `model` in docs/model-language.md and in the README must be accepted, and every block
 // tagged `model-error` refused with a file:line:column message, so the reference cannot drift
-// from what the parser accepts.
+// from what the parser accepts. A block tagged `model FILE` is saved as FILE beside the others (and
+// checked), so that a later example can include it as a sub-model.
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -17,6 +18,7 @@ struct Block {
     QString tag;  // model or model-error
     QString text;
     int line = 0;  // of the opening fence, for the message
+    QString file;  // ```model bar.model: saved under this name, which later blocks may include
 };
 
 std::vector<Block> modelBlocks(const QString& markdown)
@@ -25,9 +27,10 @@ std::vector<Block> modelBlocks(const QString& markdown)
     const QStringList lines = markdown.split(QLatin1Char('\n'));
     for (int i = 0; i < lines.size(); ++i) {
         const QString fence = lines[i].trimmed();
-        if (fence != QLatin1String("```model") && fence != QLatin1String("```model-error"))
+        const QString file = fence.startsWith(QLatin1String("```model ")) ? fence.mid(9).trimmed() : QString();
+        if (fence != QLatin1String("```model") && fence != QLatin1String("```model-error") && file.isEmpty())
             continue;
-        Block b{fence.mid(3), {}, i + 1};
+        Block b{file.isEmpty() ? fence.mid(3) : QStringLiteral("model"), {}, i + 1, file};
         for (++i; i < lines.size() && lines[i].trimmed() != QLatin1String("```"); ++i)
             b.text += lines[i] + QLatin1Char('\n');
         blocks.push_back(b);
@@ -44,7 +47,8 @@ class TestCliDocs : public QObject {
         QVERIFY(dir.isValid());
         for (const Block& b : blocks) {
             const QString where = QStringLiteral("%1:%2").arg(document).arg(b.line);
-            const QString path = dir.filePath(QStringLiteral("example%1.model").arg(b.line));
+            const QString path =
+                dir.filePath(b.file.isEmpty() ? QStringLiteral("example%1.model").arg(b.line) : b.file);
             QVERIFY(writeFile(path, b.text.toUtf8()));
             const Run r = runSysid({QStringLiteral("check"), path});
             if (b.tag == QLatin1String("model")) {
@@ -80,7 +84,8 @@ private slots:
              {"param ",       "state ", "input ", "let ",  "output ", "coord ", "kinetic ", "potential ",
               "dissipation ", "force ", "field ", "_t = ", "prior ",  "fixed",  "estimate", "order 4",
               "s_x(",         "x'' = ", "(0) = ", ";",     "#",       "when ",   "Se ",    "Sf ",
-              "\nC ",        "\nI ",   "\nR ",   " : e = ", " : f = ", "TF ",   "GY ",    "\n0 ",   "\n1 "})
+              "\nC ",        "\nI ",   "\nR ",   " : e = ", " : f = ", "TF ",   "GY ",    "\n0 ",   "\n1 ",
+              "constraint ",  "algebraic ", "include ", "guess"})
             QVERIFY2(accepted.contains(QLatin1String(word)), word);
         QVERIFY(errors >= 3);
         checkBlocks(QStringLiteral("docs/model-language.md"), blocks);

@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <map>
+#include <random>
 
 namespace {
 
@@ -34,21 +35,12 @@ using sysid::test::writeFile;
 QStringList resultKeyProblems(const QJsonObject& r, const QStringList& parameters, const QStringList& outputs)
 {
     QStringList problems;
-    const QStringList top{"cancelled",
-                          "converged",
-                          "correlation",
-                          "cost",
-                          "history",
-                          "iterations",
+    const QStringList top{"cancelled",  "converged",   "correlation",       "cost",
+                          "history",    "iterations",
+                          "likelihood",  // -2 ln L for information criteria
                           "model",  // the model fitted, for `sysid compare RESULT.json`
-                          "parameters",
-                          "report",
-                          "residual_analysis",
-                          "residual_rms",
-                          "statistics",
-                          "stop_reason",
-                          "termination",
-                          "unidentifiable_directions"};
+                          "parameters", "report",      "residual_analysis", "residual_rms",
+                          "statistics", "stop_reason", "termination",       "unidentifiable_directions"};
     if (r.keys() != top)
         problems << "top-level keys " + r.keys().join(',');
     const QJsonObject ps = r["parameters"].toObject();
@@ -424,6 +416,62 @@ private slots:
         QVERIFY(m.err.contains("iteration 0  cost "));
     }
 
+    // --method ml on a damped oscillator measured in position (noise sd 0.002) and velocity (sd 0.2): both noise
+    // levels come back with their sd in "noise_sd", the parameters within 4 reported sd of the truth, and -2 ln L
+    // with what an information criterion needs; with --prior it is the Bayesian estimator with estimated variances.
+    void maximumLikelihood()
+    {
+        QTemporaryDir tmp;
+        const QString model = tmp.filePath("osc.model"), data = tmp.filePath("osc.csv");
+        QVERIFY(writeFile(model,
+                          "param k = 2.8 [0.1, 100]\nparam c = 0.28 [0, 10]\nx'' = -c*x' - k*x\n"
+                          "x(0) = 1, 0\noutput x\noutput v = x'\n"));
+        // x'' = -0.4 x' - 4 x from (1, 0) in closed form, with seeded Gaussian noise.
+        const double gamma = 0.2, wd = std::sqrt(4.0 - gamma * gamma);
+        std::mt19937_64 rng(5);
+        std::normal_distribution<double> normal;
+        QByteArray csv = "t,x,v\n";
+        for (int i = 0; i <= 200; ++i) {
+            const double t = 0.05 * i, e = std::exp(-gamma * t);
+            const double x = e * (std::cos(wd * t) + gamma / wd * std::sin(wd * t));
+            const double v = -4.0 / wd * e * std::sin(wd * t);
+            csv += QByteArray::number(t, 'g', 17) + ',' + QByteArray::number(x + 0.002 * normal(rng), 'g', 17) + ',' +
+                QByteArray::number(v + 0.2 * normal(rng), 'g', 17) + '\n';
+        }
+        QVERIFY(writeFile(data, csv));
+        const QString out = tmp.filePath("ml.json");
+        const Run r = runSysid({"fit", model, "--data", data, "--method", "ml", "--report", "-o", out});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        const QJsonObject result = parseObject(readFile(out));
+        QVERIFY2(result["converged"].toBool(), describe(r));
+        const QJsonObject noise = result["noise_sd"].toObject();
+        QCOMPARE(noise.keys(), (QStringList{"v", "x"}));
+        for (const auto& [output, truth] : {std::pair{"x", 0.002}, std::pair{"v", 0.2}}) {
+            const QJsonObject n = noise[output].toObject();
+            QVERIFY2(std::abs(n["value"].toDouble() / truth - 1) < 0.2, describe(r));
+            QVERIFY2(std::abs(n["std"].toDouble() / (n["value"].toDouble() / std::sqrt(402.0)) - 1) < 1e-9,
+                     describe(r));
+            QCOMPARE(n["samples"].toInt(), 201);
+        }
+        QVERIFY2(estimateProblems(result, {{"k", {4.0, 0.01}}, {"c", {0.4, 0.01}}}).isEmpty(), describe(r));
+        const QJsonObject likelihood = result["likelihood"].toObject();
+        QCOMPARE(likelihood["samples"].toInt(), 402);
+        QCOMPARE(likelihood["noise_variances"].toInt(), 2);
+        QCOMPARE(likelihood["parameters"].toInt(), 2);
+        QVERIFY(std::abs(likelihood["minus_two_log_likelihood"].toDouble() - 2 * result["cost"].toDouble()) <
+                1e-9 * std::abs(result["cost"].toDouble()));
+        QVERIFY2(r.err.contains("noise sd of v: "), describe(r));  // the log and the report
+        QVERIFY2(r.err.contains("-2 ln L"), describe(r));
+
+        const Run withPrior = runSysid({"fit", model, "--data", data, "--method", "ml", "--prior", "k=4,0.0001", "-q",
+                                        "-o", tmp.filePath("b.json")});
+        QVERIFY2(withPrior.exitCode == 0, describe(withPrior));
+        const QJsonObject bayes = parseObject(readFile(tmp.filePath("b.json")));
+        const double k = bayes["parameters"].toObject()["k"].toObject()["value"].toDouble();
+        QVERIFY2(std::abs(k - 4.0) < 0.001, describe(withPrior));  // held near the prior's mean
+        QVERIFY(bayes.contains("noise_sd"));
+    }
+
     // Seed 003's steepest descent on the heat-rod example: the first step is K times the
     // gradient, so doubling --gain doubles it (the same starting gradient).
     void steepestDescentGain()
@@ -490,8 +538,8 @@ private slots:
                       "--sensitivity", "structural", "-o", tmp.filePath("x.json")});
         QCOMPARE(shooting.exitCode, 2);
         QVERIFY2(
-            shooting.err.contains("--sensitivity structural is for --method output-error, bayes or steepest-descent, "
-                                  "not multiple-shooting"),
+            shooting.err.contains("--sensitivity structural is for --method output-error, bayes, steepest-descent or "
+                                  "ml, not multiple-shooting"),
             qPrintable(shooting.err));
         const Run unknown = runSysid({"fit", kExamples + "heat_rod.model", "--data", data, "--sensitivity", "adjoint",
                                       "-o", tmp.filePath("x.json")});
@@ -674,6 +722,54 @@ private slots:
             << "--header-line must be from 1";
         QTest::newRow("map without column")
             << QStringList{"fit", model, "--data", data, "--map", "u", "-o", "r.json"} << "--map expects";
+        QTest::newRow("unknown filter ends") << QStringList{"fit", project, "--low-pass", "3", "--filter-ends", "even"}
+                                             << "--filter-ends must be least-squares or odd, not 'even'";
+        QTest::newRow("filter ends without low-pass")
+            << QStringList{"fit", project, "--filter-ends", "odd"} << "--filter-ends applies to a low-pass";
+        QTest::newRow("low-pass cutoff zero")
+            << QStringList{"fit", project, "--low-pass", "0"} << "--low-pass: expected a finite frequency > 0";
+        QTest::newRow("low-pass order fraction")
+            << QStringList{"fit", project, "--low-pass", "3:2.5"} << "--low-pass order must be a whole number";
+        QTest::newRow("low-pass order 12")
+            << QStringList{"fit", project, "--low-pass", "3:12"} << "--low-pass: expected an integer from 1 to 10";
+        QTest::newRow("window backwards")
+            << QStringList{"fit", project, "--window", "4:1"} << "--window: expected finite times with start < end";
+        QTest::newRow("window without colon") << QStringList{"fit", project, "--window", "4"} << "START:END";
+        QTest::newRow("window after filter without window")
+            << QStringList{"fit", project, "--window-after-filter"} << "--window-after-filter cuts a time window";
+    }
+
+    // The low-pass, its ends and a window cut after filtering from the command line: the log says
+    // what the filter does and how long its end transients last; the filtered fit is as good as
+    // the unfiltered one; odd ends and a window cut before filtering give other estimates.
+    void lowPassAndWindowAfterFilter()
+    {
+        QTemporaryDir tmp;
+        const QString model = kExamples + "sdof_cubic.model", data = kExamples + "data/sdof_cubic_5pct.csv";
+        const QStringList common{
+            "fit",        model, "--data", data, "--method", "multistep", "--differentiation", "savitzky-golay:11:3",
+            "--low-pass", "4",   "-o",     "-"};
+        const auto gammaOf = [](const Run& run) {
+            return parseObject(run.rawOut)["parameters"].toObject()["gamma"].toObject()["value"].toDouble();
+        };
+        const Run filtered = runSysid(common);
+        QVERIFY2(filtered.exitCode == 0, describe(filtered));
+        QVERIFY2(filtered.err.contains("data filtered by a zero-phase Butterworth low-pass of order 4 at 4 Hz; ends "
+                                       "by least squares; its end transients decay to 1 % within"),
+                 describe(filtered));
+        const QJsonObject result = parseObject(filtered.rawOut);
+        QVERIFY2(result["converged"].toBool(), describe(filtered));
+        const QStringList problems = estimateProblems(result, {{"gamma", {0.5, 0.1}}, {"Omega2", {25, 1.5}}});
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+
+        const Run after = runSysid(common + QStringList{"--window", "0.5:5", "--window-after-filter"});
+        QVERIFY2(after.exitCode == 0, describe(after));
+        QVERIFY2(after.err.contains("the time window is cut from the filtered record"), describe(after));
+        const Run before = runSysid(common + QStringList{"--window", "0.5:5", "-q"});
+        const Run odd = runSysid(common + QStringList{"--filter-ends", "odd", "-q"});
+        QVERIFY2(before.exitCode == 0 && odd.exitCode == 0, describe(before) + describe(odd));
+        QVERIFY(gammaOf(after) != gammaOf(before));
+        QVERIFY(gammaOf(odd) != gammaOf(filtered));
     }
 
     // An option of a setting the method does not take is refused, with the methods that take it
@@ -703,6 +799,7 @@ private slots:
         row("scheme", M::OutputError, {"--scheme", "central"}, "--scheme central", {In::PeriodicResponse});
         row("differentiation", M::SteepestDescent, {"--differentiation", "central"}, "--differentiation",
             {In::Differentiation});
+        row("ml weight", M::MaximumLikelihood, {"--weight", "u=2"}, "--weight", {In::OutputWeights});
     }
 
     void optionsTheMethodDoesNotTakeAreRefused()

@@ -39,10 +39,17 @@ private slots:
         QVERIFY2(r.err.contains(" LU "), describe(r));
         QVERIFY2(r.err.contains("stages euler 1 step per interval -> dopri5 rtol 1e-06 -> dopri5 rtol 1e-11"),
                  describe(r));
+        // The stiffness along the starting guess is printed before the run.
+        QVERIFY2(r.err.contains("stiffness at the starting guess: kappa = min Re(lambda) = "), describe(r));
+        QVERIFY2(r.err.indexOf("stiffness at the starting guess") < r.err.indexOf("stage 1 iteration 1"), describe(r));
         const QJsonObject j = parseObject(readFile(result));
         QCOMPARE(j.keys(),
-                 (QStringList{"converged", "cost", "inputs", "iterations", "message", "parameters", "residual_norm",
-                              "residuals", "states", "statistics", "termination", "times"}));
+                 (QStringList{"converged", "cost", "costates", "inputs", "iterations", "message", "parameter_traces",
+                              "parameters", "residual_norm", "residuals", "states", "statistics", "stiffness",
+                              "termination", "times"}));
+        QCOMPARE(j["costates"].toObject().keys(), (QStringList{"b", "k", "m", "s", "s'"}));
+        QCOMPARE(j["stiffness"].toObject().keys(), (QStringList{"at_guess", "at_solution"}));
+        QCOMPARE(j["stiffness"].toObject()["at_guess"].toObject()["kappa"].toArray().size(), 101);
         QVERIFY(j["converged"].toBool());
         const QJsonObject ps = j["parameters"].toObject();
         QCOMPARE(ps.keys(), (QStringList{"b", "k", "m"}));
@@ -121,6 +128,67 @@ private slots:
             QVERIFY2(std::abs(ps[name].toObject()["value"].toDouble() - 1.0) < 1e-3, qPrintable(name));
     }
 
+    // Every stage of the schedule: --stage K:NAME=VALUE edits stage K (K one past the last adds one),
+    // --stages N keeps N; the log names the schedule that ran.
+    void everyStageIsSettable()
+    {
+        QTemporaryDir tmp;
+        Run r = runSysid({"optimal", kModel, "--data", kData, "--stage", "1:integrator=rk4,steps=2", "--stage",
+                          "2:rtol=1e-7,newton-tolerance=1e-5", "--stage", "4:rtol=1e-12,atol=1e-14", "-o",
+                          tmp.filePath("r.json")});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.err.contains("stages rk4 2 steps per interval -> dopri5 rtol 1e-07 -> dopri5 rtol 1e-11 -> dopri5 "
+                                "rtol 1e-12"),
+                 describe(r));
+        QVERIFY2(r.err.contains("stage 3 done"), describe(r));
+        const QJsonObject ps = parseObject(readFile(tmp.filePath("r.json")))["parameters"].toObject();
+        for (const auto& name : ps.keys())
+            QVERIFY2(std::abs(ps[name].toObject()["value"].toDouble() - 1.0) < 1e-4, qPrintable(name));
+        r = runSysid({"optimal", kModel, "--data", kData, "--stages", "2", "--stage", "2:rtol=1e-10", "-o",
+                      tmp.filePath("r2.json")});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.err.contains("stages euler 1 step per interval -> dopri5 rtol 1e-10\n"), describe(r));
+    }
+
+    // --diagnose prints the stiffness along the starting guess and stops; -o gets it as JSON.
+    void diagnoseOnly()
+    {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("d.json");
+        const Run r = runSysid({"optimal", kModel, "--data", kData, "--diagnose", "-o", out});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.out.contains("stiffness along the starting guess: kappa = min Re(lambda) = "), describe(r));
+        QVERIFY2(r.out.contains("with 101 shooting points"), describe(r));
+        QVERIFY2(!r.err.contains("iteration"), describe(r));
+        const QJsonObject d = parseObject(readFile(out))["stiffness"].toObject()["at_guess"].toObject();
+        QCOMPARE(d["kappa"].toArray().size(), 101);
+        QVERIFY(d["kappa_min"].toDouble() < 0);
+        QVERIFY(d["suggested_points"].toInt() >= 2);
+    }
+
+    // The seed's guess syntax and starting from a previous result.
+    void guessesAndPreviousResults()
+    {
+        QTemporaryDir tmp;
+        const QString first = tmp.filePath("first.json");
+        Run r = runSysid({"optimal", kModel, "--data", kData, "-q", "-o", first});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        const int fromData = parseObject(readFile(first))["iterations"].toInt();
+        r = runSysid({"optimal", kModel, "--data", kData, "--guess-from", first, "-o", tmp.filePath("second.json")});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QVERIFY2(r.err.contains("starting from " + first), describe(r));
+        const int warm = parseObject(readFile(tmp.filePath("second.json")))["iterations"].toInt();
+        qInfo("from the data %d iterations, from the previous result %d", fromData, warm);
+        QVERIFY(warm < fromData);
+        // Guesses as expressions (here of the parameters' starting values): m at 1, b at k/10 = 1.
+        r = runSysid({"optimal", kModel, "--data", kData, "-q", "--guess", "m=1", "--guess", "b=k/10", "-o",
+                      tmp.filePath("third.json")});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        const QJsonObject third = parseObject(readFile(tmp.filePath("third.json")));
+        QVERIFY(third["converged"].toBool());
+        QVERIFY(third["iterations"].toInt() < fromData);
+    }
+
     void userErrorsNameThePlace_data()
     {
         QTest::addColumn<QStringList>("extra");
@@ -136,6 +204,13 @@ private slots:
         QTest::newRow("missing input column") << QStringList{} << "t,s\n0,0\n0.1,0.001\n0.2,0.004\n0.3,0.009\n"
                                               << "u";
         QTest::newRow("mapped column missing") << QStringList{"--map", "s=pos"} << QString() << "pos";
+        QTest::newRow("guess of an unknown state") << QStringList{"--guess", "q=1"} << QString() << "'q'";
+        QTest::newRow("guess with an unknown name")
+            << QStringList{"--guess", "s'=zz*2"} << QString() << "initial guess of s'";
+        QTest::newRow("result to start from missing")
+            << QStringList{"--guess-from", "/nonexistent/r.json"} << QString() << "/nonexistent/r.json";
+        QTest::newRow("result to start from not JSON")
+            << QStringList{"--guess-from", kModel} << QString() << "not a JSON result";
     }
 
     void userErrorsNameThePlace()
@@ -189,6 +264,23 @@ private slots:
             << QStringList{"optimal", kModel, "--data", kData, "--first-stage", "dopri5", "-o", "r.json"};
         QTest::newRow("no first-stage steps")
             << QStringList{"optimal", kModel, "--data", kData, "--first-stage-steps", "0", "-o", "r.json"};
+        QTest::newRow("stage tolerance 0")
+            << QStringList{"optimal", kModel, "--data", kData, "--stage", "2:rtol=0", "-o", "r.json"};
+        QTest::newRow("stage beyond the next")
+            << QStringList{"optimal", kModel, "--data", kData, "--stage", "5:rtol=1e-7", "-o", "r.json"};
+        QTest::newRow("unknown stage setting")
+            << QStringList{"optimal", kModel, "--data", kData, "--stage", "1:bogus=1", "-o", "r.json"};
+        QTest::newRow("unknown stage integrator")
+            << QStringList{"optimal", kModel, "--data", kData, "--stage", "1:integrator=rk45", "-o", "r.json"};
+        QTest::newRow("stage without a number")
+            << QStringList{"optimal", kModel, "--data", kData, "--stage", "rtol=1e-7", "-o", "r.json"};
+        QTest::newRow("no stages") << QStringList{"optimal", kModel, "--data", kData, "--stages", "0", "-o", "r.json"};
+        QTest::newRow("guess without expression")
+            << QStringList{"optimal", kModel, "--data", kData, "--guess", "s=", "-o", "r.json"};
+        QTest::newRow("last result without a project")
+            << QStringList{"optimal", kModel, "--data", kData, "--guess-from", "last_result", "-o", "r.json"};
+        QTest::newRow("residuals of a diagnosis")
+            << QStringList{"optimal", kModel, "--data", kData, "--diagnose", "--residuals", "x.csv"};
         QTest::newRow("unknown option") << QStringList{"optimal",   kModel, "--data", kData,
                                                        "--weights", "1",    "-o",     "r.json"};
         QTest::newRow("data with a project") << QStringList{"optimal", "p.sysid", "--data", kData};
@@ -200,6 +292,40 @@ private slots:
         const Run r = runSysid(args);
         QVERIFY2(r.exitCode == 2, describe(r));
         QVERIFY2(r.err.contains("sysid optimal"), describe(r));
+    }
+
+    // A broken stage setting is named as it is typed.
+    void stageErrorsNameTheStage()
+    {
+        const Run r = runSysid({"optimal", kModel, "--data", kData, "--stage", "2:rtol=0", "-o", "r.json"});
+        QVERIFY2(r.err.contains("--stage 2:rtol: expected a number > 0, got 0"), describe(r));
+    }
+
+    // The bundled flexible-manipulator project (Rutten 1993 ch. 4, model 1 with the seed's weights
+    // on data with friction) converges; its equation-of-motion residual carries the friction.
+    void manipulatorProjectRuns()
+    {
+        QTemporaryDir tmp;
+        const QString result = tmp.filePath("m.json");
+        const Run r = runSysid({"optimal", kExamples + "flexible_manipulator_optimal.sysid", "-q", "-o", result});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        const QJsonObject j = parseObject(readFile(result));
+        QVERIFY(j["converged"].toBool());
+        QVERIFY(j["residuals"].toObject().contains("eps:eom:s2"));
+        // The extended model with friction recovers f2 (the record was simulated with 39.9).
+        const Run f = runSysid(
+            {"optimal", kExamples + "flexible_manipulator_friction_optimal.sysid", "-q", "-o", tmp.filePath("f.json")});
+        QVERIFY2(f.exitCode == 0, describe(f));
+        const double f2 =
+            parseObject(readFile(tmp.filePath("f.json")))["parameters"].toObject()["f2"].toObject()["value"].toDouble();
+        QVERIFY2(std::abs(f2 / 39.9 - 1) < 1e-3, qPrintable(QString::number(f2)));
+        // One Euler step per interval as the first stage: the friction's clamp slides at a surface
+        // whose modes do not move its rate; this once crashed (a stale sliding Jacobian). Now it
+        // ends with a message (or converges).
+        const Run euler = runSysid({"optimal", kExamples + "flexible_manipulator_friction_optimal.sysid", "-q",
+                                    "--stage", "1:integrator=euler,steps=1", "-o", tmp.filePath("e.json")});
+        QVERIFY2(euler.exitCode == 0 || (euler.exitCode == 1 && euler.err.contains("did not converge")),
+                 describe(euler));
     }
 
     void usageListsTheCommand()

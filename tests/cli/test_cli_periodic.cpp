@@ -26,6 +26,23 @@ double amplitude(double c, double k, double F, double w)
     return F / std::hypot(k - w * w, c * w);
 }
 
+// The same oscillator driven by a measured input u: its record is F cos(w t).
+const char* kDriven = "param c = 0.2\nparam k = 1\ninput u\nx'' = -c*x' - k*x + u\nx(0) = 0, 0\noutput x\n";
+
+// u = scale(period) cos(w t) at `perPeriod` samples per period over `periods` periods.
+QByteArray forceCsv(double w, int perPeriod, int periods, double laterScale = 1.0)
+{
+    QByteArray csv = "t,u\n";
+    const double T = 2 * std::numbers::pi / w;
+    for (int p = 0; p < periods; ++p)
+        for (int k = 0; k < perPeriod; ++k) {
+            const double t = T * (p + static_cast<double>(k) / perPeriod);
+            csv += QByteArray::number(t, 'g', 17) + "," +
+                QByteArray::number((p == 0 ? 1.0 : laterScale) * std::cos(w * t), 'g', 17) + "\n";
+        }
+    return csv;
+}
+
 QString writeModel(const QTemporaryDir& dir, const char* name, const char* text)
 {
     const QString path = dir.filePath(name);
@@ -68,6 +85,107 @@ private slots:
         }
         const QJsonArray xs = o["orbit"].toObject()["outputs"].toObject()["x"].toArray();
         QVERIFY(xs.size() >= 100);
+    }
+
+    // Driven by the record of u = cos(1.3 t) over one period (64 samples, periodic spline), the orbit is
+    // the analytic one to the spline's accuracy (~1e-6 here), by shooting and by time discretisation.
+    void measuredInputOverOnePeriod()
+    {
+        QTemporaryDir dir;
+        const QString model = writeModel(dir, "driven.model", kDriven);
+        const QString force = dir.filePath("u.csv");
+        QFile f(force);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(forceCsv(1.3, 64, 1));
+        f.close();
+        const double w = 1.3, T = 2 * std::numbers::pi / w;
+        const double X = amplitude(0.2, 1, 1, w), phi = std::atan2(0.2 * w, 1 - w * w);
+        for (const QStringList& solver :
+             {QStringList{},
+              QStringList{"--solver", "discretisation", "--scheme", "hermite-simpson", "--nodes", "400"}}) {
+            const Run r =
+                runSysid(QStringList{"periodic", model, "--input", force, "--period", QString::number(T, 'g', 17),
+                                     "--intersample", "u=spline", "-o", dir.filePath("o.json")} +
+                         solver);
+            QVERIFY2(r.exitCode == 0, describe(r, 2000));
+            QVERIFY2(r.err.contains("one period, 64 samples per period (u spline)"), describe(r, 2000));
+            const QJsonObject o = readJson(dir.filePath("o.json"));
+            QVERIFY2(std::abs(o["initial_state"].toObject()["x"].toDouble() - X * std::cos(phi)) < 1e-5,
+                     describe(r, 2000));
+            QVERIFY(std::abs(o["initial_state"].toObject()["x'"].toDouble() - X * w * std::sin(phi)) < 1e-5);
+            QVERIFY(o["stable"].toBool());
+        }
+        // Without the record the model is refused, saying what to give.
+        const Run none = runSysid({"periodic", model, "--period", QString::number(T, 'g', 17), "-o", "-"});
+        QCOMPARE(none.exitCode, 1);
+        QVERIFY2(none.err.contains("give their record over one forcing period"), describe(none, 2000));
+    }
+
+    // Three periods whose later two are twice as large: averaged by default, the first alone with
+    // --input-periods 1.
+    void inputPeriodsAveragedOrFirst()
+    {
+        QTemporaryDir dir;
+        const QString model = writeModel(dir, "driven.model", kDriven);
+        const QString force = dir.filePath("u3.csv");
+        QFile f(force);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(forceCsv(1.3, 64, 3, 2.0));
+        f.close();
+        const double w = 1.3, T = 2 * std::numbers::pi / w;
+        const double X = amplitude(0.2, 1, 1, w), phi = std::atan2(0.2 * w, 1 - w * w);
+        const QStringList base{"periodic",
+                               model,
+                               "--input",
+                               force,
+                               "--period",
+                               QString::number(T, 'g', 17),
+                               "--intersample",
+                               "u=spline",
+                               "-o",
+                               dir.filePath("o.json")};
+        const Run all = runSysid(base);
+        QVERIFY2(all.exitCode == 0, describe(all, 2000));
+        QVERIFY2(all.err.contains("3 periods averaged"), describe(all, 2000));
+        const double averaged = readJson(dir.filePath("o.json"))["initial_state"].toObject()["x"].toDouble();
+        QVERIFY2(std::abs(averaged - 5.0 / 3.0 * X * std::cos(phi)) < 1e-5, describe(all, 2000));
+        const Run first = runSysid(base + QStringList{"--input-periods", "1"});
+        QVERIFY2(first.exitCode == 0, describe(first, 2000));
+        QVERIFY2(first.err.contains("one period"), describe(first, 2000));
+        const double firstOnly = readJson(dir.filePath("o.json"))["initial_state"].toObject()["x"].toDouble();
+        QVERIFY2(std::abs(firstOnly - X * std::cos(phi)) < 1e-5, describe(first, 2000));
+    }
+
+    // Continuation in the damping under the measured input: |H(iw)| at every branch point; a
+    // frequency sweep contradicts the record's fixed period and is refused.
+    void continuationUnderMeasuredInput()
+    {
+        QTemporaryDir dir;
+        const QString model = writeModel(dir, "driven.model", kDriven);
+        const QString force = dir.filePath("u.csv");
+        QFile f(force);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(forceCsv(1.3, 64, 1));
+        f.close();
+        const QString T = QString::number(2 * std::numbers::pi / 1.3, 'g', 17);
+        const Run r = runSysid({"periodic", model, "--input", force, "--period", T, "--intersample", "u=spline",
+                                "--sweep", "c=0.2:0.6", "-o", dir.filePath("b.csv")});
+        QVERIFY2(r.exitCode == 0, describe(r, 2000));
+        QFile b(dir.filePath("b.csv"));
+        QVERIFY(b.open(QIODevice::ReadOnly));
+        QCOMPARE(b.readLine().trimmed(), QByteArray("c,amplitude,period,stable,type"));
+        int points = 0;
+        while (!b.atEnd()) {
+            const QList<QByteArray> cells = b.readLine().trimmed().split(',');
+            const double c = cells[0].toDouble();
+            QVERIFY2(std::abs(cells[1].toDouble() - amplitude(c, 1, 1, 1.3)) < 1e-5, cells[0].constData());
+            ++points;
+        }
+        QVERIFY(points >= 5);
+        const Run frequency = runSysid(
+            {"periodic", model, "--input", force, "--sweep", "c=0.5:2", "--frequency", "-o", dir.filePath("b.csv")});
+        QCOMPARE(frequency.exitCode, 1);
+        QVERIFY2(frequency.err.contains("fixed by the measured input record"), describe(frequency, 2000));
     }
 
     // Time discretisation (Hermite-Simpson) is a second, independent method: the same orbit.
@@ -177,6 +295,8 @@ private slots:
         QTest::newRow("zero intervals") << QStringList{"periodic", m,    "--period", "6", "--shooting-intervals",
                                                        "0",        "-o", "-"};
         QTest::newRow("guess form") << QStringList{"periodic", m, "--period", "6", "--guess", "x", "-o", "-"};
+        QTest::newRow("input periods without input")
+            << QStringList{"periodic", m, "--period", "6", "--input-periods", "1", "-o", "-"};
     }
 
     void badArgumentsExit2()
@@ -200,7 +320,7 @@ private slots:
             << QStringList{"periodic", m, "--period", "6", "--sweep", "nu=1:2", "-o", "-"} << "no parameter 'nu'";
         QTest::newRow("model with inputs")
             << QStringList{"periodic", kExamples + "mass_spring_damper.model", "--period", "6", "-o", "-"}
-            << "periodic solutions need a model without inputs";
+            << "give their record over one forcing period";
         QTest::newRow("missing model") << QStringList{"periodic", kExamples + "nosuch.model", "--period", "6", "-o",
                                                       "-"}
                                        << "cannot open the model file";

@@ -4,6 +4,7 @@
 // result does not depend on the thread count; a stop or a blowing-up model leaves NaN behind
 // with the reason, and bad axes are refused with a message naming them. With a Bayes fit's prior
 // the surface adds the prior term, so its minimum is the Bayes estimate (a 2 x 2 linear solve here).
+// With maximum likelihood it is -ln L with the noise variance estimated at each point.
 
 #include "engine/data/DataTable.h"
 #include "engine/job/CostSurface.h"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <numbers>
 #include <string>
 #include <utility>
 #include <vector>
@@ -176,6 +178,29 @@ private slots:
         QVERIFY(r.minimum() >= result.cost * (1 - 1e-9));
         const double a = result.parameters[0].value, b = result.parameters[1].value;
         QVERIFY(std::abs(result.cost - closedFormCost(a, b)) <= 1e-8 * result.cost);
+    }
+
+    // Maximum likelihood: the surface is -ln L with the noise variance estimated at each point,
+    // n/2 (ln(2 pi M/n) + 1) with M the sum of squares (the weight is ignored), and a fit started at a grid point
+    // reports that as its iteration 0, so its path lies on the surface.
+    void maximumLikelihoodSurfaceIsMinusLogLikelihood()
+    {
+        job::CostSurface surface = linearSurface();
+        surface.fit.settings.method = estimate::EstimationMethod::MaximumLikelihood;
+        const job::CostSurfaceResult r = surface.run();
+        const double n = static_cast<double>(times().size());
+        for (std::size_t ix = 0; ix < r.xValues.size(); ix += 4)
+            for (std::size_t iy = 0; iy < r.yValues.size(); iy += 3) {
+                const double m = 2 * closedFormCost(r.xValues[ix], r.yValues[iy]) / kWeight;
+                const double expected = 0.5 * n * (std::log(2 * std::numbers::pi * m / n) + 1);
+                QVERIFY2(std::abs(r.at(ix, iy) - expected) <= 1e-9 * std::abs(expected),
+                         qPrintable(QStringLiteral("%1 vs %2").arg(r.at(ix, iy)).arg(expected)));
+            }
+        job::FitJob fit = surface.fit;
+        fit.parameterValues = {{"a", r.xValues[2]}, {"b", r.yValues[5]}};
+        job::NullProgressSink sink;
+        const estimate::FitResult result = fit.run(sink);
+        QVERIFY(std::abs(result.history.front().cost - r.at(2, 5)) <= 1e-9 * std::abs(r.at(2, 5)));
     }
 
     void priorMovesTheMinimumToTheBayesFit()

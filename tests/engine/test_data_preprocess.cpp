@@ -12,6 +12,7 @@
 #include "engine/data/Preprocessing.h"
 #include "engine/data/Resampling.h"
 #include "engine/data/SmoothingSpline.h"
+#include "engine/data/SpectralPeak.h"
 #include "engine/data/Spectrum.h"
 #include "engine/data/ZeroPhaseFilter.h"
 
@@ -277,21 +278,89 @@ private slots:
 
     void filtFiltConstantAndRampHaveNoEdgeTransient()
     {
-        for (int order : {1, 3, 4, 8, 10}) {
-            const auto sections = butterworthLowPass(order, 2, 100);
-            const std::vector<double> c(50, 3.7);
-            QVERIFY2(maxAbsDifference(filtFilt(sections, c), c) < 1e-12, qPrintable(QString("order %1").arg(order)));
-            // Also when the signal is shorter than the default padding.
-            const std::vector<double> shortC(order + 1, -2.5);
-            QVERIFY(maxAbsDifference(filtFilt(sections, shortC), shortC) < 1e-12);
+        for (const FilterEnds ends : {FilterEnds::LeastSquares, FilterEnds::Odd}) {
+            for (int order : {1, 3, 4, 8, 10}) {
+                const auto sections = butterworthLowPass(order, 2, 100);
+                const std::vector<double> c(50, 3.7);
+                QVERIFY2(maxAbsDifference(filtFilt(sections, c, ends), c) < 1e-12,
+                         qPrintable(QString("order %1").arg(order)));
+                // Also when the signal is shorter than the default padding.
+                const std::vector<double> shortC(order + 1, -2.5);
+                QVERIFY(maxAbsDifference(filtFilt(sections, shortC, ends), shortC) < 1e-12);
+            }
+            // A slow ramp: odd reflection continues it, and only the mismatch of the
+            // constant initial state decays over the padding; least squares removes that too.
+            const auto t = uniformTime(400, 0.01);
+            const auto ramp = sample(t, [](double s) { return 2.0 * s - 1.0; });
+            const auto y = filtFilt(butterworthLowPass(4, 10, 100), ramp, ends);
+            const double err = maxAbsDifference(y, ramp);
+            QVERIFY2(err < (ends == FilterEnds::Odd ? 1e-3 : 1e-12), qPrintable(QString("ramp max error %1").arg(err)));
         }
-        // A slow ramp: odd reflection continues it, and only the mismatch of the
-        // constant initial state decays over the padding.
-        const auto t = uniformTime(400, 0.01);
-        const auto ramp = sample(t, [](double s) { return 2.0 * s - 1.0; });
-        const auto y = filtFilt(butterworthLowPass(4, 10, 100), ramp);
-        const double err = maxAbsDifference(y, ramp);
-        QVERIFY2(err < 1e-3, qPrintable(QString("ramp max error %1").arg(err)));
+    }
+
+    // A sinusoid in the pass band comes out as |H|^2 times itself (zero phase) up to both ends of
+    // the record with least-squares ends, whatever its phase there; odd reflection bends it where
+    // the signal has curvature at an end (a cosine phase).
+    void filtFiltLeastSquaresEndsKeepAPassBandSine()
+    {
+        const double fs = 100;
+        const auto sections = butterworthLowPass(4, 10, fs);
+        const auto t = uniformTime(500, 1 / fs);
+        for (const double f : {0.5, 1.0, 3.0}) {
+            const double gain = std::norm(frequencyResponse(sections, f, fs));
+            for (const double phase : {0.0, 0.7, pi / 2}) {
+                const auto x = sample(t, [&](double s) { return std::cos(2 * pi * f * s + phase); });
+                std::vector<double> expected = x;
+                for (double& v : expected)
+                    v *= gain;
+                const double ls = maxAbsDifference(filtFilt(sections, x), expected);
+                const double odd = maxAbsDifference(filtFilt(sections, x, FilterEnds::Odd), expected);
+                // The ends are fitted to the data, not to |H|^2 x: they lean towards x by up to 1 - |H|^2.
+                QVERIFY2(
+                    ls < 1e-8 + 2 * (1 - gain),
+                    qPrintable(QString("%1 Hz, phase %2: least-squares ends off by %3").arg(f).arg(phase).arg(ls)));
+                if (phase == 0.0)
+                    QVERIFY2(odd > 5e-4, qPrintable(QString("%1 Hz: odd ends off by only %2").arg(f).arg(odd)));
+            }
+        }
+    }
+
+    // The seed 004 situation: a record that starts at an impulse, the free decay of an oscillator
+    // (1 Hz, damping 0.5 1/s) from u(0) = 0, u'(0) = 1, in the pass band of a 10 Hz low-pass. The
+    // velocity starts with a curvature (-omega^2), the displacement with a slope; least-squares ends
+    // keep both to 1e-6, odd reflection bends the velocity by 2e-3 of its peak at the start.
+    void filtFiltLeastSquaresEndsKeepARecordThatStartsAtAnImpulse()
+    {
+        const double fs = 100;
+        const auto sections = butterworthLowPass(4, 10, fs);
+        const auto t = uniformTime(500, 1 / fs);
+        const double g = 0.5, w = 2 * pi, wd = std::sqrt(w * w - g * g);
+        const auto u = sample(t, [&](double s) { return std::exp(-g * s) * std::sin(wd * s) / wd; });
+        const auto v =
+            sample(t, [&](double s) { return std::exp(-g * s) * (std::cos(wd * s) - g / wd * std::sin(wd * s)); });
+        const double uPeak = *std::max_element(u.begin(), u.end());
+        QVERIFY(maxAbsDifference(filtFilt(sections, u), u) < 1e-6 * uPeak);
+        QVERIFY(maxAbsDifference(filtFilt(sections, v), v) < 1e-6);
+        const double odd = maxAbsDifference(filtFilt(sections, v, FilterEnds::Odd), v);
+        QVERIFY2(odd > 1e-3, qPrintable(QString("odd ends off by %1").arg(odd)));
+        // A record long enough that each end is fitted on its own (n > 2 x the settling length).
+        const auto longT = uniformTime(5000, 1 / fs);
+        const auto longV = sample(longT, [&](double s) { return std::cos(2 * pi * 0.5 * s + 0.3); });
+        QVERIFY(2 * settlingSamples(sections, 1e-16) < longV.size());
+        QVERIFY(maxAbsDifference(filtFilt(sections, longV), longV) < 1e-8);
+    }
+
+    void settlingFollowsTheSlowestPole()
+    {
+        QCOMPARE(settlingSamples({}, 0.01), std::size_t(0));
+        SecondOrderSection first;  // pole at 0.5
+        first.b0 = 0.5;
+        first.a1 = -0.5;
+        QCOMPARE(settlingSamples({first}, 1e-3), std::size_t(10));  // 0.5^10 < 1e-3 < 0.5^9
+        SecondOrderSection resonant;  // poles 0.9 exp(+-i 0.3)
+        resonant.a1 = -2 * 0.9 * std::cos(0.3);
+        resonant.a2 = 0.81;
+        QCOMPARE(settlingSamples({first, resonant}, 0.01), std::size_t(44));  // 0.9^44 < 0.01 < 0.9^43
     }
 
     void filtFiltMatchesScipy()
@@ -305,7 +374,7 @@ private slots:
             {4, 40, &scipyFiltFiltOrder4}, {3, 40, &scipyFiltFiltOrder3}, {4, 12, &scipyFiltFiltOrder4Short}};
         for (const auto& c : cases) {
             const std::vector<double> x(scipyX40.begin(), scipyX40.begin() + static_cast<std::ptrdiff_t>(c.n));
-            const auto y = filtFilt(butterworthLowPass(c.order, 10, 100), x);
+            const auto y = filtFilt(butterworthLowPass(c.order, 10, 100), x, FilterEnds::Odd);
             const double err = maxAbsDifference(y, *c.expected);
             QVERIFY2(err < 1e-10,
                      qPrintable(QString("order %1, %2 samples: max difference %3").arg(c.order).arg(c.n).arg(err)));
@@ -657,6 +726,37 @@ private slots:
         table.columns[2] = sample(t, [](double s) { return std::sin(2 * pi * 2.0 * s); });
         table.columns[0][500] += 0.003;
         QVERIFY(!suggestedLowPassCutoff(table));
+    }
+
+    // The spectrum's peak between the bins: a sinusoid of the seed's record (5 s, 335 samples) at
+    // frequencies off the bin grid (bin width 0.2 Hz) comes out within 0.01 Hz; the free decay of an
+    // oscillator peaks at its damped natural frequency.
+    void spectralPeakGivesTheNaturalFrequency()
+    {
+        const double fs = 334.0 / 5.0;
+        const auto t = uniformTime(335, 1 / fs);
+        for (const double f : {0.8, 0.8123, 1.37, 2.95})
+            for (const double phase : {0.0, 1.1}) {
+                const auto peak =
+                    spectralPeak(sample(t, [&](double s) { return std::cos(2 * pi * f * s + phase); }), fs);
+                QVERIFY(peak);
+                QVERIFY2(std::abs(peak->frequencyHz - f) < 0.01,
+                         qPrintable(QString("%1 Hz: peak at %2 Hz").arg(f).arg(peak->frequencyHz)));
+            }
+        const double g = 0.5, w = 5.0, wd = std::sqrt(w * w - g * g);
+        DataTable table;
+        table.columnNames = {"t", "u", "flat"};
+        table.columns = {t, sample(t, [&](double s) { return std::exp(-g * s) * std::sin(wd * s); }),
+                         std::vector<double>(t.size(), 2.0)};
+        const auto peaks = spectralPeaks(table);
+        QCOMPARE(peaks.size(), std::size_t(1));  // the constant column has none
+        QCOMPARE(peaks[0].column, std::string("u"));
+        QVERIFY2(std::abs(peaks[0].angularFrequency() / wd - 1) < 0.03,
+                 qPrintable(QString("omega %1 rad/s for %2").arg(peaks[0].angularFrequency()).arg(wd)));
+        QCOMPARE(peaks[0].angularFrequencySquared(), peaks[0].angularFrequency() * peaks[0].angularFrequency());
+        QVERIFY(!spectralPeak({1.0, 2.0, 3.0}, fs));
+        table.columns[0][100] += 1e-3;
+        QVERIFY(spectralPeaks(table).empty());
     }
 };
 

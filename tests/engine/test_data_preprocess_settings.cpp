@@ -88,6 +88,58 @@ private slots:
         QVERIFY(decimate(time, x2, 2).values != x);
     }
 
+    // With the window after filtering, the whole record is noised, filtered and decimated, and the
+    // window cut from the result; before filtering (the default) the window is cut first.
+    void windowAfterFilterCutsTheProcessedRecord()
+    {
+        const DataTable table = sampleTable();
+        Preprocessing p;
+        p.window = {{2.0, 8.0}};
+        p.windowAfterFilter = true;
+        p.noise = Preprocessing::AddedNoise{10.0, NoiseDistribution::Uniform, 7};
+        p.lowPass = Preprocessing::LowPass{4, 1.5, FilterEnds::Odd};
+        p.decimation = 2;
+        const DataTable out = preprocess(table, p);
+
+        DataTable whole = table;
+        std::mt19937_64 rng(7);
+        addNoise(whole.columns[0], 10.0, NoiseDistribution::Uniform, rng);
+        addNoise(whole.columns[2], 10.0, NoiseDistribution::Uniform, rng);
+        const auto sections = butterworthLowPass(4, 1.5, 10.0);
+        const std::vector<double> time = whole.columns[1];
+        DataTable processed = whole;
+        processed.columns[0] = decimate(time, filtFilt(sections, whole.columns[0], FilterEnds::Odd), 2).values;
+        processed.columns[2] = decimate(time, filtFilt(sections, whole.columns[2], FilterEnds::Odd), 2).values;
+        processed.columns[1] = decimate(time, time, 2).time;
+        const DataTable expected = trimWindow(processed, 2.0, 8.0);
+        QCOMPARE(out.columns, expected.columns);
+        QCOMPARE(out.columns[1].size(), std::size_t(31));  // t = 2.0, 2.2, ..., 8.0
+        QVERIFY(std::abs(out.columns[1].front() - 2.0) < 1e-12);
+
+        p.windowAfterFilter = false;
+        const DataTable first = preprocess(table, p);
+        QCOMPARE(first.columns[1], out.columns[1]);
+        QVERIFY(first.columns[0] != out.columns[0]);
+    }
+
+    void describesTheLowPass()
+    {
+        // Order 1: one pole z = (1 - K) / (1 + K), K = tan(pi fc / fs); 1 % after ln 0.01 / ln z samples.
+        const Preprocessing::LowPass first{1, 1.0};
+        const double K = std::tan(std::numbers::pi * 1.0 / 50.0);
+        const double z = (1 - K) / (1 + K);
+        const double expected = std::ceil(std::log(0.01) / std::log(z)) / 50.0;
+        QCOMPARE(lowPassSettlingTime(first, 50.0).value(), expected);
+        QVERIFY(!lowPassSettlingTime(first, 2.0).has_value());  // cutoff at the Nyquist frequency
+        const std::string text = describeLowPass(Preprocessing::LowPass{4, 1.5}, 334.0 / 5.0);
+        QVERIFY2(contains(text, "order 4 at 1.5 Hz") && contains(text, "least squares") && contains(text, "within 1."),
+                 text.c_str());
+        QVERIFY(contains(describeLowPass(Preprocessing::LowPass{4, 1.5, FilterEnds::Odd}, 10.0), "odd reflection"));
+        // A slow filter (the cascaded tanks' 4 s samples): seconds without an exponent.
+        const std::string slow = describeLowPass(Preprocessing::LowPass{4, 0.02}, 0.25);
+        QVERIFY2(contains(slow, "within 10") && !contains(slow, "e+"), slow.c_str());
+    }
+
     void noiseOnlyUsesOneGeneratorAcrossColumns()
     {
         const DataTable table = sampleTable();
@@ -137,13 +189,16 @@ private slots:
         Preprocessing p;
         p.window = {{0.25, 4.75}};
         p.decimation = 3;
-        p.lowPass = Preprocessing::LowPass{6, 0.8};
+        p.lowPass = Preprocessing::LowPass{6, 0.8, FilterEnds::Odd};
+        p.windowAfterFilter = true;
         p.noise = Preprocessing::AddedNoise{20.0, NoiseDistribution::Gaussian, 18446744073709551615ull};
         p.differentiation = {DerivativeMethod::SavitzkyGolay, 11, 4};
         const nlohmann::json j = toJson(p);
         QCOMPARE(j.at("differentiation").at("method").get<std::string>(), std::string("savitzky-golay"));
         QCOMPARE(j.at("window").at("start").get<double>(), 0.25);
         QCOMPARE(j.at("low_pass").at("cutoff_hz").get<double>(), 0.8);
+        QCOMPARE(j.at("low_pass").at("ends").get<std::string>(), std::string("odd"));
+        QCOMPARE(j.at("window").at("after_filter").get<bool>(), true);
         QCOMPARE(j.at("noise").at("distribution").get<std::string>(), std::string("gaussian"));
         const Preprocessing back = preprocessingFromJson(nlohmann::json::parse(j.dump()));
         QVERIFY(back.window.has_value());
@@ -153,6 +208,8 @@ private slots:
         QVERIFY(back.lowPass.has_value());
         QCOMPARE(back.lowPass->order, 6);
         QCOMPARE(back.lowPass->cutoffHz, 0.8);
+        QCOMPARE(back.lowPass->ends, FilterEnds::Odd);
+        QVERIFY(back.windowAfterFilter);
         QVERIFY(back.noise.has_value());
         QCOMPARE(back.noise->percent, 20.0);
         QCOMPARE(back.noise->distribution, NoiseDistribution::Gaussian);
@@ -167,6 +224,9 @@ private slots:
         const Preprocessing defaults = preprocessingFromJson(
             nlohmann::json::parse(R"({"low_pass": {"cutoff_hz": 2}, "noise": {"percent": 5}, "window": null})"));
         QCOMPARE(defaults.lowPass->order, 4);
+        QCOMPARE(defaults.lowPass->ends, FilterEnds::LeastSquares);  // projects written before the choice
+        QVERIFY(!defaults.windowAfterFilter);
+        QVERIFY(!toJson(defaults).contains("window"));
         QCOMPARE(defaults.noise->distribution, NoiseDistribution::Uniform);
         QCOMPARE(defaults.noise->seed, std::uint64_t(0));
         QVERIFY(!defaults.window);
@@ -219,6 +279,10 @@ private slots:
         QTest::newRow("order too high")
             << R"({"differentiation": {"method": "savitzky-golay", "window": 5, "order": 5}})"
             << "Savitzky-Golay order 5; expected 1 to 4";
+        QTest::newRow("ends") << R"({"low_pass": {"cutoff_hz": 1, "ends": "even"}})"
+                              << "'low_pass.ends' is \"even\" (string); expected \"least-squares\" or \"odd\"";
+        QTest::newRow("after_filter") << R"({"window": {"start": 0, "end": 1, "after_filter": 1}})"
+                                      << "'window.after_filter' is 1 (number); expected true or false";
         QTest::newRow("window half") << R"({"window": {"start": 0}})"
                                      << "'window' needs both 'start' and 'end'";
     }

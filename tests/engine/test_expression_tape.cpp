@@ -12,7 +12,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,21 +27,46 @@ namespace {
 // [lo, hi] (with a random sign each when `eitherSign`); returns the largest difference relative to
 // max(1, |muParser value|).
 double largestDifference(const std::vector<std::string>& expressions, std::size_t variableCount, int points, double lo,
-                         double hi, unsigned seed = 1, bool eitherSign = false)
+                         double hi, unsigned seed = 1, bool eitherSign = false, std::size_t* skipped = nullptr)
 {
     if (expressions.empty())
         return 0.0;
     std::vector<double> values(variableCount, 0.0);
     std::vector<eval::ExpressionTape::Variable> bound;
-    mu::Parser parser;
-    for (std::size_t i = 0; i < variableCount; ++i) {
+    for (std::size_t i = 0; i < variableCount; ++i)
         bound.push_back({"v" + std::to_string(i), &values[i]});
-        parser.DefineVar("v" + std::to_string(i), &values[i]);
-    }
+    // muParser takes at most 20000 characters per call: one parser per chunk of expressions, in
+    // order. A single longer expression (the accelerations of a mechanism written in one angle) has
+    // no muParser reference and is left out of the comparison (counted in *skipped).
+    std::vector<std::unique_ptr<mu::Parser>> parsers;
+    std::vector<std::vector<std::size_t>> chunks;
     std::string joined;
-    for (const auto& e : expressions)
+    std::vector<std::size_t> members;
+    const auto flush = [&] {
+        if (joined.empty())
+            return;
+        auto parser = std::make_unique<mu::Parser>();
+        for (std::size_t i = 0; i < variableCount; ++i)
+            parser->DefineVar("v" + std::to_string(i), &values[i]);
+        parser->SetExpr(joined);
+        parsers.push_back(std::move(parser));
+        chunks.push_back(members);
+        joined.clear();
+        members.clear();
+    };
+    for (std::size_t i = 0; i < expressions.size(); ++i) {
+        const std::string& e = expressions[i];
+        if (e.size() > 19000) {
+            if (skipped)
+                ++*skipped;
+            continue;
+        }
+        if (!joined.empty() && joined.size() + e.size() > 15000)
+            flush();
         joined += (joined.empty() ? "" : ",") + e;
-    parser.SetExpr(joined);
+        members.push_back(i);
+    }
+    flush();
     const eval::ExpressionTape tape(expressions, bound);
     std::vector<double> out(expressions.size());
     std::mt19937 random(seed);
@@ -49,9 +76,19 @@ double largestDifference(const std::vector<std::string>& expressions, std::size_
         for (auto& v : values)
             v = eitherSign && random() % 2 ? -draw(random) : draw(random);
         tape.evaluate(out.data());
-        int n = 0;
-        const double* reference = parser.Eval(n);
+        std::vector<double> reference(out.size(), NAN);
+        std::vector<char> compared(out.size(), 0);
+        for (std::size_t c = 0; c < parsers.size(); ++c) {
+            int n = 0;
+            const double* part = parsers[c]->Eval(n);
+            for (std::size_t j = 0; j < chunks[c].size(); ++j) {
+                reference[chunks[c][j]] = part[j];
+                compared[chunks[c][j]] = 1;
+            }
+        }
         for (std::size_t i = 0; i < out.size(); ++i) {
+            if (!compared[i])
+                continue;
             if (std::isnan(reference[i]) && std::isnan(out[i]))
                 continue;
             const double d = std::abs(out[i] - reference[i]) / std::max(1.0, std::abs(reference[i]));
@@ -89,7 +126,8 @@ private slots:
     // Every program of every example model, as compiled: f, its derivatives, outputs, x0.
     void exampleModelsAgreeWithMuParser()
     {
-        std::size_t models = 0, programs = 0;
+        std::size_t models = 0, programs = 0, skipped = 0;
+        std::set<std::string> tooLong;  // models with expressions muParser cannot take
         for (const auto& entry :
              std::filesystem::directory_iterator(std::string(SYSID_SOURCE_DIR) + "/resources/examples")) {
             if (entry.path().extension() != ".model")
@@ -112,7 +150,17 @@ private slots:
                                      &s->rhsMixedHessian.expressions, &s->rhsParamHessian.expressions, &s->outputs,
                                      &s->initialState, &s->initialStateJacobian.expressions}) {
                 // Integer powers are products on the tape and pow() in muParser: a few ulps apart.
-                const double d = largestDifference(*list, variables, 20, 0.5, 1.5, seed++, true);
+                double d = 0.0;
+                try {
+                    const std::size_t before = skipped;
+                    d = largestDifference(*list, variables, 20, 0.5, 1.5, seed++, true, &skipped);
+                    if (skipped > before)
+                        tooLong.insert(entry.path().filename().string());
+                } catch (const mu::ParserError& e) {
+                    QFAIL(qPrintable(QString("%1: muParser: %2")
+                                         .arg(QString::fromStdString(entry.path().filename().string()),
+                                              QString::fromStdString(e.GetMsg()))));
+                }
                 QVERIFY2(
                     d < 1e-12,
                     qPrintable(QString("%1: %2").arg(QString::fromStdString(entry.path().filename().string())).arg(d)));
@@ -121,7 +169,13 @@ private slots:
             ++models;
         }
         QVERIFY(models >= 15);
-        qInfo("%zu example models, %zu programs agree with muParser", models, programs);
+        qInfo("%zu example models, %zu programs agree with muParser (%zu expressions beyond its 20000 characters "
+              "not compared)",
+              models, programs, skipped);
+        // Only the slider-crank in its crank angle (the accelerations of a closed loop in one angle,
+        // square roots expanded) has them; every other model is compared whole.
+        QVERIFY(tooLong.size() <= 1);
+        QVERIFY(tooLong.empty() || *tooLong.begin() == "slider_crank_reduced.model");
     }
 
     void sharedSubexpressionsAreComputedOnce()

@@ -7,6 +7,7 @@
 
 #include "engine/core/RunSummary.h"
 #include "engine/data/CsvReader.h"
+#include "engine/data/Text.h"
 #include "engine/estimate/Fit.h"
 #include "engine/job/FitJob.h"
 #include "engine/job/OptimalEstimationJob.h"
@@ -84,7 +85,9 @@ void checkStatisticsShape(const json& statistics)
 {
     QCOMPARE(keys(statistics),
              (std::set<std::string>{"steps", "rejected_steps", "rhs_evaluations", "jacobian_evaluations",
-                                    "factorizations", "integrations", "events", "seconds"}));
+                                    "factorizations", "integrations", "events", "newton", "seconds"}));
+    QCOMPARE(keys(statistics["newton"]),
+             (std::set<std::string>{"iterations", "jacobian_builds", "jacobian_reuses", "modified_steps"}));
     QCOMPARE(keys(statistics["seconds"]),
              (std::set<std::string>{"compilation", "integration", "linear_algebra", "total"}));
     QVERIFY(statistics["steps"].is_number_unsigned());
@@ -329,7 +332,11 @@ private slots:
         QCOMPARE(lines.at("termination"), core::describe(r.termination));
         // The residual analysis' verdict of the one output (ResidualAnalysis.h).
         QCOMPARE(lines.at("residuals of x"), estimate::verdict(r.residualAnalysis.outputs.at(0)));
-        QCOMPARE(lines.size(), std::size_t{11});
+        // -2 ln L of the residuals with the output's variance at RSS/n (estimate::Likelihood), for information
+        // criteria.
+        QCOMPARE(lines.at("-2 ln L"),
+                 data::formatNumber(r.likelihood.minusTwoLog, 10) + " (161 samples, 1 noise variance)");
+        QCOMPARE(lines.size(), std::size_t{12});
 
         QCOMPARE(reportLines(project::fitReport(estimate::FitResult{})).at("non-default settings"),
                  std::string("none"));
@@ -359,6 +366,10 @@ private slots:
         QCOMPARE(j["converged"].get<bool>(), true);
         QCOMPARE(j["message"].get<std::string>(), result.solution.newton.termination.message);
         checkStatisticsShape(j["statistics"]);
+        // The orbit's and the branch's Newton solves are counted.
+        QVERIFY(result.statistics.newton.iterations > result.solution.newton.iterations);
+        QCOMPARE(j["statistics"]["newton"]["iterations"].get<std::size_t>(), result.statistics.newton.iterations);
+        QVERIFY(j["statistics"]["newton"]["jacobian_builds"].get<std::size_t>() >= 1);
         checkTerminationJson(j["branch"]["termination"], result.branch->termination);
         QCOMPARE(j["branch"]["completed"].get<bool>(), true);
     }

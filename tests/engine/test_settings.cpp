@@ -123,7 +123,7 @@ class TestSettings : public QObject {
 private slots:
     void enumTablesAreComplete()
     {
-        checkTable(estimate::kEstimationMethods, estimate::EstimationMethod::SteepestDescent);
+        checkTable(estimate::kEstimationMethods, estimate::EstimationMethod::MaximumLikelihood);
         checkTable(estimate::kSensitivityMethods, estimate::SensitivityMethod::Structural);
         checkTable(estimate::kEquationErrorFormulas, estimate::EquationErrorFormula::NewtonCotes6);
         checkTable(integrate::kIntegrationMethods, integrate::IntegrationMethod::CrankNicolson);
@@ -173,9 +173,9 @@ private slots:
             QVERIFY(estimate::traitsOf(method).method == method);
         }
         using In = estimate::MethodInput;
-        QCOMPARE(estimate::methodsTaking(In::Priors), std::string("bayes or periodic-response"));
+        QCOMPARE(estimate::methodsTaking(In::Priors), std::string("bayes, periodic-response or ml"));
         QCOMPARE(estimate::methodsTaking(In::SensitivityMethod, " and "),
-                 std::string("output-error, bayes and steepest-descent"));
+                 std::string("output-error, bayes, steepest-descent and ml"));
         QCOMPARE(estimate::methodsTaking({In::OneStepFormula, In::MultistepFormula}),
                  std::string("single-step or multistep"));
         QCOMPARE(estimate::notTakenMessage("--gain", {In::Gain}, estimate::EstimationMethod::Bayes),
@@ -185,7 +185,9 @@ private slots:
             const bool equationError = row.objective == estimate::Objective::EquationError;
             QCOMPARE(row.takes(In::Refinement), equationError);
             QCOMPARE(row.takes(In::Differentiation), equationError);
-            QCOMPARE(row.takes(In::OutputWeights), !equationError);
+            // Weights are given, except where the method estimates them (maximum likelihood).
+            QCOMPARE(row.takes(In::OutputWeights),
+                     !equationError && row.weighting != estimate::OutputWeighting::Estimated);
             QCOMPARE(row.takes(In::InitialValues), !equationError);
             QCOMPARE(row.minimiser == estimate::Minimiser::NewtonRaphson, equationError);
             QCOMPARE(row.takes(In::OneStepFormula) || row.takes(In::MultistepFormula), equationError);
@@ -361,9 +363,22 @@ private slots:
         expectRule(
             S{}, [](S& s) { s.shootingPoints = 1; }, "shooting_points");
         expectRule(
-            S{}, [](S& s) { s.firstStageMethod = integrate::IntegrationMethod::Dopri5; }, "first_stage.method");
+            S{}, [](S& s) { s.stages.front().stepsPerInterval = 0; }, "stages.1.steps_per_interval");
         expectRule(
-            S{}, [](S& s) { s.firstStageSteps = 0; }, "first_stage.steps_per_interval");
+            S{}, [](S& s) { s.stages[1].integrator.relativeTolerance = 0; }, "stages.2.integrator.rtol");
+        expectRule(
+            S{}, [](S& s) { s.stages[2].newtonTolerance = -1; }, "stages.3.newton_tolerance");
+        expectRule(
+            S{}, [](S& s) { s.stages.clear(); }, "stages");
+        expectRule(
+            S{}, [](S& s) { s.guessExpressions["x"] = " "; }, "initial_guess.x");
+        expectRule(
+            S{}, [](S& s) { s.bvp.newton.maxIterations = 0; }, "max_iterations");
+        // A fixed-step stage's tolerances and an adaptive stage's steps are not used, so not checked.
+        estimate::OptimalEstimationSettings unused;
+        unused.stages.front().integrator.relativeTolerance = 0;
+        unused.stages[1].stepsPerInterval = 0;
+        unused.validate();
     }
 
     void noiseStudyRules()

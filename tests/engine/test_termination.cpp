@@ -315,8 +315,15 @@ private slots:
         // x^2 + 1 has no real root: the damping shrinks below its minimum.
         shooting::DenseNewtonSystem noRoot([](const VectorXd& x) { return vec({x(0) * x(0) + 1.0}); },
                                            [](const VectorXd& x) { return MatrixXd::Constant(1, 1, 2.0 * x(0)); });
-        const auto r = shooting::solveDampedNewton(noRoot, vec({0.7}), {});
+        shooting::NewtonSettings plain;
+        plain.modifiedSteps = false;
+        const auto r = shooting::solveDampedNewton(noRoot, vec({0.7}), plain);
         checkTermination(r.termination, TerminationKind::Failed, TerminationCriterion::LineSearch);
+        // With modified steps (the default) Newton goes on to x = 0, where J^T F = 0 while F = 1: a
+        // minimum of |F| that is no root, where the (square) Jacobian is singular.
+        const auto modified = shooting::solveDampedNewton(noRoot, vec({0.7}), {});
+        checkTermination(modified.termination, TerminationKind::Failed, TerminationCriterion::SingularJacobian);
+        QVERIFY(std::abs(modified.x(0)) < 1e-5);
     }
 
     void newtonCannotEvaluateTheStart()

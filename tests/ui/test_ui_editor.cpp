@@ -126,6 +126,7 @@ private slots:
     void equationsDialogShowsDerivedEquations();
     void problemListShowsPlacesAndJumpsThere();
     void bondGraphIsColouredListedAndDerived();
+    void constraintsAreHighlightedCheckedAndDerived();
 };
 
 void TestUiEditor::highlighterColoursTokens()
@@ -592,4 +593,53 @@ void TestUiEditor::bondGraphIsColouredListedAndDerived()
              qPrintable(problems.item(0)->text()));
     QVERIFY(problems.item(0)->text().contains(QStringLiteral("the Sf other already sets it")));
     QVERIFY(list.showsErrors());
+}
+
+// Issue 20: constraint, algebraic, include and guess are coloured where they are statements (and
+// constraint(0) = ... stays an initial value), their problems are found as typed, and the derived
+// equations show the descriptor system, the index and the hidden constraints.
+void TestUiEditor::constraintsAreHighlightedCheckedAndDerived()
+{
+    ModelEditor editor;
+    const ModelHighlighter* h = editor.highlighter();
+    const QTextCharFormat keyword = h->format(ModelHighlighter::Kind::Keyword);
+    editor.setPlainText(QStringLiteral("constraint rod: x^2 + y^2 = l^2\nconstraint(0) = 1, 0\nalgebraic z = 1\n"
+                                       "include \"bar.model\" as crank (m = m1)\ny(0) = -0.5 guess"));
+    const QTextBlock constraint = editor.document()->firstBlock();
+    const QTextBlock initial = constraint.next();
+    const QTextBlock algebraic = initial.next();
+    const QTextBlock include = algebraic.next();
+    const QTextBlock guess = include.next();
+    QVERIFY(hasFormatAt(constraint, 0, keyword));
+    QVERIFY(!hasFormatAt(initial, 0, keyword));
+    QVERIFY(hasFormatAt(algebraic, 0, keyword));
+    QVERIFY(hasFormatAt(include, 0, keyword));
+    QVERIFY(hasFormatAt(include, 9, h->format(ModelHighlighter::Kind::String)));  // "bar.model"
+    QVERIFY(hasFormatAt(include, 20, keyword));  // as
+    QVERIFY(!hasFormatAt(include, 23, keyword));  // crank
+    QVERIFY(hasFormatAt(guess, 12, keyword));  // guess
+
+    // An algebraic equation cannot name a multiplier: reported at its place.
+    editor.setPlainText(QStringLiteral("state x = 1\nalgebraic z\nx' = -z\nconstraint named: z = x\n"));
+    editor.checkNow();
+    QVERIFY(!editor.summary().valid);
+    QCOMPARE(editor.diagnostics().front().where.line, 4);
+    QVERIFY(editor.diagnostics().front().message.find("multiplier") != std::string::npos);
+
+    editor.setPlainText(QStringLiteral("param l = 1\nparam g = 9.81\ncoord x, y\nkinetic T = 1/2*(x'^2 + y'^2)\n"
+                                       "potential V = g*y\nconstraint rod: x^2 + y^2 = l^2\nx(0) = 0.6, 0\n"
+                                       "y(0) = -0.5 guess\noutput tension = 2*l*rod\n"));
+    editor.checkNow();
+    QVERIFY(editor.summary().valid);
+    EquationsDialog dialog(editor.summary());
+    const QString text = dialog.text();
+    QVERIFY(text.contains(QStringLiteral("descriptor system")));
+    QVERIFY(text.contains(QStringLiteral("M q'' + Phi_q^T lambda = Q")));
+    QVERIFY(text.contains(QStringLiteral("differentiation index 3")));
+    QVERIFY(text.contains(QStringLiteral("hidden constraint (first time derivative)")));
+    QVERIFY(text.contains(QStringLiteral("index-1 equation (second time derivative)")));
+    SymbolList list;
+    list.setSummary(editor.summary());
+    QCOMPARE(list.names(SymbolList::Group::Constraints),
+             (QStringList{QStringLiteral("x^2 + y^2 = l^2 (multiplier rod)")}));
 }

@@ -14,11 +14,14 @@
 #include "ui/results/ResultsPanel.h"
 #include "ui/run/FitRunner.h"
 #include "ui/settings/EstimatorPanel.h"
+#include "ui/settings/FilterPanel.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStatusBar>
 #include <QElapsedTimer>
 #include <QTableWidget>
 #include <QFile>
@@ -306,6 +309,38 @@ private slots:
             QCOMPARE(second.parameters[i].name, first.parameters[i].name);
             QCOMPARE(second.parameters[i].initial, first.parameters[i].value);
         }
+    }
+
+    // The filter panel's spectral peak becomes a parameter's starting value in the model text (one
+    // undo step), and a value outside the parameter's bounds is refused with a message.
+    void setsAStartValueFromTheSpectralPeak()
+    {
+        ui::MainWindow w;  // the bundled oscillator: Omega2 starts at 32.5, true 25
+        auto* filter = w.findChild<ui::FilterPanel*>();
+        QVERIFY(filter != nullptr);
+        QCOMPARE(filter->startParameterCombo()->currentText(), QStringLiteral("Omega2"));
+        QCOMPARE(filter->startFormCombo()->currentIndex(), 0);  // omega^2
+        const auto peak = filter->previewPeak();
+        QVERIFY(peak);
+        QVERIFY2(peak->angularFrequency() > 4.8 && peak->angularFrequency() < 6,
+                 qPrintable(QString::number(peak->angularFrequency())));
+        const QString value = QString::number(QString::number(peak->angularFrequencySquared(), 'g', 3).toDouble(), 'g',
+                                              QLocale::FloatingPointShortest);
+        const QString before = w.modelEditor()->toPlainText();
+        QVERIFY(before.contains(QStringLiteral("param Omega2 = 32.5 [1, 100]")));
+        filter->setStartButton()->click();
+        const QString after = w.modelEditor()->toPlainText();
+        QVERIFY2(after.contains(QStringLiteral("param Omega2 = %1 [1, 100]").arg(value)), qPrintable(after));
+        QCOMPARE(w.document()->modelText(), after);
+        w.modelEditor()->undo();
+        QCOMPARE(w.modelEditor()->toPlainText(), before);
+
+        // omega (about 5.2) is inside [1, 100]; f (about 0.83 Hz) is not.
+        filter->startFormCombo()->setCurrentIndex(2);
+        filter->setStartButton()->click();
+        QCOMPARE(w.modelEditor()->toPlainText(), before);
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("outside its bounds")),
+                 qPrintable(w.statusBar()->currentMessage()));
     }
 
     void screenshotRendersTheWindow()

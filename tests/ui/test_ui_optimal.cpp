@@ -5,23 +5,28 @@
 #include "UiTestSupport.h"
 
 #include "engine/job/OptimalEstimationJob.h"
+#include "engine/project/OptimalEstimationJson.h"
 #include "engine/integrate/IntegratorSettings.h"
 #include "ui/main/MainWindow.h"
 #include "ui/plots/CostPlot.h"
 #include "ui/plots/CurvePlot.h"
 #include "ui/plots/ParameterHistoryPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
+#include "ui/plots/StiffnessPlot.h"
 #include "ui/plots/TimeSeriesPlot.h"
 #include "ui/project/ProjectDocument.h"
 #include "ui/results/OptimalEstimationView.h"
 #include "ui/run/OptimalEstimationRunner.h"
 #include "ui/settings/EstimatorPanel.h"
+#include "ui/settings/NumberField.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
+#include "ui/settings/StageScheduleTable.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QGroupBox>
+#include <QLabel>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -99,11 +104,27 @@ private slots:
         w->weightTable()->item(2, ui::OptimalEstimationSettingsWidget::PriorValueColumn)->setText("1");
         w->weightTable()->item(2, ui::OptimalEstimationSettingsWidget::PriorWeightColumn)->setText("100");
         w->shootingPointsSpin()->setValue(51);
-        w->firstStageCombo()->setCurrentIndex(w->firstStageCombo()->findText("crank-nicolson"));
-        w->firstStageStepsSpin()->setValue(3);
+        w->weightTable()->item(0, ui::OptimalEstimationSettingsWidget::GuessColumn)->setText("s + 0*t");
+        ui::StageScheduleTable* stages = w->stageTable();
+        auto* method = qobject_cast<QComboBox*>(stages->editor(0, "integrator.method"));
+        QVERIFY(method);
+        method->setCurrentIndex(method->findText("crank-nicolson"));
+        auto* steps = qobject_cast<QSpinBox*>(stages->editor(0, "steps_per_interval"));
+        QVERIFY(steps && steps->isEnabled());
+        steps->setValue(3);
+        // A fixed-step stage's tolerances are not used: greyed out; an adaptive stage's steps likewise.
+        QVERIFY(!stages->editor(0, "integrator.rtol")->isEnabled());
+        QVERIFY(!stages->editor(1, "steps_per_interval")->isEnabled());
+        QVERIFY(stages->editor(2, "previous_jacobians")->isEnabled());
+        QVERIFY(!stages->editor(1, "previous_jacobians")->isEnabled());  // after a fixed-step stage
+        auto* rtol = qobject_cast<ui::NumberField*>(stages->editor(1, "integrator.rtol"));
+        QVERIFY(rtol);
+        rtol->setText("3e-7");
         const auto s = w->settings();
-        QVERIFY(s.firstStageMethod == integrate::IntegrationMethod::CrankNicolson);
-        QCOMPARE_EQ(s.firstStageSteps, std::size_t{3});
+        QVERIFY(s.stages[0].integrator.method == integrate::IntegrationMethod::CrankNicolson);
+        QCOMPARE_EQ(s.stages[0].stepsPerInterval, std::size_t{3});
+        QCOMPARE(s.stages[1].integrator.relativeTolerance, 3e-7);
+        QCOMPARE(s.guessExpressions, (std::map<std::string, std::string>{{"s", "s + 0*t"}}));
         QCOMPARE(s.stateWeights, (std::map<std::string, double>{{"s", 4.0}}));
         QCOMPARE(s.measurementWeights, (std::map<std::string, double>{{"eom:s", 0.0}}));
         QCOMPARE(s.initialPrior.at("m"), (std::pair<double, double>{1.0, 100.0}));
@@ -112,6 +133,33 @@ private slots:
         QVERIFY(!panel.isValid());
         w->weightTable()->item(1, ui::OptimalEstimationSettingsWidget::WeightColumn)->setText("");
         QVERIFY(w->isValid());
+
+        // An invalid stage setting is named with its stage; the stage keeps its last valid value.
+        rtol->setText("0");
+        QVERIFY(!w->isValid());
+        QVERIFY2(panel.inputProblems().join('\n').contains("stage 2 relative tolerance"),
+                 qPrintable(panel.inputProblems().join('\n')));
+        QCOMPARE(w->settings().stages[1].integrator.relativeTolerance, 3e-7);
+        rtol->setText("1e-6");
+        QVERIFY(w->isValid());
+        // Stages are added (a copy of the last) and removed; the defaults come back.
+        stages->addButton()->click();
+        QCOMPARE_EQ(w->settings().stages.size(), std::size_t{4});
+        QCOMPARE(stages->table()->columnCount(), 4);
+        stages->removeButton()->click();
+        stages->removeButton()->click();
+        QCOMPARE_EQ(w->settings().stages.size(), std::size_t{2});
+        stages->defaultsButton()->click();
+        QCOMPARE(estimate::scheduleText(w->settings().stages),
+                 estimate::scheduleText(estimate::defaultOptimalEstimationStages()));
+        // What the run starts from.
+        QComboBox* from = w->startFromCombo();
+        from->setCurrentIndex(from->findData(ui::OptimalEstimationSettingsWidget::StartFromLastResult));
+        emit from->activated(from->currentIndex());
+        QCOMPARE(w->settings().guessFrom, std::string(estimate::kLastOptimalResult));
+        from->setCurrentIndex(from->findData(ui::OptimalEstimationSettingsWidget::StartFromData));
+        emit from->activated(from->currentIndex());
+        QVERIFY(w->settings().guessFrom.empty());
     }
 
     void windowListsTheWeightsOfTheModel()
@@ -139,7 +187,8 @@ private slots:
             ui::OptimalEstimationSettingsWidget* widget = w.estimatorPanel()->optimalSettingsWidget();
             widget->weightTable()->item(7, ui::OptimalEstimationSettingsWidget::WeightColumn)->setText("250");  // eom:s
             widget->shootingPointsSpin()->setValue(61);
-            widget->firstStageStepsSpin()->setValue(8);
+            qobject_cast<QSpinBox*>(widget->stageTable()->editor(0, "steps_per_interval"))->setValue(8);
+            widget->weightTable()->item(1, ui::OptimalEstimationSettingsWidget::GuessColumn)->setText("0*s");
             QVERIFY(w.document()->isModified());
             QVERIFY(w.saveTo(saved));
         }
@@ -148,14 +197,21 @@ private slots:
         const QJsonObject optimal = QJsonDocument::fromJson(file.readAll()).object()["optimal_estimation"].toObject();
         QCOMPARE(optimal["measurement_weights"].toObject()["eom:s"].toDouble(), 250.0);
         QCOMPARE(optimal["shooting_points"].toInt(), 61);
-        QCOMPARE(optimal["first_stage"].toObject()["method"].toString(), QStringLiteral("euler"));
-        QCOMPARE(optimal["first_stage"].toObject()["steps_per_interval"].toInt(), 8);
+        const QJsonObject first = optimal["stages"].toArray().at(0).toObject();
+        QCOMPARE(first["integrator"].toObject()["method"].toString(), QStringLiteral("euler"));
+        QCOMPARE(first["steps_per_interval"].toInt(), 8);
+        QCOMPARE(optimal["initial_guess"].toObject()["s'"].toString(), QStringLiteral("0*s"));
         ui::MainWindow again(saved);
         const auto s = again.estimatorPanel()->optimalSettingsWidget()->settings();
         QCOMPARE(s.measurementWeights.at("eom:s"), 250.0);
         QCOMPARE_EQ(s.shootingPoints, std::size_t{61});
-        QCOMPARE_EQ(s.firstStageSteps, std::size_t{8});
-        QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->firstStageStepsSpin()->value(), 8);
+        QCOMPARE_EQ(s.stages[0].stepsPerInterval, std::size_t{8});
+        QCOMPARE(qobject_cast<QSpinBox*>(
+                     again.estimatorPanel()->optimalSettingsWidget()->stageTable()->editor(0, "steps_per_interval"))
+                     ->value(),
+                 8);
+        QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->weightTable()->item(1, 4)->text(),
+                 QStringLiteral("0*s"));
         QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->weightTable()->item(7, 1)->text(),
                  QStringLiteral("250"));
     }
@@ -197,6 +253,103 @@ private slots:
         QCOMPARE(w.costPlot()->iterationCount(), static_cast<int>(r.iterations));
         QCOMPARE(w.parameterPlot()->iterationCount(), static_cast<int>(r.iterations));
         QVERIFY(w.outputPlot(0)->modelCount() > 0);  // estimated s over the measured s
+    }
+
+    // Check stiffness: kappa(t) in the view's Stiffness tab, the suggestion next to the shooting
+    // points, and Use takes it.
+    void stiffnessCheckShowsTheSuggestion()
+    {
+        QTemporaryDir dir;
+        ui::MainWindow w(writeMsdProject(dir));
+        w.show();
+        selectOptimal(w.estimatorPanel());
+        ui::OptimalEstimationSettingsWidget* widget = w.estimatorPanel()->optimalSettingsWidget();
+        QSignalSpy diagnosed(w.optimalRunner(), &ui::OptimalEstimationRunner::diagnosed);
+        widget->checkStiffnessButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(diagnosed.count(), 1, 30000);
+        QVERIFY2(widget->stiffnessLabel()->text().contains("suggested"), qPrintable(widget->stiffnessLabel()->text()));
+        ui::OptimalEstimationView* view = w.optimalView();
+        QCOMPARE(view->stiffnessPlot()->curvePointCount(QStringLiteral("at the starting guess")), 101);
+        QCOMPARE(view->stiffnessPlot()->limit(), -2.0 / 0.1);  // kappa*dt = -2 with dt = 10 s / 100
+        QVERIFY(view->stiffnessSummary()->text().contains("suggested"));
+        QVERIFY(view->stiffnessSummary()->toolTip().contains("kappa = min Re(lambda)"));
+        QVERIFY(!view->result());  // a check is not a result
+        const auto& d = diagnosed.front().at(1).value<std::optional<estimate::StiffnessDiagnostics>>();
+        QVERIFY(d && d->suggestedPoints >= 2);
+        if (d->suggestedPoints != 101) {
+            QVERIFY(widget->useSuggestionButton()->isEnabled());
+            widget->useSuggestionButton()->click();
+            QCOMPARE(widget->shootingPointsSpin()->value(),
+                     static_cast<int>(std::min<std::size_t>(d->suggestedPoints, 100000)));
+        }
+    }
+
+    // "Start from the last result": the second run starts from the first's solution and needs fewer
+    // iterations; the result is saved with the project and shown (and used) again when it is opened.
+    void startFromTheLastResult()
+    {
+        QTemporaryDir dir;
+        const QString saved = dir.filePath("warm.sysid");
+        std::size_t fromData = 0;
+        {
+            ui::MainWindow w(writeMsdProject(dir));
+            w.show();
+            selectOptimal(w.estimatorPanel());
+            ui::OptimalEstimationSettingsWidget* widget = w.estimatorPanel()->optimalSettingsWidget();
+            w.runFit();
+            QTRY_VERIFY_WITH_TIMEOUT(!w.optimalRunner()->isRunning(), 60000);
+            QVERIFY(w.optimalView()->result() && w.optimalView()->result()->converged());
+            fromData = w.optimalView()->result()->iterations;
+            QCOMPARE(w.optimalView()->stiffnessPlot()->curveNames().size(), 2);  // at the guess and the solution
+            QComboBox* from = widget->startFromCombo();
+            from->setCurrentIndex(from->findData(ui::OptimalEstimationSettingsWidget::StartFromLastResult));
+            emit from->activated(from->currentIndex());
+            w.runFit();
+            QTRY_VERIFY_WITH_TIMEOUT(!w.optimalRunner()->isRunning(), 60000);
+            const auto& warm = *w.optimalView()->result();
+            qInfo("from the data %zu iterations, from the last result %zu", fromData, warm.iterations);
+            QVERIFY(warm.converged());
+            QVERIFY(warm.iterations < fromData);
+            QVERIFY(w.saveTo(saved));
+        }
+        QFile file(saved);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(root["optimal_estimation"].toObject()["guess_from"].toString(), QStringLiteral("last_result"));
+        QVERIFY(root["last_optimal_result"].toObject().contains("costates"));
+        ui::MainWindow again(saved);
+        QVERIFY(again.optimalView()->result().has_value());
+        QCOMPARE(again.estimatorPanel()->optimalSettingsWidget()->startFromCombo()->currentData().toInt(),
+                 int(ui::OptimalEstimationSettingsWidget::StartFromLastResult));
+    }
+
+    // Start from a result file (sysid optimal -o): the combo names it, the run starts from it.
+    void startFromAResultFile()
+    {
+        QTemporaryDir dir;
+        ui::MainWindow w(writeMsdProject(dir));
+        w.show();
+        selectOptimal(w.estimatorPanel());
+        job::OptimalEstimationJob direct;
+        const job::FitJob fit = w.document()->makeFitJob();
+        direct.modelText = fit.modelText;
+        direct.modelSource = fit.modelSource;
+        direct.experiment = fit.experiments.front();
+        job::NullProgressSink sink;
+        const QString file = dir.filePath("previous.json");
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QByteArray::fromStdString(project::optimalResultToJson(direct.run(sink)).dump()));
+        out.close();
+        ui::OptimalEstimationSettingsWidget* widget = w.estimatorPanel()->optimalSettingsWidget();
+        auto settings = widget->settings();
+        settings.guessFrom = file.toStdString();
+        widget->setSettings(settings);
+        QCOMPARE(widget->startFromCombo()->currentText(), QStringLiteral("File: previous.json"));
+        w.runFit();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.optimalRunner()->isRunning(), 60000);
+        QVERIFY(w.optimalView()->result() && w.optimalView()->result()->converged());
+        QCOMPARE_EQ(w.optimalView()->result()->iterations, std::size_t{0});  // a solution already
     }
 
     void cancelEndsTheRunWithinASecond()

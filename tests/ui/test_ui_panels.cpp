@@ -23,6 +23,7 @@
 #include <numbers>
 
 #include "ui/results/ResultsPanel.h"
+#include "ui/settings/EnumCombo.h"
 #include "ui/settings/EstimatorPanel.h"
 #include "ui/plots/CurvePlot.h"
 #include "ui/plots/SpectrumPlot.h"
@@ -31,6 +32,7 @@
 
 #include "engine/estimate/MethodTraits.h"
 
+using sysid::ui::comboValue;
 using sysid::ui::EstimatorPanel;
 using sysid::ui::FilterPanel;
 using sysid::ui::ResultsPanel;
@@ -136,6 +138,42 @@ private slots:
         QCOMPARE(panel.parameterTable()->rowCount(), 0);
         QCOMPARE(panel.correlationTable()->rowCount(), 0);
         QVERIFY(!panel.hasResult());
+    }
+
+    // Maximum likelihood: the method is picked by its label, hides the weights it estimates, and the results table
+    // ends with each output's noise sd, its SD and interval, after the parameters (the correlation stays theirs).
+    void maximumLikelihoodSelectedAndNoiseShown()
+    {
+        EstimatorPanel estimator;
+        estimator.show();
+        const int index = estimator.methodCombo()->findText(QStringLiteral("Maximum likelihood"));
+        QVERIFY(index >= 0);
+        estimator.methodCombo()->setCurrentIndex(index);
+        QVERIFY(estimator.settings().method == estimate::EstimationMethod::MaximumLikelihood);
+        QVERIFY(!estimator.weightTable()->isVisible());
+        QVERIFY(estimator.sensitivityCombo()->isVisible());
+
+        estimate::FitResult r = twoParameterResult();
+        r.outputNames = {"x", "v"};
+        r.residualRms = {0.002, 0.2};
+        r.noise = {{"x", 0.00201, 0.0001, 201, "m"}, {"v", 0.199, 0.00993, 201, "m/s"}};
+        ResultsPanel panel;
+        panel.setResult(r);
+        QTableWidget* t = panel.parameterTable();
+        QCOMPARE(t->rowCount(), 4);
+        QCOMPARE(t->item(2, ResultsPanel::ColName)->text(), QStringLiteral("noise sd x"));
+        QVERIFY(t->item(2, ResultsPanel::ColName)->font().italic());
+        QCOMPARE(t->item(2, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.00201"));
+        QCOMPARE(t->item(2, ResultsPanel::ColSd)->text(), QStringLiteral("0.0001"));
+        QCOMPARE(t->item(2, ResultsPanel::ColUnit)->text(), QStringLiteral("m"));
+        QCOMPARE(t->item(3, ResultsPanel::ColName)->text(), QStringLiteral("noise sd v"));
+        QCOMPARE(t->item(3, ResultsPanel::ColEstimate)->text(), QStringLiteral("0.199"));
+        QCOMPARE(t->item(3, ResultsPanel::ColInterval)->text(), QStringLiteral("[0.179537, 0.218463]"));
+        QVERIFY(t->item(3, ResultsPanel::ColName)->toolTip().contains(QStringLiteral("maximum likelihood")));
+        QCOMPARE(panel.correlationTable()->rowCount(), 2);
+        // A later result without them leaves only its parameters.
+        panel.setResult(twoParameterResult());
+        QCOMPARE(t->rowCount(), 2);
     }
 
     void correlationCellsColouredBySign()
@@ -273,6 +311,38 @@ private slots:
         QVERIFY(combo->toolTip().contains(QStringLiteral("by hand")));
         panel.setSettings(panel.settings());
         QCOMPARE(combo->currentText(), QStringLiteral("crank-nicolson"));
+    }
+
+    // Issue 20: how a model with constraints is kept on them shows only for such a model; Baumgarte's
+    // rates only where his terms are added; a model with constraints defaults to sparse-implicit.
+    void estimatorShowsConstraintStabilisation()
+    {
+        using sysid::integrate::ConstraintStabilisation;
+        EstimatorPanel panel;
+        panel.resize(400, 1200);
+        panel.show();
+        auto* combo = panel.findChild<QComboBox*>(QStringLiteral("stabilisationCombo"));
+        auto* alpha = panel.findChild<QWidget*>(QStringLiteral("baumgarteAlphaEdit"));
+        QVERIFY(combo && alpha);
+        panel.setSettings(estimate::FitSettings{});
+        QVERIFY(!combo->isVisible());
+        panel.setConstrained(true);
+        panel.setDefaultIntegrator(sysid::integrate::IntegrationMethod::SparseImplicit);
+        QVERIFY(combo->isVisible());
+        QVERIFY(panel.integratorCombo()->toolTip().contains(QStringLiteral("constraints")));
+        QCOMPARE(combo->currentText(), QStringLiteral("projection"));
+        QVERIFY(!alpha->isEnabled());
+        combo->setCurrentIndex(combo->findText(QStringLiteral("baumgarte")));
+        QVERIFY(alpha->isEnabled());
+        estimate::FitSettings s = panel.settings();
+        QCOMPARE(s.integrator.stabilisation, ConstraintStabilisation::Baumgarte);
+        s.integrator.baumgarteAlpha = 3;
+        s.integrator.baumgarteBeta = 4;
+        panel.setSettings(s);
+        QCOMPARE(panel.settings().integrator.baumgarteAlpha, 3.0);
+        QCOMPARE(panel.settings().integrator.baumgarteBeta, 4.0);
+        panel.setConstrained(false);
+        QVERIFY(!combo->isVisible());
     }
 
     void estimatorRoundTripsSettings()
@@ -647,6 +717,88 @@ private slots:
         panel.setPreprocessing(full);
         QCOMPARE(panel.differentiation().second, 11);
         QVERIFY(panel.preprocessing().differentiation == full.differentiation);
+    }
+
+    // The filter's gain over the spectra (|H|^2 = 1/2 at the cutoff), its note, its ends and the
+    // window cut after filtering; the spectral peak's cutoff and starting value.
+    void filterShowsGainPeakAndStartValue()
+    {
+        const data::DataTable table = sineTable();  // 1 Hz (amplitude 1) + 30 Hz (0.3) at 100 Hz
+        FilterPanel panel;
+        panel.setTable(&table);
+        const auto peak = panel.previewPeak();
+        QVERIFY(peak);
+        QVERIFY2(std::abs(peak->frequencyHz - 1.0) < 0.01, qPrintable(QString::number(peak->frequencyHz)));
+        QVERIFY2(panel.peakLabel()->text().contains(QStringLiteral("ω = 2πf = 6.28 rad/s, ω² = 39.5")),
+                 qPrintable(panel.peakLabel()->text()));
+        QVERIFY(!panel.spectrumPlot()->hasFilterGain());
+
+        // The offered cutoff: 5 x the 1 Hz peak.
+        QCOMPARE(panel.useCutoffButton()->text(), QStringLiteral("Use cutoff 5 Hz"));
+        QSignalSpy changed(&panel, &FilterPanel::preprocessingChanged);
+        panel.useCutoffButton()->click();
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(panel.preprocessing().lowPass.has_value());
+        QCOMPARE(panel.preprocessing().lowPass->cutoffHz, 5.0);
+        QCOMPARE(panel.preprocessing().lowPass->ends, data::FilterEnds::LeastSquares);
+
+        const sysid::ui::SpectrumPlot* spectrum = panel.spectrumPlot();
+        QVERIFY(spectrum->hasFilterGain());
+        QVERIFY2(std::abs(spectrum->filterGainNear(5.0) - 0.5) < 0.03,
+                 qPrintable(QString::number(spectrum->filterGainNear(5.0))));
+        QVERIFY(std::abs(spectrum->filterGainNear(1.0) - 1.0) < 1e-4);
+        QVERIFY(spectrum->filterGainNear(30.0) < 1e-6);
+        QVERIFY(!panel.lowPassNote()->isHidden());
+        QVERIFY2(panel.lowPassNote()->text().contains(QStringLiteral("ends by least squares")) &&
+                     panel.lowPassNote()->text().contains(QStringLiteral("decay to 1 % within")),
+                 qPrintable(panel.lowPassNote()->text()));
+
+        // The ends and the window's place, both ways.
+        panel.filterEndsCombo()->setCurrentIndex(
+            panel.filterEndsCombo()->findData(static_cast<int>(data::FilterEnds::Odd)));
+        QCOMPARE(panel.preprocessing().lowPass->ends, data::FilterEnds::Odd);
+        QVERIFY(panel.lowPassNote()->text().contains(QStringLiteral("odd reflection")));
+        data::Preprocessing after;
+        after.lowPass = data::Preprocessing::LowPass{4, 5.0, data::FilterEnds::LeastSquares};
+        after.window = std::make_pair(1.0, 9.0);
+        after.windowAfterFilter = true;
+        panel.setPreprocessing(after);
+        QCOMPARE(comboValue<data::FilterEnds>(panel.filterEndsCombo()), data::FilterEnds::LeastSquares);
+        QVERIFY(panel.windowAfterFilterCheck()->isChecked());
+        QVERIFY(panel.preprocessing().windowAfterFilter);
+        QCOMPARE(panel.processedTable()->columns[0].front(), 1.0);
+
+        // Leave out the end transients: the window shrinks by the settling time at each end.
+        const double settling = data::lowPassSettlingTime(*after.lowPass, 100.0).value();
+        panel.windowAfterFilterCheck()->setChecked(false);
+        QVERIFY(panel.skipTransientsButton()->isEnabled());
+        panel.skipTransientsButton()->click();
+        const data::Preprocessing skipped = panel.preprocessing();
+        QVERIFY(skipped.window && skipped.windowAfterFilter);
+        QVERIFY2(std::abs(skipped.window->first - settling) < 0.01,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(skipped.window->first).arg(settling)));
+        QVERIFY(std::abs(skipped.window->second - (9.99 - settling)) < 0.01);
+
+        // A starting value from the peak: Omega2 is preselected with omega^2.
+        QSignalSpy start(&panel, &FilterPanel::startValueRequested);
+        QVERIFY(!panel.setStartButton()->isEnabled());  // no model yet
+        panel.setParameterNames({QStringLiteral("gamma"), QStringLiteral("Omega2"), QStringLiteral("alpha")});
+        QCOMPARE(panel.startParameterCombo()->currentText(), QStringLiteral("Omega2"));
+        QCOMPARE(panel.startFormCombo()->currentText(), QStringLiteral("ω² = 39.5"));
+        QVERIFY(panel.setStartButton()->isEnabled());
+        panel.setStartButton()->click();
+        QCOMPARE(start.count(), 1);
+        QCOMPARE(start.at(0).at(0).toString(), QStringLiteral("Omega2"));
+        QCOMPARE(start.at(0).at(1).toDouble(), 39.5);
+        QVERIFY(start.at(0).at(2).toString().contains(QStringLiteral("spectral peak of y")));
+        panel.startParameterCombo()->setCurrentText(QStringLiteral("alpha"));
+        panel.startFormCombo()->setCurrentIndex(2);
+        panel.setStartButton()->click();
+        QCOMPARE(start.at(1).at(0).toString(), QStringLiteral("alpha"));
+        QCOMPARE(start.at(1).at(1).toDouble(), 1.0);  // f in Hz
+        panel.setParameterNames({QStringLiteral("c"), QStringLiteral("wn")});
+        QCOMPARE(panel.startParameterCombo()->currentText(), QStringLiteral("wn"));
+        QCOMPARE(panel.startFormCombo()->currentIndex(), 1);  // omega
     }
 
     void filterInvalidCutoffShowsError()

@@ -125,8 +125,77 @@ private slots:
         w.periodicPanel()->runButton()->click();  // the model has an input: no periodic solution job
         QTRY_VERIFY_WITH_TIMEOUT(
             !w.periodicController()->runner()->isRunning() && w.periodicPanel()->runButton()->isEnabled(), 30000);
-        QVERIFY2(w.periodicPanel()->resultText().contains(QStringLiteral("without inputs")),
+        QVERIFY2(
+            w.periodicPanel()->resultText().contains(QStringLiteral("Measured excitation: choose the record of u")),
+            qPrintable(w.periodicPanel()->resultText()));
+        // A file that cannot be read is named.
+        w.periodicPanel()->setInputFile(QStringLiteral("/nonexistent/force.csv"));
+        w.periodicPanel()->runButton()->click();
+        QVERIFY2(w.periodicPanel()->resultText().contains(QStringLiteral("force.csv")),
                  qPrintable(w.periodicPanel()->resultText()));
+    }
+
+    // A model driven by a measured input: the record is a CSV file of u = cos(1.3 t) over one period;
+    // the orbit is the analytic one, and a continuation in the damping runs with the same record.
+    void measuredExcitationFromAFile()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath(QStringLiteral("driven.model"));
+        QVERIFY(test::writeFile(model,
+                                "param c = 0.2\nparam k = 1\ninput u\nx'' = -c*x' - k*x + u\n"
+                                "x(0) = 0, 0\noutput x\n"));
+        const double omega = 1.3, T = 2 * std::numbers::pi / omega;
+        QByteArray csv = "t,u\n";
+        for (int k = 0; k < 64; ++k)
+            csv += QByteArray::number(T * k / 64, 'g', 17) + "," +
+                QByteArray::number(std::cos(omega * T * k / 64), 'g', 17) + "\n";
+        QVERIFY(test::writeFile(dir.filePath(QStringLiteral("u.csv")), csv));
+
+        ui::MainWindow w(model);
+        ui::PeriodicPanel* panel = w.periodicPanel();
+        QVERIFY(!panel->inputBox()->isHidden());
+        QVERIFY(panel->inputBox()->title().contains(QStringLiteral("u")));
+        QVERIFY(!panel->frequencyCheck()->isChecked());  // a measured record fixes the period
+        panel->periodEdit()->setText(QString::number(T, 'g', 17));
+        panel->setInputFile(dir.filePath(QStringLiteral("u.csv")));
+        QCOMPARE(panel->inputDataSet(), -1);
+        panel->inputPeriodsCombo()->setCurrentIndex(1);
+        QString error;
+        auto job = panel->job(w.document()->modelText(), w.document()->modelSource(), &error);
+        QVERIFY2(job, qPrintable(error));
+        QCOMPARE(job->inputPeriods, std::size_t{1});
+
+        QSignalSpy shown(w.periodicController(), &ui::PeriodicController::orbitShown);
+        panel->runButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.periodicController()->runner()->isRunning() && shown.count() == 1, 30000);
+        QVERIFY2(panel->resultText().contains(QStringLiteral("stable")), qPrintable(panel->resultText()));
+        const auto orbit = w.orbitPlot();
+        QVERIFY(orbit->modelCount() >= 100);
+
+        QSignalSpy branch(w.periodicController(), &ui::PeriodicController::branchShown);
+        panel->sweepBox()->setChecked(true);
+        panel->sweepParameterCombo()->setCurrentText(QStringLiteral("c"));
+        panel->sweepFromEdit()->setText(QStringLiteral("0.2"));
+        panel->sweepToEdit()->setText(QStringLiteral("0.4"));
+        panel->runButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.periodicController()->runner()->isRunning() && branch.count() == 1, 30000);
+        QVERIFY(w.branchPlot()->stableCount() >= 3);
+    }
+
+    // The oleo example: the force is the F column of the project's data set (three periods, averaged).
+    void measuredExcitationFromADataSet()
+    {
+        ui::MainWindow w(QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/oleo.sysid"));
+        ui::PeriodicPanel* panel = w.periodicPanel();
+        QVERIFY(!panel->inputBox()->isHidden());
+        QCOMPARE(panel->inputSourceCombo()->count(), 2);  // the data set and "CSV file"
+        QCOMPARE(panel->inputDataSet(), 0);
+        QCOMPARE(panel->periodEdit()->value(), 2.0);  // the project's periodic-response period
+        QSignalSpy shown(w.periodicController(), &ui::PeriodicController::orbitShown);
+        panel->runButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.periodicController()->runner()->isRunning(), 60000);
+        QVERIFY2(shown.count() == 1, qPrintable(panel->resultText()));
+        QVERIFY2(panel->resultText().contains(QStringLiteral("stable")), qPrintable(panel->resultText()));
     }
 
     // The README's frequency-response screenshot comes from the application itself.

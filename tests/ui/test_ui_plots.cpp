@@ -367,8 +367,29 @@ private slots:
         QVERIFY(!plot.hasCutoff());
         plot.setLogFrequency(true);
         QVERIFY(plot.isLogFrequency());
+        auto* logAction = plot.findChild<QAction*>(QStringLiteral("logFrequencyAction"));
+        QVERIFY(logAction != nullptr && logAction->isChecked());
+        logAction->trigger();  // the context menu's switch
+        QVERIFY(!plot.isLogFrequency());
+
+        // The filter's gain on the right axis, not one of the named curves, in the legend.
+        QVERIFY(!plot.hasFilterGain());
+        const std::vector<double> gain{1.0, 0.5, 0.0};
+        plot.setFilterGain({0.0, 10.0, 50.0}, gain);
+        QVERIFY(plot.hasFilterGain());
+        QCOMPARE(plot.filterGainNear(11.0), 0.5);
+        QVERIFY(p->yAxis2->visible());
+        QCOMPARE(p->yAxis2->range().lower, 0.0);
+        QCOMPARE(p->yAxis2->range().upper, 1.05);
+        QCOMPARE(plot.curveNames(), (QStringList{QStringLiteral("raw"), QStringLiteral("processed")}));
+        QVERIFY(plot.legendEntries().contains(SpectrumPlot::filterGainName()));
+        plot.clearFilterGain();
+        QVERIFY(!plot.hasFilterGain() && !p->yAxis2->visible());
+        QVERIFY(std::isnan(plot.filterGainNear(11.0)));
+        plot.setFilterGain({0.0, 10.0}, {1.0, 0.5});
         plot.clear();
         QVERIFY(plot.curveNames().isEmpty());
+        QVERIFY(!plot.hasFilterGain());
     }
 
     void exportsPng()

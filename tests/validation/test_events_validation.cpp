@@ -326,9 +326,10 @@ private slots:
     // At kc = 1 shooting from (-0.5, 0.5) finds x = -sin t, which exists for every kc: it touches
     // both walls with zero velocity (grazing) and never enters them. Between the walls the cart is
     // a free mass, so the variational monodromy matrix is [[1, 2 pi], [0, 1]] and the shooting
-    // Jacobian M - I is singular on this orbit; differences of the flow see the walls from one side
-    // and converge, to within the grazing orbit's non-smoothness. The default (automatic) Jacobian
-    // falls back to them when the variational one fails on a model with switches.
+    // Jacobian M - I is singular on this orbit: plain Newton stops. Modified steps (Gay 1976, the
+    // default) converge with it; differences of the flow see the walls from one side and converge
+    // too, to within the grazing orbit's non-smoothness (the automatic Jacobian's fallback for a
+    // model with switches when the variational one fails).
     void cartGrazingOrbitAtUnitStiffness()
     {
         try {
@@ -336,15 +337,24 @@ private slots:
             model.setParameters(validation::valuesWith(model.source(), {{"kc", 1.0}, {"gamma", 1.0}}));
             auto settings = cartSettings(false);
             settings.jacobian = shooting::ShootingJacobian::Variational;
+            settings.newton.modifiedSteps = false;
             QVERIFY(!shooting::findPeriodicSolution(model, test::vec({-0.5, 0.5}), settings).converged());
-            settings.jacobian = shooting::ShootingJacobian::Automatic;
-            const auto s = shooting::findPeriodicSolution(model, test::vec({-0.5, 0.5}), settings);
-            QVERIFY2(s.converged(), s.newton.termination.message.c_str());
-            qInfo("cart kc = 1, default tolerances, differenced Jacobian: x(0) = (%.2e, %.10f) (x = -sin t: (0, -1)), "
-                  "max |x| = %.6f, %zu Newton iterations",
-                  s.initialState(0), s.initialState(1), s.states.col(0).cwiseAbs().maxCoeff(), s.newton.iterations);
-            QVERIFY(std::abs(s.initialState(0)) < 1e-3);
-            QVERIFY(std::abs(s.initialState(1) + 1.0) < 1e-6);
+            settings.newton.modifiedSteps = true;
+            for (const auto jacobian : {shooting::ShootingJacobian::Variational, shooting::ShootingJacobian::Automatic,
+                                        shooting::ShootingJacobian::FiniteDifferences}) {
+                settings.jacobian = jacobian;
+                const auto s = shooting::findPeriodicSolution(model, test::vec({-0.5, 0.5}), settings);
+                QVERIFY2(s.converged(), s.newton.termination.message.c_str());
+                qInfo("cart kc = 1, default tolerances, %s Jacobian: x(0) = (%.2e, %.10f) (x = -sin t: (0, -1)), max "
+                      "|x| = %.6f, %zu Newton iterations, %zu modified steps",
+                      jacobian == shooting::ShootingJacobian::FiniteDifferences
+                          ? "differenced"
+                          : (jacobian == shooting::ShootingJacobian::Variational ? "variational" : "automatic"),
+                      s.initialState(0), s.initialState(1), s.states.col(0).cwiseAbs().maxCoeff(), s.newton.iterations,
+                      s.newton.modifiedSteps);
+                QVERIFY(std::abs(s.initialState(0)) < 1e-3);
+                QVERIFY(std::abs(s.initialState(1) + 1.0) < 1e-6);
+            }
         } catch (const std::exception& e) {
             QFAIL(e.what());
         }

@@ -20,7 +20,7 @@ EquationsDialog::EquationsDialog(QWidget* parent) : QDialog(parent)
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    resize(640, 420);
+    resize(760, 460);  // the descriptor system's lines of a model with constraints
 }
 
 EquationsDialog::EquationsDialog(const ModelSummary& summary, QWidget* parent) : EquationsDialog(parent)

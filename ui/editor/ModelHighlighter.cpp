@@ -22,14 +22,20 @@ ModelHighlighter::ModelHighlighter(QTextDocument* document) : QSyntaxHighlighter
     // Keywords are keywords only in their place (the parser's rule), so a state called field or a
     // parameter called prior is not coloured as one: a statement's first word followed by more than
     // '=', and a slot word after the value that no operator follows.
-    const QString statements =
-        QStringLiteral("param|state|input|let|output|coord|kinetic|potential|dissipation|force|field");
-    const QString slotWords = QStringLiteral("fixed|estimate|prior|unit|hold|linear|spline");
+    const QString statements = QStringLiteral(
+        "param|state|input|let|output|coord|kinetic|potential|dissipation|force|field|constraint|algebraic");
+    const QString slotWords = QStringLiteral("fixed|estimate|guess|prior|unit|hold|linear|spline");
+    string_.setForeground(QColor(0x00, 0x70, 0x20));
     const QString functions =
         QStringLiteral("sin|cos|tan|asin|acos|atan2|atan|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max");
     // Later rules win where they overlap; comments come last so nothing is coloured inside them.
-    rules_.push_back(
-        {QRegularExpression(QStringLiteral("(?:^|;)\\s*\\K(?:%1)\\b(?=\\s+[^=\\s])").arg(statements)), Kind::Keyword});
+    // (constraint (0) = 1, 0 is an initial value, spaced or not.)
+    rules_.push_back({QRegularExpression(QStringLiteral("(?:^|;)\\s*\\K(?:%1)\\b(?=\\s+[^=\\s])(?!\\s*\\(\\s*0\\s*\\)\\s*=)")
+                                             .arg(statements)),
+                      Kind::Keyword});
+    // include "FILE" as NAME: include before a string, as after it.
+    rules_.push_back({QRegularExpression(QStringLiteral("(?:^|;)\\s*\\Kinclude\\b(?=\\s*\")")), Kind::Keyword});
+    rules_.push_back({QRegularExpression(QStringLiteral("(?<=\")\\s+\\Kas\\b")), Kind::Keyword});
     // when starts an event only with a ':' after its condition (when(0) = 1 is an initial value).
     rules_.push_back(
         {QRegularExpression(QStringLiteral("(?:^|;)\\s*\\Kwhen\\b(?=\\s*[^\\s=':][^;#]*:)")), Kind::Keyword});
@@ -47,9 +53,11 @@ ModelHighlighter::ModelHighlighter(QTextDocument* document) : QSyntaxHighlighter
     rules_.push_back({QRegularExpression(QStringLiteral("(?:^|;)\\s*\\K(?:%1)(?=\\s+[A-Za-z_])")
                                              .arg(bondNodes.join(QLatin1Char('|')))),
                       Kind::Keyword});
+    // x', spring.q', crank.x'' (a bond-graph variable or a sub-model's name is one name).
     rules_.push_back(
-        {QRegularExpression(QStringLiteral("(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)?'{1,2}")),
+        {QRegularExpression(QStringLiteral("(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)*'{1,2}")),
          Kind::Prime});
+    rules_.push_back({QRegularExpression(QStringLiteral("\"[^\"]*\"")), Kind::String});
     rules_.push_back({QRegularExpression(QStringLiteral("#.*$")), Kind::Comment});
 }
 
@@ -61,6 +69,7 @@ QTextCharFormat ModelHighlighter::format(Kind kind) const
     case Kind::Number: return number_;
     case Kind::Prime: return prime_;
     case Kind::Comment: return comment_;
+    case Kind::String: return string_;
     }
     return {};
 }

@@ -11,11 +11,12 @@ class QTextDocument;
 namespace sysid::ui {
 
 // Colours the model language (DESIGN.md, "The model language"): keywords, functions, numbers,
-// primed names (x', x'') and comments (# to the end of the line). Purely lexical.
+// primed names (x', x''), file names ("bar.model") and comments (# to the end of the line).
+// Purely lexical.
 class ModelHighlighter : public QSyntaxHighlighter {
     Q_OBJECT
 public:
-    enum class Kind { Keyword, Function, Number, Prime, Comment };
+    enum class Kind { Keyword, Function, Number, Prime, Comment, String };
 
     explicit ModelHighlighter(QTextDocument* document);
 
@@ -30,7 +31,7 @@ private:
         Kind kind;
     };
     std::vector<Rule> rules_;
-    QTextCharFormat keyword_, function_, number_, prime_, comment_;
+    QTextCharFormat keyword_, function_, number_, prime_, comment_, string_;
 };
 
 }  // namespace sysid::ui

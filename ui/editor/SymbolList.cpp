@@ -15,6 +15,7 @@ QString groupTitle(SymbolList::Group group)
     case SymbolList::Group::Inputs: return QObject::tr("Inputs");
     case SymbolList::Group::Outputs: return QObject::tr("Outputs");
     case SymbolList::Group::Events: return QObject::tr("Events");
+    case SymbolList::Group::Constraints: return QObject::tr("Constraints");
     case SymbolList::Group::BondGraph: return QObject::tr("Bond graph");
     }
     return {};
@@ -91,6 +92,17 @@ void SymbolList::setSummary(const ModelSummary& summary)
     groupItem(Group::Events)->setHidden(summary.events.empty());
     fill(Group::BondGraph, toList(summary.bondGraph));
     groupItem(Group::BondGraph)->setHidden(summary.bondGraph.empty());
+    fill(Group::Constraints, toList(summary.constraints));
+    groupItem(Group::Constraints)->setHidden(summary.constraints.empty());
+    if (!summary.constraints.empty()) {
+        QTreeWidgetItem* constraints = groupItem(Group::Constraints);
+        constraints->setText(0, tr("Constraints (%1, index %2)")
+                                    .arg(summary.constraints.size())
+                                    .arg(summary.differentiationIndex));
+        constraints->setToolTip(0, tr("A differential-algebraic model: algebraic variables %1. Model > Show derived "
+                                      "equations shows the descriptor system, the index and the hidden constraints.")
+                                       .arg(toList(summary.algebraic).join(QStringLiteral(", "))));
+    }
 }
 
 QStringList SymbolList::names(Group group) const

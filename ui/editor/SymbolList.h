@@ -7,13 +7,14 @@
 
 namespace sysid::ui {
 
-// The model's names in four groups: States, Parameters, Inputs, Outputs, and its events (when)
-// and bond-graph elements in groups shown only when there are any. An invalid model keeps the
-// last good lists and adds a line "model has errors" at the top.
+// The model's names in four groups: States, Parameters, Inputs, Outputs, and its events (when),
+// constraints (with the differentiation index) and bond-graph elements in groups shown only when
+// there are any. An invalid model keeps the last good lists and adds a line "model has errors" at
+// the top.
 class SymbolList : public QTreeWidget {
     Q_OBJECT
 public:
-    enum class Group { States, Parameters, Inputs, Outputs, Events, BondGraph };
+    enum class Group { States, Parameters, Inputs, Outputs, Events, Constraints, BondGraph };
 
     explicit SymbolList(QWidget* parent = nullptr);
 

@@ -16,6 +16,7 @@
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
 #include "engine/job/OptimalEstimationJob.h"
+#include "engine/project/OptimalEstimationJson.h"
 
 #include <QMessageBox>
 #include <QStringList>
@@ -102,6 +103,17 @@ void FitController::connectFitRunner()
 
 void FitController::connectOptimalRunner()
 {
+    connect(optimalRunner_, &OptimalEstimationRunner::diagnosed, this,
+            [this](const QString& message, const std::optional<estimate::StiffnessDiagnostics>& d) {
+                if (!d) {
+                    emit logLine(tr("stiffness check failed: %1").arg(message));
+                    QMessageBox::warning(views_.dialogParent, tr("Stiffness check failed"), message);
+                    return;
+                }
+                views_.estimator->optimalSettingsWidget()->setStiffness(*d);
+                views_.optimalView->showStiffnessCheck(*d);
+                emit stiffnessChecked();
+            });
     connect(optimalRunner_, &OptimalEstimationRunner::started, views_.parameterPlot,
             &ParameterHistoryPlot::setParameterNames);
     connect(optimalRunner_, &OptimalEstimationRunner::iteration, this, [this](const estimate::IterationRecord& r) {
@@ -127,6 +139,9 @@ void FitController::connectOptimalRunner()
                 emit logLine(tr("%1 result discarded: another project was opened while it ran").arg(what));
             } else if (result) {
                 views_.optimalView->setResult(*result);
+                if (result->states.rows() > 0)
+                    document_->setLastOptimalResult(project::optimalResultToJson(*result));
+                views_.estimator->optimalSettingsWidget()->setStiffness(result->stiffnessAtGuess);
                 emit runningChanged(false);  // after the result, so the views judge it as it stands
                 const QString end = cancelled ? tr("cancelled")
                     : result->converged()     ? tr("converged")
@@ -143,9 +158,8 @@ void FitController::connectOptimalRunner()
         });
 }
 
-void FitController::runOptimalEstimation()
+bool FitController::makeOptimalJob(job::OptimalEstimationJob& job, const QString& title)
 {
-    job::OptimalEstimationJob job;
     try {
         job::FitJob fit = document_->makeFitJob();
         if (fit.experiments.empty())
@@ -162,18 +176,46 @@ void FitController::runOptimalEstimation()
         job.preprocessing = fit.preprocessing;
         job.parameterValues = fit.parameterValues;
         job.settings = views_.estimator->optimalSettingsWidget()->settings();
+        const std::string& from = job.settings.guessFrom;
+        if (from == estimate::kLastOptimalResult) {
+            const auto& last = views_.optimalView->result();
+            if (!last || last->states.rows() == 0)
+                throw std::runtime_error("there is no result to start from yet: run it once from the data "
+                                         "(Start from: the data)");
+            job.settings.startFrom = estimate::startTrajectoryFrom(*last, "the last result");
+        } else if (!from.empty()) {
+            job.settings.startFrom = project::loadStartTrajectory(from);
+        }
     } catch (const std::exception& e) {
-        QMessageBox::warning(views_.dialogParent, tr("Cannot run optimal estimation"),
-                             QString::fromStdString(e.what()));
-        return;
+        QMessageBox::warning(views_.dialogParent, title, QString::fromStdString(e.what()));
+        return false;
     }
+    return true;
+}
+
+void FitController::checkOptimalStiffness()
+{
+    if (runner_->isRunning() || optimalRunner_->isRunning() || refusedForInput(tr("Cannot check the stiffness")))
+        return;
+    job::OptimalEstimationJob job;
+    if (!makeOptimalJob(job, tr("Cannot check the stiffness")))
+        return;
+    emit logLine(tr("stiffness check started"));
+    optimalRunner_->diagnose(std::move(job));
+}
+
+void FitController::runOptimalEstimation()
+{
+    job::OptimalEstimationJob job;
+    if (!makeOptimalJob(job, tr("Cannot run optimal estimation")))
+        return;
     startRevision_ = document_->revision();
     views_.estimator->setRunning(true);
     emit runningChanged(true);
     emit iterationText(QString());
     views_.costPlot->clear();
     views_.parameterPlot->clear();
-    views_.optimalView->clear();
+    views_.optimalView->clear(tr("running…"));
     emit optimalEstimationStarted();
     emit logLine(tr("optimal estimation started"));
     optimalRunner_->start(std::move(job));

@@ -15,6 +15,10 @@
 
 class QWidget;
 
+namespace sysid::job {
+struct OptimalEstimationJob;
+}
+
 namespace sysid::ui {
 
 class CostPlot;
@@ -61,6 +65,9 @@ public:
 
 public slots:
     void run();  // optimal estimation when the estimator panel has it selected
+    // The stiffness along optimal estimation's starting guess (on the worker thread): the
+    // suggestion goes next to the shooting points, kappa(t) to the optimal-estimation view.
+    void checkOptimalStiffness();
     void cancel();
     // Output error from the shown equation-error estimate ("Use as start").
     void refineByOutputError();
@@ -77,6 +84,7 @@ signals:
     void modelResponse(int experiment, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
                        bool withPhase);
     void optimalEstimationStarted();  // its view wants to be shown
+    void stiffnessChecked();  // the view shows kappa(t) and wants to be shown
     // After a fit: the model at the estimate on validation data set `dataSet` (samples x outputs)
     // and how well it agrees per output (NaN: the data set does not measure it).
     void validationResponse(int dataSet, const std::vector<double>& times, const Eigen::MatrixXd& outputs,
@@ -86,6 +94,9 @@ private:
     void connectFitRunner();
     void connectOptimalRunner();
     void runOptimalEstimation();
+    // The job of optimal estimation from the document and the panel, with the trajectories to
+    // start from read; false (after a warning titled `title`) when it cannot be made.
+    bool makeOptimalJob(job::OptimalEstimationJob& job, const QString& title);
     void startFit(job::FitJob job);
     // Says what is invalid and returns true when inputProblems() is not empty.
     bool refusedForInput(const QString& title);

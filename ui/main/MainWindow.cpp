@@ -37,6 +37,7 @@
 #include "ui/results/FitViews.h"
 #include "ui/run/LiveSimulation.h"
 #include "ui/results/OptimalEstimationView.h"
+#include "ui/results/ModelComparisonWindow.h"
 #include "ui/results/ResidualAnalysisPanel.h"
 #include "ui/results/ResultsPanel.h"
 #include "ui/run/FitRunner.h"
@@ -45,6 +46,8 @@
 #include "ui/settings/FilterPanel.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
+#include "engine/estimate/MethodTraits.h"
+#include "engine/model/SubModels.h"
 #include "engine/job/OptimalEstimationJob.h"
 #include "engine/project/OptimalEstimationJson.h"
 
@@ -105,6 +108,14 @@ QStringList toList(const std::vector<std::string>& names)
     for (const auto& n : names)
         list << QString::fromStdString(n);
     return list;
+}
+
+// The name a model file's problems are reported under: its file name, or its whole path when it
+// includes sub-models, which are read from its folder.
+QString modelSourceOf(const QString& path, const QString& text)
+{
+    return model::includesSubModels(text.toStdString()) ? QFileInfo(path).absoluteFilePath()
+                                                        : QFileInfo(path).fileName();
 }
 
 }  // namespace
@@ -273,12 +284,14 @@ void MainWindow::buildDocks()
 
 namespace {
 
-// Rows the Results dock is sized for: the model's estimated parameters, between a few and a dozen.
-int resultRows(const ModelSummary& summary)
+// Rows the Results dock is sized for: the model's estimated parameters (and the outputs' noise sd of a method that
+// estimates them), between a few and a dozen.
+int resultRows(const ModelSummary& summary, const estimate::FitSettings& settings)
 {
     const auto estimated = std::count_if(summary.parameters.begin(), summary.parameters.end(),
                                          [](const model::Parameter& p) { return !p.fixed; });
-    return std::clamp(static_cast<int>(estimated), 5, 12);
+    const bool noise = estimate::traitsOf(settings.method).weighting == estimate::OutputWeighting::Estimated;
+    return std::clamp(static_cast<int>(estimated) + (noise ? static_cast<int>(summary.outputs.size()) : 0), 5, 12);
 }
 
 }  // namespace
@@ -299,9 +312,11 @@ void MainWindow::arrangeDocks()
                 Qt::Horizontal);
     // Before the window is shown the dock's title and the tab bar under it can only be estimated.
     const int dockFrame = 2 * fontMetrics().height() + 30;
-    resizeDocks({resultsDock},
-                {std::min(results_->heightForRows(resultRows(document_->modelSummary())) + dockFrame, height() / 2)},
-                Qt::Vertical);
+    resizeDocks(
+        {resultsDock},
+        {std::min(results_->heightForRows(resultRows(document_->modelSummary(), document_->settings())) + dockFrame,
+                  height() / 2)},
+        Qt::Vertical);
 }
 
 void MainWindow::makeRoomForResults()
@@ -309,7 +324,7 @@ void MainWindow::makeRoomForResults()
     auto* dock = findChild<QDockWidget*>(QStringLiteral("resultsDock"));
     if (!isVisible() || !dock || dock->isFloating() || dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
         return;
-    const int wanted = results_->heightForRows(resultRows(document_->modelSummary()));
+    const int wanted = results_->heightForRows(resultRows(document_->modelSummary(), document_->settings()));
     // resizeDocks counts the title and a tabbed group's tab bar too: measure what it gave, then correct once.
     int size = dock->height();
     for (int attempt = 0; attempt < 2 && results_->height() < wanted && size < height() / 2; ++attempt) {
@@ -408,6 +423,19 @@ void MainWindow::buildControllers()
     exports_ = new ExportActions(document_, this, statusBar(), std::move(figures), this);
 }
 
+ModelComparisonWindow* MainWindow::showModelComparison()
+{
+    if (!modelComparison_) {
+        modelComparison_ = new ModelComparisonWindow(document_, this);
+        if (document_->result())
+            modelComparison_->addProjectResult();
+    }
+    modelComparison_->show();
+    modelComparison_->raise();
+    modelComparison_->activateWindow();
+    return modelComparison_;
+}
+
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -465,6 +493,10 @@ void MainWindow::buildMenus()
     run->addAction(tr("Find &periodic solution"), QKeySequence(Qt::CTRL | Qt::Key_P), periodicController_,
                    &PeriodicController::run);
     run->addAction(tr("Cancel periodic solution"), periodicController_, &PeriodicController::cancel);
+    run->addSeparator();
+    QAction* compareAction = run->addAction(tr("Compare &models…"), this, [this] { showModelComparison(); });
+    compareAction->setToolTip(tr("Fitted models side by side on one data set: cost, information criteria, "
+                                 "outputs and residuals"));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>())
@@ -530,6 +562,7 @@ void MainWindow::connectDocument()
     });
     connect(filter_, &FilterPanel::preprocessingChanged, this,
             [this] { document_->setPreprocessing(filter_->preprocessing()); });
+    connect(filter_, &FilterPanel::startValueRequested, this, &MainWindow::setStartingValue);
     connect(estimator_, &EstimatorPanel::settingsChanged, this,
             [this] { document_->setSettings(estimator_->settings()); });
     connect(estimator_, &EstimatorPanel::optimalSettingsChanged, this,
@@ -553,8 +586,12 @@ void MainWindow::connectControllers()
     connect(live_, &LiveSimulation::simulated, fitViews_, &FitViews::showLiveResponse);
     connect(live_, &LiveSimulation::cleared, fitViews_, &FitViews::clearLiveResponse);
     connect(live_, &LiveSimulation::failed, this, [this](const QString& text) { showRunStatus(text, 8000); });
+    connect(live_, &LiveSimulation::constraintDrift, this, [this](const QString& text) { showRunStatus(text, 8000); });
     connect(fit_, &FitController::optimalEstimationStarted, fitViews_, &FitViews::optimalEstimationStarted);
     connect(fit_, &FitController::optimalEstimationStarted, this, [this] { plots_->setCurrentWidget(optimalView_); });
+    connect(fit_, &FitController::stiffnessChecked, this, [this] { plots_->setCurrentWidget(optimalView_); });
+    connect(estimator_->optimalSettingsWidget(), &OptimalEstimationSettingsWidget::stiffnessCheckRequested, fit_,
+            &FitController::checkOptimalStiffness);
     connect(fit_, &FitController::logLine, log_, &QPlainTextEdit::appendPlainText);
     connect(fit_, &FitController::statusMessage, this, &MainWindow::showRunStatus);
     // The panels' own runs: their messages go to the log and the status bar alike.
@@ -599,7 +636,7 @@ bool MainWindow::openPath(const QString& path)
             statusBar()->showMessage(error, 15000);
             return false;
         }
-        document_->newFromModel(text, QFileInfo(path).fileName());
+        document_->newFromModel(text, modelSourceOf(path, text));
         makeRoomForResults();
         return true;
     }
@@ -651,6 +688,30 @@ void MainWindow::updateModelWithEstimates()
         text = ParameterTable::rewriteParameterLine(text, rewritten);
     }
     parameterTable_->replaceEditorText(text);
+}
+
+void MainWindow::setStartingValue(const QString& name, double value, const QString& reason)
+{
+    const ModelSummary& summary = document_->modelSummary();
+    const auto found =
+        std::find_if(summary.parameters.begin(), summary.parameters.end(),
+                     [&](const model::Parameter& p) { return !p.isInitialValue && p.name == name.toStdString(); });
+    if (!summary.valid || found == summary.parameters.end()) {
+        statusBar()->showMessage(tr("The model has no parameter %1.").arg(name), 8000);
+        return;
+    }
+    if (value < found->lower || value > found->upper) {
+        statusBar()->showMessage(tr("%1 = %2 (%3) lies outside its bounds [%4, %5]; the start value was not changed.")
+                                     .arg(name, ParameterTable::formatNumber(value), reason,
+                                          ParameterTable::formatNumber(found->lower),
+                                          ParameterTable::formatNumber(found->upper)),
+                                 10000);
+        return;
+    }
+    model::Parameter rewritten = *found;
+    rewritten.value = value;
+    parameterTable_->replaceEditorText(ParameterTable::rewriteParameterLine(editor_->toPlainText(), rewritten));
+    statusBar()->showMessage(tr("%1 starts at %2: %3.").arg(name, ParameterTable::formatNumber(value), reason), 10000);
 }
 
 void MainWindow::foldStartingValuesIntoText()
@@ -745,7 +806,7 @@ void MainWindow::newFromTemplate(const QString& modelFile)
         QMessageBox::warning(this, tr("Cannot read template"), error);
         return;
     }
-    document_->newFromModel(text, QFileInfo(modelFile).fileName());
+    document_->newFromModel(text, modelSourceOf(modelFile, text));
     makeRoomForResults();
 }
 
@@ -843,13 +904,23 @@ void MainWindow::refreshModel()
     symbols_->setSummary(summary);
     periodic_->setModel(summary);
     parameterTable_->setSummary(summary);
+    if (summary.valid) {
+        QStringList parameters;
+        for (const model::Parameter& p : summary.parameters)
+            if (!p.isInitialValue)
+                parameters << QString::fromStdString(p.name);
+        filter_->setParameterNames(parameters);
+    }
     {
         const QSignalBlocker block(estimator_);
         estimator_->setOutputs(toList(summary.outputs));
         estimator_->setStates(toList(summary.states));
         estimator_->setInputs(toList(summary.inputs), summary.declaredIntersample);
-        if (summary.valid)  // while the text does not parse, the last model's default stays
-            estimator_->setDefaultIntegrator(integrate::defaultMethodFor(!summary.fields.empty()));
+        if (summary.valid) {  // while the text does not parse, the last model's default stays
+            estimator_->setConstrained(!summary.constraints.empty());
+            estimator_->setDefaultIntegrator(
+                integrate::defaultMethodFor(!summary.fields.empty(), !summary.constraints.empty()));
+        }
         estimator_->setSettings(document_->settings());
         QStringList states, residuals;
         try {

@@ -34,6 +34,7 @@ class CostPlot;
 class PhasePortraitPlot;
 class BranchPlot;
 class PeriodicPanel;
+class ModelComparisonWindow;
 class PeriodicController;
 class OptimalEstimationRunner;
 class OptimalEstimationView;
@@ -72,6 +73,8 @@ public:
     TimeSeriesPlot* outputPlot(int output) const;
     PeriodicPanel* periodicPanel() const { return periodic_; }
     PeriodicController* periodicController() const { return periodicController_; }
+    // The window that compares fitted models side by side (Run > Compare models), shown and raised.
+    ModelComparisonWindow* showModelComparison();
     StudyPanel* studyPanel() const { return study_; }
     PhasePortraitPlot* orbitPlot() const { return orbitPlot_; }
     BranchPlot* branchPlot() const { return branchPlot_; }
@@ -120,6 +123,9 @@ private:
     void foldStartingValuesIntoText();
     // Writes the last fit's estimates into the model text as the starting values (one undo step).
     void updateModelWithEstimates();
+    // A parameter's starting value written into its `param` line (the filter panel's suggestion
+    // from the spectral peak), said in the status bar with `reason`.
+    void setStartingValue(const QString& name, double value, const QString& reason);
     void newProject();
     void newFromTemplate(const QString& modelFile);
     void openExample();
@@ -158,6 +164,7 @@ private:
     BranchPlot* branchPlot_ = nullptr;
     PeriodicPanel* periodic_ = nullptr;
     PeriodicController* periodicController_ = nullptr;
+    ModelComparisonWindow* modelComparison_ = nullptr;  // made when first shown
     OptimalEstimationView* optimalView_ = nullptr;
     StudyPanel* study_ = nullptr;
     ContourPanel* contour_ = nullptr;

@@ -1,13 +1,18 @@
 #include "ui/periodic/PeriodicController.h"
 
+#include "engine/data/CsvReader.h"
+#include "engine/data/DataError.h"
 #include "engine/model/UnitLabel.h"
 
 #include "ui/periodic/PeriodicPanel.h"
 #include "ui/plots/BranchPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
+#include "ui/settings/NumberField.h"
 #include "ui/project/ProjectDocument.h"
 
 #include <QComboBox>
+
+#include <cmath>
 
 namespace sysid::ui {
 
@@ -31,6 +36,55 @@ PeriodicController::PeriodicController(ProjectDocument* document, PeriodicPanel*
         markOutOfDate();
     });
     connect(document_, &ProjectDocument::modelTextChanged, this, &PeriodicController::markOutOfDate);
+    connect(document_, &ProjectDocument::dataChanged, this, &PeriodicController::offerDataSets);
+    connect(document_, &ProjectDocument::projectReplaced, this, &PeriodicController::offerDataSets);
+    connect(document_, &ProjectDocument::projectReplaced, this, &PeriodicController::offerPeriod);
+    offerDataSets();
+    offerPeriod();
+}
+
+void PeriodicController::offerPeriod()
+{
+    // A project fitted by periodic response knows its forcing period: the likely one here too.
+    const double period = document_->settings().periodic.period;
+    if (period > 0 && std::isfinite(period))
+        panel_->periodEdit()->setValue(period);
+}
+
+void PeriodicController::offerDataSets()
+{
+    QStringList names;
+    for (int i = 0; i < document_->dataSetCount(); ++i) {
+        const auto& set = document_->dataSet(i);
+        names << QString::fromStdString(set.name.empty() ? set.path : set.name);
+    }
+    panel_->setDataSets(names);
+}
+
+bool PeriodicController::addInputRecord(job::PeriodicJob& job, QString* error) const
+{
+    const int index = panel_->inputDataSet();
+    if (index >= 0) {
+        if (index >= document_->dataSetCount()) {
+            *error = tr("Measured excitation: the data set chosen is no longer in the project.");
+            return false;
+        }
+        const data::DataTable* table = document_->table(index);
+        if (!table) {
+            *error = tr("Measured excitation: %1").arg(document_->tableError(index));
+            return false;
+        }
+        job.inputRecord = *table;
+        job.inputColumns = document_->dataSet(index).mapping;
+        return true;
+    }
+    try {
+        job.inputRecord = data::readCsv(panel_->inputFile().toStdString());
+    } catch (const data::DataError& e) {
+        *error = tr("Measured excitation: %1").arg(QString::fromStdString(e.what()));
+        return false;
+    }
+    return true;
 }
 
 void PeriodicController::markOutOfDate()
@@ -49,7 +103,7 @@ void PeriodicController::run()
         return;
     QString error;
     auto job = panel_->job(document_->modelText(), document_->modelSource(), &error);
-    if (!job) {
+    if (!job || (panel_->modelHasInputs() && !addInputRecord(*job, &error))) {
         panel_->showMessage(error);
         return;
     }

@@ -14,7 +14,8 @@ class ProjectDocument;
 
 // Wires the periodic-solution panel to its runner and plots: Run builds a job from the
 // document's model text and the panel's settings, the converged orbit goes to the phase
-// portrait (first state against the second) and a continuation to the branch plot.
+// portrait (first state against the second) and a continuation to the branch plot. A model with
+// inputs is driven by the record the panel names: a data set of the project or a CSV file.
 class PeriodicController : public QObject {
     Q_OBJECT
 public:
@@ -34,6 +35,11 @@ signals:
 private:
     void finish(bool cancelled, const QString& message, const std::shared_ptr<const PeriodicResult>& result);
     void markOutOfDate();  // the plots against the model text they were computed from
+    void offerDataSets();  // the project's data sets as the panel's input records
+    void offerPeriod();  // the period of the project's periodic-response settings, when it has one
+    // The record the panel chose for a model with inputs (a data set, with its column mapping, or a
+    // CSV file); false with *error saying what is wrong.
+    bool addInputRecord(job::PeriodicJob& job, QString* error) const;
 
     ProjectDocument* document_;
     PeriodicPanel* panel_;

@@ -1,18 +1,23 @@
 #include "ui/periodic/PeriodicPanel.h"
 
 #include "ui/settings/EnumCombo.h"
+#include "ui/settings/IntersampleTable.h"
 #include "ui/settings/NumberField.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sysid::ui {
@@ -96,6 +101,33 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
     sweepForm->addRow(tr("Method"), continuation_);
     sweepForm->addRow(tr("Amplitude of"), amplitudeState_);
 
+    // The measured excitation of a model with inputs: its record over one period or several.
+    inputBox_ = new QGroupBox(tr("Measured excitation"));
+    inputBox_->setObjectName(QStringLiteral("periodicInputBox"));
+    inputSource_ = new QComboBox;
+    inputSource_->setToolTip(tr("The record of the model's inputs: a data set of the project or a CSV file, "
+                                "read over one forcing period T (or whole periods) and repeated every period"));
+    inputFile_ = new QLineEdit;
+    inputFile_->setReadOnly(true);
+    inputFile_->setPlaceholderText(tr("no file chosen"));
+    browse_ = new QPushButton(tr("Choose…"));
+    auto* fileRow = new QHBoxLayout;
+    fileRow->addWidget(inputFile_, 1);
+    fileRow->addWidget(browse_);
+    inputPeriods_ = new QComboBox;
+    inputPeriods_->addItem(tr("all whole periods, averaged"), 0);
+    inputPeriods_->addItem(tr("the first period only"), 1);
+    inputPeriods_->setToolTip(tr("A record longer than T must be sampled at a whole fraction of T; its whole "
+                                 "periods are averaged sample by sample"));
+    intersample_ = new IntersampleTable;
+    auto* inputForm = new QFormLayout(inputBox_);
+    inputForm->addRow(tr("Record"), inputSource_);
+    inputForm->addRow(tr("File"), fileRow);
+    inputForm->addRow(tr("Periods"), inputPeriods_);
+    inputForm->addRow(intersample_);
+    inputBox_->setVisible(false);
+    setDataSets({});
+
     run_ = new QPushButton(tr("Find periodic solution"));
     cancel_ = new QPushButton(tr("Cancel"));
     cancel_->setEnabled(false);
@@ -108,6 +140,7 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(inputBox_);
     layout->addWidget(sweep_);
     layout->addLayout(buttons);
     layout->addWidget(result_);
@@ -118,7 +151,47 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
     connect(solver_, &QComboBox::currentIndexChanged, this, &PeriodicPanel::updateEnabled);
     connect(frequency_, &QCheckBox::toggled, this, &PeriodicPanel::updateEnabled);
     connect(sweep_, &QGroupBox::toggled, this, &PeriodicPanel::updateEnabled);
+    connect(inputSource_, &QComboBox::currentIndexChanged, this, &PeriodicPanel::updateEnabled);
+    connect(browse_, &QPushButton::clicked, this, &PeriodicPanel::chooseInputFile);
     updateEnabled();
+}
+
+void PeriodicPanel::setDataSets(const QStringList& names)
+{
+    const QString chosen = inputSource_->currentText();
+    // A file the user chose stays chosen; the file entry that was merely the only one does not.
+    const bool wasFile = inputSource_->count() > 0 && inputSource_->currentData().toInt() < 0 &&
+        !inputFile_->text().isEmpty();
+    inputSource_->clear();
+    for (int i = 0; i < names.size(); ++i)
+        inputSource_->addItem(names[i], i);
+    inputSource_->addItem(tr("CSV file"), -1);
+    const int keep = names.contains(chosen) ? inputSource_->findText(chosen) : 0;
+    inputSource_->setCurrentIndex(wasFile || names.isEmpty() ? inputSource_->count() - 1 : keep);
+}
+
+int PeriodicPanel::inputDataSet() const
+{
+    return inputSource_->currentData().toInt();
+}
+
+QString PeriodicPanel::inputFile() const
+{
+    return inputFile_->text();
+}
+
+void PeriodicPanel::setInputFile(const QString& path)
+{
+    inputFile_->setText(path);
+    inputSource_->setCurrentIndex(inputSource_->count() - 1);
+}
+
+void PeriodicPanel::chooseInputFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Record of the measured excitation"), inputFile(),
+                                                      tr("CSV files (*.csv *.txt);;All files (*)"));
+    if (!path.isEmpty())
+        setInputFile(path);
 }
 
 void PeriodicPanel::updateEnabled()
@@ -129,6 +202,9 @@ void PeriodicPanel::updateEnabled()
     scheme_->setEnabled(!shooting);
     // A frequency sweep sets the period itself.
     period_->setEnabled(!(sweep_->isChecked() && frequency_->isChecked()));
+    const bool file = inputDataSet() < 0;
+    inputFile_->setEnabled(file);
+    browse_->setEnabled(file);
 }
 
 void PeriodicPanel::setModel(const ModelSummary& summary)
@@ -148,6 +224,22 @@ void PeriodicPanel::setModel(const ModelSummary& summary)
     const int keep = sweepParameter_->findText(parameter);
     sweepParameter_->setCurrentIndex(keep >= 0 ? keep : std::max(0, sweepParameter_->findText(QStringLiteral("w"))));
     amplitudeState_->setCurrentIndex(std::max(0, amplitudeState_->findText(state)));
+    const bool hadInputs = hasInputs_;
+    hasInputs_ = !summary.inputs.empty();
+    QStringList inputs;
+    for (const auto& i : summary.inputs)
+        inputs << QString::fromStdString(i);
+    intersample_->setInputs(inputs, summary.declaredIntersample);
+    // As tall as its rows (up to four), no empty space under one input.
+    const int rows = std::clamp(intersample_->rowCount(), 1, 4);
+    intersample_->setFixedHeight(intersample_->horizontalHeader()->sizeHint().height() +
+                                 rows * intersample_->verticalHeader()->defaultSectionSize() +
+                                 2 * intersample_->frameWidth());
+    inputBox_->setVisible(hasInputs_);
+    inputBox_->setTitle(tr("Measured excitation: %1").arg(inputs.join(QStringLiteral(", "))));
+    // A measured record fixes the forcing period: a frequency sweep cannot move it.
+    if (hasInputs_ && !hadInputs)
+        frequency_->setChecked(false);
 }
 
 std::optional<job::PeriodicJob> PeriodicPanel::job(const QString& modelText, const QString& source,
@@ -186,6 +278,16 @@ std::optional<job::PeriodicJob> PeriodicPanel::job(const QString& modelText, con
         if (!period_->isValid())
             return fail(period_->problem() + QLatin1Char('.'));
         j.shooting.period = period_->value();
+    }
+    if (hasInputs_) {
+        if (inputDataSet() < 0 && inputFile().isEmpty())
+            return fail(tr("Measured excitation: choose the record of %1 (a data set of the project or a CSV file).")
+                            .arg(intersample_->inputs().join(QStringLiteral(", "))));
+        j.inputPeriods = static_cast<std::size_t>(inputPeriods_->currentData().toInt());
+        // Only the model's inputs: the table keeps choices of inputs an earlier model text had.
+        for (const auto& [input, behaviour] : intersample_->choices())
+            if (intersample_->inputs().contains(QString::fromStdString(input)))
+                j.intersample[input] = behaviour;
     }
     try {
         j.validate();

@@ -1,5 +1,7 @@
 #include "ui/plots/SpectrumPlot.h"
 
+#include <QAction>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -29,6 +31,13 @@ SpectrumPlot::SpectrumPlot(QWidget* parent) : CurvePlot(parent), cutoff_(std::nu
         p->setTypeY(QCPItemPosition::ptAxisRectRatio);
     }
     cutoffLine_->setVisible(false);
+
+    // A filter's roll-off at a cutoff far below the Nyquist frequency is readable on a log axis.
+    logFrequency_ = new QAction(tr("Logarithmic frequency axis"), this);
+    logFrequency_->setObjectName(QStringLiteral("logFrequencyAction"));
+    logFrequency_->setCheckable(true);
+    connect(logFrequency_, &QAction::toggled, this, &SpectrumPlot::setLogFrequency);
+    addContextAction(logFrequency_);
 }
 
 double SpectrumPlot::drawable(double magnitude) const
@@ -39,6 +48,8 @@ double SpectrumPlot::drawable(double magnitude) const
 void SpectrumPlot::rescaleToData()
 {
     PlotWidget::rescaleToData();
+    if (gain_)
+        customPlot()->yAxis2->setRange(0.0, 1.05);
     QCPAxis* x = customPlot()->xAxis;
     // A cutoff a little above the last frequency is still what the user is placing: keep it in view.
     if (hasCutoff() && cutoff_ > x->range().upper && cutoff_ < 10.0 * std::max(x->range().upper, 1e-300))
@@ -76,6 +87,10 @@ double SpectrumPlot::cutoff() const
 
 void SpectrumPlot::setLogFrequency(bool logarithmic)
 {
+    if (logFrequency_->isChecked() != logarithmic) {
+        logFrequency_->setChecked(logarithmic);  // comes back here through toggled
+        return;
+    }
     QCPAxis* x = customPlot()->xAxis;
     if (logarithmic) {
         x->setScaleType(QCPAxis::stLogarithmic);
@@ -92,9 +107,68 @@ bool SpectrumPlot::isLogFrequency() const
     return customPlot()->xAxis->scaleType() == QCPAxis::stLogarithmic;
 }
 
+QString SpectrumPlot::filterGainName()
+{
+    return tr("filter gain |H|²");
+}
+
+void SpectrumPlot::setFilterGain(const std::vector<double>& frequencyHz, const std::vector<double>& gain)
+{
+    if (frequencyHz.empty() || gain.empty()) {
+        clearFilterGain();
+        return;
+    }
+    QCustomPlot* plot = customPlot();
+    if (!gain_) {
+        gain_ = new QCPCurve(plot->xAxis, plot->yAxis2);
+        gain_->setObjectName(QStringLiteral("filterGain"));
+        gain_->setName(filterGainName());
+        QPen pen(QColor(0x40, 0x40, 0x40));
+        pen.setStyle(Qt::DashDotLine);
+        pen.setWidthF(1.5);
+        gain_->setPen(pen);
+        plot->yAxis2->setVisible(true);
+        plot->yAxis2->setLabel(filterGainName());
+    }
+    const auto n = static_cast<qsizetype>(std::min(frequencyHz.size(), gain.size()));
+    gain_->setData(QVector<double>(frequencyHz.begin(), frequencyHz.begin() + n),
+                   QVector<double>(gain.begin(), gain.begin() + n));
+    dataChanged();
+}
+
+void SpectrumPlot::clearFilterGain()
+{
+    if (!gain_)
+        return;
+    customPlot()->removePlottable(gain_);
+    gain_ = nullptr;
+    customPlot()->yAxis2->setVisible(false);
+    dataChanged();
+}
+
+bool SpectrumPlot::hasFilterGain() const
+{
+    return gain_ != nullptr;
+}
+
+double SpectrumPlot::filterGainNear(double hz) const
+{
+    double best = std::numeric_limits<double>::quiet_NaN();
+    double distance = std::numeric_limits<double>::infinity();
+    if (!gain_)
+        return best;
+    for (auto it = gain_->data()->constBegin(); it != gain_->data()->constEnd(); ++it)
+        if (std::abs(it->key - hz) < distance) {
+            distance = std::abs(it->key - hz);
+            best = it->value;
+        }
+    return best;
+}
+
 void SpectrumPlot::clear()
 {
     clearCutoff();
+    clearFilterGain();
     CurvePlot::clear();
 }
 

@@ -8,14 +8,17 @@
 
 #include <vector>
 
+class QAction;
+class QCPCurve;
 class QCPItemStraightLine;
 
 namespace sysid::ui {
 
 // Magnitude spectra against frequency on a logarithmic magnitude axis: several named curves
-// (e.g. "raw", "processed", "model") and an optional vertical marker at a filter's cutoff, kept
-// in view when the data stop just below it. Magnitudes that are not positive cannot be drawn
-// on a log axis and leave a gap.
+// (e.g. "raw", "processed", "model"), an optional vertical marker at a filter's cutoff, kept
+// in view when the data stop just below it, and optionally the filter's gain |H(f)|^2 on a
+// linear axis from 0 to 1 at the right, over the spectra. Magnitudes that are not positive
+// cannot be drawn on a log axis and leave a gap.
 class SpectrumPlot : public CurvePlot {
     Q_OBJECT
 public:
@@ -26,10 +29,17 @@ public:
     void clearCutoff();
     bool hasCutoff() const;
     double cutoff() const;  // NaN without a marker
-    // Logarithmic frequency axis (default: linear).
+    // Shows the filter's gain (0..1) at the given frequencies on the right axis; empty vectors hide it.
+    void setFilterGain(const std::vector<double>& frequencyHz, const std::vector<double>& gain);
+    void clearFilterGain();
+    bool hasFilterGain() const;
+    // The gain at the point nearest to hz (NaN without a gain curve).
+    double filterGainNear(double hz) const;
+    static QString filterGainName();
+    // Logarithmic frequency axis (default: linear; also in the context menu).
     void setLogFrequency(bool logarithmic);
     bool isLogFrequency() const;
-    // Removes all curves and the marker.
+    // Removes all curves, the gain and the marker.
     void clear() override;
 
 protected:
@@ -38,6 +48,8 @@ protected:
 
 private:
     QCPItemStraightLine* cutoffLine_ = nullptr;
+    QCPCurve* gain_ = nullptr;
+    QAction* logFrequency_ = nullptr;  // a curve, not a graph: it is not one of CurvePlot's named curves
     double cutoff_;
 };
 

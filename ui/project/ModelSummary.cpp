@@ -39,6 +39,12 @@ ModelSummary summarizeModel(const std::string& text, const std::string& source)
         for (const auto& e : m.events)
             summary.events.push_back(e.text + " : " + e.resetText);
         summary.bondGraph = m.bondGraph.nodes;
+        for (const auto& c : m.constraints)
+            summary.constraints.push_back(c.text + (c.multiplier.empty() ? "" : " (multiplier " + c.multiplier + ")"));
+        for (const auto& s : m.states)
+            if (s.algebraic)
+                summary.algebraic.push_back(s.name);
+        summary.differentiationIndex = m.differentiationIndex;
         summary.declaredIntersample = m.declaredIntersample();
         summary.parameters = m.parameters;
         summary.description = model::describeModel(m);

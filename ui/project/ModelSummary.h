@@ -17,6 +17,11 @@ struct ModelSummary {
     std::vector<std::string> states, inputs, outputs;
     std::vector<std::string> events;  // "when x < 0 : x' = -e*x'" as written
     std::vector<std::string> bondGraph;  // "C spring", "1-junction motion": a bond graph's elements and junctions
+    // "x^2 + y^2 = l^2 (multiplier rod)" as written; with them the differentiation index and the
+    // algebraic variables (the last of `states`).
+    std::vector<std::string> constraints;
+    int differentiationIndex = 0;
+    std::vector<std::string> algebraic;
     std::vector<model::Parameter> parameters;  // names, values, bounds, fixed, initial-value flags
     std::string description;  // model::describeModel
     std::string equations;  // model::describeEquations (Lagrange's equations too)

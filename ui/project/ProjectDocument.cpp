@@ -404,6 +404,12 @@ void ProjectDocument::setOptimalEstimationSettings(const estimate::OptimalEstima
     markModified();
 }
 
+void ProjectDocument::setLastOptimalResult(const nlohmann::json& result)
+{
+    project_.lastOptimalResult = result;
+    markModified();
+}
+
 void ProjectDocument::setStudySettings(const job::NoiseStudySettings& settings)
 {
     if (project_.study == settings)

@@ -99,6 +99,11 @@ public:
     // Settings of optimal estimation, kept in the project as "optimal_estimation". Marks the
     // project modified and emits nothing (its only view is where the edit came from).
     void setOptimalEstimationSettings(const estimate::OptimalEstimationSettings& settings);
+    // The last optimal-estimation result (optimalResultToJson), kept in the project as
+    // "last_optimal_result": what "start from the last result" starts from, shown again when the
+    // project is opened. Marks the project modified and emits nothing.
+    const std::optional<nlohmann::json>& lastOptimalResult() const { return project_.lastOptimalResult; }
+    void setLastOptimalResult(const nlohmann::json& result);
     // Settings of the Monte Carlo noise study ("study"); like setOptimalEstimationSettings.
     void setStudySettings(const job::NoiseStudySettings& settings);
     // The GUI keeps starting values and priors in the model text (the parameter table edits the

@@ -11,6 +11,7 @@
 #include "ui/results/ResultsPanel.h"
 
 #include "engine/data/Differentiation.h"
+#include "engine/project/OptimalEstimationJson.h"
 #include "engine/model/UnitLabel.h"
 
 #include <QVBoxLayout>
@@ -122,6 +123,14 @@ void FitViews::clearAll()
     views_.parameters->clear();
     views_.cost->clear();
     views_.optimal->clear();
+    // The project's last optimal estimation: shown again, and what a run can start from.
+    if (const auto& last = document_->lastOptimalResult()) {
+        try {
+            views_.optimal->setResult(project::optimalResultFromJson(*last));
+        } catch (const std::exception&) {
+            // A damaged stored result is not worth refusing the project for; it is just not shown.
+        }
+    }
     views_.results->clear();
     views_.residuals->clear();
     markOutOfDate();

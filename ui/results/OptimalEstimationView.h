@@ -17,10 +17,12 @@ namespace sysid::ui {
 class CurvePlot;
 class PlotWidget;
 class PhasePortraitPlot;
+class StiffnessPlot;
 
 // The result of optimal estimation (seed 001 §6): the parameters theta(a) with their drift over
-// the record, the residual traces xi (model) and eps (measurement) over time, and one residual
-// against one state or input (the cross plot that shows a missing force, seed 001 Fig. 4.6).
+// the record, the residual traces xi (model) and eps (measurement) over time, one residual
+// against one state or input (the cross plot that shows a missing force, seed 001 Fig. 4.6) and
+// the stiffness kappa(t) along the starting guess and the solution (seed 001 Figs. 5.4-5.5).
 // It only displays what the engine computed.
 class OptimalEstimationView : public QWidget {
     Q_OBJECT
@@ -29,7 +31,11 @@ public:
     explicit OptimalEstimationView(QWidget* parent = nullptr);
 
     void setResult(const estimate::OptimalEstimationResult& result);
-    void clear();
+    // Stiffness along a starting guess from a check before a run (Rutten 1993, §5.3): kappa(t) in
+    // the Stiffness tab, which it shows; a later result replaces it.
+    void showStiffnessCheck(const estimate::StiffnessDiagnostics& diagnostics);
+    // No result: the plots and the table empty, the summary says `summary` (by default, how to get one).
+    void clear(const QString& summary = {});
     // The shown result no longer matches the project (`reason`, e.g. "the model changed since"):
     // a banner says so and the plots carry a notice. Empty: current.
     void setOutOfDate(const QString& reason);
@@ -43,9 +49,13 @@ public:
     QComboBox* crossResidualCombo() const { return crossResidual_; }
     QComboBox* crossAbscissaCombo() const { return crossAbscissa_; }
     QLabel* summaryLabel() const { return summary_; }
+    // kappa(t) = min Re(lambda) of the local Jacobian: "at the starting guess", "at the solution".
+    StiffnessPlot* stiffnessPlot() const { return stiffnessPlot_; }
+    QLabel* stiffnessSummary() const { return stiffnessSummary_; }
 
 private:
     void updateCrossPlot();
+    void plotStiffness(const estimate::StiffnessDiagnostics& atGuess, const estimate::StiffnessDiagnostics& atSolution);
 
     QLabel* summary_ = nullptr;
     QLabel* banner_ = nullptr;
@@ -56,6 +66,9 @@ private:
     PhasePortraitPlot* crossPlot_ = nullptr;
     QComboBox* crossResidual_ = nullptr;
     QComboBox* crossAbscissa_ = nullptr;
+    QWidget* stiffnessPage_ = nullptr;
+    StiffnessPlot* stiffnessPlot_ = nullptr;
+    QLabel* stiffnessSummary_ = nullptr;
     std::optional<estimate::OptimalEstimationResult> result_;
 };
 

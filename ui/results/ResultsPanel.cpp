@@ -9,6 +9,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QDir>
+#include <QFont>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -283,6 +284,33 @@ void ResultsPanel::setResult(const estimate::FitResult& result, const std::map<s
             boundItem->setForeground(QBrush(QColor(180, 90, 0)));
         }
         parameterTable_->setItem(i, ColBound, boundItem);
+    }
+    // Maximum likelihood: each output's noise sd, estimated with the parameters, under them (not in
+    // the correlation matrix: asymptotically uncorrelated with the parameters).
+    parameterTable_->setRowCount(n + static_cast<int>(result.noise.size()));
+    for (std::size_t k = 0; k < result.noise.size(); ++k) {
+        const estimate::NoiseEstimate& noise = result.noise[k];
+        const int row = n + static_cast<int>(k);
+        const QString tip = tr("Noise standard deviation of output %1, estimated with the parameters (maximum "
+                               "likelihood) from %2 samples; its SD is σ/√(2n).")
+                                .arg(QString::fromStdString(noise.output))
+                                .arg(noise.samples);
+        auto* name = readOnlyItem(tr("noise sd %1").arg(QString::fromStdString(noise.output)));
+        QFont italic = name->font();
+        italic.setItalic(true);
+        name->setFont(italic);
+        parameterTable_->setItem(row, ColName, name);
+        parameterTable_->setItem(row, ColEstimate, readOnlyItem(formatNumber(noise.value)));
+        parameterTable_->setItem(row, ColUnit, readOnlyItem(QString::fromStdString(noise.unit)));
+        parameterTable_->setItem(row, ColSd, readOnlyItem(formatNumber(noise.sd)));
+        parameterTable_->setItem(row, ColInterval,
+                                 readOnlyItem(QStringLiteral("[%1, %2]")
+                                                  .arg(formatNumber(noise.value - 1.96 * noise.sd),
+                                                       formatNumber(noise.value + 1.96 * noise.sd))));
+        parameterTable_->setItem(row, ColRelError, readOnlyItem(QString()));
+        parameterTable_->setItem(row, ColBound, readOnlyItem(QString()));
+        for (int c = 0; c < ColumnCount; ++c)
+            parameterTable_->item(row, c)->setToolTip(tip);
     }
 
     const Eigen::MatrixXd& c = result.correlation;

@@ -2,6 +2,8 @@
 
 #include "ui/project/ProjectDocument.h"
 
+#include "engine/integrate/ConstraintDrift.h"
+
 namespace sysid::ui {
 
 LiveSimulation::LiveSimulation(ProjectDocument* document, QObject* parent) : JobRunner(parent), document_(document)
@@ -106,16 +108,17 @@ void LiveSimulation::simulate()
     lastTimes_.clear();
     launch([this, generation, simulation = std::move(*simulation)](job::ProgressSink& sink,
                                                                    std::stop_token stop) -> Finish {
-        QString message;
+        QString message, drift;
         bool ok = true;
         try {
-            (void)simulation.run(sink, stop);
+            const integrate::Trajectory trajectory = simulation.run(sink, stop);
+            drift = QString::fromStdString(integrate::describeDrift(integrate::constraintDrift(trajectory)));
         } catch (const std::exception& e) {
             ok = false;
             message = QString::fromStdString(e.what());
         }
         const bool stopped = stop.stop_requested();
-        return [this, generation, ok, stopped, message] {
+        return [this, generation, ok, stopped, message, drift] {
             if (again_) {
                 again_ = false;
                 simulate();
@@ -130,6 +133,8 @@ void LiveSimulation::simulate()
             }
             if (!lastTimes_.empty())
                 emit simulated(lastTimes_, lastOutputs_);
+            if (!drift.isEmpty())
+                emit constraintDrift(drift);
         };
     });
 }

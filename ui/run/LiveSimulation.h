@@ -43,6 +43,8 @@ signals:
     void simulated(const std::vector<double>& times, const Eigen::MatrixXd& outputs);
     void cleared();  // nothing valid to simulate now: no live curve
     void failed(const QString& message);  // the simulation could not run (for the status bar)
+    // A model with constraints: how far the simulation left them (integrate::describeDrift).
+    void constraintDrift(const QString& summary);
 
 private:
     void simulate();

@@ -5,6 +5,21 @@ namespace sysid::ui {
 OptimalEstimationRunner::OptimalEstimationRunner(QObject* parent) : JobRunner(parent)
 {
     qRegisterMetaType<estimate::OptimalEstimationResult>();
+    qRegisterMetaType<estimate::StiffnessDiagnostics>();
+}
+
+void OptimalEstimationRunner::diagnose(job::OptimalEstimationJob job)
+{
+    launch([this, job = std::move(job)](job::ProgressSink& sink, std::stop_token) -> Finish {
+        std::optional<estimate::StiffnessDiagnostics> diagnostics;
+        QString message;
+        try {
+            diagnostics = job.diagnose(sink);
+        } catch (const std::exception& e) {
+            message = QString::fromStdString(e.what());
+        }
+        return [this, message, diagnostics] { emit diagnosed(message, diagnostics); };
+    });
 }
 
 void OptimalEstimationRunner::start(job::OptimalEstimationJob job)

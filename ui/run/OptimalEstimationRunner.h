@@ -9,6 +9,7 @@
 #include <optional>
 
 Q_DECLARE_METATYPE(sysid::estimate::OptimalEstimationResult)
+Q_DECLARE_METATYPE(sysid::estimate::StiffnessDiagnostics)
 
 namespace sysid::ui {
 
@@ -20,11 +21,15 @@ class OptimalEstimationRunner : public JobRunner {
 public:
     explicit OptimalEstimationRunner(QObject* parent = nullptr);
     void start(job::OptimalEstimationJob job);
+    // The stiffness along the job's starting guess, without solving (OptimalEstimationJob::diagnose).
+    void diagnose(job::OptimalEstimationJob job);
 
 signals:
     // Last signal of a run; `result` is empty when the job failed (message says why).
     void finished(bool cancelled, const QString& message,
                   const std::optional<sysid::estimate::OptimalEstimationResult>& result);
+    // Last signal of diagnose(); `diagnostics` is empty when the job failed (message says why).
+    void diagnosed(const QString& message, const std::optional<sysid::estimate::StiffnessDiagnostics>& diagnostics);
 };
 
 }  // namespace sysid::ui

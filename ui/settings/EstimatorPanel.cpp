@@ -107,6 +107,12 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     switches_->setObjectName(QStringLiteral("switchesCombo"));
     fillCombo(switches_, integrate::kSwitchHandlings);
     explainChoice(switches_, helpOf("integrator.switches"));
+    stabilisation_ = new QComboBox(this);
+    stabilisation_->setObjectName(QStringLiteral("stabilisationCombo"));
+    fillCombo(stabilisation_, integrate::kConstraintStabilisations);
+    explainChoice(stabilisation_, helpOf("integrator.stabilisation"));
+    baumgarteAlpha_ = addNumberField("integrator.baumgarte_alpha", QStringLiteral("baumgarteAlphaEdit"));
+    baumgarteBeta_ = addNumberField("integrator.baumgarte_beta", QStringLiteral("baumgarteBetaEdit"));
 
     maxIterations_ = new QSpinBox(this);
     maxIterations_->setObjectName(QStringLiteral("maxIterationsSpin"));
@@ -191,6 +197,11 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     addRow(integratorForm, tr("Absolute tolerance"), atol_, atol_->help());
     addRow(integratorForm, tr("Max step"), maxStep_, maxStep_->help());
     addRow(integratorForm, tr("Switches"), switches_, helpOf("integrator.switches"));
+    addRow(integratorForm, tr("Constraints"), stabilisation_, helpOf("integrator.stabilisation"));
+    addRow(integratorForm, tr("Baumgarte α"), baumgarteAlpha_, baumgarteAlpha_->help());
+    addRow(integratorForm, tr("Baumgarte β"), baumgarteBeta_, baumgarteBeta_->help());
+    integratorForm_ = integratorForm;
+    setConstrained(false);
 
     auto* stopBox = new QGroupBox(tr("Stopping"), this);
     auto* stopForm = new QFormLayout(stopBox);
@@ -254,6 +265,11 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
         }
         emitChanged();
     });
+    connect(switches_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
+    connect(stabilisation_, &QComboBox::currentIndexChanged, this, [this] {
+        updateEnabled();
+        emitChanged();
+    });
     connect(sensitivity_, &QComboBox::currentIndexChanged, this, [this] {
         updateEnabled();
         emitChanged();
@@ -299,8 +315,8 @@ QStringList EstimatorPanel::inputProblems() const
     // A field applies while the method shows it (hidden or greyed out: it is not used).
     const auto applies = [this](const QWidget* w) { return w->isEnabled() && w->isVisibleTo(this); };
     if (optimalSelected()) {
-        if (!optimal_->isValid())
-            problems << tr("optimal estimation: a weight or prior in the table is invalid (marked red)");
+        for (const QString& problem : optimal_->problems())
+            problems << tr("optimal estimation: %1").arg(problem);
         return problems;
     }
     for (const NumberField* field : numbers_)
@@ -398,6 +414,16 @@ void EstimatorPanel::setDefaultIntegrator(integrate::IntegrationMethod method)
     }
 }
 
+void EstimatorPanel::setConstrained(bool constrained)
+{
+    constrained_ = constrained;
+    for (QWidget* w : {static_cast<QWidget*>(stabilisation_), static_cast<QWidget*>(baumgarteAlpha_),
+                       static_cast<QWidget*>(baumgarteBeta_)})
+        integratorForm_->setRowVisible(w, constrained);
+    if (!integratorChosen_)
+        showIntegrator(defaultIntegrator_);
+}
+
 void EstimatorPanel::showIntegrator(integrate::IntegrationMethod method)
 {
     integrator_->setCurrentIndex(std::max(0, integrator_->findData(static_cast<int>(method))));
@@ -405,6 +431,11 @@ void EstimatorPanel::showIntegrator(integrate::IntegrationMethod method)
     QString why;
     if (integratorChosen_) {
         why = tr("Chosen by hand: kept when the model changes (the model's default would be %1).").arg(name);
+    } else if (defaultIntegrator_ == integrate::IntegrationMethod::SparseImplicit && constrained_) {
+        why = tr("Not chosen, so the model decides: %1, because a model with constraints has algebraic variables, "
+                 "which only the implicit methods (sparse-implicit, implicit-euler, crank-nicolson) integrate. Pick "
+                 "another method to keep it.")
+                  .arg(name);
     } else if (defaultIntegrator_ == integrate::IntegrationMethod::SparseImplicit) {
         why = tr("Not chosen, so the model decides: %1, because a model with fields (a PDE by the method of "
                  "lines) is stiff and its Jacobian sparse. Pick another method to keep it.")
@@ -437,6 +468,9 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
     atol_->setValue(settings.integrator.absoluteTolerance);
     maxStep_->setValue(settings.integrator.maxStep);
     showComboValue(switches_, settings.integrator.switches);
+    showComboValue(stabilisation_, settings.integrator.stabilisation);
+    baumgarteAlpha_->setValue(settings.integrator.baumgarteAlpha);
+    baumgarteBeta_->setValue(settings.integrator.baumgarteBeta);
     maxIterations_->setValue(static_cast<int>(
         std::min<std::size_t>(settings.maxIterations, static_cast<std::size_t>(maxIterations_->maximum()))));
     costTol_->setValue(settings.costTolerance);
@@ -481,6 +515,9 @@ estimate::FitSettings EstimatorPanel::settings() const
     s.integrator.absoluteTolerance = atol_->value();
     s.integrator.maxStep = maxStep_->value();
     s.integrator.switches = comboValue<integrate::SwitchHandling>(switches_);
+    s.integrator.stabilisation = comboValue<integrate::ConstraintStabilisation>(stabilisation_);
+    s.integrator.baumgarteAlpha = baumgarteAlpha_->value();
+    s.integrator.baumgarteBeta = baumgarteBeta_->value();
     s.maxIterations = static_cast<std::size_t>(maxIterations_->value());
     s.costTolerance = costTol_->value();
     s.steepestDescentGain = gain_->value();
@@ -549,6 +586,12 @@ void EstimatorPanel::updateEnabled()
     integratorBox_->setToolTip(structuralSelected() ? tr("Not used: the structural-sensitivity method propagates the "
                                                          "linear model exactly by the matrix exponential.")
                                                     : QString());
+    // Baumgarte's rates apply only where his terms are added.
+    const auto stabilisation = comboValue<integrate::ConstraintStabilisation>(stabilisation_);
+    const bool baumgarte = stabilisation == integrate::ConstraintStabilisation::Baumgarte ||
+        stabilisation == integrate::ConstraintStabilisation::Both;
+    baumgarteAlpha_->setEnabled(baumgarte);
+    baumgarteBeta_->setEnabled(baumgarte);
     // Hidden, not only disabled: the periodic settings mean nothing to the other methods.
     periodicBox_->setVisible(takes(In::PeriodicResponse));
     // A named frequency parameter sets the period per experiment; the fixed period is then unused.

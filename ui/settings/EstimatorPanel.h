@@ -60,6 +60,9 @@ public:
     // The integrator the current model gets when none was chosen (integrate::defaultMethodFor):
     // shown while the user has not picked one in the combo. A pick is kept when the model changes.
     void setDefaultIntegrator(integrate::IntegrationMethod method);
+    // A model with constraints: shows how the integrator keeps it on them (stabilisation, Baumgarte's
+    // alpha and beta), which means nothing to other models.
+    void setConstrained(bool constrained);
 
     void setSettings(const estimate::FitSettings& settings);
     // The settings shown. Weights are returned only for outputs in outputs() (all
@@ -142,6 +145,11 @@ private:
     QComboBox* integrator_ = nullptr;
     NumberField* rtol_ = nullptr;
     QComboBox* switches_ = nullptr;  // locate or step across sign/abs/min/max
+    QComboBox* stabilisation_ = nullptr;  // models with constraints: projection, Baumgarte, both, none
+    NumberField* baumgarteAlpha_ = nullptr;
+    NumberField* baumgarteBeta_ = nullptr;
+    QFormLayout* integratorForm_ = nullptr;
+    bool constrained_ = false;
     NumberField* atol_ = nullptr;
     NumberField* maxStep_ = nullptr;
     QSpinBox* maxIterations_ = nullptr;

@@ -9,6 +9,7 @@
 #include "engine/data/Noise.h"
 #include "engine/data/Spectrum.h"
 #include "engine/data/UniformTime.h"
+#include "engine/data/ZeroPhaseFilter.h"
 #include "ui/plots/CurvePlot.h"
 #include "ui/plots/SpectrumPlot.h"
 
@@ -19,6 +20,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QRegularExpressionValidator>
 #include <QSignalBlocker>
@@ -42,6 +44,27 @@ QString cutoffHelp()
 {
     return QObject::tr("Cutoff frequency of the low-pass: above the frequencies the model must reproduce, below the "
                        "Nyquist frequency (half the sample rate).");
+}
+
+// The start-value form (0: omega^2, 1: omega, 2: f) a parameter's name suggests: Omega2, wn2 or
+// omega_sq for omega^2, f0 or fn for f, omega, wn or w0 for omega; -1 for other names.
+int startFormFor(const QString& name)
+{
+    static const QRegularExpression natural(QStringLiteral("^(omega|wn|w0|w_n|fn|f0|f_n)"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression squared(QStringLiteral("(2|sq|squared)$"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    if (!natural.match(name).hasMatch())
+        return -1;
+    if (squared.match(name).hasMatch())
+        return 0;
+    return name.startsWith(QLatin1Char('f'), Qt::CaseInsensitive) ? 2 : 1;
+}
+
+// A starting value as a person would type it: three significant digits.
+double threeDigits(double v)
+{
+    return QString::number(v, 'g', 3).toDouble();
 }
 
 template <class Set>
@@ -94,9 +117,58 @@ void FilterPanel::buildUi()
                                  "low_pass.cutoff_hz", [](data::Preprocessing& p, double v) {
                                      p.lowPass = data::Preprocessing::LowPass{4, v};
                                  });
+    ends_ = new QComboBox(lowPassBox_);
+    ends_->setObjectName(QStringLiteral("filterEndsCombo"));
+    fillCombo(ends_, data::kFilterEnds);
+    explainChoice(ends_,
+                  tr("How the filter treats the ends of the record, where the signal before and after it is "
+                     "unknown."));
+    skipTransients_ = new QPushButton(tr("Leave out the end transients"), lowPassBox_);
+    skipTransients_->setObjectName(QStringLiteral("skipTransientsButton"));
+    lowPassNote_ = new QLabel(lowPassBox_);
+    lowPassNote_->setObjectName(QStringLiteral("lowPassNote"));
+    lowPassNote_->setWordWrap(true);
+    lowPassNote_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* lowPassForm = new QFormLayout(lowPassBox_);
     lowPassForm->addRow(tr("Order"), order_);
     lowPassForm->addRow(tr("Cutoff [Hz]"), cutoff_);
+    lowPassForm->addRow(tr("Ends"), ends_);
+    lowPassForm->addRow(lowPassNote_);
+    lowPassForm->addRow(skipTransients_);
+
+    auto* spectrumBox = new QGroupBox(tr("From the spectrum"), this);
+    spectrumBox->setObjectName(QStringLiteral("spectrumBox"));
+    spectrumBox->setToolTip(tr("The peak of the previewed column's power spectrum: for a lightly damped oscillator its "
+                               "natural frequency, a starting value for the fit (Normann 1989)."));
+    peakLabel_ = new QLabel(spectrumBox);
+    peakLabel_->setObjectName(QStringLiteral("peakLabel"));
+    peakLabel_->setWordWrap(true);
+    peakLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    useCutoff_ = new QPushButton(spectrumBox);
+    useCutoff_->setObjectName(QStringLiteral("useCutoffButton"));
+    useCutoff_->setToolTip(tr("%1 times the highest spectral peak of the columns, so that the harmonics of a "
+                              "nonlinear response pass, at most %2 % of the Nyquist frequency. Normann (1989) placed "
+                              "the cutoff slightly above the natural frequency; compare the spectra and the filter's "
+                              "gain below.")
+                               .arg(data::kCutoffPerDominant)
+                               .arg(100 * data::kCutoffOfNyquist));
+    startParameter_ = new QComboBox(spectrumBox);
+    startParameter_->setObjectName(QStringLiteral("startParameterCombo"));
+    startParameter_->setToolTip(tr("The model parameter whose starting value is set."));
+    startForm_ = new QComboBox(spectrumBox);
+    startForm_->setObjectName(QStringLiteral("startFormCombo"));
+    startForm_->setToolTip(tr("ω² = (2πf)² for a parameter that multiplies the displacement (stiffness over mass), "
+                              "ω = 2πf for an angular frequency, f for a frequency in Hz."));
+    setStart_ = new QPushButton(tr("Set start value"), spectrumBox);
+    setStart_->setObjectName(QStringLiteral("setStartButton"));
+    setStart_->setToolTip(tr("Writes the value into the parameter's line of the model (undo with Ctrl+Z in the "
+                             "model editor)."));
+    auto* spectrumForm = new QFormLayout(spectrumBox);
+    spectrumForm->addRow(peakLabel_);
+    spectrumForm->addRow(useCutoff_);
+    spectrumForm->addRow(tr("Parameter"), startParameter_);
+    spectrumForm->addRow(tr("Value"), startForm_);
+    spectrumForm->addRow(setStart_);
 
     windowBox_ = new QGroupBox(tr("Time window"), this);
     windowBox_->setObjectName(QStringLiteral("windowBox"));
@@ -113,9 +185,15 @@ void FilterPanel::buildUi()
     };
     windowStart_ = windowField(QStringLiteral("windowStartField"), tr("window start"));
     windowEnd_ = windowField(QStringLiteral("windowEndField"), tr("window end"));
+    windowAfterFilter_ = new QCheckBox(tr("Cut after filtering"), windowBox_);
+    windowAfterFilter_->setObjectName(QStringLiteral("windowAfterFilterCheck"));
+    windowAfterFilter_->setToolTip(tr("Filter (and decimate) the whole record, then keep the window: a window that "
+                                      "starts later leaves the filter's start transient out of the fit. Unchecked, "
+                                      "the window is cut first and only it is filtered."));
     auto* windowForm = new QFormLayout(windowBox_);
     windowForm->addRow(tr("Start"), windowStart_);
     windowForm->addRow(tr("End"), windowEnd_);
+    windowForm->addRow(windowAfterFilter_);
 
     decimation_ = new QSpinBox(this);
     decimation_->setObjectName(QStringLiteral("decimationSpin"));
@@ -196,6 +274,7 @@ void FilterPanel::buildUi()
     layout->addLayout(columnForm);
     layout->addWidget(windowBox_);
     layout->addWidget(lowPassBox_);
+    layout->addWidget(spectrumBox);
     layout->addWidget(noiseBox_);
     layout->addWidget(derivativeBox);
     layout->addWidget(errorLabel_);
@@ -207,6 +286,7 @@ void FilterPanel::buildUi()
         if (!updating_) {
             plotSignals();
             plotSpectra();
+            updateSuggestions();
         }
     });
     connect(lowPassBox_, &QGroupBox::toggled, this, [this](bool on) {
@@ -216,7 +296,40 @@ void FilterPanel::buildUi()
     });
     connect(order_, &QSpinBox::valueChanged, this, changed);
     connect(cutoff_, &NumberField::valueChanged, this, changed);
+    connect(ends_, &QComboBox::currentIndexChanged, this, changed);
     connect(windowBox_, &QGroupBox::toggled, this, changed);
+    connect(windowAfterFilter_, &QCheckBox::toggled, this, changed);
+    connect(skipTransients_, &QPushButton::clicked, this, [this] { skipTransients(); });
+    connect(useCutoff_, &QPushButton::clicked, this, [this] {
+        const std::optional<double> cutoff = table_ ? data::suggestedLowPassCutoff(*table_) : std::nullopt;
+        if (!cutoff)
+            return;
+        {
+            const QSignalBlocker b1(lowPassBox_);
+            const QSignalBlocker b2(cutoff_);
+            lowPassBox_->setChecked(true);
+            cutoff_->setValue(*cutoff);
+        }
+        settingChanged();
+    });
+    connect(startParameter_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+        if (startFormFor(name) >= 0 && startForm_->count() > startFormFor(name))
+            startForm_->setCurrentIndex(startFormFor(name));
+    });
+    connect(setStart_, &QPushButton::clicked, this, [this] {
+        const auto peak = previewPeak();
+        if (!peak || startParameter_->currentIndex() < 0)
+            return;
+        const int form = startForm_->currentData().toInt();
+        const double value = threeDigits(form == 0       ? peak->angularFrequencySquared()
+                                             : form == 1 ? peak->angularFrequency()
+                                                         : peak->frequencyHz);
+        const QString what = form == 0 ? tr("ω²") : form == 1 ? tr("ω") : tr("f");
+        emit startValueRequested(startParameter_->currentText(), value,
+                                 tr("%1 of the spectral peak of %2 at %3 Hz")
+                                     .arg(what, column_->currentText())
+                                     .arg(peak->frequencyHz, 0, 'g', 3));
+    });
     connect(windowStart_, &NumberField::valueChanged, this, changed);
     connect(windowEnd_, &NumberField::valueChanged, this, changed);
     connect(decimation_, &QSpinBox::valueChanged, this, changed);
@@ -274,8 +387,12 @@ void FilterPanel::setPreprocessing(const data::Preprocessing& settings)
             QSignalBlocker(lowPassBox_),        QSignalBlocker(order_),       QSignalBlocker(cutoff_),
             QSignalBlocker(windowBox_),         QSignalBlocker(windowStart_), QSignalBlocker(windowEnd_),
             QSignalBlocker(decimation_),        QSignalBlocker(noiseBox_),    QSignalBlocker(noisePercent_),
-            QSignalBlocker(noiseDistribution_), QSignalBlocker(noiseSeed_)};
+            QSignalBlocker(noiseDistribution_), QSignalBlocker(noiseSeed_),   QSignalBlocker(ends_),
+            QSignalBlocker(windowAfterFilter_)};
         lowPassBox_->setChecked(settings.lowPass.has_value());
+        ends_->setCurrentIndex(std::max(
+            0, ends_->findData(static_cast<int>(settings.lowPass.value_or(data::Preprocessing::LowPass{}).ends))));
+        windowAfterFilter_->setChecked(settings.windowAfterFilter);
         // Without a low-pass the field keeps the cutoff it offers (suggested from the data), so
         // that switching the filter on gives a valid one.
         order_->setValue(settings.lowPass.value_or(data::Preprocessing::LowPass{}).order);
@@ -314,10 +431,12 @@ data::Preprocessing FilterPanel::preprocessing() const
     data::Preprocessing p;
     if (windowBox_->isChecked()) {
         p.window = std::make_pair(windowStart_->value(), windowEnd_->value());
+        p.windowAfterFilter = windowAfterFilter_->isChecked();
     }
     p.decimation = decimation_->value();
     if (lowPassBox_->isChecked()) {
-        p.lowPass = data::Preprocessing::LowPass{order_->value(), cutoff_->value()};
+        p.lowPass =
+            data::Preprocessing::LowPass{order_->value(), cutoff_->value(), comboValue<data::FilterEnds>(ends_)};
     }
     if (noiseBox_->isChecked()) {
         data::Preprocessing::AddedNoise noise;
@@ -460,8 +579,153 @@ void FilterPanel::refresh()
     } else {
         spectrumPlot_->clearCutoff();
     }
+    showFilter(settings);
     plotSignals();
     plotSpectra();
+    updateSuggestions();
+}
+
+double FilterPanel::sampleRate() const
+{
+    if (!table_ || table_->timeColumn >= table_->columns.size())
+        return 0;
+    try {
+        return 1.0 / data::uniformTimeStep(table_->columns[table_->timeColumn], "time");
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+void FilterPanel::showFilter(const data::Preprocessing& settings)
+{
+    const double rate = sampleRate();
+    std::vector<double> frequency, gain;
+    QString note;
+    if (settings.lowPass && rate > 0) {
+        note = tr("A %1.").arg(QString::fromStdString(data::describeLowPass(*settings.lowPass, rate)));
+        try {
+            const auto sections = data::butterworthLowPass(settings.lowPass->order, settings.lowPass->cutoffHz, rate);
+            constexpr int points = 512;
+            for (int i = 0; i <= points; ++i)
+                frequency.push_back(0.5 * rate * i / points);
+            gain = data::zeroPhaseGain(sections, frequency, rate);
+        } catch (const std::exception&) {
+            frequency.clear();  // the message line says why the filter cannot be designed
+        }
+    }
+    spectrumPlot_->setFilterGain(frequency, gain);
+    lowPassNote_->setText(note);
+    lowPassNote_->setVisible(!note.isEmpty());
+    const bool settles = settings.lowPass && rate > 0 && data::lowPassSettlingTime(*settings.lowPass, rate);
+    skipTransients_->setEnabled(settles);
+    skipTransients_->setToolTip(
+        settles ? tr("Sets the time window to the record less the time the end transients take to decay to 1 % at "
+                     "each end, cut after filtering.")
+                : tr("Needs a low-pass that applies to the data."));
+}
+
+void FilterPanel::skipTransients()
+{
+    const double rate = sampleRate();
+    const data::Preprocessing settings = preprocessing();
+    if (!settings.lowPass || !(rate > 0))
+        return;
+    const auto settling = data::lowPassSettlingTime(*settings.lowPass, rate);
+    const std::vector<double>& t = table_->columns[table_->timeColumn];
+    if (!settling || !(t.front() + *settling < t.back() - *settling)) {
+        showError(tr("The record is shorter than the low-pass's end transients (%1 s at each end).")
+                      .arg(settling ? *settling : 0.0, 0, 'g', 3));
+        return;
+    }
+    {
+        const QSignalBlocker blocks[] = {QSignalBlocker(windowBox_), QSignalBlocker(windowStart_),
+                                         QSignalBlocker(windowEnd_), QSignalBlocker(windowAfterFilter_)};
+        windowBox_->setChecked(true);
+        windowStart_->setValue(t.front() + *settling);
+        windowEnd_->setValue(t.back() - *settling);
+        windowAfterFilter_->setChecked(true);
+    }
+    settingChanged();
+}
+
+std::optional<data::SpectralPeak> FilterPanel::previewPeak() const
+{
+    const double rate = sampleRate();
+    const auto c = table_ ? table_->findColumn(column_->currentText().toStdString()) : std::nullopt;
+    if (!(rate > 0) || !c || *c == table_->timeColumn)
+        return std::nullopt;
+    auto peak = data::spectralPeak(table_->columns[*c], rate);
+    if (peak)
+        peak->column = column_->currentText().toStdString();
+    return peak;
+}
+
+void FilterPanel::setParameterNames(const QStringList& names)
+{
+    const QString previous = startParameter_->currentText();
+    {
+        const QSignalBlocker blocker(startParameter_);
+        startParameter_->clear();
+        startParameter_->addItems(names);
+        int index = startParameter_->findText(previous);
+        for (int i = 0; index < 0 && i < names.size(); ++i)
+            if (startFormFor(names[i]) >= 0)
+                index = i;
+        startParameter_->setCurrentIndex(index >= 0 ? index : 0);
+    }
+    if (startParameter_->currentText() != previous && startFormFor(startParameter_->currentText()) >= 0 &&
+        startForm_->count() > 0)
+        startForm_->setCurrentIndex(startFormFor(startParameter_->currentText()));
+    // Not updateSuggestions(): a new project announces its model before its data, so the table
+    // may already be gone; the start values offered are those of the last peak shown.
+    updateStartControls();
+}
+
+void FilterPanel::updateSuggestions()
+{
+    const auto peak = previewPeak();
+    const std::optional<double> cutoff = table_ ? data::suggestedLowPassCutoff(*table_) : std::nullopt;
+    if (peak) {
+        const double w = peak->angularFrequency();
+        peakLabel_->setText(tr("Peak of %1 at %2 Hz: ω = 2πf = %3 rad/s, ω² = %4 — for a lightly damped oscillator "
+                               "its natural frequency, a starting value.")
+                                .arg(column_->currentText())
+                                .arg(peak->frequencyHz, 0, 'g', 3)
+                                .arg(w, 0, 'g', 3)
+                                .arg(w * w, 0, 'g', 3));
+    } else {
+        peakLabel_->setText(table_ ? tr("No spectral peak in %1 (constant, too short or not uniformly sampled).")
+                                         .arg(column_->currentText())
+                                   : tr("No data."));
+    }
+    useCutoff_->setEnabled(cutoff.has_value());
+    useCutoff_->setText(cutoff ? tr("Use cutoff %1 Hz").arg(*cutoff) : tr("Use a suggested cutoff"));
+
+    // The form shown stays; the first time, the one the parameter's name suggests.
+    const int wanted = startForm_->count() > 0 ? startForm_->currentIndex()
+                                               : std::max(0, startFormFor(startParameter_->currentText()));
+    {
+        const QSignalBlocker blocker(startForm_);
+        startForm_->clear();
+        if (peak) {
+            startForm_->addItem(tr("ω² = %1").arg(threeDigits(peak->angularFrequencySquared())), 0);
+            startForm_->addItem(tr("ω = %1 rad/s").arg(threeDigits(peak->angularFrequency())), 1);
+            startForm_->addItem(tr("f = %1 Hz").arg(threeDigits(peak->frequencyHz)), 2);
+            startForm_->setCurrentIndex(std::clamp(wanted, 0, 2));
+        }
+    }
+    updateStartControls();
+}
+
+void FilterPanel::updateStartControls()
+{
+    const bool usable = startForm_->count() > 0 && startParameter_->count() > 0;
+    startParameter_->setEnabled(startParameter_->count() > 0);
+    startForm_->setEnabled(startForm_->count() > 0);
+    setStart_->setEnabled(usable);
+    setStart_->setToolTip(usable ? tr("Writes the value into the parameter's line of the model (undo with Ctrl+Z in "
+                                      "the model editor).")
+                                 : tr("Needs a spectral peak and a model with parameters."));
 }
 
 void FilterPanel::plotSignals()

@@ -3,6 +3,7 @@
 #include "engine/data/DataTable.h"
 #include "engine/data/Differentiation.h"
 #include "engine/data/Preprocessing.h"
+#include "engine/data/SpectralPeak.h"
 
 #include <QString>
 #include <QStringList>
@@ -16,6 +17,7 @@ class QComboBox;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace sysid::ui {
@@ -24,10 +26,13 @@ class CurvePlot;
 class NumberField;
 class SpectrumPlot;
 
-// Preprocessing of the data (data::Preprocessing: time window, added noise, low-pass,
-// decimation) and the differentiation method, with a preview of one column: the raw and
-// the processed signal over time, and their spectra (Welch power spectral density, log y)
-// with a vertical line at the low-pass cutoff so the cutoff can be placed by eye.
+// Preprocessing of the data (data::Preprocessing: time window, cut before or after filtering,
+// added noise, low-pass and how it treats the record's ends, decimation) and the differentiation
+// method, with a preview of one column: the raw and the processed signal over time, and their
+// spectra (Welch power spectral density, log y) with a vertical line at the low-pass cutoff and
+// the filter's gain |H|^2 over them, so the cutoff can be placed by eye. From the previewed
+// column's spectral peak (data::spectralPeak) it offers a cutoff and a starting natural frequency
+// (omega, omega^2 or f) for a parameter of the model (startValueRequested).
 // Everything numerical is done by the engine (data::preprocess, data::welch); its errors
 // (a cutoff above the Nyquist frequency, ...) are shown in a red line, never thrown. The cutoff
 // offered before a low-pass is set is data::suggestedLowPassCutoff of the table shown, so that
@@ -58,6 +63,12 @@ public:
     QString currentColumn() const;
     void setCurrentColumn(const QString& name);
 
+    // The model's parameters offered for a start value from the spectral peak (estimated
+    // initial values left out by the caller). A name like "Omega2", "omega" or "wn" is preselected.
+    void setParameterNames(const QStringList& names);
+    // The spectral peak of the previewed column of the table, if it has one.
+    std::optional<data::SpectralPeak> previewPeak() const;
+
     // The identified model's response in a column's units, drawn in the spectrum as "identified"
     // while that column is previewed (the cutoff is placed by comparing the raw, filtered and
     // identified spectra, Normann 1989).
@@ -76,6 +87,15 @@ public:
     QLabel* errorLabel() const { return errorLabel_; }
 
     QGroupBox* lowPassBox() const { return lowPassBox_; }
+    QComboBox* filterEndsCombo() const { return ends_; }
+    QLabel* lowPassNote() const { return lowPassNote_; }
+    QCheckBox* windowAfterFilterCheck() const { return windowAfterFilter_; }
+    QPushButton* skipTransientsButton() const { return skipTransients_; }
+    QLabel* peakLabel() const { return peakLabel_; }
+    QPushButton* useCutoffButton() const { return useCutoff_; }
+    QComboBox* startParameterCombo() const { return startParameter_; }
+    QComboBox* startFormCombo() const { return startForm_; }
+    QPushButton* setStartButton() const { return setStart_; }
     QSpinBox* lowPassOrderSpin() const { return order_; }
     NumberField* cutoffField() const { return cutoff_; }
     NumberField* windowStartField() const { return windowStart_; }
@@ -87,6 +107,9 @@ public:
 
 signals:
     void preprocessingChanged();
+    // "Set start value": the parameter, the value (three significant digits) and where it comes
+    // from, in words for a status line.
+    void startValueRequested(const QString& parameter, double value, const QString& reason);
 
 private:
     void buildUi();
@@ -99,6 +122,16 @@ private:
     // Offers data::suggestedLowPassCutoff of the table while no low-pass is set (or its cutoff
     // is unusable), and says in the cutoff's tooltip where the value comes from.
     void suggestCutoff();
+    // The peak, the offered cutoff and the start-value choices for the previewed column.
+    void updateSuggestions();
+    // Enables the start-value controls when there is a peak (offered forms) and a parameter.
+    void updateStartControls();
+    // The filter's gain over the spectra and its note (design, ends, how long the end transients
+    // last) for the table's sample rate.
+    void showFilter(const data::Preprocessing& settings);
+    // The window without the low-pass's end transients at both ends, cut after filtering.
+    void skipTransients();
+    double sampleRate() const;  // of the table; 0 when there is none or it is not uniform
 
     const data::DataTable* table_ = nullptr;
     QString identifiedColumn_;
@@ -111,7 +144,16 @@ private:
     QGroupBox* lowPassBox_ = nullptr;
     QSpinBox* order_ = nullptr;
     NumberField* cutoff_ = nullptr;
+    QComboBox* ends_ = nullptr;
+    QLabel* lowPassNote_ = nullptr;
     QGroupBox* windowBox_ = nullptr;
+    QCheckBox* windowAfterFilter_ = nullptr;
+    QPushButton* skipTransients_ = nullptr;
+    QLabel* peakLabel_ = nullptr;
+    QPushButton* useCutoff_ = nullptr;
+    QComboBox* startParameter_ = nullptr;
+    QComboBox* startForm_ = nullptr;
+    QPushButton* setStart_ = nullptr;
     NumberField* windowStart_ = nullptr;
     NumberField* windowEnd_ = nullptr;
     QSpinBox* decimation_ = nullptr;
