@@ -300,8 +300,8 @@ private slots:
                          "'spring.x' is not a variable of the C spring; write spring.q, spring.e or spring.f");
         EXPECT_ONE_ERROR(msd() + "output x = spring\n", 11, 12, "'spring' is the C spring");
         EXPECT_ONE_ERROR(msd() + "let P = damper.e\noutput P\n", 11, 9, "after the intermediates (let)");
-        EXPECT_ONE_ERROR(msd() + "param a.b = 1\n", 11, 7, "names a variable of a bond-graph element");
-        EXPECT_ONE_ERROR(msd() + "spring.x'' = -spring.x\n", 11, 1, "names a variable of a bond-graph element");
+        EXPECT_ONE_ERROR(msd() + "param a.b = 1\n", 11, 7, "a variable of a bond-graph element (spring.e)");
+        EXPECT_ONE_ERROR(msd() + "spring.x'' = -spring.x\n", 11, 1, "a variable of a bond-graph element (spring.e)");
         EXPECT_ONE_ERROR(msd() + "spring.q' = 1\n", 11, 1, "a second equation for spring.q'");
         EXPECT_ONE_ERROR("param q = 1\n" + msd("I mass = m\n", "R damper = b\n", "C spring : e = k*q\n"), 9, 18,
                          "'q' in the law of the C spring is its own q (spring.q), but the model also declares q");
