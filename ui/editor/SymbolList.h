@@ -28,7 +28,7 @@ private:
     void fill(Group group, const QStringList& names);
 
     QTreeWidgetItem* errorItem_ = nullptr;
-    static constexpr int groupCount = 6;
+    static constexpr int groupCount = static_cast<int>(Group::BondGraph) + 1;  // the last group
     QTreeWidgetItem* groups_[groupCount] = {};
 };
 
