@@ -35,6 +35,8 @@ std::string kindWord(NameKind k)
     case NameKind::FieldVariable: return "a field variable";
     case NameKind::FieldDerivative: return "a derivative of a field";
     case NameKind::NodeParameter: return "a per-node parameter";
+    case NameKind::BondElement: return "a bond-graph element";
+    case NameKind::BondVariable: return "a bond-graph variable";
     case NameKind::Algebraic: return "an algebraic variable";
     case NameKind::Multiplier: return "a constraint's multiplier";
     }

@@ -52,6 +52,8 @@ enum class NameKind {
     FieldVariable,
     FieldDerivative,
     NodeParameter,
+    BondElement,  // a bond-graph element or junction: spring, motion
+    BondVariable,  // its effort or flow: spring.e, motion.f
     Algebraic,  // algebraic z
     Multiplier,  // the multiplier of a constraint on Lagrangian coordinates
 };
@@ -62,7 +64,7 @@ std::string kindWord(NameKind k);
 struct Declaration {
     NameKind kind;
     SourceLocation where;
-    std::size_t index = 0;  // into parameters / inputs / coordinates / states / fields / node parameters
+    std::size_t index = 0;  // into parameters / inputs / coordinates / states / fields / node parameters / bond nodes
 };
 
 // Where an expression stands decides which names it may use.

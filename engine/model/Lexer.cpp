@@ -72,7 +72,8 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
         }
         if (isNameStart(c)) {
             std::size_t j = i;
-            // crank.x: the name x of the sub-model included as crank is one name.
+            // crank.x (the x of the sub-model included as crank) and spring.q (the displacement of the
+            // bond-graph element spring) are each one name.
             while (j < text.size() &&
                    (isNameChar(text[j]) || (text[j] == '.' && j + 1 < text.size() && isNameStart(text[j + 1]))))
                 ++j;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/integrate/Intersample.h"
+#include "engine/model/BondGraph.h"
 #include "engine/model/Prior.h"
 #include "engine/model/SourceLocation.h"
 
@@ -131,6 +132,7 @@ struct Model {
     std::vector<GiNaC::symbol> accelerationSymbols;  // q'' of each coordinate, for printing lhs
     std::vector<FieldLayout> fields;  // PDE fields; their nodes are ordinary states
     std::vector<Event> events;  // state resets, in the order written
+    BondGraphInfo bondGraph;  // the causal bond graph its states came from; empty: none
     std::vector<Constraint> constraints;  // in the order written
     // Differentiations needed to get every variable's derivative (Brenan, Campbell & Petzold 1996):
     // 0 for an ODE, 1 for algebraic equations that determine their variables, 3 for holonomic

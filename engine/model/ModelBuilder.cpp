@@ -1,5 +1,6 @@
 #include "engine/model/ModelBuilder.h"
 
+#include "engine/model/BondGraphBuilder.h"
 #include "engine/model/BuildScope.h"
 #include "engine/model/ConstraintReduction.h"
 #include "engine/model/FieldBuilder.h"
@@ -161,6 +162,7 @@ public:
         fields_.defineGrids(syntax);
         defineParameters(syntax);
         defineLets(syntax);
+        deriveBondGraph();
         defineConstraints();
         defineEquations(syntax);
         defineInitialValues(syntax);
@@ -192,6 +194,13 @@ private:
             fail(n.where, predefined);
         if (functions().count(n.name))
             fail(n.where, "'" + n.name + "' is the name of a function and cannot be used as a name");
+        // Dotted names come from the bond graph (spring.e) and from included sub-models (crank.x),
+        // whose places are in the sub-model's file.
+        if (n.name.find('.') != std::string::npos && n.where.origin == 0 && kind != NameKind::BondVariable &&
+            !declaringStorage_)
+            fail(n.where, "'" + n.name +
+                              "': a dot names a part of an included sub-model (crank.x) or a variable of a "
+                              "bond-graph element (spring.e); declare names without '.'");
         if (auto it = names_.find(n.name); it != names_.end())
             fail(n.where,
                  "'" + n.name + "' is already declared as " + kindWord(it->second.kind) + " on " +
@@ -276,6 +285,10 @@ private:
                 } else if (auto* d = std::get_if<DerivativeStatement>(&st)) {
                     if (d->order == 2 && !names_.count(d->name.name))
                         addCoordinate(d->name, false);
+                } else if (auto* b = std::get_if<BondGraphStatement>(&st)) {
+                    bondGraph_.declare(*b);
+                    if (const auto state = BondGraphBuilder::storageState(*b))
+                        declareStorageState(*state);
                 } else if (auto* c = std::get_if<ConstraintStatement>(&st)) {
                     constraintStatements_.push_back(c);
                 }
@@ -334,6 +347,32 @@ private:
                 multiplierOf_[k] = algebraic_.size() - 1;
             });
         }
+    }
+
+    // A C's displacement or an I's momentum: a first-order state whose equation the bond graph gives.
+    void declareStorageState(const NamedPlace& n)
+    {
+        declaringStorage_ = true;
+        try {
+            declareName(n, NameKind::FirstOrderState, firstOrder_.size());
+        } catch (...) {
+            declaringStorage_ = false;
+            throw;
+        }
+        declaringStorage_ = false;
+        FirstOrder f{n.name, n.where, GiNaC::symbol(n.name), std::nullopt, n.where, std::nullopt, n.where, {}};
+        firstOrder_.push_back(std::move(f));
+        order_.push_back({false, firstOrder_.size() - 1});
+    }
+
+    void deriveBondGraph()
+    {
+        if (bondGraph_.empty())
+            return;
+        bondGraph_.derive();
+        for (const auto& [name, rhs] : bondGraph_.stateEquations())
+            firstOrder_[names_.at(name).index].rhs = rhs;
+        model_.bondGraph = bondGraph_.info();
     }
 
     static std::string energyWord(EnergyKind k)
@@ -964,9 +1003,16 @@ private:
         if (functions().count(e.name))
             fail(e.where, "'" + e.name + "' is a function; write " + e.name + "(...)");
         auto it = names_.find(e.name);
-        if (it == names_.end())
+        if (it == names_.end()) {
+            // spring.x: a variable the element spring does not have.
+            if (const auto element = names_.find(e.name.substr(0, e.name.find('.')));
+                element != names_.end() && element->second.kind == NameKind::BondElement)
+                return bondGraph_.resolveName(e, element->second, ctx);
             fail(e.where, "unknown symbol '" + written + "'" + suggestion(e.name));
+        }
         const Declaration& d = it->second;
+        if (d.kind == NameKind::BondElement || d.kind == NameKind::BondVariable)
+            return bondGraph_.resolveName(e, d, ctx);
         if (ctx == Context::Constant)
             fail(e.where, "'" + written + "' cannot appear in " + contextWord(ctx) + "; use numbers (and pi) only");
         if (d.kind == NameKind::Parameter) {
@@ -1121,6 +1167,8 @@ private:
     std::vector<std::pair<bool, std::size_t>> order_;  // states in declaration order: (isCoordinate, index)
     std::map<std::string, ex> lets_;
     FieldBuilder fields_;  // after errors_ and model_, which it holds
+    BondGraphBuilder bondGraph_{*this, errors_};
+    bool declaringStorage_ = false;  // the state NAME.q or NAME.p of a bond-graph element: its one dotted declaration
     std::vector<SubModelOrigin> origins_;  // of included sub-models (SourceLocation::origin - 1)
     std::vector<const EnergyStatement*> energies_;  // kinetic, potential, dissipation: one of each per file
     std::map<std::string, ExpressionPtr> letSyntax_;  // lets and energies as written (namesIn)

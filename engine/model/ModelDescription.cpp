@@ -128,6 +128,8 @@ std::string describeModel(const Model& model)
     for (const auto& o : model.outputs)
         if (o.anonymous)
             out << "  " << o.name << " = " << text(o.expression) << "\n";
+    if (!model.bondGraph.empty())
+        out << bondGraphSummary(model.bondGraph);
     if (!model.events.empty()) {
         out << "events (" << model.events.size() << "):\n";
         for (const auto& e : model.events)
@@ -156,6 +158,8 @@ std::string describeEquations(const Model& model)
             out << " = " << text(e.generalizedForce) << "\n";
         }
     }
+    if (!model.bondGraph.empty())
+        out << describeBondGraph(model.bondGraph);
     if (constrained) {
         out << "constraints (differentiation index " << model.differentiationIndex << "):\n";
         for (const auto& c : model.constraints) {

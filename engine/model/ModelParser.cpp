@@ -1,6 +1,7 @@
 #include "engine/model/ModelParser.h"
 
 #include "engine/integrate/Intersample.h"
+#include "engine/model/BondGraphParser.h"
 #include "engine/model/Lexer.h"
 
 #include <algorithm>
@@ -14,7 +15,7 @@ struct SyntaxError {
     ModelDiagnostic diagnostic;
 };
 
-class Parser {
+class Parser : TokenReader {
 public:
     Parser(std::vector<Token> tokens, std::string_view text) : tokens_(std::move(tokens))
     {
@@ -47,6 +48,11 @@ public:
     }
 
 private:
+    const Token& peekToken(std::size_t ahead) const override { return peek(ahead); }
+    const Token& nextToken() override { return next(); }
+    ExpressionPtr readExpression() override { return expression(); }
+    [[noreturn]] void failAt(const Token& at, std::string message) override { fail(at, std::move(message)); }
+
     const Token& peek(std::size_t ahead = 0) const
     {
         const std::size_t i = std::min(pos_ + ahead, tokens_.size() - 1);
@@ -87,14 +93,16 @@ private:
         return {t.text, t.where};
     }
 
-    // A name being declared: crank.x is the x of the sub-model included as crank, so a declared
-    // name has no dot.
+    // A name being declared: crank.x is the x of the sub-model included as crank and spring.e the
+    // effort of the bond-graph element spring, so a declared name has no dot.
     NamedPlace declaredName(const std::string& what)
     {
         const Token& t = peek();
         NamedPlace n = plainName(what);
         if (n.name.find('.') != std::string::npos)
-            fail(t, "'" + n.name + "': a dot names a part of an included sub-model (crank.x); declare names without '.'");
+            fail(t, "'" + n.name +
+                        "': a dot names a part of an included sub-model (crank.x) or a variable of a bond-graph "
+                        "element (spring.e); declare names without '.'");
         return n;
     }
 
@@ -109,11 +117,13 @@ private:
     Statement statement()
     {
         const Token& first = peek();
+        if (startsBondGraphStatement(first, peek(1)))
+            return parseBondGraphStatement(*this);
         if (first.kind != TokenKind::Identifier)
             fail(first,
                  "expected a statement (param, state, input, let, output, coord, kinetic, potential, "
-                 "dissipation, force, constraint, algebraic, include, when, an equation like x' = ... or an initial "
-                 "value like x(0) = ...), found " +
+                 "dissipation, force, constraint, algebraic, include, when, a bond-graph element, an equation "
+                 "like x' = ... or an initial value like x(0) = ...), found " +
                      describe(first));
         if (first.primes > 0) {
             next();
@@ -189,7 +199,8 @@ private:
         fail(first,
              "unknown statement '" + word +
                  "' (expected param, state, input, let, output, coord, kinetic, "
-                 "potential, dissipation, force, constraint, algebraic, include, field, when or an equation)");
+                 "potential, dissipation, force, constraint, algebraic, include, field, when, a bond-graph element (" +
+                 bondNodeTable.choices(" ") + ") or an equation)");
     }
 
     // NAME(0) = ...: the initial value of a name, whatever word it is spelled like.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/integrate/Intersample.h"
+#include "engine/model/BondGraphSyntax.h"
 #include "engine/model/ExpressionSyntax.h"
 
 #include <optional>
@@ -167,7 +168,7 @@ struct WhenStatement {
 using Statement = std::variant<ParamStatement, StateStatement, InputStatement, LetStatement, OutputStatement,
                                CoordStatement, EnergyStatement, ForceStatement, DerivativeStatement, InitialStatement,
                                FieldStatement, FieldEquationStatement, FieldConditionStatement, WhenStatement,
-                               AlgebraicStatement, ConstraintStatement, IncludeStatement>;
+                               AlgebraicStatement, ConstraintStatement, IncludeStatement, BondGraphStatement>;
 
 // Where the statements of an included sub-model come from (SourceLocation::origin - 1).
 struct SubModelOrigin {

@@ -313,6 +313,18 @@ private:
     {
         // expanded before prefixing
     }
+    // A bond graph's names are element.variable already (spring.e); its elements stay in one file.
+    void add(const Prefixer& p, const std::map<std::string, ExpressionPtr>&, const BondGraphStatement& s,
+             std::vector<Statement>&)
+    {
+        if (refusedBondGraph_)
+            return;
+        refusedBondGraph_ = true;
+        errors_.push_back({p.place(s.keyword),
+                           bondNodeTitle(s.kind, s.name.text) +
+                               ": a sub-model cannot hold bond-graph elements; write the bond graph in the "
+                               "including model"});
+    }
 
     void refuseField(SourceLocation where, const std::string& what)
     {
@@ -327,6 +339,7 @@ private:
     std::vector<ModelDiagnostic>& errors_;
     std::vector<std::string> open_;  // files being included, outermost first (cycles)
     bool refusedField_ = false;
+    bool refusedBondGraph_ = false;
 };
 
 }  // namespace

@@ -14,7 +14,7 @@ namespace sysid::model {
 // `directory`), each of its names prefixed (x becomes NAME.x) and each bound parameter or input
 // replaced by its binding, an expression of the including model. Sub-models may include others.
 // Their outputs NAME = EXPR become intermediates NAME.NAME (plain outputs are dropped: the including
-// model chooses what it measures); fields are refused. Problems are appended to `errors`, placed
+// model chooses what it measures); fields and bond-graph elements are refused. Problems are appended to `errors`, placed
 // in the sub-model file (SourceLocation::origin; see placeInText).
 void expandIncludes(ModelSyntax& syntax, const std::string& directory, std::vector<ModelDiagnostic>& errors);
 

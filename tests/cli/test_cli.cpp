@@ -267,6 +267,32 @@ private slots:
         QVERIFY2(stop && std::abs(*stop - T * (1 + e) / (1 - e)) < 1e-3, qPrintable(describeText(zeno)));
     }
 
+    // A bond graph: its elements listed, with --equations every bond's causality, effort and flow and
+    // the state equations; a dependent inertia refused at its place, naming the elements.
+    void checkListsBondGraph()
+    {
+        const Run r = runSysid({"check", kExamples + "bondgraph_dc_motor.model", "--equations"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
+        const QStringList lines = r.out.split('\n');
+        QVERIFY2(lines.contains("bond graph (8 bonds): Se supply, R winding, I inductance, 1-junction circuit, GY motor, "
+                                "R bearing, 1-junction rotor, TF gear, I load"),
+                 qPrintable(r.out));
+        QVERIFY2(lines.contains("  bond 5: GY motor -> 1-junction rotor"), qPrintable(r.out));
+        QVERIFY2(lines.contains("  bond 8: TF gear -> I load (integral causality)"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("d/dt inductance.p = ") && r.out.contains("d/dt load.p = "), qPrintable(r.out));
+        const Run plain = runSysid({"check", kExamples + "bondgraph_dc_motor.model"});
+        QVERIFY(!plain.out.contains("bond 5:"));
+
+        const QString rigid = writeModel("rigid_gear.model", "input u\nparam J1 = 1\nparam J2 = 2\nSe torque = u\n"
+                                                             "I rotor = J1\n1 w1 : torque, rotor\n"
+                                                             "TF gear = 2 : w1 -> w2\nI load = J2\n1 w2 : load\n");
+        const Run bad = runSysid({"check", rigid});
+        QVERIFY2(bad.exitCode == 1, qPrintable(describeText(bad)));
+        QVERIFY2(bad.err.contains(rigid + ":8:3: the I load is forced into derivative causality: the 1-junction w2 "
+                                          "sets its flow, as the causality of the I rotor requires"),
+                 qPrintable(describeText(bad)));
+    }
+
     void checkReportsFileLineColumn()
     {
         const QString model = writeModel("broken.model", "param k = 1\nstate y = 1\ny' = 2*zz\n");

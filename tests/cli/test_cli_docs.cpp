@@ -83,8 +83,9 @@ private slots:
         for (const char* word :
              {"param ",       "state ", "input ", "let ",  "output ", "coord ", "kinetic ", "potential ",
               "dissipation ", "force ", "field ", "_t = ", "prior ",  "fixed",  "estimate", "order 4",
-              "s_x(",         "x'' = ", "(0) = ", ";",     "#",       "when ", "constraint ", "algebraic ",
-              "include ",     "guess"})
+              "s_x(",         "x'' = ", "(0) = ", ";",     "#",       "when ",   "Se ",    "Sf ",
+              "\nC ",        "\nI ",   "\nR ",   " : e = ", " : f = ", "TF ",   "GY ",    "\n0 ",   "\n1 ",
+              "constraint ",  "algebraic ", "include ", "guess"})
             QVERIFY2(accepted.contains(QLatin1String(word)), word);
         QVERIFY(errors >= 3);
         checkBlocks(QStringLiteral("docs/model-language.md"), blocks);

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace sysid::test {
 
@@ -58,5 +59,48 @@ inline std::optional<model::ModelError> errorOf(const std::string& text)
     }
     return std::nullopt;
 }
+
+// "\n  m.model:3:5: message" per diagnostic, for failure messages.
+inline std::string describeDiagnostics(const std::vector<model::ModelDiagnostic>& ds)
+{
+    std::string s;
+    for (const auto& d : ds)
+        s += "\n  " + model::formatDiagnostic("m.model", d);
+    return s;
+}
+
+// Empty when `text` fails with a diagnostic at line:column whose message holds `needle` (and,
+// with `only`, no other diagnostic); otherwise what went wrong.
+inline std::string checkError(const std::string& text, int line, int column, const std::string& needle, bool only)
+{
+    const auto err = errorOf(text);
+    if (!err)
+        return "the model parsed although it is wrong:\n" + text;
+    const auto& ds = err->diagnostics();
+    if (only && ds.size() != 1)
+        return "expected one diagnostic, got:" + describeDiagnostics(ds);
+    for (const auto& d : ds) {
+        if (d.where.line != line || d.where.column != column || d.message.find(needle) == std::string::npos)
+            continue;
+        const std::string place = "m.model:" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+        if (std::string(err->what()).find(place) == std::string::npos)
+            return "what() lacks '" + place + "': " + err->what();
+        return {};
+    }
+    return "expected " + std::to_string(line) + ":" + std::to_string(column) + " '" + needle +
+        "', got:" + describeDiagnostics(ds);
+}
+
+#define EXPECT_ONE_ERROR(text, line, column, needle)                                                                   \
+    do {                                                                                                               \
+        const std::string problem_ = sysid::test::checkError(text, line, column, needle, true);                        \
+        QVERIFY2(problem_.empty(), problem_.c_str());                                                                  \
+    } while (false)
+
+#define EXPECT_ERROR(text, line, column, needle)                                                                       \
+    do {                                                                                                               \
+        const std::string problem_ = sysid::test::checkError(text, line, column, needle, false);                       \
+        QVERIFY2(problem_.empty(), problem_.c_str());                                                                  \
+    } while (false)
 
 }  // namespace sysid::test

@@ -78,39 +78,6 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
-// Empty when `text` fails with a diagnostic at line:column whose message holds `needle` (and,
-// with `only`, no other diagnostic); otherwise what went wrong.
-static std::string checkError(const std::string& text, int line, int column, const std::string& needle, bool only)
-{
-    const auto err = errorOf(text);
-    if (!err)
-        return "the model parsed although it is wrong:\n" + text;
-    const auto& ds = err->diagnostics();
-    if (only && ds.size() != 1)
-        return "expected one diagnostic, got:" + describe(ds);
-    for (const auto& d : ds) {
-        if (d.where.line != line || d.where.column != column || !contains(d.message, needle))
-            continue;
-        const std::string place = "m.model:" + std::to_string(line) + ":" + std::to_string(column) + ": ";
-        if (!contains(err->what(), place))
-            return "what() lacks '" + place + "': " + err->what();
-        return {};
-    }
-    return "expected " + std::to_string(line) + ":" + std::to_string(column) + " '" + needle + "', got:" + describe(ds);
-}
-
-#define EXPECT_ONE_ERROR(text, line, column, needle)                                                                   \
-    do {                                                                                                               \
-        const std::string problem_ = checkError(text, line, column, needle, true);                                     \
-        QVERIFY2(problem_.empty(), problem_.c_str());                                                                  \
-    } while (false)
-
-#define EXPECT_ERROR(text, line, column, needle)                                                                       \
-    do {                                                                                                               \
-        const std::string problem_ = checkError(text, line, column, needle, false);                                    \
-        QVERIFY2(problem_.empty(), problem_.c_str());                                                                  \
-    } while (false)
-
 class TestModelParser : public QObject {
     Q_OBJECT
 

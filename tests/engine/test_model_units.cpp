@@ -46,29 +46,7 @@ const model::Input& input(const Model& m, const std::string& name)
     return m.inputs[i];
 }
 
-// Empty when `text` fails with exactly one diagnostic at line:column holding `needle`.
-std::string checkOneError(const std::string& text, int line, int column, const std::string& needle)
-{
-    const auto err = errorOf(text);
-    if (!err)
-        return "the model parsed although it is wrong:\n" + text;
-    const auto& ds = err->diagnostics();
-    if (ds.size() != 1)
-        return std::string("expected one diagnostic, got: ") + err->what();
-    const auto& d = ds.front();
-    if (d.where.line != line || d.where.column != column || !contains(d.message, needle))
-        return "expected " + std::to_string(line) + ":" + std::to_string(column) + " '" + needle + "', got " +
-            err->what();
-    return {};
-}
-
 }  // namespace
-
-#define EXPECT_ONE_ERROR(text, line, column, needle)                                                                   \
-    do {                                                                                                               \
-        const std::string problem_ = checkOneError(text, line, column, needle);                                        \
-        QVERIFY2(problem_.empty(), problem_.c_str());                                                                  \
-    } while (false)
 
 class TestModelUnits : public QObject {
     Q_OBJECT

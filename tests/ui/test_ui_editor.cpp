@@ -125,6 +125,7 @@ private slots:
     void parameterTablePriorsEditTheText();
     void equationsDialogShowsDerivedEquations();
     void problemListShowsPlacesAndJumpsThere();
+    void bondGraphIsColouredListedAndDerived();
     void constraintsAreHighlightedCheckedAndDerived();
 };
 
@@ -545,6 +546,54 @@ void TestUiEditor::problemListShowsPlacesAndJumpsThere()
 
 QTEST_MAIN(TestUiEditor)
 #include "test_ui_editor.moc"
+
+// A bond graph in the editor: its element and junction keywords coloured only where they start a
+// statement (R is also a parameter here), its elements in a group of their own, its causality and
+// state equations in the derived-equations dialog, and a causal conflict listed at its place.
+void TestUiEditor::bondGraphIsColouredListedAndDerived()
+{
+    ModelEditor editor;
+    SymbolList list;
+    connect(&editor, &ModelEditor::summaryChanged, &list, &SymbolList::setSummary);
+    editor.setPlainText(QStringLiteral("param m = 1\nparam R = 0.5\ninput u\nSe push = u\nI mass = m\nR drag = R\n"
+                                       "1 v : push, mass, drag\noutput x = mass.p'\n"));
+    editor.checkNow();
+    QVERIFY(editor.summary().valid);
+    const ModelHighlighter* h = editor.highlighter();
+    const QTextCharFormat keyword = h->format(ModelHighlighter::Kind::Keyword);
+    const QTextBlock rParam = editor.document()->findBlockByNumber(1);
+    const QTextBlock se = editor.document()->findBlockByNumber(3);
+    const QTextBlock r = editor.document()->findBlockByNumber(5);
+    const QTextBlock junction = editor.document()->findBlockByNumber(6);
+    const QTextBlock out = editor.document()->findBlockByNumber(7);
+    QVERIFY(hasFormatAt(se, 0, keyword));  // Se
+    QVERIFY(!hasFormatAt(se, 3, keyword));  // push, the name
+    QVERIFY(hasFormatAt(r, 0, keyword));  // R, the element
+    QVERIFY(!hasFormatAt(r, 9, keyword));  // R, the parameter
+    QVERIFY(!hasFormatAt(rParam, 6, keyword));  // R, declared as a parameter
+    QVERIFY(hasFormatAt(junction, 0, keyword));  // 1, the junction
+    QVERIFY(!hasFormatAt(junction, 0, h->format(ModelHighlighter::Kind::Number)));
+    QVERIFY(hasFormatAt(out, 11, h->format(ModelHighlighter::Kind::Prime)));  // mass.p'
+
+    QTRY_COMPARE(list.names(SymbolList::Group::BondGraph),
+                 (QStringList{"Se push", "I mass", "R drag", "1-junction v"}));
+    QCOMPARE(list.names(SymbolList::Group::States), QStringList{"mass.p"});
+    EquationsDialog dialog(editor.summary());
+    QVERIFY(dialog.text().contains(QStringLiteral("bond 1: Se push -> 1-junction v (source)")));
+    QVERIFY(dialog.text().contains(QStringLiteral("(integral causality)")));
+    QVERIFY(dialog.text().contains(QStringLiteral("d/dt mass.p = ")));
+
+    // Two flow sources on one 1-junction: a causal conflict, listed at the second source's name.
+    ProblemList problems(&editor);
+    editor.setPlainText(editor.toPlainText() + QStringLiteral("Sf other = 2*u\nSf third = u\n1 w : other, third, v\n"));
+    editor.checkNow();
+    QVERIFY(!editor.summary().valid);
+    QCOMPARE(problems.count(), 1);
+    QVERIFY2(problems.item(0)->text().startsWith(QStringLiteral("10:4  causal conflict: the Sf third")),
+             qPrintable(problems.item(0)->text()));
+    QVERIFY(problems.item(0)->text().contains(QStringLiteral("the Sf other already sets it")));
+    QVERIFY(list.showsErrors());
+}
 
 // Issue 20: constraint, algebraic, include and guess are coloured where they are statements (and
 // constraint(0) = ... stays an initial value), their problems are found as typed, and the derived

@@ -1,5 +1,7 @@
 #include "ui/editor/ModelHighlighter.h"
 
+#include "engine/model/BondGraphSyntax.h"
+
 #include <QColor>
 #include <QFont>
 #include <QTextDocument>
@@ -43,7 +45,18 @@ ModelHighlighter::ModelHighlighter(QTextDocument* document) : QSyntaxHighlighter
     rules_.push_back(
         {QRegularExpression(QStringLiteral("(?<![A-Za-z0-9_.])(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?")),
          Kind::Number});
-    rules_.push_back({QRegularExpression(QStringLiteral("\\b[A-Za-z_][A-Za-z0-9_.]*'{1,2}")), Kind::Prime});
+    // A bond-graph element or junction starts a statement with its spelling (Se, C, TF, 0, 1, ...)
+    // followed by its name: after the number rule, so the junctions' 0 and 1 are keywords there.
+    QStringList bondNodes;
+    for (const auto& e : model::bondNodeTable.entries())
+        bondNodes << QString::fromLatin1(e.name.data(), static_cast<qsizetype>(e.name.size()));
+    rules_.push_back({QRegularExpression(QStringLiteral("(?:^|;)\\s*\\K(?:%1)(?=\\s+[A-Za-z_])")
+                                             .arg(bondNodes.join(QLatin1Char('|')))),
+                      Kind::Keyword});
+    // x', spring.q', crank.x'' (a bond-graph variable or a sub-model's name is one name).
+    rules_.push_back(
+        {QRegularExpression(QStringLiteral("(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)*'{1,2}")),
+         Kind::Prime});
     rules_.push_back({QRegularExpression(QStringLiteral("\"[^\"]*\"")), Kind::String});
     rules_.push_back({QRegularExpression(QStringLiteral("#.*$")), Kind::Comment});
 }

@@ -16,6 +16,7 @@ QString groupTitle(SymbolList::Group group)
     case SymbolList::Group::Outputs: return QObject::tr("Outputs");
     case SymbolList::Group::Events: return QObject::tr("Events");
     case SymbolList::Group::Constraints: return QObject::tr("Constraints");
+    case SymbolList::Group::BondGraph: return QObject::tr("Bond graph");
     }
     return {};
 }
@@ -89,6 +90,8 @@ void SymbolList::setSummary(const ModelSummary& summary)
     fill(Group::Outputs, toList(summary.outputs));
     fill(Group::Events, toList(summary.events));
     groupItem(Group::Events)->setHidden(summary.events.empty());
+    fill(Group::BondGraph, toList(summary.bondGraph));
+    groupItem(Group::BondGraph)->setHidden(summary.bondGraph.empty());
     fill(Group::Constraints, toList(summary.constraints));
     groupItem(Group::Constraints)->setHidden(summary.constraints.empty());
     if (!summary.constraints.empty()) {

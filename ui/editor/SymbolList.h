@@ -7,13 +7,14 @@
 
 namespace sysid::ui {
 
-// The model's names in four groups: States, Parameters, Inputs, Outputs, and its events (when)
-// and constraints (with the differentiation index) in groups shown only when there are any. An invalid model keeps the last good lists and
-// adds a line "model has errors" at the top.
+// The model's names in four groups: States, Parameters, Inputs, Outputs, and its events (when),
+// constraints (with the differentiation index) and bond-graph elements in groups shown only when
+// there are any. An invalid model keeps the last good lists and adds a line "model has errors" at
+// the top.
 class SymbolList : public QTreeWidget {
     Q_OBJECT
 public:
-    enum class Group { States, Parameters, Inputs, Outputs, Events, Constraints };
+    enum class Group { States, Parameters, Inputs, Outputs, Events, Constraints, BondGraph };
 
     explicit SymbolList(QWidget* parent = nullptr);
 
@@ -27,7 +28,7 @@ private:
     void fill(Group group, const QStringList& names);
 
     QTreeWidgetItem* errorItem_ = nullptr;
-    static constexpr int groupCount = 6;
+    static constexpr int groupCount = static_cast<int>(Group::BondGraph) + 1;  // the last group
     QTreeWidgetItem* groups_[groupCount] = {};
 };
 

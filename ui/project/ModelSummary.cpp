@@ -38,6 +38,7 @@ ModelSummary summarizeModel(const std::string& text, const std::string& source)
         }
         for (const auto& e : m.events)
             summary.events.push_back(e.text + " : " + e.resetText);
+        summary.bondGraph = m.bondGraph.nodes;
         for (const auto& c : m.constraints)
             summary.constraints.push_back(c.text + (c.multiplier.empty() ? "" : " (multiplier " + c.multiplier + ")"));
         for (const auto& s : m.states)

@@ -16,6 +16,7 @@ struct ModelSummary {
     std::vector<model::ModelDiagnostic> errors;  // line/column as the parser reports them
     std::vector<std::string> states, inputs, outputs;
     std::vector<std::string> events;  // "when x < 0 : x' = -e*x'" as written
+    std::vector<std::string> bondGraph;  // "C spring", "1-junction motion": a bond graph's elements and junctions
     // "x^2 + y^2 = l^2 (multiplier rod)" as written; with them the differentiation index and the
     // algebraic variables (the last of `states`).
     std::vector<std::string> constraints;
