@@ -23,9 +23,8 @@ constexpr double kLargestFactor = 6.0;
 class Dop853Stepper final : public Stepper {
 public:
     Dop853Stepper(SensitivitySystem& system, const IntegratorSettings& settings) :
-        system_(system), relativeTolerance_(settings.relativeTolerance),
-        absoluteTolerance_(settings.absoluteTolerance), maxStep_(std::max(settings.maxStep, 0.0)),
-        size_(system.size())
+        system_(system), relativeTolerance_(settings.relativeTolerance), absoluteTolerance_(settings.absoluteTolerance),
+        maxStep_(std::max(settings.maxStep, 0.0)), size_(system.size())
     {
         for (auto* v : {&x_, &xOld_, &xNew_, &stage_})
             v->assign(size_, 0.0);
@@ -88,7 +87,9 @@ public:
             z[i] = xOld_[i] +
                 s *
                     (r_[0][i] +
-                     s1 * (r_[1][i] + s * (r_[2][i] + s1 * (r_[3][i] + s * (r_[4][i] + s1 * (r_[5][i] + s * r_[6][i]))))));
+                     s1 *
+                         (r_[1][i] +
+                          s * (r_[2][i] + s1 * (r_[3][i] + s * (r_[4][i] + s1 * (r_[5][i] + s * r_[6][i]))))));
     }
 
     double nextStep() const override { return dt_; }
@@ -146,8 +147,8 @@ private:
             for (std::size_t j = 0; j < dop853::e5.size(); ++j)
                 if (dop853::e5[j] != 0.0)
                     e5 += dop853::e5[j] * k_[j][i];
-            const double e3 = (xNew_[i] - x_[i]) / h - dop853::e3Offset[0] * k_[0][i] -
-                dop853::e3Offset[8] * k_[8][i] - dop853::e3Offset[11] * k_[11][i];
+            const double e3 = (xNew_[i] - x_[i]) / h - dop853::e3Offset[0] * k_[0][i] - dop853::e3Offset[8] * k_[8][i] -
+                dop853::e3Offset[11] * k_[11][i];
             sum5 += (e5 / scale) * (e5 / scale);
             sum3 += (e3 / scale) * (e3 / scale);
         }
