@@ -3,6 +3,7 @@
 #include "engine/data/Text.h"
 #include "engine/integrate/ConsistentState.h"
 #include "engine/integrate/Constraints.h"
+#include "engine/integrate/Dop853Stepper.h"
 #include "engine/integrate/EventHandler.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/integrate/OdeintSteppers.h"
@@ -261,6 +262,7 @@ std::unique_ptr<Stepper> makeStepper(IntegrationMethod method, SensitivitySystem
 {
     switch (method) {
     case IntegrationMethod::Dopri5: return makeDopri5Stepper(system, settings);
+    case IntegrationMethod::Dop853: return makeDop853Stepper(system, settings);
     case IntegrationMethod::Rosenbrock4:
         return makeRosenbrock4Stepper(system, settings.absoluteTolerance, settings.relativeTolerance, settings.maxStep);
     case IntegrationMethod::RK4: return makeRungeKutta4Stepper(system);

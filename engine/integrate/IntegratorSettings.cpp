@@ -23,8 +23,8 @@ bool takesAlgebraicVariables(IntegrationMethod method)
 
 bool isAdaptive(IntegrationMethod method)
 {
-    return method == IntegrationMethod::Dopri5 || method == IntegrationMethod::Rosenbrock4 ||
-        method == IntegrationMethod::SparseImplicit;
+    return method == IntegrationMethod::Dopri5 || method == IntegrationMethod::Dop853 ||
+        method == IntegrationMethod::Rosenbrock4 || method == IntegrationMethod::SparseImplicit;
 }
 
 const core::FieldTable<IntegratorSettings>& integratorSettingFields()

@@ -21,6 +21,7 @@ namespace sysid::integrate {
 
 enum class IntegrationMethod {
     Dopri5,  // adaptive explicit Runge-Kutta 5(4), dense output; the default without fields
+    Dop853,  // adaptive explicit Runge-Kutta of order 8 (error estimate 5 and 3), dense output of order 7
     Rosenbrock4,  // adaptive linearly implicit, for stiff systems
     RK4,  // classical fixed-step Runge-Kutta
     Euler,  // explicit Euler, fixed step
@@ -38,6 +39,9 @@ inline constexpr core::EnumTable kIntegrationMethods{
     std::to_array<core::EnumSpelling<IntegrationMethod>>({
         {IntegrationMethod::Dopri5, "dopri5",
          "adaptive explicit Runge-Kutta 5(4) of Dormand and Prince (1980) with dense output"},
+        {IntegrationMethod::Dop853, "dop853",
+         "adaptive explicit Runge-Kutta of order 8 of Dormand and Prince (DOP853, Hairer, Norsett and Wanner 1993) "
+         "with dense output of order 7: fewer steps at tight tolerances"},
         {IntegrationMethod::Rosenbrock4, "rosenbrock4", "adaptive linearly implicit Rosenbrock method: stiff systems"},
         {IntegrationMethod::RK4, "rk4", "classical Runge-Kutta, fixed step (max step; 0 = one step per sample)"},
         {IntegrationMethod::Euler, "euler",

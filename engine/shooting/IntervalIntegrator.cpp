@@ -45,7 +45,9 @@ std::vector<double> integrateInterval(OdeSystem& system, const BvpStage& stage, 
     task.stopAtBreakpoints = true;
     task.stepsPerInterval = std::max<std::size_t>(stage.stepsPerInterval, 1);
     // The whole interval as the first try: intervals are short, and the controller shrinks it.
-    task.initialStep = settings.method == integrate::IntegrationMethod::Dopri5 ? t1 - t0 : (t1 - t0) / 10;
+    const bool explicitAdaptive = settings.method == integrate::IntegrationMethod::Dopri5 ||
+        settings.method == integrate::IntegrationMethod::Dop853;
+    task.initialStep = explicitAdaptive ? t1 - t0 : (t1 - t0) / 10;
     // Fixed-step implicit stages (seed 001 §5.4 allows a stiff integrator in the loose-to-tight
     // schedule) are the exact discrete map, which the shooting Jacobian differentiates.
     task.implicit.toRounding = true;

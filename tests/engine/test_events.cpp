@@ -137,6 +137,7 @@ private slots:
     {
         QTest::addColumn<int>("method");
         QTest::newRow("dopri5") << int(IntegrationMethod::Dopri5);
+        QTest::newRow("dop853") << int(IntegrationMethod::Dop853);
         QTest::newRow("rosenbrock4") << int(IntegrationMethod::Rosenbrock4);
     }
     void coulombFrictionSticksWhereTheClosedFormSays()
@@ -173,7 +174,8 @@ private slots:
         const QString saturated = "param k = 4 [0.1, 10]\nparam Fc = 0.3 [0, 1]\nparam x0 = 1\n"
                                   "x'' = min(max(-k*x - 0.2*x', -Fc), 2*Fc) + 0.1*abs(x)\nx(0) = x0, 0\noutput x\n";
         for (auto [method, name, tolerance] :
-             {std::tuple{IntegrationMethod::Dopri5, "dopri5", 1e-6}, {IntegrationMethod::Rosenbrock4, "rosenbrock4", 1e-6},
+             {std::tuple{IntegrationMethod::Dopri5, "dopri5", 1e-6}, {IntegrationMethod::Dop853, "dop853", 1e-6},
+              {IntegrationMethod::Rosenbrock4, "rosenbrock4", 1e-6},
               {IntegrationMethod::SparseImplicit, "sparse-implicit", 1e-5}, {IntegrationMethod::RK4, "rk4", 1e-6},
               {IntegrationMethod::Euler, "euler", 2e-2}, {IntegrationMethod::ImplicitEuler, "implicit-euler", 2e-2},
               {IntegrationMethod::CrankNicolson, "crank-nicolson", 1e-5}}) {

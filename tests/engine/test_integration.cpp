@@ -30,6 +30,7 @@ private slots:
         QTest::addColumn<double>("tolerance");
         QTest::addColumn<double>("bound");
         QTest::newRow("dopri5") << int(IntegrationMethod::Dopri5) << 1e-11 << 1e-9;
+        QTest::newRow("dop853") << int(IntegrationMethod::Dop853) << 1e-11 << 1e-9;
         QTest::newRow("rosenbrock4") << int(IntegrationMethod::Rosenbrock4) << 1e-11 << 1e-8;
     }
 
@@ -150,6 +151,7 @@ private slots:
     {
         QTest::addColumn<int>("method");
         QTest::newRow("dopri5") << int(IntegrationMethod::Dopri5);
+        QTest::newRow("dop853") << int(IntegrationMethod::Dop853);
         QTest::newRow("rosenbrock4") << int(IntegrationMethod::Rosenbrock4);
     }
 

@@ -552,7 +552,7 @@ private slots:
         QTest::newRow("unknown integrator")
             << with([](json& j) { j["settings"]["integrator"]["method"] = "rk45"; }) << "settings.integrator.method"
             << ": settings.integrator.method: unknown integrator 'rk45' (known: dopri5, "
-               "rosenbrock4, rk4, euler, sparse-implicit, implicit-euler, crank-nicolson)";
+               "dop853, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler, crank-nicolson)";
         QTest::newRow("iterations wrong type")
             << with([](json& j) { j["settings"]["max_iterations"] = "many"; }) << "settings.max_iterations"
             << ": settings.max_iterations: expected a whole number >= 0, got \"many\" (string)";

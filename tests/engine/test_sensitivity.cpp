@@ -45,6 +45,7 @@ private slots:
     {
         QTest::addColumn<int>("method");
         QTest::newRow("dopri5") << int(IntegrationMethod::Dopri5);
+        QTest::newRow("dop853") << int(IntegrationMethod::Dop853);
         QTest::newRow("rosenbrock4") << int(IntegrationMethod::Rosenbrock4);
     }
 
@@ -85,6 +86,7 @@ private slots:
         const QString drag = "param c = 0.3\nparam w2 = 25\nparam Q = 5\n"
                              "u'' = -c*u'*abs(u') - w2*u - 0.5*sin(u)\nu(0) = 0, Q\n";
         QTest::newRow("duffing dopri5") << duffing << int(IntegrationMethod::Dopri5);
+        QTest::newRow("duffing dop853") << duffing << int(IntegrationMethod::Dop853);
         QTest::newRow("duffing rosenbrock4") << duffing << int(IntegrationMethod::Rosenbrock4);
         // u'|u'| is not smooth where the velocity reverses: adaptive step sequences then shift
         // between the perturbed runs and blur the finite differences; a fixed-step method

@@ -151,10 +151,11 @@ private slots:
     {
         const auto& t = integrate::kIntegrationMethods;
         QCOMPARE(t.mustBe("--integrator", "rk45"),
-                 std::string("--integrator must be dopri5, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler or "
-                             "crank-nicolson, not 'rk45'"));
+                 std::string(
+                     "--integrator must be dopri5, dop853, rosenbrock4, rk4, euler, sparse-implicit, implicit-euler or "
+                     "crank-nicolson, not 'rk45'"));
         QCOMPARE(t.unknownListing("rk45"),
-                 std::string("unknown integrator 'rk45' (known: dopri5, rosenbrock4, rk4, "
+                 std::string("unknown integrator 'rk45' (known: dopri5, dop853, rosenbrock4, rk4, "
                              "euler, sparse-implicit, implicit-euler, crank-nicolson)"));
         QCOMPARE(estimate::kEquationErrorFormulas.unknownListing("heun", estimate::isMultistep),
                  std::string("unknown formula 'heun' (known: trapezoid, simpson, newton-cotes-6)"));
