@@ -15,7 +15,7 @@ namespace sysid::job {
 // (eval::requestNativeCode) unless `code` is interpreted.
 // Throws JobError(Model) with the parser's "SOURCE:LINE:COLUMN: message" lines.
 std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::string& text, const std::string& source,
-                                                                  eval::ModelCode code);
+                                                                  eval::ModelCode code = eval::ModelCode::Native);
 
 // The model's parameter values (model order) with `overrides` (name -> value) applied.
 // Throws JobError(Settings) naming an unknown parameter and listing the known ones.

@@ -25,11 +25,13 @@ using namespace sysid;
 namespace {
 
 // x = t + t^2 with a fixed disturbance (a = 1, b = 2), so the residuals are not zero.
-QString writeLinearProject(const QTemporaryDir& dir)
+// `intervals` samples over two seconds; a long record makes each re-fit slow enough that a cancel
+// sent on the first point reaches the worker long before the profile could finish.
+QString writeLinearProject(const QTemporaryDir& dir, int intervals = 40)
 {
     QByteArray csv = "t,x\n";
-    for (int k = 0; k <= 40; ++k) {
-        const double t = 0.05 * k;
+    for (int k = 0; k <= intervals; ++k) {
+        const double t = 2.0 * k / intervals;
         csv += QByteArray::number(t, 'g', 17) + "," + QByteArray::number(t + t * t + 0.01 * ((k % 3) - 1.0), 'g', 17) +
             "\n";
     }
@@ -155,7 +157,7 @@ private slots:
     void cancelKeepsThePointsDone()
     {
         QTemporaryDir dir;
-        const QString path = writeLinearProject(dir);
+        const QString path = writeLinearProject(dir, 40000);
         ui::ProjectDocument document;
         QString error;
         QVERIFY2(document.load(path, &error), qPrintable(error));
