@@ -31,31 +31,16 @@ double maxAbs(const Eigen::VectorXd& v)
     return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
 }
 
-// F(x), or nothing when F cannot be evaluated there (the message is kept for the user).
+// F(x) by `evaluate` (residual, or trialResidual where a re-used Jacobian is expected), or nothing
+// when F cannot be evaluated there (the message is kept for the user).
 std::optional<Eigen::VectorXd> tryResidual(NewtonSystem& system, const Eigen::VectorXd& x, std::size_t& count,
-                                           std::string& failure)
+                                           std::string& failure,
+                                           Eigen::VectorXd (NewtonSystem::*evaluate)(const Eigen::VectorXd&) =
+                                               &NewtonSystem::residual)
 {
     ++count;
     try {
-        Eigen::VectorXd f = system.residual(x);
-        if (!f.allFinite()) {
-            failure = "the residual is not finite";
-            return std::nullopt;
-        }
-        return f;
-    } catch (const std::exception& e) {
-        failure = e.what();
-        return std::nullopt;
-    }
-}
-
-// F(x) by NewtonSystem::trialResidual, as tryResidual.
-std::optional<Eigen::VectorXd> tryTrialResidual(NewtonSystem& system, const Eigen::VectorXd& x, std::size_t& count,
-                                                std::string& failure)
-{
-    ++count;
-    try {
-        Eigen::VectorXd f = system.trialResidual(x);
+        Eigen::VectorXd f = (system.*evaluate)(x);
         if (!f.allFinite()) {
             failure = "the residual is not finite";
             return std::nullopt;
@@ -155,8 +140,9 @@ NewtonResult iterate(NewtonSystem& system, Eigen::VectorXd x0, const NewtonSetti
     // Jacobian the next step builds.
     bool expectReuse = settings.reuseJacobian && settings.reuseFactorisation;  // try a handed-in one first
     auto trial = [&](const Eigen::VectorXd& x) {
-        return settings.reuseJacobian && expectReuse ? tryTrialResidual(system, x, result.residualEvaluations, failure)
-                                                     : tryResidual(system, x, result.residualEvaluations, failure);
+        return tryResidual(system, x, result.residualEvaluations, failure,
+                           settings.reuseJacobian && expectReuse ? &NewtonSystem::trialResidual
+                                                                 : &NewtonSystem::residual);
     };
     auto first = trial(result.x);
     if (!first) {
