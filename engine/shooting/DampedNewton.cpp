@@ -33,10 +33,9 @@ double maxAbs(const Eigen::VectorXd& v)
 
 // F(x) by `evaluate` (residual, or trialResidual where a re-used Jacobian is expected), or nothing
 // when F cannot be evaluated there (the message is kept for the user).
-std::optional<Eigen::VectorXd> tryResidual(NewtonSystem& system, const Eigen::VectorXd& x, std::size_t& count,
-                                           std::string& failure,
-                                           Eigen::VectorXd (NewtonSystem::*evaluate)(const Eigen::VectorXd&) =
-                                               &NewtonSystem::residual)
+std::optional<Eigen::VectorXd> tryResidual(
+    NewtonSystem& system, const Eigen::VectorXd& x, std::size_t& count, std::string& failure,
+    Eigen::VectorXd (NewtonSystem::*evaluate)(const Eigen::VectorXd&) = &NewtonSystem::residual)
 {
     ++count;
     try {
