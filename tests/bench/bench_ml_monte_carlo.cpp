@@ -11,6 +11,7 @@
 // Usage: bench_ml_monte_carlo [--realisations N] [--ratios 1,10,100]
 
 #include "BenchSupport.h"
+#include "tests/validation/MonteCarloSpread.h"
 
 #include "engine/estimate/Fit.h"
 #include "engine/estimate/FitSettings.h"
@@ -32,23 +33,8 @@ using namespace sysid;
 
 namespace {
 
-struct Spread {
-    double mean = 0, sampleSd = 0, reportedSd = 0;
-};
-
-Spread spreadOf(const std::vector<double>& values, const std::vector<double>& sds)
-{
-    Spread s;
-    const double n = static_cast<double>(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        s.mean += values[i] / n;
-        s.reportedSd += sds[i] / n;
-    }
-    for (double v : values)
-        s.sampleSd += (v - s.mean) * (v - s.mean) / (n - 1);
-    s.sampleSd = std::sqrt(s.sampleSd);
-    return s;
-}
+using test::Spread;
+using test::spreadOf;
 
 std::vector<double> parseList(const std::string& text)
 {
@@ -161,8 +147,8 @@ int main(int argc, char** argv)
                 }
                 const Spread s = spreadOf(values, sds);
                 std::printf("%-24s %-4s %12.6f %12.3e %12.3e %8.3f %6zu/%zu\n", names[m],
-                            results[m][0].parameters[p].name.c_str(), s.mean, s.sampleSd, s.reportedSd,
-                            s.sampleSd / s.reportedSd, converged, values.size());
+                            results[m][0].parameters[p].name.c_str(), s.mean, s.sampleSd, s.meanReportedSd, s.ratio(),
+                            converged, values.size());
             }
         for (std::size_t j = 0; j < 2; ++j) {
             std::vector<double> values, sds;
@@ -176,7 +162,7 @@ int main(int argc, char** argv)
             std::printf("ml noise sd of %-9s true %.4g: mean %.6g (%+.2f %%), sample sd %.3e, reported sd %.3e, "
                         "ratio %.3f\n",
                         results[0][0].noise[j].output.c_str(), truth, s.mean, 100 * (s.mean / truth - 1), s.sampleSd,
-                        s.reportedSd, s.sampleSd / s.reportedSd);
+                        s.meanReportedSd, s.ratio());
         }
     }
     return 0;

@@ -1,8 +1,8 @@
 // Seed 000, eq. 2.11-2.13: maximum likelihood with the output noise variances estimated, over noise realisations.
 // A damped oscillator x'' = -c x' - k x (x(0) = 1) measured in position x and velocity v = x' (201 samples) with
 // Gaussian noise 100 times larger on the velocity (sd 0.002 and 0.2), in two rows: k 4 (the velocity, twice the
-// position, dominates the sensitivities) and k 0.0625, c 0.05 over 40 s (the position, four times the velocity, dominates). Each realisation (seeded,
-// 120 per row) is fitted from 30 % off by
+// position, dominates the sensitivities) and k 0.0625, c 0.05 over 40 s (the position, four times the velocity,
+// dominates). Each realisation (seeded, 120 per row) is fitted from 30 % off by
 //  - ml: the noise variances estimated with k and c;
 //  - output error with fixed wrong weights: equal weights 1 and 1 (as if both outputs had the same noise);
 //  - output error with its default weights 1/sigma^2 from the data's own noise estimate (printed, not asserted).
@@ -16,6 +16,7 @@
 //    than 30 % (their residual variance pools the two noise levels; where the noisy output dominates, k 4, the
 //    pooled variance happens to be close to the noise that matters and their sd is only about 30 % low).
 #include "ValidationSupport.h"
+#include "MonteCarloSpread.h"
 
 #include "engine/estimate/MethodTraits.h"
 
@@ -39,24 +40,8 @@ const char* kModel = "param k = 2.8 [0.01, 100]\n"
                      "output x\n"
                      "output v = x'\n";
 
-struct Spread {
-    double mean = 0, sampleSd = 0, meanReportedSd = 0;
-    double ratio() const { return sampleSd / meanReportedSd; }
-};
-
-Spread spreadOf(const std::vector<double>& values, const std::vector<double>& reportedSd)
-{
-    Spread s;
-    const double n = static_cast<double>(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        s.mean += values[i] / n;
-        s.meanReportedSd += reportedSd[i] / n;
-    }
-    for (double v : values)
-        s.sampleSd += (v - s.mean) * (v - s.mean) / (n - 1);
-    s.sampleSd = std::sqrt(s.sampleSd);
-    return s;
-}
+using test::Spread;
+using test::spreadOf;
 
 }  // namespace
 
