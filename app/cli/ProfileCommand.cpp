@@ -88,7 +88,8 @@ int runProfile(const Arguments& args)
         "interval is where it stays below the optimum + the chi-squared quantile (3.84 for 95 %; with\n"
         "--simultaneous, with as many degrees of freedom as parameters). A parameter whose profile stays below\n"
         "it on a side within the range or its bounds is practically non-identifiable; one whose profile is\n"
-        "flat is structurally non-identifiable. Fit options as for `sysid fit`");
+        "flat is structurally non-identifiable. Fit options as for `sysid fit`; options override a project's\n"
+        "\"profile\" settings");
     // clang-format off
     options.add_options()
         ("help,h", "show this help")
@@ -109,13 +110,17 @@ int runProfile(const Arguments& args)
     const po::variables_map& vm = *parsed;
     const std::string input = inputArgument(vm);
 
+    // The options are checked before anything is read, and applied over a project's "profile" after.
     job::ProfileLikelihood profile;
-    applyFieldOptions(vm, job::profileFields(), profile.settings);
-    try {
-        profile.settings.validate();
-    } catch (const core::SettingError& e) {
-        throw UsageError("--" + e.key() + ": " + e.expectation());
-    }
+    const auto applyOptions = [&](job::ProfileSettings& settings) {
+        applyFieldOptions(vm, job::profileFields(), settings);
+        try {
+            settings.validate();
+        } catch (const core::SettingError& e) {
+            throw UsageError("--" + e.key() + ": " + e.expectation());
+        }
+    };
+    applyOptions(profile.settings);
     profile.parameters = repeated(vm, "parameter");
     for (const std::string& item : repeated(vm, "range")) {
         if (item.find('=') == std::string::npos) {
@@ -133,10 +138,17 @@ int runProfile(const Arguments& args)
     const std::string output = vm.count("output") ? vm["output"].as<std::string>() : std::string();
     if (!output.empty() && output != "-" && std::filesystem::path(output).extension() != ".json")
         throw UsageError("-o: the profile file must end in .json, not '" + output + "'");
-    profile.fit = loadFitJob(vm, input, [&] {
-                      if (!output.empty())
-                          checkOutputPlace(output);
-                  }).job;
+    LoadedFit loaded = loadFitJob(vm, input, [&] {
+        if (!output.empty())
+            checkOutputPlace(output);
+    });
+    profile.fit = std::move(loaded.job);
+    if (loaded.project && loaded.project->profile) {
+        profile.settings = loaded.project->profile->settings;
+        applyOptions(profile.settings);
+        if (profile.parameters.empty())
+            profile.parameters = loaded.project->profile->parameters;
+    }
     const bool quiet = vm.count("quiet") > 0;
 
     if (!quiet)

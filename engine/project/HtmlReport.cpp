@@ -347,9 +347,9 @@ std::string statisticsPart(const estimate::FitResult& result)
     if (const auto newton = core::newtonSummary(result.statistics); !newton.empty())
         rows.emplace_back("Periodic solutions", htmlEscape(newton));
     rows.emplace_back("Time", htmlEscape(core::timeSummary(result.statistics)));
-    rows.emplace_back("−2 ln L", std::isfinite(result.likelihood.minusTwoLog)
-                                      ? htmlEscape(estimate::describe(result.likelihood))
-                                      : std::string("—"));
+    rows.emplace_back("−2 ln L",
+                      std::isfinite(result.likelihood.minusTwoLog) ? htmlEscape(estimate::describe(result.likelihood))
+                                                                   : std::string("—"));
     html += keyValueTable(rows);
     html += "<h3>Residual RMS per output</h3>\n";
     if (result.residualRms.empty())
@@ -393,6 +393,78 @@ std::string figuresPart(const std::vector<ReportFigure>& figures, bool validatio
             std::to_string(counter) + ".</b> " + htmlEscape(figure.caption) + "</p></div>\n";
     }
     return html;
+}
+
+// A JSON number, or NaN for null and anything else (a hand-edited file).
+double jsonNumber(const nlohmann::json& object, const char* key)
+{
+    const auto it = object.find(key);
+    return it != object.end() && it->is_number() ? it->get<double>() : std::nan("");
+}
+
+std::string intervalText(const nlohmann::json& pair)
+{
+    if (!pair.is_array() || pair.size() != 2)
+        return "—";
+    const auto end = [](const nlohmann::json& v) {
+        return v.is_number() ? number(v.get<double>()) : std::string("open");
+    };
+    return "[" + end(pair[0]) + ", " + end(pair[1]) + "]";
+}
+
+// The last profiles the graphical program computed (Raue et al. 2009), when they were computed
+// around this result's estimates; else a note that they belong to another fit.
+std::string profilePart(const Project& project, const estimate::FitResult& result, const std::string& sectionNumber)
+{
+    if (!project.lastProfileResult || !project.lastProfileResult->is_object())
+        return {};
+    const nlohmann::json& last = *project.lastProfileResult;
+    const auto profiles = last.find("profiles");
+    if (profiles == last.end() || !profiles->is_object() || profiles->empty())
+        return {};
+    std::string html = section(sectionNumber + ". Profile likelihood");
+    // The profile's own optimum is fitted again, so it matches the result only to the fit's tolerance.
+    const auto estimates = last.find("estimates");
+    bool sameFit = estimates != last.end() && estimates->is_object();
+    for (const auto& p : result.parameters) {
+        if (!sameFit)
+            break;
+        const auto e = estimates->find(p.name);
+        if (e == estimates->end() || !e->is_number()) {
+            sameFit = false;
+            break;
+        }
+        const double other = e->get<double>();
+        const double spread = std::isfinite(p.sd) ? 1e-2 * p.sd : 0.0;
+        sameFit = std::abs(other - p.value) <= 1e-3 * std::max(std::abs(other), std::abs(p.value)) + spread;
+    }
+    if (!sameFit)
+        return html +
+            "<p class=\"warning\">The profiles saved in the project were computed for another fit; "
+            "compute them again for this one.</p>\n";
+    const auto settings = last.find("settings");
+    const double confidence =
+        settings != last.end() && settings->is_object() ? jsonNumber(*settings, "confidence") : std::nan("");
+    const bool simultaneous = settings != last.end() && settings->is_object() && settings->value("simultaneous", false);
+    html += "<p>Each parameter stepped away from the optimum with the others fitted again (Raue et al. 2009). "
+            "The likelihood-based " +
+        number(100 * confidence, 3) + " % interval is where -2 log L stays within " +
+        number(jsonNumber(last, "threshold"), 4) + " of the optimum" +
+        (simultaneous ? " (simultaneous for all parameters)" : "") +
+        "; the Wald interval is the covariance's for comparison.</p>\n";
+    html += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" +
+        headerRow({"Parameter", "Estimate", "Profile interval", "Wald interval", "Verdict"});
+    for (const auto& [name, profile] : profiles->items()) {
+        if (!profile.is_object())
+            continue;
+        const auto verdict = profile.find("verdict");
+        html += "<tr>" + cell(htmlEscape(name)) + cell(number(jsonNumber(profile, "estimate"))) +
+            cell(intervalText(profile.value("interval", nlohmann::json()))) +
+            cell(intervalText(profile.value("wald_interval", nlohmann::json()))) +
+            cell(verdict != profile.end() && verdict->is_string() ? htmlEscape(verdict->get<std::string>()) : "—") +
+            "</tr>\n";
+    }
+    return html + "</table>\n";
 }
 
 const char* kStyle = R"(<style>
@@ -462,6 +534,7 @@ std::string htmlReport(const Project& project, const estimate::FitResult& result
     if (!validation.empty())
         html += section("8. Validation") +
             "<p>The model with the estimates, simulated against data not used in the fit.</p>\n" + validation;
+    html += profilePart(project, result, validation.empty() ? "8" : "9");
     return html + "</body>\n</html>\n";
 }
 

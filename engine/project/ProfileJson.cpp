@@ -45,6 +45,35 @@ json profileSettingsToJson(const job::ProfileSettings& settings)
     return out;
 }
 
+json profileSetupToJson(const Project::ProfileSetup& setup)
+{
+    json out = profileSettingsToJson(setup.settings);
+    if (!setup.parameters.empty())
+        out["parameters"] = setup.parameters;
+    return out;
+}
+
+Project::ProfileSetup profileSetupFromJson(const json& in)
+{
+    Project::ProfileSetup setup;
+    try {
+        readFields(job::profileFields(), in, setup.settings, {"parameters"});
+        setup.settings.validate();
+    } catch (const core::SettingError& e) {
+        throw FieldJsonError(e.key(), e.expectation());
+    }
+    if (const auto names = in.find("parameters"); names != in.end()) {
+        if (!names->is_array())
+            throw FieldJsonError("parameters", "expected an array of parameter names, got " + describeJson(*names));
+        for (const json& name : *names) {
+            if (!name.is_string() || name.get<std::string>().empty())
+                throw FieldJsonError("parameters", "expected a parameter name, got " + describeJson(name));
+            setup.parameters.push_back(name.get<std::string>());
+        }
+    }
+    return setup;
+}
+
 json profileResultToJson(const job::ProfileResult& r)
 {
     json out;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/job/ProfileLikelihood.h"
+#include "engine/project/Project.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,6 +9,13 @@ namespace sysid::project {
 
 // The settings of a profile as its result records them: {"points": 20, "confidence": 0.95, "simultaneous": false}.
 nlohmann::json profileSettingsToJson(const job::ProfileSettings& settings);
+
+// What a project stores as "profile": the settings and, when not every estimated parameter, the
+// parameters to profile: {"points": 20, "confidence": 0.95, "simultaneous": false, "parameters": ["k"]}.
+nlohmann::json profileSetupToJson(const Project::ProfileSetup& setup);
+// The inverse; missing members keep their defaults. Throws FieldJsonError (SettingsJson.h) with
+// the member's key for an unknown member, a wrong type or a value breaking its rule.
+Project::ProfileSetup profileSetupFromJson(const nlohmann::json& json);
 
 // The result of `sysid profile`:
 //   {"method", "settings": {profile settings}, "threshold", "objective_at_optimum", "residual_variance",

@@ -7,6 +7,7 @@
 #include "engine/estimate/FitSettingFields.h"
 #include "engine/project/JsonKeys.h"
 #include "engine/project/OptimalEstimationJson.h"
+#include "engine/project/ProfileJson.h"
 #include "engine/project/SettingsJson.h"
 #include "engine/project/StudyJson.h"
 
@@ -229,7 +230,8 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
     const Reader r(file);
     r.requireObject(root, "",
                     {"version", "title", "description", "model", "data", "preprocessing", "method", "settings",
-                     "parameters", "last_result", "optimal_estimation", "last_optimal_result", "study"});
+                     "parameters", "last_result", "optimal_estimation", "last_optimal_result", "study", "profile",
+                     "last_profile_result"});
     Project project;
 
     const json* version = Reader::member(root, "version");
@@ -376,6 +378,18 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
             r.fail(e.key.empty() ? "study" : "study." + e.key, e.message);
         }
     }
+    if (const json* profile = Reader::member(root, "profile")) {
+        try {
+            project.profile = profileSetupFromJson(*profile);
+        } catch (const FieldJsonError& e) {
+            r.fail(e.key.empty() ? "profile" : "profile." + e.key, e.message);
+        }
+    }
+    if (const json* last = Reader::member(root, "last_profile_result")) {
+        if (!last->is_object())
+            r.fail("last_profile_result", "expected an object, got " + Reader::describe(*last));
+        project.lastProfileResult = *last;
+    }
     return project;
 }
 
@@ -510,6 +524,10 @@ json projectToJson(const Project& project, const std::string& directory)
         root["last_optimal_result"] = *project.lastOptimalResult;
     if (project.study)
         root["study"] = studySettingsToJson(*project.study);
+    if (project.profile)
+        root["profile"] = profileSetupToJson(*project.profile);
+    if (project.lastProfileResult)
+        root["last_profile_result"] = *project.lastProfileResult;
     return root;
 }
 

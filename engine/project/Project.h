@@ -4,6 +4,7 @@
 #include "engine/estimate/FitSettings.h"
 #include "engine/estimate/OptimalEstimation.h"
 #include "engine/job/NoiseStudy.h"
+#include "engine/job/ProfileLikelihood.h"
 #include "engine/project/DataRole.h"
 #include "engine/project/ProjectError.h"
 
@@ -64,6 +65,17 @@ struct Project {
     std::optional<nlohmann::json> lastOptimalResult;
     // Monte Carlo noise study settings ("study", StudyJson.h); absent until a study was set up.
     std::optional<job::NoiseStudySettings> study;
+    // Profile likelihood settings and the parameters to profile ("profile", ProfileJson.h); empty
+    // parameters: every estimated one. Absent until profiles were set up.
+    struct ProfileSetup {
+        job::ProfileSettings settings;
+        std::vector<std::string> parameters;
+        bool operator==(const ProfileSetup&) const = default;
+    };
+    std::optional<ProfileSetup> profile;
+    // profileResultToJson of the last profiles the GUI computed ("last_profile_result"): the HTML
+    // report's profile section.
+    std::optional<nlohmann::json> lastProfileResult;
 };
 
 // Indices (into Project::data) of the data sets a fit fits, in order: the fit's experiment k is

@@ -91,6 +91,32 @@ private slots:
         QCOMPARE(a["points"].toArray().first().toObject()["value"].toDouble(), 0.99);
     }
 
+    // A project's "profile" settings are the defaults; options override them.
+    void projectSettingsAreTheDefaults()
+    {
+        const QByteArray project =
+            "{\"version\": 1, \"model\": {\"source\": \"linear.model\", \"text\": [\"param a = 0.2 [-10, 10]\", "
+            "\"param b = 2.8 [-10, 10]\", \"state x = 0\", \"x' = a + b*t\", \"output x\"]}, \"data\": [{\"path\": "
+            "\"data.csv\"}], \"profile\": {\"points\": 4, \"confidence\": 0.9, \"parameters\": [\"b\"]}}";
+        QVERIFY(writeFile(path("linear.sysid"), project));
+        Run r = runSysid({"profile", path("linear.sysid"), "-o", "-", "--quiet"});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        QJsonObject json = parseObject(r.rawOut);
+        QCOMPARE(json["profiles"].toObject().keys(), QStringList{"b"});
+        QCOMPARE(json["settings"].toObject()["points"].toInt(), 4);
+        QCOMPARE(json["settings"].toObject()["confidence"].toDouble(), 0.9);
+        r = runSysid({"profile", path("linear.sysid"), "-o", "-", "--quiet", "--points", "6", "--parameter", "a"});
+        QVERIFY2(r.exitCode == 0, describe(r));
+        json = parseObject(r.rawOut);
+        QCOMPARE(json["profiles"].toObject().keys(), QStringList{"a"});
+        QCOMPARE(json["settings"].toObject()["points"].toInt(), 6);
+        QCOMPARE(json["settings"].toObject()["confidence"].toDouble(), 0.9);
+        QVERIFY(writeFile(path("bad.sysid"), QByteArray(project).replace("\"points\": 4", "\"points\": 1")));
+        r = runSysid({"profile", path("bad.sysid"), "-o", "-", "--quiet"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("profile.points"), describe(r));
+    }
+
     void badArguments()
     {
         Run r = runSysid(

@@ -183,6 +183,37 @@ private slots:
         QVERIFY(html.find("fix one of them") != std::string::npos);
     }
 
+    // The last profiles the project saved: a table of profile and Wald intervals with the verdicts,
+    // when they were computed around this result; a warning when around another one.
+    void holdsTheProfilesOfThisFit()
+    {
+        project::Project project = project::loadProject(kProject);
+        const estimate::FitResult result = exampleResult(project);
+        QVERIFY(project::htmlReport(project, result, {"p.sysid", "1", "today", ""}, {}).find("Profile likelihood") ==
+                std::string::npos);
+        nlohmann::json last = {{"settings", {{"points", 20}, {"confidence", 0.95}, {"simultaneous", false}}},
+                               {"threshold", 3.841458820694124},
+                               {"estimates", {{"m", 1.0123}, {"b", 0.98765}, {"k", 1.0042}}},
+                               {"profiles",
+                                {{"k",
+                                  {{"estimate", 1.0042},
+                                   {"interval", {0.85, nullptr}},
+                                   {"wald_interval", {0.8464, 1.162}},
+                                   {"verdict", "practically non-identifiable"}}}}}};
+        project.lastProfileResult = last;
+        std::string html = project::htmlReport(project, result, {"p.sysid", "1", "today", ""}, {});
+        QVERIFY(html.find("<h2>8. Profile likelihood</h2>") != std::string::npos);
+        QVERIFY(html.find("<td>[0.85, open]</td><td>[0.8464, 1.162]</td><td>practically non-identifiable</td>") !=
+                std::string::npos);
+        QVERIFY(html.find("within 3.841 of the optimum") != std::string::npos);
+        QVERIFY(html.find("another fit") == std::string::npos);
+        last["estimates"]["k"] = 1.2;  // around another optimum
+        project.lastProfileResult = last;
+        html = project::htmlReport(project, result, {"p.sysid", "1", "today", ""}, {});
+        QVERIFY(html.find("computed for another fit") != std::string::npos);
+        QVERIFY(html.find("[0.85, open]") == std::string::npos);
+    }
+
     // Without a screen the report draws the cost and the parameters per iteration as SVG.
     void historyFiguresAsSvg()
     {

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -152,6 +153,20 @@ private slots:
         QVERIFY(table->item(1, ui::ResultsPanel::ColProfile)->toolTip().contains("identifiable"));
         results.setResult(fit.run(sink));
         QVERIFY(!results.showsProfileIntervals());
+
+        // The choices and the profiles are the project's: saved, and shown again on opening it.
+        QVERIFY(document.project().lastProfileResult);
+        QCOMPARE((*document.project().lastProfileResult)["profiles"].size(), std::size_t(1));
+        panel.pointsSpin()->setValue(7);
+        QVERIFY2(document.save(path, &error), qPrintable(error));
+        ui::ProjectDocument reopened;
+        QVERIFY2(reopened.load(path, &error), qPrintable(error));
+        QVERIFY(reopened.project().profile);
+        QCOMPARE(reopened.project().profile->settings.points, std::size_t(7));
+        QVERIFY(reopened.project().lastProfileResult);
+        ui::ProfilePanel again(&reopened);
+        QCOMPARE(again.chosenParameters(), QStringList{"b"});
+        QCOMPARE(again.pointsSpin()->value(), 7);
     }
 
     void cancelKeepsThePointsDone()

@@ -418,6 +418,20 @@ void ProjectDocument::setStudySettings(const job::NoiseStudySettings& settings)
     markModified();
 }
 
+void ProjectDocument::setProfileSetup(const project::Project::ProfileSetup& setup)
+{
+    if (project_.profile == setup)
+        return;
+    project_.profile = setup;
+    markModified();
+}
+
+void ProjectDocument::setLastProfileResult(const nlohmann::json& result)
+{
+    project_.lastProfileResult = result;
+    markModified();
+}
+
 void ProjectDocument::setParameterValues(const std::map<std::string, double>& values)
 {
     if (values == project_.parameterValues)

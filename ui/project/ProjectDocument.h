@@ -106,6 +106,10 @@ public:
     void setLastOptimalResult(const nlohmann::json& result);
     // Settings of the Monte Carlo noise study ("study"); like setOptimalEstimationSettings.
     void setStudySettings(const job::NoiseStudySettings& settings);
+    // The profile likelihood settings and parameters ("profile") and the last profiles computed
+    // ("last_profile_result", for the report).
+    void setProfileSetup(const project::Project::ProfileSetup& setup);
+    void setLastProfileResult(const nlohmann::json& result);
     // The GUI keeps starting values and priors in the model text (the parameter table edits the
     // text): replaces the text by one with the project's starting values and the named priors
     // written in, and clears them from the project. The project means the same afterwards, so

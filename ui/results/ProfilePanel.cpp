@@ -1,5 +1,6 @@
 #include "ui/results/ProfilePanel.h"
 
+#include "engine/project/ProfileJson.h"
 #include "ui/plots/ProfilePlot.h"
 #include "ui/project/ProjectDocument.h"
 #include "ui/run/ProfileRunner.h"
@@ -16,6 +17,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string_view>
@@ -105,7 +107,11 @@ ProfilePanel::ProfilePanel(ProjectDocument* document, QWidget* parent) :
         clearPlots();
         status_->clear();
         refreshParameters();
+        loadSettings();
     });
+    connect(points_, &QSpinBox::valueChanged, this, &ProfilePanel::storeSettings);
+    connect(confidence_, &NumberField::valueChanged, this, &ProfilePanel::storeSettings);
+    connect(simultaneous_, &QCheckBox::toggled, this, &ProfilePanel::storeSettings);
     connect(runner_, &ProfileRunner::optimumFound, this, [this](double optimum, double threshold, int sides) {
         optimum_ = optimum;
         QStringList names = chosenParameters();
@@ -136,6 +142,7 @@ ProfilePanel::ProfilePanel(ProjectDocument* document, QWidget* parent) :
                     for (const job::ParameterProfile& p : result_->profiles)
                         plotFor(QString::fromStdString(p.name))->setProfile(p, *result_);
                     markOutOfDate();
+                    document_->setLastProfileResult(project::profileResultToJson(*result_));
                     emit profilesFinished(result_);
                 }
                 const QString shown = cancelled ? tr("cancelled: %1").arg(text) : text;
@@ -145,6 +152,38 @@ ProfilePanel::ProfilePanel(ProjectDocument* document, QWidget* parent) :
             });
     setMinimumSize(240, 180);
     refreshParameters();
+    loadSettings();
+}
+
+void ProfilePanel::loadSettings()
+{
+    const auto setup = document_->project().profile.value_or(project::Project::ProfileSetup{});
+    loading_ = true;
+    // Counts above the spin box's range (only from an edited file) are shown clamped.
+    points_->setValue(static_cast<int>(std::min<std::size_t>(setup.settings.points, 200)));
+    confidence_->setValue(setup.settings.confidence);
+    simultaneous_->setChecked(setup.settings.simultaneous);
+    QStringList names;
+    for (const std::string& name : setup.parameters)
+        names << QString::fromStdString(name);
+    setChosenParameters(names);
+    loading_ = false;
+}
+
+void ProfilePanel::storeSettings()
+{
+    if (loading_ || !confidence_->isValid())
+        return;
+    project::Project::ProfileSetup setup;
+    setup.settings.points = static_cast<std::size_t>(points_->value());
+    setup.settings.confidence = confidence_->value();
+    setup.settings.simultaneous = simultaneous_->isChecked();
+    for (const QString& name : chosenParameters())
+        setup.parameters.push_back(name.toStdString());
+    // An untouched panel leaves a project without "profile".
+    if (!document_->project().profile && setup == project::Project::ProfileSetup{})
+        return;
+    document_->setProfileSetup(setup);
 }
 
 QStringList ProfilePanel::chosenParameters() const
@@ -191,6 +230,7 @@ void ProfilePanel::refreshParameters()
         action->setCheckable(true);
         action->setChecked(chosen.contains(name));
         connect(action, &QAction::toggled, this, &ProfilePanel::updateChoiceText);
+        connect(action, &QAction::toggled, this, &ProfilePanel::storeSettings);
     }
     updateChoiceText();
     run_->setEnabled(!parameters_.isEmpty() && !runner_->isRunning());

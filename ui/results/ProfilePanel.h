@@ -68,6 +68,8 @@ private:
     ProfilePlot* plotFor(const QString& parameter);  // made on first use, in the grid
     void clearPlots();
     void markOutOfDate();
+    void loadSettings();  // from the project's "profile"
+    void storeSettings();  // into it, as the user changes a control
 
     ProjectDocument* document_;
     ProfileRunner* runner_;
@@ -82,6 +84,7 @@ private:
     QGridLayout* grid_;
     std::map<QString, ProfilePlot*> plots_;
     QStringList parameters_;
+    bool loading_ = false;
     double optimum_ = 0;  // of the running profiles, for the live points
     std::shared_ptr<const job::ProfileResult> result_;
     ProjectDocument::Revision runRevision_, resultRevision_;
