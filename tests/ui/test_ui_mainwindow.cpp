@@ -4,7 +4,9 @@
 
 #include "engine/data/DataTable.h"
 #include "engine/eval/CompiledModel.h"
+#include "engine/eval/NativeCode.h"
 #include "engine/integrate/Simulator.h"
+#include "engine/job/ModelText.h"
 #include "engine/job/ProgressSink.h"
 #include "engine/model/ModelBuilder.h"
 #include "ui/editor/ModelEditor.h"
@@ -127,6 +129,31 @@ private slots:
         w.document()->setModelText(rod);
         QCOMPARE(combo->currentText(), QStringLiteral("dopri5"));
         QVERIFY(w.document()->settings().integrator.methodChosen);
+    }
+
+    // The model-code choice is a fit setting like the others, and the engine's notice that no
+    // native code could be built reaches the window's log (not the terminal).
+    void modelCodeChoiceAndNativeNotices()
+    {
+        ui::MainWindow w;
+        auto* panel = w.findChild<ui::EstimatorPanel*>();
+        QVERIFY(panel);
+        QComboBox* code = panel->modelCodeCombo();
+        QCOMPARE(code->currentData().toInt(), static_cast<int>(eval::ModelCode::Native));
+        code->setCurrentIndex(code->findData(static_cast<int>(eval::ModelCode::Interpreted)));
+        QVERIFY(w.document()->settings().integrator.modelCode == eval::ModelCode::Interpreted);
+        QVERIFY(w.document()->makeFitJob().settings.integrator.modelCode == eval::ModelCode::Interpreted);
+
+        qputenv("SYSID_CC", "/nonexistent/sysid-test-cc");
+        const auto source = job::compileModelText("param k = 2\nstate x = 1\nx' = -k*x*x*x + 0.5\noutput x\n",
+                                                  "notice.model", eval::ModelCode::Native);
+        const auto* log = w.findChild<QPlainTextEdit*>(QStringLiteral("runLog"));
+        QVERIFY(log);
+        // The build runs in the background: the compiler is looked for there.
+        QTRY_VERIFY_WITH_TIMEOUT(log->toPlainText().contains(QStringLiteral("note: native model code unavailable")),
+                                 20000);
+        qunsetenv("SYSID_CC");
+        QVERIFY(source->native && !source->native->functions());
     }
 
     // Issue 7: the structural-sensitivity method picked in the estimator panel runs the fit (the

@@ -36,6 +36,7 @@
 #include "ui/results/ContourPanel.h"
 #include "ui/results/FieldPanel.h"
 #include "ui/results/FitViews.h"
+#include "ui/run/EngineNotices.h"
 #include "ui/run/LiveSimulation.h"
 #include "ui/results/OptimalEstimationView.h"
 #include "ui/results/ModelComparisonWindow.h"
@@ -607,6 +608,8 @@ void MainWindow::connectControllers()
     connect(profiles_, &ProfilePanel::profilesFinished, this,
             [this](std::shared_ptr<const job::ProfileResult> result) { results_->setProfileIntervals(*result); });
     connect(study_, &StudyPanel::message, this, &MainWindow::showMessage);
+    connect(&EngineNotices::instance(), &EngineNotices::notice, this,
+            [this](const QString& line) { log_->appendPlainText(tr("note: %1").arg(line)); });
 }
 
 void MainWindow::showMessage(const QString& text)

@@ -4,6 +4,8 @@
 #include "ui/settings/IntersampleTable.h"
 #include "ui/settings/NumberField.h"
 
+#include "engine/shooting/JacobianReuse.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
@@ -61,6 +63,12 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
     fillCombo(scheme_, discretise::kPeriodicSchemes);
     const job::PeriodicJob defaults;
     showComboValue(scheme_, defaults.scheme);
+    jacobianReuse_ = new QComboBox;
+    fillCombo(jacobianReuse_, shooting::kJacobianReuse);
+    showComboValue(jacobianReuse_, defaults.shooting.jacobianReuse);
+    explainChoice(jacobianReuse_,
+                  QString::fromUtf8(
+                      std::string(core::findField(job::periodicJobFields(), "jacobian_reuse")->names.help).c_str()));
     settle_ = spin(0, 100000, static_cast<int>(defaults.settlePeriods));
     settle_->setToolTip(tr("Periods simulated from the model's initial state before Newton starts"));
 
@@ -71,6 +79,7 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
     form->addRow(tr("Shooting intervals"), intervals_);
     form->addRow(tr("Nodes per period"), nodes_);
     form->addRow(tr("Scheme"), scheme_);
+    form->addRow(tr("Jacobian re-use"), jacobianReuse_);
     form->addRow(tr("Settling periods"), settle_);
 
     sweep_ = new QGroupBox(tr("Continuation (frequency response)"));
@@ -160,8 +169,8 @@ void PeriodicPanel::setDataSets(const QStringList& names)
 {
     const QString chosen = inputSource_->currentText();
     // A file the user chose stays chosen; the file entry that was merely the only one does not.
-    const bool wasFile = inputSource_->count() > 0 && inputSource_->currentData().toInt() < 0 &&
-        !inputFile_->text().isEmpty();
+    const bool wasFile =
+        inputSource_->count() > 0 && inputSource_->currentData().toInt() < 0 && !inputFile_->text().isEmpty();
     inputSource_->clear();
     for (int i = 0; i < names.size(); ++i)
         inputSource_->addItem(names[i], i);
@@ -200,6 +209,7 @@ void PeriodicPanel::updateEnabled()
     intervals_->setEnabled(shooting);
     nodes_->setEnabled(!shooting);
     scheme_->setEnabled(!shooting);
+    jacobianReuse_->setEnabled(shooting);
     // A frequency sweep sets the period itself.
     period_->setEnabled(!(sweep_->isChecked() && frequency_->isChecked()));
     const bool file = inputDataSet() < 0;
@@ -258,6 +268,7 @@ std::optional<job::PeriodicJob> PeriodicPanel::job(const QString& modelText, con
     j.shooting.intervals = static_cast<std::size_t>(intervals_->value());
     j.nodes = static_cast<std::size_t>(nodes_->value());
     j.scheme = comboValue<discretise::PeriodicScheme>(scheme_);
+    j.shooting.jacobianReuse = comboValue<shooting::JacobianReuse>(jacobianReuse_);
     j.settlePeriods = static_cast<std::size_t>(settle_->value());
     if (sweep_->isChecked()) {
         job::PeriodicSweep s;

@@ -51,6 +51,7 @@ public:
     QSpinBox* intervalsSpin() const { return intervals_; }
     QSpinBox* nodesSpin() const { return nodes_; }
     QComboBox* schemeCombo() const { return scheme_; }
+    QComboBox* jacobianReuseCombo() const { return jacobianReuse_; }
     QGroupBox* sweepBox() const { return sweep_; }
     QComboBox* sweepParameterCombo() const { return sweepParameter_; }
     NumberField* sweepFromEdit() const { return sweepFrom_; }
@@ -82,6 +83,7 @@ private:
     QSpinBox* intervals_ = nullptr;
     QSpinBox* nodes_ = nullptr;
     QComboBox* scheme_ = nullptr;
+    QComboBox* jacobianReuse_ = nullptr;  // of the shooting Newton
     QSpinBox* settle_ = nullptr;
     QGroupBox* sweep_ = nullptr;
     QComboBox* sweepParameter_ = nullptr;

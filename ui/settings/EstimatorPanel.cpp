@@ -9,6 +9,8 @@
 
 #include "engine/estimate/FitSettingFields.h"
 #include "engine/estimate/MethodTraits.h"
+#include "engine/eval/NativeCode.h"
+#include "engine/shooting/JacobianReuse.h"
 
 #include <QBrush>
 #include <QColor>
@@ -107,6 +109,10 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     switches_->setObjectName(QStringLiteral("switchesCombo"));
     fillCombo(switches_, integrate::kSwitchHandlings);
     explainChoice(switches_, helpOf("integrator.switches"));
+    modelCode_ = new QComboBox(this);
+    modelCode_->setObjectName(QStringLiteral("modelCodeCombo"));
+    fillCombo(modelCode_, eval::kModelCodes);
+    explainChoice(modelCode_, helpOf("integrator.model_code"));
     stabilisation_ = new QComboBox(this);
     stabilisation_->setObjectName(QStringLiteral("stabilisationCombo"));
     fillCombo(stabilisation_, integrate::kConstraintStabilisations);
@@ -159,6 +165,10 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     settle_->setObjectName(QStringLiteral("settleSpin"));
     settle_->setRange(1, 100000);
     settle_->setToolTip(wrappedToolTip(helpOf("periodic.settle_periods")));
+    jacobianReuse_ = new QComboBox(this);
+    jacobianReuse_->setObjectName(QStringLiteral("jacobianReuseCombo"));
+    fillCombo(jacobianReuse_, shooting::kJacobianReuse);
+    explainChoice(jacobianReuse_, helpOf("periodic.jacobian_reuse"));
 
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("runButton"));
@@ -188,6 +198,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     addRow(periodicForm, tr("Nodes per period"), nodes_);
     addRow(periodicForm, tr("Scheme"), scheme_, helpOf("periodic.scheme"));
     addRow(periodicForm, tr("Settling periods"), settle_);
+    addRow(periodicForm, tr("Jacobian re-use"), jacobianReuse_, helpOf("periodic.jacobian_reuse"));
 
     auto* integratorBox = new QGroupBox(tr("Integrator"), this);
     integratorBox_ = integratorBox;
@@ -197,6 +208,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     addRow(integratorForm, tr("Absolute tolerance"), atol_, atol_->help());
     addRow(integratorForm, tr("Max step"), maxStep_, maxStep_->help());
     addRow(integratorForm, tr("Switches"), switches_, helpOf("integrator.switches"));
+    addRow(integratorForm, tr("Model code"), modelCode_, helpOf("integrator.model_code"));
     addRow(integratorForm, tr("Constraints"), stabilisation_, helpOf("integrator.stabilisation"));
     addRow(integratorForm, tr("Baumgarte α"), baumgarteAlpha_, baumgarteAlpha_->help());
     addRow(integratorForm, tr("Baumgarte β"), baumgarteBeta_, baumgarteBeta_->help());
@@ -266,6 +278,8 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
         emitChanged();
     });
     connect(switches_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
+    connect(modelCode_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
+    connect(jacobianReuse_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
     connect(stabilisation_, &QComboBox::currentIndexChanged, this, [this] {
         updateEnabled();
         emitChanged();
@@ -468,6 +482,7 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
     atol_->setValue(settings.integrator.absoluteTolerance);
     maxStep_->setValue(settings.integrator.maxStep);
     showComboValue(switches_, settings.integrator.switches);
+    showComboValue(modelCode_, settings.integrator.modelCode);
     showComboValue(stabilisation_, settings.integrator.stabilisation);
     baumgarteAlpha_->setValue(settings.integrator.baumgarteAlpha);
     baumgarteBeta_->setValue(settings.integrator.baumgarteBeta);
@@ -485,6 +500,7 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
     nodes_->setValue(static_cast<int>(std::clamp<std::size_t>(settings.periodic.nodes, 4, 100000)));
     showComboValue(scheme_, settings.periodic.scheme);
     settle_->setValue(static_cast<int>(std::clamp<std::size_t>(settings.periodic.settlePeriods, 1, 100000)));
+    showComboValue(jacobianReuse_, settings.periodic.jacobianReuse);
     // The project giving back the weights the panel reported keeps the cells as typed (an invalid
     // entry stays marked); other weights replace them.
     if (settings.outputWeights != shownWeights()) {
@@ -515,6 +531,7 @@ estimate::FitSettings EstimatorPanel::settings() const
     s.integrator.absoluteTolerance = atol_->value();
     s.integrator.maxStep = maxStep_->value();
     s.integrator.switches = comboValue<integrate::SwitchHandling>(switches_);
+    s.integrator.modelCode = comboValue<eval::ModelCode>(modelCode_);
     s.integrator.stabilisation = comboValue<integrate::ConstraintStabilisation>(stabilisation_);
     s.integrator.baumgarteAlpha = baumgarteAlpha_->value();
     s.integrator.baumgarteBeta = baumgarteBeta_->value();
@@ -531,6 +548,7 @@ estimate::FitSettings EstimatorPanel::settings() const
     s.periodic.nodes = static_cast<std::size_t>(nodes_->value());
     s.periodic.scheme = comboValue<discretise::PeriodicScheme>(scheme_);
     s.periodic.settlePeriods = static_cast<std::size_t>(settle_->value());
+    s.periodic.jacobianReuse = comboValue<shooting::JacobianReuse>(jacobianReuse_);
     s.equationError = equationError_->settings();
     s.equationError.differentiation = base_.equationError.differentiation;  // a preprocessing setting
     s.outputWeights = shownWeights();
@@ -600,6 +618,7 @@ void EstimatorPanel::updateEnabled()
         comboValue<discretise::PeriodicSolver>(periodicSolver_) == discretise::PeriodicSolver::Discretisation;
     nodes_->setEnabled(discretisation);
     scheme_->setEnabled(discretisation);
+    jacobianReuse_->setEnabled(!discretisation);
     optimalBox_->setVisible(optimal);
     for (QWidget* box : fitOnly_) {
         box->setVisible(!optimal);

@@ -93,6 +93,8 @@ public:
     NumberField* gainEdit() const { return gain_; }
     NumberField* relativeToleranceEdit() const { return rtol_; }
     QComboBox* switchesCombo() const { return switches_; }
+    QComboBox* modelCodeCombo() const { return modelCode_; }
+    QComboBox* jacobianReuseCombo() const { return jacobianReuse_; }
     NumberField* absoluteToleranceEdit() const { return atol_; }
     NumberField* maxStepEdit() const { return maxStep_; }
     NumberField* costToleranceEdit() const { return costTol_; }
@@ -145,6 +147,7 @@ private:
     QComboBox* integrator_ = nullptr;
     NumberField* rtol_ = nullptr;
     QComboBox* switches_ = nullptr;  // locate or step across sign/abs/min/max
+    QComboBox* modelCode_ = nullptr;  // native machine code or the interpreter
     QComboBox* stabilisation_ = nullptr;  // models with constraints: projection, Baumgarte, both, none
     NumberField* baumgarteAlpha_ = nullptr;
     NumberField* baumgarteBeta_ = nullptr;
@@ -171,6 +174,7 @@ private:
     QSpinBox* nodes_ = nullptr;
     QComboBox* scheme_ = nullptr;
     QSpinBox* settle_ = nullptr;
+    QComboBox* jacobianReuse_ = nullptr;  // of the shooting Newton
     QPushButton* run_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QProgressBar* progress_ = nullptr;
