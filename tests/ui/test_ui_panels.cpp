@@ -8,6 +8,9 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -29,6 +32,7 @@
 #include "ui/plots/SpectrumPlot.h"
 #include "ui/settings/FilterPanel.h"
 #include "ui/settings/NumberField.h"
+#include "ui/settings/WheelGuard.h"
 
 #include "engine/estimate/MethodTraits.h"
 
@@ -105,6 +109,39 @@ class TestUiPanels : public QObject {
     Q_OBJECT
 
 private slots:
+    // A wheel turned over a combo box the user has not clicked into scrolls the panel and leaves the
+    // setting alone; once the combo has focus the wheel changes it, as everywhere.
+    void wheelScrollsThePanelNotTheSettings()
+    {
+        sysid::ui::WheelGuard::install();
+        QScrollArea area;
+        area.setWidgetResizable(true);
+        auto* panel = new EstimatorPanel;
+        area.setWidget(panel);
+        area.resize(400, 300);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        QComboBox* combo = panel->switchesCombo();
+        QCOMPARE(combo->focusPolicy(), Qt::StrongFocus);  // a wheel over it does not focus it
+        QCOMPARE(panel->shootingIntervalsSpin()->focusPolicy(), Qt::StrongFocus);
+        const int before = combo->currentIndex();
+        QVERIFY(combo->count() > 1);
+        const auto wheel = [](QWidget* target) {
+            const QPointF at(5, 5);
+            QWheelEvent event(at, target->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                              Qt::NoScrollPhase, false);
+            QApplication::sendEvent(target, &event);
+        };
+        const int scrolled = area.verticalScrollBar()->value();
+        wheel(combo);
+        QCOMPARE(combo->currentIndex(), before);
+        QVERIFY(area.verticalScrollBar()->value() > scrolled);  // the wheel went to the scroll area
+        combo->setFocus();
+        QTRY_VERIFY(combo->hasFocus());
+        wheel(combo);
+        QVERIFY(combo->currentIndex() != before);
+    }
+
     void resultsTableShowsParameters()
     {
         ResultsPanel panel;

@@ -46,6 +46,7 @@
 #include "ui/run/FitRunner.h"
 #include "ui/run/OptimalEstimationRunner.h"
 #include "ui/settings/EstimatorPanel.h"
+#include "ui/settings/WheelGuard.h"
 #include "ui/settings/FilterPanel.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
@@ -125,6 +126,7 @@ QString modelSourceOf(const QString& path, const QString& text)
 
 MainWindow::MainWindow(const QString& path, QWidget* parent) : QMainWindow(parent), document_(new ProjectDocument(this))
 {
+    WheelGuard::install();
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     buildPlots();
