@@ -5,7 +5,8 @@ MPI processes on this machine, and the numbers for the cost model in docs/DECISI
 For threads T in 1, 2 and ranks R in 1, 2, 3 it times the same command (R = 1: a plain process;
 R > 1: mpirun --oversubscribe -np R), checks that every result equals the single-process one but for
 "ranks"/"rank", and prints wall time, speed-up and efficiency = T(1 rank, 1 thread) / (R T time).
-It also times an almost empty run (one realisation per rank) for the start-up cost, and prints the
+CPU time (of every process, mpirun's included) shows the work added by spreading it, apart from
+waiting for a busy machine. It also times an almost empty run (one realisation per rank) for the start-up cost, and prints the
 load average before each run: the machine may be shared.
 
 Usage: tests/bench/mpi_scaling.py [--build DIR] [--project P.sysid] [--realisations N] [--starts N]
@@ -14,6 +15,7 @@ Usage: tests/bench/mpi_scaling.py [--build DIR] [--project P.sysid] [--realisati
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -39,33 +41,40 @@ def load():
 def run(command, ranks, env):
     if ranks > 1 or os.environ.get("SYSID_BENCH_MPIRUN_ONE"):
         command = [shutil.which("mpirun"), "--oversubscribe", "--bind-to", "none", "-np", str(ranks)] + command
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit("failed: " + " ".join(command) + "\n" + done.stderr[-2000:])
-    return seconds
+    # CPU time of the command and every process it started (mpirun waits for its ranks).
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu
 
 
 def scaling(name, command_for, threads_list, ranks_list, env, folder):
     print(f"\n{name}")
-    print("| ranks | threads | processes x threads | load before | wall s | speed-up | efficiency | same result |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| ranks | threads | processes x threads | load before | wall s | speed-up | efficiency | CPU s | "
+          "CPU / CPU(1, 1) | same result |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     reference = None
     base = None
+    base_cpu = None
     for threads in threads_list:
         for ranks in ranks_list:
             out = os.path.join(folder, f"{name.split()[0]}-{ranks}-{threads}.json")
             before = load()
-            seconds = run(command_for(threads, out), ranks, env)
+            seconds, cpu = run(command_for(threads, out), ranks, env)
             result = without_ranks(json.load(open(out)))
             if reference is None:
                 reference = result
             if base is None:
-                base = seconds
+                base, base_cpu = seconds, cpu
             speedup = base / seconds
             print(f"| {ranks} | {threads} | {ranks * threads} | {before:.2f} | {seconds:.2f} | {speedup:.2f} | "
-                  f"{speedup / (ranks * threads):.2f} | {'yes' if result == reference else 'NO'} |", flush=True)
+                  f"{speedup / (ranks * threads):.2f} | {cpu:.2f} | {cpu / base_cpu:.2f} | "
+                  f"{'yes' if result == reference else 'NO'} |", flush=True)
     return base
 
 
@@ -90,7 +99,7 @@ def main():
         start_up = {}
         for ranks in ranks_list:
             out = os.path.join(folder, f"startup-{ranks}.json")
-            start_up[ranks] = run([sysid, "study", args.project, "-n", str(ranks), "--threads", "1", "-q", "-o", out],
+            start_up[ranks], _ = run([sysid, "study", args.project, "-n", str(ranks), "--threads", "1", "-q", "-o", out],
                                   ranks, env)
         print("\nstart-up (one realisation per rank): " +
               ", ".join(f"{r} rank(s) {s:.2f} s" for r, s in start_up.items()))
