@@ -216,6 +216,7 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
             none.kind = kind;
             none.method = estimate::methodName(fit.settings.method);
             none.cancelled = true;
+            none.ranks = processes ? processes->size() : 1;
             return none;
         }
     }

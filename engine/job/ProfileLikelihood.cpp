@@ -481,17 +481,12 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
         stop);
     if (!group.isRoot())
         return result;
+    for (std::size_t s = 0; s < sides.size(); ++s) {  // as a side stopped before it started
+        computed[s].end = ProfileSideEnd::Cancelled;
+        computed[s].limit = sides[s].limit;
+    }
     for (const parallel::IndexResult& r : results)
         computed[r.index] = sideOf(r);
-    // A side that never ran (stopped before it started) is a cancelled one.
-    std::vector<bool> ran(sides.size(), false);
-    for (const parallel::IndexResult& r : results)
-        ran[r.index] = true;
-    for (std::size_t s = 0; s < sides.size(); ++s)
-        if (!ran[s]) {
-            computed[s].end = ProfileSideEnd::Cancelled;
-            computed[s].limit = sides[s].limit;
-        }
 
     result.lowerObjective = kNaN;
     double lowest = result.objectiveAtOptimum - kFlatFraction * result.threshold;

@@ -27,6 +27,8 @@ Run runMpi(const QStringList& args)
     env.insert("OMPI_ALLOW_RUN_AS_ROOT", "1");
     env.insert("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
     env.insert("OMPI_MCA_rmaps_base_oversubscribe", "1");
+    // Containers often forbid the cross-memory attach OpenMPI's shared-memory transport tries first.
+    env.insert("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(SYSID_MPIEXEC), QStringList{"--oversubscribe", "-np", "3", kSysid} + args);
     Run r;
