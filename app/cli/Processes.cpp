@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -24,6 +25,16 @@ namespace {
 std::unique_ptr<MpiProcessGroup> mpi;
 #endif
 int startedStderr = -1;  // a rank other than 0: the standard error it started with
+
+// This process's rank as a launcher set it in the environment (OpenMPI's mpirun, MPICH's mpiexec,
+// Slurm's srun with a PMI or PMIx plugin); -1 when no launcher started it.
+int launcherRank()
+{
+    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+        if (const char* value = std::getenv(name))
+            return std::atoi(value);
+    return -1;
+}
 
 #ifdef SYSID_WITH_MPI
 // The cores this process may run on (its affinity mask: mpirun's or Slurm's binding).
@@ -41,8 +52,13 @@ unsigned boundCores()
 
 void startProcesses([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv)
 {
-#ifdef SYSID_WITH_MPI
-    if (!startedByMpiLauncher())
+#ifndef SYSID_WITH_MPI
+    // Without MPI the processes of an mpirun job cannot share the work: say so once.
+    if (launcherRank() == 0)
+        std::cerr << "sysid: note: built without MPI: every process started by the launcher runs the whole "
+                     "command\n";
+#else
+    if (launcherRank() < 0)
         return;
     mpi = std::make_unique<MpiProcessGroup>(argc, argv);
     std::atexit([] { mpi.reset(); });

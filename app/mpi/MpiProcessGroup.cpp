@@ -14,14 +14,6 @@ constexpr int kResultTag = 21;
 
 }  // namespace
 
-bool startedByMpiLauncher()
-{
-    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK"})
-        if (std::getenv(name))
-            return true;
-    return false;
-}
-
 MpiProcessGroup::MpiProcessGroup(int& argc, char**& argv)
 {
     int provided = 0;

@@ -7,10 +7,6 @@
 
 namespace sysid::cli {
 
-// True when a launcher started this process as one rank of an MPI job: OpenMPI's mpirun, MPICH's
-// mpiexec (PMI), or Slurm's srun with a PMI or PMIx plugin.
-bool startedByMpiLauncher();
-
 // The ranks of MPI_COMM_WORLD as a parallel::ProcessGroup. The only code that includes <mpi.h>;
 // MPI is called from the main thread only (MPI_THREAD_FUNNELED), between the parallel parts.
 class MpiProcessGroup final : public parallel::ProcessGroup {
