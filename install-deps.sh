@@ -15,6 +15,8 @@ packages=(
   libeigen3-dev libboost-dev libboost-program-options-dev libginac-dev libmuparser-dev
   # project and result files
   nlohmann-json3-dev
+  # `mpirun -np N sysid study|profile|contour`: MPI across processes and machines (OpenMPI)
+  openmpi-bin libopenmpi-dev
   # reference scripts in tests/bench
   python3-scipy python3-numpy
   # GUI tests in a real X server at 1366x768: the X server, a window manager, the xcb platform

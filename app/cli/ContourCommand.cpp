@@ -4,6 +4,7 @@
 #include "app/cli/CommonOptions.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
+#include "app/cli/Processes.h"
 
 #include "engine/data/CsvReader.h"
 #include "engine/data/Text.h"
@@ -79,7 +80,7 @@ int runContour(const Arguments& args)
          ("NAME=MEAN,SD: Gaussian prior of a parameter for " +
           estimate::methodsTaking(estimate::MethodInput::Priors) +
           " (repeatable; overrides the model's `prior`)").c_str())
-        ("threads", po::value<long long>(), "worker threads (default: all cores)")
+        ("threads", po::value<long long>(), "worker threads (default: all cores; under mpirun, per process: the node's cores shared among its processes)")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "FILE.json or FILE.csv (- for JSON on standard output)");
     // clang-format on
@@ -111,7 +112,8 @@ int runContour(const Arguments& args)
     surface.x = parseAxis(vm["x"].as<std::string>(), "--x");
     surface.y = parseAxis(vm["y"].as<std::string>(), "--y");
     surface.x.points = surface.y.points = vm.count("grid") ? countOption(vm, "grid", 0) : 41;
-    surface.threads = vm.count("threads") ? static_cast<unsigned>(countOption(vm, "threads", 1)) : 0;
+    surface.threads = threadsOption(vm);
+    surface.processes = &processes();
     for (const auto& [axis, option] : {std::pair{&surface.x, "--x "}, std::pair{&surface.y, "--y "}}) {
         try {
             axis->validate();
@@ -164,6 +166,8 @@ int runContour(const Arguments& args)
         lastPercent = percent;
         std::cerr << "contour: " << done << "/" << total << " points\n" << std::flush;
     });
+    if (!processes().isRoot())
+        return Success;  // rank 0 has every row and writes the result
     if (result.failedPoints > 0)
         std::cerr << "contour: the model could not be integrated at " << result.failedPoints
                   << " point(s) (cost left empty), first at " << result.firstFailure << "\n";

@@ -7,6 +7,7 @@
 #include "app/cli/FieldOptions.h"
 #include "app/cli/FitJobOptions.h"
 #include "app/cli/ParameterOverrides.h"
+#include "app/cli/Processes.h"
 
 #include "engine/data/Text.h"
 #include "engine/job/ProfileLikelihood.h"
@@ -98,7 +99,7 @@ int runProfile(const Arguments& args)
                                                          "default: every estimated parameter)")
         ("range", po::value<Strings>()->composing(), "[NAME=]LOW:HIGH: how far the profile of NAME may go (default: "
                                                      "its bounds; without NAME: of the one --parameter)")
-        ("threads", po::value<long long>(), "worker threads (default: all cores)")
+        ("threads", po::value<long long>(), "worker threads (default: all cores; under mpirun, per process: the node's cores shared among its processes)")
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "PROFILE.json (- for JSON on standard output instead of the table)");
     // clang-format on
@@ -134,7 +135,8 @@ int runProfile(const Arguments& args)
             profile.ranges[name] = parseRange(range, "--range " + name);
         }
     }
-    profile.threads = vm.count("threads") ? static_cast<unsigned>(countOption(vm, "threads", 1)) : 0;
+    profile.threads = threadsOption(vm);
+    profile.processes = &processes();
     const std::string output = vm.count("output") ? vm["output"].as<std::string>() : std::string();
     if (!output.empty() && output != "-" && std::filesystem::path(output).extension() != ".json")
         throw UsageError("-o: the profile file must end in .json, not '" + output + "'");
@@ -153,7 +155,7 @@ int runProfile(const Arguments& args)
 
     if (!quiet)
         std::cerr << "profile: fitting " << input << " by " << estimate::methodName(profile.fit.settings.method)
-                  << " for the optimum\n"
+                  << " for the optimum" << onProcesses() << "\n"
                   << std::flush;
     const job::ProfileResult result = profile.run([&](const job::ProfileLikelihood::Progress& p) {
         if (quiet)
@@ -169,6 +171,8 @@ int runProfile(const Arguments& args)
         }
         std::cerr << std::flush;
     });
+    if (!processes().isRoot())
+        return Success;  // rank 0 has every profile and writes the result
 
     const std::string json = project::profileResultToJson(result).dump(2) + "\n";
     if (output == "-") {

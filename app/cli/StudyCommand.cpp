@@ -6,6 +6,7 @@
 #include "app/cli/CommonOptions.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
+#include "app/cli/Processes.h"
 
 #include "engine/data/Text.h"
 #include "engine/job/NoiseStudy.h"
@@ -95,7 +96,7 @@ int runStudy(const Arguments& args)
     options.add_options()
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project")
-        ("threads", po::value<long long>(), "worker threads (default: all cores)")
+        ("threads", po::value<long long>(), "worker threads (default: all cores; under mpirun, per process: the node's cores shared among its processes)")
         ("method", po::value<std::string>(), estimationMethodHelp("estimation method (default: the project's)").c_str())
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "RESULT.json or RESULT.csv (one row per realisation); - for JSON on "
@@ -113,7 +114,7 @@ int runStudy(const Arguments& args)
     job::NoiseStudySettings checked;  // option errors come before the project is read
     applyFieldOptions(vm, job::noiseStudyFields(), checked, {}, kStudyOptionNames);
     const std::optional<estimate::EstimationMethod> method = estimationMethodOption(vm);
-    const unsigned threads = vm.count("threads") ? static_cast<unsigned>(countOption(vm, "threads", 1)) : 0;
+    const unsigned threads = threadsOption(vm);
     std::string output;
     bool csv = false;
     if (vm.count("output")) {
@@ -135,12 +136,13 @@ int runStudy(const Arguments& args)
     applyFieldOptions(vm, job::noiseStudyFields(), study.settings, {}, kStudyOptionNames);
     study.trueValues = project::trueValues(project);
     study.threads = threads;
+    study.processes = &processes();
 
     if (!quiet)
         std::cerr << "study: "
                   << job::kStudyKinds.label(job::resolvedStudyKind(study.settings.kind, !study.trueValues.empty()))
                   << ": " << study.settings.realisations << " realisations of " << input << " by "
-                  << estimate::methodName(study.fit.settings.method) << "\n"
+                  << estimate::methodName(study.fit.settings.method) << onProcesses() << "\n"
                   << std::flush;
     const job::NoiseStudyResult result =
         study.run([&](const job::RealisationResult& r, std::size_t done, std::size_t total) {
@@ -153,6 +155,8 @@ int runStudy(const Arguments& args)
                     std::to_string(r.iterations) + " iterations";
             std::cerr << line << '\n' << std::flush;
         });
+    if (!processes().isRoot())
+        return Success;  // rank 0 has every realisation and writes the result
 
     if (result.failed == result.realisations.size() && !result.realisations.empty())
         throw UserError("every realisation failed; the first: " + result.realisations.front().message);

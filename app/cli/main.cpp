@@ -1,6 +1,7 @@
 // sysid: the command line over the engine. Every command is a thin layer: parse arguments,
 // call the engine, print or write the result.
 #include "app/cli/CommandLine.h"
+#include "app/cli/Processes.h"
 
 #include "engine/data/DataError.h"
 #include "engine/eval/NativeCode.h"
@@ -10,6 +11,7 @@
 
 #include <iostream>
 #include <map>
+#include <set>
 #include <string>
 
 namespace {
@@ -53,11 +55,15 @@ const char* usage =
     "\n"
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
+// The commands that spread their work over the ranks of an MPI job (parallel::distributedFor).
+const std::set<std::string> kDistributedCommands{"study", "profile", "contour"};
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
     using namespace sysid::cli;
+    startProcesses(argc, argv);
     if (argc < 2) {
         std::cerr << usage;
         return UsageErrorExit;
@@ -73,12 +79,16 @@ int main(int argc, char** argv)
         {"optimal", runOptimal}, {"study", runStudy},       {"contour", runContour}, {"report", runReport},
         {"compare", runCompare}, {"spectrum", runSpectrum}, {"profile", runProfile}};
     const auto usageError = [&](const char* what) {
-        std::cerr << "sysid " << command << ": " << what << "\n(see 'sysid " << command << " --help')\n";
-        return UsageErrorExit;
+        return failure(UsageErrorExit, "sysid " + command + ": " + what + "\n(see 'sysid " + command + " --help')");
     };
     try {
-        if (const auto it = commands.find(command); it != commands.end())
+        if (const auto it = commands.find(command); it != commands.end()) {
+            // Under mpirun the other ranks help only where a command spreads its work over them;
+            // elsewhere rank 0 runs the command alone.
+            if (!processes().isRoot() && !kDistributedCommands.contains(command))
+                return Success;
             return it->second(args);
+        }
         if (command == "--help" || command == "-h" || command == "help") {
             std::cout << usage;
             return Success;
@@ -94,13 +104,10 @@ int main(int argc, char** argv)
     } catch (const boost::program_options::error& e) {
         return usageError(e.what());
     } catch (const sysid::model::ModelError& e) {  // the message names the file, line and column
-        std::cerr << e.what() << "\n";
-        return UserErrorExit;
+        return failure(UserErrorExit, e.what());
     } catch (const sysid::data::DataError& e) {  // the message names the file, line and column
-        std::cerr << e.what() << "\n";
-        return UserErrorExit;
+        return failure(UserErrorExit, e.what());
     } catch (const std::exception& e) {  // UserError, integrate::IntegrationError and the rest
-        std::cerr << "sysid " << command << ": " << e.what() << "\n";
-        return UserErrorExit;
+        return failure(UserErrorExit, "sysid " + command + ": " + e.what());
     }
 }

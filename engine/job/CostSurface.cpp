@@ -13,6 +13,10 @@
 #include "engine/eval/CompiledModel.h"
 #include "engine/integrate/Simulator.h"
 #include "engine/job/ModelText.h"
+#include "engine/parallel/DistributedFor.h"
+#include "engine/parallel/ExactJson.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -20,6 +24,7 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -218,12 +223,6 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
         result.yValues.push_back(y.value(i));
     result.cost.assign(x.points * y.points, notEvaluated);
 
-    std::atomic<std::size_t> nextRow{0};
-    std::size_t done = 0;
-    std::mutex mutex;
-    std::exception_ptr callbackError;
-    std::stop_source callbackStop;
-
     // 1/2 sum_j w_j sum_s (y_measured - y_model)^2 over the experiments, as OutputErrorProblem forms
     // it (maximum likelihood: -ln L with the variances estimated here), plus the prior rows'
     // 1/2 sum_k ((theta_k - mean_k) / sd_k)^2 when the fit has them.
@@ -258,55 +257,65 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
         return 0.5 * sum + prior.at(xv, yv);
     };
 
-    auto worker = [&] {
-        std::stop_source combined;
-        std::stop_callback a(stop, [&] { combined.request_stop(); });
-        std::stop_callback b(callbackStop.get_token(), [&] { combined.request_stop(); });
-        eval::CompiledModel compiled(model);
-        while (!combined.stop_requested()) {
-            const std::size_t row = nextRow.fetch_add(1);
-            if (row >= y.points)
-                return;
-            std::vector<double> costs(x.points, notEvaluated);
-            std::size_t failed = 0;
-            std::string failure;
-            for (std::size_t col = 0; col < x.points && !combined.stop_requested(); ++col) {
-                try {
-                    costs[col] = costAt(compiled, result.xValues[col], result.yValues[row], combined.get_token());
-                } catch (const integrate::IntegrationError& error) {
-                    if (combined.stop_requested())
-                        break;
-                    ++failed;
-                    if (failure.empty())
-                        failure = x.parameter + " = " + data::formatNumber(result.xValues[col], 6) + ", " +
-                            y.parameter + " = " + data::formatNumber(result.yValues[row], 6) + ": " + error.what();
-                }
-            }
-            if (combined.stop_requested())
-                return;  // a row broken off stays NaN: a partial row would look like a finished one
-            const std::lock_guard lock(mutex);
-            std::copy(costs.begin(), costs.end(), result.cost.begin() + static_cast<std::ptrdiff_t>(row * x.points));
-            result.failedPoints += failed;
-            if (result.firstFailure.empty())
-                result.firstFailure = failure;
-            done += x.points;
-            if (progress && !callbackError) {
-                try {
-                    progress(done, result.cost.size());
-                } catch (...) {
-                    callbackError = std::current_exception();
-                    callbackStop.request_stop();
-                }
+    // One row of the grid, as the text it travels to process 0 in (parallel::distributedFor):
+    // {"costs": [...], "failed": points that failed, "failure": the first one's message}.
+    const parallel::ProcessGroup& group = processes ? *processes : parallel::singleProcess();
+    std::vector<std::unique_ptr<eval::CompiledModel>> compiled(core::ThreadPool::shared().workerCount() + 1);
+    const auto computeRow = [&](std::size_t row, std::size_t slot,
+                                std::stop_token rowStop) -> std::optional<std::string> {
+        if (!compiled[slot])
+            compiled[slot] = std::make_unique<eval::CompiledModel>(model);
+        std::vector<double> costs(x.points, notEvaluated);
+        std::size_t failed = 0;
+        std::string failure;
+        for (std::size_t col = 0; col < x.points && !rowStop.stop_requested(); ++col) {
+            try {
+                costs[col] = costAt(*compiled[slot], result.xValues[col], result.yValues[row], rowStop);
+            } catch (const integrate::IntegrationError& error) {
+                if (rowStop.stop_requested())
+                    break;
+                ++failed;
+                if (failure.empty())
+                    failure = x.parameter + " = " + data::formatNumber(result.xValues[col], 6) + ", " + y.parameter +
+                        " = " + data::formatNumber(result.yValues[row], 6) + ": " + error.what();
             }
         }
+        if (rowStop.stop_requested())
+            return std::nullopt;  // a row broken off stays NaN: a partial row would look like a finished one
+        return nlohmann::json{{"costs", parallel::exactNumbers(costs)}, {"failed", failed}, {"failure", failure}}
+            .dump();
     };
+    std::size_t done = 0;
+    const auto rows = parallel::distributedFor(
+        group, y.points, threads, computeRow,
+        [&](const parallel::IndexResult&) {
+            done += x.points;
+            if (progress)
+                progress(done, result.cost.size());
+        },
+        stop);
 
-    // Each participant of the pool runs one worker loop, which claims rows until none are left.
-    const std::size_t workers = core::ThreadPool::participantsFor(threads, y.points);
-    core::ThreadPool::shared().parallelFor(workers, workers, [&](std::size_t, std::size_t) { worker(); });
-    if (callbackError)
-        std::rethrow_exception(callbackError);
-    result.cancelled = done < result.cost.size();
+    result.ranks = group.size();
+    if (!group.isRoot())
+        return result;
+    result.rowRanks.assign(y.points, -1);
+    for (const parallel::IndexResult& r : rows) {
+        result.rowRanks[r.index] = r.rank;
+        if (r.failed) {  // not an integration failure, which the row records: the row stays empty
+            result.failedPoints += x.points;
+            if (result.firstFailure.empty())
+                result.firstFailure =
+                    y.parameter + " = " + data::formatNumber(result.yValues[r.index], 6) + ": " + r.text;
+            continue;
+        }
+        const nlohmann::json row = nlohmann::json::parse(r.text);
+        const std::vector<double> costs = parallel::exactNumbers(row.at("costs"));
+        std::copy(costs.begin(), costs.end(), result.cost.begin() + static_cast<std::ptrdiff_t>(r.index * x.points));
+        result.failedPoints += row.at("failed").get<std::size_t>();
+        if (result.firstFailure.empty())
+            result.firstFailure = row.at("failure").get<std::string>();
+    }
+    result.cancelled = rows.size() < y.points;
     return result;
 }
 

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace sysid::parallel {
+class ProcessGroup;
+}
+
 namespace sysid::job {
 
 // One axis of a cost surface: a model parameter swept over [from, to] in `points` values.
@@ -33,8 +37,10 @@ struct CostSurfaceResult {
     // integrated (its message is counted in `failedPoints`) or the point was not reached.
     std::vector<double> cost;
     std::size_t failedPoints = 0;
-    std::string firstFailure;  // the integration message of the first point that failed
+    std::string firstFailure;  // the integration message of the first point that failed (lowest row)
     bool cancelled = false;
+    int ranks = 1;  // processes the rows were spread over
+    std::vector<int> rowRanks;  // per y value: the process that computed the row, -1 if none did
 
     double at(std::size_t ix, std::size_t iy) const { return cost[iy * x.points + ix]; }
     double minimum() const;  // smallest finite cost, NaN if none
@@ -47,16 +53,21 @@ struct CostSurfaceResult {
 struct CostSurface {
     FitJob fit;
     SurfaceAxis x, y;
-    unsigned threads = 0;  // 0: std::thread::hardware_concurrency()
+    unsigned threads = 0;  // per process; 0: std::thread::hardware_concurrency()
+    // The processes the rows are spread over (parallel::distributedFor); nullptr: this one.
+    const parallel::ProcessGroup* processes = nullptr;
 
     // Called after each finished grid row, serialised, on a worker thread: points done, total.
+    // Over several processes: on process 0 only, for the other processes' rows when they arrive.
     using Progress = std::function<void(std::size_t done, std::size_t total)>;
 
     // Both axes' validate() and the fit's settings (FitSettings::validate); throws
     // core::SettingError with the key under "x", "y" or "fit".
     void validate() const;
 
-    // Evaluates every grid point, rows shared among `threads` threads. `stop` ends it early
+    // Evaluates every grid point, rows shared among the processes and their `threads` threads; the
+    // result is the same for any count, and on a process other than 0 it holds no costs (process 0
+    // has them all). `stop` ends it early
     // (`cancelled`, unreached points NaN). Throws JobError: Settings for what validate() refuses,
     // an axis that names no parameter of the model or both axes the same; Model, Data as
     // FitJob::run does.

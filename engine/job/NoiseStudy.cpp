@@ -1,14 +1,14 @@
 #include "engine/job/NoiseStudy.h"
 
-#include "engine/core/ThreadPool.h"
 #include "engine/job/ParametricBootstrap.h"
+#include "engine/parallel/DistributedFor.h"
+#include "engine/parallel/ExactJson.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <type_traits>
@@ -38,6 +38,46 @@ double quantile(const std::vector<double>& sorted, double p)
     const auto below = static_cast<std::size_t>(std::floor(h));
     const std::size_t above = std::min(below + 1, sorted.size() - 1);
     return sorted[below] + (h - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
+// A realisation as the text it travels in between processes; the fit's parameter names ride along
+// with every one that did not fail, so process 0 learns them whichever process fitted first.
+std::string realisationText(const RealisationResult& r, const std::vector<std::string>& names)
+{
+    nlohmann::json out = {{"failed", r.failed},
+                          {"message", r.message},
+                          {"converged", r.converged},
+                          {"iterations", r.iterations},
+                          {"cost", parallel::exactNumber(r.cost)},
+                          {"estimates", parallel::exactNumbers(r.estimates)}};
+    if (!names.empty())
+        out["names"] = names;
+    return out.dump();
+}
+
+// The inverse, for the realisation with r's index; a task that threw is a failed realisation with
+// its message. Fills `names` when asked and the text has them.
+RealisationResult realisationOf(const parallel::IndexResult& r, std::uint64_t baseSeed, std::vector<std::string>* names)
+{
+    RealisationResult out;
+    out.index = r.index;
+    out.seed = realisationSeed(baseSeed, r.index);
+    out.rank = r.rank;
+    if (r.failed) {
+        out.failed = true;
+        out.message = r.text;
+        return out;
+    }
+    const nlohmann::json in = nlohmann::json::parse(r.text);
+    out.failed = in.at("failed").get<bool>();
+    out.message = in.at("message").get<std::string>();
+    out.converged = in.at("converged").get<bool>();
+    out.iterations = in.at("iterations").get<std::size_t>();
+    out.cost = parallel::exactNumber(in.at("cost"));
+    out.estimates = parallel::exactNumbers(in.at("estimates"));
+    if (names && in.contains("names"))
+        *names = in.at("names").get<std::vector<std::string>>();
+    return out;
 }
 
 }  // namespace
@@ -176,19 +216,14 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
             none.kind = kind;
             none.method = estimate::methodName(fit.settings.method);
             none.cancelled = true;
+            none.ranks = processes ? processes->size() : 1;
             return none;
         }
     }
 
-    std::vector<std::optional<RealisationResult>> slots(total);
-    std::vector<std::string> names;
-    std::atomic<std::size_t> next{0};
-    std::size_t finished = 0;
-    std::mutex mutex;
-    std::exception_ptr callbackError;
-    std::stop_source callbackStop;  // a throwing progress callback ends the study too
-
-    auto realise = [&](std::size_t r, std::stop_token fitStop) -> std::optional<RealisationResult> {
+    const parallel::ProcessGroup& group = processes ? *processes : parallel::singleProcess();
+    // One realisation, as the text it travels to process 0 in (parallel::distributedFor).
+    auto realise = [&](std::size_t r, std::size_t, std::stop_token fitStop) -> std::optional<std::string> {
         FitJob job = origin ? bootstrapRealisation(fit, *origin, realisationSeed(settings.seed, r)) : fit;
         if (!origin)
             job.preprocessing.noise = data::Preprocessing::AddedNoise{settings.noisePercent, settings.distribution,
@@ -213,61 +248,36 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
             out.failed = true;
             out.message = e.what();
         }
-        if (!out.failed) {
-            const std::lock_guard lock(mutex);
-            if (names.empty())
-                names = sink.names;
-        }
-        return out;
+        return realisationText(out, out.failed ? std::vector<std::string>{} : sink.names);
     };
-
-    auto worker = [&] {
-        // Either the caller's stop or a failed callback ends every fit.
-        std::stop_source combined;
-        std::stop_callback a(stop, [&] { combined.request_stop(); });
-        std::stop_callback b(callbackStop.get_token(), [&] { combined.request_stop(); });
-        while (!combined.stop_requested()) {
-            const std::size_t r = next.fetch_add(1);
-            if (r >= total)
-                return;
-            std::optional<RealisationResult> result = realise(r, combined.get_token());
-            if (!result)
-                return;
-            const std::lock_guard lock(mutex);
-            slots[r] = std::move(result);
+    std::size_t finished = 0;
+    const auto results = parallel::distributedFor(
+        group, total, threads, realise,
+        [&](const parallel::IndexResult& r) {
             ++finished;
-            if (progress && !callbackError) {
-                try {
-                    progress(*slots[r], finished, total);
-                } catch (...) {
-                    callbackError = std::current_exception();
-                    callbackStop.request_stop();
-                }
-            }
-        }
-    };
-
-    // Each participant of the pool runs one worker loop, which claims realisations until none are
-    // left; a fit inside one runs its own parallel parts with whatever threads are free.
-    const std::size_t workers = core::ThreadPool::participantsFor(threads, total);
-    core::ThreadPool::shared().parallelFor(workers, workers, [&](std::size_t, std::size_t) { worker(); });
-    if (callbackError)
-        std::rethrow_exception(callbackError);
+            if (progress)
+                progress(realisationOf(r, settings.seed, nullptr), finished, total);
+        },
+        stop);
 
     NoiseStudyResult study;
     study.settings = settings;
     study.kind = kind;
     study.method = estimate::methodName(fit.settings.method);
+    study.ranks = group.size();
+    if (!group.isRoot())
+        return study;
+    std::vector<std::string> names;
+    for (const parallel::IndexResult& r : results) {
+        RealisationResult realisation = realisationOf(r, settings.seed, names.empty() ? &names : nullptr);
+        study.failed += realisation.failed ? 1 : 0;
+        study.notConverged += !realisation.failed && !realisation.converged ? 1 : 0;
+        study.realisations.push_back(std::move(realisation));
+    }
     if (names.empty() && origin)
         for (const auto& e : origin->estimate.parameters)
             names.push_back(e.name);
     study.parameterNames = names;
-    for (auto& slot : slots)
-        if (slot) {
-            study.failed += slot->failed ? 1 : 0;
-            study.notConverged += !slot->failed && !slot->converged ? 1 : 0;
-            study.realisations.push_back(std::move(*slot));
-        }
     study.cancelled = study.realisations.size() < total;
     for (std::size_t p = 0; p < names.size(); ++p) {
         std::vector<double> values;

@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+namespace sysid::parallel {
+class ProcessGroup;
+}
+
 namespace sysid::job {
 
 // What a study draws its realisations from. On data simulated with known parameter values, a
@@ -77,6 +81,7 @@ struct RealisationResult {
     std::size_t iterations = 0;
     double cost = 0;
     std::vector<double> estimates;  // NoiseStudyResult::parameterNames order; empty when failed
+    int rank = 0;  // the process that computed it (0 in a single process)
 };
 
 // Location and spread of one parameter's estimates over the realisations that did not fail.
@@ -108,6 +113,7 @@ struct NoiseStudyResult {
     std::size_t failed = 0;
     std::size_t notConverged = 0;  // included in the summary; their stop reasons are in `realisations`
     bool cancelled = false;  // stopped before every realisation finished
+    int ranks = 1;  // processes the realisations were spread over
 };
 
 // A study of the fit repeated on N noisy records. Monte Carlo: realisation r fits `fit` with its
@@ -120,14 +126,19 @@ struct NoiseStudy {
     FitJob fit;
     NoiseStudySettings settings;
     std::map<std::string, double> trueValues;  // parameter -> true value, for the bias
-    unsigned threads = 0;  // 0: std::thread::hardware_concurrency()
+    unsigned threads = 0;  // per process; 0: std::thread::hardware_concurrency()
+    // The processes the realisations are spread over (parallel::distributedFor); nullptr: this one.
+    const parallel::ProcessGroup* processes = nullptr;
 
     // Called once per finished realisation, serialised (never two at once), on a worker
-    // thread: the realisation, how many have finished, and N. Must not block for long.
+    // thread: the realisation, how many have finished, and N. Must not block for long. Over
+    // several processes: on process 0 only, for the other processes' realisations when they arrive.
     using Progress = std::function<void(const RealisationResult&, std::size_t finished, std::size_t total)>;
 
-    // Runs the realisations on `threads` threads. Each realisation depends only on its index,
-    // so the result does not depend on the thread count. A realisation whose fit fails is
+    // Runs the realisations on `threads` threads of each process. Each realisation depends only on
+    // its index, so the result does not depend on the thread or process count. On a process other
+    // than 0 the result lists no realisations and no summary: process 0 has them all. A
+    // realisation whose fit fails (or throws anything else) is
     // recorded with its message; `stop` ends the running fits and returns the realisations
     // finished before (`cancelled`). Throws JobError(Settings) for N = 0 or a noise percent
     // that is not finite and > 0, and JobError(Data) for a fit without data, before any fit runs;

@@ -1,10 +1,13 @@
 #include "engine/job/ProfileLikelihood.h"
 
-#include "engine/core/ThreadPool.h"
 #include "engine/data/Text.h"
 #include "engine/estimate/MethodTraits.h"
 #include "engine/job/PreparedFit.h"
 #include "engine/job/ProfileObjective.h"
+#include "engine/parallel/DistributedFor.h"
+#include "engine/parallel/ExactJson.h"
+
+#include <nlohmann/json.hpp>
 
 #include <boost/math/distributions/chi_squared.hpp>
 
@@ -229,6 +232,63 @@ std::string methodsWithLikelihood()
     return text;
 }
 
+// A side as the text it travels to process 0 in (parallel::distributedFor).
+std::string sideText(const ProfileSide& side)
+{
+    nlohmann::json points = nlohmann::json::array();
+    for (const ProfilePoint& p : side.points)
+        points.push_back({{"value", parallel::exactNumber(p.value)},
+                          {"objective", parallel::exactNumber(p.objective)},
+                          {"parameters", parallel::exactNumbers(p.parameters)},
+                          {"converged", p.converged},
+                          {"message", p.message},
+                          {"at_bound", p.atBound},
+                          {"rank", p.rank}});
+    nlohmann::json failures = nlohmann::json::array();
+    for (const ProfileFailure& f : side.failures)
+        failures.push_back({{"value", parallel::exactNumber(f.value)}, {"message", f.message}});
+    nlohmann::json out = {{"points", std::move(points)},
+                          {"failures", std::move(failures)},
+                          {"end", static_cast<int>(side.end)},
+                          {"limit", parallel::exactNumber(side.limit)},
+                          {"message", side.message}};
+    if (side.crossing)
+        out["crossing"] = parallel::exactNumber(*side.crossing);
+    return out.dump();
+}
+
+// The inverse; a side whose task threw (not a failed fit, which the side records itself) ends
+// Failed with that message.
+ProfileSide sideOf(const parallel::IndexResult& r)
+{
+    ProfileSide side;
+    if (r.failed) {
+        side.end = ProfileSideEnd::Failed;
+        side.message = r.text;
+        return side;
+    }
+    const nlohmann::json in = nlohmann::json::parse(r.text);
+    for (const nlohmann::json& p : in.at("points")) {
+        ProfilePoint point;
+        point.value = parallel::exactNumber(p.at("value"));
+        point.objective = parallel::exactNumber(p.at("objective"));
+        point.parameters = parallel::exactNumbers(p.at("parameters"));
+        point.converged = p.at("converged").get<bool>();
+        point.message = p.at("message").get<std::string>();
+        point.atBound = p.at("at_bound").get<std::vector<std::string>>();
+        point.rank = p.at("rank").get<int>();
+        side.points.push_back(std::move(point));
+    }
+    for (const nlohmann::json& f : in.at("failures"))
+        side.failures.push_back({parallel::exactNumber(f.at("value")), f.at("message").get<std::string>()});
+    side.end = static_cast<ProfileSideEnd>(in.at("end").get<int>());
+    side.limit = parallel::exactNumber(in.at("limit"));
+    side.message = in.at("message").get<std::string>();
+    if (in.contains("crossing"))
+        side.crossing = parallel::exactNumber(in.at("crossing"));
+    return side;
+}
+
 }  // namespace
 
 const core::FieldTable<ProfileSettings>& profileFields()
@@ -328,16 +388,17 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
     result.method = estimate::methodName(prepared.settings().method);
     result.settings = settings;
     result.parameterNames = prepared.unknownNames();
+    const parallel::ProcessGroup& group = processes ? *processes : parallel::singleProcess();
+    result.ranks = group.size();
     result.fit = prepared.fit({}, std::nullopt, nullptr, stop);
     std::mutex mutex;
     std::size_t pointsDone = 1;
     const std::size_t sidesTotal = 2 * chosen.size();
     std::size_t sidesDone = 0;
-    if (progress)
-        if (result.fit.cancelled()) {
-            result.cancelled = true;
-            return result;
-        }
+    if (result.fit.cancelled()) {
+        result.cancelled = true;
+        return result;
+    }
     const ProfileObjective objective(prepared, result.fit);
     result.residualVariance = objective.residualVariance();
     result.optimum.parameters = objective.unknownsOf(result.fit);
@@ -346,7 +407,7 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
     result.optimum.message = result.fit.termination.message;
     result.threshold =
         chiSquaredQuantile(settings.confidence, settings.simultaneous ? result.parameterNames.size() : 1);
-    if (progress)
+    if (progress && group.isRoot())
         progress({.parameter = {},
                   .direction = 0,
                   .point = nullptr,
@@ -377,28 +438,55 @@ ProfileResult ProfileLikelihood::run(const ProgressCallback& progress, std::stop
             sides.push_back(in);
         }
     }
+    // Each side is a chain of warm starts, so the sides (not the points) are the tasks spread over
+    // the threads and processes (parallel::distributedFor).
     const SideRunner runner(prepared, objective, result, settings);
-    std::vector<ProfileSide> computed(sides.size());
-    const std::size_t workers = core::ThreadPool::participantsFor(threads, sides.size());
-    core::ThreadPool::shared().parallelFor(sides.size(), workers, [&](std::size_t s, std::size_t) {
+    const auto report = [&](const SideInput& in, const ProfilePoint* point) {
+        if (progress)
+            progress({result.parameterNames[in.unknown], in.direction, point, pointsDone, sidesDone, sidesTotal,
+                      result.objectiveAtOptimum, result.threshold});
+    };
+    const auto computeSide = [&](std::size_t s, std::size_t, std::stop_token sideStop) -> std::optional<std::string> {
         const SideInput& in = sides[s];
-        const std::string& name = result.parameterNames[in.unknown];
-        computed[s] = runner.run(
+        ProfileSide side = runner.run(
             in,
             [&](const ProfilePoint* point) {
+                if (!group.isRoot())
+                    return;  // process 0 reports the other processes' points when they arrive
                 const std::lock_guard lock(mutex);
                 ++pointsDone;
-                if (progress)
-                    progress({name, in.direction, point, pointsDone, sidesDone, sidesTotal, result.objectiveAtOptimum,
-                              result.threshold});
+                report(in, point);
             },
-            stop);
-        const std::lock_guard lock(mutex);
-        ++sidesDone;
-        if (progress)
-            progress({name, in.direction, nullptr, pointsDone, sidesDone, sidesTotal, result.objectiveAtOptimum,
-                      result.threshold});
-    });
+            sideStop);
+        for (ProfilePoint& point : side.points)
+            point.rank = group.rank();
+        return sideText(side);
+    };
+    std::vector<ProfileSide> computed(sides.size());
+    const auto results = parallel::distributedFor(
+        group, sides.size(), threads, computeSide,
+        [&](const parallel::IndexResult& r) {
+            const std::lock_guard lock(mutex);  // the points of the sides still running report too
+            const SideInput& in = sides[r.index];
+            if (r.rank != group.rank()) {
+                const ProfileSide side = sideOf(r);
+                for (const ProfilePoint& point : side.points) {
+                    ++pointsDone;
+                    report(in, &point);
+                }
+            }
+            ++sidesDone;
+            report(in, nullptr);
+        },
+        stop);
+    if (!group.isRoot())
+        return result;
+    for (std::size_t s = 0; s < sides.size(); ++s) {  // as a side stopped before it started
+        computed[s].end = ProfileSideEnd::Cancelled;
+        computed[s].limit = sides[s].limit;
+    }
+    for (const parallel::IndexResult& r : results)
+        computed[r.index] = sideOf(r);
 
     result.lowerObjective = kNaN;
     double lowest = result.objectiveAtOptimum - kFlatFraction * result.threshold;

@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace sysid::parallel {
+class ProcessGroup;
+}
+
 namespace sysid::job {
 
 // What a parameter's profile says about it (Raue et al. 2009, "Structural and practical
@@ -164,7 +168,11 @@ struct ProfileLikelihood {
     std::vector<std::string> parameters;  // the unknowns to profile; empty: every one
     std::map<std::string, std::array<double, 2>> ranges;  // per parameter: [low, high] within its bounds
     ProfileSettings settings;
-    unsigned threads = 0;  // 0: std::thread::hardware_concurrency()
+    unsigned threads = 0;  // per process; 0: std::thread::hardware_concurrency()
+    // The processes the sides are spread over (parallel::distributedFor); nullptr: this one. Every
+    // process fits the optimum itself (the same fit everywhere), then computes its share of the
+    // sides: each side is a chain of warm starts, so a side, not a point, is the unit of work.
+    const parallel::ProcessGroup* processes = nullptr;
 
     struct Progress {
         std::string parameter;
@@ -176,13 +184,16 @@ struct ProfileLikelihood {
         double threshold = 0;
     };
     // Called after each fit, serialised (never two at once), on a worker thread. Must not block long.
+    // Over several processes: on process 0 only, for the other processes' points when their side
+    // arrives.
     using ProgressCallback = std::function<void(const Progress&)>;
 
     // Throws JobError: Settings for settings that break their rules, a method without a likelihood
     // (the equation-error methods), a parameter the fit does not estimate or a range outside its
     // bounds; Model, Data, Fit as FitJob::run when the optimum cannot be fitted. A step whose fit
     // fails is retried with half the step; `stop` ends the running fits and returns the points
-    // computed so far (`cancelled`). The result does not depend on the thread count.
+    // computed so far (`cancelled`). The result does not depend on the thread or process count; on
+    // a process other than 0 it holds the optimum but no profiles (process 0 has them all).
     ProfileResult run(const ProgressCallback& progress = {}, std::stop_token stop = {}) const;
 };
 

@@ -56,6 +56,8 @@ json costSurfaceToJson(const job::CostSurfaceResult& surface, const std::vector<
     out["failed_points"] = surface.failedPoints;
     out["first_failure"] = surface.firstFailure;
     out["cancelled"] = surface.cancelled;
+    out["ranks"] = surface.ranks;
+    out["row_ranks"] = surface.rowRanks;
     json points = json::array();
     for (const auto& p : path)
         points.push_back({{"iteration", p.iteration}, {"x", p.x}, {"y", p.y}, {"cost", finiteOrNull(p.cost)}});

@@ -13,6 +13,7 @@ namespace sysid::project {
 //   {"x": {"parameter", "from", "to", "points", "values": [...]}, "y": {...},
 //    "cost": [[cost at (x_0, y_0), (x_1, y_0), ...], ...one array per y value],
 //    "minimum": {"cost", "x", "y"}, "failed_points", "first_failure", "cancelled",
+//    "ranks": processes the rows were spread over, "row_ranks": [the process of each row (y value)],
 //    "path": [{"iteration", "x", "y", "cost"}]}
 // Costs that are not finite (a point that failed or was not reached) are null.
 nlohmann::json costSurfaceToJson(const job::CostSurfaceResult& surface, const std::vector<job::PathPoint>& path = {});

@@ -63,6 +63,7 @@ json studyResultToJson(const job::NoiseStudyResult& r)
     out["failed"] = r.failed;
     out["not_converged"] = r.notConverged;
     out["cancelled"] = r.cancelled;
+    out["ranks"] = r.ranks;
     out["parameters"] = json::object();
     for (const auto& s : r.summary)
         out["parameters"][s.name] = {{"true", finite(s.trueValue)},
@@ -87,7 +88,7 @@ json studyResultToJson(const job::NoiseStudyResult& r)
         json item = {{"index", real.index},           {"seed", real.seed},
                      {"failed", real.failed},         {"converged", real.converged},
                      {"iterations", real.iterations}, {"cost", real.failed ? json(nullptr) : finite(real.cost)},
-                     {"message", real.message}};
+                     {"message", real.message},       {"rank", real.rank}};
         item["estimates"] = json::object();
         for (std::size_t p = 0; p < real.estimates.size() && p < r.parameterNames.size(); ++p)
             item["estimates"][r.parameterNames[p]] = finite(real.estimates[p]);

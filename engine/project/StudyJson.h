@@ -33,12 +33,12 @@ job::NoiseStudySettings studySettingsFromJson(const nlohmann::json& json);
 
 // The result of `sysid study`:
 //   {"kind": "monte-carlo" | "bootstrap", "method", "settings": {study settings}, "completed",
-//    "failed", "not_converged", "cancelled",
+//    "failed", "not_converged", "cancelled", "ranks" (processes the study was spread over),
 //    "parameters": {"NAME": {"true", "estimate", "count", "mean", "sd", "standard_error", "bias",
 //                            "bias_percent", "min", "q1", "median", "q3", "max", "percentile_2_5",
 //                            "percentile_97_5", "lower_whisker", "upper_whisker"}},
 //    "realisations": [{"index", "seed", "failed", "converged", "iterations", "cost",
-//                      "message", "estimates": {"NAME": value}}]}
+//                      "message", "rank" (the process that fitted it), "estimates": {"NAME": value}}]}
 // Numbers that are not finite (an unknown true value) are written as null.
 nlohmann::json studyResultToJson(const job::NoiseStudyResult& result);
 
