@@ -6,6 +6,7 @@
 #include "engine/project/AtomicFile.h"
 #include "engine/estimate/FitSettingFields.h"
 #include "engine/project/JsonKeys.h"
+#include "engine/project/MultistartJson.h"
 #include "engine/project/OptimalEstimationJson.h"
 #include "engine/project/SettingsJson.h"
 #include "engine/project/StudyJson.h"
@@ -229,7 +230,7 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
     const Reader r(file);
     r.requireObject(root, "",
                     {"version", "title", "description", "model", "data", "preprocessing", "method", "settings",
-                     "parameters", "last_result", "optimal_estimation", "last_optimal_result", "study"});
+                     "parameters", "last_result", "optimal_estimation", "last_optimal_result", "study", "multistart"});
     Project project;
 
     const json* version = Reader::member(root, "version");
@@ -376,6 +377,13 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
             r.fail(e.key.empty() ? "study" : "study." + e.key, e.message);
         }
     }
+    if (const json* multistart = Reader::member(root, "multistart")) {
+        try {
+            project.multistart = multistartSettingsFromJson(*multistart);
+        } catch (const FieldJsonError& e) {
+            r.fail(e.key.empty() ? "multistart" : "multistart." + e.key, e.message);
+        }
+    }
     return project;
 }
 
@@ -510,6 +518,8 @@ json projectToJson(const Project& project, const std::string& directory)
         root["last_optimal_result"] = *project.lastOptimalResult;
     if (project.study)
         root["study"] = studySettingsToJson(*project.study);
+    if (project.multistart)
+        root["multistart"] = multistartSettingsToJson(*project.multistart);
     return root;
 }
 

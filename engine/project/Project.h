@@ -3,6 +3,7 @@
 #include "engine/data/CsvReader.h"
 #include "engine/estimate/FitSettings.h"
 #include "engine/estimate/OptimalEstimation.h"
+#include "engine/job/Multistart.h"
 #include "engine/job/NoiseStudy.h"
 #include "engine/project/DataRole.h"
 #include "engine/project/ProjectError.h"
@@ -64,6 +65,8 @@ struct Project {
     std::optional<nlohmann::json> lastOptimalResult;
     // Monte Carlo noise study settings ("study", StudyJson.h); absent until a study was set up.
     std::optional<job::NoiseStudySettings> study;
+    // Multistart settings ("multistart", MultistartJson.h); absent until a multistart was set up.
+    std::optional<job::MultistartSettings> multistart;
 };
 
 // Indices (into Project::data) of the data sets a fit fits, in order: the fit's experiment k is
