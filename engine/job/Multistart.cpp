@@ -28,7 +28,7 @@ std::vector<SampleRange> designRanges(const PreparedFit& prepared)
     }
     if (!open.empty())
         throw JobError(JobError::Kind::Settings,
-                       "multistart: the starts are drawn within the bounds, and these are not finite: " +
+                       "multistart: the starts are drawn within the bounds, and these estimated parameters have none: " +
                            data::nameList(open) +
                            "; give each estimated parameter finite bounds in the model (param k = 1 [LOW, HIGH])");
     if (ranges.empty())

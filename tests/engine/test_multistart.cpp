@@ -280,7 +280,7 @@ private slots:
             QFAIL("a parameter without bounds was accepted");
         } catch (const job::JobError& e) {
             const std::string message = e.what();
-            QVERIFY2(message.find("A [") != std::string::npos && message.find("finite bounds") != std::string::npos,
+            QVERIFY2(message.find("A [") != std::string::npos && message.find("have none") != std::string::npos,
                      message.c_str());
             QVERIFY2(message.find("w [") == std::string::npos, message.c_str());
         }
