@@ -70,7 +70,8 @@ const core::FieldTable<MultistartSettings>& multistartFields()
                              .label = "starts",
                              .help = "fit from this many starting points drawn by a Latin hypercube within the "
                                      "bounds (log-uniform for bounds both positive and more than a decade apart); "
-                                     "the lowest cost is the result"},
+                                     "the lowest cost is the result",
+                             .defaultText = "one fit from the starting values"},
                             [](S& s) -> std::size_t& { return s.starts; }, 1),
         core::countField<S>({.key = "seed",
                              .option = "seed",
