@@ -10,6 +10,8 @@
 #include "engine/data/DataTable.h"
 #include "engine/job/LatinHypercube.h"
 #include "engine/job/Multistart.h"
+#include "engine/job/SimulationJob.h"
+#include "engine/job/SyntheticData.h"
 #include "engine/project/MultistartJson.h"
 #include "engine/project/Project.h"
 
@@ -190,6 +192,55 @@ private slots:
         }
         QCOMPARE(counted, static_cast<std::size_t>(std::count_if(
                               r.starts.begin(), r.starts.end(), [](const auto& s) { return s.converged(); })));
+    }
+
+    void forcedDuffingOnTheResonanceBranch()
+    {
+        // x'' + c x' + x + a x^3 = 0.5 cos(1.6 t) has two stable responses at this frequency (amplitude
+        // 0.33 from rest, 2.18 from x(0) = 1.5); the data are the large one, c = 0.1, a = 0.5, 0..80 s.
+        const std::string model = "param c = 0.1 [0.01, 1]\n"
+                                  "param a = 0.2 [0.05, 5]\n"
+                                  "param F = 0.5 fixed\n"
+                                  "param w = 1.6 fixed\n"
+                                  "x'' = -c*x' - x - a*x^3 + F*cos(w*t)\n"
+                                  "x(0) = 1.5, 0\n"
+                                  "output x\n";
+        job::SimulationJob simulation;
+        simulation.modelText = model;
+        simulation.parameterValues = {{"a", 0.5}};
+        for (int k = 0; k <= 800; ++k)
+            simulation.times.push_back(0.1 * k);
+        job::NullProgressSink sink;
+        const job::SyntheticData data = simulation.runSynthetic(sink);
+        job::FitJob fit;
+        fit.modelText = model;
+        data::DataTable record;
+        record.source = "duffing.csv";
+        record.columnNames = data.header;
+        record.columns = data.columns;
+        record.timeColumn = 0;
+        fit.experiments.push_back({"", record, {}, {}});
+
+        // From a = 0.2 a single fit does not reach the resonance branch's parameters.
+        const estimate::FitResult single = job::PreparedFit(fit).fit({});
+        QVERIFY2(std::abs(single.parameters[1].value - 0.5) > 0.1,
+                 qPrintable(QString("single fit: a = %1").arg(single.parameters[1].value)));
+
+        job::Multistart multistart{fit, {}, 2};
+        multistart.settings.starts = 30;
+        const job::MultistartResult r = multistart.run();
+        QVERIFY(r.best.has_value());
+        QVERIFY(std::abs(r.fit.parameters[0].value - 0.1) < 1e-6);
+        QVERIFY(std::abs(r.fit.parameters[1].value - 0.5) < 1e-6);
+        QVERIFY(r.minima.size() >= 2);
+        const std::size_t reached = r.minima.front().starts.size();
+        qInfo("forced Duffing: %zu of 30 starts (%.1f %%) reach the global minimum; %zu distinct minima, %zu "
+              "starts stopped at the iteration limit",
+              reached, 100 * r.fractionBest, r.minima.size(),
+              static_cast<std::size_t>(std::count_if(r.starts.begin(), r.starts.end(), [](const auto& s) {
+                  return s.kind == core::TerminationKind::IterationLimit;
+              })));
+        QVERIFY(reached >= 3 && reached <= 27);
     }
 
     void independentOfThreadCount()
