@@ -224,8 +224,9 @@ std::vector<MultistartStart> Multistart::runStarts(const MultistartPlan& plan, u
                 return;
             estimate::FitResult fit;
             MultistartStart start = plan.runStart(indices[k], stop, bestFit ? &fit : nullptr);
-            if (stop.stop_requested() && start.kind == core::TerminationKind::Cancelled)
-                return;  // cut short: not a start of the result
+            // Cut short by the stop (cancelled, or failed because of it): not a start of the result.
+            if (stop.stop_requested() && !start.converged() && start.kind != core::TerminationKind::IterationLimit)
+                return;
             const std::lock_guard lock(mutex);
             ++done;
             if (usable(start) && (!best || rankOf(start) < rankOf(*best))) {

@@ -127,7 +127,11 @@ MultistartPanel::MultistartPanel(ProjectDocument* document, QWidget* parent) :
     });
     connect(runner_, &MultistartRunner::startFinished, this, [this](int, double cost, int done, int total) {
         liveCosts_.push_back(cost);
-        waterfall_->setCosts(liveCosts_);
+        // Sorting every start's cost again per start is quadratic: redraw ten times a second at most.
+        if (!liveTimer_.isValid() || liveTimer_.elapsed() > 100 || done == total) {
+            waterfall_->setCosts(liveCosts_);
+            liveTimer_.restart();
+        }
         status_->setText(tr("multistart: %1 of %2 starts done").arg(done).arg(total));
     });
     connect(runner_, &MultistartRunner::finished, this,
@@ -154,7 +158,7 @@ MultistartPanel::MultistartPanel(ProjectDocument* document, QWidget* parent) :
             [this](const QString& text, std::shared_ptr<const estimate::FitResult> fit) {
                 run_->setEnabled(true);
                 cancel_->setEnabled(false);
-                use_->setEnabled(result_ && !result_->minima.empty());
+                markOutOfDate();
                 if (fit && document_->setResult(*fit, runRevision_)) {
                     status_->setText(tr("the chosen minimum (cost %1) is the result").arg(fit->cost, 0, 'g', 8));
                 } else {
@@ -225,6 +229,7 @@ void MultistartPanel::run()
     runRevision_ = document_->revision();
     resultJob_ = multistart.fit;
     liveCosts_.clear();
+    liveTimer_.invalidate();
     waterfall_->clear();
     waterfall_->setNotice(QString());
     status_->setText(tr("multistart: %1 starts…").arg(multistart.settings.starts));

@@ -3,6 +3,7 @@
 #include "engine/job/Multistart.h"
 #include "ui/project/ProjectDocument.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <memory>
@@ -75,6 +76,7 @@ private:
     job::FitJob resultJob_;  // what result_ was computed for, to fit a minimum's start again
     ProjectDocument::Revision runRevision_, resultRevision_;
     std::vector<double> liveCosts_;  // of the running multistart
+    QElapsedTimer liveTimer_;  // since the waterfall was last redrawn during a run
     bool loading_ = false;
 };
 
