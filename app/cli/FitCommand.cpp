@@ -146,8 +146,9 @@ int runFit(const Arguments& args)
         applyFieldOptions(vm, job::multistartFields(), job.settings);
         job.threads = vm.count("threads") ? static_cast<unsigned>(countOption(vm, "threads", 1)) : 0;
         if (!quiet)
-            std::cerr << "multistart: " << job.settings.starts << " fits by " << estimate::methodName(fit.settings.method)
-                      << " from starts drawn within the bounds (seed " << job.settings.seed << ")\n"
+            std::cerr << "multistart: " << job.settings.starts << " fits by "
+                      << estimate::methodName(fit.settings.method) << " from starts drawn within the bounds (seed "
+                      << job.settings.seed << ")\n"
                       << std::flush;
         starts = job.run([&](const job::Multistart::Progress& p) {
             if (quiet || !p.start)
@@ -160,10 +161,10 @@ int runFit(const Arguments& args)
                       << std::flush;
         });
         if (!starts->best)
-            throw job::JobError(job::JobError::Kind::Fit,
-                                "every start of the multistart failed; the first: " +
-                                    (starts->starts.empty() ? std::string("cancelled")
-                                                            : starts->starts.front().stopReason));
+            throw job::JobError(
+                job::JobError::Kind::Fit,
+                "every start of the multistart failed; the first: " +
+                    (starts->starts.empty() ? std::string("cancelled") : starts->starts.front().stopReason));
         result = starts->fit;
         if (!quiet)
             std::cerr << "multistart: " << starts->minima.size() << " distinct minim"

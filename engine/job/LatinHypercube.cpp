@@ -23,7 +23,8 @@ std::uint64_t mix(std::uint64_t z)
 
 }  // namespace
 
-RandomStream::RandomStream(std::uint64_t seed, std::uint64_t stream) : state_(mix(mix(seed) ^ (stream + 0x9e3779b97f4a7c15ULL)))
+RandomStream::RandomStream(std::uint64_t seed, std::uint64_t stream) :
+    state_(mix(mix(seed) ^ (stream + 0x9e3779b97f4a7c15ULL)))
 {
 }
 
@@ -56,8 +57,8 @@ SampleRange SampleRange::forBounds(double lower, double upper)
 
 double SampleRange::fromUnit(double u) const
 {
-    const double value = logarithmic ? std::exp(std::log(lower) + u * (std::log(upper) - std::log(lower)))
-                                     : lower + u * (upper - lower);
+    const double value =
+        logarithmic ? std::exp(std::log(lower) + u * (std::log(upper) - std::log(lower))) : lower + u * (upper - lower);
     return std::clamp(value, lower, upper);  // rounding must not leave the box
 }
 

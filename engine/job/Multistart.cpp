@@ -22,15 +22,17 @@ std::vector<SampleRange> designRanges(const PreparedFit& prepared)
     std::vector<std::string> open;
     for (const FitUnknown& u : prepared.unknowns()) {
         if (!(std::isfinite(u.lower) && std::isfinite(u.upper)))
-            open.push_back(u.name + " [" + data::formatNumber(u.lower, 6) + ", " + data::formatNumber(u.upper, 6) + "]");
+            open.push_back(u.name + " [" + data::formatNumber(u.lower, 6) + ", " + data::formatNumber(u.upper, 6) +
+                           "]");
         else
             ranges.push_back(SampleRange::forBounds(u.lower, u.upper));
     }
     if (!open.empty())
-        throw JobError(JobError::Kind::Settings,
-                       "multistart: the starts are drawn within the bounds, and these estimated parameters have none: " +
-                           data::nameList(open) +
-                           "; give each estimated parameter finite bounds in the model (param k = 1 [LOW, HIGH])");
+        throw JobError(
+            JobError::Kind::Settings,
+            "multistart: the starts are drawn within the bounds, and these estimated parameters have none: " +
+                data::nameList(open) +
+                "; give each estimated parameter finite bounds in the model (param k = 1 [LOW, HIGH])");
     if (ranges.empty())
         throw JobError(JobError::Kind::Settings, "multistart: the fit estimates nothing");
     return ranges;
@@ -65,27 +67,30 @@ const core::FieldTable<MultistartSettings>& multistartFields()
 {
     using S = MultistartSettings;
     static const core::FieldTable<S> table{
-        core::countField<S>({.key = "starts",
-                             .option = "multistart",
-                             .label = "starts",
-                             .help = "fit from this many starting points drawn by a Latin hypercube within the "
-                                     "bounds (log-uniform for bounds both positive and more than a decade apart); "
-                                     "the lowest cost is the result",
-                             .defaultText = "one fit from the starting values"},
-                            [](S& s) -> std::size_t& { return s.starts; }, 1),
-        core::countField<S>({.key = "seed",
-                             .option = "seed",
-                             .label = "seed",
-                             .help = "seed of the multistart's starting points: the same seed draws the same starts, "
-                                     "whatever the number of threads"},
-                            [](S& s) -> std::size_t& { return s.seed; }, 0),
-        core::numberField<S>({.key = "tolerance",
-                              .option = "minimum-tolerance",
-                              .label = "same-minimum tolerance",
-                              .help = "two starts reached the same minimum when their costs agree within this "
-                                      "relative tolerance and their parameters, scaled to the bounds (log-scaled "
-                                      "where the starts are log-uniform), within this fraction of the range"},
-                             [](S& s) -> double& { return s.tolerance; }, core::kPositive),
+        core::countField<S>(
+            {.key = "starts",
+             .option = "multistart",
+             .label = "starts",
+             .help = "fit from this many starting points drawn by a Latin hypercube within the "
+                     "bounds (log-uniform for bounds both positive and more than a decade apart); "
+                     "the lowest cost is the result",
+             .defaultText = "one fit from the starting values"},
+            [](S& s) -> std::size_t& { return s.starts; }, 1),
+        core::countField<S>(
+            {.key = "seed",
+             .option = "seed",
+             .label = "seed",
+             .help = "seed of the multistart's starting points: the same seed draws the same starts, "
+                     "whatever the number of threads"},
+            [](S& s) -> std::size_t& { return s.seed; }, 0),
+        core::numberField<S>(
+            {.key = "tolerance",
+             .option = "minimum-tolerance",
+             .label = "same-minimum tolerance",
+             .help = "two starts reached the same minimum when their costs agree within this "
+                     "relative tolerance and their parameters, scaled to the bounds (log-scaled "
+                     "where the starts are log-uniform), within this fraction of the range"},
+            [](S& s) -> double& { return s.tolerance; }, core::kPositive),
     };
     return table;
 }
@@ -197,8 +202,9 @@ MultistartResult MultistartPlan::summarise(std::vector<MultistartStart> starts, 
             // The best start fitted again: every start is a function of (seed, index) alone.
             const MultistartStart again = runStart(best.index, stop, &result.fit);
             if (!usable(again))
-                throw JobError(JobError::Kind::Fit, "multistart: the best start " + std::to_string(best.index) +
-                                                        " failed when fitted again: " + again.stopReason);
+                throw JobError(JobError::Kind::Fit,
+                               "multistart: the best start " + std::to_string(best.index) +
+                                   " failed when fitted again: " + again.stopReason);
         }
     }
     result.cancelled = stop.stop_requested();

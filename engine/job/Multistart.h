@@ -87,8 +87,7 @@ public:
 
     // Fits start `index` on its own. A fit that cannot run (the model blows up, a singular
     // Jacobian) is recorded with its reason, not thrown. `fit` receives the whole result when given.
-    MultistartStart runStart(std::size_t index, std::stop_token stop = {},
-                             estimate::FitResult* fit = nullptr) const;
+    MultistartStart runStart(std::size_t index, std::stop_token stop = {}, estimate::FitResult* fit = nullptr) const;
 
     // The result of the computed `starts` (any order; each index at most once): the minima, the
     // best, its fraction. `bestFit` is the best start's whole result when the caller kept it;

@@ -35,11 +35,12 @@ private slots:
     {
         const Run single = runSysid({"fit", kModel, "--data", kData, "-q", "-o", path("single.json")});
         QVERIFY2(single.exitCode == 0, describe(single));
-        const double singleW = readJson(path("single.json"))["parameters"].toObject()["w"].toObject()["value"].toDouble();
+        const double singleW =
+            readJson(path("single.json"))["parameters"].toObject()["w"].toObject()["value"].toDouble();
         QVERIFY2(std::abs(singleW - 2) > 0.1, qPrintable(QString::number(singleW)));
 
-        const Run r = runSysid(
-            {"fit", kModel, "--data", kData, "--multistart", "30", "--seed", "1", "--threads", "1", "-o", path("ms1.json")});
+        const Run r = runSysid({"fit", kModel, "--data", kData, "--multistart", "30", "--seed", "1", "--threads", "1",
+                                "-o", path("ms1.json")});
         QVERIFY2(r.exitCode == 0, describe(r));
         QVERIFY2(r.err.contains("distinct minima") && r.err.contains("start 29"), describe(r));
         const QJsonObject json = readJson(path("ms1.json"));
@@ -83,11 +84,10 @@ private slots:
         QJsonArray lines;
         for (const QByteArray& line : model.split('\n'))
             lines.append(QString::fromUtf8(line));
-        const QJsonObject project{
-            {"version", 1},
-            {"model", QJsonObject{{"source", "sine_frequency.model"}, {"text", lines}}},
-            {"data", QJsonArray{QJsonObject{{"path", kData}}}},
-            {"multistart", QJsonObject{{"starts", 6}, {"seed", 4}}}};
+        const QJsonObject project{{"version", 1},
+                                  {"model", QJsonObject{{"source", "sine_frequency.model"}, {"text", lines}}},
+                                  {"data", QJsonArray{QJsonObject{{"path", kData}}}},
+                                  {"multistart", QJsonObject{{"starts", 6}, {"seed", 4}}}};
         QVERIFY(writeFile(path("sine.sysid"), QJsonDocument(project).toJson()));
         const Run r = runSysid({"fit", path("sine.sysid"), "--multistart", "8", "-q", "-o", path("p.json")});
         QVERIFY2(r.exitCode == 0, describe(r));
@@ -104,8 +104,9 @@ private slots:
         r = runSysid({"fit", kModel, "--data", kData, "--multistart", "0", "-o", path("x.json")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--multistart"), describe(r));
-        QVERIFY(writeFile(path("open.model"), "param w = 1.2 [0.5, 5]\nparam A = 0.8\nstate x = 0\n"
-                                              "x' = A*w*cos(w*t)\noutput x\n"));
+        QVERIFY(writeFile(path("open.model"),
+                          "param w = 1.2 [0.5, 5]\nparam A = 0.8\nstate x = 0\n"
+                          "x' = A*w*cos(w*t)\noutput x\n"));
         r = runSysid({"fit", path("open.model"), "--data", kData, "--multistart", "4", "-o", path("x.json")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("A [-inf, inf]") && r.err.contains("have none"), describe(r));

@@ -103,9 +103,9 @@ private slots:
                 const double x = design.point(i)[d];
                 QVERIFY(x >= ranges[d].lower && x <= ranges[d].upper);
                 // The stratum in the coordinate's own scale: log(x) for the logarithmic one.
-                const double u = ranges[d].logarithmic
-                    ? (std::log(x) - std::log(ranges[d].lower)) / (std::log(ranges[d].upper) - std::log(ranges[d].lower))
-                    : (x - ranges[d].lower) / (ranges[d].upper - ranges[d].lower);
+                const double u = ranges[d].logarithmic ? (std::log(x) - std::log(ranges[d].lower)) /
+                        (std::log(ranges[d].upper) - std::log(ranges[d].lower))
+                                                       : (x - ranges[d].lower) / (ranges[d].upper - ranges[d].lower);
                 ++hits[std::min(n - 1, static_cast<std::size_t>(u * static_cast<double>(n)))];
             }
             QVERIFY2(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; }),
@@ -167,7 +167,8 @@ private slots:
         QCOMPARE(r.parameterNames, (std::vector<std::string>{"w", "A"}));
         QVERIFY(std::abs(r.fit.parameters[0].value - 2) < 1e-6);
         QVERIFY(std::abs(r.fit.parameters[1].value - 1) < 1e-6);
-        QVERIFY2(r.fit.cost < 1e-8 * r.minima[1].cost, qPrintable(QString("costs %1, %2").arg(r.fit.cost).arg(r.minima[1].cost)));
+        QVERIFY2(r.fit.cost < 1e-8 * r.minima[1].cost,
+                 qPrintable(QString("costs %1, %2").arg(r.fit.cost).arg(r.minima[1].cost)));
         QCOMPARE(r.minima.front().start, *r.best);
         // Most starts end in one of the local minima: the global one has a narrow basin in w.
         QVERIFY(r.minima.size() >= 5);
@@ -190,8 +191,9 @@ private slots:
             if (m > 0)
                 QVERIFY(r.minima[m].cost >= r.minima[m - 1].cost);
         }
-        QCOMPARE(counted, static_cast<std::size_t>(std::count_if(
-                              r.starts.begin(), r.starts.end(), [](const auto& s) { return s.converged(); })));
+        QCOMPARE(counted, static_cast<std::size_t>(std::count_if(r.starts.begin(), r.starts.end(), [](const auto& s) {
+                     return s.converged();
+                 })));
     }
 
     void forcedDuffingOnTheResonanceBranch()
@@ -274,13 +276,12 @@ private slots:
         const job::MultistartPlan plan(fit, settings);
         std::vector<job::MultistartStart> gathered;
         for (const int part : {0, 1}) {
-            const auto starts = job::Multistart::runStarts(plan, 1, {}, {}, [&](std::size_t i) {
-                return static_cast<int>(i % 2) == part;
-            });
+            const auto starts = job::Multistart::runStarts(
+                plan, 1, {}, {}, [&](std::size_t i) { return static_cast<int>(i % 2) == part; });
             QCOMPARE(starts.size(), std::size_t{8});
             for (const job::MultistartStart& s : starts) {
-                const nlohmann::json sent = nlohmann::json::parse(
-                    project::multistartStartToJson(s, plan.prepared().unknownNames()).dump());
+                const nlohmann::json sent =
+                    nlohmann::json::parse(project::multistartStartToJson(s, plan.prepared().unknownNames()).dump());
                 gathered.push_back(project::multistartStartFromJson(sent, plan.prepared().unknownNames()));
             }
         }

@@ -17,9 +17,8 @@ void MultistartRunner::start(job::Multistart multistart)
                     QMetaObject::invokeMethod(
                         this,
                         [this, index = static_cast<int>(p.start->index), cost = p.start->cost,
-                         done = static_cast<int>(p.done), total = static_cast<int>(p.total)] {
-                            emit startFinished(index, cost, done, total);
-                        },
+                         done = static_cast<int>(p.done),
+                         total = static_cast<int>(p.total)] { emit startFinished(index, cost, done, total); },
                         Qt::QueuedConnection);
                 },
                 stop));
