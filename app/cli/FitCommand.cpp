@@ -10,10 +10,13 @@
 
 #include "engine/data/CsvReader.h"
 #include "engine/data/DataError.h"
+#include "engine/data/Text.h"
 #include "engine/estimate/MethodTraits.h"
 #include "engine/job/FitJob.h"
+#include "engine/job/Multistart.h"
 #include "engine/project/AtomicFile.h"
 #include "engine/project/FitReport.h"
+#include "engine/project/MultistartJson.h"
 #include "engine/project/Project.h"
 #include "engine/project/ProjectJob.h"
 #include "engine/project/ProjectValidation.h"
@@ -82,6 +85,7 @@ int runFit(const Arguments& args)
           std::to_string(derivative.window) + ":" + std::to_string(derivative.polynomialOrder) + "). " +
           data::kDerivativeMethods.help()).c_str())
         ("refine", "after single-step or multistep, run output error from its estimate")
+        ("threads", po::value<long long>(), "worker threads of a --multistart (default: all cores)")
         ("quiet,q", "no progress lines on stderr")
         ("report", "print the full report of the fit on stderr (method, settings that differ from the defaults, "
                    "iterations, evaluations, seconds per phase, integration statistics, whether each output's "
@@ -89,6 +93,7 @@ int runFit(const Arguments& args)
                    "with --quiet; RESULT.json holds it as \"report\" in any case")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
     // clang-format on
+    addFieldOptions(options, nullptr, job::multistartFields());
     addFitJobOptions(options);
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
@@ -118,17 +123,65 @@ int runFit(const Arguments& args)
         throw UsageError("--refine follows an equation-error fit: use it with --method " +
                          estimate::methodsTaking(estimate::MethodInput::Refinement));
 
+    const bool multistart = vm.count("multistart") > 0;
+    if (!multistart)
+        for (const char* option : {"seed", "minimum-tolerance", "threads"})
+            if (vm.count(option))
+                throw UsageError(std::string("--") + option + " applies to a multistart: add --multistart N");
+    if (multistart && vm.count("refine"))
+        throw UsageError("--refine and --multistart do not go together: run the multistart with --method output-error");
+
     StderrProgress progress(quiet);
     auto report = [&](const estimate::FitResult& r) {
         if (vm.count("report"))
             std::cerr << project::fitReport(r) << '\n' << std::flush;
     };
-    estimate::FitResult result = fit.run(progress);
+    std::optional<job::MultistartResult> starts;
+    estimate::FitResult result;
+    if (multistart) {
+        job::Multistart job;
+        job.fit = fit;
+        if (loaded.project && loaded.project->multistart)
+            job.settings = *loaded.project->multistart;
+        applyFieldOptions(vm, job::multistartFields(), job.settings);
+        job.threads = vm.count("threads") ? static_cast<unsigned>(countOption(vm, "threads", 1)) : 0;
+        if (!quiet)
+            std::cerr << "multistart: " << job.settings.starts << " fits by "
+                      << estimate::methodName(fit.settings.method) << " from starts drawn within the bounds (seed "
+                      << job.settings.seed << ")\n"
+                      << std::flush;
+        starts = job.run([&](const job::Multistart::Progress& p) {
+            if (quiet || !p.start)
+                return;
+            const job::MultistartStart& s = *p.start;
+            std::cerr << "start " << s.index << " (" << p.done << "/" << p.total << "): "
+                      << (std::isfinite(s.cost) ? "cost " + data::formatNumber(s.cost, 8) : std::string("failed"))
+                      << ", " << core::terminationKinds.name(s.kind) << (s.stopReason.empty() ? "" : ": ")
+                      << s.stopReason << "\n"
+                      << std::flush;
+        });
+        if (!starts->best)
+            throw job::JobError(
+                job::JobError::Kind::Fit,
+                "every start of the multistart failed; the first: " +
+                    (starts->starts.empty() ? std::string("cancelled") : starts->starts.front().stopReason));
+        result = starts->fit;
+        if (!quiet)
+            std::cerr << "multistart: " << starts->minima.size() << " distinct minim"
+                      << (starts->minima.size() == 1 ? "um" : "a") << ", " << starts->failed << " failed start(s); "
+                      << "the lowest cost " << data::formatNumber(result.cost, 8) << " (start " << *starts->best
+                      << ") reached by " << data::formatNumber(100 * starts->fractionBest, 3) << " % of the starts\n"
+                      << std::flush;
+    } else {
+        result = fit.run(progress);
+    }
     report(result);
     std::map<std::string, double> estimates;  // of the fit whose result is written
     for (const auto& p : result.parameters)
         estimates[p.name] = p.value;
     nlohmann::json resultJson = project::resultToJson(result, trueValues);
+    if (starts)
+        resultJson["multistart"] = project::multistartToJson(*starts);
     if (vm.count("refine") && !result.cancelled()) {
         progress.log("refining by output error from the " + estimate::methodName(fit.settings.method) + " estimate");
         const estimate::FitResult refined = job::refinedByOutputError(fit, result).run(progress);

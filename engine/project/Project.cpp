@@ -6,6 +6,7 @@
 #include "engine/project/AtomicFile.h"
 #include "engine/estimate/FitSettingFields.h"
 #include "engine/project/JsonKeys.h"
+#include "engine/project/MultistartJson.h"
 #include "engine/project/OptimalEstimationJson.h"
 #include "engine/project/ProfileJson.h"
 #include "engine/project/SettingsJson.h"
@@ -231,7 +232,7 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
     r.requireObject(root, "",
                     {"version", "title", "description", "model", "data", "preprocessing", "method", "settings",
                      "parameters", "last_result", "optimal_estimation", "last_optimal_result", "study", "profile",
-                     "last_profile_result"});
+                     "last_profile_result", "multistart"});
     Project project;
 
     const json* version = Reader::member(root, "version");
@@ -390,6 +391,13 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
             r.fail("last_profile_result", "expected an object, got " + Reader::describe(*last));
         project.lastProfileResult = *last;
     }
+    if (const json* multistart = Reader::member(root, "multistart")) {
+        try {
+            project.multistart = multistartSettingsFromJson(*multistart);
+        } catch (const FieldJsonError& e) {
+            r.fail(e.key.empty() ? "multistart" : "multistart." + e.key, e.message);
+        }
+    }
     return project;
 }
 
@@ -528,6 +536,8 @@ json projectToJson(const Project& project, const std::string& directory)
         root["profile"] = profileSetupToJson(*project.profile);
     if (project.lastProfileResult)
         root["last_profile_result"] = *project.lastProfileResult;
+    if (project.multistart)
+        root["multistart"] = multistartSettingsToJson(*project.multistart);
     return root;
 }
 

@@ -3,6 +3,7 @@
 #include "engine/data/CsvReader.h"
 #include "engine/estimate/FitSettings.h"
 #include "engine/estimate/OptimalEstimation.h"
+#include "engine/job/Multistart.h"
 #include "engine/job/NoiseStudy.h"
 #include "engine/job/ProfileLikelihood.h"
 #include "engine/project/DataRole.h"
@@ -76,6 +77,8 @@ struct Project {
     // profileResultToJson of the last profiles the GUI computed ("last_profile_result"): the HTML
     // report's profile section.
     std::optional<nlohmann::json> lastProfileResult;
+    // Multistart settings ("multistart", MultistartJson.h); absent until a multistart was set up.
+    std::optional<job::MultistartSettings> multistart;
 };
 
 // Indices (into Project::data) of the data sets a fit fits, in order: the fit's experiment k is

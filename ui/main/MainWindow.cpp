@@ -29,6 +29,7 @@
 #include "ui/plots/PhasePortraitPlot.h"
 #include "ui/plots/PlotWidget.h"
 #include "ui/plots/ProfilePlot.h"
+#include "ui/plots/WaterfallPlot.h"
 #include "ui/plots/ResidualCorrelationPlot.h"
 #include "ui/plots/SpectrumPlot.h"
 #include "ui/plots/TimeSeriesPlot.h"
@@ -40,6 +41,7 @@
 #include "ui/run/LiveSimulation.h"
 #include "ui/results/OptimalEstimationView.h"
 #include "ui/results/ModelComparisonWindow.h"
+#include "ui/results/MultistartPanel.h"
 #include "ui/results/ProfilePanel.h"
 #include "ui/results/ResidualAnalysisPanel.h"
 #include "ui/results/ResultsPanel.h"
@@ -193,6 +195,8 @@ void MainWindow::buildPlots()
     plots_->addTab(contour_, tr("Cost contour"));
     profiles_ = new ProfilePanel(document_, plots_);
     plots_->addTab(profiles_, tr("Profiles"));
+    multistart_ = new MultistartPanel(document_, plots_);
+    plots_->addTab(multistart_, tr("Multistart"));
     field_ = new FieldPanel(document_, plots_);
     plots_->addTab(field_, tr("Field"));
     setCentralWidget(plots_);
@@ -374,6 +378,8 @@ void MainWindow::buildControllers()
             plot = contour_->plot();
         if (!plot && plots_->currentWidget() == profiles_ && !profiles_->plots().isEmpty())
             plot = profiles_->plots().front();
+        if (!plot && plots_->currentWidget() == multistart_)
+            plot = multistart_->waterfall();
         if (!plot && plots_->currentWidget() == field_)
             plot = field_->plot();
         if (!plot && plots_->currentWidget() == residualAnalysis_)
@@ -607,6 +613,7 @@ void MainWindow::connectControllers()
     connect(periodicController_, &PeriodicController::message, this, &MainWindow::showMessage);
     connect(contour_, &ContourPanel::message, this, &MainWindow::showMessage);
     connect(profiles_, &ProfilePanel::message, this, &MainWindow::showMessage);
+    connect(multistart_, &MultistartPanel::message, this, &MainWindow::showMessage);
     connect(profiles_, &ProfilePanel::profilesFinished, this,
             [this](std::shared_ptr<const job::ProfileResult> result) { results_->setProfileIntervals(*result); });
     connect(study_, &StudyPanel::message, this, &MainWindow::showMessage);

@@ -40,6 +40,7 @@ class OptimalEstimationRunner;
 class OptimalEstimationView;
 class StudyPanel;
 class ContourPanel;
+class MultistartPanel;
 class ProfilePanel;
 class FieldPanel;
 class ResidualAnalysisPanel;
@@ -83,6 +84,7 @@ public:
     OptimalEstimationView* optimalView() const { return optimalView_; }
     ContourPanel* contourPanel() const { return contour_; }
     ProfilePanel* profilePanel() const { return profiles_; }
+    MultistartPanel* multistartPanel() const { return multistart_; }
     FieldPanel* fieldPanel() const { return field_; }
     ResidualAnalysisPanel* residualAnalysisPanel() const { return residualAnalysis_; }
     RunToolBar* runToolBar() const { return runToolBar_; }
@@ -171,6 +173,7 @@ private:
     StudyPanel* study_ = nullptr;
     ContourPanel* contour_ = nullptr;
     ProfilePanel* profiles_ = nullptr;
+    MultistartPanel* multistart_ = nullptr;
     FieldPanel* field_ = nullptr;
     ResidualAnalysisPanel* residualAnalysis_ = nullptr;
     QMenu* recentMenu_ = nullptr;

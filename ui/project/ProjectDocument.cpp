@@ -432,6 +432,14 @@ void ProjectDocument::setLastProfileResult(const nlohmann::json& result)
     markModified();
 }
 
+void ProjectDocument::setMultistartSettings(const job::MultistartSettings& settings)
+{
+    if (project_.multistart == settings)
+        return;
+    project_.multistart = settings;
+    markModified();
+}
+
 void ProjectDocument::setParameterValues(const std::map<std::string, double>& values)
 {
     if (values == project_.parameterValues)

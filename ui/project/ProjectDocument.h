@@ -110,6 +110,8 @@ public:
     // ("last_profile_result", for the report).
     void setProfileSetup(const project::Project::ProfileSetup& setup);
     void setLastProfileResult(const nlohmann::json& result);
+    // Settings of the multistart ("multistart"); like setOptimalEstimationSettings.
+    void setMultistartSettings(const job::MultistartSettings& settings);
     // The GUI keeps starting values and priors in the model text (the parameter table edits the
     // text): replaces the text by one with the project's starting values and the named priors
     // written in, and clears them from the project. The project means the same afterwards, so
