@@ -6,6 +6,7 @@
 #include "app/cli/FitJobOptions.h"
 #include "app/cli/ParameterOverrides.h"
 #include "app/cli/PreprocessingOptions.h"
+#include "app/cli/Processes.h"
 #include "app/cli/StderrProgress.h"
 
 #include "engine/data/CsvReader.h"
@@ -130,6 +131,9 @@ int runFit(const Arguments& args)
                 throw UsageError(std::string("--") + option + " applies to a multistart: add --multistart N");
     if (multistart && vm.count("refine"))
         throw UsageError("--refine and --multistart do not go together: run the multistart with --method output-error");
+    // Under MPI only a multistart is spread over the processes; a single fit is process 0's alone.
+    if (!multistart && !processes().isRoot())
+        return Success;
 
     StderrProgress progress(quiet);
     auto report = [&](const estimate::FitResult& r) {
@@ -144,11 +148,12 @@ int runFit(const Arguments& args)
         if (loaded.project && loaded.project->multistart)
             job.settings = *loaded.project->multistart;
         applyFieldOptions(vm, job::multistartFields(), job.settings);
-        job.threads = vm.count("threads") ? static_cast<unsigned>(countOption(vm, "threads", 1)) : 0;
+        job.threads = threadsOption(vm);
+        job.processes = &processes();
         if (!quiet)
             std::cerr << "multistart: " << job.settings.starts << " fits by "
                       << estimate::methodName(fit.settings.method) << " from starts drawn within the bounds (seed "
-                      << job.settings.seed << ")\n"
+                      << job.settings.seed << ")" << onProcesses() << "\n"
                       << std::flush;
         starts = job.run([&](const job::Multistart::Progress& p) {
             if (quiet || !p.start)
@@ -160,6 +165,8 @@ int runFit(const Arguments& args)
                       << s.stopReason << "\n"
                       << std::flush;
         });
+        if (!processes().isRoot())
+            return Success;
         if (!starts->best)
             throw job::JobError(
                 job::JobError::Kind::Fit,

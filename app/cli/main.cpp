@@ -56,7 +56,7 @@ const char* usage =
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
 // The commands that spread their work over the ranks of an MPI job (parallel::distributedFor).
-const std::set<std::string> kDistributedCommands{"study", "profile", "contour"};
+const std::set<std::string> kDistributedCommands{"fit", "study", "profile", "contour"};
 
 }  // namespace
 

@@ -1,6 +1,8 @@
 #include "engine/job/Multistart.h"
 
 #include "engine/core/ThreadPool.h"
+#include "engine/parallel/DistributedFor.h"
+#include "engine/parallel/ExactJson.h"
 #include "engine/data/Text.h"
 #include "engine/estimate/MethodTraits.h"
 
@@ -59,6 +61,40 @@ auto rankOf(const MultistartStart& s)
 bool usable(const MultistartStart& s)
 {
     return std::isfinite(s.cost) && !s.final.empty();
+}
+
+// A start as the text it travels to process 0 in (parallel::distributedFor); the index and the
+// initial values are the design's, so they do not travel.
+std::string startText(const MultistartStart& s)
+{
+    const nlohmann::json out = {{"kind", core::terminationKinds.name(s.kind)},
+                                {"reason", s.stopReason},
+                                {"iterations", s.iterations},
+                                {"cost", parallel::exactNumber(s.cost)},
+                                {"final", parallel::exactNumbers(s.final)}};
+    return out.dump();
+}
+
+// The inverse; a task that threw is a failed start with its message.
+MultistartStart startOf(const parallel::IndexResult& r, const MultistartPlan& plan)
+{
+    MultistartStart s;
+    s.index = r.index;
+    s.rank = r.rank;
+    s.initial = plan.design().point(r.index);
+    s.cost = kNaN;
+    if (r.failed) {
+        s.kind = core::TerminationKind::Failed;
+        s.stopReason = r.text;
+        return s;
+    }
+    const nlohmann::json in = nlohmann::json::parse(r.text);
+    s.kind = core::terminationKinds.parse(in.at("kind").get<std::string>()).value_or(core::TerminationKind::Failed);
+    s.stopReason = in.at("reason").get<std::string>();
+    s.iterations = in.at("iterations").get<std::size_t>();
+    s.cost = parallel::exactNumber(in.at("cost"));
+    s.final = parallel::exactNumbers(in.at("final"));
+    return s;
 }
 
 }  // namespace
@@ -254,11 +290,54 @@ std::vector<MultistartStart> Multistart::runStarts(const MultistartPlan& plan, u
 MultistartResult Multistart::run(const ProgressCallback& progress, std::stop_token stop) const
 {
     const MultistartPlan plan(fit, settings);
+    if (processes && processes->size() > 1)
+        return runOverProcesses(plan, progress, stop);
     estimate::FitResult bestFit;
     std::vector<MultistartStart> starts = runStarts(plan, threads, progress, stop, {}, &bestFit);
     const bool anyUsable =
         std::any_of(starts.begin(), starts.end(), [](const MultistartStart& s) { return usable(s); });
     MultistartResult result = plan.summarise(std::move(starts), anyUsable ? &bestFit : nullptr, stop);
+    return result;
+}
+
+MultistartResult Multistart::runOverProcesses(const MultistartPlan& plan, const ProgressCallback& progress,
+                                              std::stop_token stop) const
+{
+    const parallel::ProcessGroup& group = *processes;
+    const std::size_t total = plan.count();
+    std::size_t done = 0;
+    double bestCost = kNaN;
+    const auto results = parallel::distributedFor(
+        group, total, threads,
+        [&](std::size_t i, std::size_t, std::stop_token fitStop) -> std::optional<std::string> {
+            const MultistartStart start = plan.runStart(i, fitStop);
+            // Cut short by the stop (cancelled, or failed because of it): not a start of the result.
+            if (fitStop.stop_requested() && !start.converged() && start.kind != core::TerminationKind::IterationLimit)
+                return std::nullopt;
+            return startText(start);
+        },
+        [&](const parallel::IndexResult& r) {
+            const MultistartStart start = startOf(r, plan);
+            ++done;
+            if (usable(start) && !(start.cost >= bestCost))
+                bestCost = start.cost;
+            if (progress)
+                progress({&start, done, total, bestCost});
+        },
+        stop);
+    if (!group.isRoot()) {
+        MultistartResult none;
+        none.settings = settings;
+        none.ranks = group.size();
+        return none;
+    }
+    std::vector<MultistartStart> starts;
+    for (const parallel::IndexResult& r : results)
+        starts.push_back(startOf(r, plan));
+    // The best start's whole fit is computed again on process 0: a start is a function of (seed,
+    // index) alone, so it is the fit the process that ran it had.
+    MultistartResult result = plan.summarise(std::move(starts), nullptr, stop);
+    result.ranks = group.size();
     return result;
 }
 

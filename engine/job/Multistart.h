@@ -6,6 +6,7 @@
 #include "engine/job/FitJob.h"
 #include "engine/job/LatinHypercube.h"
 #include "engine/job/PreparedFit.h"
+#include "engine/parallel/ProcessGroup.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -108,6 +109,9 @@ struct Multistart {
     FitJob fit;
     MultistartSettings settings;
     unsigned threads = 0;  // 0: std::thread::hardware_concurrency()
+    // The processes the starts are spread over (parallel::distributedFor); nullptr: this one. Every
+    // process calls run; the result is process 0's (the others get an empty one with `ranks` set).
+    const parallel::ProcessGroup* processes = nullptr;
 
     struct Progress {
         const MultistartStart* start = nullptr;  // the start just finished
@@ -126,8 +130,13 @@ struct Multistart {
                                                   const IndexFilter& compute = {},
                                                   estimate::FitResult* bestFit = nullptr);
 
-    // Throws JobError as MultistartPlan. The result does not depend on the thread count.
+    // Throws JobError as MultistartPlan. The result does not depend on the thread or process count.
+    // Over several processes `progress` is called on process 0 only.
     MultistartResult run(const ProgressCallback& progress = {}, std::stop_token stop = {}) const;
+
+private:
+    MultistartResult runOverProcesses(const MultistartPlan& plan, const ProgressCallback& progress,
+                                      std::stop_token stop) const;
 };
 
 }  // namespace sysid::job

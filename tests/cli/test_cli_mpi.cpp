@@ -1,7 +1,7 @@
-// `mpirun --oversubscribe -np 3 sysid study|profile|contour ...` against the same command in one
-// process: the written JSON is the same bit for bit except "ranks" and each item's "rank" (each
-// realisation, profile point, cost surface row), which name the processes; realisations that fail
-// on ranks other than 0 are reported in the result, not fatal; only rank 0 prints and writes; a
+// `mpirun --oversubscribe -np 3 sysid study|profile|contour|fit --multistart ...` against the same command in one
+// process: the written JSON is the same bit for bit except "ranks", each item's "rank" (each
+// realisation, profile point, cost surface row, start) and the run's times ("seconds"), which name the processes;
+// realisations that fail on ranks other than 0 are reported in the result, not fatal; only rank 0 prints and writes; a
 // bad option ends every rank with exit status 2.
 
 #include <QJsonArray>
@@ -55,7 +55,7 @@ QJsonValue withoutRanks(const QJsonValue& v)
 {
     if (v.isObject()) {
         QJsonObject o = v.toObject();
-        for (const char* key : {"ranks", "rank", "row_ranks"})
+        for (const char* key : {"ranks", "rank", "row_ranks", "seconds"})
             o.remove(key);
         for (auto it = o.begin(); it != o.end(); ++it)
             *it = withoutRanks(*it);
@@ -177,6 +177,23 @@ private slots:
         QVERIFY(!one.isEmpty() && !three.isEmpty());
         QCOMPARE(compact(three), compact(one));
         QCOMPARE(three["row_ranks"].toArray(), (QJsonArray{0, 1, 2, 0, 1, 2, 0}));
+    }
+
+    // Starts of a sine's frequency (local minima in the frequency): the result, every start and the
+    // minima as in one process; the best start's fit is computed again on rank 0 to the same bits.
+    void multistart()
+    {
+        const auto [one, three] =
+            both({"fit", kExamples + "sine_frequency.model", "--data", kExamples + "data/sine_frequency.csv",
+                  "--multistart", "8", "--seed", "2", "--threads", "1", "-q"},
+                 "multistart");
+        QVERIFY(!one.isEmpty() && !three.isEmpty());
+        QCOMPARE(three["multistart"]["ranks"].toInt(), 3);
+        QCOMPARE(compact(three), compact(one));
+        const QJsonArray starts = three["multistart"]["starts"].toArray();
+        QCOMPARE(starts.size(), 8);
+        for (const QJsonValue& s : starts)
+            QCOMPARE(s["rank"].toInt(), s["index"].toInt() % 3);
     }
 
     void aBadOptionEndsEveryRank()
