@@ -1,6 +1,6 @@
 // `mpirun --oversubscribe -np 3 sysid study|profile|contour|fit --multistart ...` against the same command in one
 // process: the written JSON is the same bit for bit except "ranks", each item's "rank" (each
-// realisation, profile point, cost surface row, start) and the run's times ("seconds"), which name the processes;
+// realisation, profile point, cost surface row, start) and the run's times ("seconds", "report"), which name the processes;
 // realisations that fail on ranks other than 0 are reported in the result, not fatal; only rank 0 prints and writes; a
 // bad option ends every rank with exit status 2.
 
@@ -55,7 +55,8 @@ QJsonValue withoutRanks(const QJsonValue& v)
 {
     if (v.isObject()) {
         QJsonObject o = v.toObject();
-        for (const char* key : {"ranks", "rank", "row_ranks", "seconds"})
+        // "seconds" and a fit's "report" (whose text prints them) are the run's times.
+        for (const char* key : {"ranks", "rank", "row_ranks", "seconds", "report"})
             o.remove(key);
         for (auto it = o.begin(); it != o.end(); ++it)
             *it = withoutRanks(*it);
