@@ -372,8 +372,10 @@ ModelDiagnostic placeInText(ModelDiagnostic d, const std::vector<SubModelOrigin>
     return d;
 }
 
-bool includesSubModels(std::string_view text)
+bool includesSubModels(std::string_view original)
 {
+    const std::string normalized = normalizedModelText(original);  // lines as the parser sees them
+    const std::string_view text = normalized;
     for (std::size_t start = 0; start < text.size();) {
         const std::size_t end = std::min(text.find('\n', start), text.size());
         std::string_view line = text.substr(start, end - start);
