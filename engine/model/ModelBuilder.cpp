@@ -12,12 +12,10 @@
 #include "engine/model/SymbolicFunctions.h"
 
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace sysid::model {
 

@@ -5,6 +5,7 @@
 #include "ModelTestSupport.h"
 #include "TextTestSupport.h"
 
+#include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/model/ExpressionLimits.h"
 #include "engine/model/ModelBuilder.h"
@@ -33,7 +34,7 @@ std::optional<ModelError> failure(const std::string& text, bool compile = false)
     try {
         const model::Model m = model::parseModel(text, "m.model");
         if (compile)
-            eval::compileModel(m);
+            eval::CompiledModel evaluator(eval::compileModel(m));  // the evaluators parse what was printed
     } catch (const ModelError& e) {
         return e;
     }
