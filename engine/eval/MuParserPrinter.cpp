@@ -22,7 +22,8 @@ thread_local double printBudget = HUGE_VAL;  // characters toMuParser may still 
 {
     throw std::invalid_argument(
         "its equations and their derivatives, written out with the intermediates (let) they use, are too large to "
-        "evaluate; intermediates that each use the one before several times grow exponentially");
+        "evaluate; shorten chains of intermediates that each build on the one before (their derivatives grow "
+        "quickly, exponentially when each uses the one before more than once)");
 }
 
 std::string spent(std::string s)
