@@ -224,8 +224,8 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
         throw sysid::model::ModelError(model.source, {{{}, std::string("the model cannot be compiled: ") + e.what()}});
     } catch (const std::exception& e) {
         // GiNaC failing while it differentiates: in words, and with the model's name.
-        throw sysid::model::ModelError(model.source,
-                                {{{}, "the model cannot be compiled: " + sysid::model::describeSymbolicFailure(e)}});
+        throw sysid::model::ModelError(
+            model.source, {{{}, "the model cannot be compiled: " + sysid::model::describeSymbolicFailure(e)}});
     }
 }
 

@@ -27,7 +27,8 @@ std::shared_ptr<const eval::CompiledModelSource> compileSymbolic(const std::stri
     } catch (const std::exception& e) {
         // GiNaC can fail while deriving (e.g. a pole found when differentiating).
         throw JobError(JobError::Kind::Model,
-                       model::quoted(source, 200) + ": the model cannot be compiled: " + model::describeSymbolicFailure(e));
+                       model::quoted(source, 200) +
+                           ": the model cannot be compiled: " + model::describeSymbolicFailure(e));
     }
 }
 

@@ -54,9 +54,10 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
     };
     while (i < text.size()) {
         if (tokens.size() >= kMaxTokens) {
-            addDiagnostic(errors, {{line, column},
-                                   "the model has more than " + std::to_string(kMaxTokens) +
-                                       " names, numbers and symbols, more than a model may have"});
+            addDiagnostic(errors,
+                          {{line, column},
+                           "the model has more than " + std::to_string(kMaxTokens) +
+                               " names, numbers and symbols, more than a model may have"});
             break;
         }
         const char c = text[i];
@@ -96,9 +97,10 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
                 ++j;
             }
             if (t.primes > 2)
-                addDiagnostic(errors, {here,
-                                  "'" + quoted(t.text) + "' has " + std::to_string(t.primes) + " primes; at most two (" +
-                                      quoted(t.text) + "'') are allowed"});
+                addDiagnostic(errors,
+                              {here,
+                               "'" + quoted(t.text) + "' has " + std::to_string(t.primes) + " primes; at most two (" +
+                                   quoted(t.text) + "'') are allowed"});
             column += static_cast<int>(j - i);
             i = j;
             tokens.push_back(std::move(t));
@@ -123,20 +125,25 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
             t.text = std::string(text.substr(i, j - i));
             t.where = here;
             if (t.text.size() > kMaxNumberLength) {
-                addDiagnostic(errors, {here, "number '" + quoted(t.text) + "' has " + std::to_string(t.text.size()) +
-                                                 " characters, more than " + std::to_string(kMaxNumberLength) +
-                                                 " (a double holds about 17 significant digits)"});
+                addDiagnostic(errors,
+                              {here,
+                               "number '" + quoted(t.text) + "' has " + std::to_string(t.text.size()) +
+                                   " characters, more than " + std::to_string(kMaxNumberLength) +
+                                   " (a double holds about 17 significant digits)"});
                 t.text = "0";
             } else if (const auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), t.number);
                        ec == std::errc::result_out_of_range) {
-                addDiagnostic(errors, {here, "number " + t.text +
-                                                 " is outside the range of double (magnitudes from about 2.2e-308 to "
-                                                 "1.8e308, and 0)"});
+                addDiagnostic(errors,
+                              {here,
+                               "number " + t.text +
+                                   " is outside the range of double (magnitudes from about 2.2e-308 to "
+                                   "1.8e308, and 0)"});
             } else if (ec != std::errc() || end != t.text.data() + t.text.size()) {
                 addDiagnostic(errors, {here, "'" + t.text + "' is not a valid number"});
             } else if (j < text.size() && isNameStart(text[j])) {
-                addDiagnostic(errors,
-                              {here, "number '" + t.text + "' runs into a name; write an operator between them (e.g. 2*x)"});
+                addDiagnostic(
+                    errors,
+                    {here, "number '" + t.text + "' runs into a name; write an operator between them (e.g. 2*x)"});
             }
             column += static_cast<int>(j - i);
             i = j;
@@ -185,8 +192,11 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
         if (kind == TokenKind::End) {
             const unsigned char uc = static_cast<unsigned char>(c);
             std::string shown = (uc >= 32 && uc < 127) ? std::string("'") + c + "'" : "non-ASCII character";
-            addDiagnostic(errors,
-                {here, "unexpected " + shown + " (expected a name, a number, a \"file name\" or one of + - * / ^ ( ) [ ] , = ; : < >)"});
+            addDiagnostic(
+                errors,
+                {here,
+                 "unexpected " + shown +
+                     " (expected a name, a number, a \"file name\" or one of + - * / ^ ( ) [ ] , = ; : < >)"});
             // A multi-byte UTF-8 character is one column and one error, not one per byte.
             while (i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xC0) == 0x80)
                 ++i;

@@ -1130,20 +1130,24 @@ private:
         const ex value = resolveNode(e, ctx);
         const ExpressionShape shape = meter_.measure(value);
         if (shape.depth > kMaxExpressionDepth)
-            fail(e->where, "expression nested deeper than " + std::to_string(kMaxExpressionDepth) +
-                               " levels with the intermediates (let) it uses written out; simplify the chain of "
-                               "intermediates");
+            fail(e->where,
+                 "expression nested deeper than " + std::to_string(kMaxExpressionDepth) +
+                     " levels with the intermediates (let) it uses written out; simplify the chain of "
+                     "intermediates");
         if (shape.size > kMaxExpressionSize)
-            fail(e->where, "this expression, with the intermediates (let) it uses written out, has more than " +
-                               formatNumber(kMaxExpressionSize) +
-                               " terms; intermediates that each use the one before several times grow "
-                               "exponentially");
+            fail(e->where,
+                 "this expression, with the intermediates (let) it uses written out, has more than " +
+                     formatNumber(kMaxExpressionSize) +
+                     " terms; intermediates that each use the one before several times grow "
+                     "exponentially");
         if (shape.complex)
-            fail(e->where, "a constant in this expression must be a real number (is it the square root or log of "
-                           "a negative number?)");
+            fail(e->where,
+                 "a constant in this expression must be a real number (is it the square root or log of "
+                 "a negative number?)");
         if (shape.overflows)
-            fail(e->where, "a constant part of this expression is infinite or not a number in double precision "
-                           "(beyond about 1.8e308, e.g. exp(1000), or outside a function's domain, e.g. asin(2))");
+            fail(e->where,
+                 "a constant part of this expression is infinite or not a number in double precision "
+                 "(beyond about 1.8e308, e.g. exp(1000), or outside a function's domain, e.g. asin(2))");
         return value;
     }
 
@@ -1154,10 +1158,11 @@ private:
         try {
             ex value = combineNode(e, ctx);
             if (GiNaC::is_a<GiNaC::numeric>(value) && !numberWithinLimits(GiNaC::ex_to<GiNaC::numeric>(value)))
-                fail(e->where, "a constant here is larger than about 10^" +
-                                   std::to_string(static_cast<long>(kMaxNumberBits * 0.30103)) +
-                                   " (or closer to 0 than its inverse); numbers in a model must lie within the range of "
-                                   "double (about 1e-308 to 1e308)");
+                fail(e->where,
+                     "a constant here is larger than about 10^" +
+                         std::to_string(static_cast<long>(kMaxNumberBits * 0.30103)) +
+                         " (or closer to 0 than its inverse); numbers in a model must lie within the range of "
+                         "double (about 1e-308 to 1e308)");
             return value;
         } catch (const BuildFailure&) {
             throw;
@@ -1197,8 +1202,9 @@ private:
                 // is refused before it grows beyond the limit.
                 coefficient *= GiNaC::ex_to<GiNaC::numeric>(factor);
                 if (!numberWithinLimits(coefficient))
-                    fail(operand->where, "the product of the constants up to here is beyond the range of double "
-                                         "(about 1e-308 to 1e308)");
+                    fail(operand->where,
+                         "the product of the constants up to here is beyond the range of double "
+                         "(about 1e-308 to 1e308)");
             }
             factors.push_back(coefficient);
             return GiNaC::mul(factors);

@@ -48,8 +48,8 @@ std::optional<std::string> readModelFile(const std::string& path, std::string& p
         return std::nullopt;
     }
     if (text.size() > kMaxModelFileBytes) {
-        problem = "the file has more bytes than a model file may have (" + std::to_string(kMaxModelFileBytes >> 20) +
-            " MiB)";
+        problem =
+            "the file has more bytes than a model file may have (" + std::to_string(kMaxModelFileBytes >> 20) + " MiB)";
         return std::nullopt;
     }
     return text;

@@ -598,8 +598,9 @@ private:
         Nesting(Parser& parser, const Token& at) : parser_(parser)
         {
             if (++parser_.depth_ > kMaxNesting)
-                fail(at, "expression nested deeper than " + std::to_string(kMaxNesting) +
-                             " levels (parentheses, function calls and powers); split it with let");
+                fail(at,
+                     "expression nested deeper than " + std::to_string(kMaxNesting) +
+                         " levels (parentheses, function calls and powers); split it with let");
         }
         ~Nesting() { --parser_.depth_; }
         Nesting(const Nesting&) = delete;

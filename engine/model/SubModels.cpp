@@ -115,9 +115,10 @@ private:
         const std::optional<std::string> text = readModelFile(path.string(), problem);
         if (!text) {
             std::error_code ignored;
-            errors_.push_back({in.fileWhere, "cannot read the sub-model file \"" + in.file + "\" (" + problem +
-                                                 "; looked for " + fs::absolute(path, ignored).string() +
-                                                 "; a relative name is read from the folder of the including model)"});
+            errors_.push_back({in.fileWhere,
+                               "cannot read the sub-model file \"" + in.file + "\" (" + problem + "; looked for " +
+                                   fs::absolute(path, ignored).string() +
+                                   "; a relative name is read from the folder of the including model)"});
             return {};
         }
 

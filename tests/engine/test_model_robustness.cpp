@@ -56,8 +56,8 @@ std::string doublingChain(int links)
 {
     std::string text = "param p = 1\nstate y = 1\nlet a0 = y + p\n";
     for (int i = 1; i <= links; ++i)
-        text += "let a" + std::to_string(i) + " = a" + std::to_string(i - 1) + "*(a" + std::to_string(i - 1) +
-            " + 1)\n";
+        text +=
+            "let a" + std::to_string(i) + " = a" + std::to_string(i - 1) + "*(a" + std::to_string(i - 1) + " + 1)\n";
     return text + "y' = -a" + std::to_string(links) + "\n";
 }
 
@@ -93,7 +93,8 @@ private slots:
         for (int i = 1; i <= 25000; ++i)
             product += (i % 2 ? " * " : " / ") + std::string("(1 + y^2)");
         const model::Model quotient = model::parseModel(product + "\n");  // as many * as /: -y
-        QVERIFY2(test::same(quotient.states[0].rhs, -quotient.states[0].symbol), test::show(quotient.states[0].rhs).c_str());
+        QVERIFY2(test::same(quotient.states[0].rhs, -quotient.states[0].symbol),
+                 test::show(quotient.states[0].rhs).c_str());
         // A long sum compiles too (smaller: its derivatives are compiled for every variable).
         std::string shorter = "param a = 1\nstate y = 1\ny' = -a*y";
         for (int i = 1; i <= 2000; ++i)

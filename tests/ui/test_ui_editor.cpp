@@ -240,8 +240,9 @@ void TestUiEditor::typedPoleIsAProblemNotACrash()
     ModelEditor editor;
     editor.resize(500, 300);
     editor.show();
-    typeLines(&editor, {QStringLiteral("param a = 0.1"), QStringLiteral("state y = 1"),
-                        QStringLiteral("y' = -a*y + log(0)"), QStringLiteral("output y")});
+    typeLines(&editor,
+              {QStringLiteral("param a = 0.1"), QStringLiteral("state y = 1"), QStringLiteral("y' = -a*y + log(0)"),
+               QStringLiteral("output y")});
     QTRY_VERIFY(!editor.diagnostics().empty());
     QCOMPARE(editor.diagnostics().size(), std::size_t{1});
     const auto& d = editor.diagnostics().front();
