@@ -167,7 +167,14 @@ private slots:
         const auto built = failure(doublingChain(40));
         QVERIFY(built);
         QVERIFY2(test::contains(built->what(), "grow exponentially"), built->what());
-        QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
+        // About 3 s in a release build (before: 112 s and 1.2 GB for the first); AddressSanitizer
+        // at -O0 is ten times slower.
+#if defined(__SANITIZE_ADDRESS__)
+        const qint64 limit = 120000;
+#else
+        const qint64 limit = 20000;
+#endif
+        QVERIFY2(timer.elapsed() < limit, qPrintable(QString::number(timer.elapsed())));
         // Powers of sums are not multiplied out beyond a small exponent.
         std::string powers = "param p = 1\nstate y = 1\nlet a0 = y + p + 1\n";
         for (int i = 1; i <= 13; ++i)
