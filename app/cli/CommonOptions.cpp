@@ -2,12 +2,14 @@
 
 #include "app/cli/ParameterOverrides.h"
 
+#include "engine/model/ModelFile.h"
 #include "engine/project/AtomicFile.h"
 
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace po = boost::program_options;
@@ -242,15 +244,11 @@ bool isProjectFile(const std::string& path)
 
 std::string readModelText(const std::string& path)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw UserError(path + ": is a directory, not a model file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw UserError(path + ": cannot open the model file (missing or unreadable)");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    std::string problem;
+    std::optional<std::string> text = model::readModelFile(path, problem);
+    if (!text)
+        throw UserError(path + ": " + problem);
+    return std::move(*text);
 }
 
 void writeResult(const std::string& path, const std::string& text)

@@ -3,6 +3,8 @@
 #include "engine/eval/MuParserPrinter.h"
 #include "engine/eval/NativeCode.h"
 #include "engine/eval/SwitchedForm.h"
+#include "engine/model/ExpressionLimits.h"
+#include "engine/model/ModelError.h"
 
 #include <stdexcept>
 
@@ -205,8 +207,33 @@ std::string resetRefusal(const CompiledModelSource& model, const std::string& me
         "shooting, or periodic solutions by shooting)";
 }
 
+namespace {
+
+std::shared_ptr<const CompiledModelSource> compile(const model::Model& model, CompileOptions options);
+
+}  // namespace
+
 std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& model, CompileOptions options)
 {
+    try {
+        return compile(model, options);
+    } catch (const sysid::model::ModelError&) {
+        throw;
+    } catch (const std::invalid_argument& e) {
+        // Our own words (a complex constant, a model too large to evaluate).
+        throw sysid::model::ModelError(model.source, {{{}, std::string("the model cannot be compiled: ") + e.what()}});
+    } catch (const std::exception& e) {
+        // GiNaC failing while it differentiates: in words, and with the model's name.
+        throw sysid::model::ModelError(
+            model.source, {{{}, "the model cannot be compiled: " + sysid::model::describeSymbolicFailure(e)}});
+    }
+}
+
+namespace {
+
+std::shared_ptr<const CompiledModelSource> compile(const model::Model& model, CompileOptions options)
+{
+    const PrintBudget budget(kModelPrintBudget);
     auto source = std::make_shared<CompiledModelSource>();
     source->native = std::make_shared<NativeCode>();
     source->fields = model.fields;
@@ -276,5 +303,7 @@ std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& mode
     compileDiscontinuities(model, states, params, timeAndInputs, names, next, *source);
     return source;
 }
+
+}  // namespace
 
 }  // namespace sysid::eval

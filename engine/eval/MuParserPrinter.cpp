@@ -1,9 +1,11 @@
 #include "engine/eval/MuParserPrinter.h"
 
+#include "engine/model/ExpressionLimits.h"
 #include "engine/model/SymbolicFunctions.h"
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <sstream>
 #include <vector>
 #include <stdexcept>
@@ -14,8 +16,31 @@ namespace {
 
 using GiNaC::ex;
 
+thread_local double printBudget = HUGE_VAL;  // characters toMuParser may still write (PrintBudget)
+
+[[noreturn]] void overBudget()
+{
+    throw std::invalid_argument(
+        "its equations and their derivatives, written out with the intermediates (let) they use, are too large to "
+        "evaluate; shorten chains of intermediates that each build on the one before (their derivatives grow "
+        "quickly, exponentially when each uses the one before more than once)");
+}
+
+std::string spent(std::string s)
+{
+    printBudget -= static_cast<double>(s.size());
+    if (printBudget < 0)
+        overBudget();
+    return s;
+}
+
 std::string number(double v)
 {
+    // The model builder refuses constants beyond double; one that a derivative or a product of
+    // constants pushes there must not reach the evaluator as the name "inf".
+    if (!std::isfinite(v))
+        throw std::invalid_argument(
+            "a constant in its equations or their derivatives is beyond the range of double (about 1.8e308)");
     char buffer[32];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, v);
     std::string s(buffer, result.ptr);
@@ -58,13 +83,13 @@ public:
         if (GiNaC::is_a<GiNaC::constant>(e))
             return number(GiNaC::ex_to<GiNaC::numeric>(e.evalf()).to_double());
         if (GiNaC::is_a<GiNaC::add>(e))
-            return joined(e, " + ");
+            return spent(joined(e, " + "));
         if (GiNaC::is_a<GiNaC::mul>(e))
-            return joined(e, "*");
+            return spent(joined(e, "*"));
         if (GiNaC::is_a<GiNaC::power>(e))
-            return power(e.op(0), e.op(1));
+            return spent(power(e.op(0), e.op(1)));
         if (GiNaC::is_a<GiNaC::function>(e))
-            return function(e);
+            return spent(function(e));
         throw std::invalid_argument("cannot evaluate the expression part " + toString(e));
     }
 
@@ -141,10 +166,24 @@ private:
 
 }  // namespace
 
+PrintBudget::PrintBudget(double characters) : previous_(printBudget)
+{
+    printBudget = characters;
+}
+
+PrintBudget::~PrintBudget()
+{
+    printBudget = previous_;
+}
+
 std::string toMuParser(const GiNaC::ex& e, const SymbolNames& names)
 {
-    // Expanded, the same expression has one tree shape whatever order GiNaC built it in.
-    return Printer(names).print(e.expand(GiNaC::expand_options::expand_function_args));
+    if (printBudget < 0)
+        overBudget();
+    // Expanded, the same expression has one tree shape whatever order GiNaC built it in; one whose
+    // expanded form would be huge ((x + y)^1000, a product of many sums) is printed as it stands,
+    // which is deterministic too, since the operands are sorted by their text.
+    return Printer(names).print(model::expandWhenSmall(e, GiNaC::expand_options::expand_function_args));
 }
 
 }  // namespace sysid::eval

@@ -3,6 +3,7 @@
 #include "engine/data/Text.h"
 #include "engine/eval/NativeCode.h"
 #include "engine/job/JobError.h"
+#include "engine/model/ExpressionLimits.h"
 #include "engine/model/ModelBuilder.h"
 #include "engine/model/SymbolicLock.h"
 
@@ -25,7 +26,9 @@ std::shared_ptr<const eval::CompiledModelSource> compileSymbolic(const std::stri
         throw;
     } catch (const std::exception& e) {
         // GiNaC can fail while deriving (e.g. a pole found when differentiating).
-        throw JobError(JobError::Kind::Model, source + ": the model cannot be compiled: " + e.what());
+        throw JobError(JobError::Kind::Model,
+                       model::quoted(source, 200) +
+                           ": the model cannot be compiled: " + model::describeSymbolicFailure(e));
     }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/model/ExpressionLimits.h"
 #include "engine/model/ModelError.h"
 #include "engine/model/ModelSyntax.h"
 #include "engine/model/SourceLocation.h"
@@ -23,14 +24,17 @@ struct BuildFailure {
 
 [[noreturn]] void fail(SourceLocation where, std::string message);
 
-// Runs f; a BuildFailure it throws becomes one of `errors`.
+// Runs f; a BuildFailure it throws becomes one of `errors`, and so does any other exception (a
+// symbolic computation that fails), placed at `where`.
 template <class F>
-void guarded(std::vector<ModelDiagnostic>& errors, F&& f)
+void guarded(std::vector<ModelDiagnostic>& errors, F&& f, SourceLocation where = {})
 {
     try {
         f();
     } catch (const BuildFailure& e) {
         errors.push_back(e.diagnostic);
+    } catch (const std::exception& e) {
+        errors.push_back({where, describeSymbolicFailure(e)});
     }
 }
 

@@ -10,7 +10,9 @@ namespace sysid::model {
 
 // Expression as written, before names are resolved; kept so errors can point at each name.
 struct ExpressionSyntax {
-    enum class Kind { Number, Name, Negate, Add, Subtract, Multiply, Divide, Power, Call };
+    // Add and Multiply hold any number of operands: a - b is Add(a, Negate(b)) and a / b is
+    // Multiply(a, Reciprocal(b)), so a long sum or product is one flat node.
+    enum class Kind { Number, Name, Negate, Add, Multiply, Reciprocal, Power, Call };
     Kind kind = Kind::Number;
     double number = 0.0;
     std::string name;  // Name and Call

@@ -9,9 +9,9 @@ std::string describe(const Token& token)
 {
     switch (token.kind) {
     case TokenKind::Identifier:
-        return "'" + token.text + std::string(static_cast<std::size_t>(token.primes), '\'') + "'";
-    case TokenKind::Number: return "number " + token.text;
-    case TokenKind::String: return "\"" + token.text + "\"";
+        return "'" + quoted(token.text) + std::string(static_cast<std::size_t>(token.primes), '\'') + "'";
+    case TokenKind::Number: return "number " + quoted(token.text);
+    case TokenKind::String: return "\"" + quoted(token.text) + "\"";
     case TokenKind::Separator: return token.text == ";" ? "';'" : "end of line";
     case TokenKind::End: return "end of file";
     default: return "'" + token.text + "'";
@@ -33,6 +33,10 @@ bool isDigit(char c)
     return std::isdigit(static_cast<unsigned char>(c)) != 0;
 }
 
+// A double has 17 significant digits; a literal many times longer is a mistake or garbage, and
+// turning it into an exact rational would cost time and memory for nothing.
+constexpr std::size_t kMaxNumberLength = 200;
+
 }  // namespace
 
 std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>& errors)
@@ -49,6 +53,13 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
         tokens.push_back(std::move(t));
     };
     while (i < text.size()) {
+        if (tokens.size() >= kMaxTokens) {
+            addDiagnostic(errors,
+                          {{line, column},
+                           "the model has more than " + std::to_string(kMaxTokens) +
+                               " names, numbers and symbols, more than a model may have"});
+            break;
+        }
         const char c = text[i];
         const SourceLocation here{line, column};
         if (c == '\n') {
@@ -86,9 +97,10 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
                 ++j;
             }
             if (t.primes > 2)
-                errors.push_back({here,
-                                  "'" + t.text + "' has " + std::to_string(t.primes) + " primes; at most two (" +
-                                      t.text + "'') are allowed"});
+                addDiagnostic(errors,
+                              {here,
+                               "'" + quoted(t.text) + "' has " + std::to_string(t.primes) + " primes; at most two (" +
+                                   quoted(t.text) + "'') are allowed"});
             column += static_cast<int>(j - i);
             i = j;
             tokens.push_back(std::move(t));
@@ -112,12 +124,27 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
             t.kind = TokenKind::Number;
             t.text = std::string(text.substr(i, j - i));
             t.where = here;
-            const auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), t.number);
-            if (ec != std::errc() || end != t.text.data() + t.text.size())
-                errors.push_back({here, "'" + t.text + "' is not a valid number"});
-            else if (j < text.size() && isNameStart(text[j]))
-                errors.push_back(
+            if (t.text.size() > kMaxNumberLength) {
+                addDiagnostic(errors,
+                              {here,
+                               "number '" + quoted(t.text) + "' has " + std::to_string(t.text.size()) +
+                                   " characters, more than " + std::to_string(kMaxNumberLength) +
+                                   " (a double holds about 17 significant digits)"});
+                t.text = "0";
+            } else if (const auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), t.number);
+                       ec == std::errc::result_out_of_range) {
+                addDiagnostic(errors,
+                              {here,
+                               "number " + t.text +
+                                   " is outside the range of double (magnitudes from about 2.2e-308 to "
+                                   "1.8e308, and 0)"});
+            } else if (ec != std::errc() || end != t.text.data() + t.text.size()) {
+                addDiagnostic(errors, {here, "'" + t.text + "' is not a valid number"});
+            } else if (j < text.size() && isNameStart(text[j])) {
+                addDiagnostic(
+                    errors,
                     {here, "number '" + t.text + "' runs into a name; write an operator between them (e.g. 2*x)"});
+            }
             column += static_cast<int>(j - i);
             i = j;
             tokens.push_back(std::move(t));
@@ -126,7 +153,7 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
         if (c == '"') {
             const std::size_t close = text.find_first_of("\"\n", i + 1);
             if (close == std::string_view::npos || text[close] != '"') {
-                errors.push_back({here, "a string needs its closing '\"' on the same line"});
+                addDiagnostic(errors, {here, "a string needs its closing '\"' on the same line"});
                 const std::size_t end = close == std::string_view::npos ? text.size() : close;
                 column += static_cast<int>(end - i);
                 i = end;
@@ -165,8 +192,11 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
         if (kind == TokenKind::End) {
             const unsigned char uc = static_cast<unsigned char>(c);
             std::string shown = (uc >= 32 && uc < 127) ? std::string("'") + c + "'" : "non-ASCII character";
-            errors.push_back(
-                {here, "unexpected " + shown + " (expected a name, a number, a \"file name\" or one of + - * / ^ ( ) [ ] , = ; : < >)"});
+            addDiagnostic(
+                errors,
+                {here,
+                 "unexpected " + shown +
+                     " (expected a name, a number, a \"file name\" or one of + - * / ^ ( ) [ ] , = ; : < >)"});
             // A multi-byte UTF-8 character is one column and one error, not one per byte.
             while (i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xC0) == 0x80)
                 ++i;

@@ -3,19 +3,19 @@
 #include "engine/model/BondGraphBuilder.h"
 #include "engine/model/BuildScope.h"
 #include "engine/model/ConstraintReduction.h"
+#include "engine/model/ExpressionLimits.h"
 #include "engine/model/FieldBuilder.h"
 #include "engine/model/LagrangeDerivation.h"
+#include "engine/model/ModelFile.h"
 #include "engine/model/ModelParser.h"
 #include "engine/model/SubModels.h"
 #include "engine/model/SymbolicFunctions.h"
 
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace sysid::model {
 
@@ -182,10 +182,19 @@ public:
     }
 
 private:
+    // A failure other than a BuildFailure (a symbolic computation after the expressions are
+    // resolved) is placed at the first expression the statement resolved.
     template <class F>
     void guarded(F&& f)
     {
-        model::guarded(errors_, std::forward<F>(f));
+        place_ = {};
+        try {
+            f();
+        } catch (const BuildFailure& e) {
+            errors_.push_back(e.diagnostic);
+        } catch (const std::exception& e) {
+            errors_.push_back({place_, describeSymbolicFailure(e)});
+        }
     }
 
     void declareName(const NamedPlace& n, NameKind kind, std::size_t index) override
@@ -388,15 +397,17 @@ private:
         return it == names_.end() ? nullptr : &it->second;
     }
 
+    // Evaluated in double arithmetic as the compiled model would, not by GiNaC's evalf, which
+    // gives exp(exp(exp(10))) as 1.
     double constantValue(const ExpressionPtr& e, const std::string& what) override
     {
-        const ex v = resolve(e, Context::Constant).evalf();
-        if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real())
+        const ex v = resolve(e, Context::Constant);
+        const std::optional<double> d = meter_.measure(v).value;
+        if (!d)
             fail(e->where, what + " must be a real number");
-        const double d = GiNaC::ex_to<GiNaC::numeric>(v).to_double();
-        if (!std::isfinite(d))
+        if (!std::isfinite(*d))
             fail(e->where, what + " is not finite");
-        return d;
+        return *d;
     }
 
     void defineParameters(const ModelSyntax&)
@@ -1065,6 +1076,8 @@ private:
 
     std::string suggestion(const std::string& name) const override
     {
+        if (errors_.size() >= kMaxDiagnostics)
+            return {};  // the message will not be listed
         std::string best;
         std::size_t bestDistance = 3;
         for (const auto& [candidate, decl] : names_) {
@@ -1108,28 +1121,109 @@ private:
         return "an expression";
     }
 
+    // An expression of the model with every name resolved. Each one is measured once whole (with
+    // the intermediates it uses) against the limits of ExpressionLimits.h.
     ex resolve(const ExpressionPtr& e, Context ctx) override
+    {
+        if (place_.line == 0)
+            place_ = e->where;
+        const ex value = resolveNode(e, ctx);
+        const ExpressionShape shape = meter_.measure(value);
+        if (shape.depth > kMaxExpressionDepth)
+            fail(e->where,
+                 "expression nested deeper than " + std::to_string(kMaxExpressionDepth) +
+                     " levels with the intermediates (let) it uses written out; simplify the chain of "
+                     "intermediates");
+        if (shape.size > kMaxExpressionSize)
+            fail(e->where,
+                 "this expression, with the intermediates (let) it uses written out, has more than " +
+                     formatNumber(kMaxExpressionSize) +
+                     " terms; intermediates that each use the one before several times grow "
+                     "exponentially");
+        if (shape.complex)
+            fail(e->where,
+                 "a constant in this expression must be a real number (is it the square root or log of "
+                 "a negative number?)");
+        if (shape.overflows)
+            fail(e->where,
+                 "a constant part of this expression is infinite or not a number in double precision "
+                 "(beyond about 1.8e308, e.g. exp(1000), or outside a function's domain, e.g. asin(2))");
+        return value;
+    }
+
+    // GiNaC folds constants exactly and evaluates functions as it builds; what it throws (log(0),
+    // tan(pi/2), a division by a sum that is zero) becomes a problem at the node that caused it.
+    ex resolveNode(const ExpressionPtr& e, Context ctx)
+    {
+        try {
+            ex value = combineNode(e, ctx);
+            if (GiNaC::is_a<GiNaC::numeric>(value) && !numberWithinLimits(GiNaC::ex_to<GiNaC::numeric>(value)))
+                fail(e->where,
+                     "a constant here is larger than about 10^" +
+                         std::to_string(static_cast<long>(kMaxNumberBits * 0.30103)) +
+                         " (or closer to 0 than its inverse); numbers in a model must lie within the range of "
+                         "double (about 1e-308 to 1e308)");
+            return value;
+        } catch (const BuildFailure&) {
+            throw;
+        } catch (const std::exception& x) {
+            const std::string what = describeSymbolicFailure(x);
+            if (e->kind == ExpressionSyntax::Kind::Call)
+                fail(e->where, e->name + "(...): " + what);
+            fail(e->where, what);
+        }
+    }
+
+    ex combineNode(const ExpressionPtr& e, Context ctx)
     {
         using K = ExpressionSyntax::Kind;
         switch (e->kind) {
         case K::Number: return exactNumber(e->name);
         case K::Name: return resolveName(*e, ctx);
-        case K::Negate: return -resolve(e->operands[0], ctx);
-        case K::Add: return resolve(e->operands[0], ctx) + resolve(e->operands[1], ctx);
-        case K::Subtract: return resolve(e->operands[0], ctx) - resolve(e->operands[1], ctx);
-        case K::Multiply: return resolve(e->operands[0], ctx) * resolve(e->operands[1], ctx);
-        case K::Divide: {
-            const ex denominator = resolve(e->operands[1], ctx);
+        case K::Negate: return -resolveNode(e->operands[0], ctx);
+        case K::Add: {
+            GiNaC::exvector terms;
+            terms.reserve(e->operands.size());
+            for (const auto& operand : e->operands)
+                terms.push_back(resolveNode(operand, ctx));
+            return GiNaC::add(terms);
+        }
+        case K::Multiply: {
+            GiNaC::exvector factors;
+            factors.reserve(e->operands.size());
+            GiNaC::numeric coefficient = 1;
+            for (const auto& operand : e->operands) {
+                const ex factor = resolveNode(operand, ctx);
+                if (!GiNaC::is_a<GiNaC::numeric>(factor)) {
+                    factors.push_back(factor);
+                    continue;
+                }
+                // The constant factors multiplied as they come: a long product of large constants
+                // is refused before it grows beyond the limit.
+                coefficient *= GiNaC::ex_to<GiNaC::numeric>(factor);
+                if (!numberWithinLimits(coefficient))
+                    fail(operand->where,
+                         "the product of the constants up to here is beyond the range of double "
+                         "(about 1e-308 to 1e308)");
+            }
+            factors.push_back(coefficient);
+            return GiNaC::mul(factors);
+        }
+        case K::Reciprocal: {
+            const ex denominator = resolveNode(e->operands[0], ctx);
             if (denominator.is_zero())
                 fail(e->where, "division by zero");
-            return resolve(e->operands[0], ctx) / denominator;
+            return GiNaC::pow(denominator, -1);
         }
         case K::Power: {
-            const ex base = resolve(e->operands[0], ctx);
-            const ex exponent = resolve(e->operands[1], ctx);
+            const ex base = resolveNode(e->operands[0], ctx);
+            const ex exponent = resolveNode(e->operands[1], ctx);
             if (base.is_zero() && GiNaC::is_a<GiNaC::numeric>(exponent) &&
                 !GiNaC::ex_to<GiNaC::numeric>(exponent).is_positive())
                 fail(e->where, "0 raised to a non-positive power");
+            if (GiNaC::is_a<GiNaC::numeric>(base) && GiNaC::is_a<GiNaC::numeric>(exponent) &&
+                !powerWithinLimits(GiNaC::ex_to<GiNaC::numeric>(base), GiNaC::ex_to<GiNaC::numeric>(exponent)))
+                fail(e->where, "this power of constants is beyond the range of double (about 1e-308 to 1e308)");
             return GiNaC::pow(base, exponent);
         }
         case K::Call: {
@@ -1151,7 +1245,7 @@ private:
                 fail(e->where, e->name + "() takes two or more arguments, " + std::to_string(given) + " given");
             std::vector<ex> args;
             for (const auto& operand : e->operands)
-                args.push_back(resolve(operand, ctx));
+                args.push_back(resolveNode(operand, ctx));
             return it->second.make(args);
         }
         }
@@ -1159,6 +1253,8 @@ private:
     }
 
     std::vector<ModelDiagnostic>& errors_;
+    ExpressionMeter meter_;
+    SourceLocation place_;  // of the first expression the statement being built resolved (guarded)
     Model model_;
     std::map<std::string, Declaration> names_;
     std::vector<const ParamStatement*> paramStatements_;
@@ -1179,19 +1275,44 @@ private:
 
 }  // namespace
 
+namespace {
+
+Model buildModel(std::string_view text, const std::string& source, std::vector<ModelDiagnostic>& errors,
+                 ModelSyntax& syntax)
+{
+    syntax = parseModelSyntax(text, errors);
+    if (errors.empty())
+        expandIncludes(syntax, includeDirectory(source), errors);
+    if (!errors.empty())
+        return {};
+    try {
+        return Builder(source, errors).build(syntax);
+    } catch (const BuildFailure& f) {
+        errors.push_back(f.diagnostic);
+    }
+    return {};
+}
+
+}  // namespace
+
 Model parseModel(std::string_view text, const std::string& source)
 {
     std::vector<ModelDiagnostic> errors;
-    ModelSyntax syntax = parseModelSyntax(text, errors);
-    if (errors.empty())
-        expandIncludes(syntax, includeDirectory(source), errors);
+    ModelSyntax syntax;
     Model model;
-    if (errors.empty())
-        model = Builder(source, errors).build(syntax);
+    // Nothing but a ModelError leaves: a front end that shows problems must not be brought down by
+    // one it did not expect (the editor checks the model while it is typed).
+    try {
+        model = buildModel(text, source, errors, syntax);
+    } catch (const std::exception& e) {
+        errors.push_back({{}, "the model cannot be built: " + describeSymbolicFailure(e)});
+    }
     if (!errors.empty()) {
         for (auto& d : errors)
             d = placeInText(d, syntax.origins);
-        std::stable_sort(errors.begin(), errors.end(), [](const ModelDiagnostic& a, const ModelDiagnostic& b) {
+        // Past kMaxDiagnostics stands the note that more were left out: it stays last.
+        const auto listed = errors.begin() + static_cast<std::ptrdiff_t>(std::min(errors.size(), kMaxDiagnostics));
+        std::stable_sort(errors.begin(), listed, [](const ModelDiagnostic& a, const ModelDiagnostic& b) {
             return a.where.line != b.where.line ? a.where.line < b.where.line : a.where.column < b.where.column;
         });
         throw ModelError(source, std::move(errors));
@@ -1201,12 +1322,7 @@ Model parseModel(std::string_view text, const std::string& source)
 
 Model loadModel(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ModelError(path, {{{}, "cannot open the model file (does it exist and is it readable?)"}});
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseModel(text.str(), path);
+    return parseModel(readModelFileOrThrow(path), path);
 }
 
 std::size_t Model::parameterIndex(std::string_view name) const

@@ -39,7 +39,8 @@ public:
                 if (peek().kind != TokenKind::Separator && peek().kind != TokenKind::End)
                     fail(peek(), "unexpected " + describe(peek()) + " after the end of the statement");
             } catch (const SyntaxError& e) {
-                errors.push_back(e.diagnostic);
+                if (!addDiagnostic(errors, e.diagnostic))
+                    return model;
                 while (peek().kind != TokenKind::Separator && peek().kind != TokenKind::End)
                     ++pos_;
             }
@@ -589,39 +590,72 @@ private:
         return e;
     }
 
+    // Parentheses, function calls and powers nest; each level is a few stack frames here and in
+    // every later walk of the expression, so the depth is bounded (sums and products of any
+    // length are flat and do not nest).
+    class Nesting {
+    public:
+        Nesting(Parser& parser, const Token& at) : parser_(parser)
+        {
+            if (++parser_.depth_ > kMaxNesting)
+                fail(at,
+                     "expression nested deeper than " + std::to_string(kMaxNesting) +
+                         " levels (parentheses, function calls and powers); split it with let");
+        }
+        ~Nesting() { --parser_.depth_; }
+        Nesting(const Nesting&) = delete;
+        Nesting& operator=(const Nesting&) = delete;
+
+    private:
+        Parser& parser_;
+    };
+
+    // a + b - c + ...: one node with the subtracted terms negated, however long the sum.
     ExpressionPtr expression()
     {
-        ExpressionPtr left = term();
+        const Nesting nesting(*this, peek());
+        ExpressionPtr first = term();
+        if (peek().kind != TokenKind::Plus && peek().kind != TokenKind::Minus)
+            return first;
+        std::vector<ExpressionPtr> terms{first};
         while (peek().kind == TokenKind::Plus || peek().kind == TokenKind::Minus) {
             const Token& op = next();
-            const auto kind =
-                op.kind == TokenKind::Plus ? ExpressionSyntax::Kind::Add : ExpressionSyntax::Kind::Subtract;
-            left = make(kind, op.where, {left, term()});
+            ExpressionPtr t = term();
+            terms.push_back(op.kind == TokenKind::Plus ? t : make(ExpressionSyntax::Kind::Negate, op.where, {t}));
         }
-        return left;
+        return make(ExpressionSyntax::Kind::Add, first->where, std::move(terms));
     }
 
+    // a * b / c * ...: one node with the divisors as reciprocals.
     ExpressionPtr term()
     {
-        ExpressionPtr left = unary();
+        ExpressionPtr first = unary();
+        if (peek().kind != TokenKind::Star && peek().kind != TokenKind::Slash)
+            return first;
+        std::vector<ExpressionPtr> factors{first};
         while (peek().kind == TokenKind::Star || peek().kind == TokenKind::Slash) {
             const Token& op = next();
-            const auto kind =
-                op.kind == TokenKind::Star ? ExpressionSyntax::Kind::Multiply : ExpressionSyntax::Kind::Divide;
-            left = make(kind, op.where, {left, unary()});
+            ExpressionPtr f = unary();
+            factors.push_back(op.kind == TokenKind::Star ? f : make(ExpressionSyntax::Kind::Reciprocal, op.where, {f}));
         }
-        return left;
+        return make(ExpressionSyntax::Kind::Multiply, first->where, std::move(factors));
     }
 
+    // Signs in a row (- - -x) are counted rather than nested.
     ExpressionPtr unary()
     {
-        if (peek().kind == TokenKind::Minus) {
+        bool negative = false;
+        SourceLocation where;
+        while (peek().kind == TokenKind::Minus || peek().kind == TokenKind::Plus) {
             const Token& op = next();
-            return make(ExpressionSyntax::Kind::Negate, op.where, {unary()});
+            if (op.kind == TokenKind::Minus) {
+                if (!negative)
+                    where = op.where;
+                negative = !negative;
+            }
         }
-        if (accept(TokenKind::Plus))
-            return unary();
-        return power();
+        ExpressionPtr operand = power();
+        return negative ? make(ExpressionSyntax::Kind::Negate, where, {operand}) : operand;
     }
 
     ExpressionPtr power()
@@ -629,6 +663,7 @@ private:
         ExpressionPtr base = primary();
         if (peek().kind == TokenKind::Caret) {
             const Token& op = next();
+            const Nesting nesting(*this, op);
             return make(ExpressionSyntax::Kind::Power, op.where, {base, unary()});
         }
         return base;
@@ -678,13 +713,38 @@ private:
     std::vector<Token> tokens_;
     std::vector<std::string_view> lines_;  // of the text, for statements kept as written
     std::size_t pos_ = 0;
+    int depth_ = 0;  // of the expression being read (Nesting)
 };
 
 }  // namespace
 
+std::string normalizedModelText(std::string_view text)
+{
+    // A byte-order mark is how some editors on Windows begin a UTF-8 file.
+    if (text.starts_with("\xEF\xBB\xBF"))
+        text.remove_prefix(3);
+    // Lines may end in CR LF (Windows) or in CR alone (old Mac editors), as in data files.
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\r') {
+            if (i + 1 < text.size() && text[i + 1] == '\n')
+                continue;
+            out += '\n';
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
 ModelSyntax parseModelSyntax(std::string_view text, std::vector<ModelDiagnostic>& errors)
 {
-    return Parser(tokenize(text, errors), text).parse(errors);
+    const std::string normalized = normalizedModelText(text);
+    std::vector<Token> tokens = tokenize(normalized, errors);
+    if (errors.size() > kMaxDiagnostics)
+        return {};
+    return Parser(std::move(tokens), normalized).parse(errors);
 }
 
 }  // namespace sysid::model

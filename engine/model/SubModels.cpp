@@ -1,13 +1,13 @@
 #include "engine/model/SubModels.h"
 
+#include "engine/model/ModelFile.h"
 #include "engine/model/ModelParser.h"
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <optional>
 #include <set>
-#include <sstream>
 
 namespace sysid::model {
 
@@ -111,21 +111,21 @@ private:
                                                      "); a model cannot contain itself"});
                 return {};
             }
-        std::ifstream file(path, std::ios::binary);
-        if (!file) {
+        std::string problem;
+        const std::optional<std::string> text = readModelFile(path.string(), problem);
+        if (!text) {
             std::error_code ignored;
-            errors_.push_back({in.fileWhere, "cannot read the sub-model file \"" + in.file + "\" (looked for " +
-                                                 fs::absolute(path, ignored).string() +
-                                                 "; a relative name is read from the folder of the including model)"});
+            errors_.push_back({in.fileWhere,
+                               "cannot read the sub-model file \"" + in.file + "\" (" + problem + "; looked for " +
+                                   fs::absolute(path, ignored).string() +
+                                   "; a relative name is read from the folder of the including model)"});
             return {};
         }
-        std::ostringstream text;
-        text << file.rdbuf();
 
         origins_.push_back({in.name.name, in.file, path.string(), in.keyword});
         const int origin = static_cast<int>(origins_.size());
         std::vector<ModelDiagnostic> syntaxErrors;
-        ModelSyntax sub = parseModelSyntax(text.str(), syntaxErrors);
+        ModelSyntax sub = parseModelSyntax(*text, syntaxErrors);
         for (auto& d : syntaxErrors) {
             d.where.origin = origin;
             errors_.push_back(d);
@@ -371,8 +371,10 @@ ModelDiagnostic placeInText(ModelDiagnostic d, const std::vector<SubModelOrigin>
     return d;
 }
 
-bool includesSubModels(std::string_view text)
+bool includesSubModels(std::string_view original)
 {
+    const std::string normalized = normalizedModelText(original);  // lines as the parser sees them
+    const std::string_view text = normalized;
     for (std::size_t start = 0; start < text.size();) {
         const std::size_t end = std::min(text.find('\n', start), text.size());
         std::string_view line = text.substr(start, end - start);

@@ -315,6 +315,31 @@ private slots:
         QVERIFY2(r.err.contains(missing), qPrintable(describeText(r)));
     }
 
+    // GiNaC's messages without a place ("log_eval(): log(0)") were all the CLI said; a folder
+    // given as a model "had no states"; /dev/zero was read until memory ran out.
+    void checkReportsPolesAndRefusesNonModels()
+    {
+        const QString pole = writeModel("pole.model", "param a = 1\nstate y = 1\ny' = -a*y + log(0)\n");
+        const Run r = runSysid({"check", pole});
+        QVERIFY2(r.exitCode == 1, qPrintable(describeText(r)));
+        QVERIFY2(r.err.contains(pole + ":3:13: log(...): the value is infinite here"), qPrintable(describeText(r)));
+        QVERIFY2(!r.err.contains("log_eval"), qPrintable(describeText(r)));
+        const Run s = runSysid({"simulate", pole, "--t-end", "1", "--dt", "0.1", "-o", path("never.csv")});
+        QVERIFY2(s.exitCode == 1 && s.err.contains(pole + ":3:13:"), qPrintable(describeText(s)));
+
+        const QString overflow = writeModel("overflow.model", "param a = exp(exp(exp(10)))\nstate y = 1\ny' = -a*y\n");
+        const Run o = runSysid({"check", overflow});
+        QVERIFY2(o.exitCode == 1 && o.err.contains(overflow + ":1:11:"), qPrintable(describeText(o)));
+
+        QDir(dir_.path()).mkdir("folder.model");
+        const Run folder = runSysid({"check", path("folder.model")});
+        QVERIFY2(folder.exitCode == 1 && folder.err.contains("is a folder"), qPrintable(describeText(folder)));
+        const Run zero = runSysid({"check", "/dev/zero"});
+        QVERIFY2(zero.exitCode == 1 && zero.err.contains("not a regular file"), qPrintable(describeText(zero)));
+        const Run fit = runSysid({"fit", "/dev/zero", "--data", path("none.csv"), "-o", path("never.json")});
+        QVERIFY2(fit.exitCode == 1 && fit.err.contains("not a regular file"), qPrintable(describeText(fit)));
+    }
+
     // ---- bad arguments: exit 2 ---------------------------------------------------------
 
     void badArguments_data()

@@ -117,6 +117,7 @@ class TestUiEditor : public QObject {
 private slots:
     void highlighterColoursTokens();
     void typedErrorIsUnderlinedAtItsPlaceAndCleared();
+    void typedPoleIsAProblemNotACrash();
     void symbolListShowsNamesAndKeepsThemOnErrors();
     void rewriteParameterLineRoundTrips();
     void rewriteParameterLineKeepsOtherStatements();
@@ -230,6 +231,35 @@ void TestUiEditor::typedErrorIsUnderlinedAtItsPlaceAndCleared()
     QCOMPARE(wavy(editor).size(), std::size_t{1});
     editor.undo();
     QTRY_VERIFY(editor.diagnostics().empty());
+}
+
+// log(0) and tan(pi/2) made GiNaC throw while the editor checked the model as it was typed, and
+// the application ended, losing the unsaved work. They are problems at their place now.
+void TestUiEditor::typedPoleIsAProblemNotACrash()
+{
+    ModelEditor editor;
+    editor.resize(500, 300);
+    editor.show();
+    typeLines(&editor,
+              {QStringLiteral("param a = 0.1"), QStringLiteral("state y = 1"), QStringLiteral("y' = -a*y + log(0)"),
+               QStringLiteral("output y")});
+    QTRY_VERIFY(!editor.diagnostics().empty());
+    QCOMPARE(editor.diagnostics().size(), std::size_t{1});
+    const auto& d = editor.diagnostics().front();
+    QCOMPARE(d.where.line, 3);
+    QCOMPARE(d.where.column, 13);
+    QVERIFY2(d.message.find("infinite") != std::string::npos, d.message.c_str());
+    QVERIFY(!editor.summary().valid);
+    QCOMPARE(wavy(editor).size(), std::size_t{1});
+
+    // The same through the summary the project keeps, for tan(pi/2) and a constant overflow.
+    for (const char* rhs : {"tan(pi/2)", "exp(exp(exp(10)))", "1/(a - a)"}) {
+        const ModelSummary summary =
+            sysid::ui::summarizeModel(std::string("param a = 1\nstate y = 1\ny' = -a*y + ") + rhs + "\n", "m.model");
+        QVERIFY(!summary.valid);
+        QCOMPARE(summary.errors.size(), std::size_t{1});
+        QCOMPARE(summary.errors.front().where.line, 3);
+    }
 }
 
 void TestUiEditor::symbolListShowsNamesAndKeepsThemOnErrors()

@@ -53,6 +53,7 @@
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
 #include "engine/estimate/MethodTraits.h"
+#include "engine/model/ModelFile.h"
 #include "engine/model/SubModels.h"
 #include "engine/job/OptimalEstimationJob.h"
 #include "engine/project/OptimalEstimationJson.h"
@@ -91,21 +92,24 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <tuple>
 
 namespace sysid::ui {
 
 namespace {
 
+// A model file, read by the engine's rules (a regular file of bounded size).
 QString readText(const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+    std::string problem;
+    const std::optional<std::string> text = model::readModelFile(path.toStdString(), problem);
+    if (!text) {
         if (error)
-            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+            *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(problem));
         return {};
     }
-    return QString::fromUtf8(file.readAll());
+    return QString::fromUtf8(text->data(), static_cast<qsizetype>(text->size()));
 }
 
 QStringList toList(const std::vector<std::string>& names)

@@ -54,6 +54,12 @@ ModelSummary summarizeModel(const std::string& text, const std::string& source)
         summary.valid = true;
     } catch (const model::ModelError& e) {
         summary.errors = e.diagnostics();
+    } catch (const std::exception& e) {
+        // The engine turns every failure into a ModelError; should one slip through, the editor,
+        // which checks the model while it is typed, shows it rather than ending the application.
+        summary.errors = {{{}, std::string("the model cannot be checked: ") + e.what()}};
+    } catch (...) {
+        summary.errors = {{{}, "the model cannot be checked"}};
     }
     return summary;
 }
