@@ -2,6 +2,7 @@
 // path on top (seed 003, Figures 4.3-4.6), written as JSON or CSV for redrawing.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 
@@ -121,6 +122,8 @@ int runContour(const Arguments& args)
             throw UsageError(option + axis->parameter + ": " + e.what());
         }
     }
+    if (const std::string problem = surface.gridProblem(); !problem.empty())
+        throw UsageError("--grid: " + problem + "; use a smaller grid");
     {
         estimate::FitSettings checked;  // option errors come before anything is read
         applyFieldOptions(vm, fields, checked, policy);
@@ -163,7 +166,7 @@ int runContour(const Arguments& args)
             return;
         lastPercent = percent;
         std::cerr << "contour: " << done << "/" << total << " points\n" << std::flush;
-    });
+    }, interruptToken());
     if (result.failedPoints > 0)
         std::cerr << "contour: the model could not be integrated at " << result.failedPoints
                   << " point(s) (cost left empty), first at " << result.firstFailure << "\n";

@@ -2,6 +2,7 @@
 // and CSV files given on the command line. Progress on stderr, RESULT.json written atomically.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/FitJobOptions.h"
 #include "app/cli/ParameterOverrides.h"
@@ -123,7 +124,7 @@ int runFit(const Arguments& args)
         if (vm.count("report"))
             std::cerr << project::fitReport(r) << '\n' << std::flush;
     };
-    estimate::FitResult result = fit.run(progress);
+    estimate::FitResult result = fit.run(progress, interruptToken());
     report(result);
     std::map<std::string, double> estimates;  // of the fit whose result is written
     for (const auto& p : result.parameters)
@@ -131,7 +132,7 @@ int runFit(const Arguments& args)
     nlohmann::json resultJson = project::resultToJson(result, trueValues);
     if (vm.count("refine") && !result.cancelled()) {
         progress.log("refining by output error from the " + estimate::methodName(fit.settings.method) + " estimate");
-        const estimate::FitResult refined = job::refinedByOutputError(fit, result).run(progress);
+        const estimate::FitResult refined = job::refinedByOutputError(fit, result).run(progress, interruptToken());
         report(refined);
         for (const auto& p : refined.parameters)
             estimates[p.name] = p.value;

@@ -4,6 +4,7 @@
 // one line per re-fit on stderr, everything as JSON with -o.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/FitJobOptions.h"
 #include "app/cli/ParameterOverrides.h"
@@ -156,7 +157,7 @@ int runProfile(const Arguments& args)
             return;  // a side ended, or a step was redone
         }
         std::cerr << std::flush;
-    });
+    }, interruptToken());
 
     const std::string json = project::profileResultToJson(result).dump(2) + "\n";
     if (output == "-") {

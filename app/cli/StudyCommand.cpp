@@ -4,6 +4,7 @@
 // one progress line per realisation on stderr, everything as JSON or CSV with -o.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 
@@ -152,7 +153,7 @@ int runStudy(const Arguments& args)
                              : (r.converged ? "converged" : "not converged (" + r.message + ")") + std::string(", ") +
                     std::to_string(r.iterations) + " iterations";
             std::cerr << line << '\n' << std::flush;
-        });
+        }, interruptToken());
 
     if (result.failed == result.realisations.size() && !result.realisations.empty())
         throw UserError("every realisation failed; the first: " + result.realisations.front().message);

@@ -1,6 +1,8 @@
 // sysid: the command line over the engine. Every command is a thin layer: parse arguments,
 // call the engine, print or write the result.
 #include "app/cli/CommandLine.h"
+#include "app/cli/Interrupt.h"
+#include "app/cli/TerminalText.h"
 
 #include "engine/data/DataError.h"
 #include "engine/eval/NativeCode.h"
@@ -10,6 +12,7 @@
 
 #include <iostream>
 #include <map>
+#include <new>
 #include <string>
 
 namespace {
@@ -73,12 +76,21 @@ int main(int argc, char** argv)
         {"optimal", runOptimal}, {"study", runStudy},       {"contour", runContour}, {"report", runReport},
         {"compare", runCompare}, {"spectrum", runSpectrum}, {"profile", runProfile}};
     const auto usageError = [&](const char* what) {
-        std::cerr << "sysid " << command << ": " << what << "\n(see 'sysid " << command << " --help')\n";
+        std::cerr << terminalText("sysid " + command + ": " + what) << "\n(see 'sysid " << terminalText(command)
+                  << " --help')\n";
         return UsageErrorExit;
     };
+    // An error printed after Ctrl-C is a consequence of the interruption: the exit says so.
+    const auto failed = [&](const std::string& message) {
+        std::cerr << terminalText(message) << "\n";
+        return interrupted() ? InterruptedExit : UserErrorExit;
+    };
+    installInterruptHandling();
     try {
-        if (const auto it = commands.find(command); it != commands.end())
-            return it->second(args);
+        if (const auto it = commands.find(command); it != commands.end()) {
+            const int status = it->second(args);
+            return interrupted() ? InterruptedExit : status;
+        }
         if (command == "--help" || command == "-h" || command == "help") {
             std::cout << usage;
             return Success;
@@ -87,20 +99,21 @@ int main(int argc, char** argv)
             std::cout << "sysid " SYSID_VERSION "\n";
             return Success;
         }
-        std::cerr << "sysid: unknown command '" << command << "'\n\n" << usage;
+        std::cerr << "sysid: unknown command '" << terminalText(command) << "'\n\n" << usage;
         return UsageErrorExit;
     } catch (const UsageError& e) {
         return usageError(e.what());
     } catch (const boost::program_options::error& e) {
         return usageError(e.what());
     } catch (const sysid::model::ModelError& e) {  // the message names the file, line and column
-        std::cerr << e.what() << "\n";
-        return UserErrorExit;
+        return failed(e.what());
     } catch (const sysid::data::DataError& e) {  // the message names the file, line and column
-        std::cerr << e.what() << "\n";
-        return UserErrorExit;
+        return failed(e.what());
+    } catch (const std::bad_alloc&) {
+        return failed("sysid " + command +
+                      ": out of memory: the run needs more memory than this machine gives it; use smaller "
+                      "settings (fewer samples, points, intervals or realisations) or a shorter record");
     } catch (const std::exception& e) {  // UserError, integrate::IntegrationError and the rest
-        std::cerr << "sysid " << command << ": " << e.what() << "\n";
-        return UserErrorExit;
+        return failed("sysid " + command + ": " + e.what());
     }
 }

@@ -1,5 +1,7 @@
 #include "engine/data/CsvReader.h"
 
+#include "engine/core/InputFile.h"
+
 #include "engine/data/DataError.h"
 #include "engine/data/Text.h"
 
@@ -540,38 +542,11 @@ DataTable readCsv(const std::string& path, const CsvOptions& options)
 {
     if (path.empty())
         throw DataError("no file name given; expected the path of a CSV file");
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::file_status st = fs::status(fs::path(path), ec);
-    if (st.type() == fs::file_type::not_found)
-        throw DataError("file not found; expected an existing CSV file", path);
-    if (st.type() == fs::file_type::directory)
-        throw DataError("is a directory; expected a CSV file", path);
-    if (ec)
-        throw DataError("cannot be accessed: " + ec.message(), path);
-
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in.is_open()) {
-        const int err = errno;
-        throw DataError("cannot be opened: " +
-                            (err != 0 ? std::generic_category().message(err) : std::string("unknown error")),
-                        path);
-    }
     std::string text;
-    std::vector<char> buffer(1 << 16);
-    for (;;) {
-        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-        const std::streamsize got = in.gcount();
-        if (got > 0)
-            text.append(buffer.data(), static_cast<std::size_t>(got));
-        if (!in)
-            break;
-    }
-    if (in.bad()) {
-        const int err = errno;
-        throw DataError(
-            "cannot be read: " + (err != 0 ? std::generic_category().message(err) : std::string("read error")), path);
+    try {
+        text = core::readInputFile(path, core::kMaxDataFileBytes, "a CSV file");
+    } catch (const core::InputFileError& e) {
+        throw DataError(e.message, path);
     }
     return parseCsv(text, path, options);
 }

@@ -52,9 +52,12 @@ struct CostSurface {
     // Called after each finished grid row, serialised, on a worker thread: points done, total.
     using Progress = std::function<void(std::size_t done, std::size_t total)>;
 
-    // Both axes' validate() and the fit's settings (FitSettings::validate); throws
-    // core::SettingError with the key under "x", "y" or "fit".
+    // Both axes' validate(), the grid's size against the memory (key "points") and the fit's
+    // settings (FitSettings::validate); throws core::SettingError with the key under "x", "y"
+    // or "fit".
     void validate() const;
+    // Why the grid of x.points x y.points costs cannot be held in memory, or "".
+    std::string gridProblem() const;
 
     // Evaluates every grid point, rows shared among `threads` threads. `stop` ends it early
     // (`cancelled`, unreached points NaN). Throws JobError: Settings for what validate() refuses,

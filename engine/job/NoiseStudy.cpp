@@ -1,5 +1,6 @@
 #include "engine/job/NoiseStudy.h"
 
+#include "engine/core/MemoryBudget.h"
 #include "engine/core/ThreadPool.h"
 #include "engine/job/ParametricBootstrap.h"
 
@@ -163,6 +164,13 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
         throw JobError(JobError::Kind::Data, "study: no data to add noise to: give the project at least one data set");
 
     const std::size_t total = settings.realisations;
+    // What the finished realisations will hold (their estimates and messages), checked before the
+    // first fit; the storage itself grows only as realisations finish.
+    if (const std::string problem = core::memoryProblem(
+            static_cast<double>(total) * (static_cast<double>(sizeof(RealisationResult)) + 256.0),
+            "keeping the results of " + std::to_string(total) + " realisations");
+        !problem.empty())
+        throw JobError(JobError::Kind::Settings, "study: " + problem + "; use fewer realisations");
     const StudyKind kind = resolvedStudyKind(settings.kind, !trueValues.empty());
     std::optional<BootstrapOrigin> origin;
     if (kind == StudyKind::ParametricBootstrap) {
@@ -180,7 +188,7 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
         }
     }
 
-    std::vector<std::optional<RealisationResult>> slots(total);
+    std::vector<RealisationResult> done;  // in the order they finished
     std::vector<std::string> names;
     std::atomic<std::size_t> next{0};
     std::size_t finished = 0;
@@ -234,11 +242,11 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
             if (!result)
                 return;
             const std::lock_guard lock(mutex);
-            slots[r] = std::move(result);
+            done.push_back(std::move(*result));
             ++finished;
             if (progress && !callbackError) {
                 try {
-                    progress(*slots[r], finished, total);
+                    progress(done.back(), finished, total);
                 } catch (...) {
                     callbackError = std::current_exception();
                     callbackStop.request_stop();
@@ -262,12 +270,13 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
         for (const auto& e : origin->estimate.parameters)
             names.push_back(e.name);
     study.parameterNames = names;
-    for (auto& slot : slots)
-        if (slot) {
-            study.failed += slot->failed ? 1 : 0;
-            study.notConverged += !slot->failed && !slot->converged ? 1 : 0;
-            study.realisations.push_back(std::move(*slot));
-        }
+    std::sort(done.begin(), done.end(),
+              [](const RealisationResult& a, const RealisationResult& b) { return a.index < b.index; });
+    for (auto& r : done) {
+        study.failed += r.failed ? 1 : 0;
+        study.notConverged += !r.failed && !r.converged ? 1 : 0;
+        study.realisations.push_back(std::move(r));
+    }
     study.cancelled = study.realisations.size() < total;
     for (std::size_t p = 0; p < names.size(); ++p) {
         std::vector<double> values;
