@@ -17,6 +17,9 @@ using json = nlohmann::json;
 class DepthCheck : public nlohmann::json_sax<json> {
 public:
     std::string tooDeepAt;  // empty when the text is within kMaxJsonDepth
+    // A number beyond double's range (nlohmann's out_of_range.406): where, and the number.
+    std::string overflowAt, overflowNumber;
+    std::size_t overflowByte = 0;
 
     bool null() override { return value(); }
     bool boolean(bool) override { return value(); }
@@ -34,7 +37,15 @@ public:
     }
     bool end_object() override { return close(); }
     bool end_array() override { return close(); }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+    bool parse_error(std::size_t byte, const std::string& token, const nlohmann::detail::exception& e) override
+    {
+        if (e.id == 406) {
+            overflowAt = path();
+            overflowNumber = token.substr(0, 40) + (token.size() > 40 ? "…" : "");
+            overflowByte = byte;
+        }
+        return false;
+    }
 
 private:
     struct Frame {
@@ -111,6 +122,12 @@ json parseJsonText(const std::string& text, const std::string& file, const std::
 {
     DepthCheck check;
     json::sax_parse(text, &check);
+    if (!check.overflowAt.empty() || !check.overflowNumber.empty()) {
+        const auto [line, column] = lineAndColumn(text, check.overflowByte);
+        throw ProjectError(file, check.overflowAt,
+                           "the number " + check.overflowNumber + " is beyond the range of a double (about 1.8e308)",
+                           line, column);
+    }
     if (!check.tooDeepAt.empty())
         throw ProjectError(file, check.tooDeepAt,
                            "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels; a " + what +
