@@ -469,8 +469,44 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
                             sourceName, headerLine);
     }
 
+    // A file that is no CSV of numbers at all (a project may point at any file) is refused
+    // without echoing its lines: its header has no separator and its first row holds no number.
+    const auto holdsANumber = [&](const std::vector<Field>& row) {
+        std::string text;
+        double v = 0;
+        for (const auto& f : row)
+            if (parseNumber(f.text, decimalPoint, text, v) == NumberStatus::Ok)
+                return true;
+        return false;
+    };
+    const auto notCsv = [&] {
+        return DataError("does not look like a CSV file of numbers: the first row after the header (line " +
+                             std::to_string(headerLine) + ") holds no number; expected a header line of column "
+                             "names and rows of numbers",
+                         sourceName);
+    };
+    const auto firstRowHoldsANumber = [&] {
+        LineReader ahead = lines;
+        std::string_view row;
+        int rowNumber = 0;
+        int skip = options.skipRows;
+        std::vector<Field> rowFields;
+        SplitError rowError;
+        while (ahead.next(row, rowNumber)) {
+            const std::string_view content = stripComment(row);
+            if (isBlank(content))
+                continue;
+            if (skip-- > 0)
+                continue;
+            return splitFields(content, sep, rowFields, rowError) && holdsANumber(rowFields);
+        }
+        return true;  // no rows: said as such below
+    };
+
     if (options.timeColumn) {
         const auto c = table.findColumn(*options.timeColumn);
+        if (!c && columnCount == 1 && !firstRowHoldsANumber())
+            throw notCsv();
         if (!c)
             throw DataError("no such column for the time; expected one of: " + listNames(table.columnNames), sourceName,
                             headerLine, 0, *options.timeColumn);
@@ -492,7 +528,10 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
             --toSkip;
             continue;
         }
-        if (!splitFields(content, sep, fields, splitError)) {
+        const bool split = splitFields(content, sep, fields, splitError);
+        if (previousLine == 0 && columnCount == 1 && (!split || !holdsANumber(fields)))
+            throw notCsv();
+        if (!split) {
             const std::size_t c = splitError.field;
             throw DataError(splitError.message, sourceName, lineNo, toInt(c + 1),
                             c < columnCount ? table.columnNames[c] : std::string());
