@@ -195,6 +195,22 @@ private slots:
         QVERIFY2(r.err.contains("\\x1b[2J"), describe(r));
     }
 
+    // A project may point its data at any file; the error does not echo that file's lines.
+    void errorsDoNotEchoAnArbitraryFile()
+    {
+        QTemporaryDir dir;
+        const QString project = copyProject(dir);
+        const QString secret = dir.filePath(QStringLiteral("secret.txt"));
+        QVERIFY(writeFile(secret, "root:x:0:0:hunter2:/root:/bin/bash\ndaemon:x:1:1:swordfish:/usr/sbin\n"));
+        QByteArray text = readFile(project);
+        text.replace("data/mass_spring_damper_measured.csv", secret.toUtf8());
+        QVERIFY(writeFile(project, text));
+        const Run r = runSysid({"fit", project, "-q", "-o", dir.filePath(QStringLiteral("r.json"))});
+        QVERIFY2(r.exitCode == 1, describe(r));
+        QVERIFY2(r.err.contains("does not look like a CSV file of numbers"), describe(r));
+        QVERIFY2(!r.err.contains("hunter2") && !r.err.contains("swordfish"), describe(r));
+    }
+
     void interruptedStudyKeepsTheFinishedRealisations_data()
     {
         QTest::addColumn<int>("signal");
