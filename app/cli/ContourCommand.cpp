@@ -107,6 +107,8 @@ int runContour(const Arguments& args)
     if (output != "-" && extension != ".json" && extension != ".csv")
         throw UsageError("-o: the file must end in .json or .csv, not '" + output + "'");
     checkOutputPlace(output);
+    if (extension == ".csv" && vm.count("path"))  // the path goes beside the surface
+        checkOutputPlace(std::filesystem::path(output).replace_extension(".path.csv").string());
 
     job::CostSurface surface;
     surface.x = parseAxis(vm["x"].as<std::string>(), "--x");
