@@ -162,13 +162,15 @@ int runContour(const Arguments& args)
 
     const bool quiet = vm.count("quiet") > 0;
     std::size_t lastPercent = 0;
-    const job::CostSurfaceResult result = surface.run([&](std::size_t done, std::size_t total) {
-        const std::size_t percent = 100 * done / total;
-        if (quiet || (percent < lastPercent + 10 && done < total))
-            return;
-        lastPercent = percent;
-        std::cerr << "contour: " << done << "/" << total << " points\n" << std::flush;
-    }, interruptToken());
+    const job::CostSurfaceResult result = surface.run(
+        [&](std::size_t done, std::size_t total) {
+            const std::size_t percent = 100 * done / total;
+            if (quiet || (percent < lastPercent + 10 && done < total))
+                return;
+            lastPercent = percent;
+            std::cerr << "contour: " << done << "/" << total << " points\n" << std::flush;
+        },
+        interruptToken());
     if (result.failedPoints > 0)
         std::cerr << "contour: the model could not be integrated at " << result.failedPoints
                   << " point(s) (cost left empty), first at " << result.firstFailure << "\n";

@@ -53,8 +53,14 @@ void installInterruptHandling()
     std::thread(watch, set).detach();
 }
 
-std::stop_token interruptToken() { return source().get_token(); }
+std::stop_token interruptToken()
+{
+    return source().get_token();
+}
 
-bool interrupted() { return signalled; }
+bool interrupted()
+{
+    return signalled;
+}
 
 }  // namespace sysid::cli

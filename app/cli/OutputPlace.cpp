@@ -49,7 +49,8 @@ std::vector<std::string> filesOfProject(const std::string& project)
             for (const auto& item : *data)
                 if (item.is_object() && item.contains("path"))
                     add(item["path"]);
-        if (const auto model = root.find("model"); model != root.end() && model->is_object() && model->contains("source"))
+        if (const auto model = root.find("model");
+            model != root.end() && model->is_object() && model->contains("source"))
             add((*model)["source"]);
     } catch (const std::exception&) {
     }

@@ -144,20 +144,22 @@ int runProfile(const Arguments& args)
         std::cerr << "profile: fitting " << input << " by " << estimate::methodName(profile.fit.settings.method)
                   << " for the optimum\n"
                   << std::flush;
-    const job::ProfileResult result = profile.run([&](const job::ProfileLikelihood::Progress& p) {
-        if (quiet)
-            return;
-        if (p.parameter.empty()) {
-            std::cerr << "profile: optimum found; stepping " << p.sidesTotal / 2 << " parameter(s) both ways\n";
-        } else if (p.point) {
-            std::cerr << "profile " << p.parameter << (p.direction < 0 ? " down" : " up") << ": "
-                      << data::formatNumber(p.point->value, 6) << (p.point->converged ? "" : " (not converged)")
-                      << ", objective " << data::formatNumber(p.point->objective, 8) << "\n";
-        } else if (p.sidesDone > 0 && p.pointsDone > 0) {
-            return;  // a side ended, or a step was redone
-        }
-        std::cerr << std::flush;
-    }, interruptToken());
+    const job::ProfileResult result = profile.run(
+        [&](const job::ProfileLikelihood::Progress& p) {
+            if (quiet)
+                return;
+            if (p.parameter.empty()) {
+                std::cerr << "profile: optimum found; stepping " << p.sidesTotal / 2 << " parameter(s) both ways\n";
+            } else if (p.point) {
+                std::cerr << "profile " << p.parameter << (p.direction < 0 ? " down" : " up") << ": "
+                          << data::formatNumber(p.point->value, 6) << (p.point->converged ? "" : " (not converged)")
+                          << ", objective " << data::formatNumber(p.point->objective, 8) << "\n";
+            } else if (p.sidesDone > 0 && p.pointsDone > 0) {
+                return;  // a side ended, or a step was redone
+            }
+            std::cerr << std::flush;
+        },
+        interruptToken());
 
     const std::string json = project::profileResultToJson(result).dump(2) + "\n";
     if (output == "-") {

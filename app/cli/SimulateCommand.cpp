@@ -148,8 +148,7 @@ int runSimulate(const Arguments& given)
 
     request.stop = interruptToken();
     const integrate::Trajectory trajectory = integrate::simulate(compiled, request, settings);
-    if (const std::string drift = integrate::describeDrift(integrate::constraintDrift(trajectory));
-        !drift.empty())
+    if (const std::string drift = integrate::describeDrift(integrate::constraintDrift(trajectory)); !drift.empty())
         std::cerr << "sysid simulate: " << drift << "\n";
 
     std::optional<job::OutputNoise> noise;

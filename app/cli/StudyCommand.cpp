@@ -143,8 +143,8 @@ int runStudy(const Arguments& args)
                   << ": " << study.settings.realisations << " realisations of " << input << " by "
                   << estimate::methodName(study.fit.settings.method) << "\n"
                   << std::flush;
-    const job::NoiseStudyResult result =
-        study.run([&](const job::RealisationResult& r, std::size_t done, std::size_t total) {
+    const job::NoiseStudyResult result = study.run(
+        [&](const job::RealisationResult& r, std::size_t done, std::size_t total) {
             if (quiet)
                 return;
             std::string line = "realisation " + std::to_string(r.index + 1) + " (" + std::to_string(done) + "/" +
@@ -153,7 +153,8 @@ int runStudy(const Arguments& args)
                              : (r.converged ? "converged" : "not converged (" + r.message + ")") + std::string(", ") +
                     std::to_string(r.iterations) + " iterations";
             std::cerr << line << '\n' << std::flush;
-        }, interruptToken());
+        },
+        interruptToken());
 
     if (result.failed == result.realisations.size() && !result.realisations.empty())
         throw UserError("every realisation failed; the first: " + result.realisations.front().message);

@@ -29,7 +29,10 @@ std::string fileNameOf(const std::string& path)
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-std::string reason(int error) { return std::strerror(error); }
+std::string reason(int error)
+{
+    return std::strerror(error);
+}
 
 // "a symbolic link", "a device", ... for the refusal of a target that is not a regular file.
 std::string kindOf(mode_t mode)
@@ -57,8 +60,9 @@ bool inspectTarget(const std::string& path, struct stat& existing)
         throw FileWriteError(path, "cannot be examined: " + reason(errno));
     }
     if (!S_ISREG(existing.st_mode))
-        throw FileWriteError(path, "is " + kindOf(existing.st_mode) +
-                                       "; sysid writes only regular files and does not replace anything else");
+        throw FileWriteError(path,
+                             "is " + kindOf(existing.st_mode) +
+                                 "; sysid writes only regular files and does not replace anything else");
     return true;
 }
 
@@ -67,8 +71,10 @@ void checkFolder(const std::string& path)
     const std::string folder = folderOf(path);
     struct stat st {};
     if (::stat(folder.c_str(), &st) != 0)
-        throw FileWriteError(path, "the folder " + folder + " " +
-                                       (errno == ENOENT ? std::string("does not exist") : "cannot be used: " + reason(errno)));
+        throw FileWriteError(
+            path,
+            "the folder " + folder + " " +
+                (errno == ENOENT ? std::string("does not exist") : "cannot be used: " + reason(errno)));
     if (!S_ISDIR(st.st_mode))
         throw FileWriteError(path, folder + " is not a folder");
 }
@@ -245,8 +251,8 @@ void writeFileAtomically(const std::string& path, std::string_view bytes)
     struct stat now {};
     if (::lstat(path.c_str(), &now) == 0 && !S_ISREG(now.st_mode)) {
         ::unlink(name.c_str());
-        throw FileWriteError(path, "is " + kindOf(now.st_mode) +
-                                       "; sysid writes only regular files and does not replace anything else");
+        throw FileWriteError(
+            path, "is " + kindOf(now.st_mode) + "; sysid writes only regular files and does not replace anything else");
     }
     if (::rename(name.c_str(), path.c_str()) != 0)
         fail("cannot replace the file", errno);

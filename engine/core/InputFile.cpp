@@ -31,7 +31,7 @@ std::string problemOf(const std::string& path, const struct stat& st, std::uint6
         return "is " + kindOf(st.st_mode) + ", not " + what;
     if (static_cast<std::uint64_t>(st.st_size) > maxBytes)
         return "is " + describeBytes(static_cast<double>(st.st_size)) + ", more than the " +
-               describeBytes(static_cast<double>(maxBytes)) + " sysid reads as " + what;
+            describeBytes(static_cast<double>(maxBytes)) + " sysid reads as " + what;
     (void)path;
     return {};
 }
@@ -101,8 +101,9 @@ std::string readInputFile(const std::string& path, std::uint64_t maxBytes, const
         text.append(buffer, static_cast<std::size_t>(n));
         if (text.size() > maxBytes) {
             ::close(fd);
-            throw InputFileError(path, "grew beyond the " + describeBytes(static_cast<double>(maxBytes)) +
-                                           " sysid reads as " + what + " while it was read");
+            throw InputFileError(path,
+                                 "grew beyond the " + describeBytes(static_cast<double>(maxBytes)) +
+                                     " sysid reads as " + what + " while it was read");
         }
     }
     ::close(fd);
@@ -111,7 +112,8 @@ std::string readInputFile(const std::string& path, std::uint64_t maxBytes, const
 
 bool sameFile(const std::string& a, const std::string& b)
 {
-    struct stat sa {}, sb {};
+    struct stat sa {
+    }, sb{};
     if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0)
         return false;
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;

@@ -28,9 +28,10 @@ std::string memoryProblem(double bytes, const std::string& what)
     const double budget = availableMemoryBytes() / 2;
     if (std::isfinite(bytes) && bytes <= budget)
         return {};
-    return what + " needs " + (std::isfinite(bytes) && bytes < 1e30 ? describeBytes(bytes) : std::string("more than 1e30 bytes")) +
-           " of memory, more than the " + describeBytes(budget) + " this machine can give it (half of its " +
-           describeBytes(availableMemoryBytes()) + ")";
+    return what + " needs " +
+        (std::isfinite(bytes) && bytes < 1e30 ? describeBytes(bytes) : std::string("more than 1e30 bytes")) +
+        " of memory, more than the " + describeBytes(budget) + " this machine can give it (half of its " +
+        describeBytes(availableMemoryBytes()) + ")";
 }
 
 }  // namespace sysid::core

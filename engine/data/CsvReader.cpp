@@ -481,7 +481,8 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
     };
     const auto notCsv = [&] {
         return DataError("does not look like a CSV file of numbers: the first row after the header (line " +
-                             std::to_string(headerLine) + ") holds no number; expected a header line of column "
+                             std::to_string(headerLine) +
+                             ") holds no number; expected a header line of column "
                              "names and rows of numbers",
                          sourceName);
     };

@@ -48,7 +48,8 @@ std::vector<double> outputWeights(const eval::CompiledModelSource& model, const 
         if (!std::isfinite(variance) || !std::isfinite(weights[j]) || !(weights[j] > 0))
             throw std::invalid_argument(
                 "the data of output " + model.outputNames[j] + " are beyond what their weight can be computed for " +
-                "(noise variance " + (std::isfinite(variance) ? data::formatNumber(variance, 3) : std::string("overflows")) +
+                "(noise variance " +
+                (std::isfinite(variance) ? data::formatNumber(variance, 3) : std::string("overflows")) +
                 "); rescale the data to a moderate unit, or give the output's weight");
     }
     return weights;

@@ -154,8 +154,9 @@ std::string CostSurface::gridProblem() const
 {
     // The costs of the grid, a row's worth per thread and the axes' values.
     const double points = static_cast<double>(x.points) * static_cast<double>(y.points);
-    return core::memoryProblem(points * 8.0 * 2.0, "a cost surface of " + std::to_string(x.points) + " x " +
-                                                       std::to_string(y.points) + " points");
+    return core::memoryProblem(points * 8.0 * 2.0,
+                               "a cost surface of " + std::to_string(x.points) + " x " + std::to_string(y.points) +
+                                   " points");
 }
 
 double CostSurfaceResult::minimum() const

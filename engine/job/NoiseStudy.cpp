@@ -166,9 +166,9 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
     const std::size_t total = settings.realisations;
     // What the finished realisations will hold (their estimates and messages), checked before the
     // first fit; the storage itself grows only as realisations finish.
-    if (const std::string problem = core::memoryProblem(
-            static_cast<double>(total) * (static_cast<double>(sizeof(RealisationResult)) + 256.0),
-            "keeping the results of " + std::to_string(total) + " realisations");
+    if (const std::string problem =
+            core::memoryProblem(static_cast<double>(total) * (static_cast<double>(sizeof(RealisationResult)) + 256.0),
+                                "keeping the results of " + std::to_string(total) + " realisations");
         !problem.empty())
         throw JobError(JobError::Kind::Settings, "study: " + problem + "; use fewer realisations");
     const StudyKind kind = resolvedStudyKind(settings.kind, !trueValues.empty());

@@ -268,10 +268,10 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
             set.path = resolved.lexically_normal().string();
             if (const std::string problem = core::inputFileProblem(set.path, core::kMaxDataFileBytes, "a CSV file");
                 !problem.empty())
-                r.fail(key + ".path", "data file '" + given + "' " +
-                                          (problem.starts_with("file not found") ? std::string("not found")
-                                                                                 : problem) +
-                                          " (looked for " + set.path + ")");
+                r.fail(key + ".path",
+                       "data file '" + given + "' " +
+                           (problem.starts_with("file not found") ? std::string("not found") : problem) +
+                           " (looked for " + set.path + ")");
             if (const json* time = Reader::member(item, "time_column"))
                 set.timeColumn = r.string(*time, key + ".time_column");
             set.format = readFormat(r, item, key);

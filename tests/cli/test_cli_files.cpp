@@ -26,8 +26,8 @@ namespace {
 QString copyProject(const QTemporaryDir& dir)
 {
     QDir(dir.path()).mkpath(QStringLiteral("data"));
-    for (const char* name : {"mass_spring_damper.sysid", "mass_spring_damper.model", "data/mass_spring_damper_measured.csv",
-                             "duffing.model"})
+    for (const char* name : {"mass_spring_damper.sysid", "mass_spring_damper.model",
+                             "data/mass_spring_damper_measured.csv", "duffing.model"})
         QFile::copy(kExamples + name, dir.filePath(QString::fromLatin1(name)));
     return dir.filePath(QStringLiteral("mass_spring_damper.sysid"));
 }
@@ -54,14 +54,16 @@ private slots:
         // The same file under another name (a hard link) is the same input.
         const QString alias = dir.filePath(QStringLiteral("alias.csv"));
         QVERIFY(::link(data.toLocal8Bit().constData(), alias.toLocal8Bit().constData()) == 0);
-        const QByteArray projectBefore = readFile(project), dataBefore = readFile(data), duffingBefore = readFile(duffing);
+        const QByteArray projectBefore = readFile(project), dataBefore = readFile(data),
+                         duffingBefore = readFile(duffing);
         const QList<QStringList> runs{
             {"fit", project, "-o", project, "-q"},
             {"fit", project, "-o", data, "-q"},
             {"fit", model, "--data", data, "-o", data, "-q"},
             {"fit", model, "--data", data, "-o", alias, "-q"},
             {"simulate", duffing, "--t-end", "1", "--dt", "0.1", "-o", duffing},
-            {"study", project, "--realisations", "2", "-o", dir.filePath(QStringLiteral("data/../data/mass_spring_damper_measured.csv"))},
+            {"study", project, "--realisations", "2", "-o",
+             dir.filePath(QStringLiteral("data/../data/mass_spring_damper_measured.csv"))},
         };
         for (const QStringList& args : runs) {
             const Run r = runSysid(args);
@@ -111,10 +113,11 @@ private slots:
         const QString model = dir.filePath(QStringLiteral("mass_spring_damper.model"));
         const QString fifo = dir.filePath(QStringLiteral("pipe.csv"));
         QVERIFY(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
-        const QList<std::pair<QString, QString>> cases{{QStringLiteral("/dev/zero"), "is a device, not a CSV file"},
-                                                       {QStringLiteral("/dev/urandom"), "is a device, not a CSV file"},
-                                                       {fifo, "is a named pipe (FIFO), not a CSV file"},
-                                                       {dir.filePath(QStringLiteral("data")), "is a folder, not a CSV file"}};
+        const QList<std::pair<QString, QString>> cases{
+            {QStringLiteral("/dev/zero"), "is a device, not a CSV file"},
+            {QStringLiteral("/dev/urandom"), "is a device, not a CSV file"},
+            {fifo, "is a named pipe (FIFO), not a CSV file"},
+            {dir.filePath(QStringLiteral("data")), "is a folder, not a CSV file"}};
         for (const auto& [data, message] : cases) {
             QElapsedTimer clock;
             clock.start();
@@ -171,7 +174,8 @@ private slots:
         QVERIFY(writeFile(model, "param a = 1\nstate y = 1e300\ny' = -a*y\noutput y\n"));
         QByteArray csv = "t,y\n";
         for (int i = 0; i <= 20; ++i)
-            csv += QByteArray::number(0.1 * i) + "," + QByteArray::number(1e300 * std::exp(-0.5 * 0.1 * i), 'g', 17) + "\n";
+            csv += QByteArray::number(0.1 * i) + "," + QByteArray::number(1e300 * std::exp(-0.5 * 0.1 * i), 'g', 17) +
+                "\n";
         QVERIFY(writeFile(dir.filePath(QStringLiteral("d.csv")), csv));
         const Run r = runSysid({"fit", model, "--data", dir.filePath(QStringLiteral("d.csv")), "-o",
                                 dir.filePath(QStringLiteral("r.json")), "-q"});

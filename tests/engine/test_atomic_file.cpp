@@ -152,8 +152,8 @@ private slots:
         QVERIFY(::mkfifo((folder / "pipe.csv").c_str(), 0600) == 0);
         fs::create_directories(folder / "inside" / "child");
         const auto before = snapshot(folder);
-        for (const auto& [name, kind] : {std::pair{"link.csv", "a symbolic link"}, std::pair{"pipe.csv", "a named pipe"},
-                                         std::pair{"inside", "a folder"}}) {
+        for (const auto& [name, kind] : {std::pair{"link.csv", "a symbolic link"},
+                                         std::pair{"pipe.csv", "a named pipe"}, std::pair{"inside", "a folder"}}) {
             try {
                 core::writeFileAtomically((folder / name).string(), "new\n");
                 QFAIL("replaced something that is not a regular file");

@@ -295,8 +295,8 @@ private slots:
         TempDir dir;
         writeData(dir.path());
         QVERIFY(::mkfifo((dir.path() / "pipe.sysid").c_str(), 0600) == 0);
-        for (const std::string& path : {(dir.path() / "pipe.sysid").string(), std::string("/dev/zero"),
-                                        (dir.path() / "data").string()}) {
+        for (const std::string& path :
+             {(dir.path() / "pipe.sysid").string(), std::string("/dev/zero"), (dir.path() / "data").string()}) {
             try {
                 project::loadProject(path);
                 QFAIL("read something that is not a project file");

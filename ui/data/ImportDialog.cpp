@@ -230,8 +230,7 @@ void ImportDialog::loadFile(const QString& path)
     fileRead_ = false;
     // The reader's own check: a device, FIFO or folder, or a file beyond the data size limit, is
     // refused before a byte is read (a FIFO would block, /dev/zero never end).
-    const std::string problem =
-        core::inputFileProblem(path_.toStdString(), core::kMaxDataFileBytes, "a CSV file");
+    const std::string problem = core::inputFileProblem(path_.toStdString(), core::kMaxDataFileBytes, "a CSV file");
     QFile file(path_);
     if (!problem.empty() || !file.open(QIODevice::ReadOnly)) {
         layout_ = {};

@@ -412,7 +412,8 @@ bool PlotWidget::exportTo(const QString& path, int width, int height, QString* e
         return false;
     }
     try {
-        core::writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        core::writeFileAtomically(path.toStdString(),
+                                  std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
     } catch (const core::FileWriteError& e) {
         setError(error, tr("Cannot write \"%1\": %2").arg(path, QString::fromStdString(e.message)));
         return false;
