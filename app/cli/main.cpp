@@ -4,6 +4,7 @@
 #include "app/cli/Interrupt.h"
 #include "app/cli/TerminalText.h"
 
+#include "engine/core/ExceptionText.h"
 #include "engine/data/DataError.h"
 #include "engine/eval/NativeCode.h"
 #include "engine/model/ModelError.h"
@@ -109,10 +110,8 @@ int main(int argc, char** argv)
         return failed(e.what());
     } catch (const sysid::data::DataError& e) {  // the message names the file, line and column
         return failed(e.what());
-    } catch (const std::bad_alloc&) {
-        return failed("sysid " + command +
-                      ": out of memory: the run needs more memory than this machine gives it; use smaller "
-                      "settings (fewer samples, points, intervals or realisations) or a shorter record");
+    } catch (const std::bad_alloc& e) {
+        return failed("sysid " + command + ": " + sysid::core::exceptionText(e));
     } catch (const std::exception& e) {  // UserError, integrate::IntegrationError and the rest
         return failed("sysid " + command + ": " + e.what());
     }
