@@ -126,7 +126,7 @@ void Session::offerAutosaveRestore()
     QString error;
     nlohmann::json j;
     try {
-        j = project::readJsonFile(orphan.toStdString(), "autosave file");
+        j = project::readJsonFile(orphan.toStdString(), "sysid autosave file");
     } catch (const std::exception& e) {
         error = QString::fromStdString(e.what());
     }
