@@ -40,6 +40,7 @@ std::optional<po::variables_map> parseArguments(const Arguments& args, const po:
         all.add(*hidden);
     po::variables_map vm;
     po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
+    recordArguments(vm);
     if (vm.count("help")) {
         std::cout << options;
         return std::nullopt;
@@ -257,18 +258,6 @@ void writeResult(const std::string& path, const std::string& text)
         std::cout << text << std::flush;
     else
         project::writeFileAtomically(path, text);
-}
-
-void checkOutputPlace(const std::string& path, const char* option)
-{
-    if (path == "-")
-        return;
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw UserError(path + ": is a directory; " + option + " needs a file name");
-    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
-        throw UserError(path + ": the folder " + parent.string() + " does not exist");
 }
 
 }  // namespace sysid::cli

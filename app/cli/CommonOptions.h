@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/cli/CommandLine.h"
+#include "app/cli/OutputPlace.h"
 
 #include "engine/data/CsvReader.h"
 #include "engine/estimate/FitSettingFields.h"
@@ -78,9 +79,6 @@ bool isProjectFile(const std::string& path);
 
 // The whole file at path (a model); a missing, unreadable or directory path is a UserError.
 std::string readModelText(const std::string& path);
-// Refuses an output file (given with `option`) that is a folder or lies in a folder that does
-// not exist ("-" is stdout).
-void checkOutputPlace(const std::string& path, const char* option = "-o");
 // Writes a command's result to `path` atomically; "-" is standard output.
 void writeResult(const std::string& path, const std::string& text);
 // A whole-number option, read as signed so that "-3" is refused rather than wrapped around.

@@ -2,6 +2,7 @@
 // path on top (seed 003, Figures 4.3-4.6), written as JSON or CSV for redrawing.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 #include "app/cli/Processes.h"
@@ -107,6 +108,8 @@ int runContour(const Arguments& args)
     if (output != "-" && extension != ".json" && extension != ".csv")
         throw UsageError("-o: the file must end in .json or .csv, not '" + output + "'");
     checkOutputPlace(output);
+    if (extension == ".csv" && vm.count("path"))  // the path goes beside the surface
+        checkOutputPlace(std::filesystem::path(output).replace_extension(".path.csv").string());
 
     job::CostSurface surface;
     surface.x = parseAxis(vm["x"].as<std::string>(), "--x");
@@ -123,6 +126,8 @@ int runContour(const Arguments& args)
             throw UsageError(option + axis->parameter + ": " + e.what());
         }
     }
+    if (const std::string problem = surface.gridProblem(); !problem.empty())
+        throw UsageError("--grid: " + problem + "; use a smaller grid");
     {
         estimate::FitSettings checked;  // option errors come before anything is read
         applyFieldOptions(vm, fields, checked, policy);
@@ -159,13 +164,15 @@ int runContour(const Arguments& args)
 
     const bool quiet = vm.count("quiet") > 0;
     std::size_t lastPercent = 0;
-    const job::CostSurfaceResult result = surface.run([&](std::size_t done, std::size_t total) {
-        const std::size_t percent = 100 * done / total;
-        if (quiet || (percent < lastPercent + 10 && done < total))
-            return;
-        lastPercent = percent;
-        std::cerr << "contour: " << done << "/" << total << " points\n" << std::flush;
-    });
+    const job::CostSurfaceResult result = surface.run(
+        [&](std::size_t done, std::size_t total) {
+            const std::size_t percent = 100 * done / total;
+            if (quiet || (percent < lastPercent + 10 && done < total))
+                return;
+            lastPercent = percent;
+            std::cerr << "contour: " << done << "/" << total << " points\n" << std::flush;
+        },
+        interruptToken());
     if (!processes().isRoot())
         return Success;  // rank 0 has every row and writes the result
     if (result.failedPoints > 0)

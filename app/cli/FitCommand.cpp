@@ -2,6 +2,7 @@
 // and CSV files given on the command line. Progress on stderr, RESULT.json written atomically.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/FitJobOptions.h"
 #include "app/cli/ParameterOverrides.h"
@@ -155,16 +156,18 @@ int runFit(const Arguments& args)
                       << estimate::methodName(fit.settings.method) << " from starts drawn within the bounds (seed "
                       << job.settings.seed << ")" << onProcesses() << "\n"
                       << std::flush;
-        starts = job.run([&](const job::Multistart::Progress& p) {
-            if (quiet || !p.start)
-                return;
-            const job::MultistartStart& s = *p.start;
-            std::cerr << "start " << s.index << " (" << p.done << "/" << p.total << "): "
-                      << (std::isfinite(s.cost) ? "cost " + data::formatNumber(s.cost, 8) : std::string("failed"))
-                      << ", " << core::terminationKinds.name(s.kind) << (s.stopReason.empty() ? "" : ": ")
-                      << s.stopReason << "\n"
-                      << std::flush;
-        });
+        starts = job.run(
+            [&](const job::Multistart::Progress& p) {
+                if (quiet || !p.start)
+                    return;
+                const job::MultistartStart& s = *p.start;
+                std::cerr << "start " << s.index << " (" << p.done << "/" << p.total << "): "
+                          << (std::isfinite(s.cost) ? "cost " + data::formatNumber(s.cost, 8) : std::string("failed"))
+                          << ", " << core::terminationKinds.name(s.kind) << (s.stopReason.empty() ? "" : ": ")
+                          << s.stopReason << "\n"
+                          << std::flush;
+            },
+            interruptToken());
         if (!processes().isRoot())
             return Success;
         if (!starts->best)
@@ -180,7 +183,7 @@ int runFit(const Arguments& args)
                       << ") reached by " << data::formatNumber(100 * starts->fractionBest, 3) << " % of the starts\n"
                       << std::flush;
     } else {
-        result = fit.run(progress);
+        result = fit.run(progress, interruptToken());
     }
     report(result);
     std::map<std::string, double> estimates;  // of the fit whose result is written
@@ -191,7 +194,7 @@ int runFit(const Arguments& args)
         resultJson["multistart"] = project::multistartToJson(*starts);
     if (vm.count("refine") && !result.cancelled()) {
         progress.log("refining by output error from the " + estimate::methodName(fit.settings.method) + " estimate");
-        const estimate::FitResult refined = job::refinedByOutputError(fit, result).run(progress);
+        const estimate::FitResult refined = job::refinedByOutputError(fit, result).run(progress, interruptToken());
         report(refined);
         for (const auto& p : refined.parameters)
             estimates[p.name] = p.value;

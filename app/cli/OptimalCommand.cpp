@@ -3,6 +3,7 @@
 // RESULT.json (and optionally the residual traces as CSV) written atomically.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 #include "app/cli/StageOptions.h"
@@ -216,7 +217,7 @@ int runOptimal(const Arguments& args)
         return Success;
     }
     StderrProgress progress(quiet, false);  // the job logs each Newton iteration with its timings
-    const estimate::OptimalEstimationResult result = estimate.run(progress);
+    const estimate::OptimalEstimationResult result = estimate.run(progress, interruptToken());
     writeResult(out, project::optimalResultToJson(result).dump(2) + "\n");
     if (vm.count("residuals"))
         project::writeFileAtomically(vm["residuals"].as<std::string>(), residualCsv(result));

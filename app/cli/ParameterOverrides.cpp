@@ -3,6 +3,8 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
 
+#include "engine/project/JsonFile.h"
+#include "engine/project/ProjectError.h"
 #include "engine/project/ResultJson.h"
 
 #include <nlohmann/json.hpp>
@@ -61,14 +63,14 @@ std::vector<double> parameterValues(const model::Model& model, const std::vector
 
 estimate::FitResult readFitResult(const std::string& path, const std::string& option)
 {
-    std::ifstream in(path);
-    if (!in || std::filesystem::is_directory(path))
-        throw UserError(option + ": cannot read the fit result '" + path + "'" +
-                        (std::filesystem::exists(path) ? "" : " (no such file)"));
-    std::ostringstream text;
-    text << in.rdbuf();
+    nlohmann::json json;
     try {
-        return project::resultFromJson(nlohmann::json::parse(text.str()));
+        json = project::readJsonFile(path, "fit result");
+    } catch (const project::ProjectError& e) {
+        throw UserError(option + ": " + e.what());
+    }
+    try {
+        return project::resultFromJson(json);
     } catch (const std::exception& e) {
         throw UserError(option + " " + path + ": not a fit result (" + e.what() + ")");
     }

@@ -3,6 +3,7 @@
 // parameter (a frequency-response curve). ORBIT.json (or CSV) written atomically.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 #include "app/cli/StderrProgress.h"
@@ -170,7 +171,7 @@ int runPeriodic(const Arguments& args)
     }
 
     StderrProgress progress(vm.count("quiet") > 0);
-    const job::PeriodicJob::Result result = job.run(progress);
+    const job::PeriodicJob::Result result = job.run(progress, interruptToken());
     const std::string sweepParameter = job.sweep ? job.sweep->parameter : std::string();
     const bool csv = out.size() > 4 && out.substr(out.size() - 4) == ".csv";
     writeResult(out,

@@ -4,6 +4,7 @@
 // one line per re-fit on stderr, everything as JSON with -o.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/FitJobOptions.h"
 #include "app/cli/ParameterOverrides.h"
@@ -157,20 +158,22 @@ int runProfile(const Arguments& args)
         std::cerr << "profile: fitting " << input << " by " << estimate::methodName(profile.fit.settings.method)
                   << " for the optimum" << onProcesses() << "\n"
                   << std::flush;
-    const job::ProfileResult result = profile.run([&](const job::ProfileLikelihood::Progress& p) {
-        if (quiet)
-            return;
-        if (p.parameter.empty()) {
-            std::cerr << "profile: optimum found; stepping " << p.sidesTotal / 2 << " parameter(s) both ways\n";
-        } else if (p.point) {
-            std::cerr << "profile " << p.parameter << (p.direction < 0 ? " down" : " up") << ": "
-                      << data::formatNumber(p.point->value, 6) << (p.point->converged ? "" : " (not converged)")
-                      << ", objective " << data::formatNumber(p.point->objective, 8) << "\n";
-        } else if (p.sidesDone > 0 && p.pointsDone > 0) {
-            return;  // a side ended, or a step was redone
-        }
-        std::cerr << std::flush;
-    });
+    const job::ProfileResult result = profile.run(
+        [&](const job::ProfileLikelihood::Progress& p) {
+            if (quiet)
+                return;
+            if (p.parameter.empty()) {
+                std::cerr << "profile: optimum found; stepping " << p.sidesTotal / 2 << " parameter(s) both ways\n";
+            } else if (p.point) {
+                std::cerr << "profile " << p.parameter << (p.direction < 0 ? " down" : " up") << ": "
+                          << data::formatNumber(p.point->value, 6) << (p.point->converged ? "" : " (not converged)")
+                          << ", objective " << data::formatNumber(p.point->objective, 8) << "\n";
+            } else if (p.sidesDone > 0 && p.pointsDone > 0) {
+                return;  // a side ended, or a step was redone
+            }
+            std::cerr << std::flush;
+        },
+        interruptToken());
     if (!processes().isRoot())
         return Success;  // rank 0 has every profile and writes the result
 

@@ -2,6 +2,7 @@
 // same HTML the graphical program writes, with the figures it can draw without a screen.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/StderrProgress.h"
 
 #include "engine/project/AtomicFile.h"
@@ -91,7 +92,7 @@ int runReport(const Arguments& args)
         result.settings = project.settings;  // a stored result keeps no settings: they are the project's
     } else {
         StderrProgress progress(vm.count("quiet") > 0);
-        result = project::makeFitJob(project).run(progress);
+        result = project::makeFitJob(project).run(progress, interruptToken());
     }
 
     std::error_code ec;

@@ -1,5 +1,6 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 
@@ -80,6 +81,7 @@ int runSimulate(const Arguments& given)
                              (std::string(required) == "model"        ? "the MODEL file"
                                   : std::string(required) == "output" ? "-o OUT.csv"
                                                                       : "--" + std::string(required)));
+    checkOutputPlace(vm["output"].as<std::string>());
     const double t0 = vm["t-start"].as<double>();
     const double tEnd = vm["t-end"].as<double>();
     const double dt = vm["dt"].as<double>();
@@ -144,9 +146,9 @@ int runSimulate(const Arguments& given)
                   << " is not used\n";
     }
 
+    request.stop = interruptToken();
     const integrate::Trajectory trajectory = integrate::simulate(compiled, request, settings);
-    if (const std::string drift = integrate::describeDrift(integrate::constraintDrift(trajectory));
-        !drift.empty())
+    if (const std::string drift = integrate::describeDrift(integrate::constraintDrift(trajectory)); !drift.empty())
         std::cerr << "sysid simulate: " << drift << "\n";
 
     std::optional<job::OutputNoise> noise;

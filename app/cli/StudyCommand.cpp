@@ -4,6 +4,7 @@
 // one progress line per realisation on stderr, everything as JSON or CSV with -o.
 #include "app/cli/CommandLine.h"
 #include "app/cli/CommonOptions.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
 #include "app/cli/Processes.h"
@@ -144,8 +145,8 @@ int runStudy(const Arguments& args)
                   << ": " << study.settings.realisations << " realisations of " << input << " by "
                   << estimate::methodName(study.fit.settings.method) << onProcesses() << "\n"
                   << std::flush;
-    const job::NoiseStudyResult result =
-        study.run([&](const job::RealisationResult& r, std::size_t done, std::size_t total) {
+    const job::NoiseStudyResult result = study.run(
+        [&](const job::RealisationResult& r, std::size_t done, std::size_t total) {
             if (quiet)
                 return;
             std::string line = "realisation " + std::to_string(r.index + 1) + " (" + std::to_string(done) + "/" +
@@ -154,7 +155,8 @@ int runStudy(const Arguments& args)
                              : (r.converged ? "converged" : "not converged (" + r.message + ")") + std::string(", ") +
                     std::to_string(r.iterations) + " iterations";
             std::cerr << line << '\n' << std::flush;
-        });
+        },
+        interruptToken());
     if (!processes().isRoot())
         return Success;  // rank 0 has every realisation and writes the result
 

@@ -2,7 +2,10 @@
 // call the engine, print or write the result.
 #include "app/cli/CommandLine.h"
 #include "app/cli/Processes.h"
+#include "app/cli/Interrupt.h"
+#include "app/cli/TerminalText.h"
 
+#include "engine/core/ExceptionText.h"
 #include "engine/data/DataError.h"
 #include "engine/eval/NativeCode.h"
 #include "engine/model/ModelError.h"
@@ -12,6 +15,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <new>
 #include <string>
 
 namespace {
@@ -79,15 +83,23 @@ int main(int argc, char** argv)
         {"optimal", runOptimal}, {"study", runStudy},       {"contour", runContour}, {"report", runReport},
         {"compare", runCompare}, {"spectrum", runSpectrum}, {"profile", runProfile}};
     const auto usageError = [&](const char* what) {
-        return failure(UsageErrorExit, "sysid " + command + ": " + what + "\n(see 'sysid " + command + " --help')");
+        return failure(UsageErrorExit,
+                       terminalText("sysid " + command + ": " + what) + "\n(see 'sysid " + terminalText(command) +
+                           " --help')");
     };
+    // An error printed after Ctrl-C is a consequence of the interruption: the exit says so.
+    const auto failed = [&](const std::string& message) {
+        return failure(interrupted() ? InterruptedExit : UserErrorExit, terminalText(message));
+    };
+    installInterruptHandling();
     try {
         if (const auto it = commands.find(command); it != commands.end()) {
             // Under mpirun the other ranks help only where a command spreads its work over them;
             // elsewhere rank 0 runs the command alone.
             if (!processes().isRoot() && !kDistributedCommands.contains(command))
                 return Success;
-            return it->second(args);
+            const int status = it->second(args);
+            return interrupted() ? InterruptedExit : status;
         }
         if (command == "--help" || command == "-h" || command == "help") {
             std::cout << usage;
@@ -97,17 +109,19 @@ int main(int argc, char** argv)
             std::cout << "sysid " SYSID_VERSION "\n";
             return Success;
         }
-        std::cerr << "sysid: unknown command '" << command << "'\n\n" << usage;
+        std::cerr << "sysid: unknown command '" << terminalText(command) << "'\n\n" << usage;
         return UsageErrorExit;
     } catch (const UsageError& e) {
         return usageError(e.what());
     } catch (const boost::program_options::error& e) {
         return usageError(e.what());
     } catch (const sysid::model::ModelError& e) {  // the message names the file, line and column
-        return failure(UserErrorExit, e.what());
+        return failed(e.what());
     } catch (const sysid::data::DataError& e) {  // the message names the file, line and column
-        return failure(UserErrorExit, e.what());
+        return failed(e.what());
+    } catch (const std::bad_alloc& e) {
+        return failed("sysid " + command + ": " + sysid::core::exceptionText(e));
     } catch (const std::exception& e) {  // UserError, integrate::IntegrationError and the rest
-        return failure(UserErrorExit, "sysid " + command + ": " + e.what());
+        return failed("sysid " + command + ": " + e.what());
     }
 }

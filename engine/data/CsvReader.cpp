@@ -1,5 +1,7 @@
 #include "engine/data/CsvReader.h"
 
+#include "engine/core/InputFile.h"
+
 #include "engine/data/DataError.h"
 #include "engine/data/Text.h"
 
@@ -467,8 +469,45 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
                             sourceName, headerLine);
     }
 
+    // A file that is no CSV of numbers at all (a project may point at any file) is refused
+    // without echoing its lines: its header has no separator and its first row holds no number.
+    const auto holdsANumber = [&](const std::vector<Field>& row) {
+        std::string text;
+        double v = 0;
+        for (const auto& f : row)
+            if (parseNumber(f.text, decimalPoint, text, v) == NumberStatus::Ok)
+                return true;
+        return false;
+    };
+    const auto notCsv = [&] {
+        return DataError("does not look like a CSV file of numbers: the first row after the header (line " +
+                             std::to_string(headerLine) +
+                             ") holds no number; expected a header line of column "
+                             "names and rows of numbers",
+                         sourceName);
+    };
+    const auto firstRowHoldsANumber = [&] {
+        LineReader ahead = lines;
+        std::string_view row;
+        int rowNumber = 0;
+        int skip = options.skipRows;
+        std::vector<Field> rowFields;
+        SplitError rowError;
+        while (ahead.next(row, rowNumber)) {
+            const std::string_view content = stripComment(row);
+            if (isBlank(content))
+                continue;
+            if (skip-- > 0)
+                continue;
+            return splitFields(content, sep, rowFields, rowError) && holdsANumber(rowFields);
+        }
+        return true;  // no rows: said as such below
+    };
+
     if (options.timeColumn) {
         const auto c = table.findColumn(*options.timeColumn);
+        if (!c && columnCount == 1 && !firstRowHoldsANumber())
+            throw notCsv();
         if (!c)
             throw DataError("no such column for the time; expected one of: " + listNames(table.columnNames), sourceName,
                             headerLine, 0, *options.timeColumn);
@@ -490,7 +529,10 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
             --toSkip;
             continue;
         }
-        if (!splitFields(content, sep, fields, splitError)) {
+        const bool split = splitFields(content, sep, fields, splitError);
+        if (previousLine == 0 && columnCount == 1 && (!split || !holdsANumber(fields)))
+            throw notCsv();
+        if (!split) {
             const std::size_t c = splitError.field;
             throw DataError(splitError.message, sourceName, lineNo, toInt(c + 1),
                             c < columnCount ? table.columnNames[c] : std::string());
@@ -540,38 +582,11 @@ DataTable readCsv(const std::string& path, const CsvOptions& options)
 {
     if (path.empty())
         throw DataError("no file name given; expected the path of a CSV file");
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::file_status st = fs::status(fs::path(path), ec);
-    if (st.type() == fs::file_type::not_found)
-        throw DataError("file not found; expected an existing CSV file", path);
-    if (st.type() == fs::file_type::directory)
-        throw DataError("is a directory; expected a CSV file", path);
-    if (ec)
-        throw DataError("cannot be accessed: " + ec.message(), path);
-
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in.is_open()) {
-        const int err = errno;
-        throw DataError("cannot be opened: " +
-                            (err != 0 ? std::generic_category().message(err) : std::string("unknown error")),
-                        path);
-    }
     std::string text;
-    std::vector<char> buffer(1 << 16);
-    for (;;) {
-        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-        const std::streamsize got = in.gcount();
-        if (got > 0)
-            text.append(buffer.data(), static_cast<std::size_t>(got));
-        if (!in)
-            break;
-    }
-    if (in.bad()) {
-        const int err = errno;
-        throw DataError(
-            "cannot be read: " + (err != 0 ? std::generic_category().message(err) : std::string("read error")), path);
+    try {
+        text = core::readInputFile(path, core::kMaxDataFileBytes, "a CSV file");
+    } catch (const core::InputFileError& e) {
+        throw DataError(e.message, path);
     }
     return parseCsv(text, path, options);
 }

@@ -1,5 +1,7 @@
 #include "engine/estimate/OptimalEstimation.h"
 
+#include "engine/core/MemoryBudget.h"
+
 #include "engine/core/SolverStatistics.h"
 #include "engine/data/Text.h"
 #include "engine/estimate/OptimalEstimationGuess.h"
@@ -234,6 +236,17 @@ std::unique_ptr<Setup> setUp(const model::Model& model, const Experiment& experi
     setup->prepared = prepare(model, experiment, settings);
     const AugmentedLayout& L = setup->prepared.layout;
     const std::size_t N = L.stateNames.size();
+    {
+        // Per shooting point: the 2N states and costates and a 2N x 2N block of the Jacobian,
+        // with its place in the factorisation (about four copies).
+        const double m = 2.0 * static_cast<double>(N);
+        if (const std::string problem =
+                core::memoryProblem(static_cast<double>(settings.shootingPoints) * (m * m + m) * 8.0 * 4.0,
+                                    std::to_string(settings.shootingPoints) + " shooting points of " +
+                                        std::to_string(2 * N) + " states and costates");
+            !problem.empty())
+            throw OptimalEstimationError("shooting points: " + problem + "; use fewer points");
+    }
 
     std::vector<data::Signal> signals;
     for (std::size_t j : L.measuredOutputs) {

@@ -1,5 +1,6 @@
 #include "engine/estimate/OutputWeights.h"
 
+#include "engine/data/Text.h"
 #include "engine/estimate/NoiseVariances.h"
 
 #include <cmath>
@@ -42,6 +43,14 @@ std::vector<double> outputWeights(const eval::CompiledModelSource& model, const 
         // Noise-free data would give sigma ~ 0: keep sigma above 1e-6 of the signal's RMS.
         const double variance = std::max(noiseVariance / static_cast<double>(experimentsWithOutput), floors[j]);
         weights[j] = variance > 0 ? 1.0 / variance : 1.0;
+        // Beyond double's range the weight would be 0 or infinite and the fit would report a
+        // perfect fit (cost 0) or nothing at all: refuse rather than be silently wrong.
+        if (!std::isfinite(variance) || !std::isfinite(weights[j]) || !(weights[j] > 0))
+            throw std::invalid_argument(
+                "the data of output " + model.outputNames[j] + " are beyond what their weight can be computed for " +
+                "(noise variance " +
+                (std::isfinite(variance) ? data::formatNumber(variance, 3) : std::string("overflows")) +
+                "); rescale the data to a moderate unit, or give the output's weight");
     }
     return weights;
 }

@@ -151,9 +151,13 @@ std::vector<double> uniformGrid(double t0, double tEnd, double dt)
 {
     if (!(dt > 0) || !(tEnd > t0) || !std::isfinite(t0) || !std::isfinite(tEnd))
         throw std::invalid_argument("the time grid needs dt > 0 and t_end > t_start");
-    const auto count = static_cast<std::size_t>(std::floor((tEnd - t0) / dt * (1 + 1e-12))) + 1;
-    if (count > 100000000)
-        throw std::invalid_argument("the time grid would have more than 1e8 samples; choose a larger dt");
+    // Counted in floating point first: a cast of a count beyond size_t (t_end 1e300, dt 1) is
+    // undefined and once gave a grid of one sample.
+    const double samples = std::floor((tEnd - t0) / dt * (1 + 1e-12)) + 1;
+    if (!(samples <= 1e8))
+        throw std::invalid_argument("the time grid would have " + data::formatNumber(samples, 3) +
+                                    " samples, more than 1e8; choose a larger dt or a shorter time span");
+    const auto count = static_cast<std::size_t>(samples);
     std::vector<double> grid(count);
     for (std::size_t i = 0; i < count; ++i)
         grid[i] = t0 + static_cast<double>(i) * dt;

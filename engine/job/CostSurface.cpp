@@ -1,5 +1,7 @@
 #include "engine/job/CostSurface.h"
 
+#include "engine/core/MemoryBudget.h"
+
 #include "engine/core/ThreadPool.h"
 #include "engine/data/DataError.h"
 #include "engine/data/Text.h"
@@ -143,11 +145,23 @@ void CostSurface::validate() const
             throw e.within(name, "the " + std::string(name) + " axis ");
         }
     }
+    if (const std::string problem = gridProblem(); !problem.empty())
+        throw core::SettingError("points", "grid", std::to_string(x.points) + " x " + std::to_string(y.points),
+                                 "a grid that fits in memory: " + problem);
     try {
         fit.settings.validate();
     } catch (const core::SettingError& e) {
         throw e.within("fit");
     }
+}
+
+std::string CostSurface::gridProblem() const
+{
+    // The costs of the grid, a row's worth per thread and the axes' values.
+    const double points = static_cast<double>(x.points) * static_cast<double>(y.points);
+    return core::memoryProblem(points * 8.0 * 2.0,
+                               "a cost surface of " + std::to_string(x.points) + " x " + std::to_string(y.points) +
+                                   " points");
 }
 
 double CostSurfaceResult::minimum() const

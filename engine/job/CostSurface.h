@@ -61,9 +61,12 @@ struct CostSurface {
     // Over several processes: on process 0 only, for the other processes' rows when they arrive.
     using Progress = std::function<void(std::size_t done, std::size_t total)>;
 
-    // Both axes' validate() and the fit's settings (FitSettings::validate); throws
-    // core::SettingError with the key under "x", "y" or "fit".
+    // Both axes' validate(), the grid's size against the memory (key "points") and the fit's
+    // settings (FitSettings::validate); throws core::SettingError with the key under "x", "y"
+    // or "fit".
     void validate() const;
+    // Why the grid of x.points x y.points costs cannot be held in memory, or "".
+    std::string gridProblem() const;
 
     // Evaluates every grid point, rows shared among the processes and their `threads` threads; the
     // result is the same for any count, and on a process other than 0 it holds no costs (process 0

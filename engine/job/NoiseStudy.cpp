@@ -1,5 +1,6 @@
 #include "engine/job/NoiseStudy.h"
 
+#include "engine/core/MemoryBudget.h"
 #include "engine/job/ParametricBootstrap.h"
 #include "engine/parallel/DistributedFor.h"
 #include "engine/parallel/ExactJson.h"
@@ -203,6 +204,13 @@ NoiseStudyResult NoiseStudy::run(const Progress& progress, std::stop_token stop)
         throw JobError(JobError::Kind::Data, "study: no data to add noise to: give the project at least one data set");
 
     const std::size_t total = settings.realisations;
+    // What the finished realisations will hold (their estimates and messages), checked before the
+    // first fit; the storage itself grows only as realisations finish.
+    if (const std::string problem =
+            core::memoryProblem(static_cast<double>(total) * (static_cast<double>(sizeof(RealisationResult)) + 256.0),
+                                "keeping the results of " + std::to_string(total) + " realisations");
+        !problem.empty())
+        throw JobError(JobError::Kind::Settings, "study: " + problem + "; use fewer realisations");
     const StudyKind kind = resolvedStudyKind(settings.kind, !trueValues.empty());
     std::optional<BootstrapOrigin> origin;
     if (kind == StudyKind::ParametricBootstrap) {

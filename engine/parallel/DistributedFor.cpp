@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <iterator>
 #include <mutex>
@@ -37,8 +38,10 @@ std::vector<IndexResult> distributedFor(const ProcessGroup& group, std::size_t c
                                         const TaskCompute& compute, const TaskFinished& finished, std::stop_token stop)
 {
     const int rank = group.rank();
-    const std::vector<std::size_t> mine = indicesOf(count, rank, group.size());
-    std::vector<std::optional<IndexResult>> local(mine.size());
+    const std::size_t mine = countOf(count, rank, group.size());
+    // Only finished tasks take memory (sorted by index after): a loop stopped early, or a huge
+    // count checked elsewhere against the memory, holds nothing for the work not done.
+    std::vector<IndexResult> done;
     std::mutex mutex;
     std::exception_ptr callbackError;
     std::stop_source callbackStop;  // a throwing `finished` ends this process's remaining tasks
@@ -50,10 +53,10 @@ std::vector<IndexResult> distributedFor(const ProcessGroup& group, std::size_t c
         if (combined.stop_requested())
             return;
         IndexResult result;
-        result.index = mine[k];
+        result.index = indexOf(k, rank, group.size());
         result.rank = rank;
         try {
-            std::optional<std::string> text = compute(mine[k], slot, combined.get_token());
+            std::optional<std::string> text = compute(result.index, slot, combined.get_token());
             if (!text)
                 return;
             result.text = std::move(*text);
@@ -65,26 +68,34 @@ std::vector<IndexResult> distributedFor(const ProcessGroup& group, std::size_t c
             result.text = "an unknown error";
         }
         const std::lock_guard lock(mutex);
-        local[k] = std::move(result);
+        done.push_back(std::move(result));
         if (finished && group.isRoot() && !callbackError) {
             try {
-                finished(*local[k]);
+                finished(done.back());
             } catch (...) {
                 callbackError = std::current_exception();
                 callbackStop.request_stop();
             }
         }
     };
-    core::ThreadPool::shared().parallelFor(mine.size(), core::ThreadPool::participantsFor(threads, mine.size()), task);
+    // One loop per participant claiming the next task, rather than a parallelFor over the tasks,
+    // which keeps a slot per task.
+    std::atomic<std::size_t> next{0};
+    const std::size_t workers = core::ThreadPool::participantsFor(threads, mine);
+    if (mine > 0)
+        core::ThreadPool::shared().parallelFor(workers, workers, [&](std::size_t, std::size_t slot) {
+            for (std::size_t k = next.fetch_add(1); k < mine; k = next.fetch_add(1)) {
+                if (stop.stop_requested() || callbackStop.stop_requested())
+                    return;
+                task(k, slot);
+            }
+        });
 
-    std::vector<IndexResult> done;
-    for (auto& r : local)
-        if (r)
-            done.push_back(std::move(*r));
+    const auto byIndex = [](const IndexResult& a, const IndexResult& b) { return a.index < b.index; };
+    std::sort(done.begin(), done.end(), byIndex);
     const std::vector<std::string> texts = group.gather(pack(done));
     if (!group.isRoot())
         return {};
-    const auto byIndex = [](const IndexResult& a, const IndexResult& b) { return a.index < b.index; };
     std::vector<IndexResult> others;
     for (std::size_t other = 1; other < texts.size(); ++other)
         for (IndexResult& r : unpack(texts[other], static_cast<int>(other)))

@@ -12,6 +12,11 @@ namespace sysid::parallel {
 // one process all the expensive ones.
 std::vector<std::size_t> indicesOf(std::size_t count, int rank, int ranks);
 
+// How many indices process `rank` computes, and its k-th one, without listing them (a study of
+// 10^8 realisations must not hold 10^8 indices before it starts).
+std::size_t countOf(std::size_t count, int rank, int ranks);
+std::size_t indexOf(std::size_t k, int rank, int ranks);
+
 // The rank that computes `index`.
 int ownerOf(std::size_t index, int ranks);
 

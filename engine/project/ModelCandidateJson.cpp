@@ -1,6 +1,7 @@
 #include "engine/project/ModelCandidateJson.h"
 
 #include "engine/estimate/FitSettingFields.h"
+#include "engine/project/JsonFile.h"
 #include "engine/project/ProjectError.h"
 #include "engine/project/ProjectJob.h"
 #include "engine/project/ResultJson.h"
@@ -36,7 +37,7 @@ bool comparisonSettingKey(const std::string& key)
 
 job::ModelCandidate candidateFromResultFile(const std::string& path, const std::string& modelFile)
 {
-    const nlohmann::json json = nlohmann::json::parse(readText(path, "fit result"), nullptr, false);
+    const nlohmann::json json = readJsonFile(path, "fit result");
     if (!json.is_object())
         throw ProjectError(path, "", "not a fit result (not a JSON object)");
     job::ModelCandidate candidate;

@@ -1,5 +1,8 @@
 #include "engine/project/OptimalEstimationJson.h"
 
+#include "engine/project/JsonFile.h"
+#include "engine/project/ProjectError.h"
+
 #include "engine/project/JsonNumbers.h"
 #include "engine/project/RunSummaryJson.h"
 #include "engine/project/SettingsJson.h"
@@ -237,16 +240,11 @@ estimate::OptimalEstimationResult optimalResultFromJson(const json& in)
 
 estimate::StartTrajectory loadStartTrajectory(const std::string& path)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw std::invalid_argument(path + ": cannot open the result to start from (missing or unreadable)");
-    std::ostringstream text;
-    text << file.rdbuf();
     json in;
     try {
-        in = json::parse(text.str());
-    } catch (const json::parse_error& e) {
-        throw std::invalid_argument(path + ": not a JSON result of sysid optimal (" + e.what() + ")");
+        in = readJsonFile(path, "result of sysid optimal");
+    } catch (const ProjectError& e) {
+        throw std::invalid_argument(e.what());
     }
     try {
         const estimate::OptimalEstimationResult r = optimalResultFromJson(in);

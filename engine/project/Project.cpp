@@ -1,10 +1,12 @@
 #include "engine/project/Project.h"
 
+#include "engine/core/InputFile.h"
 #include "engine/data/DataError.h"
 #include "engine/model/SubModels.h"
 #include "engine/data/Preprocessing.h"
 #include "engine/project/AtomicFile.h"
 #include "engine/estimate/FitSettingFields.h"
+#include "engine/project/JsonFile.h"
 #include "engine/project/JsonKeys.h"
 #include "engine/project/MultistartJson.h"
 #include "engine/project/OptimalEstimationJson.h"
@@ -151,28 +153,6 @@ void readSettings(const Reader& r, const json& value, const std::string& key, es
     }
 }
 
-std::pair<int, int> lineAndColumn(const std::string& text, std::size_t byte)
-{
-    // nlohmann reports the 1-based index of the last character read.
-    const std::size_t end = std::min(byte == 0 ? 0 : byte - 1, text.size());
-    int line = 1;
-    std::size_t lineStart = 0;
-    for (std::size_t i = 0; i < end; ++i)
-        if (text[i] == '\n') {
-            ++line;
-            lineStart = i + 1;
-        }
-    return {line, static_cast<int>(end - lineStart) + 1};
-}
-
-// nlohmann's what() is "[json.exception.parse_error.101] parse error at line L, column C: REASON".
-std::string parseReason(const std::string& what)
-{
-    const std::size_t at = what.find("column ");
-    const std::size_t colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
-    return colon == std::string::npos ? what : what.substr(colon + 2);
-}
-
 // A one-character string from the table of symbols the CSV reader accepts.
 template <std::size_t N>
 char readSymbol(const Reader& r, const json& value, const std::string& key,
@@ -289,9 +269,12 @@ Project projectFromJson(const json& root, const std::string& file, const std::st
                 r.fail(key + ".path", "the file name is empty");
             const fs::path resolved = fs::path(given).is_absolute() ? fs::path(given) : fs::path(directory) / given;
             set.path = resolved.lexically_normal().string();
-            std::error_code ec;
-            if (!fs::is_regular_file(set.path, ec))
-                r.fail(key + ".path", "data file '" + given + "' not found (looked for " + set.path + ")");
+            if (const std::string problem = core::inputFileProblem(set.path, core::kMaxDataFileBytes, "a CSV file");
+                !problem.empty())
+                r.fail(key + ".path",
+                       "data file '" + given + "' " +
+                           (problem.starts_with("file not found") ? std::string("not found") : problem) +
+                           " (looked for " + set.path + ")");
             if (const json* time = Reader::member(item, "time_column"))
                 set.timeColumn = r.string(*time, key + ".time_column");
             set.format = readFormat(r, item, key);
@@ -438,24 +421,7 @@ data::CsvOptions csvOptions(const Project::DataSet& set)
 
 Project loadProject(const std::string& path)
 {
-    std::error_code ec;
-    if (fs::is_directory(path, ec))
-        throw ProjectError(path, "", "is a directory, not a project file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ProjectError(path, "", "cannot open the project file (missing or unreadable)");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad())
-        throw ProjectError(path, "", "cannot read the project file");
-    const std::string text = buffer.str();
-    json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::parse_error& e) {
-        const auto [line, column] = lineAndColumn(text, e.byte);
-        throw ProjectError(path, "", "not a JSON project file: " + parseReason(e.what()), line, column);
-    }
+    const json root = readJsonFile(path, "project file");
     return projectFromJson(root, path, fs::path(path).parent_path().string());
 }
 

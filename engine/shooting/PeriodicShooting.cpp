@@ -1,5 +1,7 @@
 #include "engine/shooting/PeriodicShooting.h"
 
+#include "engine/core/MemoryBudget.h"
+
 #include "engine/shooting/ConstrainedMonodromy.h"
 
 #include "engine/data/Text.h"
@@ -152,6 +154,20 @@ std::string checkInput(const eval::CompiledModel& model, const Eigen::VectorXd& 
         return "the number of shooting intervals must be at least 1";
     if (s.samples < 2)
         return "at least 2 orbit samples are needed";
+    // Per interval: its end state, its n x n block of the Jacobian and their place in the sparse
+    // factorisation (about four copies); per orbit sample: the states and the outputs.
+    const double n = static_cast<double>(model.stateCount());
+    const double perInterval = (n * n + 2 * n + 2) * 8.0 * 4.0;
+    if (auto problem = core::memoryProblem(static_cast<double>(s.intervals) * perInterval,
+                                           std::to_string(s.intervals) + " shooting intervals of " +
+                                               std::to_string(model.stateCount()) + " states");
+        !problem.empty())
+        return problem + "; use fewer intervals";
+    if (auto problem = core::memoryProblem(static_cast<double>(s.samples) *
+                                               (n + static_cast<double>(model.outputCount()) + 1) * 8.0,
+                                           std::to_string(s.samples) + " orbit samples");
+        !problem.empty())
+        return problem + "; use fewer samples";
     return {};
 }
 

@@ -356,7 +356,7 @@ private slots:
         // A missing result file, named.
         const Run missing = runSysid({"compare", tmp_.filePath("nothing.json"), "--data", tmp_.filePath("val.csv")});
         QCOMPARE(missing.exitCode, 1);
-        QVERIFY2(missing.err.contains("nothing.json") && missing.err.contains("no such file"), describe(missing));
+        QVERIFY2(missing.err.contains("nothing.json") && missing.err.contains("file not found"), describe(missing));
 
         // A missing data file, named.
         const Run noData = runSysid({"compare", result_, "--data", tmp_.filePath("absent.csv")});

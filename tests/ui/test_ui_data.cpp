@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 #include <memory>
 
 #include "engine/data/Noise.h"
@@ -172,6 +174,25 @@ private slots:
         d.loadFile(path);
         QVERIFY(!d.errorText().isEmpty());
         QVERIFY(!d.isAcceptable());
+    }
+
+    // A device, a FIFO or a folder chosen as data is named for what it is, at once: nothing is read
+    // from /dev/zero (it never ends) or a FIFO (it would block the window).
+    void importRefusesWhatIsNotAFile()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("pipe.csv"));
+        QVERIFY(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
+        ImportDialog d;
+        d.setModelNames({"x"}, {});
+        const QList<std::pair<QString, QString>> cases{{QStringLiteral("/dev/zero"), "is a device"},
+                                                       {fifo, "is a named pipe (FIFO)"},
+                                                       {dir.path(), "is a folder"}};
+        for (const auto& [path, message] : cases) {
+            d.loadFile(path);
+            QVERIFY2(d.errorText().contains(message), qPrintable(d.errorText()));
+            QVERIFY(!d.isAcceptable());
+        }
     }
 
     void detectsSemicolonAndTab()

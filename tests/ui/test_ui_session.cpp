@@ -4,9 +4,11 @@
 
 #include "ui/data/ImportDialog.h"
 #include "ui/main/MainWindow.h"
+#include "ui/main/Session.h"
 #include "ui/project/ProjectDocument.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QMessageBox>
 #include <QMimeData>
@@ -52,7 +54,7 @@ private slots:
     void initTestCase()
     {
         test::useTestSettings(QStringLiteral("sysid-session-test"));
-        QFile::remove(ui::MainWindow::autosavePath());
+        QDir(ui::Session::autosaveFolder()).removeRecursively();
     }
 
     void droppedModelStartsAProject()
@@ -142,14 +144,15 @@ private slots:
     // A window that dies without closing (a crash) leaves its autosave; the next one offers it.
     void autosaveIsOfferedBackAfterACrash()
     {
-        QString edited;
+        QString edited, autosave;
         {
             ui::MainWindow crashed(examples + QStringLiteral("/sdof_cubic.sysid"));
             edited = crashed.document()->modelText() + QStringLiteral("\n# unsaved work\n");
             crashed.document()->setModelText(edited);
             crashed.writeAutosave();
+            autosave = crashed.autosavePath();
         }  // destroyed without closeEvent, as a crash would leave it
-        QVERIFY(QFile::exists(ui::MainWindow::autosavePath()));
+        QVERIFY(QFile::exists(autosave));
 
         ui::MainWindow next;
         test::onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::Yes); });
@@ -157,26 +160,61 @@ private slots:
         QCOMPARE(next.document()->modelText(), edited);
         QVERIFY(next.document()->isModified());  // restored work is not saved yet
         QCOMPARE(next.document()->modelSource(), QStringLiteral("sdof_cubic.model"));
+        // The restored work is in the new window's own autosave; the crashed window's is gone.
+        QVERIFY(!QFile::exists(autosave));
+        QVERIFY(QFile::exists(next.autosavePath()));
     }
 
     void declinedAutosaveIsRemoved()
     {
+        QDir(ui::Session::autosaveFolder()).removeRecursively();
+        QString autosave;
         {
             ui::MainWindow crashed(examples + QStringLiteral("/sdof_cubic.sysid"));
             crashed.document()->setModelText(crashed.document()->modelText() + QStringLiteral("\n# lost\n"));
             crashed.writeAutosave();
+            autosave = crashed.autosavePath();
         }
-        QVERIFY(QFile::exists(ui::MainWindow::autosavePath()));
+        QVERIFY(QFile::exists(autosave));
         ui::MainWindow next;
         test::onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::No); });
         next.offerAutosaveRestore();
-        QVERIFY(!QFile::exists(ui::MainWindow::autosavePath()));
+        QVERIFY(!QFile::exists(autosave));
         QVERIFY(!next.document()->modelText().contains(QStringLiteral("# lost")));
 
         // A saved project leaves no autosave behind.
         ui::MainWindow clean(examples + QStringLiteral("/sdof_cubic.sysid"));
         clean.writeAutosave();
-        QVERIFY(!QFile::exists(ui::MainWindow::autosavePath()));
+        QVERIFY(!QFile::exists(clean.autosavePath()));
+    }
+
+    // Two windows keep an autosave each: neither overwrites the other's, closing one leaves the
+    // other's, and an open window's autosave is never offered for restoring.
+    void eachWindowHasItsOwnAutosave()
+    {
+        QDir(ui::Session::autosaveFolder()).removeRecursively();
+        ui::MainWindow a(examples + QStringLiteral("/sdof_cubic.sysid"));
+        ui::MainWindow b(examples + QStringLiteral("/mass_spring_damper.sysid"));
+        a.document()->setModelText(a.document()->modelText() + QStringLiteral("\n# window a\n"));
+        b.document()->setModelText(b.document()->modelText() + QStringLiteral("\n# window b\n"));
+        a.writeAutosave();
+        b.writeAutosave();
+        QVERIFY(a.autosavePath() != b.autosavePath());
+        auto read = [](const QString& path) {
+            QFile file(path);
+            return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+        };
+        QVERIFY(read(a.autosavePath()).contains(QStringLiteral("# window a")));
+        QVERIFY(read(b.autosavePath()).contains(QStringLiteral("# window b")));
+        QVERIFY(!read(a.autosavePath()).contains(QStringLiteral("# window b")));
+
+        QVERIFY(ui::Session::orphanedAutosaves().isEmpty());  // both belong to open windows
+
+        test::onNextModal([](QWidget* modal) { clickButton(modal, QMessageBox::Discard); });
+        a.close();
+        QVERIFY(!QFile::exists(a.autosavePath()));
+        QVERIFY(read(b.autosavePath()).contains(QStringLiteral("# window b")));
+        QVERIFY(ui::Session::orphanedAutosaves().isEmpty());
     }
 };
 

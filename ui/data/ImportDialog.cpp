@@ -3,6 +3,7 @@
 #include "ui/data/DialogParts.h"
 #include "ui/plots/CurvePlot.h"
 
+#include "engine/core/InputFile.h"
 #include "engine/data/CsvReader.h"
 #include "engine/data/DataError.h"
 
@@ -227,15 +228,19 @@ void ImportDialog::loadFile(const QString& path)
     }
     bytes_.clear();
     fileRead_ = false;
+    // The reader's own check: a device, FIFO or folder, or a file beyond the data size limit, is
+    // refused before a byte is read (a FIFO would block, /dev/zero never end).
+    const std::string problem = core::inputFileProblem(path_.toStdString(), core::kMaxDataFileBytes, "a CSV file");
     QFile file(path_);
-    if (!file.open(QIODevice::ReadOnly)) {
+    if (!problem.empty() || !file.open(QIODevice::ReadOnly)) {
         layout_ = {};
         headerFields_.clear();
         headerLine_ = 0;
         table_ = {};
         parsed_ = false;
-        errorText_ =
-            QFileInfo(path_).fileName() + QStringLiteral(": ") + tr("cannot open the file: %1").arg(file.errorString());
+        errorText_ = QFileInfo(path_).fileName() + QStringLiteral(": ") +
+            (problem.empty() ? tr("cannot open the file: %1").arg(file.errorString())
+                             : QString::fromStdString(problem));
         errorLine_ = 0;
         buildPreview();
         rebuildTimeCombo({});

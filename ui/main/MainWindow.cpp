@@ -52,6 +52,7 @@
 #include "ui/settings/FilterPanel.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
 
+#include "engine/core/AtomicFile.h"
 #include "engine/estimate/MethodTraits.h"
 #include "engine/model/ModelFile.h"
 #include "engine/model/SubModels.h"
@@ -64,6 +65,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QBuffer>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -975,12 +977,22 @@ void MainWindow::refreshData()
 
 bool MainWindow::saveScreenshot(const QString& path)
 {
-    return grab().save(path, "PNG");
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly) || !grab().save(&buffer, "PNG"))
+        return false;
+    try {
+        core::writeFileAtomically(path.toStdString(),
+                                  std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    } catch (const core::FileWriteError&) {
+        return false;
+    }
+    return true;
 }
 
-QString MainWindow::autosavePath()
+QString MainWindow::autosavePath() const
 {
-    return Session::autosavePath();
+    return session_->autosavePath();
 }
 
 void MainWindow::writeAutosave()

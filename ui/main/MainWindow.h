@@ -99,7 +99,7 @@ public:
     bool saveScreenshot(const QString& path);  // renders the window to a PNG
     // Offers to restore an autosave left by a crash; call once after show().
     void offerAutosaveRestore();
-    static QString autosavePath();
+    QString autosavePath() const;  // this window's autosave file
     // Writes the unsaved project to autosavePath() (every 30 s while modified; nothing when saved).
     void writeAutosave();
 

@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 #include <functional>
@@ -15,7 +16,9 @@ class ProjectDocument;
 
 // What keeps a user's work between sessions: the autosave copy of an unsaved project (written
 // every 30 s while it is modified, offered back after a crash, removed when the work is saved
-// or closed) and the menu of recently opened projects.
+// or closed) and the menu of recently opened projects. Each window (each open project) has an
+// autosave file of its own in autosaveFolder(), named for the process and the window, so that
+// windows and instances never overwrite or remove each other's.
 class Session : public QObject {
     Q_OBJECT
 
@@ -23,11 +26,18 @@ public:
     // `dialogParent` owns the restore question and its warnings.
     Session(ProjectDocument* document, QWidget* dialogParent, QObject* parent = nullptr);
 
-    static QString autosavePath();
+    ~Session() override;
+
+    static QString autosaveFolder();
+    // This window's autosave file.
+    QString autosavePath() const { return autosavePath_; }
     // Writes the unsaved project to autosavePath() (nothing when it is saved), atomically.
     void writeAutosave();
     void removeAutosave();
-    // Offers to restore an autosave left by a crash.
+    // The autosaves whose window is gone (its process ended, or its window in this process was
+    // destroyed without removing it): what a crash left.
+    static QStringList orphanedAutosaves();
+    // Offers to restore an autosave left by a crash: the newest of orphanedAutosaves().
     void offerAutosaveRestore();
 
     // The menu Session fills with recent projects; choosing one calls `open` with its path.
@@ -39,6 +49,7 @@ private:
 
     ProjectDocument* document_;
     QWidget* dialogParent_;
+    QString autosavePath_;
     QTimer autosaveTimer_;
     QMenu* recentMenu_ = nullptr;
     std::function<void(const QString&)> openRecent_;

@@ -2,7 +2,10 @@
 
 #include "ui/plots/ExportDialog.h"
 
+#include "engine/core/AtomicFile.h"
+
 #include <QAction>
+#include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
 #include <QMenu>
@@ -10,6 +13,7 @@
 #include <QMouseEvent>
 #include <QScopeGuard>
 #include <QSvgGenerator>
+#include <QTemporaryDir>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -363,17 +367,22 @@ bool PlotWidget::exportTo(const QString& path, int width, int height, QString* e
         }
     });
 
-    // Opening the file first gives the reason when it cannot be written.
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        setError(error, tr("Cannot write \"%1\": %2").arg(path, file.errorString()));
+    // Checked before the drawing, so that the reason is given when the file cannot be written;
+    // the drawing is then written with the one atomic writer, like every file sysid writes.
+    try {
+        core::checkCanWrite(path.toStdString());
+    } catch (const core::FileWriteError& e) {
+        setError(error, tr("Cannot write \"%1\": %2").arg(path, QString::fromStdString(e.message)));
         return false;
     }
 
     bool ok = false;
+    QByteArray bytes;
     if (format == QLatin1String("svg")) {
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
         QSvgGenerator generator;
-        generator.setOutputDevice(&file);
+        generator.setOutputDevice(&buffer);
         generator.setSize(QSize(width, height));
         generator.setViewBox(QRect(0, 0, width, height));
         generator.setTitle(windowTitle());
@@ -385,15 +394,28 @@ bool PlotWidget::exportTo(const QString& path, int width, int height, QString* e
             plot_->toPainter(&painter, width, height);
             ok = painter.end();
         }
-        file.close();
-        ok = ok && file.error() == QFileDevice::NoError;
     } else {
-        file.close();
-        ok = format == QLatin1String("png") ? plot_->savePng(path, width, height) : plot_->savePdf(path, width, height);
+        // QCustomPlot writes PNG and PDF to a file name only: a private folder of its own, then
+        // the bytes go to their place.
+        QTemporaryDir scratch;
+        const QString drawn = scratch.filePath(QStringLiteral("plot.") + format);
+        ok = scratch.isValid() &&
+            (format == QLatin1String("png") ? plot_->savePng(drawn, width, height)
+                                            : plot_->savePdf(drawn, width, height));
+        QFile file(drawn);
+        ok = ok && file.open(QIODevice::ReadOnly);
+        if (ok)
+            bytes = file.readAll();
     }
     if (!ok) {
-        QFile::remove(path);
         setError(error, tr("Cannot write \"%1\": the %2 export failed.").arg(path, format.toUpper()));
+        return false;
+    }
+    try {
+        core::writeFileAtomically(path.toStdString(),
+                                  std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    } catch (const core::FileWriteError& e) {
+        setError(error, tr("Cannot write \"%1\": %2").arg(path, QString::fromStdString(e.message)));
         return false;
     }
     return true;

@@ -2,6 +2,7 @@
 
 #include "engine/core/AtomicFile.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
@@ -10,7 +11,6 @@
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QTextDocument>
 #include <QTextFrame>
 #include <QTextFrameFormat>
@@ -47,9 +47,14 @@ QStringList folderEntries(const QString& folder)
 
 bool writeReportPdf(const QString& html, const QString& folder, const QString& pdfPath, QString* error)
 {
-    QSaveFile file(pdfPath);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, QStringLiteral("%1: %2").arg(pdfPath, file.errorString()));
+    try {
+        core::checkCanWrite(pdfPath.toStdString());
+    } catch (const core::FileWriteError& e) {
+        return fail(error, QString::fromStdString(e.what()));
+    }
+    QByteArray bytes;
+    QBuffer file(&bytes);
+    file.open(QIODevice::WriteOnly);
     {
         QPdfWriter writer(&file);
         writer.setPageSize(QPageSize(QPageSize::A4));
@@ -74,8 +79,12 @@ bool writeReportPdf(const QString& html, const QString& folder, const QString& p
         writer.setTitle(document.metaInformation(QTextDocument::DocumentTitle));
         document.print(&writer);
     }
-    if (!file.commit())
-        return fail(error, QStringLiteral("%1: %2").arg(pdfPath, file.errorString()));
+    try {
+        core::writeFileAtomically(pdfPath.toStdString(),
+                                  std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    } catch (const core::FileWriteError& e) {
+        return fail(error, QString::fromStdString(e.what()));
+    }
     return true;
 }
 

@@ -1,5 +1,6 @@
 #include "ui/run/ContourRunner.h"
 
+#include "engine/core/ExceptionText.h"
 #include "engine/data/Text.h"
 
 namespace sysid::ui {
@@ -26,7 +27,7 @@ void ContourRunner::start(job::CostSurface surface)
                                .arg(result->failedPoints)
                                .arg(QString::fromStdString(result->firstFailure));
         } catch (const std::exception& e) {
-            message = QString::fromStdString(e.what());
+            message = QString::fromStdString(core::exceptionText(e));
         }
         const bool cancelled = result ? result->cancelled : stop.stop_requested();
         return [this, cancelled, message, result] { emit finished(cancelled, message, result); };

@@ -1,5 +1,6 @@
 #include "ui/run/FitRunner.h"
 
+#include "engine/core/ExceptionText.h"
 #include "engine/project/FitReport.h"
 
 namespace sysid::ui {
@@ -15,7 +16,7 @@ void FitRunner::start(job::FitJob job)
             // The full report goes to the log before the run ends (a line per entry).
             sink.log(project::fitReport(*result));
         } catch (const std::exception& e) {
-            message = QString::fromStdString(e.what());
+            message = QString::fromStdString(core::exceptionText(e));
         }
         const bool cancelled = result ? result->cancelled() : stop.stop_requested();
         return [this, cancelled, message, result] { emit finished(cancelled, message, result); };

@@ -1,5 +1,7 @@
 #include "ui/run/LiveSimulation.h"
 
+#include "engine/core/ExceptionText.h"
+
 #include "ui/project/ProjectDocument.h"
 
 #include "engine/integrate/ConstraintDrift.h"
@@ -82,7 +84,7 @@ std::optional<job::SimulationJob> LiveSimulation::currentJob(QString* why) const
     try {
         simulation.times = table->time();
     } catch (const std::exception& e) {
-        return fail(QString::fromStdString(e.what()));
+        return fail(QString::fromStdString(core::exceptionText(e)));
     }
     simulation.inputs = *table;
     simulation.inputMapping = data.mapping;
@@ -115,7 +117,7 @@ void LiveSimulation::simulate()
             drift = QString::fromStdString(integrate::describeDrift(integrate::constraintDrift(trajectory)));
         } catch (const std::exception& e) {
             ok = false;
-            message = QString::fromStdString(e.what());
+            message = QString::fromStdString(core::exceptionText(e));
         }
         const bool stopped = stop.stop_requested();
         return [this, generation, ok, stopped, message, drift] {

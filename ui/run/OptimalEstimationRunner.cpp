@@ -1,5 +1,7 @@
 #include "ui/run/OptimalEstimationRunner.h"
 
+#include "engine/core/ExceptionText.h"
+
 namespace sysid::ui {
 
 OptimalEstimationRunner::OptimalEstimationRunner(QObject* parent) : JobRunner(parent)
@@ -16,7 +18,7 @@ void OptimalEstimationRunner::diagnose(job::OptimalEstimationJob job)
         try {
             diagnostics = job.diagnose(sink);
         } catch (const std::exception& e) {
-            message = QString::fromStdString(e.what());
+            message = QString::fromStdString(core::exceptionText(e));
         }
         return [this, message, diagnostics] { emit diagnosed(message, diagnostics); };
     });
@@ -31,7 +33,7 @@ void OptimalEstimationRunner::start(job::OptimalEstimationJob job)
             result = job.run(sink, stop);
             message = QString::fromStdString(result->termination.message);
         } catch (const std::exception& e) {
-            message = QString::fromStdString(e.what());
+            message = QString::fromStdString(core::exceptionText(e));
         }
         const bool cancelled = stop.stop_requested() && !(result && result->converged());
         return [this, cancelled, message, result] { emit finished(cancelled, message, result); };

@@ -1,5 +1,7 @@
 #include "ui/run/PeriodicRunner.h"
 
+#include "engine/core/ExceptionText.h"
+
 namespace sysid::ui {
 
 void PeriodicRunner::start(job::PeriodicJob job)
@@ -13,7 +15,7 @@ void PeriodicRunner::start(job::PeriodicJob job)
                 QString::fromStdString(result->solution.converged() ? result->solution.floquet.verdict
                                                                     : result->solution.newton.termination.message);
         } catch (const std::exception& e) {
-            message = QString::fromStdString(e.what());
+            message = QString::fromStdString(core::exceptionText(e));
         }
         const bool cancelled = stop.stop_requested();
         return [this, cancelled, message, result] { emit finished(cancelled, message, result); };

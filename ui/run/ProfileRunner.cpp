@@ -1,5 +1,7 @@
 #include "ui/run/ProfileRunner.h"
 
+#include "engine/core/ExceptionText.h"
+
 namespace sysid::ui {
 
 void ProfileRunner::start(job::ProfileLikelihood profile)
@@ -42,7 +44,7 @@ void ProfileRunner::start(job::ProfileLikelihood profile)
             if (failures > 0)
                 message += tr(", %1 failed and were tried again with a shorter step").arg(failures);
         } catch (const std::exception& e) {
-            message = QString::fromStdString(e.what());
+            message = QString::fromStdString(core::exceptionText(e));
         }
         const bool cancelled = result ? result->cancelled : stop.stop_requested();
         return [this, cancelled, message, result] { emit finished(cancelled, message, result); };

@@ -1,5 +1,7 @@
 #include "ui/run/StudyRunner.h"
 
+#include "engine/core/ExceptionText.h"
+
 namespace sysid::ui {
 
 void StudyRunner::start(job::NoiseStudy study)
@@ -25,7 +27,7 @@ void StudyRunner::start(job::NoiseStudy study)
                           .arg(result->settings.realisations)
                           .arg(result->failed);
         } catch (const std::exception& e) {
-            message = QString::fromStdString(e.what());
+            message = QString::fromStdString(core::exceptionText(e));
         }
         const bool cancelled = result ? result->cancelled : stop.stop_requested();
         return [this, cancelled, message, result] { emit finished(cancelled, message, result); };

@@ -1,5 +1,7 @@
 #include "ui/run/ValidationRunner.h"
 
+#include "engine/core/ExceptionText.h"
+
 namespace sysid::ui {
 
 void ValidationRunner::start(job::FitJob fit, std::vector<Record> records, std::map<std::string, double> estimates,
@@ -19,7 +21,7 @@ void ValidationRunner::start(job::FitJob fit, std::vector<Record> records, std::
                 outcome.comparison = job::compareWithRecord(fit, record.data, static_cast<std::size_t>(record.dataSet),
                                                             estimates, initial, stop);
             } catch (const std::exception& e) {
-                outcome.error = QString::fromStdString(e.what());
+                outcome.error = QString::fromStdString(core::exceptionText(e));
             }
             outcomes.push_back(std::move(outcome));
         }
