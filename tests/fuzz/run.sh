@@ -1,25 +1,29 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of tests/fuzz on their seeds (tests/fuzz/seeds/TARGET).
 #
-#   tests/fuzz/run.sh [--build DIR] [--time SECONDS | --runs N] [TARGET...]
+#   tests/fuzz/run.sh [--build DIR] [--time SECONDS | --runs N] [TARGET...] [-- LIBFUZZER-OPTION...]
 #
 # DIR is a build configured with -DSYSID_FUZZ=ON (default build-asan, see
-# tests/ci/sanitize-and-fuzz.sh). --time 60 is what CI runs; the long run is
+# tests/ci/sanitize-and-fuzz.sh). --time 45 is what CI runs; the long run is
 # --runs 1000000 (a million inputs per target). TARGET is model, csv or project (default: all).
 # New inputs that reach new code go to DIR/fuzz/corpus/TARGET and are reused by the next run;
 # a finding is saved as DIR/fuzz/findings/TARGET-crash-*, -timeout-*, -oom-* or -leak-*.
 # Reproduce one with: DIR/tests/fuzz/fuzz_TARGET_... FILE. Exit status 1 when any target found something.
+# To collect every finding instead of stopping at the first: -- -fork=1 -ignore_crashes=1
+# -ignore_timeouts=1 -ignore_ooms=1.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="$root/build-asan"
 limit=(-max_total_time=60)
 targets=()
+extra=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --build) build="$(cd "$2" && pwd)"; shift 2 ;;
     --time) limit=(-max_total_time="$2"); shift 2 ;;
     --runs) limit=(-runs="$2"); shift 2 ;;
     model|csv|project) targets+=("$1"); shift ;;
+    --) shift; extra=("$@"); break ;;
     *) echo "usage: $0 [--build DIR] [--time SECONDS | --runs N] [model|csv|project...]" >&2; exit 2 ;;
   esac
 done
@@ -45,10 +49,10 @@ for t in "${targets[@]}"; do
   findings="$build/fuzz/findings"
   log="$build/fuzz/$t.log"
   mkdir -p "$corpus" "$findings"
-  echo "== fuzz $t: ${limit[*]} -max_len=${maxlen[$t]} (log: $log)"
+  echo "== fuzz $t: ${limit[*]} -max_len=${maxlen[$t]} ${extra[*]} (log: $log)"
   # -timeout: one input taking longer is a finding (a hang; generous for a loaded machine); -rss_limit_mb: so is more memory.
   "$exe" "$corpus" "$root/tests/fuzz/seeds/$t" "${limit[@]}" -max_len="${maxlen[$t]}" -timeout=20 \
-    -rss_limit_mb=2048 -artifact_prefix="$findings/$t-" -print_final_stats=1 >"$log" 2>&1
+    -rss_limit_mb=2048 -artifact_prefix="$findings/$t-" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
   rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
