@@ -36,6 +36,9 @@ declare -A maxlen=([model]=16384 [csv]=8192 [project]=16384)
 export ASAN_OPTIONS="detect_stack_use_after_return=0:allocator_may_return_null=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
+# The project target writes its inputs into a folder it makes here; a crash leaves it behind.
+export TMPDIR="$build/fuzz/tmp"
+mkdir -p "$TMPDIR"
 
 status=0
 summary=()
@@ -55,6 +58,8 @@ for t in "${targets[@]}"; do
     -rss_limit_mb=2048 -artifact_prefix="$findings/$t-" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
   rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  # -fork prints no final statistics: the last status line counts the inputs run
+  [[ -n "$runs" ]] || runs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
