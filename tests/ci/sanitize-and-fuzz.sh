@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The sanitizer and fuzzing part of the test command (README.md, "Set up"): one clang build in
-# build-asan with AddressSanitizer, UBSan and libFuzzer's coverage (-DSYSID_FUZZ=ON), then
+# build-fuzz with AddressSanitizer, UBSan and libFuzzer's coverage (-DSYSID_FUZZ=ON), then
 #  - the suites below under the sanitizers (a set chosen for what it covers per minute; --full
 #    builds and runs every suite, which is done before every release), and
 #  - each fuzz target for 45 s (tests/fuzz/run.sh; FUZZ_SECONDS overrides).
@@ -25,22 +25,22 @@ suites=(
 fuzzers=(fuzz_model_parser fuzz_csv_reader fuzz_project_reader)
 
 start=$SECONDS
-cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCMAKE_BUILD_TYPE=Release -DSYSID_FUZZ=ON -DSYSID_SANITIZE=ON -DSYSID_BUILD_BENCH=OFF
 if [[ $full -eq 1 ]]; then
-  cmake --build build-asan -j "$(nproc)"
+  cmake --build build-fuzz -j "$(nproc)"
 else
-  cmake --build build-asan -j "$(nproc)" --target sysid "${suites[@]}" "${fuzzers[@]}"
+  cmake --build build-fuzz -j "$(nproc)" --target sysid "${suites[@]}" "${fuzzers[@]}"
 fi
 built=$SECONDS
 
 if [[ $full -eq 1 ]]; then
-  ctest --test-dir build-asan --output-on-failure
+  ctest --test-dir build-fuzz --output-on-failure
 else
   regex="^($(IFS='|'; echo "${suites[*]}"))\$"
-  ctest --test-dir build-asan --output-on-failure -R "$regex"
+  ctest --test-dir build-fuzz --output-on-failure -R "$regex"
 fi
 tested=$SECONDS
 
-bash tests/fuzz/run.sh --build build-asan --time "${FUZZ_SECONDS:-45}"
+bash tests/fuzz/run.sh --build build-fuzz --time "${FUZZ_SECONDS:-45}"
 echo "sanitize-and-fuzz: build $((built - start)) s, suites $((tested - built)) s, fuzz $((SECONDS - tested)) s"

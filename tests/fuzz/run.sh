@@ -3,7 +3,7 @@
 #
 #   tests/fuzz/run.sh [--build DIR] [--time SECONDS | --runs N] [TARGET...] [-- LIBFUZZER-OPTION...]
 #
-# DIR is a build configured with -DSYSID_FUZZ=ON (default build-asan, see
+# DIR is a build configured with -DSYSID_FUZZ=ON (default build-fuzz, see
 # tests/ci/sanitize-and-fuzz.sh). --time 45 is what CI runs; the long run is
 # --runs 1000000 (a million inputs per target). TARGET is model, csv or project (default: all).
 # New inputs that reach new code go to DIR/fuzz/corpus/TARGET and are reused by the next run;
@@ -13,7 +13,7 @@
 # -ignore_timeouts=1 -ignore_ooms=1.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-build="$root/build-asan"
+build="$root/build-fuzz"
 limit=(-max_total_time=60)
 targets=()
 extra=()
