@@ -358,7 +358,8 @@ void TestUiEditor::rewriteInitialValueOnlyForPlainNumbers()
     QCOMPARE(find(parseParameters(*t), "x(0)")->value, -0.75);
 
     const QString first = QStringLiteral("state z = -1.5e-3 estimate # z\nz' = -z\n");
-    const auto* z0 = find(parseParameters(first), "z(0)");
+    const auto firstParameters = parseParameters(first);  // z0 points into it
+    const auto* z0 = find(firstParameters, "z(0)");
     QVERIFY(z0);
     const auto t2 = ParameterTable::rewriteInitialValue(first, z0->where, 2);
     QVERIFY(t2);
