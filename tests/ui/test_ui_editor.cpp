@@ -445,7 +445,8 @@ void TestUiEditor::parameterTablePriorsEditTheText()
     table.item(c, ParameterTable::PriorSdColumn)->setText(QStringLiteral("0.05"));
     QVERIFY(lineOf(editor.toPlainText(), 1).startsWith(QStringLiteral("param c = 0.1 [0, 10] prior 0.2, 0.05")));
     editor.checkNow();
-    const auto* cp = find(parseParameters(editor.toPlainText()), "c");
+    const auto parameters = parseParameters(editor.toPlainText());  // cp points into it
+    const auto* cp = find(parameters, "c");
     QVERIFY(cp && cp->prior);
     QCOMPARE(cp->prior->mean, 0.2);
     QCOMPARE(cp->prior->sd, 0.05);
