@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake pkg-config g++ make git
+  # the sanitizer and fuzzing build (tests/ci/sanitize-and-fuzz.sh): clang with libFuzzer
+  clang-14 libclang-rt-14-dev
   # Qt 6 (Widgets, Concurrent, PrintSupport, Test, Svg); Qt6Gui's CMake files need the OpenGL headers
   qt6-base-dev qt6-svg-dev libgl-dev
   # plots: QCustomPlot 2.1 built for Qt 6

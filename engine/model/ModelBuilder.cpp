@@ -865,7 +865,8 @@ private:
     void assembleStates()
     {
         for (const auto& [isCoordinate, index] : order_) {
-            guarded([&] {
+            // Captured by copy: clang before 16 cannot capture structured bindings.
+            guarded([&, isCoordinate = isCoordinate, index = index] {
                 if (isCoordinate) {
                     Coordinate& c = coordinates_[index];
                     const std::optional<InitialValue> pos =

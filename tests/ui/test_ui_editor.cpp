@@ -388,7 +388,8 @@ void TestUiEditor::rewriteInitialValueOnlyForPlainNumbers()
     QCOMPARE(find(parseParameters(*t), "x(0)")->value, -0.75);
 
     const QString first = QStringLiteral("state z = -1.5e-3 estimate # z\nz' = -z\n");
-    const auto* z0 = find(parseParameters(first), "z(0)");
+    const auto firstParameters = parseParameters(first);  // z0 points into it
+    const auto* z0 = find(firstParameters, "z(0)");
     QVERIFY(z0);
     const auto t2 = ParameterTable::rewriteInitialValue(first, z0->where, 2);
     QVERIFY(t2);
@@ -474,7 +475,8 @@ void TestUiEditor::parameterTablePriorsEditTheText()
     table.item(c, ParameterTable::PriorSdColumn)->setText(QStringLiteral("0.05"));
     QVERIFY(lineOf(editor.toPlainText(), 1).startsWith(QStringLiteral("param c = 0.1 [0, 10] prior 0.2, 0.05")));
     editor.checkNow();
-    const auto* cp = find(parseParameters(editor.toPlainText()), "c");
+    const auto parameters = parseParameters(editor.toPlainText());  // cp points into it
+    const auto* cp = find(parameters, "c");
     QVERIFY(cp && cp->prior);
     QCOMPARE(cp->prior->mean, 0.2);
     QCOMPARE(cp->prior->sd, 0.05);

@@ -86,7 +86,7 @@ PeriodicPanel::PeriodicPanel(QWidget* parent) : QWidget(parent)
     sweep_->setCheckable(true);
     sweep_->setChecked(false);
     sweepParameter_ = new QComboBox;
-    const auto sweepEnd = [this](double value, const QString& name, const QString& label) {
+    const auto sweepEnd = [](double value, const QString& name, const QString& label) {
         auto* field = new NumberField(value);
         field->setObjectName(name);
         field->setLabel(label);

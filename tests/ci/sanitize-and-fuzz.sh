@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The sanitizer and fuzzing part of the test command (README.md, "Set up"): one clang build in
+# build-fuzz with AddressSanitizer, UBSan and libFuzzer's coverage (-DSYSID_FUZZ=ON), then
+#  - the suites below under the sanitizers (a set chosen for what it covers per minute; --full
+#    builds and runs every suite, which is done before every release), and
+#  - each fuzz target for 45 s (tests/fuzz/run.sh; FUZZ_SECONDS overrides).
+# The set and the fuzzing time keep the whole CI run well under 45 minutes on 2 cores: compiling
+# the engine under the sanitizers costs as much as the plain build of it (docs/DECISIONS.md).
+#
+#   bash tests/ci/sanitize-and-fuzz.sh [--full]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+
+full=0
+[[ "${1:-}" == "--full" ]] && full=1
+
+# Readers and writers of every file format, the model language, the CLI end to end and the
+# editor, data import and session offscreen: where outside input enters. (test_ui_mainwindow
+# measures event-loop gaps, which the sanitizers' slowdown exceeds: it runs with --full only.)
+suites=(
+  test_model_parser test_data_csv test_project test_settings test_atomic_file test_job test_example_catalogue
+  test_cli test_cli_fit test_cli_docs
+  test_ui_editor test_ui_data test_ui_session
+)
+fuzzers=(fuzz_model_parser fuzz_csv_reader fuzz_project_reader)
+
+start=$SECONDS
+cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCMAKE_BUILD_TYPE=Release -DSYSID_FUZZ=ON -DSYSID_SANITIZE=ON -DSYSID_BUILD_BENCH=OFF -DSYSID_MPI=OFF
+if [[ $full -eq 1 ]]; then
+  cmake --build build-fuzz -j "$(nproc)"
+else
+  cmake --build build-fuzz -j "$(nproc)" --target sysid "${suites[@]}" "${fuzzers[@]}"
+fi
+built=$SECONDS
+
+if [[ $full -eq 1 ]]; then
+  ctest --test-dir build-fuzz --output-on-failure
+else
+  regex="^($(IFS='|'; echo "${suites[*]}"))\$"
+  ctest --test-dir build-fuzz --output-on-failure -R "$regex"
+fi
+tested=$SECONDS
+
+bash tests/fuzz/run.sh --build build-fuzz --time "${FUZZ_SECONDS:-45}"
+echo "sanitize-and-fuzz: build $((built - start)) s, suites $((tested - built)) s, fuzz $((SECONDS - tested)) s"
