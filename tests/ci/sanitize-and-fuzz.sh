@@ -15,13 +15,15 @@ cd "$root"
 full=0
 [[ "${1:-}" == "--full" ]] && full=1
 
-# Readers and writers of every file format, the model language, the CLI end to end and the
-# editor, data import and session offscreen: where outside input enters. (test_ui_mainwindow
-# measures event-loop gaps, which the sanitizers' slowdown exceeds: it runs with --full only.)
+# Readers and writers of every file format, the model language and its hostile inputs, the
+# distribution of work, the CLI end to end with its files and signals: where outside input enters.
+# The GUI suites (which need the whole widget library built a second time) and the slowest CLI
+# suite run with --full only, as does test_ui_mainwindow, whose event-loop gaps the sanitizers'
+# slowdown exceeds.
 suites=(
-  test_model_parser test_data_csv test_project test_settings test_atomic_file test_job test_example_catalogue
-  test_cli test_cli_fit test_cli_docs
-  test_ui_editor test_ui_data test_ui_session
+  test_model_parser test_model_robustness test_data_csv test_project test_settings test_atomic_file test_job
+  test_example_catalogue test_distributed_for test_multistart
+  test_cli test_cli_files test_cli_docs
 )
 fuzzers=(fuzz_model_parser fuzz_csv_reader fuzz_project_reader)
 
