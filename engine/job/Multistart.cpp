@@ -34,7 +34,8 @@ std::vector<SampleRange> designRanges(const PreparedFit& prepared)
             JobError::Kind::Settings,
             "multistart: the starts are drawn within the bounds, and these estimated parameters have none: " +
                 data::nameList(open) +
-                "; give each estimated parameter finite bounds in the model (param k = 1 [LOW, HIGH])");
+                "; give each finite bounds in the model (param k = 1 [LOW, HIGH]; an estimated initial value: "
+                "state x = 1 [LOW, HIGH] estimate, or x(0) = 1 [LOW, HIGH] estimate)");
     if (ranges.empty())
         throw JobError(JobError::Kind::Settings, "multistart: the fit estimates nothing");
     return ranges;

@@ -207,9 +207,10 @@ private:
         // whose places are in the sub-model's file.
         if (n.name.find('.') != std::string::npos && n.where.origin == 0 && kind != NameKind::BondVariable &&
             !declaringStorage_)
-            fail(n.where, "'" + n.name +
-                              "': a dot names a part of an included sub-model (crank.x) or a variable of a "
-                              "bond-graph element (spring.e); declare names without '.'");
+            fail(n.where,
+                 "'" + n.name +
+                     "': a dot names a part of an included sub-model (crank.x) or a variable of a "
+                     "bond-graph element (spring.e); declare names without '.'");
         if (auto it = names_.find(n.name); it != names_.end())
             fail(n.where,
                  "'" + n.name + "' is already declared as " + kindWord(it->second.kind) + " on " +
@@ -263,7 +264,8 @@ private:
                                  {}};
                     f.unit = s->unit;
                     if (s->initial)
-                        f.initial = InitialValue{s->initial, s->estimate, s->guess, s->initial->where};
+                        f.initial =
+                            InitialValue{s->initial, s->estimate, s->guess, s->initial->where, s->lower, s->upper};
                     f.initialWhere = s->name.where;
                     firstOrder_.push_back(std::move(f));
                     order_.push_back({false, firstOrder_.size() - 1});
@@ -290,7 +292,8 @@ private:
                     letSyntax_[e->name.name] = e->value;
                 } else if (auto* a = std::get_if<AlgebraicStatement>(&st)) {
                     declareName(a->name, NameKind::Algebraic, algebraic_.size());
-                    algebraic_.push_back({a->name.name, a->name.where, GiNaC::symbol(a->name.name), a->guess, a->unit, 0});
+                    algebraic_.push_back(
+                        {a->name.name, a->name.where, GiNaC::symbol(a->name.name), a->guess, a->unit, 0});
                 } else if (auto* d = std::get_if<DerivativeStatement>(&st)) {
                     if (d->order == 2 && !names_.count(d->name.name))
                         addCoordinate(d->name, false);
@@ -347,9 +350,10 @@ private:
                 if (name.name.empty()) {
                     name = {"lambda" + std::to_string(++unnamed), c.keyword};
                     if (auto it = names_.find(name.name); it != names_.end())
-                        fail(c.keyword, "this constraint's multiplier would be named " + name.name + ", which is already " +
-                                            kindWord(it->second.kind) + " on " + at(it->second.where) +
-                                            "; name it: constraint NAME: ...");
+                        fail(c.keyword,
+                             "this constraint's multiplier would be named " + name.name + ", which is already " +
+                                 kindWord(it->second.kind) + " on " + at(it->second.where) +
+                                 "; name it: constraint NAME: ...");
                 }
                 declareName(name, NameKind::Multiplier, algebraic_.size());
                 algebraic_.push_back({name.name, name.where, GiNaC::symbol(name.name), nullptr, {}, k});
@@ -482,7 +486,8 @@ private:
             constraint.text = c.text.empty() ? "on " + at(c.keyword) : c.text;
             constraint.where = c.keyword;
             guarded([&] {
-                constraint.expression = (resolve(c.lhs, Context::Dynamics) - resolve(c.rhs, Context::Dynamics)).expand();
+                constraint.expression =
+                    (resolve(c.lhs, Context::Dynamics) - resolve(c.rhs, Context::Dynamics)).expand();
                 const auto it = multiplierOf_.find(k);
                 if (it == multiplierOf_.end())
                     return;
@@ -497,16 +502,17 @@ private:
                         velocities.push_back(co.velocity);
                 }
                 if (!onCoordinates && velocities.empty())
-                    fail(c.keyword, "the constraint '" + constraint.text +
-                                        "' holds no Lagrangian coordinate, so its multiplier would act on nothing; "
-                                        "declare an algebraic variable for it (algebraic z) or constrain coordinates");
+                    fail(c.keyword,
+                         "the constraint '" + constraint.text +
+                             "' holds no Lagrangian coordinate, so its multiplier would act on nothing; "
+                             "declare an algebraic variable for it (algebraic z) or constrain coordinates");
                 constraint.onVelocities = !velocities.empty();
                 for (const auto& v : velocities)
                     for (const auto& w : velocities)
                         if (!constraint.expression.diff(v).diff(w).expand().is_zero())
-                            fail(c.keyword, "the constraint '" + constraint.text + "' is not linear in the velocity " +
-                                                v.get_name() +
-                                                "; a constraint on velocities is A(q, t) q' + b(q, t) = 0");
+                            fail(c.keyword,
+                                 "the constraint '" + constraint.text + "' is not linear in the velocity " +
+                                     v.get_name() + "; a constraint on velocities is A(q, t) q' + b(q, t) = 0");
             });
             model_.constraints.push_back(std::move(constraint));
         }
@@ -524,8 +530,8 @@ private:
             const std::string counts = "the model has " + std::to_string(variables) + " algebraic variable(s) and " +
                 std::to_string(equations) + " constraint(s) that are equations for them; ";
             if (equations < variables) {
-                errors_.push_back({algebraic_.front().where, counts + "add a constraint that determines " +
-                                                                 algebraic_.front().name});
+                errors_.push_back(
+                    {algebraic_.front().where, counts + "add a constraint that determines " + algebraic_.front().name});
             } else {
                 for (std::size_t k = 0; k < model_.constraints.size(); ++k)
                     if (!multiplierOf_.count(k)) {
@@ -642,7 +648,8 @@ private:
         if (coords.empty()) {
             for (const EnergyStatement* e : energies_)
                 errors_.push_back(
-                    {e->keyword, "'" + energyWord(e->kind) + "' needs Lagrangian coordinates: declare them with 'coord q'"});
+                    {e->keyword,
+                     "'" + energyWord(e->kind) + "' needs Lagrangian coordinates: declare them with 'coord q'"});
             return;
         }
         const EnergyStatement* kinetic = nullptr;
@@ -664,12 +671,13 @@ private:
             const ex value = lets_.at(e->name.name);
             for (const auto& a : algebraic_)
                 if (value.has(a.symbol)) {
-                    errors_.push_back({e->keyword, "the " + energyWord(e->kind) + " holds " + a.name +
-                                                       ", an algebraic variable; energies depend on coordinates, "
-                                                       "their velocities, parameters and t"});
+                    errors_.push_back({e->keyword,
+                                       "the " + energyWord(e->kind) + " holds " + a.name +
+                                           ", an algebraic variable; energies depend on coordinates, "
+                                           "their velocities, parameters and t"});
                     return;
                 }
-            (e->kind == EnergyKind::Kinetic ? system.kinetic
+            (e->kind == EnergyKind::Kinetic         ? system.kinetic
                  : e->kind == EnergyKind::Potential ? system.potential
                                                     : system.dissipation) += value;
         }
@@ -853,6 +861,16 @@ private:
         Parameter p;
         p.name = parameterName;
         p.value = constantValue(v->value, "an estimated initial value (" + parameterName + ")");
+        if (v->lower) {
+            p.lower = constantValue(v->lower, "the lower bound of " + parameterName);
+            p.upper = constantValue(v->upper, "the upper bound of " + parameterName);
+            if (!(p.lower < p.upper))
+                fail(v->lower->where, "the bounds of " + parameterName + " must satisfy lower < upper");
+            if (p.value < p.lower || p.value > p.upper)
+                fail(v->value->where,
+                     "the initial value " + parameterName + " lies outside its bounds [" + formatNumber(p.lower) +
+                         ", " + formatNumber(p.upper) + "]");
+        }
         p.isInitialValue = true;
         p.where = v->where;
         model_.parameters.push_back(p);

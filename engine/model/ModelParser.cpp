@@ -101,9 +101,10 @@ private:
         const Token& t = peek();
         NamedPlace n = plainName(what);
         if (n.name.find('.') != std::string::npos)
-            fail(t, "'" + n.name +
-                        "': a dot names a part of an included sub-model (crank.x) or a variable of a bond-graph "
-                        "element (spring.e); declare names without '.'");
+            fail(t,
+                 "'" + n.name +
+                     "': a dot names a part of an included sub-model (crank.x) or a variable of a bond-graph "
+                     "element (spring.e); declare names without '.'");
         return n;
     }
 
@@ -260,8 +261,9 @@ private:
         in.fileWhere = file.where;
         static const std::string example = " (include \"bar.model\" as crank, or ... as crank (m = m1, L = r))";
         if (!isKeyword(peek(), "as"))
-            fail(peek(), "expected 'as' and a name for the sub-model after the file name" + example + ", found " +
-                             describe(peek()));
+            fail(peek(),
+                 "expected 'as' and a name for the sub-model after the file name" + example + ", found " +
+                     describe(peek()));
         next();
         in.name = declaredName("a name for the sub-model" + example);
         if (accept(TokenKind::LeftParen)) {
@@ -361,6 +363,17 @@ private:
         return p;
     }
 
+    // `[LOW, HIGH]` after an initial value to be estimated, as after a parameter's value.
+    void initialBounds(ExpressionPtr& lower, ExpressionPtr& upper)
+    {
+        if (!accept(TokenKind::LeftBracket))
+            return;
+        lower = expression();
+        expect(TokenKind::Comma, "',' between the lower and upper bound");
+        upper = expression();
+        expect(TokenKind::RightBracket, "']' after the upper bound");
+    }
+
     Statement stateStatement()
     {
         next();
@@ -368,9 +381,15 @@ private:
         s.name = declaredName("a state name");
         if (accept(TokenKind::Equals)) {
             s.initial = expression();
+            initialBounds(s.lower, s.upper);
             if (isKeyword(peek(), "estimate")) {
                 next();
                 s.estimate = true;
+            } else if (s.lower) {
+                fail(peek(),
+                     "bounds [LOW, HIGH] after an initial value are those of its estimate: add 'estimate' "
+                     "after them, found " +
+                         describe(peek()));
             } else if (isKeyword(peek(), "guess")) {
                 next();
                 s.guess = true;
@@ -569,9 +588,15 @@ private:
             InitialValue v;
             v.where = peek().where;
             v.value = expression();
+            initialBounds(v.lower, v.upper);
             if (isKeyword(peek(), "estimate")) {
                 next();
                 v.estimate = true;
+            } else if (v.lower) {
+                fail(peek(),
+                     "bounds [LOW, HIGH] after an initial value are those of its estimate: add 'estimate' "
+                     "after them, found " +
+                         describe(peek()));
             } else if (isKeyword(peek(), "guess")) {
                 next();
                 v.guess = true;

@@ -32,6 +32,7 @@ struct StateStatement {
     bool estimate = false;
     bool guess = false;  // state y = 1 guess: only a start for the consistent initial values
     std::string unit;
+    ExpressionPtr lower, upper;  // state y = 1 [LOW, HIGH] estimate: bounds of the estimate; null: none
 };
 
 // algebraic z [= GUESS] [unit U]: a variable without a derivative, fixed by `constraint` equations.
@@ -118,6 +119,7 @@ struct InitialValue {
     bool estimate = false;
     bool guess = false;  // x(0) = 1 guess: a start the consistent initial values may change
     SourceLocation where;
+    ExpressionPtr lower, upper;  // x(0) = 1 [LOW, HIGH] estimate: bounds of the estimate; null: none
 };
 
 struct InitialStatement {  // x(0) = position[, velocity]

@@ -172,6 +172,25 @@ private slots:
         QVERIFY2(m.states[0].rhs.expand().is_zero(), show(m.states[0].rhs).c_str());
     }
 
+    // [LOW, HIGH] between an initial value and `estimate` bounds the estimate, as for a parameter.
+    void estimatedInitialValuesTakeBounds()
+    {
+        const Model m = model::parseModel("state y = 1 [0, 5] estimate\n"
+                                          "y' = -y\n"
+                                          "x'' = -x\n"
+                                          "x(0) = 2 [-3, 3] estimate, 0.5 estimate\n");
+        const auto bounds = [&](const char* name) {
+            const model::Parameter& p = m.parameters.at(m.parameterIndex(name));
+            return std::make_pair(p.lower, p.upper);
+        };
+        QCOMPARE(bounds("y(0)"), std::make_pair(0.0, 5.0));
+        QCOMPARE(bounds("x(0)"), std::make_pair(-3.0, 3.0));
+        QVERIFY(std::isinf(bounds("x'(0)").first) && std::isinf(bounds("x'(0)").second));
+        EXPECT_ONE_ERROR("state y = 1 [0, 5]\ny' = -y\n", 1, 19, "add 'estimate'");
+        EXPECT_ONE_ERROR("state y = 9 [0, 5] estimate\ny' = -y\n", 1, 11, "y(0) lies outside its bounds [0, 5]");
+        EXPECT_ONE_ERROR("x'' = -x\nx(0) = 1 [2, 0] estimate\n", 2, 11, "bounds of x(0) must satisfy lower < upper");
+    }
+
     void estimatedInitialValuesBecomeParameters()
     {
         const Model m = model::parseModel("param k = 3\n"

@@ -336,6 +336,29 @@ private slots:
                      message.c_str());
             QVERIFY2(message.find("w [") == std::string::npos, message.c_str());
         }
+        // An estimated initial value without bounds is named with the syntax that gives them.
+        multistart.fit.modelText = "param w = 1.2 [0.5, 5]\nstate x = 0 estimate\nx' = w*cos(w*t)\noutput x\n";
+        try {
+            (void)multistart.run();
+            QFAIL("an initial value without bounds was accepted");
+        } catch (const job::JobError& e) {
+            const std::string message = e.what();
+            QVERIFY2(message.find("x(0) [") != std::string::npos &&
+                         message.find("[LOW, HIGH] estimate") != std::string::npos,
+                     message.c_str());
+        }
+        // With bounds its starts are drawn within them, and the fit finds x(0) = 0 of sin(2 t).
+        multistart.fit.modelText =
+            "param w = 1.2 [0.5, 5]\nstate x = 0.3 [-1, 1] estimate\nx' = w*cos(w*t)\noutput x\n";
+        multistart.settings.starts = 8;
+        const job::MultistartResult r = multistart.run();
+        QCOMPARE(r.parameterNames, (std::vector<std::string>{"w", "x(0)"}));
+        for (const job::MultistartStart& s : r.starts)
+            QVERIFY(s.initial[1] >= -1 && s.initial[1] <= 1);
+        QVERIFY(r.best.has_value());
+        QVERIFY2(std::abs(r.fit.parameters[0].value - 2) < 1e-6 && std::abs(r.fit.parameters[1].value) < 1e-6,
+                 qPrintable(QString("w %1, x(0) %2").arg(r.fit.parameters[0].value).arg(r.fit.parameters[1].value)));
+
         multistart.fit = sineJob();
         multistart.settings.starts = 0;
         QVERIFY_THROWS_EXCEPTION(job::JobError, (void)multistart.run());
