@@ -258,6 +258,42 @@ private slots:
         after.removeAll(QStringLiteral("study.json"));
         QCOMPARE(after, before);
     }
+
+    // Ctrl-C during a multistart: the starts that finished are written (the lowest as the result,
+    // the multistart marked cancelled) and the exit is 130.
+    void interruptedMultistartKeepsTheFinishedStarts()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("fit.json"));
+        QProcess p;
+        p.start(kSysid,
+                {"fit", kExamples + "sine_frequency.model", "--data", kExamples + "data/sine_frequency.csv",
+                 "--multistart", "100000", "--threads", "2", "-o", out});
+        QVERIFY(p.waitForStarted(30000));
+        QByteArray err;
+        QElapsedTimer clock;
+        clock.start();
+        while (err.count("start ") < 5 && clock.elapsed() < 120000) {
+            p.waitForReadyRead(200);
+            err += p.readAllStandardError();
+        }
+        QVERIFY2(err.count("start ") >= 5, err.constData());
+        QVERIFY(::kill(static_cast<pid_t>(p.processId()), SIGINT) == 0);
+        clock.restart();
+        QVERIFY(p.waitForFinished(10000));
+        const qint64 stopped = clock.elapsed();
+        err += p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 130, err.right(2000).constData());
+        QVERIFY2(stopped < 3000, qPrintable(QString::number(stopped) + " ms"));
+        const QJsonObject result = readJson(out);
+        const QJsonObject multistart = result.value("multistart").toObject();
+        QVERIFY2(multistart.value("cancelled").toBool(), readFile(out).left(500).constData());
+        const qsizetype finished = multistart.value("starts").toArray().size();
+        QVERIFY2(finished >= 4 && finished < 100000, qPrintable(QString::number(finished)));
+        QVERIFY(result.value("parameters").isObject() || result.value("parameters").isArray());
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("fit.json")});
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliFiles)
