@@ -1,5 +1,7 @@
 #include "engine/core/AtomicFile.h"
 
+#include "engine/core/InputFile.h"
+
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -34,22 +36,6 @@ std::string reason(int error)
     return std::strerror(error);
 }
 
-// "a symbolic link", "a device", ... for the refusal of a target that is not a regular file.
-std::string kindOf(mode_t mode)
-{
-    if (S_ISLNK(mode))
-        return "a symbolic link";
-    if (S_ISDIR(mode))
-        return "a folder";
-    if (S_ISCHR(mode) || S_ISBLK(mode))
-        return "a device";
-    if (S_ISFIFO(mode))
-        return "a named pipe (FIFO)";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    return "not a regular file";
-}
-
 // The target as it is now: absent (false) or a regular file (true, `existing` filled). Anything
 // else is refused before a byte is written.
 bool inspectTarget(const std::string& path, struct stat& existing)
@@ -61,7 +47,7 @@ bool inspectTarget(const std::string& path, struct stat& existing)
     }
     if (!S_ISREG(existing.st_mode))
         throw FileWriteError(path,
-                             "is " + kindOf(existing.st_mode) +
+                             "is " + fileKindOf(existing.st_mode) +
                                  "; sysid writes only regular files and does not replace anything else");
     return true;
 }
@@ -251,8 +237,9 @@ void writeFileAtomically(const std::string& path, std::string_view bytes)
     struct stat now {};
     if (::lstat(path.c_str(), &now) == 0 && !S_ISREG(now.st_mode)) {
         ::unlink(name.c_str());
-        throw FileWriteError(
-            path, "is " + kindOf(now.st_mode) + "; sysid writes only regular files and does not replace anything else");
+        throw FileWriteError(path,
+                             "is " + fileKindOf(now.st_mode) +
+                                 "; sysid writes only regular files and does not replace anything else");
     }
     if (::rename(name.c_str(), path.c_str()) != 0)
         fail("cannot replace the file", errno);

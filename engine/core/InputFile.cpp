@@ -12,23 +12,10 @@ namespace sysid::core {
 
 namespace {
 
-std::string kindOf(mode_t mode)
-{
-    if (S_ISDIR(mode))
-        return "a folder";
-    if (S_ISCHR(mode) || S_ISBLK(mode))
-        return "a device";
-    if (S_ISFIFO(mode))
-        return "a named pipe (FIFO)";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    return "not a regular file";
-}
-
 std::string problemOf(const std::string& path, const struct stat& st, std::uint64_t maxBytes, const std::string& what)
 {
     if (!S_ISREG(st.st_mode))
-        return "is " + kindOf(st.st_mode) + ", not " + what;
+        return "is " + fileKindOf(st.st_mode) + ", not " + what;
     if (static_cast<std::uint64_t>(st.st_size) > maxBytes)
         return "is " + describeBytes(static_cast<double>(st.st_size)) + ", more than the " +
             describeBytes(static_cast<double>(maxBytes)) + " sysid reads as " + what;
@@ -41,6 +28,21 @@ std::string problemOf(const std::string& path, const struct stat& st, std::uint6
 InputFileError::InputFileError(std::string path_, std::string message_) :
     std::runtime_error(path_ + ": " + message_), path(std::move(path_)), message(std::move(message_))
 {
+}
+
+std::string fileKindOf(mode_t mode)
+{
+    if (S_ISLNK(mode))
+        return "a symbolic link";
+    if (S_ISDIR(mode))
+        return "a folder";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device";
+    if (S_ISFIFO(mode))
+        return "a named pipe (FIFO)";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
 }
 
 std::string describeBytes(double bytes)

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <sys/types.h>
+
 namespace sysid::core {
 
 // Why readInputFile refused or failed. what() reads "PATH: message".
@@ -33,6 +35,10 @@ std::string inputFileProblem(const std::string& path, std::uint64_t maxBytes, co
 // Whether two paths name the same file (the same device and inode, whatever the names); false
 // when either does not exist.
 bool sameFile(const std::string& a, const std::string& b);
+
+// What a file that is not a regular one is, from its st_mode, for messages: "a symbolic link",
+// "a folder", "a device", "a named pipe (FIFO)", "a socket", else "not a regular file".
+std::string fileKindOf(mode_t mode);
 
 // "1.5 GB" for messages about sizes.
 std::string describeBytes(double bytes);

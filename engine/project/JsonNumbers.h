@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace sysid::project {
 
@@ -16,6 +18,15 @@ inline nlohmann::json finiteOrNull(double v)
 inline double numberOrNaN(const nlohmann::json& j)
 {
     return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+
+// {"NAME": value} for the names and values in the same order (finiteOrNull each).
+inline nlohmann::json namedValues(const std::vector<std::string>& names, const std::vector<double>& values)
+{
+    nlohmann::json out = nlohmann::json::object();
+    for (std::size_t k = 0; k < names.size() && k < values.size(); ++k)
+        out[names[k]] = finiteOrNull(values[k]);
+    return out;
 }
 
 }  // namespace sysid::project

@@ -10,14 +10,6 @@ namespace sysid::project {
 
 namespace {
 
-json namedValues(const std::vector<std::string>& names, const std::vector<double>& values)
-{
-    json out = json::object();
-    for (std::size_t k = 0; k < names.size() && k < values.size(); ++k)
-        out[names[k]] = finiteOrNull(values[k]);
-    return out;
-}
-
 std::vector<double> valuesOf(const json& object, const std::vector<std::string>& names, const char* key)
 {
     if (!object.is_object())

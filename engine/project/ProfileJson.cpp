@@ -9,14 +9,6 @@ namespace sysid::project {
 
 namespace {
 
-json namedValues(const std::vector<std::string>& names, const std::vector<double>& values)
-{
-    json out = json::object();
-    for (std::size_t k = 0; k < names.size() && k < values.size(); ++k)
-        out[names[k]] = finiteOrNull(values[k]);
-    return out;
-}
-
 json sideToJson(const job::ProfileSide& side)
 {
     json out = {{"end", job::kProfileSideEnds.name(side.end)}, {"limit", finiteOrNull(side.limit)}};

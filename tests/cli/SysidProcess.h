@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QJsonParseError>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -23,17 +24,22 @@ struct Run {
     QByteArray rawOut;
 };
 
-inline Run runSysid(const QStringList& args)
+// Runs `program` with `args` (and `environment`; default: this process's), closing its input,
+// and waits at most `timeoutMs` for it to end.
+inline Run runProgram(const QString& program, const QStringList& args,
+                      const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(),
+                      int timeoutMs = 240000)
 {
     QProcess p;
-    p.start(kSysid, args);
+    p.setProcessEnvironment(environment);
+    p.start(program, args);
     Run r;
     if (!p.waitForStarted(30000)) {
-        r.err = "could not start " + kSysid;
+        r.err = "could not start " + program;
         return r;
     }
     p.closeWriteChannel();
-    if (!p.waitForFinished(240000)) {
+    if (!p.waitForFinished(timeoutMs)) {
         p.kill();
         p.waitForFinished();
         r.err = "timed out";
@@ -44,6 +50,11 @@ inline Run runSysid(const QStringList& args)
     r.out = QString::fromUtf8(r.rawOut);
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+inline Run runSysid(const QStringList& args)
+{
+    return runProgram(kSysid, args);
 }
 
 // Exit status and the start of both streams, for a failing check's message.

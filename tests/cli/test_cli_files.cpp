@@ -43,6 +43,31 @@ QStringList entries(const QString& folder)
 class TestCliFiles : public QObject {
     Q_OBJECT
 
+    // Runs sysid with `args`, sends `signal` once its standard error holds `lines` lines with
+    // `line`, and checks it then stops within 3 s with exit status 130.
+    void interruptAfter(const QStringList& args, const QByteArray& line, int lines, int signal)
+    {
+        QProcess p;
+        p.start(kSysid, args);
+        QVERIFY(p.waitForStarted(30000));
+        QByteArray err;
+        QElapsedTimer clock;
+        clock.start();
+        while (err.count(line) < lines && clock.elapsed() < 120000) {
+            p.waitForReadyRead(200);
+            err += p.readAllStandardError();
+        }
+        QVERIFY2(err.count(line) >= lines, err.constData());
+        QVERIFY(::kill(static_cast<pid_t>(p.processId()), signal) == 0);
+        clock.restart();
+        QVERIFY(p.waitForFinished(10000));
+        const qint64 stopped = clock.elapsed();
+        err += p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 130, err.right(2000).constData());
+        QVERIFY2(stopped < 3000, qPrintable(QString::number(stopped) + " ms"));
+    }
+
 private slots:
     void outputNamingAnInputIsRefused()
     {
@@ -231,25 +256,10 @@ private slots:
         const QString project = copyProject(dir);
         const QString out = dir.filePath(QStringLiteral("study.json"));
         const QStringList before = entries(dir.path());
-        QProcess p;
-        p.start(kSysid, {"study", project, "--realisations", "100000", "--threads", "2", "-o", out});
-        QVERIFY(p.waitForStarted(30000));
-        QByteArray err;
-        QElapsedTimer clock;
-        clock.start();
-        while (err.count("realisation ") < 4 && clock.elapsed() < 120000) {
-            p.waitForReadyRead(200);
-            err += p.readAllStandardError();
-        }
-        QVERIFY2(err.count("realisation ") >= 4, err.constData());
-        QVERIFY(::kill(static_cast<pid_t>(p.processId()), signal) == 0);
-        clock.restart();
-        QVERIFY(p.waitForFinished(10000));
-        const qint64 stopped = clock.elapsed();
-        err += p.readAllStandardError();
-        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-        QVERIFY2(p.exitCode() == 130, err.right(2000).constData());
-        QVERIFY2(stopped < 3000, qPrintable(QString::number(stopped) + " ms"));
+        interruptAfter({"study", project, "--realisations", "100000", "--threads", "2", "-o", out}, "realisation ", 4,
+                       signal);
+        if (QTest::currentTestFailed())
+            return;
         const QJsonObject result = readJson(out);
         QVERIFY2(result.value("cancelled").toBool(), readFile(out).left(500).constData());
         const qsizetype finished = result.value("realisations").toArray().size();
@@ -265,27 +275,11 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("fit.json"));
-        QProcess p;
-        p.start(kSysid,
-                {"fit", kExamples + "sine_frequency.model", "--data", kExamples + "data/sine_frequency.csv",
-                 "--multistart", "100000", "--threads", "2", "-o", out});
-        QVERIFY(p.waitForStarted(30000));
-        QByteArray err;
-        QElapsedTimer clock;
-        clock.start();
-        while (err.count("start ") < 5 && clock.elapsed() < 120000) {
-            p.waitForReadyRead(200);
-            err += p.readAllStandardError();
-        }
-        QVERIFY2(err.count("start ") >= 5, err.constData());
-        QVERIFY(::kill(static_cast<pid_t>(p.processId()), SIGINT) == 0);
-        clock.restart();
-        QVERIFY(p.waitForFinished(10000));
-        const qint64 stopped = clock.elapsed();
-        err += p.readAllStandardError();
-        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-        QVERIFY2(p.exitCode() == 130, err.right(2000).constData());
-        QVERIFY2(stopped < 3000, qPrintable(QString::number(stopped) + " ms"));
+        interruptAfter({"fit", kExamples + "sine_frequency.model", "--data", kExamples + "data/sine_frequency.csv",
+                        "--multistart", "100000", "--threads", "2", "-o", out},
+                       "start ", 5, SIGINT);
+        if (QTest::currentTestFailed())
+            return;
         const QJsonObject result = readJson(out);
         const QJsonObject multistart = result.value("multistart").toObject();
         QVERIFY2(multistart.value("cancelled").toBool(), readFile(out).left(500).constData());

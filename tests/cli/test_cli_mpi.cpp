@@ -1,8 +1,8 @@
 // `mpirun --oversubscribe -np 3 sysid study|profile|contour|fit --multistart ...` against the same command in one
 // process: the written JSON is the same bit for bit except "ranks", each item's "rank" (each
-// realisation, profile point, cost surface row, start) and the run's times ("seconds", "report"), which name the processes;
-// realisations that fail on ranks other than 0 are reported in the result, not fatal; only rank 0 prints and writes; a
-// bad option ends every rank with exit status 2.
+// realisation, profile point, cost surface row, start) and the run's times ("seconds", "report"), which name the
+// processes; realisations that fail on ranks other than 0 are reported in the result, not fatal; only rank 0 prints and
+// writes; a bad option ends every rank with exit status 2.
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,32 +22,14 @@ using namespace sysid::test;
 // mpirun with three processes on this machine, allowed to run as root (as in CI containers).
 Run runMpi(const QStringList& args)
 {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("OMPI_ALLOW_RUN_AS_ROOT", "1");
     env.insert("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
     env.insert("OMPI_MCA_rmaps_base_oversubscribe", "1");
     // Containers often forbid the cross-memory attach OpenMPI's shared-memory transport tries first.
     env.insert("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(SYSID_MPIEXEC), QStringList{"--oversubscribe", "-np", "3", kSysid} + args);
-    Run r;
-    if (!p.waitForStarted(30000)) {
-        r.err = "could not start " SYSID_MPIEXEC;
-        return r;
-    }
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.rawOut = p.readAllStandardOutput();
-    r.out = QString::fromUtf8(r.rawOut);
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return runProgram(QStringLiteral(SYSID_MPIEXEC), QStringList{"--oversubscribe", "-np", "3", kSysid} + args, env,
+                      120000);
 }
 
 // The JSON with the members that name processes removed.
