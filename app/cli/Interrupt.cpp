@@ -1,5 +1,7 @@
 #include "app/cli/Interrupt.h"
 
+#include "engine/eval/NativeCode.h"
+
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -33,6 +35,8 @@ void watch(sigset_t set)
     const char note[] = "\nsysid: interrupted; stopping and writing what is finished\n";
     [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, note, sizeof note - 1);
     source().request_stop();
+    // A model's first compilation can take seconds; the model runs interpreted instead.
+    eval::stopNativeBuilds();
     // A second signal or the end of the grace ends the process: the command did not return.
     timespec wait{};
     wait.tv_sec = std::chrono::duration_cast<std::chrono::seconds>(kGrace).count();

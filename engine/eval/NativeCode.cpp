@@ -28,6 +28,7 @@ struct Service {
     std::condition_variable idle;
     bool wait = false;
     bool exiting = false;
+    bool stopped = false;  // stopNativeBuilds: no new compiler, no notice for the ones stopped
     std::size_t active = 0;
     std::set<pid_t> compilers;
     std::set<std::string> noticed;  // each notice once per process
@@ -35,12 +36,18 @@ struct Service {
         std::fprintf(stderr, "%s\n", line.c_str());
     };
 
+    // Each compiler leads its own process group (NativeCompiler.cpp). Called with the mutex held.
+    void killCompilers()
+    {
+        for (pid_t pid : compilers)
+            ::kill(-pid, SIGKILL);
+    }
+
     ~Service()
     {
         std::unique_lock lock(mutex);
         exiting = true;
-        for (pid_t pid : compilers)
-            ::kill(pid, SIGKILL);
+        killCompilers();
         idle.wait_for(lock, std::chrono::seconds(5), [this] { return active == 0; });
     }
 };
@@ -108,13 +115,23 @@ struct NativeBuild {
         if (!cached && waiting && text.size() > kWaitedText)
             return false;
         if (!cached) {
+            {
+                auto& s = service();
+                const std::lock_guard lock(s.mutex);
+                if (s.stopped) {
+                    code->settle(nullptr, nullptr, "stopped", seconds(), false);
+                    return true;
+                }
+            }
             pid_t running = -1;
             const CompileOutcome outcome = compileSharedObject(text, library, [&running](pid_t pid) {
                 auto& s = service();
                 const std::lock_guard lock(s.mutex);
-                if (pid > 0)
+                if (pid > 0) {
                     s.compilers.insert(running = pid);
-                else
+                    if (s.stopped)  // stopped while it was being started
+                        s.killCompilers();
+                } else
                     s.compilers.erase(running);
             });
             if (!outcome.ok) {
@@ -154,7 +171,7 @@ struct NativeBuild {
         const std::string line = "native model code unavailable: " + why + "; the model is interpreted (slower)";
         {
             const std::lock_guard lock(s.mutex);
-            if (s.exiting || !s.noticed.insert(line).second)
+            if (s.exiting || s.stopped || !s.noticed.insert(line).second)
                 return;
             handler = s.notices;
         }
@@ -258,6 +275,14 @@ void setNativeCodeWaits(bool wait)
     auto& s = service();
     const std::lock_guard lock(s.mutex);
     s.wait = wait;
+}
+
+void stopNativeBuilds()
+{
+    auto& s = service();
+    const std::lock_guard lock(s.mutex);
+    s.stopped = true;
+    s.killCompilers();
 }
 
 void setNativeCodeNotices(std::function<void(const std::string&)> handler)

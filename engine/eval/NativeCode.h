@@ -98,6 +98,10 @@ void requestNativeCode(const std::shared_ptr<const CompiledModelSource>& source,
 // The process's policy, set by the front end: wait for the compiler (the command line) or build
 // in the background (the desktop application, and the default).
 void setNativeCodeWaits(bool wait);
+// Stops the compilers running for any model and starts no more (the models they were for stay
+// interpreted, without a notice): for a process that was asked to stop (Ctrl-C) and must not
+// wait for a compiler. Async-signal-unsafe: call it from a thread, not a signal handler.
+void stopNativeBuilds();
 // Where the one-line notices go (default: standard error); called from the building thread.
 void setNativeCodeNotices(std::function<void(const std::string&)> handler);
 

@@ -154,14 +154,16 @@ CompileOutcome compileSharedObject(const std::string& text, const std::filesyste
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    // The compiler takes Ctrl-C as any program does, even when the command line blocks the
-    // signals in its own threads to handle them as Cancel.
+    // The compiler gets default signal handling (the command line blocks the signals in its own
+    // threads to handle them as Cancel) and a process group of its own, so that stopping it
+    // (stopNativeBuilds, the end of the process) stops the compiler proper that the driver started.
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     sigset_t none;
     sigemptyset(&none);
     posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
     pid_t pid = -1;
     const int spawned = posix_spawnp(&pid, argv.front(), &actions, &attributes, argv.data(), environ);
     posix_spawnattr_destroy(&attributes);

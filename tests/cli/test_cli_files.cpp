@@ -58,6 +58,8 @@ class TestCliFiles : public QObject {
             err += p.readAllStandardError();
         }
         QVERIFY2(err.count(line) >= lines, err.constData());
+        // Still running (a finished process has id 0, and kill(0) would signal this test).
+        QVERIFY2(p.processId() > 0, err.constData());
         QVERIFY(::kill(static_cast<pid_t>(p.processId()), signal) == 0);
         clock.restart();
         QVERIFY(p.waitForFinished(10000));
@@ -287,6 +289,67 @@ private slots:
         QVERIFY2(finished >= 4 && finished < 100000, qPrintable(QString::number(finished)));
         QVERIFY(result.value("parameters").isObject() || result.value("parameters").isArray());
         QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("fit.json")});
+    }
+
+    // Ctrl-C during a single fit: the best estimate so far is written, marked cancelled.
+    void interruptedFitKeepsItsBestEstimate()
+    {
+        QTemporaryDir dir;
+        const QString project = copyProject(dir);
+        const QString out = dir.filePath(QStringLiteral("fit.json"));
+        // A fit made slow by a tiny largest step (seconds per iteration).
+        interruptAfter({"fit", project, "--model-code", "interpreted", "--max-step", "2e-5", "-o", out}, "iteration ", 2,
+                       SIGINT);
+        if (QTest::currentTestFailed())
+            return;
+        const QJsonObject result = readJson(out);
+        QVERIFY2(result.value("cancelled").toBool(), readFile(out).left(500).constData());
+        QVERIFY2(result.value("iterations").toInt() >= 1, readFile(out).left(500).constData());
+        QCOMPARE(entries(dir.path()), (QStringList{QStringLiteral("data"), QStringLiteral("duffing.model"),
+                                                   QStringLiteral("fit.json"), QStringLiteral("mass_spring_damper.model"),
+                                                   QStringLiteral("mass_spring_damper.sysid")}));
+    }
+
+    // Ctrl-C while a model's code is compiled for the first time: the compiler (here one that
+    // would take a minute, with a child of its own) is stopped with its children, and sysid exits
+    // 130 within a second, without a notice that the native code is unavailable.
+    void interruptDuringTheFirstCompilationStopsTheCompiler()
+    {
+        QTemporaryDir dir;
+        const QString pids = dir.filePath(QStringLiteral("compiler.pids"));
+        const QString slowCompiler = dir.filePath(QStringLiteral("slow-cc"));
+        QVERIFY(writeFile(slowCompiler, "#!/bin/sh\necho $$ > \"$SLOWCC_PIDS\"\nsleep 60 &\necho $! >> \"$SLOWCC_PIDS\"\n"
+                                        "wait\nexec cc \"$@\"\n"));
+        QVERIFY(QFile::setPermissions(slowCompiler, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("SYSID_CC"), slowCompiler);
+        environment.insert(QStringLiteral("SYSID_NATIVE_CACHE"), dir.filePath(QStringLiteral("cache")));
+        environment.insert(QStringLiteral("SLOWCC_PIDS"), pids);
+        environment.remove(QStringLiteral("SYSID_NATIVE"));
+        const QString out = dir.filePath(QStringLiteral("sim.csv"));
+        QProcess run;
+        run.setProcessEnvironment(environment);
+        run.start(kSysid, {"simulate", kExamples + "duffing.model", "--t-end", "1", "--dt", "0.1", "-o", out});
+        QVERIFY(run.waitForStarted(30000));
+        // Started: the compiler wrote its own and its child's process ids.
+        QTRY_VERIFY_WITH_TIMEOUT(readFile(pids).count('\n') >= 2, 30000);
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(::kill(static_cast<pid_t>(run.processId()), SIGINT) == 0);
+        QVERIFY(run.waitForFinished(10000));
+        const qint64 stopped = clock.elapsed();
+        const QByteArray stderrText = run.readAllStandardError();
+        QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(run.exitCode() == 130, stderrText.constData());
+        QVERIFY2(stopped < 1000, qPrintable(QString::number(stopped) + " ms"));
+        QVERIFY2(!stderrText.contains("native model code unavailable"), stderrText.constData());
+        // Both the compiler and its child are gone (or only wait to be reaped).
+        for (const QByteArray& id : readFile(pids).split('\n')) {
+            if (id.trimmed().isEmpty())
+                continue;
+            const QString stat = QStringLiteral("/proc/%1/stat").arg(QString::fromLatin1(id.trimmed()));
+            QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(stat) || readFile(stat).contains(") Z "), 2000);
+        }
     }
 };
 
