@@ -137,19 +137,20 @@ void cubicFit(int runs)
     for (double rtol : kTolerances)
         for (auto method : kMethods)
             for (auto control : g_controls) {
-                std::size_t iterations = 0;
+                std::size_t iterations = 0, integrations = 0;
                 const auto m = timed(runs, [&](Measurement& out) {
                     const auto r = estimate::fit(source, start, experiments, settingsWith(method, rtol, control));
                     out.steps = r.statistics.integration.steps;
                     out.evaluations = r.statistics.integration.rhsEvaluations;
                     iterations = r.iterations;
+                    integrations = r.statistics.integration.integrations;
                     out.error = 0;
                     for (std::size_t i = 0; i < r.parameters.size(); ++i)
                         out.error =
                             std::max(out.error, std::abs(r.parameters[i].value / reference.parameters[i].value - 1));
                 });
                 printRow("cubic fit", method, rtol, m, "max |p/p_ref - 1|", control);
-                std::printf("      (%zu iterations)\n", iterations);
+                std::printf("      (%zu iterations, %zu integrations)\n", iterations, integrations);
             }
 }
 

