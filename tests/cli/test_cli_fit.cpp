@@ -676,10 +676,10 @@ private slots:
         const double stepsIn = in["statistics"].toObject()["steps"].toDouble();
         const double stepsEx = ex["statistics"].toObject()["steps"].toDouble();
         QVERIFY2(stepsEx != stepsIn, qPrintable(QString("%1 steps without, %2 with").arg(stepsEx).arg(stepsIn)));
-        for (const QString& name : {"gamma", "Omega2", "k3"}) {
+        for (const char* name : {"gamma", "Omega2", "k3"}) {
             const double a = in["parameters"].toObject()[name].toObject()["value"].toDouble();
             const double b = ex["parameters"].toObject()[name].toObject()["value"].toDouble();
-            QVERIFY2(std::abs(a / b - 1) < 1e-5, qPrintable(name));
+            QVERIFY2(std::abs(a / b - 1) < 1e-5, name);
         }
 
         // The project key gives the run the option gives.

@@ -127,8 +127,8 @@ private slots:
                                     .arg(worstExcluded);
         qInfo("%s; %zu steps without, %zu with the sensitivities", qPrintable(figures), excluded.statistics.steps,
               included.statistics.steps);
-        QVERIFY2(worstState < 100 * rtol, qPrintable(figures));
-        QVERIFY2(worstExcluded < 1000 * rtol, qPrintable(figures));
+        QVERIFY2(worstState < 10 * rtol, qPrintable(figures));
+        QVERIFY2(worstExcluded < 100 * rtol, qPrintable(figures));
 
         // Without sensitivities the setting changes nothing.
         integrate::SimulationRequest plain;
