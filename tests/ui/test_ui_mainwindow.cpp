@@ -20,6 +20,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QGroupBox>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
