@@ -69,7 +69,7 @@ void CompiledModel::scatter(Program which, const SparseExpressions& pattern, std
                             double* dense) const
 {
     if (const auto f = nativeDense(which)) {
-        f(variables_.data(), dense, nullptr, nullptr);
+        f(variables_[0], variables_.data() + 1, variables_.data(), dense, nullptr, nullptr);
         return;
     }
     std::fill(dense, dense + rows * columns, 0.0);
@@ -180,7 +180,7 @@ void CompiledModel::evaluate(const GradientProgram& program, double* values, dou
     auto& v = program.scratch;
     const auto* native = nativeFunctions();
     if (native && native->values[program.slot]) {
-        native->values[program.slot](variables_.data(), v.data());
+        native->values[program.slot](variables_[0], variables_.data() + 1, variables_.data(), v.data());
     } else {
         if (!program.list) {
             const core::PhaseTimer timer(core::Phase::Compilation);
@@ -226,7 +226,7 @@ void CompiledModel::lieDerivatives(double* L, double* Lx, double* Lp, double* Lm
 void CompiledModel::lieRates(double* L, double* Lm) const
 {
     if (const auto f = nativeDense(LieRates)) {
-        f(variables_.data(), L, Lm, nullptr);
+        f(variables_[0], variables_.data() + 1, variables_.data(), L, Lm, nullptr);
         return;
     }
     const std::size_t ns = switchCount();

@@ -5,6 +5,7 @@
 #include "engine/eval/ModelPrograms.h"
 #include "engine/eval/NativeCode.h"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <span>
@@ -48,14 +49,14 @@ public:
     void rhs(double* dx) const  // n
     {
         if (const auto f = nativeValues(Rhs))
-            f(variables_.data(), dx);
+            f(variables_[0], variables_.data() + 1, variables_.data(), dx);
         else
             program(Rhs).evaluate(dx);
     }
     void stateJacobian(double* J) const  // n x n
     {
         if (const auto f = nativeDense(StateJacobian))
-            f(variables_.data(), J, nullptr, nullptr);
+            f(variables_[0], variables_.data() + 1, variables_.data(), J, nullptr, nullptr);
         else
             scatter(StateJacobian, source_->rhsStateJacobian, stateCount(), stateCount(), J);
     }
@@ -66,14 +67,14 @@ public:
     void rhsAndStateJacobian(double* dx, double* J) const  // n, n x n
     {
         if (const auto f = nativeDense(RhsWithStateJacobian))
-            f(variables_.data(), dx, J, nullptr);
+            f(variables_[0], variables_.data() + 1, variables_.data(), dx, J, nullptr);
         else
             interpretRhsAndStateJacobian(dx, J);
     }
     void rhsAndJacobians(double* dx, double* Jx, double* Jp) const  // n, n x n, n x np
     {
         if (const auto f = nativeDense(RhsWithJacobians))
-            f(variables_.data(), dx, Jx, Jp);
+            f(variables_[0], variables_.data() + 1, variables_.data(), dx, Jx, Jp);
         else
             interpretRhsAndJacobians(dx, Jx, Jp);
     }
@@ -128,15 +129,65 @@ public:
     bool sensitivityRhs(const double* S, std::size_t columns, const int* columnOfParameter, bool parameters,
                         double* dx, double* dS) const
     {
-        const auto* native = nativeFunctions();
-        if (!native)
-            return false;
-        const auto f = native->sensitivity[programSlot(parameters ? RhsWithJacobians : RhsWithStateJacobian, modesHeld_)];
+        return sensitivityRhs(variables_[0], variables_.data() + 1, S, columns, columnOfParameter, parameters, dx, dS);
+    }
+    // The calls above at the point (t, x) given directly, with the inputs (setInputs or setPoint),
+    // parameters and modes last set: native code reads t and x where they are, so an integrator's
+    // call copies nothing into the evaluator. Afterwards the evaluator's own t and x are unspecified
+    // (the interpreter sets them, native code does not): evaluations without a point need setPoint.
+    void setInputs(const double* u)
+    {
+        const std::size_t nu = inputCount();
+        for (std::size_t i = 0, first = 1 + stateCount() + parameterCount(); i < nu; ++i)
+            variables_[first + i] = u[i];
+    }
+    void rhs(double t, const double* x, double* dx)
+    {
+        if (const auto f = nativeValues(Rhs))
+            f(t, x, variables_.data(), dx);
+        else
+            interpretAt(t, x).rhs(dx);
+    }
+    void stateJacobian(double t, const double* x, double* J)
+    {
+        if (const auto f = nativeDense(StateJacobian))
+            f(t, x, variables_.data(), J, nullptr, nullptr);
+        else
+            interpretAt(t, x).stateJacobian(J);
+    }
+    void rhsAndStateJacobian(double t, const double* x, double* dx, double* J)
+    {
+        if (const auto f = nativeDense(RhsWithStateJacobian))
+            f(t, x, variables_.data(), dx, J, nullptr);
+        else
+            interpretAt(t, x).interpretRhsAndStateJacobian(dx, J);
+    }
+    void rhsAndJacobians(double t, const double* x, double* dx, double* Jx, double* Jp)
+    {
+        if (const auto f = nativeDense(RhsWithJacobians))
+            f(t, x, variables_.data(), dx, Jx, Jp);
+        else
+            interpretAt(t, x).interpretRhsAndJacobians(dx, Jx, Jp);
+    }
+    bool sensitivityRhs(double t, const double* x, const double* S, std::size_t columns, const int* columnOfParameter,
+                        bool parameters, double* dx, double* dS) const
+    {
+        const auto f = sensitivityFunction(parameters);
         if (!f)
             return false;
-        f(variables_.data(), S, columns, columnOfParameter, dx, dS);
+        f(t, x, variables_.data(), S, columns, columnOfParameter, dx, dS);
         return true;
     }
+    // The native sensitivity function sensitivityRhs calls, on the modes held now (null while the
+    // model has no native code), and the variables it reads: an integrator may call it directly
+    // as long as the parameters, inputs and modes stay as they are.
+    NativeSensitivity sensitivityFunction(bool parameters) const
+    {
+        const auto* native = nativeFunctions();
+        return native ? native->sensitivity[programSlot(parameters ? RhsWithJacobians : RhsWithStateJacobian, modesHeld_)]
+                      : nullptr;
+    }
+    const double* variables() const { return variables_.data(); }
     // Whether the evaluations run native code now (NativeCode), not the interpreter.
     bool native() const { return nativeFunctions() != nullptr; }
 
@@ -149,6 +200,13 @@ private:
         const std::size_t index = programSlot(which, modesHeld_);
         const auto& slot = programs_[index];
         return slot ? *slot : compile(index);
+    }
+    // The interpreter's path of the calls at a point: t and x copied into the variables.
+    CompiledModel& interpretAt(double t, const double* x)
+    {
+        variables_[0] = t;
+        std::copy(x, x + stateCount(), variables_.begin() + 1);
+        return *this;
     }
     const NativeFunctions* nativeFunctions() const
     {
@@ -171,7 +229,7 @@ private:
     void evaluateProgram(Program which, double* out) const
     {
         if (const auto f = nativeValues(which))
-            f(variables_.data(), out);
+            f(variables_[0], variables_.data() + 1, variables_.data(), out);
         else
             program(which).evaluate(out);
     }

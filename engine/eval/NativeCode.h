@@ -31,10 +31,11 @@ inline constexpr core::EnumTable kModelCodes{
         {ModelCode::Interpreted, "interpreted", "evaluate the model's expressions with the built-in interpreter"},
     })};
 
-using NativeValues = void (*)(const double* v, double* out);
-using NativeDense = void (*)(const double* v, double* a, double* b, double* c);
-using NativeSensitivity = void (*)(const double* v, const double* S, std::size_t columns, const int* columnOfParameter,
-                                   double* dx, double* dS);
+// (t, x) is the point; v the evaluator's variables [t, x, p, u, m], of which p, u and m are read.
+using NativeValues = void (*)(double t, const double* x, const double* v, double* out);
+using NativeDense = void (*)(double t, const double* x, const double* v, double* a, double* b, double* c);
+using NativeSensitivity = void (*)(double t, const double* x, const double* v, const double* S, std::size_t columns,
+                                   const int* columnOfParameter, double* dx, double* dS);
 
 // The functions of one model's loaded library, per program slot (ModelPrograms.h; null where the
 // library has none). Their contracts are in NativeSource.h.

@@ -78,13 +78,24 @@ std::string operation(const ExpressionTape::Instruction& in)
     return std::string(name) + "(" + a + (ExpressionTape::isUnary(in.op) ? "" : ", " + b) + ")";
 }
 
-// The program's statements: its variables read from v, its constants, its instructions.
-void writeBody(std::string& out, const ExpressionTape& tape)
+// Where variable i of [t, x, p, u, m] is read: t and x from the caller's arguments (no copy into the
+// evaluator per call), the rest from v.
+std::string variable(std::size_t i, std::size_t states)
+{
+    if (i == 0)
+        return "t";
+    if (i <= states)
+        return "x[" + std::to_string(i - 1) + "]";
+    return "v[" + std::to_string(i) + "]";
+}
+
+// The program's statements: its variables, its constants, its instructions.
+void writeBody(std::string& out, const ExpressionTape& tape, std::size_t states)
 {
     const auto& names = tape.variableNames();
     std::uint32_t r = 0;
     for (const auto& name : names)
-        out += "    const double " + reg(r++) + " = v[" + name.substr(1) + "];\n";
+        out += "    const double " + reg(r++) + " = " + variable(std::stoul(name.substr(1)), states) + ";\n";
     for (double c : tape.constants())
         out += "    const double " + reg(r++) + " = " + literal(c) + ";\n";
     for (const auto& in : tape.code())
@@ -96,10 +107,14 @@ std::string result(const ExpressionTape& tape, std::size_t k)
     return reg(tape.results()[k]);
 }
 
-void writeValues(std::string& out, std::size_t slot, const ExpressionTape& tape)
+// Every function's leading arguments: the point (t, x) and the evaluator's variables v (p, u, m are
+// read there; its t and x are not).
+constexpr const char* kPoint = "double t, const double* restrict x, const double* restrict v";
+
+void writeValues(std::string& out, std::size_t slot, const ExpressionTape& tape, std::size_t states)
 {
-    out += "void sysid_v" + std::to_string(slot) + "(const double* restrict v, double* restrict out)\n{\n";
-    writeBody(out, tape);
+    out += "void sysid_v" + std::to_string(slot) + "(" + kPoint + ", double* restrict out)\n{\n";
+    writeBody(out, tape, states);
     for (std::size_t k = 0; k < tape.size(); ++k)
         out += "    out[" + std::to_string(k) + "] = " + result(tape, k) + ";\n";
     out += "}\n\n";
@@ -114,14 +129,14 @@ constexpr std::size_t kRepeatedInstructions = 3000;
 
 // The program's values, as registers or in a buffer (large programs); returns the name of
 // result k through `result`.
-void writeValuesOrCall(std::string& out, std::size_t slot, const ExpressionTape& tape)
+void writeValuesOrCall(std::string& out, std::size_t slot, const ExpressionTape& tape, std::size_t states)
 {
     if (tape.instructionCount() <= kRepeatedInstructions) {
-        writeBody(out, tape);
+        writeBody(out, tape, states);
         return;
     }
     out += "    static _Thread_local double values[" + std::to_string(tape.size()) + "];\n";
-    out += "    sysid_v" + std::to_string(slot) + "(v, values);\n";
+    out += "    sysid_v" + std::to_string(slot) + "(t, x, v, values);\n";
 }
 
 std::string resultOf(const ExpressionTape& tape, std::size_t k)
@@ -131,11 +146,12 @@ std::string resultOf(const ExpressionTape& tape, std::size_t k)
     return "values[" + std::to_string(k) + "]";
 }
 
-void writeDense(std::string& out, std::size_t slot, const ExpressionTape& tape, const std::vector<DensePart>& layout)
+void writeDense(std::string& out, std::size_t slot, const ExpressionTape& tape, const std::vector<DensePart>& layout,
+                std::size_t states)
 {
-    out += "void sysid_d" + std::to_string(slot) +
-        "(const double* restrict v, double* restrict a, double* restrict b, double* restrict c)\n{\n";
-    writeValuesOrCall(out, slot, tape);
+    out += "void sysid_d" + std::to_string(slot) + "(" + kPoint +
+        ", double* restrict a, double* restrict b, double* restrict c)\n{\n";
+    writeValuesOrCall(out, slot, tape, states);
     const char* arrays[] = {"a", "b", "c"};
     std::size_t k = 0;
     for (std::size_t part = 0; part < layout.size(); ++part) {
@@ -173,10 +189,9 @@ void writeSensitivity(std::string& out, std::size_t slot, const ExpressionTape& 
 {
     const std::size_t n = s.stateCount();
     const std::string N = std::to_string(n);
-    out += "void sysid_s" + std::to_string(slot) +
-        "(const double* restrict v, const double* restrict S, size_t m, const int* restrict column, "
-        "double* restrict dx, double* restrict dS)\n{\n";
-    writeValuesOrCall(out, slot, tape);
+    out += "void sysid_s" + std::to_string(slot) + "(" + kPoint +
+        ", const double* restrict S, size_t m, const int* restrict column, double* restrict dx, double* restrict dS)\n{\n";
+    writeValuesOrCall(out, slot, tape, n);
     for (std::size_t i = 0; i < n; ++i)
         out += "    dx[" + std::to_string(i) + "] = " + resultOf(tape, i) + ";\n";
     std::vector<std::string> rows(n);
@@ -226,10 +241,10 @@ std::string nativeSource(const CompiledModelSource& s)
         const ExpressionTape tape(expressions, bound);
         if (tape.instructionCount() > kLargestProgram)
             continue;
-        writeValues(out, slot, tape);
+        writeValues(out, slot, tape, s.stateCount());
         const auto layout = denseLayout(s, slot);
         if (!layout.empty())
-            writeDense(out, slot, tape, layout);
+            writeDense(out, slot, tape, layout, s.stateCount());
         const std::size_t program = slot % ProgramCount;
         if (slot < kFirstGradientSlot && (program == RhsWithStateJacobian || program == RhsWithJacobians))
             writeSensitivity(out, slot, tape, s, program == RhsWithJacobians);

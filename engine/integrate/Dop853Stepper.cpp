@@ -24,7 +24,8 @@ class Dop853Stepper final : public Stepper {
 public:
     Dop853Stepper(SensitivitySystem& system, const IntegratorSettings& settings) :
         system_(system), relativeTolerance_(settings.relativeTolerance), absoluteTolerance_(settings.absoluteTolerance),
-        maxStep_(std::max(settings.maxStep, 0.0)), size_(system.size())
+        maxStep_(std::max(settings.maxStep, 0.0)), size_(system.size()),
+        controlled_(settings.sensitivityErrorControl == SensitivityErrorControl::Exclude ? system.stateCount() : size_)
     {
         for (auto* v : {&x_, &xOld_, &xNew_, &stage_})
             v->assign(size_, 0.0);
@@ -140,7 +141,7 @@ private:
         // err5 and err3 in the RMS norm weighted by atol + rtol max(|y0|, |y1|), combined as
         // err5^2 / sqrt(err5^2 + 0.01 err3^2) (an estimate of order 8 that is not too optimistic).
         double sum5 = 0.0, sum3 = 0.0;
-        for (std::size_t i = 0; i < size_; ++i) {
+        for (std::size_t i = 0; i < controlled_; ++i) {
             const double scale =
                 absoluteTolerance_ + relativeTolerance_ * std::max(std::abs(x_[i]), std::abs(xNew_[i]));
             double e5 = 0.0;
@@ -155,7 +156,7 @@ private:
         double denominator = sum5 + 0.01 * sum3;
         if (!(denominator > 0.0))
             denominator = 1.0;
-        const double err = std::abs(h) * sum5 / std::sqrt(static_cast<double>(size_) * denominator);
+        const double err = std::abs(h) * sum5 / std::sqrt(static_cast<double>(controlled_) * denominator);
 
         const double root = std::pow(err, 0.125);
         if (err <= 1.0) {
@@ -201,6 +202,7 @@ private:
     SensitivitySystem& system_;
     double relativeTolerance_, absoluteTolerance_, maxStep_;
     std::size_t size_;
+    std::size_t controlled_;  // the leading components of z in the error norm (sensitivityErrorControl)
     State x_, xOld_, xNew_, stage_;
     std::array<State, dop853::kDenseStages> k_;
     std::array<State, 7> r_;

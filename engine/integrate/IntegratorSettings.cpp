@@ -88,6 +88,19 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
              .defaultText = "native"},
             [](S& s) -> eval::ModelCode& { return s.modelCode; }, core::choicesOf(eval::kModelCodes));
         code.present = [](const S& s) { return s.modelCode != eval::ModelCode::Native; };
+        auto sensitivityError = core::choiceField<S>(
+            {.key = "sensitivity_error_control",
+             .option = "sensitivity-error-control",
+             .label = "sensitivity error",
+             .help = "whether the forward sensitivities (fits, shooting) take part in the step-size control of dopri5 "
+                     "and dop853, as CVODES' errconS: include (steps for states and sensitivities) or exclude (steps "
+                     "for the states alone; the sparse-implicit method always controls the states alone)",
+             .defaultText = "include"},
+            [](S& s) -> SensitivityErrorControl& { return s.sensitivityErrorControl; },
+            core::choicesOf(kSensitivityErrorControls));
+        sensitivityError.present = [](const S& s) {
+            return s.sensitivityErrorControl != IntegratorSettings{}.sensitivityErrorControl;
+        };
         return core::FieldTable<S>{
             method,
             core::numberField<S>(
@@ -120,6 +133,7 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
             alpha,
             beta,
             code,
+            sensitivityError,
         };
     }();
     return table;

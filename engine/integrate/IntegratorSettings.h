@@ -99,6 +99,24 @@ inline constexpr core::EnumTable kConstraintStabilisations{
          "integrate the differentiated constraints as they are: the constraints drift (for comparison)"},
     })};
 
+// Whether the forward sensitivities take part in the step-size control of the explicit
+// Runge-Kutta methods, as CVODES' errconS (Hindmarsh et al. 2005) decides for its BDF steps.
+enum class SensitivityErrorControl {
+    Include,  // the local error of x and of every sensitivity column within the tolerances
+    Exclude,  // the steps chosen for x alone; the sensitivities are computed on the same steps
+};
+
+inline constexpr core::EnumTable kSensitivityErrorControls{
+    "sensitivity error control",
+    std::to_array<core::EnumSpelling<SensitivityErrorControl>>({
+        {SensitivityErrorControl::Include, "include",
+         "choose the steps so that the local error of the states and of their sensitivities meets the tolerances "
+         "(CVODES: errconS true)"},
+        {SensitivityErrorControl::Exclude, "exclude",
+         "choose the steps for the states alone and compute the sensitivities on the same steps (CVODES: errconS "
+         "false): fewer steps, sensitivities only as accurate as those steps make them"},
+    })};
+
 // Whether the method integrates algebraic variables (the implicit ones with a mass matrix).
 bool takesAlgebraicVariables(IntegrationMethod method);
 
@@ -124,6 +142,8 @@ struct IntegratorSettings {
     double baumgarteBeta = 10.0;  // 1/s: its stiffness (beta^2 Phi)
     // How the model is evaluated (the model's native code is requested by whoever compiles it).
     eval::ModelCode modelCode = eval::ModelCode::Native;
+    // dopri5 and dop853 with forward sensitivities (the sparse-implicit method controls x alone).
+    SensitivityErrorControl sensitivityErrorControl = SensitivityErrorControl::Include;
 
     bool projects() const
     {

@@ -45,8 +45,10 @@ ModelSystem::ModelSystem(eval::CompiledModel& model, const InputSignals* inputs)
     ownStateEntries_ = statePattern_.size();
     ownParameterEntries_ = parameterPattern_.size();
     const auto& constraints = model_->source().constraints;
-    if (constraints.empty())
+    if (constraints.empty()) {
+        updateKernel();
         return;
+    }
     // Baumgarte's terms add the invariants' gradients to the stabilised rows: their entries join the
     // patterns once, so that the sparse solvers' analysis holds whatever alpha and beta are.
     auto extend = [](JacobianPattern& pattern, const eval::SparseExpressions& gradient,
@@ -188,8 +190,24 @@ void ModelSystem::setPoint(double t, const double* x)
     model_->setPoint(t, x, u_.data());
 }
 
+void ModelSystem::updateKernel()
+{
+    kernel_ = {};
+    if (!u_.empty() || !direct())
+        return;
+    kernel_.withParameters = model_->sensitivityFunction(true);
+    kernel_.stateOnly = model_->sensitivityFunction(false);
+    kernel_.variables = model_->variables();
+}
+
 void ModelSystem::rhs(double t, const double* x, double* f)
 {
+    if (direct()) {
+        time_ = t;
+        setInputsAt(t);
+        model_->rhs(t, x, f);
+        return;
+    }
     prepare(t, x, false);
     model_->rhs(f);
     if (!G_.empty())
@@ -216,6 +234,12 @@ void ModelSystem::jacobian(double t, const double* x, double* J, double* dfdt)
 
 void ModelSystem::rhsAndStateJacobian(double t, const double* x, double* f, double* J)
 {
+    if (direct()) {
+        time_ = t;
+        setInputsAt(t);
+        model_->rhsAndStateJacobian(t, x, f, J);
+        return;
+    }
     prepare(t, x, true);
     model_->rhsAndStateJacobian(f, J);
     addSlidingTerms(J, nullptr);
@@ -239,6 +263,15 @@ void ModelSystem::rhsAndJacobianValues(double t, const double* x, double* f, dou
 
 void ModelSystem::rhsAndJacobians(double t, const double* x, double* f, double* J, double* Jp)
 {
+    if (direct()) {
+        time_ = t;
+        setInputsAt(t);
+        if (Jp)
+            model_->rhsAndJacobians(t, x, f, J, Jp);
+        else
+            model_->rhsAndStateJacobian(t, x, f, J);
+        return;
+    }
     prepare(t, x, true);
     if (Jp)
         model_->rhsAndJacobians(f, J, Jp);
@@ -253,13 +286,13 @@ bool ModelSystem::sensitivityRhs(double t, const double* x, const double* S, std
                                  const int* columnOfParameter, bool parameters, double* f, double* dS)
 {
     // Sliding modes and Baumgarte's terms add to the Jacobians after the model's own.
-    if (!slidingList_.empty() || !G_.empty() || !model_->native())
+    if (!direct() || !model_->native())
         return false;
+    if (!kernel_.stateOnly)
+        updateKernel();  // the native code came while this system was in use
     time_ = t;
-    if (!u_.empty())
-        inputValues(t, u_.data(), nullptr);
-    model_->setPoint(t, x, u_.data());
-    return model_->sensitivityRhs(S, columns, columnOfParameter, parameters, f, dS);
+    setInputsAt(t);
+    return model_->sensitivityRhs(t, x, S, columns, columnOfParameter, parameters, f, dS);
 }
 
 // On a sliding surface the exact Jacobian would also need the second derivatives of the solved
@@ -466,12 +499,14 @@ void ModelSystem::holdModes(const std::vector<double>& modes, const std::vector<
         if (sliding_[i])
             slidingList_.push_back(i);
     model_->holdModes(modes_.data());
+    updateKernel();
 }
 
 void ModelSystem::releaseModes()
 {
     slidingList_.clear();
     model_->releaseModes();
+    updateKernel();
 }
 
 void ModelSystem::switchingFunctions(double t, const double* x, double* g)
@@ -494,6 +529,7 @@ void ModelSystem::rates(double t, const double* x, const std::vector<double>& m,
     slidingRates(false);
     std::copy(rate_.data(), rate_.data() + rate_.size(), a);
     model_->holdModes(modes_.data());
+    updateKernel();
 }
 
 void ModelSystem::gradientRow(std::size_t i, std::size_t rows, double /*t*/, const std::vector<double>& gx,

@@ -43,6 +43,7 @@ public:
     void secondDerivatives(double t, const double* x, SecondDerivatives& out) override;
     bool sensitivityRhs(double t, const double* x, const double* S, std::size_t columns, const int* columnOfParameter,
                         bool parameters, double* f, double* dS) override;
+    const SensitivityKernel* sensitivityKernel() override { return &kernel_; }
 
     bool dependsOnTime() const override;
     std::vector<double> breakpoints(double t0, double t1) const override;  // the inputs' sample times
@@ -83,6 +84,19 @@ public:
 private:
     ModelSystem(std::unique_ptr<eval::CompiledModel> owned, const InputSignals* inputs);
     void inputValues(double t, double* u, double* du);
+    // The model evaluated at (t, x) directly (CompiledModel's calls at a point): no sliding modes
+    // to solve and no Baumgarte terms that read the model's point.
+    bool direct() const { return slidingList_.empty() && G_.empty(); }
+    void setInputsAt(double t)
+    {
+        if (!u_.empty()) {
+            inputValues(t, u_.data(), nullptr);
+            model_->setInputs(u_.data());
+        }
+    }
+    // kernel_ from the model's native code on its held modes, where the point needs no more than the
+    // variables: no inputs (they change with t), no sliding modes, no Baumgarte terms.
+    void updateKernel();
     // setPoint, and the sliding switches' modes solved there (with their derivatives in x and p
     // when `derivatives`).
     void prepare(double t, const double* x, bool derivatives);
@@ -103,6 +117,7 @@ private:
     JacobianPattern statePattern_, parameterPattern_;
     std::vector<double> u_, du_, timeInput_, parameterScratch_, hessian_, mixed_;
     std::vector<std::size_t> hints_;  // per input: the sample segment last read
+    SensitivityKernel kernel_;
     InputPieces held_;  // the inputs' pieces on the current segment, if held
 
     // Switches held by the integrator (Discontinuities).

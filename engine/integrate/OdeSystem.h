@@ -30,6 +30,17 @@ struct SecondDerivatives {
     std::vector<Entry> stateEntries, parameterEntries;
 };
 
+// A system's forward-sensitivity right-hand side as one function (a model's native code) that
+// SensitivitySystem calls directly, without a virtual call per evaluation: f(t, x) and dS as
+// OdeSystem::sensitivityRhs forms them, reading the rest of the point (parameters, inputs, modes)
+// from `variables`. The system keeps it current (null functions where it has none now).
+struct SensitivityKernel {
+    using Function = void (*)(double t, const double* x, const double* variables, const double* S,
+                              std::size_t columns, const int* columnOfParameter, double* f, double* dS);
+    Function withParameters = nullptr, stateOnly = nullptr;
+    const double* variables = nullptr;
+};
+
 // The system every integrator steps, x' = f(t, x), in the spirit of Boost.Odeint's system concept
 // with the derivatives SUNDIALS' linear solvers and sensitivity modules ask of it. The models of
 // the model language implement all of it exactly (ModelSystem); a system written by hand (a test, a
@@ -71,6 +82,10 @@ public:
     {
         return false;
     }
+
+    // The kernel of sensitivityRhs, where the system has one (null: always call sensitivityRhs). The
+    // address stays valid for the system's lifetime; its contents may change between evaluations.
+    virtual const SensitivityKernel* sensitivityKernel() { return nullptr; }
 
     // False when f depends on neither t nor inputs (the Rosenbrock stages then need no df/dt).
     virtual bool dependsOnTime() const { return true; }

@@ -29,17 +29,52 @@ struct CountingRhs {
     }
 };
 
+// odeint's default_error_checker (the largest |err_i| / (atol + rtol (|x_i| + |h| |dx_i/dt|))),
+// taken over the first `counted` components of z only: the states without their sensitivities
+// where those stay out of the step-size control (IntegratorSettings::sensitivityErrorControl).
+class LeadingErrorChecker {
+public:
+    using value_type = double;
+    using algebra_type = odeint::range_algebra;
+    using operations_type = odeint::default_operations;
+
+    LeadingErrorChecker(double absolute, double relative, std::size_t counted) :
+        absolute_(absolute), relative_(relative), counted_(counted)
+    {
+    }
+    template <class Time>
+    double error(algebra_type&, const State& x, const State& dxdt, State& err, Time dt) const
+    {
+        using std::abs;
+        double largest = 0.0;
+        for (std::size_t i = 0; i < counted_; ++i)
+            largest = std::max(largest, abs(err[i]) / (absolute_ + relative_ * (1.0 * abs(x[i]) + (1.0 * abs(dt)) * abs(dxdt[i]))));
+        return largest;
+    }
+
+private:
+    double absolute_, relative_;
+    std::size_t counted_;
+};
+
+// The components of z = [x, S] whose local error the step-size control bounds.
+std::size_t controlledComponents(const SensitivitySystem& system, const IntegratorSettings& settings)
+{
+    return settings.sensitivityErrorControl == SensitivityErrorControl::Exclude ? system.stateCount() : system.size();
+}
+
 // dopri5 with odeint's step-size controller and the method's own dense output, stepped the way
 // odeint's dense_output_runge_kutta steps it (first-same-as-last derivative carried over), plus
 // an end limit it never passes when asked (for intervals that must end exactly on a time).
 class Dopri5Stepper final : public Stepper {
 public:
     using Base = odeint::runge_kutta_dopri5<State>;
-    using Controlled = odeint::controlled_runge_kutta<Base>;
+    using Controlled = odeint::controlled_runge_kutta<Base, LeadingErrorChecker>;
 
     Dopri5Stepper(SensitivitySystem& system, const IntegratorSettings& settings) :
         rhs_{&system, &statistics_.rhsEvaluations},
-        controlled_(Controlled::error_checker_type(settings.absoluteTolerance, settings.relativeTolerance),
+        controlled_(LeadingErrorChecker(settings.absoluteTolerance, settings.relativeTolerance,
+                                        controlledComponents(system, settings)),
                     Controlled::step_adjuster_type(settings.maxStep > 0 ? settings.maxStep : 0.0)),
         size_(system.size())
     {

@@ -22,6 +22,9 @@ SensitivitySystem::SensitivitySystem(OdeSystem& system, std::vector<std::size_t>
     parameterEntryColumn_.resize(pattern.size());
     for (std::size_t k = 0; k < pattern.size(); ++k)
         parameterEntryColumn_[k] = columnOfParameter_[pattern.column[k]];
+    kernel_ = system.sensitivityKernel();
+    if (kernel_ && columns_ > 0)
+        kernelFunction_ = parameters_.empty() ? &kernel_->stateOnly : &kernel_->withParameters;
 }
 
 void SensitivitySystem::initialState(const double* x0, const double* dx0dp, double* z) const
@@ -41,7 +44,7 @@ void SensitivitySystem::initialState(const double* x0, const double* dx0dp, doub
     }
 }
 
-void SensitivitySystem::rhs(double t, const double* z, double* dz)
+void SensitivitySystem::formRhs(double t, const double* z, double* dz)
 {
     if (columns_ == 0) {
         system_.rhs(t, z, dz);

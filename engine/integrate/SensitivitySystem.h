@@ -32,12 +32,24 @@ public:
     // z0 = [x0, I (initial-state columns), dx0/dp (parameter columns)]; dx0dp is column-major
     // n x system().parameterCount(), or null when x0 does not depend on the parameters.
     void initialState(const double* x0, const double* dx0dp, double* z) const;
-    void rhs(double t, const double* z, double* dz);
+    // Inline where the system has a kernel (SensitivityKernel): an integrator's call is one
+    // function-pointer call into the model's native code.
+    void rhs(double t, const double* z, double* dz)
+    {
+        if (kernelFunction_)
+            if (const auto kernel = *kernelFunction_) {
+                kernel(t, z, kernel_->variables, z + n_, columns_, columnOfParameter_.data(), dz, dz + n_);
+                return;
+            }
+        formRhs(t, z, dz);
+    }
     // Exact Jacobian dF/dz (row-major, size() x size()) and dF/dt, for Rosenbrock methods: the
     // coupling of each sensitivity block to x and t comes from system().secondDerivatives().
     void jacobian(double t, const double* z, double* J, double* dFdt);
 
 private:
+    void formRhs(double t, const double* z, double* dz);
+
     OdeSystem& system_;
     std::vector<std::size_t> parameters_;
     bool initialStateColumns_;
@@ -47,6 +59,9 @@ private:
     Eigen::MatrixXd jx_, jp_;
     std::vector<double> dfdt_;
     SecondDerivatives second_;
+    // The system's kernel function for these columns (SensitivityKernel), read at every evaluation.
+    const SensitivityKernel* kernel_ = nullptr;
+    const SensitivityKernel::Function* kernelFunction_ = nullptr;
 };
 
 }  // namespace sysid::integrate

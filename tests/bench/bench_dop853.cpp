@@ -6,12 +6,15 @@
 //               single shooting and by multiple shooting with 8 intervals
 //   forced      a forced-Duffing simulation: the same model at w = 1.2 over [0, 300], sampled
 //               every 0.01 (30 001 samples), with the sensitivities to c and a, and without
-// For each: wall time (median of --runs), integration steps, right-hand-side evaluations and the
-// error against a reference (dopri5 at rtol 1e-12 / atol 1e-14): of the estimates (relative), of
-// the orbit's x(0), of the simulated x on the grid.
+// For each: CPU time of the process (median of --runs), integration steps, right-hand-side
+// evaluations and the error against a reference (dopri5 at rtol 1e-12 / atol 1e-14, sensitivities
+// in the error control): of the estimates (relative), of the orbit's x(0), of the simulated x on the
+// grid and, with sensitivities, of dx/d(c, a) (largest difference over the largest reference value).
+// Every problem with sensitivities runs with them in the step-size control and without (CVODES'
+// errconS; --sensitivity-error-control include|exclude|both, default both).
 // The SciPy step counts on the same kinds of problem come from dop853_steps_scipy.py.
 //
-// Usage: bench_dop853 [--runs N]
+// Usage: bench_dop853 [--runs N] [--sensitivity-error-control include|exclude|both]
 
 #include "BenchSupport.h"
 
@@ -22,6 +25,8 @@
 #include "engine/integrate/Simulator.h"
 #include "engine/model/ModelBuilder.h"
 #include "engine/shooting/PeriodicShooting.h"
+
+#include <time.h>
 
 #include <cstdio>
 #include <exception>
@@ -39,10 +44,14 @@ using integrate::IntegrationMethod;
 
 constexpr double kTolerances[] = {1e-6, 1e-8, 1e-10};
 constexpr IntegrationMethod kMethods[] = {IntegrationMethod::Dopri5, IntegrationMethod::Dop853};
+using integrate::SensitivityErrorControl;
+std::vector<SensitivityErrorControl> g_controls{SensitivityErrorControl::Include, SensitivityErrorControl::Exclude};
 
-integrate::IntegratorSettings integrator(IntegrationMethod method, double rtol)
+integrate::IntegratorSettings integrator(IntegrationMethod method, double rtol,
+                                         SensitivityErrorControl control = SensitivityErrorControl::Include)
 {
     integrate::IntegratorSettings s;
+    s.sensitivityErrorControl = control;
     s.method = method;
     s.methodChosen = true;
     s.relativeTolerance = rtol;
@@ -51,9 +60,17 @@ integrate::IntegratorSettings integrator(IntegrationMethod method, double rtol)
 }
 
 struct Measurement {
-    double seconds = 0, error = 0;
+    double seconds = 0, error = 0, sensitivityError = -1;
     std::size_t steps = 0, evaluations = 0;
 };
+
+// CPU time of this process: on a shared machine the wall time counts other processes' turns.
+double processSeconds()
+{
+    timespec now{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
 
 // Median time of `runs` calls of `once`, which fills the other fields of the measurement.
 Measurement timed(int runs, const std::function<void(Measurement&)>& once)
@@ -61,19 +78,23 @@ Measurement timed(int runs, const std::function<void(Measurement&)>& once)
     Measurement m;
     std::vector<double> seconds;
     for (int r = 0; r < runs; ++r) {
-        const auto t0 = Clock::now();
+        const double t0 = processSeconds();
         once(m);
-        seconds.push_back(bench::secondsSince(t0));
+        seconds.push_back(processSeconds() - t0);
     }
     m.seconds = bench::median(seconds);
     return m;
 }
 
-void printRow(const char* problem, IntegrationMethod method, double rtol, const Measurement& m, const char* errorName)
+void printRow(const char* problem, IntegrationMethod method, double rtol, const Measurement& m, const char* errorName,
+              SensitivityErrorControl control = SensitivityErrorControl::Include)
 {
-    std::printf("  %-22s %-7s rtol %.0e  %9.3f ms  steps %7zu  rhs %8zu  %s %.2e\n", problem,
-                integrate::methodName(method).c_str(), rtol, 1e3 * m.seconds, m.steps, m.evaluations, errorName,
-                m.error);
+    std::printf("  %-22s %-7s %-7s rtol %.0e  %9.3f ms  steps %7zu  rhs %8zu  %s %.2e", problem,
+                integrate::methodName(method).c_str(), std::string(integrate::kSensitivityErrorControls.name(control)).c_str(),
+                rtol, 1e3 * m.seconds, m.steps, m.evaluations, errorName, m.error);
+    if (m.sensitivityError >= 0)
+        std::printf("  S %.2e", m.sensitivityError);
+    std::printf("\n");
 }
 
 void cubicFit(int runs)
@@ -98,10 +119,11 @@ void cubicFit(int runs)
     experiment.measured = Eigen::Map<const Eigen::VectorXd>(u.data(), static_cast<Eigen::Index>(u.size()));
     experiment.outputMeasured = {true};
     const std::vector<estimate::Experiment> experiments{experiment};
-    auto settingsWith = [](IntegrationMethod method, double rtol) {
+    auto settingsWith = [](IntegrationMethod method, double rtol,
+                           SensitivityErrorControl control = SensitivityErrorControl::Include) {
         estimate::FitSettings s;
         s.method = estimate::EstimationMethod::OutputError;
-        s.integrator = integrator(method, rtol);
+        s.integrator = integrator(method, rtol, control);
         s.maxIterations = 200;
         s.costTolerance = s.stepTolerance = s.gradientTolerance = 1e-10;
         s.outputWeights = {{"u", 1.0}};
@@ -113,18 +135,23 @@ void cubicFit(int runs)
         std::printf(" %s = %.12g", p.name.c_str(), p.value);
     std::printf("\n");
     for (double rtol : kTolerances)
-        for (auto method : kMethods) {
-            const auto m = timed(runs, [&](Measurement& out) {
-                const auto r = estimate::fit(source, start, experiments, settingsWith(method, rtol));
-                out.steps = r.statistics.integration.steps;
-                out.evaluations = r.statistics.integration.rhsEvaluations;
-                out.error = 0;
-                for (std::size_t i = 0; i < r.parameters.size(); ++i)
-                    out.error =
-                        std::max(out.error, std::abs(r.parameters[i].value / reference.parameters[i].value - 1));
-            });
-            printRow("cubic fit", method, rtol, m, "max |p/p_ref - 1|");
-        }
+        for (auto method : kMethods)
+            for (auto control : g_controls) {
+                std::size_t iterations = 0, integrations = 0;
+                const auto m = timed(runs, [&](Measurement& out) {
+                    const auto r = estimate::fit(source, start, experiments, settingsWith(method, rtol, control));
+                    out.steps = r.statistics.integration.steps;
+                    out.evaluations = r.statistics.integration.rhsEvaluations;
+                    iterations = r.iterations;
+                    integrations = r.statistics.integration.integrations;
+                    out.error = 0;
+                    for (std::size_t i = 0; i < r.parameters.size(); ++i)
+                        out.error =
+                            std::max(out.error, std::abs(r.parameters[i].value / reference.parameters[i].value - 1));
+                });
+                printRow("cubic fit", method, rtol, m, "max |p/p_ref - 1|", control);
+                std::printf("      (%zu iterations, %zu integrations)\n", iterations, integrations);
+            }
 }
 
 void periodicOrbit(int runs)
@@ -147,8 +174,9 @@ void periodicOrbit(int runs)
                 reference.initialState(1));
     for (std::size_t intervals : {std::size_t(1), std::size_t(8)})
         for (double rtol : kTolerances)
-            for (auto method : kMethods) {
-                const auto settings = settingsWith(integrator(method, rtol), intervals);
+            for (auto method : kMethods)
+                for (auto control : g_controls) {
+                const auto settings = settingsWith(integrator(method, rtol, control), intervals);
                 auto m = timed(runs, [&](Measurement& out) {
                     const auto s = shooting::findPeriodicSolution(model, start, settings);
                     if (!s.converged())
@@ -163,7 +191,8 @@ void periodicOrbit(int runs)
                 const auto period = integrate::simulate(model, r, settings.integrator);
                 m.steps = period.statistics.steps;
                 m.evaluations = period.statistics.rhsEvaluations;
-                printRow(intervals == 1 ? "orbit, single" : "orbit, multiple (8)", method, rtol, m, "|x(0) - ref|");
+                printRow(intervals == 1 ? "orbit, single" : "orbit, multiple (8)", method, rtol, m, "|x(0) - ref|",
+                         control);
             }
     std::printf("  (steps and rhs: one period with the variational equations, at the orbit)\n");
 }
@@ -177,21 +206,35 @@ void forcedSimulation(int runs)
     model.setParameters(values);
     integrate::SimulationRequest request;
     request.times = integrate::uniformGrid(0.0, 300.0, 0.01);
-    const auto reference = integrate::simulate(model, request, integrator(IntegrationMethod::Dopri5, 1e-12));
-    std::printf("forced Duffing simulation (w = 1.2, t = 0..300, %zu samples)\n", request.times.size());
+    auto withSensitivities = request;
+    withSensitivities.sensitivityParameters = {0, 1};
+    withSensitivities.recordStateSensitivity = true;
+    const auto reference = integrate::simulate(model, withSensitivities, integrator(IntegrationMethod::Dopri5, 1e-12));
+    double largest = 0.0;
+    for (const auto& S : reference.stateParameterSensitivity)
+        largest = std::max(largest, S.cwiseAbs().maxCoeff());
+    std::printf("forced Duffing simulation (w = 1.2, t = 0..300, %zu samples), largest |dx/d(c, a)| %.3g\n",
+                request.times.size(), largest);
     for (bool sensitivities : {false, true}) {
-        auto r = request;
-        if (sensitivities)
-            r.sensitivityParameters = {0, 1};
+        const auto& r = sensitivities ? withSensitivities : request;
         for (double rtol : kTolerances)
-            for (auto method : kMethods) {
+            for (auto method : kMethods)
+                for (auto control : sensitivities ? g_controls : std::vector<SensitivityErrorControl>{SensitivityErrorControl::Include}) {
                 const auto m = timed(runs, [&](Measurement& out) {
-                    const auto tr = integrate::simulate(model, r, integrator(method, rtol));
+                    const auto tr = integrate::simulate(model, r, integrator(method, rtol, control));
                     out.steps = tr.statistics.steps;
                     out.evaluations = tr.statistics.rhsEvaluations;
                     out.error = (tr.states.col(0) - reference.states.col(0)).cwiseAbs().maxCoeff();
+                    if (sensitivities) {
+                        double worst = 0.0;
+                        for (std::size_t k = 0; k < tr.stateParameterSensitivity.size(); ++k)
+                            worst = std::max(worst, (tr.stateParameterSensitivity[k] - reference.stateParameterSensitivity[k])
+                                                        .cwiseAbs()
+                                                        .maxCoeff());
+                        out.sensitivityError = worst / largest;
+                    }
                 });
-                printRow(sensitivities ? "forced, dx/d(c, a)" : "forced", method, rtol, m, "max |x - ref|");
+                printRow(sensitivities ? "forced, dx/d(c, a)" : "forced", method, rtol, m, "max |x - ref|", control);
             }
     }
 }
@@ -205,8 +248,12 @@ int main(int argc, char** argv)
         const std::string a = argv[i];
         if (a == "--runs" && i + 1 < argc)
             runs = std::max(1, static_cast<int>(bench::parseNumber(argv[++i], "--runs")));
-        else {
-            std::fprintf(stderr, "usage: bench_dop853 [--runs N]\n");
+        else if (a == "--sensitivity-error-control" && i + 1 < argc) {
+            const std::string v = argv[++i];
+            if (v != "both")
+                g_controls = {integrate::kSensitivityErrorControls.parse(v).value_or(SensitivityErrorControl::Include)};
+        } else {
+            std::fprintf(stderr, "usage: bench_dop853 [--runs N] [--sensitivity-error-control include|exclude|both]\n");
             return 2;
         }
     }

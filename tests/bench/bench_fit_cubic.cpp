@@ -14,10 +14,13 @@
 //
 // Usage: bench_fit_cubic [--data FILE] [--json FILE] [--runs N] [--seed S]
 //                        [--ftol X] [--xtol X] [--gtol X] [--rtol X] [--atol X] [--model-code C]
+//                        [--sensitivity-error-control include|exclude]
 //   --data  where to write the noisy data (default fit_cubic_data.csv)
 //   --json  where to write the results for the comparison (default: not written)
 //   --model-code native|interpreted   how the model is evaluated (default native; its compilation,
 //           or loading from the cache, is done before the timed fits)
+//   --sensitivity-error-control include|exclude   the sensitivities in the step-size control or not
+//           (default: the integrator's default)
 
 #include "BenchSupport.h"
 
@@ -64,6 +67,7 @@ struct Options {
     double ftol = 1e-10, xtol = 1e-10, gtol = 1e-10;
     double rtol = 1e-8, atol = 1e-10;
     sysid::eval::ModelCode code = sysid::eval::ModelCode::Native;
+    sysid::integrate::SensitivityErrorControl control = sysid::integrate::IntegratorSettings{}.sensitivityErrorControl;
 };
 
 // The model file with its initial velocity made known: the "estimate" on the x(0) line removed.
@@ -113,6 +117,13 @@ Options parseOptions(int argc, char** argv)
             o.rtol = parseNumber(v, "--rtol");
         else if (a == "--atol")
             o.atol = parseNumber(v, "--atol");
+        else if (a == "--sensitivity-error-control") {
+            const auto control = sysid::integrate::kSensitivityErrorControls.parse(v);
+            if (!control)
+                throw std::invalid_argument(
+                    sysid::integrate::kSensitivityErrorControls.mustBe("--sensitivity-error-control", v));
+            o.control = *control;
+        }
         else if (a == "--model-code") {
             const auto code = sysid::eval::kModelCodes.parse(v);
             if (!code)
@@ -192,6 +203,7 @@ int main(int argc, char** argv)
         settings.integrator.method = integrate::IntegrationMethod::Dopri5;
         settings.integrator.relativeTolerance = opt.rtol;
         settings.integrator.absoluteTolerance = opt.atol;
+        settings.integrator.sensitivityErrorControl = opt.control;
         settings.maxIterations = 200;
         settings.costTolerance = opt.ftol;
         settings.stepTolerance = opt.xtol;

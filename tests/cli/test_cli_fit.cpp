@@ -658,6 +658,49 @@ private slots:
         }
     }
 
+    // The sensitivities in or out of the step-size control (CVODES' errconS), from the command line
+    // and from the project file: the steps differ (a fit's total need not be fewer: its path changes
+    // with the sensitivities), the estimates agree to the tolerance.
+    void sensitivityErrorControlFromOptionAndProject()
+    {
+        QTemporaryDir tmp;
+        const QString project = kExamples + "sdof_cubic.sysid";
+        auto fit = [&](const QString& file, const QStringList& extra, const QString& out) {
+            const Run r = runSysid(QStringList{"fit", file, "-q", "-o", tmp.filePath(out)} + extra);
+            return std::make_pair(r, parseObject(readFile(tmp.filePath(out))));
+        };
+        const auto [included, in] = fit(project, {"--sensitivity-error-control", "include"}, "in.json");
+        QVERIFY2(included.exitCode == 0, describe(included));
+        const auto [excluded, ex] = fit(project, {"--sensitivity-error-control", "exclude"}, "ex.json");
+        QVERIFY2(excluded.exitCode == 0, describe(excluded));
+        const double stepsIn = in["statistics"].toObject()["steps"].toDouble();
+        const double stepsEx = ex["statistics"].toObject()["steps"].toDouble();
+        QVERIFY2(stepsEx != stepsIn, qPrintable(QString("%1 steps without, %2 with").arg(stepsEx).arg(stepsIn)));
+        for (const char* name : {"gamma", "Omega2", "k3"}) {
+            const double a = in["parameters"].toObject()[name].toObject()["value"].toDouble();
+            const double b = ex["parameters"].toObject()[name].toObject()["value"].toDouble();
+            QVERIFY2(std::abs(a / b - 1) < 1e-5, name);
+        }
+
+        // The project key gives the run the option gives.
+        QJsonObject file = parseObject(readFile(project));
+        QJsonObject settings = file["settings"].toObject();
+        QJsonObject integrator = settings["integrator"].toObject();
+        integrator["sensitivity_error_control"] = "exclude";
+        settings["integrator"] = integrator;
+        file["settings"] = settings;
+        QJsonArray data = file["data"].toArray();
+        QJsonObject set = data[0].toObject();
+        set["path"] = kExamples + set["path"].toString();
+        data[0] = set;
+        file["data"] = data;
+        QVERIFY(writeFile(tmp.filePath("p.sysid"), QJsonDocument(file).toJson()));
+        const auto [fromFile, ff] = fit(tmp.filePath("p.sysid"), {}, "ff.json");
+        QVERIFY2(fromFile.exitCode == 0, describe(fromFile));
+        QCOMPARE(ff["statistics"].toObject()["steps"].toDouble(), stepsEx);
+        QCOMPARE(ff["parameters"], ex["parameters"]);
+    }
+
     void badArgumentsExit2_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -670,6 +713,9 @@ private slots:
         QTest::newRow("unknown method") << QStringList{"fit", project, "--method", "newton"} << "--method must be";
         QTest::newRow("unknown integrator")
             << QStringList{"fit", project, "--integrator", "rk45"} << "--integrator must be";
+        QTest::newRow("unknown sensitivity error control")
+            << QStringList{"fit", project, "--sensitivity-error-control", "partial"}
+            << "--sensitivity-error-control must be include or exclude";
         QTest::newRow("set without value")
             << QStringList{"fit", project, "--set", "gamma"} << "--set expects NAME=VALUE";
         QTest::newRow("set not a number")

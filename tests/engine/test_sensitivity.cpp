@@ -77,6 +77,69 @@ private slots:
         QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));
     }
 
+    // CVODES' errconS = false: the steps are chosen for x alone. They can only be as many or fewer,
+    // and the sensitivities, computed on them, stay within a small multiple of the tolerance.
+    void sensitivitiesOutOfTheErrorControl_data()
+    {
+        QTest::addColumn<int>("method");
+        QTest::addColumn<double>("rtol");
+        for (const double rtol : {1e-6, 1e-8}) {
+            QTest::addRow("dopri5 %g", rtol) << int(IntegrationMethod::Dopri5) << rtol;
+            QTest::addRow("dop853 %g", rtol) << int(IntegrationMethod::Dop853) << rtol;
+        }
+    }
+
+    void sensitivitiesOutOfTheErrorControl()
+    {
+        QFETCH(int, method);
+        QFETCH(double, rtol);
+        const double c = 0.4, k = 4.0, x0 = 1.0, v0 = 0.5;
+        auto m = test::compiled("param c = 0.4\nparam k = 4\nx'' = -c*x' - k*x\nx(0) = 1 estimate, 0.5 estimate\n");
+        integrate::SimulationRequest r;
+        r.times = integrate::uniformGrid(0, 8, 0.25);
+        r.sensitivityParameters = {test::parameter(*m, "c"), test::parameter(*m, "k"), test::parameter(*m, "x(0)"),
+                                   test::parameter(*m, "x'(0)")};
+        auto settings = test::tight(IntegrationMethod(method), rtol, rtol / 100);
+        settings.sensitivityErrorControl = integrate::SensitivityErrorControl::Include;
+        const auto included = integrate::simulate(*m, r, settings);
+        settings.sensitivityErrorControl = integrate::SensitivityErrorControl::Exclude;
+        const auto excluded = integrate::simulate(*m, r, settings);
+        QVERIFY2(excluded.statistics.steps < included.statistics.steps,
+                 qPrintable(QString("%1 steps without, %2 with the sensitivities")
+                                .arg(excluded.statistics.steps)
+                                .arg(included.statistics.steps)));
+        double worstState = 0, worstIncluded = 0, worstExcluded = 0;
+        for (std::size_t s = 0; s < r.times.size(); ++s) {
+            const double t = r.times[s];
+            worstState = std::max(worstState, std::abs(excluded.states(static_cast<Eigen::Index>(s), 0) -
+                                                       dampedOscillator(c, k, x0, v0, t)));
+            for (int p = 0; p < 4; ++p) {
+                const double analytic = complexStep(p, c, k, x0, v0, t);
+                worstIncluded =
+                    std::max(worstIncluded, relativeError(included.stateParameterSensitivity[s](0, p), analytic, 1e-1));
+                worstExcluded =
+                    std::max(worstExcluded, relativeError(excluded.stateParameterSensitivity[s](0, p), analytic, 1e-1));
+            }
+        }
+        const QString figures = QString("state error %1, sensitivity error with %2, without %3")
+                                    .arg(worstState)
+                                    .arg(worstIncluded)
+                                    .arg(worstExcluded);
+        qInfo("%s; %zu steps without, %zu with the sensitivities", qPrintable(figures), excluded.statistics.steps,
+              included.statistics.steps);
+        QVERIFY2(worstState < 10 * rtol, qPrintable(figures));
+        QVERIFY2(worstExcluded < 100 * rtol, qPrintable(figures));
+
+        // Without sensitivities the setting changes nothing.
+        integrate::SimulationRequest plain;
+        plain.times = r.times;
+        const auto a = integrate::simulate(*m, plain, settings);
+        settings.sensitivityErrorControl = integrate::SensitivityErrorControl::Include;
+        const auto b = integrate::simulate(*m, plain, settings);
+        QCOMPARE(a.statistics.steps, b.statistics.steps);
+        QVERIFY(a.states == b.states);
+    }
+
     void nonlinearForcedAgainstFiniteDifferences_data()
     {
         QTest::addColumn<QString>("model");

@@ -501,6 +501,12 @@ private slots:
         s.integrator.maxStep = 0.01;
         s.integrator.maxSteps = 5000;
         s.integrator.modelCode = eval::ModelCode::Interpreted;
+        // Not the default, so that it is written.
+        const auto control = integrate::IntegratorSettings{}.sensitivityErrorControl ==
+                integrate::SensitivityErrorControl::Include
+            ? integrate::SensitivityErrorControl::Exclude
+            : integrate::SensitivityErrorControl::Include;
+        s.integrator.sensitivityErrorControl = control;
         s.maxIterations = 7;
         s.costTolerance = 1e-9;
         s.stepTolerance = 1e-8;
@@ -527,8 +533,11 @@ private slots:
         QCOMPARE(j["periodic"]["settle_periods"].get<int>(), 5);
         QCOMPARE(j["integrator"]["method"].get<std::string>(), std::string("rk4"));
         QCOMPARE(j["integrator"]["model_code"].get<std::string>(), std::string("interpreted"));
+        QCOMPARE(j["integrator"]["sensitivity_error_control"].get<std::string>(),
+                 std::string(integrate::kSensitivityErrorControls.name(control)));
         estimate::FitSettings back;
         project::readFields(table, j, back);
+        QVERIFY(back.integrator.sensitivityErrorControl == control);
         json again = json::object();
         project::writeFields(table, back, again);
         QCOMPARE(again, j);
@@ -539,6 +548,7 @@ private slots:
         project::writeFields(table, estimate::FitSettings{}, unchosen);
         QVERIFY(!unchosen["integrator"].contains("method"));
         QVERIFY(!unchosen["integrator"].contains("model_code"));  // native, the default
+        QVERIFY(!unchosen["integrator"].contains("sensitivity_error_control"));
     }
 
     void olderKeysAreRead()

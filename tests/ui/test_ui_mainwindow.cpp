@@ -20,6 +20,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QGroupBox>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -154,6 +155,25 @@ private slots:
                                  20000);
         qunsetenv("SYSID_CC");
         QVERIFY(source->native && !source->native->functions());
+    }
+
+    // The sensitivities' part in the step-size control is a row of the Integrator group, read into
+    // the fit job like every integrator setting.
+    void sensitivityErrorControlChoice()
+    {
+        ui::MainWindow w;
+        auto* panel = w.findChild<ui::EstimatorPanel*>();
+        QVERIFY(panel);
+        QComboBox* control = panel->sensitivityErrorCombo();
+        QVERIFY(panel->integratorBox()->isAncestorOf(control));
+        QCOMPARE(control->count(), 2);
+        QCOMPARE(control->currentData().toInt(),
+                 static_cast<int>(integrate::IntegratorSettings{}.sensitivityErrorControl));
+        for (const auto value : {integrate::SensitivityErrorControl::Exclude, integrate::SensitivityErrorControl::Include}) {
+            control->setCurrentIndex(control->findData(static_cast<int>(value)));
+            QVERIFY(w.document()->settings().integrator.sensitivityErrorControl == value);
+            QVERIFY(w.document()->makeFitJob().settings.integrator.sensitivityErrorControl == value);
+        }
     }
 
     // Issue 7: the structural-sensitivity method picked in the estimator panel runs the fit (the

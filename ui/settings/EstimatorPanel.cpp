@@ -113,6 +113,10 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     modelCode_->setObjectName(QStringLiteral("modelCodeCombo"));
     fillCombo(modelCode_, eval::kModelCodes);
     explainChoice(modelCode_, helpOf("integrator.model_code"));
+    sensitivityError_ = new QComboBox(this);
+    sensitivityError_->setObjectName(QStringLiteral("sensitivityErrorCombo"));
+    fillCombo(sensitivityError_, integrate::kSensitivityErrorControls);
+    explainChoice(sensitivityError_, helpOf("integrator.sensitivity_error_control"));
     stabilisation_ = new QComboBox(this);
     stabilisation_->setObjectName(QStringLiteral("stabilisationCombo"));
     fillCombo(stabilisation_, integrate::kConstraintStabilisations);
@@ -209,6 +213,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     addRow(integratorForm, tr("Max step"), maxStep_, maxStep_->help());
     addRow(integratorForm, tr("Switches"), switches_, helpOf("integrator.switches"));
     addRow(integratorForm, tr("Model code"), modelCode_, helpOf("integrator.model_code"));
+    addRow(integratorForm, tr("Sensitivity error"), sensitivityError_, helpOf("integrator.sensitivity_error_control"));
     addRow(integratorForm, tr("Constraints"), stabilisation_, helpOf("integrator.stabilisation"));
     addRow(integratorForm, tr("Baumgarte α"), baumgarteAlpha_, baumgarteAlpha_->help());
     addRow(integratorForm, tr("Baumgarte β"), baumgarteBeta_, baumgarteBeta_->help());
@@ -279,6 +284,7 @@ EstimatorPanel::EstimatorPanel(QWidget* parent) : QWidget(parent)
     });
     connect(switches_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
     connect(modelCode_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
+    connect(sensitivityError_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
     connect(jacobianReuse_, &QComboBox::currentIndexChanged, this, &EstimatorPanel::emitChanged);
     connect(stabilisation_, &QComboBox::currentIndexChanged, this, [this] {
         updateEnabled();
@@ -483,6 +489,7 @@ void EstimatorPanel::setSettings(const estimate::FitSettings& settings)
     maxStep_->setValue(settings.integrator.maxStep);
     showComboValue(switches_, settings.integrator.switches);
     showComboValue(modelCode_, settings.integrator.modelCode);
+    showComboValue(sensitivityError_, settings.integrator.sensitivityErrorControl);
     showComboValue(stabilisation_, settings.integrator.stabilisation);
     baumgarteAlpha_->setValue(settings.integrator.baumgarteAlpha);
     baumgarteBeta_->setValue(settings.integrator.baumgarteBeta);
@@ -532,6 +539,7 @@ estimate::FitSettings EstimatorPanel::settings() const
     s.integrator.maxStep = maxStep_->value();
     s.integrator.switches = comboValue<integrate::SwitchHandling>(switches_);
     s.integrator.modelCode = comboValue<eval::ModelCode>(modelCode_);
+    s.integrator.sensitivityErrorControl = comboValue<integrate::SensitivityErrorControl>(sensitivityError_);
     s.integrator.stabilisation = comboValue<integrate::ConstraintStabilisation>(stabilisation_);
     s.integrator.baumgarteAlpha = baumgarteAlpha_->value();
     s.integrator.baumgarteBeta = baumgarteBeta_->value();

@@ -94,6 +94,7 @@ public:
     NumberField* relativeToleranceEdit() const { return rtol_; }
     QComboBox* switchesCombo() const { return switches_; }
     QComboBox* modelCodeCombo() const { return modelCode_; }
+    QComboBox* sensitivityErrorCombo() const { return sensitivityError_; }
     QComboBox* jacobianReuseCombo() const { return jacobianReuse_; }
     NumberField* absoluteToleranceEdit() const { return atol_; }
     NumberField* maxStepEdit() const { return maxStep_; }
@@ -148,6 +149,7 @@ private:
     NumberField* rtol_ = nullptr;
     QComboBox* switches_ = nullptr;  // locate or step across sign/abs/min/max
     QComboBox* modelCode_ = nullptr;  // native machine code or the interpreter
+    QComboBox* sensitivityError_ = nullptr;  // sensitivities in the step-size control or not
     QComboBox* stabilisation_ = nullptr;  // models with constraints: projection, Baumgarte, both, none
     NumberField* baumgarteAlpha_ = nullptr;
     NumberField* baumgarteBeta_ = nullptr;
