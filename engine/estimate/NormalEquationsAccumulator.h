@@ -1,0 +1,45 @@
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <cstddef>
+#include <vector>
+
+namespace sysid::estimate {
+
+// J'J and J'r of a least-squares problem summed block by block as its rows are produced, without
+// the Jacobian: a fit of 200 outputs at 1000 samples to 200 parameters would otherwise hold a
+// 200 000 x 200 Jacobian (320 MB) and the per-sample sensitivities it is copied from (320 MB more).
+// Rows are gathered into a buffer of a few thousand and added with a symmetric rank-k update
+// (one triangle, as estimate::normalMatrix does for a whole Jacobian).
+class NormalEquationsAccumulator {
+public:
+    // Zero sums over `parameters` unknowns.
+    void reset(Eigen::Index parameters);
+    // The rows that follow belong to an experiment whose Jacobian columns are `columns` (its unknowns
+    // among all); the others are zero in those rows.
+    void beginExperiment(const std::vector<std::size_t>& columns);
+    // Appends rows factor_i * source.row(sourceRow_i) (source: rows x the experiment's columns) with
+    // residuals residual_i.
+    void addRows(const Eigen::MatrixXd& source, const std::vector<Eigen::Index>& sourceRows,
+                 const std::vector<double>& factors, const double* residuals);
+    // Adds the experiment's sums to the totals.
+    void endExperiment();
+
+    const Eigen::MatrixXd& matrix() const { return matrix_; }  // J'J, both triangles
+    const Eigen::VectorXd& gradient() const { return gradient_; }  // J'r
+    std::size_t rows() const { return rows_; }
+
+private:
+    void flush();
+
+    Eigen::MatrixXd matrix_, local_;
+    Eigen::VectorXd gradient_, localGradient_;
+    Eigen::MatrixXd block_;  // buffered rows x the experiment's columns
+    Eigen::VectorXd blockResiduals_;
+    Eigen::Index used_ = 0;
+    std::vector<std::size_t> columns_;
+    std::size_t rows_ = 0;
+};
+
+}  // namespace sysid::estimate
