@@ -10,8 +10,8 @@ namespace sysid::estimate {
 // J'J and J'r of a least-squares problem summed block by block as its rows are produced, without
 // the Jacobian: a fit of 200 outputs at 1000 samples to 200 parameters would otherwise hold a
 // 200 000 x 200 Jacobian (320 MB) and the per-sample sensitivities it is copied from (320 MB more).
-// Rows are gathered into a buffer of a few thousand and added with a symmetric rank-k update
-// (one triangle, as estimate::normalMatrix does for a whole Jacobian).
+// Rows are gathered into a buffer of a thousand and added by a symmetric rank-k update (one
+// triangle, as estimate::normalMatrix does for a whole Jacobian).
 class NormalEquationsAccumulator {
 public:
     // Zero sums over `parameters` unknowns.
@@ -35,7 +35,8 @@ private:
 
     Eigen::MatrixXd matrix_, local_;
     Eigen::VectorXd gradient_, localGradient_;
-    Eigen::MatrixXd block_;  // buffered rows x the experiment's columns
+    // Buffered rows x the experiment's columns, by rows: each row of J contiguous for the kernel.
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> block_;
     Eigen::VectorXd blockResiduals_;
     Eigen::Index used_ = 0;
     std::vector<std::size_t> columns_;
