@@ -7,6 +7,15 @@
 
 namespace sysid::estimate {
 
+// The instruction sets the kernel of the sums is compiled for; the accumulator uses the widest the
+// processor has. Each gives the same bits (the kernel's order of operations does not depend on them).
+enum class GramInstructions { Baseline, Avx2, Avx512 };
+bool gramInstructionsAvailable(GramInstructions instructions);
+// The lower triangle of C (p x p, column-major, leading dimension ldc) += B'B for B of k rows and p
+// columns stored by rows (row r at b + r * ldb).
+void addLowerGram(GramInstructions instructions, const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb,
+                  double* c, Eigen::Index ldc);
+
 // J'J and J'r of a least-squares problem summed block by block as its rows are produced, without
 // the Jacobian: a fit of 200 outputs at 1000 samples to 200 parameters would otherwise hold a
 // 200 000 x 200 Jacobian (320 MB) and the per-sample sensitivities it is copied from (320 MB more).

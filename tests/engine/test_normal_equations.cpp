@@ -122,6 +122,37 @@ private slots:
         }
     }
 
+    // The kernel compiled for each instruction set the processor has gives the same bits as the
+    // baseline one, and the lower triangle of B'B to rounding.
+    void kernelsAgreeBitForBit()
+    {
+        using estimate::GramInstructions;
+        QVERIFY(estimate::gramInstructionsAvailable(GramInstructions::Baseline));
+        for (const Eigen::Index p : {1, 5, 6, 11, 12, 23, 29, 200}) {
+            const Eigen::Index k = 131;
+            const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> b =
+                randomMatrix(k, p, static_cast<unsigned>(7 * p));
+            const MatrixXd start = randomMatrix(p, p, 99);
+            MatrixXd baseline = start;
+            estimate::addLowerGram(GramInstructions::Baseline, b.data(), k, p, p, baseline.data(), p);
+            const MatrixXd expected = start + b.transpose() * b;
+            const MatrixXd lower = (baseline - expected).triangularView<Eigen::Lower>();
+            QVERIFY(lower.norm() < 1e-14 * expected.norm());
+            // The strictly upper triangle outside the diagonal tiles stays as it was.
+            QCOMPARE(baseline(0, p - 1), p > 6 ? start(0, p - 1) : baseline(0, p - 1));
+            for (const auto instructions : {GramInstructions::Avx2, GramInstructions::Avx512}) {
+                if (!estimate::gramInstructionsAvailable(instructions))
+                    continue;
+                MatrixXd other = start;
+                estimate::addLowerGram(instructions, b.data(), k, p, p, other.data(), p);
+                const MatrixXd a = baseline.triangularView<Eigen::Lower>(), o = other.triangularView<Eigen::Lower>();
+                QVERIFY2(a == o, qPrintable(QString("p %1, instruction set %2").arg(p).arg(int(instructions))));
+            }
+        }
+        if (!estimate::gramInstructionsAvailable(GramInstructions::Avx512))
+            qInfo("this processor has no AVX-512: that kernel was not compared");
+    }
+
     // The normal form of an output-error problem equals J'J, J'r of its dense form at the same point:
     // two experiments (their own estimated x(0)), one with only x measured, a prior, output weights.
     void outputErrorProblemGivesTheDenseNormalEquations()
