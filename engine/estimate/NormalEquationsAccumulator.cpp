@@ -166,12 +166,13 @@ void NormalEquationsAccumulator::addRows(const Eigen::MatrixXd& source, const st
     rows_ += sourceRows.size();
     if (k == 0)
         return;
+    if (used_ + count > block_.rows())
+        flush();
+    // Grown only when empty: resizing drops what it holds.
     if (block_.rows() < std::max(kBlockRows, count)) {
         block_.resize(std::max(kBlockRows, count), k);
         blockResiduals_.resize(block_.rows());
     }
-    if (used_ + count > block_.rows())
-        flush();
     for (Eigen::Index i = 0; i < count; ++i) {
         const double factor = factors[static_cast<std::size_t>(i)];
         const Eigen::Index from = sourceRows[static_cast<std::size_t>(i)];

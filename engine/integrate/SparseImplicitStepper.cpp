@@ -163,21 +163,21 @@ public:
     // Samples inside the step from the cubic Hermite interpolant of both ends' values and slopes,
     // O(h^4) like the local error of the order-3 step (Hairer, Norsett & Wanner, Solving ODEs I,
     // sec. II.6, eq. (6.7)).
-    // Written straight into the driver's column layout: through a row-major temporary and a copy, the
-    // samples of the 200-node rod with 200 sensitivity columns moved three times as much memory.
+    // Formed by rows (vectorised), then written once into the driver's column layout (no copy through
+    // columns_, 320 kB per sample for the 200-node rod with 200 sensitivity columns).
     void interpolate(double t, double* z) override
     {
         Eigen::Map<Eigen::MatrixXd> out(z, n_, width_);
         if (t == t_) {
             out = Z_;
-        } else {
-            const double h = t_ - tOld_;
-            const double theta = (t - tOld_) / h;
-            out = (1 - theta) * previous_ + theta * Z_ +
-                (theta * (theta - 1)) *
-                    ((1 - 2 * theta) * (Z_ - previous_) + ((theta - 1) * h) * previousSlope_ +
-                     (theta * h) * firstStage_);
+            return;
         }
+        const double h = t_ - tOld_;
+        const double theta = (t - tOld_) / h;
+        sample_ = (1 - theta) * previous_ + theta * Z_ +
+            (theta * (theta - 1)) *
+                ((1 - 2 * theta) * (Z_ - previous_) + ((theta - 1) * h) * previousSlope_ + (theta * h) * firstStage_);
+        out = sample_;
     }
     double nextStep() const override { return h_; }
 
@@ -274,7 +274,7 @@ private:
     SparseMatrix jacobian_, stageJacobian_;
     std::array<Augmented, stages> stage_;
     Augmented start_, value_, firstStage_, combined_, rhs_;
-    Augmented Z_, previous_, previousSlope_;
+    Augmented Z_, previous_, previousSlope_, sample_;
     mutable Eigen::MatrixXd columns_;  // the driver's layout, [x, S_1, ..., S_K] column after column
     Eigen::VectorXd timeDerivative_, x_;
     double t_ = 0.0, tOld_ = 0.0, h_ = 0.0;

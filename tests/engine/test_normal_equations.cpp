@@ -70,7 +70,8 @@ class TestNormalEquations : public QObject {
 private slots:
     // Rows added in pieces of every size, for experiments with their own columns (in any order), give
     // J'J and J'r of the whole Jacobian: every tile shape of the kernel (8 x 6, 4 x 6, the scalar rest,
-    // the columns beyond the last multiple of 6) and buffers that are flushed part-way.
+    // the columns beyond the last multiple of 6), buffers flushed part-way and grown for a piece larger
+    // than they hold while holding rows.
     void accumulatedSumsEqualTheDenseProducts()
     {
         for (const Eigen::Index p : {1, 3, 4, 6, 7, 13, 50, 203}) {
@@ -89,7 +90,7 @@ private slots:
             estimate::NormalEquationsAccumulator accumulator;
             accumulator.reset(p);
             Eigen::Index row = 0;
-            const Eigen::Index pieces[] = {1, 200, 7, 1024, 33};
+            const Eigen::Index pieces[] = {1, 200, 7, 1500, 33};  // 1500: more than the buffer holds
             for (int e = 0; e < 2; ++e) {
                 const auto& columns = e == 0 ? first : all;
                 const Eigen::Index end = e == 0 ? 1700 : rows;
