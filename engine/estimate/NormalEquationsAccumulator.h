@@ -19,8 +19,8 @@ void addLowerGram(GramInstructions instructions, const double* b, Eigen::Index k
 // J'J and J'r of a least-squares problem summed block by block as its rows are produced, without
 // the Jacobian: a fit of 200 outputs at 1000 samples to 200 parameters would otherwise hold a
 // 200 000 x 200 Jacobian (320 MB) and the per-sample sensitivities it is copied from (320 MB more).
-// Rows are gathered into a buffer of a thousand and added by a symmetric rank-k update (one
-// triangle, as estimate::normalMatrix does for a whole Jacobian).
+// Rows are gathered into a buffer of a thousand and added by addLowerGram (one triangle, as
+// estimate::normalMatrix does for a whole Jacobian).
 class NormalEquationsAccumulator {
 public:
     // Zero sums over `parameters` unknowns.
