@@ -18,7 +18,7 @@ MinimiserOutcome dampedGaussNewton(LeastSquaresProblem& problem, const GaussNewt
     std::string failure;
     run.record(0, current.merit, 0.0, 0.0);
 
-    Eigen::VectorXd scale = current.jacobian.colwise().squaredNorm().transpose();
+    Eigen::VectorXd scale = current.columnSquares();
     double penalty = 1.0;  // weight of the continuity violation in the merit
     if (run.nothingToEstimate())
         return run.finish(Termination::convergence(TerminationCriterion::NothingToEstimate, "nothing to estimate"));
@@ -48,7 +48,7 @@ MinimiserOutcome dampedGaussNewton(LeastSquaresProblem& problem, const GaussNewt
             return run.finish(
                 Termination::failure(TerminationCriterion::SingularJacobian,
                                      "the normal equations are singular: some parameters cannot be identified"));
-        const double predictedData = 0.5 * (current.residuals + current.jacobian * full).squaredNorm();
+        const double predictedData = current.modelHalfSquares(full);
         const double relativeFull = full.norm() / (theta.norm() + options.stepTolerance);
         const bool gapsClosed = gapsClosedAt(current);
         if (relativeFull <= options.stepTolerance && gapsClosed &&

@@ -157,20 +157,27 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
         observer->log(priorsIgnoredNote(settings.method));
 
     std::unique_ptr<FitProblem> problem;
+    // Levenberg-Marquardt needs only J'J and J'r, which a large problem forms without its Jacobian.
+    const auto normalForm = traits.minimiser == Minimiser::LevenbergMarquardt ? ResponseFitProblem::NormalForm::WhenLarge
+                                                                              : ResponseFitProblem::NormalForm::Never;
     const ResponseFitProblem* likelihoodProblem = nullptr;  // the problem, when it estimates the noise variances
     switch (traits.objective) {
     case Objective::MultipleShooting:
         problem = std::make_unique<MultipleShootingProblem>(model, layout, experiments, weights, settings.integrator,
                                                             settings.shootingIntervals, stop);
         break;
-    case Objective::PeriodicResponse:
-        problem = std::make_unique<PeriodicResponseProblem>(model, layout, experiments, weights, priors,
-                                                            settings.integrator, settings.periodic);
+    case Objective::PeriodicResponse: {
+        auto periodic = std::make_unique<PeriodicResponseProblem>(model, layout, experiments, weights, priors,
+                                                                  settings.integrator, settings.periodic);
+        periodic->setNormalForm(normalForm);
+        problem = std::move(periodic);
         break;
+    }
     case Objective::OutputError:
     case Objective::EquationError: {
         auto outputError = std::make_unique<OutputErrorProblem>(model, layout, experiments, weights, priors,
                                                                 settings.integrator, settings.sensitivity);
+        outputError->setNormalForm(normalForm);
         if (estimateNoise) {
             outputError->estimateNoiseVariances(noiseVarianceFloors(experiments, model->outputCount()));
             likelihoodProblem = outputError.get();
@@ -217,6 +224,10 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
         const core::PhaseTimer timer(core::Phase::LinearAlgebra);
         if (layout.size() == 0)
             return Uncertainty{};  // nothing estimated: the cost evaluated
+        if (outcome.final.normalForm)
+            return uncertaintyFromNormalEquations(outcome.final.dataNormalMatrix,
+                                                  outcome.final.residuals.head(dataRows).squaredNorm(),
+                                                  static_cast<std::size_t>(dataRows), precision);
         if (likelihoodProblem)
             return uncertaintyWithEstimatedNoise(outcome.final.jacobian.topRows(dataRows), precision);
         return uncertainty(outcome.final.jacobian.topRows(dataRows), outcome.final.residuals.head(dataRows), precision);

@@ -30,6 +30,17 @@ struct Linearization {
     // it the reweighting converges only linearly. A minimiser uses it only where J'J - curvature stays
     // positive definite (normalEquations).
     Eigen::MatrixXd curvature;
+    // A large problem may form its normal equations while it computes the residuals and leave `jacobian`
+    // empty (ResponseFitProblem::NormalForm): then normalMatrix = J'J and normalGradient = J'r over all rows,
+    // and dataNormalMatrix = J'J over the data rows alone (the uncertainty's).
+    bool normalForm = false;
+    Eigen::MatrixXd normalMatrix, dataNormalMatrix;
+    Eigen::VectorXd normalGradient;
+
+    // The squared column norms of J (Marquardt's diagonal): J'J's diagonal.
+    Eigen::VectorXd columnSquares() const;
+    // 1/2 |residuals + jacobian * step|^2, the residuals' part of the local model after `step`.
+    double modelHalfSquares(const Eigen::VectorXd& step) const;
 
     // What the relative tests measure a change against: the merit of least squares; for maximum
     // likelihood the frozen weighted cost 1/2 |residuals|^2 (the samples / 2 plus the prior rows).

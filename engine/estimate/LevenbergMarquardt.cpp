@@ -22,7 +22,7 @@ MinimiserOutcome levenbergMarquardt(LeastSquaresProblem& problem, const Levenber
     std::string failure;
     run.record(0, current.merit, 0.0, 0.0);
 
-    Eigen::VectorXd scale = current.jacobian.colwise().squaredNorm().transpose();
+    Eigen::VectorXd scale = current.columnSquares();
     double lambda = options.initialDamping;
     double nu = 2.0;
     if (run.nothingToEstimate())

@@ -54,10 +54,27 @@ MinimiserOutcome MinimiserRun::finishAtIterationLimit(std::size_t maxIterations)
                                                     ") reached"));
 }
 
+Eigen::VectorXd Linearization::columnSquares() const
+{
+    if (normalForm)
+        return normalMatrix.diagonal();
+    return jacobian.colwise().squaredNorm().transpose();
+}
+
+double Linearization::modelHalfSquares(const Eigen::VectorXd& step) const
+{
+    if (normalForm)  // |r + J s|^2 = |r|^2 + 2 s'J'r + s'J'J s
+        return 0.5 * residuals.squaredNorm() + step.dot(normalGradient) + 0.5 * step.dot(normalMatrix * step);
+    return 0.5 * (residuals + jacobian * step).squaredNorm();
+}
+
 double NormalEquations::predictedDecrease(const Linearization& at, const Eigen::VectorXd& step) const
 {
-    const double residualPart =
-        (at.gap + 0.5 * at.residuals.squaredNorm()) - 0.5 * (at.residuals + at.jacobian * step).squaredNorm();
+    // In the normal form without the difference of two sums of squares, which loses the digits the
+    // decrease shares with the cost.
+    const double residualPart = at.normalForm
+        ? at.gap - step.dot(at.normalGradient) - 0.5 * step.dot(at.normalMatrix * step)
+        : (at.gap + 0.5 * at.residuals.squaredNorm()) - at.modelHalfSquares(step);
     return curved ? residualPart + 0.5 * step.dot(at.curvature * step) : residualPart;
 }
 
@@ -65,8 +82,13 @@ NormalEquations normalEquations(const Linearization& at, Eigen::VectorXd& scale)
 {
     const core::PhaseTimer timer(core::Phase::LinearAlgebra);
     NormalEquations out;
-    out.matrix = normalMatrix(at.jacobian);
-    out.gradient = at.jacobian.transpose() * at.residuals;
+    if (at.normalForm) {
+        out.matrix = at.normalMatrix;
+        out.gradient = at.normalGradient;
+    } else {
+        out.matrix = normalMatrix(at.jacobian);
+        out.gradient = at.jacobian.transpose() * at.residuals;
+    }
     if (at.curvature.size() > 0) {
         Eigen::MatrixXd curved = out.matrix - at.curvature;
         if (Eigen::LLT<Eigen::MatrixXd>(curved).info() == Eigen::Success) {

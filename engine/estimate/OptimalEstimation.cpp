@@ -8,6 +8,7 @@
 #include "engine/estimate/OptimalEstimationHamiltonian.h"
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
+#include "engine/eval/NativeCode.h"
 #include "engine/model/SymbolicLock.h"
 #include "engine/integrate/ModelSystem.h"
 
@@ -58,6 +59,23 @@ void checkExperiment(const model::Model& model, const Experiment& e)
                     throw OptimalEstimationError(
                         "experiment '" + e.name + "': output " + model.outputs[j].name +
                         " is not a finite number at t = " + std::to_string(e.times[static_cast<std::size_t>(i)]));
+}
+
+// The Hamiltonian system is compiled once for every stage: native unless a stage that runs asks for
+// the interpreter (its integrator's model_code).
+eval::ModelCode hamiltonianModelCode(const OptimalEstimationSettings& settings)
+{
+    const auto interpreted = [](const integrate::IntegratorSettings& i) {
+        return i.modelCode == eval::ModelCode::Interpreted;
+    };
+    for (const auto& stage : settings.bvp.stages)
+        if (interpreted(stage.integrator) || (stage.jacobianIntegrator && interpreted(*stage.jacobianIntegrator)))
+            return eval::ModelCode::Interpreted;
+    if (settings.bvp.stages.empty())
+        for (const auto& stage : stagesToRun(settings.stages, settings.startFrom.has_value()))
+            if (interpreted(stage.integrator))
+                return eval::ModelCode::Interpreted;
+    return eval::ModelCode::Native;
 }
 
 // Everything taken from the symbolic model, so no GiNaC object outlives the lock.
@@ -141,6 +159,7 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
     // Multiple shooting needs f and df/dx only (Rosenbrock's Jacobian of the variational
     // system comes from differences of df/dx).
     p.source = eval::compileModel(hamiltonian, {.secondDerivatives = false});
+    eval::requestNativeCode(p.source, hamiltonianModelCode(settings));
 
     GiNaC::exmap values;
     for (std::size_t i = 0; i < model.parameters.size(); ++i) {

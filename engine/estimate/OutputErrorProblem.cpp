@@ -14,7 +14,8 @@ OutputErrorProblem::OutputErrorProblem(std::shared_ptr<const eval::CompiledModel
 {
 }
 
-bool OutputErrorProblem::respond(std::size_t e, Response& response, std::string& failure, std::stop_token stop)
+bool OutputErrorProblem::respond(std::size_t e, Response& response, const integrate::OutputSensitivitySink* sink,
+                                 std::string& failure, std::stop_token stop)
 {
     const Experiment& experiment = experiments_[e];
     try {
@@ -33,6 +34,8 @@ bool OutputErrorProblem::respond(std::size_t e, Response& response, std::string&
         request.inputs = &experiment.inputs;
         request.sensitivityParameters = layout_.modelIndicesOf(e);
         request.recordStateSensitivity = false;
+        if (sink)
+            request.outputSensitivitySink = *sink;
         request.stop = stop;
         auto tr = integrate::simulate(model_, request, integrator_);
         response = {std::move(tr.outputs), std::move(tr.outputParameterSensitivity)};

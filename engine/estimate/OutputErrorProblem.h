@@ -21,7 +21,8 @@ public:
                        SensitivityMethod sensitivity = SensitivityMethod::Forward);
 
 private:
-    bool respond(std::size_t e, Response& response, std::string& failure, std::stop_token stop) override;
+    bool respond(std::size_t e, Response& response, const integrate::OutputSensitivitySink* sink, std::string& failure,
+                 std::stop_token stop) override;
 
     SensitivityMethod sensitivity_;
 };

@@ -252,7 +252,8 @@ bool PeriodicResponseProblem::discretisedResponse(std::size_t e, const shooting:
     return true;
 }
 
-bool PeriodicResponseProblem::respond(std::size_t e, Response& response, std::string& failure, std::stop_token stop)
+bool PeriodicResponseProblem::respond(std::size_t e, Response& response, const integrate::OutputSensitivitySink*,
+                                      std::string& failure, std::stop_token stop)
 {
     shooting::PeriodicSolution solution;
     if (!solveOrbit(e, solution, failure, stop))

@@ -50,7 +50,8 @@ public:
     const std::vector<Eigen::VectorXd>& orbitStarts() const { return orbits_; }
 
 private:
-    bool respond(std::size_t e, Response& response, std::string& failure, std::stop_token stop) override;
+    bool respond(std::size_t e, Response& response, const integrate::OutputSensitivitySink* sink, std::string& failure,
+                 std::stop_token stop) override;
     // The periodic solution for experiment e at the model's current parameters; false with a reason.
     bool solveOrbit(std::size_t e, shooting::PeriodicSolution& solution, std::string& failure, std::stop_token stop);
     // Shooting settings of experiment e (with its Jacobian store, so not const).

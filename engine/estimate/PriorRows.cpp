@@ -68,7 +68,12 @@ bool finishWithPriors(const std::vector<std::optional<Prior>>& priors, const Eig
             continue;
         const auto kk = static_cast<Eigen::Index>(k);
         out.residuals(row) = priorResidual(*priors[k], theta(kk));
-        out.jacobian(row, kk) = 1.0 / priors[k]->sd;
+        if (out.normalForm) {
+            out.normalMatrix(kk, kk) += (1.0 / priors[k]->sd) * (1.0 / priors[k]->sd);
+            out.normalGradient(kk) += out.residuals(row) / priors[k]->sd;
+        } else {
+            out.jacobian(row, kk) = 1.0 / priors[k]->sd;
+        }
         ++row;
     }
     out.merit = 0.5 * out.residuals.squaredNorm();

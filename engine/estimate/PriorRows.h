@@ -29,7 +29,8 @@ double priorCost(const std::vector<std::optional<Prior>>& priors, const Eigen::V
 // (the Bayesian estimator, seed note 000 eq. 2.10), after the data rows.
 std::size_t priorRowCount(const std::vector<std::optional<Prior>>& priors);
 
-// Writes the prior rows of `theta` into `out` from `row` on, then sets out.merit to
+// Writes the prior rows of `theta` into `out` from `row` on (in the normal form: adds them to J'J and
+// J'r, whose data part must be in place), then sets out.merit to
 // 1/2 |residuals|^2. Returns false, with the reason in `failure`, when the merit is not finite.
 bool finishWithPriors(const std::vector<std::optional<Prior>>& priors, const Eigen::VectorXd& theta, Eigen::Index row,
                       Linearization& out, std::string& failure);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace sysid::estimate {
 
@@ -54,16 +55,30 @@ ResponseFitProblem::ResponseFitProblem(std::shared_ptr<const eval::CompiledModel
     outputs_.resize(experiments_.size());
 }
 
+bool ResponseFitProblem::formsNormalEquations() const
+{
+    if (estimateNoise_ || normalForm_ == NormalForm::Never)
+        return false;
+    return normalForm_ == NormalForm::Always ||
+        static_cast<double>(dataRows_ + priorRows_) * static_cast<double>(layout_.size()) >= kNormalFormEntries;
+}
+
 bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& out, std::string& failure,
                                   std::stop_token stop)
 {
     pendingTheta_ = theta_ + step;
     const auto p = static_cast<Eigen::Index>(layout_.size());
     out.residuals.resize(static_cast<Eigen::Index>(dataRows_ + priorRows_));
-    // Kept, not zeroed, where every entry is written below: zeroing 320 MB (200 000 rows, 200
-    // parameters) costs as much as filling it.
-    out.jacobian.resize(static_cast<Eigen::Index>(dataRows_ + priorRows_), p);
-    out.jacobian.bottomRows(static_cast<Eigen::Index>(priorRows_)).setZero();
+    out.normalForm = formsNormalEquations();
+    if (out.normalForm) {
+        out.jacobian.resize(0, 0);
+        accumulator_.reset(p);
+    } else {
+        // Kept, not zeroed, where every entry is written below: zeroing 320 MB (200 000 rows, 200
+        // parameters) costs as much as filling it.
+        out.jacobian.resize(static_cast<Eigen::Index>(dataRows_ + priorRows_), p);
+        out.jacobian.bottomRows(static_cast<Eigen::Index>(priorRows_)).setZero();
+    }
     pendingOutputs_.resize(experiments_.size());
     // Maximum likelihood: where each output's rows are, to weight them once their variance is known.
     struct Block {
@@ -76,17 +91,43 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
     for (std::size_t e = 0; e < experiments_.size(); ++e) {
         const Experiment& ex = experiments_[e];
         model_.setParameters(layout_.modelValues(pendingTheta_, e));
-        Response response;
-        if (!respond(e, response, failure, stop))
-            return false;
-        const Eigen::Index experimentRow = row;
         // Row of output j at sample s: firstRow[j] + s.
         std::vector<Eigen::Index> firstRow(ex.outputMeasured.size(), -1);
+        // The normal form: the measured outputs, their factors -sqrt(w_j) in J and each sample's residuals.
+        std::vector<Eigen::Index> measured;
+        std::vector<double> factors, sampleResiduals;
+        Eigen::Index next = row;
         for (std::size_t j = 0; j < ex.outputMeasured.size(); ++j) {
             if (!ex.outputMeasured[j] || sqrtWeights_[j] == 0)
                 continue;
+            firstRow[j] = next;
+            next += static_cast<Eigen::Index>(ex.times.size());
+            measured.push_back(static_cast<Eigen::Index>(j));
+            factors.push_back(-sqrtWeights_[j]);
+        }
+        sampleResiduals.resize(measured.size());
+        const auto& columns = layout_.unknownsOf(e);
+        // Residuals as below, J's rows of the sample -sqrt(w_j) dy_j/dp.
+        const integrate::OutputSensitivitySink toNormal = [&](std::size_t s, const double* y,
+                                                              const Eigen::MatrixXd& sensitivity) {
+            const auto ss = static_cast<Eigen::Index>(s);
+            for (std::size_t i = 0; i < measured.size(); ++i) {
+                const Eigen::Index j = measured[i];
+                sampleResiduals[i] = sqrtWeights_[static_cast<std::size_t>(j)] * (ex.measured(ss, j) - y[j]);
+            }
+            accumulator_.addRows(sensitivity, measured, factors, sampleResiduals.data());
+        };
+        if (out.normalForm)
+            accumulator_.beginExperiment(columns);
+        const std::size_t rowsBefore = accumulator_.rows();
+        Response response;
+        if (!respond(e, response, out.normalForm ? &toNormal : nullptr, failure, stop))
+            return false;
+        const Eigen::Index experimentRow = row;
+        for (std::size_t j = 0; j < ex.outputMeasured.size(); ++j) {
+            if (firstRow[j] < 0)
+                continue;
             const auto jj = static_cast<Eigen::Index>(j);
-            firstRow[j] = row;
             for (std::size_t s = 0; s < ex.times.size(); ++s, ++row) {
                 const auto ss = static_cast<Eigen::Index>(s);
                 out.residuals(row) = sqrtWeights_[j] * (ex.measured(ss, jj) - response.outputs(ss, jj));
@@ -98,7 +139,18 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
                 pendingSquares_[j].samples += ex.times.size();
             }
         }
-        const auto& columns = layout_.unknownsOf(e);
+        if (out.normalForm) {
+            // A response that kept its sensitivities (not streamed) goes through the same sums.
+            for (std::size_t s = 0; s < response.sensitivity.size(); ++s) {
+                const Eigen::VectorXd y = response.outputs.row(static_cast<Eigen::Index>(s)).transpose();
+                toNormal(s, y.data(), response.sensitivity[s]);
+            }
+            if (!columns.empty() && accumulator_.rows() - rowsBefore != static_cast<std::size_t>(row - experimentRow))
+                throw std::logic_error("the normal equations missed rows of the Jacobian");
+            accumulator_.endExperiment();
+            pendingOutputs_[e] = std::move(response.outputs);
+            continue;
+        }
         std::vector<bool> estimatedHere(static_cast<std::size_t>(p), false);
         for (std::size_t c : columns)
             estimatedHere[c] = true;
@@ -107,6 +159,11 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
                 out.jacobian.col(c).segment(experimentRow, row - experimentRow).setZero();
         copyBlocked(response.sensitivity, firstRow, sqrtWeights_, columns, out.jacobian);
         pendingOutputs_[e] = std::move(response.outputs);
+    }
+    if (out.normalForm) {
+        out.dataNormalMatrix = accumulator_.matrix();
+        out.normalMatrix = accumulator_.matrix();
+        out.normalGradient = accumulator_.gradient();
     }
     out.gap = 0.0;
     out.likelihood = estimateNoise_;

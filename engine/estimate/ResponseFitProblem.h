@@ -3,9 +3,11 @@
 #include "engine/estimate/Experiment.h"
 #include "engine/estimate/FitProblem.h"
 #include "engine/estimate/FitSettings.h"
+#include "engine/estimate/NormalEquationsAccumulator.h"
 #include "engine/estimate/NoiseVariances.h"
 #include "engine/estimate/ParameterLayout.h"
 #include "engine/eval/CompiledModel.h"
+#include "engine/integrate/Simulator.h"
 
 #include <memory>
 #include <optional>
@@ -45,14 +47,26 @@ public:
     const std::vector<OutputSquares>& outputSquares() const { return squares_; }
     const std::vector<double>& noiseVarianceFloors() const { return floors_; }
 
+    // How the linearization carries the derivatives: the Jacobian, or the normal equations J'J, J'r
+    // summed sample by sample without it (Linearization::normalForm), always or when the Jacobian
+    // would have kNormalFormEntries entries or more. Maximum likelihood always gives the Jacobian (its
+    // rows are weighted once every residual is known). Default: the Jacobian.
+    enum class NormalForm { Never, WhenLarge, Always };
+    static constexpr double kNormalFormEntries = 1 << 20;  // 8 MB of Jacobian
+    void setNormalForm(NormalForm form) { normalForm_ = form; }
+    // Whether the next evaluation gives the normal equations.
+    bool formsNormalEquations() const;
+
 protected:
     struct Response {
         Eigen::MatrixXd outputs;  // samples x outputs
         std::vector<Eigen::MatrixXd> sensitivity;  // per sample: outputs x the experiment's unknowns
     };
     // The response of experiment e with the model's parameters set for it; false with a reason
-    // for the user when it cannot be computed.
-    virtual bool respond(std::size_t e, Response& response, std::string& failure, std::stop_token stop) = 0;
+    // for the user when it cannot be computed. With a `sink` the response may hand each sample's
+    // outputs and sensitivities to it as they come and leave response.sensitivity empty.
+    virtual bool respond(std::size_t e, Response& response, const integrate::OutputSensitivitySink* sink,
+                         std::string& failure, std::stop_token stop) = 0;
 
     eval::CompiledModel model_;
     const ParameterLayout& layout_;
@@ -61,6 +75,8 @@ protected:
 
 private:
     std::vector<double> sqrtWeights_;
+    NormalForm normalForm_ = NormalForm::Never;
+    NormalEquationsAccumulator accumulator_;
     bool estimateNoise_ = false;
     std::vector<double> floors_;
     std::vector<OutputSquares> squares_, pendingSquares_;

@@ -16,6 +16,8 @@ double seedCost(const Linearization& l, const Eigen::VectorXd& c)
 
 Eigen::VectorXd seedGradient(const Linearization& l, const Eigen::VectorXd& c)
 {
+    if (l.normalForm)  // weights rows of J: the fit never asks this problem for the normal form
+        throw std::logic_error("steepest descent needs the Jacobian, not the normal equations");
     const Eigen::Index m = c.size();
     return 2.0 * l.jacobian.topRows(m).transpose() * (c.array() * l.residuals.head(m).array()).matrix();
 }

@@ -76,7 +76,10 @@ public:
         for (Eigen::Index l = 0; l < m; ++l)
             dy.col(l) +=
                 gp_.col(static_cast<Eigen::Index>(request_.sensitivityParameters[static_cast<std::size_t>(l)]));
-        trajectory_.outputParameterSensitivity.push_back(std::move(dy));
+        if (request_.outputSensitivitySink)
+            request_.outputSensitivitySink(k, y_.data(), dy);
+        else
+            trajectory_.outputParameterSensitivity.push_back(std::move(dy));
     }
 
     Trajectory take() { return std::move(trajectory_); }

@@ -6,11 +6,16 @@
 #include "engine/integrate/IntegratorSettings.h"
 #include "engine/integrate/Trajectory.h"
 
+#include <functional>
 #include <optional>
 #include <stop_token>
 #include <vector>
 
 namespace sysid::integrate {
+
+// Receives each sample's outputs and dy/dp (outputs x sensitivity parameters) as they are computed.
+using OutputSensitivitySink =
+    std::function<void(std::size_t sample, const double* outputs, const Eigen::MatrixXd& outputParameterSensitivity)>;
 
 struct SimulationRequest {
     // Output grid, strictly increasing; the integration starts at times.front(), where the
@@ -24,6 +29,10 @@ struct SimulationRequest {
     // false: record only the outputs' sensitivities (dy/dp, dy/dx0), not the states' (n x K
     // per sample: 320 MB for 200 states, 200 parameters and 1000 samples).
     bool recordStateSensitivity = true;
+    // Set: dy/dp goes to this sink sample by sample instead of into the trajectory. A fit that forms its
+    // normal equations as the samples come then holds no per-sample matrices (320 MB for 200 outputs,
+    // 200 parameters and 1000 samples).
+    OutputSensitivitySink outputSensitivitySink;
     // Sensitivities at the last time only (the trajectory's sensitivity lists then hold one
     // entry): shooting needs them at the interval end and the states on a sampling grid.
     bool sensitivityAtEndOnly = false;

@@ -163,20 +163,21 @@ public:
     // Samples inside the step from the cubic Hermite interpolant of both ends' values and slopes,
     // O(h^4) like the local error of the order-3 step (Hairer, Norsett & Wanner, Solving ODEs I,
     // sec. II.6, eq. (6.7)).
+    // Formed by rows (vectorised), then written once into the driver's column layout (no copy through
+    // columns_, 320 kB per sample for the 200-node rod with 200 sensitivity columns).
     void interpolate(double t, double* z) override
     {
+        Eigen::Map<Eigen::MatrixXd> out(z, n_, width_);
         if (t == t_) {
-            columns_ = Z_;
-        } else {
-            const double h = t_ - tOld_;
-            const double theta = (t - tOld_) / h;
-            sample_ = (1 - theta) * previous_ + theta * Z_ +
-                (theta * (theta - 1)) *
-                    ((1 - 2 * theta) * (Z_ - previous_) + ((theta - 1) * h) * previousSlope_ +
-                     (theta * h) * firstStage_);
-            columns_ = sample_;
+            out = Z_;
+            return;
         }
-        std::copy(columns_.data(), columns_.data() + columns_.size(), z);
+        const double h = t_ - tOld_;
+        const double theta = (t - tOld_) / h;
+        sample_ = (1 - theta) * previous_ + theta * Z_ +
+            (theta * (theta - 1)) *
+                ((1 - 2 * theta) * (Z_ - previous_) + ((theta - 1) * h) * previousSlope_ + (theta * h) * firstStage_);
+        out = sample_;
     }
     double nextStep() const override { return h_; }
 
