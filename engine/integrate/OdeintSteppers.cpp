@@ -57,6 +57,13 @@ public:
         derivativeKnown_ = false;
     }
 
+    bool continueAcross(double h) override
+    {
+        tOld_ = t_;
+        dt_ = h;
+        return true;
+    }
+
     void step(double limit, bool stopAtLimit) override
     {
         if (!derivativeKnown_) {
@@ -81,6 +88,11 @@ public:
     const double* state() const override { return x_.data(); }
     void interpolate(double t, double* z) override
     {
+        // A sample on the step's end (every sample of a record whose input kinks at each sample).
+        if (t == t_) {
+            std::copy(x_.begin(), x_.end(), z);
+            return;
+        }
         sample_.resize(size_);
         controlled_.stepper().calc_state(t, sample_, xOld_, dxdtOld_, tOld_, x_, dxdt_, t_);
         std::copy(sample_.begin(), sample_.end(), z);
