@@ -93,11 +93,12 @@ public:
             for (Eigen::Index l = 0; l < m; ++l) {
                 const double* s = columns + static_cast<std::size_t>(l) * n;
                 const auto p = static_cast<Eigen::Index>(request_.sensitivityParameters[static_cast<std::size_t>(l)]);
+                // dy/dx S first, then dy/dp: the order of Eigen's product and sum below.
                 for (Eigen::Index r = 0; r < gx_.rows(); ++r) {
-                    double sum = gp_(r, p);
+                    double sum = 0.0;
                     for (Eigen::Index i = 0; i < nn; ++i)
                         sum += gx_(r, i) * s[i];
-                    dy(r, l) = sum;
+                    dy(r, l) = sum + gp_(r, p);
                 }
             }
         } else {
