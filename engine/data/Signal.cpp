@@ -73,10 +73,15 @@ double Signal::interpolate(double t, std::size_t i) const
 
 double Signal::slope(double t) const
 {
+    std::size_t hint = 0;
+    return slope(t, hint);
+}
+
+double Signal::slope(double t, std::size_t& hint) const
+{
     if (!(t >= time_.front()) || !(t < time_.back()))
         return 0.0;
-    const auto it = std::upper_bound(time_.begin(), time_.end(), t);
-    const auto i = static_cast<std::size_t>(it - time_.begin()) - 1;
+    const std::size_t i = segment(t, hint);
     return (values_[i + 1] - values_[i]) / (time_[i + 1] - time_[i]);
 }
 

@@ -21,6 +21,8 @@ public:
     double at(double t, std::size_t& hint) const;
     // Slope of the interpolant at t (of the segment that starts at t at a sample; 0 outside the range).
     double slope(double t) const;
+    // The same slope; `hint` as in at().
+    double slope(double t, std::size_t& hint) const;
 
     const std::vector<double>& time() const { return time_; }
     const std::vector<double>& values() const { return values_; }

@@ -47,6 +47,15 @@ public:
         denseReady_ = false;
     }
 
+    bool continueAcross(double h) override
+    {
+        tOld_ = t_;
+        dt_ = h;
+        rejected_ = false;
+        denseReady_ = false;
+        return true;
+    }
+
     void step(double limit, bool stopAtLimit) override
     {
         if (derivative_ == Derivative::Unknown)

@@ -206,19 +206,23 @@ double InputSignals::value(std::size_t i, double t, std::size_t& hint) const
 
 double InputSignals::slope(std::size_t i, double t) const
 {
+    std::size_t hint = 0;
+    return slope(i, t, hint);
+}
+
+double InputSignals::slope(std::size_t i, double t, std::size_t& hint) const
+{
     t = wrapped(t);
     const data::Signal& s = signals_[i];
     switch (behaviour_[i]) {
-    case Intersample::Linear: return s.slope(t);
+    case Intersample::Linear: return s.slope(t, hint);
     case Intersample::Hold: return 0.0;
-    case Intersample::Spline: {
+    case Intersample::Spline:
         if (!(t >= s.time().front()) || !(t < s.time().back()))
             return 0.0;
-        std::size_t hint = 0;
         return cubic(i, s.segment(t, hint), t, true);
     }
-    }
-    return s.slope(t);
+    return s.slope(t, hint);
 }
 
 double InputSignals::cubic(std::size_t i, std::size_t k, double t, bool derivative) const
@@ -284,6 +288,12 @@ void InputSignals::slopes(double t, double* du) const
         du[i] = slope(i, t);
 }
 
+void InputSignals::slopes(double t, double* du, std::size_t* hints) const
+{
+    for (std::size_t i = 0; i < signals_.size(); ++i)
+        du[i] = slope(i, t, hints[i]);
+}
+
 void InputPieces::hold(const InputSignals& inputs, double start, double end)
 {
     // The midpoint lies strictly inside the segment, where every interpolant that kinks at its
@@ -293,8 +303,10 @@ void InputPieces::hold(const InputSignals& inputs, double start, double end)
     end_ = end;
     value_.resize(inputs.size());
     slope_.resize(inputs.size());
-    inputs.values(at_, value_.data());
-    inputs.slopes(at_, slope_.data());
+    if (inputs_ != &inputs || hints_.size() != inputs.size())
+        hints_.assign(inputs.size(), 0);
+    inputs.values(at_, value_.data(), hints_.data());
+    inputs.slopes(at_, slope_.data(), hints_.data());
     inputs_ = &inputs;
 }
 

@@ -40,6 +40,7 @@ public:
     // The same values; hints (one per signal, the caller's) speed up reading at advancing t (data::Signal::at).
     void values(double t, double* u, std::size_t* hints) const;
     void slopes(double t, double* du) const;  // du/dt of the interpolant (one-sided at samples)
+    void slopes(double t, double* du, std::size_t* hints) const;  // the same; hints as in values()
     // The extension period (0: not periodic; outside its range a signal holds its end values).
     double period() const { return period_; }
     // Where input i is not smooth in (t0, t1): its sample times for hold and linear, the ends of
@@ -51,6 +52,7 @@ public:
     // Input i alone: its value (with the caller's hint) and its slope at t.
     double value(std::size_t i, double t, std::size_t& hint) const;
     double slope(std::size_t i, double t) const;
+    double slope(std::size_t i, double t, std::size_t& hint) const;
     // The polynomial piece of input i that holds at `inside` (approached from `inside` toward t),
     // continued to t: its value and slope there. What an adaptive step that overshoots a segment
     // end must see for f to stay smooth.
@@ -86,6 +88,9 @@ private:
     const InputSignals* inputs_ = nullptr;
     double at_ = 0.0, start_ = 0.0, end_ = 0.0;
     std::vector<double> value_, slope_;  // each piece's value at at_ and its slope
+    // Each input's sample interval of the last segment held: an integration holds them in order,
+    // so the next is found in a step or two instead of a binary search over the record.
+    std::vector<std::size_t> hints_;
 };
 
 }  // namespace sysid::integrate

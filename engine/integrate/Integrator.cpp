@@ -141,13 +141,18 @@ void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double
     };
     const EventHandler::StateAt stateAt = [&](double t, double* out) { stepper.interpolate(t, out); };
     double dt = defaultInitialStep(task, settings);
+    // Where f stays continuous across the input samples and nothing else acts at them, a step that
+    // ended on a sample carries its f into the next segment instead of restarting the method.
+    const bool carry = !events && !consistent && system.system().continuousAtBreakpoints();
+    bool landed = false;  // the last segment's final step ended exactly on its end
     for (std::size_t segment = 0; segment + 1 < boundaries.size() && k < times.size(); ++segment) {
         const double start = boundaries[segment];
         const double end = boundaries[segment + 1];
         system.system().beginSegment(start, end);
         if (events)
             segment == 0 ? events->start(start, z.data()) : events->restart(start, z.data());
-        stepper.initialize(z.data(), start, std::min(dt, end - start));
+        if (!(carry && landed && stepper.continueAcross(std::min(dt, end - start))))
+            stepper.initialize(z.data(), start, std::min(dt, end - start));
         while (stepper.time() < end) {
             const double from = stepper.time();
             guardedStep(stepper, guard, before, end, task.stopAtBreakpoints);
@@ -176,7 +181,8 @@ void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double
             recordUntil(reached);
         }
         dt = stepper.nextStep();
-        if (stepper.time() == end) {
+        landed = stepper.time() == end;
+        if (landed) {
             std::copy(stepper.state(), stepper.state() + z.size(), z.begin());
         } else {
             stepper.interpolate(end, z.data());

@@ -340,11 +340,23 @@ std::vector<double> ModelSystem::breakpoints(double t0, double t1) const
     std::vector<double> all;
     for (std::size_t i = 0; i < inputs_->size(); ++i)
         inputs_->kinks(i, t0 + rounding, t1 - rounding, all);
-    std::sort(all.begin(), all.end());
+    // One input's samples come sorted: a long record's 10^5 need no sort.
+    if (!std::is_sorted(all.begin(), all.end()))
+        std::sort(all.begin(), all.end());
     for (double t : all)
         if (kept.empty() || t - kept.back() > rounding)
             kept.push_back(t);
     return kept;
+}
+
+bool ModelSystem::continuousAtBreakpoints() const
+{
+    if (!inputs_)
+        return true;
+    for (std::size_t i = 0; i < inputs_->size(); ++i)
+        if (inputs_->behaviour(i) == Intersample::Hold)
+            return false;
+    return true;
 }
 
 void ModelSystem::beginSegment(double start, double end)

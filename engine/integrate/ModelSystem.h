@@ -47,6 +47,7 @@ public:
 
     bool dependsOnTime() const override;
     std::vector<double> breakpoints(double t0, double t1) const override;  // the inputs' sample times
+    bool continuousAtBreakpoints() const override;  // no input is held (zero-order hold)
     void beginSegment(double start, double end) override;
     void releaseSegment() override;
     std::string stateName(std::size_t i) const override;

@@ -92,6 +92,9 @@ public:
     // Times strictly inside (t0, t1), increasing, where f is only continuous (the samples of an
     // interpolated input): adaptive integrators restart there, so no step straddles one.
     virtual std::vector<double> breakpoints(double /*t0*/, double /*t1*/) const { return {}; }
+    // f is continuous in t across every breakpoint (no input held piecewise constant, which jumps
+    // there): an integrator may carry f at a segment's end into the next (Stepper::continueAcross).
+    virtual bool continuousAtBreakpoints() const { return false; }
     // The integrator works on [start, end] next: a system with inputs holds each to its piece
     // there, also where a step overshoots `end`, so f stays smooth within every step.
     virtual void beginSegment(double /*start*/, double /*end*/) {}

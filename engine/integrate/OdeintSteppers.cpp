@@ -2,12 +2,12 @@
 
 #include "engine/integrate/ControlledStep.h"
 
-#include <boost/numeric/odeint/stepper/controlled_runge_kutta.hpp>
 #include <boost/numeric/odeint/stepper/euler.hpp>
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
-#include <boost/numeric/odeint/stepper/runge_kutta_dopri5.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 namespace sysid::integrate {
@@ -29,56 +29,28 @@ struct CountingRhs {
     }
 };
 
-// odeint's default_error_checker (the largest |err_i| / (atol + rtol (|x_i| + |h| |dx_i/dt|))),
-// taken over the first `counted` components of z only: the states without their sensitivities
-// where those stay out of the step-size control (IntegratorSettings::sensitivityErrorControl).
-class LeadingErrorChecker {
-public:
-    using value_type = double;
-    using algebra_type = odeint::range_algebra;
-    using operations_type = odeint::default_operations;
-
-    LeadingErrorChecker(double absolute, double relative, std::size_t counted) :
-        absolute_(absolute), relative_(relative), counted_(counted)
-    {
-    }
-    template <class Time>
-    double error(algebra_type&, const State& x, const State& dxdt, State& err, Time dt) const
-    {
-        using std::abs;
-        double largest = 0.0;
-        for (std::size_t i = 0; i < counted_; ++i)
-            largest = std::max(largest, abs(err[i]) / (absolute_ + relative_ * (1.0 * abs(x[i]) + (1.0 * abs(dt)) * abs(dxdt[i]))));
-        return largest;
-    }
-
-private:
-    double absolute_, relative_;
-    std::size_t counted_;
-};
-
-// The components of z = [x, S] whose local error the step-size control bounds.
+// The components of z = [x, S] whose local error the step-size control bounds: the states
+// without their sensitivities where those stay out of it (IntegratorSettings::sensitivityErrorControl).
 std::size_t controlledComponents(const SensitivitySystem& system, const IntegratorSettings& settings)
 {
     return settings.sensitivityErrorControl == SensitivityErrorControl::Exclude ? system.stateCount() : system.size();
 }
 
-// dopri5 with odeint's step-size controller and the method's own dense output, stepped the way
-// odeint's dense_output_runge_kutta steps it (first-same-as-last derivative carried over), plus
-// an end limit it never passes when asked (for intervals that must end exactly on a time).
+// dopri5 as odeint's controlled runge_kutta_dopri5 steps it (its error checker and step adjuster,
+// first-same-as-last derivative carried over), plus an end limit it never passes when asked (for
+// intervals that must end exactly on a time). Written out rather than called: on a long record
+// every sample is a step of a small augmented state, where odeint's generic algebra (a pass over
+// the state per stage term, size checks per call) cost as much as the model. The operations and
+// their order are odeint's (boost/numeric/odeint/stepper/runge_kutta_dopri5.hpp,
+// controlled_runge_kutta.hpp), so the numbers are the same to the last bit.
 class Dopri5Stepper final : public Stepper {
 public:
-    using Base = odeint::runge_kutta_dopri5<State>;
-    using Controlled = odeint::controlled_runge_kutta<Base, LeadingErrorChecker>;
-
     Dopri5Stepper(SensitivitySystem& system, const IntegratorSettings& settings) :
-        rhs_{&system, &statistics_.rhsEvaluations},
-        controlled_(LeadingErrorChecker(settings.absoluteTolerance, settings.relativeTolerance,
-                                        controlledComponents(system, settings)),
-                    Controlled::step_adjuster_type(settings.maxStep > 0 ? settings.maxStep : 0.0)),
-        size_(system.size())
+        system_(system), absolute_(settings.absoluteTolerance), relative_(settings.relativeTolerance),
+        maxStep_(settings.maxStep > 0 ? settings.maxStep : 0.0), size_(system.size()),
+        controlled_(controlledComponents(system, settings))
     {
-        for (auto* v : {&x_, &xOld_, &dxdt_, &dxdtOld_})
+        for (auto* v : {&x_, &xOld_, &dxdt_, &dxdtOld_, &tmp_, &k2_, &k3_, &k4_, &k5_, &k6_})
             v->assign(size_, 0.0);
     }
 
@@ -92,18 +64,22 @@ public:
         derivativeKnown_ = false;
     }
 
+    bool continueAcross(double h) override
+    {
+        tOld_ = t_;
+        dt_ = h;
+        return true;
+    }
+
     void step(double limit, bool stopAtLimit) override
     {
         if (!derivativeKnown_) {
-            rhs_(x_, dxdt_, t_);
+            evaluate(t_, x_.data(), dxdt_.data());
             derivativeKnown_ = true;
         }
         tOld_ = t_;
         takeControlledStep(
-            t_, dt_, limit, stopAtLimit, statistics_,
-            [this](double& t, double& dt) {
-                return controlled_.try_step(rhs_, x_, dxdt_, t, xOld_, dxdtOld_, dt) == odeint::success;
-            },
+            t_, dt_, limit, stopAtLimit, statistics_, [this](double& t, double& dt) { return tryStep(t, dt); },
             [this] { return statistics_.rhsEvaluations; },
             [this](double) {
                 x_.swap(xOld_);
@@ -114,19 +90,146 @@ public:
     double time() const override { return t_; }
     double previousTime() const override { return tOld_; }
     const double* state() const override { return x_.data(); }
+
+    // odeint's calc_state: the dense output of Hairer, Norsett & Wanner, Solving ODEs I, p. 191-192.
     void interpolate(double t, double* z) override
     {
-        sample_.resize(size_);
-        controlled_.stepper().calc_state(t, sample_, xOld_, dxdtOld_, tOld_, x_, dxdt_, t_);
-        std::copy(sample_.begin(), sample_.end(), z);
+        // A sample on the step's end (every sample of a record whose input kinks at each sample).
+        if (t == t_) {
+            std::copy(x_.begin(), x_.end(), z);
+            return;
+        }
+        constexpr double b1 = 35.0 / 384.0, b3 = 500.0 / 1113.0, b4 = 125.0 / 192.0, b5 = -2187.0 / 6784.0,
+                         b6 = 11.0 / 84.0;
+        const double dt = t_ - tOld_;
+        const double theta = (t - tOld_) / dt;
+        const double X1 = 5.0 * (2558722523.0 - 31403016.0 * theta) / 11282082432.0;
+        const double X3 = 100.0 * (882725551.0 - 15701508.0 * theta) / 32700410799.0;
+        const double X4 = 25.0 * (443332067.0 - 31403016.0 * theta) / 1880347072.0;
+        const double X5 = 32805.0 * (23143187.0 - 3489224.0 * theta) / 199316789632.0;
+        const double X6 = 55.0 * (29972135.0 - 7076736.0 * theta) / 822651844.0;
+        const double X7 = 10.0 * (7414447.0 - 829305.0 * theta) / 29380423.0;
+        const double thetaM1 = theta - 1.0;
+        const double thetaSq = theta * theta;
+        const double A = thetaSq * (3.0 - 2.0 * theta);
+        const double B = thetaSq * thetaM1;
+        const double C = thetaSq * thetaM1 * thetaM1;
+        const double D = theta * thetaM1 * thetaM1;
+        const double a1 = dt * (A * b1 - C * X1 + D), a3 = dt * (A * b3 + C * X3), a4 = dt * (A * b4 - C * X4),
+                     a5 = dt * (A * b5 + C * X5), a6 = dt * (A * b6 - C * X6), a7 = dt * (B + C * X7);
+        // Stages k3..k6 are those of the last step tried, which is the step accepted last: the driver
+        // interpolates only after an accepted step.
+        for (std::size_t i = 0; i < size_; ++i)
+            z[i] = 1.0 * xOld_[i] + a1 * dxdtOld_[i] + a3 * k3_[i] + a4 * k4_[i] + a5 * k5_[i] + a6 * k6_[i] +
+                a7 * dxdt_[i];
     }
     double nextStep() const override { return dt_; }
 
 private:
-    CountingRhs rhs_;
-    Controlled controlled_;
-    std::size_t size_;
-    State x_, xOld_, dxdt_, dxdtOld_, sample_;
+    void evaluate(double t, const double* z, double* dz)
+    {
+        ++statistics_.rhsEvaluations;
+        system_.rhs(t, z, dz);
+    }
+
+    // odeint's controlled try_step from (x_, dxdt_) into (xOld_, dxdtOld_): true with t advanced when the
+    // error test passes; dt is the next step to try either way.
+    bool tryStep(double& t, double& dt)
+    {
+        // odeint's check_step_size_limit: a step above the largest allowed is refused unevaluated.
+        if (maxStep_ != 0.0 && !(dt - maxStep_ <= std::numeric_limits<double>::epsilon())) {
+            dt = maxStep_;
+            return false;
+        }
+        constexpr double a2 = 1.0 / 5.0, a3 = 3.0 / 10.0, a4 = 4.0 / 5.0, a5 = 8.0 / 9.0;
+        constexpr double b21 = 1.0 / 5.0;
+        constexpr double b31 = 3.0 / 40.0, b32 = 9.0 / 40.0;
+        constexpr double b41 = 44.0 / 45.0, b42 = -56.0 / 15.0, b43 = 32.0 / 9.0;
+        constexpr double b51 = 19372.0 / 6561.0, b52 = -25360.0 / 2187.0, b53 = 64448.0 / 6561.0,
+                         b54 = -212.0 / 729.0;
+        constexpr double b61 = 9017.0 / 3168.0, b62 = -355.0 / 33.0, b63 = 46732.0 / 5247.0, b64 = 49.0 / 176.0,
+                         b65 = -5103.0 / 18656.0;
+        constexpr double c1 = 35.0 / 384.0, c3 = 500.0 / 1113.0, c4 = 125.0 / 192.0, c5 = -2187.0 / 6784.0,
+                         c6 = 11.0 / 84.0;
+        constexpr double dc1 = c1 - 5179.0 / 57600.0, dc3 = c3 - 7571.0 / 16695.0, dc4 = c4 - 393.0 / 640.0,
+                         dc5 = c5 - -92097.0 / 339200.0, dc6 = c6 - 187.0 / 2100.0, dc7 = -1.0 / 40.0;
+        const std::size_t n = size_;
+        const double* x = x_.data();
+        const double* k1 = dxdt_.data();
+        double* y = tmp_.data();
+        double *k2 = k2_.data(), *k3 = k3_.data(), *k4 = k4_.data(), *k5 = k5_.data(), *k6 = k6_.data();
+        double* out = xOld_.data();
+        double* k7 = dxdtOld_.data();
+        {
+            const double h1 = dt * b21;
+            for (std::size_t i = 0; i < n; ++i)
+                y[i] = 1.0 * x[i] + h1 * k1[i];
+        }
+        evaluate(t + dt * a2, y, k2);
+        {
+            const double h1 = dt * b31, h2 = dt * b32;
+            for (std::size_t i = 0; i < n; ++i)
+                y[i] = 1.0 * x[i] + h1 * k1[i] + h2 * k2[i];
+        }
+        evaluate(t + dt * a3, y, k3);
+        {
+            const double h1 = dt * b41, h2 = dt * b42, h3 = dt * b43;
+            for (std::size_t i = 0; i < n; ++i)
+                y[i] = 1.0 * x[i] + h1 * k1[i] + h2 * k2[i] + h3 * k3[i];
+        }
+        evaluate(t + dt * a4, y, k4);
+        {
+            const double h1 = dt * b51, h2 = dt * b52, h3 = dt * b53, h4 = dt * b54;
+            for (std::size_t i = 0; i < n; ++i)
+                y[i] = 1.0 * x[i] + h1 * k1[i] + h2 * k2[i] + h3 * k3[i] + h4 * k4[i];
+        }
+        evaluate(t + dt * a5, y, k5);
+        {
+            const double h1 = dt * b61, h2 = dt * b62, h3 = dt * b63, h4 = dt * b64, h5 = dt * b65;
+            for (std::size_t i = 0; i < n; ++i)
+                y[i] = 1.0 * x[i] + h1 * k1[i] + h2 * k2[i] + h3 * k3[i] + h4 * k4[i] + h5 * k5[i];
+        }
+        evaluate(t + dt, y, k6);
+        {
+            const double h1 = dt * c1, h3 = dt * c3, h4 = dt * c4, h5 = dt * c5, h6 = dt * c6;
+            for (std::size_t i = 0; i < n; ++i)
+                out[i] = 1.0 * x[i] + h1 * k1[i] + h3 * k3[i] + h4 * k4[i] + h5 * k5[i] + h6 * k6[i];
+        }
+        evaluate(t + dt, out, k7);
+        // The error estimate relative to atol + rtol (|x| + |dt| |dx/dt|), in the max norm over the
+        // controlled components (a NaN term is passed over, as odeint's norm does).
+        double error = 0.0;
+        {
+            const double e1 = dt * dc1, e3 = dt * dc3, e4 = dt * dc4, e5 = dt * dc5, e6 = dt * dc6, e7 = dt * dc7;
+            const double scaleDxdt = 1.0 * std::abs(dt);
+            for (std::size_t i = 0; i < controlled_; ++i) {
+                const double estimate = e1 * k1[i] + e3 * k3[i] + e4 * k4[i] + e5 * k5[i] + e6 * k6[i] + e7 * k7[i];
+                const double e =
+                    std::abs(estimate) / (absolute_ + relative_ * (1.0 * std::abs(x[i]) + scaleDxdt * std::abs(k1[i])));
+                error = std::max(error, e);
+            }
+        }
+        // odeint's default_step_adjuster: error order 4, stepper order 5.
+        if (error > 1.0) {
+            dt *= std::max(9.0 / 10.0 * std::pow(error, -1.0 / (4 - 1)), 1.0 / 5.0);
+            if (maxStep_ != 0.0)
+                dt = std::min(dt, maxStep_);
+            return false;
+        }
+        t += dt;
+        if (error < 0.5) {
+            error = std::max(std::pow(5.0, -5.0), error);
+            dt *= 9.0 / 10.0 * std::pow(error, -1.0 / 5);
+            if (maxStep_ != 0.0)
+                dt = std::min(dt, maxStep_);
+        }
+        return true;
+    }
+
+    SensitivitySystem& system_;
+    double absolute_, relative_, maxStep_;
+    std::size_t size_, controlled_;
+    std::vector<double> x_, xOld_, dxdt_, dxdtOld_, tmp_, k2_, k3_, k4_, k5_, k6_;
     double t_ = 0.0, tOld_ = 0.0, dt_ = 0.0;
     bool derivativeKnown_ = false;
 };

@@ -35,6 +35,20 @@ public:
                 trajectory_.invariantLevels.push_back(info.level);
             }
         }
+        // Every sample's matrices, reserved: a growing vector of 10^5 matrices moves them all again and again.
+        if (system.columnCount() > 0) {
+            const std::size_t kept = request.sensitivityAtEndOnly ? 1 : request.times.size();
+            if (system.initialStateColumns()) {
+                trajectory_.outputInitialSensitivity.reserve(kept);
+                if (request.recordStateSensitivity)
+                    trajectory_.stateInitialSensitivity.reserve(kept);
+            }
+            if (!request.sensitivityParameters.empty()) {
+                trajectory_.outputParameterSensitivity.reserve(kept);
+                if (request.recordStateSensitivity)
+                    trajectory_.stateParameterSensitivity.reserve(kept);
+            }
+        }
         gx_.resize(static_cast<Eigen::Index>(model_.outputCount()), n);
         gp_.resize(static_cast<Eigen::Index>(model_.outputCount()), static_cast<Eigen::Index>(model_.parameterCount()));
     }
@@ -72,10 +86,27 @@ public:
         if (request_.recordStateSensitivity)
             trajectory_.stateParameterSensitivity.push_back(S.middleCols(c, m));
         model_.outputParameterJacobian(gp_.data());
-        Eigen::MatrixXd dy = outputProduct(S.middleCols(c, m));
-        for (Eigen::Index l = 0; l < m; ++l)
-            dy.col(l) +=
-                gp_.col(static_cast<Eigen::Index>(request_.sensitivityParameters[static_cast<std::size_t>(l)]));
+        Eigen::MatrixXd dy(gx_.rows(), m);
+        if (gx_.cols() < 64) {
+            // Small: one allocation per sample (the result), no temporaries from Eigen's product.
+            const double* columns = z + n + static_cast<std::size_t>(c) * n;
+            for (Eigen::Index l = 0; l < m; ++l) {
+                const double* s = columns + static_cast<std::size_t>(l) * n;
+                const auto p = static_cast<Eigen::Index>(request_.sensitivityParameters[static_cast<std::size_t>(l)]);
+                // dy/dx S first, then dy/dp: the order of Eigen's product and sum below.
+                for (Eigen::Index r = 0; r < gx_.rows(); ++r) {
+                    double sum = 0.0;
+                    for (Eigen::Index i = 0; i < nn; ++i)
+                        sum += gx_(r, i) * s[i];
+                    dy(r, l) = sum + gp_(r, p);
+                }
+            }
+        } else {
+            dy = outputProduct(S.middleCols(c, m));
+            for (Eigen::Index l = 0; l < m; ++l)
+                dy.col(l) +=
+                    gp_.col(static_cast<Eigen::Index>(request_.sensitivityParameters[static_cast<std::size_t>(l)]));
+        }
         if (request_.outputSensitivitySink)
             request_.outputSensitivitySink(k, y_.data(), dy);
         else

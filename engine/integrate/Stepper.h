@@ -21,6 +21,12 @@ public:
     // (Re)starts at (t, z): after a segment boundary, an input sample or an event. `h` is the first
     // step to try (adaptive) or the step (fixed).
     virtual void initialize(const double* z, double t, double h) = 0;
+    // Goes on from where the last step ended, at time() with state(), past a segment boundary across
+    // which the right-hand side is continuous (an input that kinks there without jumping), trying `h`
+    // first: a method that carries f(t, z) over from its last step (first same as last) keeps it, which
+    // saves the evaluation a restart costs at every input sample of a long record. False: the method
+    // cannot, and the caller restarts it with initialize().
+    virtual bool continueAcross(double /*h*/) { return false; }
     // Takes one accepted step from time(). An adaptive method ends it at `limit` at the latest when
     // `stopAtLimit` (CVODES' tstop); otherwise it may pass `limit` and the driver interpolates.
     // Throws IntegrationError when no step can be taken (with the time reached).

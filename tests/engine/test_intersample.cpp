@@ -158,6 +158,91 @@ private slots:
         QVERIFY(std::abs(other.states(4, 0) - trajectory.states(4, 0)) > 1e-2);
     }
 
+    // The moving index (hints carried from call to call, as an integration reads its input) finds
+    // the same interval as a binary search: values and slopes agree to the last bit, for every
+    // behaviour, periodic too, at advancing times, on samples, and after jumps back and forth.
+    void hintedReadsAgreeWithBinarySearch()
+    {
+        std::vector<double> t, u;
+        for (int k = 0; k < 200; ++k) {
+            t.push_back(0.01 * k + 0.003 * std::sin(k));  // uneven
+            u.push_back(std::cos(0.3 * k) + 0.1 * k);
+        }
+        std::vector<double> at;
+        for (int k = -5; k < 2100; ++k)
+            at.push_back(0.001 * k);  // advancing, from before the first sample to after the last
+        for (double s : t)
+            at.push_back(s);  // on the samples
+        for (double s : {1.5, 0.2, 1.9, 0.0, 1.0, -1.0, 3.0, 0.7})
+            at.push_back(s);  // jumps
+        const data::Signal signal(t, u);
+        std::size_t signalHint = 0;
+        for (double s : at) {
+            QCOMPARE(signal.slope(s, signalHint), signal.slope(s));
+            QCOMPARE(signal.at(s, signalHint), signal.at(s));
+        }
+        const std::vector<double> onePeriodT(t.begin(), t.end() - 1);
+        const std::vector<double> onePeriodU(u.begin(), u.end() - 1);
+        for (auto behaviour : {Intersample::Linear, Intersample::Hold, Intersample::Spline})
+            for (bool periodic : {false, true}) {
+                const auto inputs = periodic
+                    ? integrate::InputSignals::periodic({data::Signal(onePeriodT, onePeriodU)}, {behaviour}, 2.5)
+                    : oneInput(t, u, behaviour);
+                std::size_t hint = 0;
+                for (double s : at) {
+                    double plain = 0.0, hinted = 0.0, plainSlope = 0.0, hintedSlope = 0.0;
+                    inputs.values(s, &plain);
+                    inputs.values(s, &hinted, &hint);
+                    inputs.slopes(s, &plainSlope);
+                    inputs.slopes(s, &hintedSlope, &hint);
+                    QCOMPARE(hinted, plain);
+                    QCOMPARE(hintedSlope, plainSlope);
+                }
+            }
+    }
+
+    // x' = -x + u with u linear between 2000 samples (every sample a kink, so a segment each): between
+    // samples, with u = u_k + b (t - t_k), x(t) = u(t) - b + (x_k - u_k + b) exp(-(t - t_k)). dopri5
+    // carries f across the samples (first same as last): no restart evaluation per sample, so the
+    // evaluations beyond 6 per step or rejected step (the restarts) are the first one and the rare segment
+    // whose last step overshot it; held samples, where u jumps, restart at each of the 1999 segments.
+    void aLinearInputIsCarriedAcrossItsSamples()
+    {
+        auto model = test::compiled("input u\nstate x = 0\nx' = -x + u\n");
+        std::vector<double> ts, us;
+        for (int k = 0; k < 2000; ++k) {
+            ts.push_back(0.005 * k);
+            us.push_back(std::sin(3.0 * ts.back()) + 0.5 * std::cos(11.0 * ts.back()));
+        }
+        std::vector<double> exact(ts.size(), 0.0);
+        for (std::size_t k = 0; k + 1 < ts.size(); ++k) {
+            const double h = ts[k + 1] - ts[k], b = (us[k + 1] - us[k]) / h;
+            exact[k + 1] = us[k + 1] - b + (exact[k] - us[k] + b) * std::exp(-h);
+        }
+        const auto inputs = oneInput(ts, us, Intersample::Linear);
+        integrate::SimulationRequest request;
+        request.times = ts;
+        request.inputs = &inputs;
+        for (auto method : {integrate::IntegrationMethod::Dopri5, integrate::IntegrationMethod::Dop853}) {
+            const auto trajectory = integrate::simulate(*model, request, test::tight(method));
+            double worst = 0.0;
+            for (std::size_t k = 0; k < ts.size(); ++k)
+                worst = std::max(worst, std::abs(trajectory.states(static_cast<Eigen::Index>(k), 0) - exact[k]));
+            QVERIFY2(worst < 1e-10, qPrintable(QString::number(worst)));
+            const auto& s = trajectory.statistics;
+            QVERIFY(s.steps >= ts.size() - 1);
+            if (method == integrate::IntegrationMethod::Dopri5) {
+                const std::size_t restarts = s.rhsEvaluations - 6 * (s.steps + s.rejectedSteps);
+                QVERIFY2(restarts >= 1 && restarts <= 5, qPrintable(QString::number(restarts)));
+            }
+        }
+        const auto held = oneInput(ts, us, Intersample::Hold);
+        request.inputs = &held;
+        const auto trajectory = integrate::simulate(*model, request, test::tight());
+        const auto& s = trajectory.statistics;
+        QCOMPARE(s.rhsEvaluations, (ts.size() - 1) + 6 * (s.steps + s.rejectedSteps));
+    }
+
     // x' = u with a spline input sampled from a cubic: x is the cubic's integral.
     void splineInputIntegratesExactly()
     {
