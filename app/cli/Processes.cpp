@@ -3,7 +3,9 @@
 #include "app/cli/CommonOptions.h"
 
 #ifdef SYSID_WITH_MPI
-#include "app/mpi/MpiProcessGroup.h"
+#include "app/mpi/MpiModule.h"
+
+#include <dlfcn.h>
 #endif
 
 #include <fcntl.h>
@@ -15,6 +17,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <string>
 #include <thread>
 
 namespace sysid::cli {
@@ -22,7 +25,7 @@ namespace sysid::cli {
 namespace {
 
 #ifdef SYSID_WITH_MPI
-std::unique_ptr<MpiProcessGroup> mpi;
+std::unique_ptr<MpiProcesses> mpi;
 #endif
 int startedStderr = -1;  // a rank other than 0: the standard error it started with
 
@@ -37,6 +40,46 @@ int launcherRank()
 }
 
 #ifdef SYSID_WITH_MPI
+// The directory of this executable ("" when unknown), where the build puts sysid-mpi.so.
+std::string executableDirectory()
+{
+    char path[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0)
+        return {};
+    const std::string exe(path, static_cast<std::size_t>(n));
+    return exe.substr(0, exe.find_last_of('/'));
+}
+
+// MPI from its module: beside the executable (the build tree), else where `cmake --install` puts it
+// relative to bin/. Loaded with RTLD_GLOBAL: OpenMPI's own plugins need its symbols. Returns
+// nullptr with `why` set when it cannot.
+MpiProcesses* startMpi(int& argc, char**& argv, std::string& why)
+{
+    const std::string dir = executableDirectory();
+    void* module = nullptr;
+    for (const std::string& candidate :
+         {dir + "/sysid-mpi.so", dir + "/../" SYSID_MPI_MODULE_INSTALL_DIR "/sysid-mpi.so"}) {
+        module = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_GLOBAL);
+        if (module)
+            break;
+        if (why.empty())
+            why = ::dlerror();
+    }
+    if (!module)
+        return nullptr;
+    const auto start = reinterpret_cast<MpiStart>(::dlsym(module, kMpiStartSymbol));
+    if (!start) {
+        why = std::string("sysid-mpi.so has no ") + kMpiStartSymbol;
+        return nullptr;
+    }
+    char error[512] = "";
+    MpiProcesses* group = start(&argc, &argv, error, sizeof error);
+    if (!group)
+        why = error;
+    return group;  // the module stays loaded until the process ends
+}
+
 // The cores this process may run on (its affinity mask: mpirun's or Slurm's binding).
 unsigned boundCores()
 {
@@ -60,7 +103,14 @@ void startProcesses([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv)
 #else
     if (launcherRank() < 0)
         return;
-    mpi = std::make_unique<MpiProcessGroup>(argc, argv);
+    std::string why;
+    mpi.reset(startMpi(argc, argv, why));
+    if (!mpi) {
+        if (launcherRank() == 0)
+            std::cerr << "sysid: note: MPI could not be loaded (" << why
+                      << "): every process started by the launcher runs the whole command\n";
+        return;
+    }
     std::atexit([] { mpi.reset(); });
     if (mpi->rank() != 0) {
         startedStderr = ::dup(STDERR_FILENO);
