@@ -2,6 +2,8 @@
 
 #include "app/cli/CommonOptions.h"
 
+#include "engine/eval/NativeCode.h"
+
 #ifdef SYSID_WITH_MPI
 #include "app/mpi/MpiModule.h"
 
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -27,6 +30,18 @@ namespace {
 #ifdef SYSID_WITH_MPI
 std::unique_ptr<MpiProcesses> mpi;
 #endif
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kLeakCheckAtExit = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+constexpr bool kLeakCheckAtExit = true;
+#else
+constexpr bool kLeakCheckAtExit = false;
+#endif
+#else
+constexpr bool kLeakCheckAtExit = false;
+#endif
+
 int startedStderr = -1;  // a rank other than 0: the standard error it started with
 
 // This process's rank as a launcher set it in the environment (OpenMPI's mpirun, MPICH's mpiexec,
@@ -169,6 +184,20 @@ int failure(int code, const std::string& message)
         mpi->abort(code);
 #endif
     return code;
+}
+
+int finishProcess(int status)
+{
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    bool mpiStarted = false;
+#ifdef SYSID_WITH_MPI
+    mpiStarted = mpi != nullptr;
+#endif
+    if (!kLeakCheckAtExit && !mpiStarted && !eval::nativeBuildsInFlight())
+        std::_Exit(status);
+    return status;
 }
 
 }  // namespace sysid::cli

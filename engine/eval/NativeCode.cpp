@@ -260,6 +260,13 @@ void setNativeCodeWaits(bool wait)
     s.wait = wait;
 }
 
+bool nativeBuildsInFlight()
+{
+    auto& s = service();
+    const std::lock_guard lock(s.mutex);
+    return s.active > 0;
+}
+
 void setNativeCodeNotices(std::function<void(const std::string&)> handler)
 {
     auto& s = service();

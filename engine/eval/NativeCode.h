@@ -100,5 +100,7 @@ void requestNativeCode(const std::shared_ptr<const CompiledModelSource>& source,
 void setNativeCodeWaits(bool wait);
 // Where the one-line notices go (default: standard error); called from the building thread.
 void setNativeCodeNotices(std::function<void(const std::string&)> handler);
+// Whether a build is still running (a compiler that the end of the process must stop).
+bool nativeBuildsInFlight();
 
 }  // namespace sysid::eval

@@ -26,7 +26,7 @@ that of a process with one, divided by runs: what the load cannot inflate); and 
 (statistics.seconds.total, one solve per process), for the baseline too.
 
 Usage: cvodes_comparison.py fit|periodic --build BUILD [--baseline DIR] [--peers DIR] [--runs N]
-       [--rounds R] [--write-file]
+       [--rounds R] [--write-file] [--integrator dopri5|dop853]
   --build     sysid build directory (app/sysid, tests/bench/bench_*)
   --baseline  a directory with an older `sysid` (and optionally its bench_* executables) to measure
               in the same run
@@ -82,13 +82,13 @@ def build_peers(out):
                     "-lsundials_kinsol"], check=True)
 
 
-def fit_project(work):
+def fit_project(work, integrator):
     project = json.load(open(os.path.join(SOURCE, "resources", "examples", "sdof_cubic.sysid")))
     project["model"]["source"] = os.path.join(SOURCE, "resources", "examples", "sdof_cubic.model")
     project["data"][0]["path"] = os.path.join(SOURCE, "resources", "examples", "data", "sdof_cubic_5pct.csv")
     project["parameters"] = {"gamma": 0.35, "Omega2": 22.5, "k3": 1.75, "u'(0)": 3.5}
     settings = project["settings"]
-    settings["integrator"].update({"method": "dopri5", "rtol": 1e-8, "atol": 1e-10})
+    settings["integrator"].update({"method": integrator, "rtol": 1e-8, "atol": 1e-10})
     settings["cost_tolerance"] = 1e-10
     settings["max_iterations"] = 50
     path = os.path.join(work, "sdof_cubic_cvodes.sysid")
@@ -129,6 +129,8 @@ def main():
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--write-file", action="store_true")
+    ap.add_argument("--integrator", default="dopri5", help="sysid's integrator (dopri5 | dop853; the fit's "
+                    "bench run follows it, bench_periodic stays on dopri5)")
     a = ap.parse_args()
 
     work = tempfile.mkdtemp(prefix="sysid-cvodes-")
@@ -143,7 +145,7 @@ def main():
             sides.append(("sysid before", os.path.join(a.baseline, "sysid")))
 
         if a.problem == "fit":
-            project = fit_project(work)
+            project = fit_project(work, a.integrator)
 
             def sysid_cmd(exe, k):
                 out = os.path.join(work, "result%d.json" % k) if a.write_file else "-"
@@ -160,14 +162,14 @@ def main():
                 return [exe, "periodic", model, "--set", "c=0.1", "--set", "k=1", "--set", "k3=0.5", "--set", "B=0.5",
                         "--set", "w=%r" % W, "--period", repr(2 * math.pi / W), "--shooting-intervals", "1",
                         "--settle", "0", "--guess", "x=0", "--guess", "x'=0", "--tolerance", "1e-8",
-                        "--rtol", "1e-8", "--atol", "1e-10", "--quiet", "-o", out]
+                        "--rtol", "1e-8", "--atol", "1e-10", "--integrator", a.integrator, "--quiet", "-o", out]
             peer_cmd = [os.path.join(peers, "cvodes_duffing_periodic"), "--sens", "augmented"]
             bench_cmd = [os.path.join(a.build, "tests", "bench", "bench_periodic"), "--part", "cvodes"]
             title = "Duffing periodic orbit (w = 1.4, single shooting from (0, 0))"
 
         print("cvodes_comparison.py %s  %s  load average %s" % (a.problem, time.strftime("%Y-%m-%dT%H:%M:%S"),
                                                               open("/proc/loadavg").read().split()[:3]))
-        print(title)
+        print(title + ", sysid's integrator " + a.integrator)
         for _ in range(2):  # warm the page cache and sysid's native-code cache
             for name, exe in sides:
                 run(sysid_cmd(exe, 0))
