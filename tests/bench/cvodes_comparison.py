@@ -224,7 +224,8 @@ def main():
             print("  %-34s %12.3f %12.3f %14.2f %14.2f" % (
                 label, 1e3 * med(solve[name]), 1e3 * med(solve_cpu[name]), med(solve["CVODES"]) / med(solve[name]),
                 med(solve_cpu["CVODES"]) / med(solve_cpu[name])))
-        print("  one solve per process, as each program's own timer reports it (median of %d):" % a.runs)
+        print("  one solve per process, as each program's own timer reports it (median of %d; sysid periodic's "
+              "timer includes compiling the model):" % a.runs)
         for name in [n for n, _ in sides] + ["CVODES"]:
             print("  %-34s %9.3f ms   CVODES/it %.2f" % (name, 1e3 * med(inproc[name]), med(inproc["CVODES"]) / med(inproc[name])))
 
