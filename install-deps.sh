@@ -19,8 +19,9 @@ packages=(
   nlohmann-json3-dev
   # `mpirun -np N sysid study|profile|contour`: MPI across processes and machines (OpenMPI)
   openmpi-bin libopenmpi-dev
-  # reference scripts in tests/bench
-  python3-scipy python3-numpy
+  # reference scripts in tests/bench; SUNDIALS (CVODES, KINSOL, IDAS) for the benchmarks' peer programs only
+  # (tests/bench/cvodes_comparison.py, run_dae_idas_comparison.sh), never linked into sysid
+  python3-scipy python3-numpy libsundials-dev
   # GUI tests in a real X server at 1366x768: the X server, a window manager, the xcb platform
   # plugin and a font; xdotool drives the window as a user would
   xvfb xauth openbox xdotool qt6-qpa-plugins fonts-dejavu-core

@@ -2,8 +2,12 @@
 
 #include "app/cli/CommonOptions.h"
 
+#include "engine/eval/NativeCode.h"
+
 #ifdef SYSID_WITH_MPI
-#include "app/mpi/MpiProcessGroup.h"
+#include "app/mpi/MpiModule.h"
+
+#include <dlfcn.h>
 #endif
 
 #include <fcntl.h>
@@ -12,9 +16,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <string>
 #include <thread>
 
 namespace sysid::cli {
@@ -22,8 +28,20 @@ namespace sysid::cli {
 namespace {
 
 #ifdef SYSID_WITH_MPI
-std::unique_ptr<MpiProcessGroup> mpi;
+std::unique_ptr<MpiProcesses> mpi;
 #endif
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kLeakCheckAtExit = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+constexpr bool kLeakCheckAtExit = true;
+#else
+constexpr bool kLeakCheckAtExit = false;
+#endif
+#else
+constexpr bool kLeakCheckAtExit = false;
+#endif
+
 int startedStderr = -1;  // a rank other than 0: the standard error it started with
 
 // This process's rank as a launcher set it in the environment (OpenMPI's mpirun, MPICH's mpiexec,
@@ -37,6 +55,46 @@ int launcherRank()
 }
 
 #ifdef SYSID_WITH_MPI
+// The directory of this executable ("" when unknown), where the build puts sysid-mpi.so.
+std::string executableDirectory()
+{
+    char path[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0)
+        return {};
+    const std::string exe(path, static_cast<std::size_t>(n));
+    return exe.substr(0, exe.find_last_of('/'));
+}
+
+// MPI from its module: beside the executable (the build tree), else where `cmake --install` puts it
+// relative to bin/. Loaded with RTLD_GLOBAL: OpenMPI's own plugins need its symbols. Returns
+// nullptr with `why` set when it cannot.
+MpiProcesses* startMpi(int& argc, char**& argv, std::string& why)
+{
+    const std::string dir = executableDirectory();
+    void* module = nullptr;
+    for (const std::string& candidate :
+         {dir + "/sysid-mpi.so", dir + "/../" SYSID_MPI_MODULE_INSTALL_DIR "/sysid-mpi.so"}) {
+        module = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_GLOBAL);
+        if (module)
+            break;
+        if (why.empty())
+            why = ::dlerror();
+    }
+    if (!module)
+        return nullptr;
+    const auto start = reinterpret_cast<MpiStart>(::dlsym(module, kMpiStartSymbol));
+    if (!start) {
+        why = std::string("sysid-mpi.so has no ") + kMpiStartSymbol;
+        return nullptr;
+    }
+    char error[512] = "";
+    MpiProcesses* group = start(&argc, &argv, error, sizeof error);
+    if (!group)
+        why = error;
+    return group;  // the module stays loaded until the process ends
+}
+
 // The cores this process may run on (its affinity mask: mpirun's or Slurm's binding).
 unsigned boundCores()
 {
@@ -60,7 +118,14 @@ void startProcesses([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv)
 #else
     if (launcherRank() < 0)
         return;
-    mpi = std::make_unique<MpiProcessGroup>(argc, argv);
+    std::string why;
+    mpi.reset(startMpi(argc, argv, why));
+    if (!mpi) {
+        if (launcherRank() == 0)
+            std::cerr << "sysid: note: MPI could not be loaded (" << why
+                      << "): every process started by the launcher runs the whole command\n";
+        return;
+    }
     std::atexit([] { mpi.reset(); });
     if (mpi->rank() != 0) {
         startedStderr = ::dup(STDERR_FILENO);
@@ -119,6 +184,20 @@ int failure(int code, const std::string& message)
         mpi->abort(code);
 #endif
     return code;
+}
+
+int finishProcess(int status)
+{
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    bool mpiStarted = false;
+#ifdef SYSID_WITH_MPI
+    mpiStarted = mpi != nullptr;
+#endif
+    if (!kLeakCheckAtExit && !mpiStarted && !eval::nativeBuildsInFlight())
+        std::_Exit(status);
+    return status;
 }
 
 }  // namespace sysid::cli

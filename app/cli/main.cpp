@@ -64,7 +64,9 @@ const std::set<std::string> kDistributedCommands{"fit", "study", "profile", "con
 
 }  // namespace
 
-int main(int argc, char** argv)
+namespace {
+
+int runCommand(int argc, char** argv)
 {
     using namespace sysid::cli;
     startProcesses(argc, argv);
@@ -124,4 +126,11 @@ int main(int argc, char** argv)
     } catch (const std::exception& e) {  // UserError, integrate::IntegrationError and the rest
         return failed("sysid " + command + ": " + e.what());
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    return sysid::cli::finishProcess(runCommand(argc, argv));
 }

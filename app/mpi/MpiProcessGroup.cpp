@@ -3,7 +3,9 @@
 #include <mpi.h>
 
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <stdexcept>
 
 namespace sysid::cli {
@@ -59,3 +61,13 @@ void MpiProcessGroup::abort(int code) const
 }
 
 }  // namespace sysid::cli
+
+sysid::cli::MpiProcesses* sysid_mpi_start(int* argc, char*** argv, char* error, unsigned long errorSize)
+{
+    try {
+        return new sysid::cli::MpiProcessGroup(*argc, *argv);
+    } catch (const std::exception& e) {
+        std::snprintf(error, errorSize, "%s", e.what());
+        return nullptr;
+    }
+}

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/parallel/ProcessGroup.h"
+#include "app/mpi/MpiModule.h"
 
 #include <string>
 #include <vector>
@@ -9,7 +9,7 @@ namespace sysid::cli {
 
 // The ranks of MPI_COMM_WORLD as a parallel::ProcessGroup. The only code that includes <mpi.h>;
 // MPI is called from the main thread only (MPI_THREAD_FUNNELED), between the parallel parts.
-class MpiProcessGroup final : public parallel::ProcessGroup {
+class MpiProcessGroup final : public MpiProcesses {
 public:
     MpiProcessGroup(int& argc, char**& argv);  // MPI_Init_thread
     ~MpiProcessGroup() override;  // MPI_Finalize
@@ -22,10 +22,8 @@ public:
     // so only a single rank's text is bound by MPI's int count (2 GiB), not the sum.
     std::vector<std::string> gather(const std::string& mine) const override;
 
-    int ranksOnThisNode() const { return ranksOnNode_; }  // of MPI_COMM_TYPE_SHARED
-    // Ends every rank of the job with `code` (MPI_Abort): a rank that failed must not leave the
-    // others waiting for its results.
-    [[noreturn]] void abort(int code) const;
+    int ranksOnThisNode() const override { return ranksOnNode_; }
+    [[noreturn]] void abort(int code) const override;
 
 private:
     int rank_ = 0, size_ = 1, ranksOnNode_ = 1;

@@ -285,6 +285,13 @@ void stopNativeBuilds()
     s.killCompilers();
 }
 
+bool nativeBuildsInFlight()
+{
+    auto& s = service();
+    const std::lock_guard lock(s.mutex);
+    return s.active > 0;
+}
+
 void setNativeCodeNotices(std::function<void(const std::string&)> handler)
 {
     auto& s = service();

@@ -105,5 +105,7 @@ void setNativeCodeWaits(bool wait);
 void stopNativeBuilds();
 // Where the one-line notices go (default: standard error); called from the building thread.
 void setNativeCodeNotices(std::function<void(const std::string&)> handler);
+// Whether a build is still running (a compiler that the end of the process must stop).
+bool nativeBuildsInFlight();
 
 }  // namespace sysid::eval

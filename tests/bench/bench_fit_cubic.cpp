@@ -21,6 +21,12 @@
 //           or loading from the cache, is done before the timed fits)
 //   --sensitivity-error-control include|exclude   the sensitivities in the step-size control or not
 //           (default: the integrator's default)
+//
+// bench_fit_cubic --project FILE.sysid [--runs N]: the fit a project describes, prepared once as
+// `sysid fit` prepares it (model compiled, native code loaded, records mapped: job::PreparedFit,
+// not timed) and then fitted N times, each timed (the solve alone); prints one JSON line (median
+// seconds, iterations, estimates). run_cvodes_comparison.sh times it against cvodes_sdof_fit's own
+// solve timing on the same problem.
 
 #include "BenchSupport.h"
 
@@ -33,7 +39,10 @@
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/eval/NativeCode.h"
 #include "engine/integrate/Simulator.h"
+#include "engine/job/PreparedFit.h"
 #include "engine/model/ModelBuilder.h"
+#include "engine/project/Project.h"
+#include "engine/project/ProjectJob.h"
 
 #include <algorithm>
 #include <chrono>
@@ -62,6 +71,7 @@ constexpr double noisePercent = 5.0;
 struct Options {
     std::string dataPath = "fit_cubic_data.csv";
     std::string jsonPath;
+    std::string projectPath;  // --project: time this project's fit instead
     int runs = 5;
     unsigned long long seed = 3;  // issue 3
     double ftol = 1e-10, xtol = 1e-10, gtol = 1e-10;
@@ -103,6 +113,8 @@ Options parseOptions(int argc, char** argv)
             o.dataPath = v;
         else if (a == "--json")
             o.jsonPath = v;
+        else if (a == "--project")
+            o.projectPath = v;
         else if (a == "--runs")
             o.runs = std::max(1, static_cast<int>(parseNumber(v, "--runs")));
         else if (a == "--seed")
@@ -136,12 +148,37 @@ Options parseOptions(int argc, char** argv)
     return o;
 }
 
+// The solve alone of the fit a project describes (see the header): one JSON line on stdout.
+int timeProjectFit(const Options& opt)
+{
+    sysid::eval::setNativeCodeWaits(true);
+    const sysid::job::PreparedFit prepared(sysid::project::makeFitJob(sysid::project::loadProject(opt.projectPath)));
+    std::vector<double> seconds;
+    estimate::FitResult result;
+    for (int run = 0; run < opt.runs; ++run) {
+        const auto t0 = Clock::now();
+        result = prepared.fit({});
+        seconds.push_back(secondsSince(t0));
+    }
+    std::printf("{\"program\":\"bench_fit_cubic --project\",\"native\":%s,\"wall_s\":%.6g,\"wall_s_min\":%.6g,"
+                "\"runs\":%d,\"iterations\":%zu,\"converged\":%s,\"cost\":%.15g,\"estimates\":{",
+                prepared.model()->native && prepared.model()->native->functions() ? "true" : "false",
+                median(seconds), *std::min_element(seconds.begin(), seconds.end()), opt.runs, result.iterations,
+                result.converged() ? "true" : "false", result.cost);
+    for (std::size_t i = 0; i < result.parameters.size(); ++i)
+        std::printf("%s\"%s\":%.15g", i ? "," : "", result.parameters[i].name.c_str(), result.parameters[i].value);
+    std::printf("}}\n");
+    return result.converged() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
     try {
         const Options opt = parseOptions(argc, argv);
+        if (!opt.projectPath.empty())
+            return timeProjectFit(opt);
         const std::string modelPath = examplePath("sdof_cubic.model");
         std::printf("sysid bench_fit_cubic\n");
         std::printf("  load average   : %s (at start), nproc %u\n", loadAverage().c_str(),

@@ -21,7 +21,11 @@
 // default) and on: time (median), Newton iterations, Jacobians built and re-used, modified steps,
 // time relative to off, and the answer's distance from off's.
 //
-// Usage: bench_periodic [--json FILE] [--runs N] [--part all|reuse]
+// --part cvodes: the orbit cvodes_duffing_periodic solves (w = 1.4, single shooting from (0, 0),
+// rtol 1e-8 / atol 1e-10, Newton tolerance 1e-8, Floquet multipliers), the solve alone timed over
+// --runs; one JSON line on stdout (run_cvodes_comparison.sh compares it with the peer's own timing).
+//
+// Usage: bench_periodic [--json FILE] [--runs N] [--part all|reuse|cvodes]
 
 #include "BenchSupport.h"
 
@@ -280,7 +284,7 @@ int main(int argc, char** argv)
         else if (a == "--part" && i + 1 < argc)
             part = argv[++i];
         else {
-            std::fprintf(stderr, "usage: bench_periodic [--json FILE] [--runs N] [--part all|reuse]\n");
+            std::fprintf(stderr, "usage: bench_periodic [--json FILE] [--runs N] [--part all|reuse|cvodes]\n");
             return 2;
         }
     }
@@ -291,6 +295,27 @@ int main(int argc, char** argv)
         return 1;
     }
     const Eigen::VectorXd start = Eigen::VectorXd::Zero(2);
+    if (part == "cvodes") {
+        setW(model, 1.4);
+        auto settings = periodicSettings(1.4, 1, false);
+        settings.integrator.relativeTolerance = 1e-8;
+        settings.integrator.absoluteTolerance = 1e-10;
+        std::vector<double> times;
+        shooting::PeriodicSolution s;
+        for (int r = 0; r < runs; ++r) {
+            const auto t0 = Clock::now();
+            s = shooting::findPeriodicSolution(model, start, settings);
+            times.push_back(bench::secondsSince(t0));
+        }
+        std::printf("{\"program\":\"bench_periodic --part cvodes\",\"integrator\":\"%s\",\"wall_s\":%.6g,"
+                    "\"wall_s_min\":%.6g,\"runs\":%d,\"converged\":%s,\"iterations\":%zu,"
+                    "\"estimates\":{\"x0\":%.15g,\"v0\":%.15g},\"floquet\":[[%.10f,%.10f],[%.10f,%.10f]]}\n",
+                    integrate::methodName(settings.integrator.method).c_str(), median(times),
+                    *std::min_element(times.begin(), times.end()), runs, s.converged() ? "true" : "false",
+                    s.newton.iterations, s.initialState(0), s.initialState(1), s.floquet.multipliers[0].real(),
+                    s.floquet.multipliers[0].imag(), s.floquet.multipliers[1].real(), s.floquet.multipliers[1].imag());
+        return s.converged() ? 0 : 1;
+    }
     if (part == "reuse") {
         std::printf("bench_periodic (%s build), load %s\n", SYSID_BENCH_BUILD_TYPE, bench::loadAverage().c_str());
         return reuseComparison(model, start, runs);

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -393,6 +394,23 @@ private slots:
         QVERIFY2(r.exitCode == 2, qPrintable(describeText(r)));
         QVERIFY2(r.err.contains(mentions), qPrintable(describeText(r)));
         QVERIFY2(r.out.isEmpty(), qPrintable(describeText(r)));
+    }
+
+    // What the dynamic loader maps before main (LD_TRACE_LOADED_OBJECTS: it lists them and exits): never
+    // MPI (a module loaded only under a launcher), and, where the build links GiNaC statically, no
+    // second, shared GiNaC, CLN or GMP.
+    void sharedLibrariesAtStart()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("LD_TRACE_LOADED_OBJECTS", "1");
+        const Run run = runProgram(kSysid, {"--version"}, env);
+        QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+        QVERIFY2(run.out.contains("libc.so"), qPrintable(run.out));
+        QVERIFY2(!run.out.contains("libmpi"), qPrintable(run.out));
+#ifdef SYSID_CLI_GINAC_LINKED_STATICALLY
+        for (const char* library : {"libginac", "libcln", "libgmp"})
+            QVERIFY2(!run.out.contains(library), qPrintable(run.out));
+#endif
     }
 
     void helpAndVersion()

@@ -2,7 +2,8 @@
 // process: the written JSON is the same bit for bit except "ranks", each item's "rank" (each
 // realisation, profile point, cost surface row, start) and the run's times ("seconds", "report"), which name the
 // processes; realisations that fail on ranks other than 0 are reported in the result, not fatal; only rank 0 prints and
-// writes; a bad option ends every rank with exit status 2.
+// writes; a bad option ends every rank with exit status 2. MPI is a module loaded only under a launcher: without
+// it (an executable copied away from sysid-mpi.so) every rank runs the whole command after one note.
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,7 +21,7 @@ namespace {
 using namespace sysid::test;
 
 // mpirun with three processes on this machine, allowed to run as root (as in CI containers).
-Run runMpi(const QStringList& args)
+Run runMpi(const QStringList& args, const QString& program = kSysid)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("OMPI_ALLOW_RUN_AS_ROOT", "1");
@@ -28,7 +29,7 @@ Run runMpi(const QStringList& args)
     env.insert("OMPI_MCA_rmaps_base_oversubscribe", "1");
     // Containers often forbid the cross-memory attach OpenMPI's shared-memory transport tries first.
     env.insert("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
-    return runProgram(QStringLiteral(SYSID_MPIEXEC), QStringList{"--oversubscribe", "-np", "3", kSysid} + args, env,
+    return runProgram(QStringLiteral(SYSID_MPIEXEC), QStringList{"--oversubscribe", "-np", "3", program} + args, env,
                       120000);
 }
 
@@ -106,6 +107,19 @@ private slots:
         QVERIFY(dir_.isValid());
         QVERIFY(writeFile(path("linear.csv"), dataCsv()));
         QVERIFY(writeFile(path("linear.sysid"), kProject));
+        QVERIFY(writeFile(path("linear.model"), "param a = 0.5\nparam b = 0.5\nstate x = 0\nx' = a + b*t\noutput x\n"));
+    }
+
+    void withoutTheMpiModule()
+    {
+        const QString copy = path("sysid-alone");
+        QVERIFY(QFile::copy(kSysid, copy));
+        QVERIFY(QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        const Run run = runMpi({"check", path("linear.sysid").replace(".sysid", ".model")}, copy);
+        QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
+        QCOMPARE(run.err.count("sysid: note: MPI could not be loaded ("), 1);
+        QVERIFY(run.err.contains("every process started by the launcher runs the whole command"));
+        QCOMPARE(run.out.count("parameters"), 3);  // each rank ran `check`
     }
 
     void study()
