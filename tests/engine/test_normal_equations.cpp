@@ -5,6 +5,7 @@
 // with one diffusivity per node large enough for estimate::fit to choose the normal form, whose
 // estimates and standard deviations must agree with Levenberg-Marquardt on the dense Jacobian.
 #include "EstimateTestSupport.h"
+#include "VectorTestSupport.h"
 
 #include "engine/estimate/LevenbergMarquardt.h"
 #include "engine/estimate/NormalEquationsAccumulator.h"
@@ -28,16 +29,7 @@ using estimate::ResponseFitProblem;
 
 namespace {
 
-MatrixXd randomMatrix(Eigen::Index rows, Eigen::Index cols, unsigned seed)
-{
-    std::mt19937 generator(seed);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    MatrixXd m(rows, cols);
-    for (Eigen::Index i = 0; i < rows; ++i)
-        for (Eigen::Index k = 0; k < cols; ++k)
-            m(i, k) = normal(generator);
-    return m;
-}
+using test::randomMatrix;
 
 double relativeDifference(const MatrixXd& a, const MatrixXd& b)
 {

@@ -3,6 +3,7 @@
 // 1e-3 to 2e5, where the unscaled information matrix spans 16 decades), and the undetermined
 // parameters of a rank-deficient Jacobian whatever their units.
 #include "EstimateTestSupport.h"
+#include "VectorTestSupport.h"
 
 #include "engine/estimate/UndeterminedDirections.h"
 #include "engine/estimate/Uncertainty.h"
@@ -13,7 +14,6 @@
 #include <Eigen/Dense>
 
 #include <cmath>
-#include <random>
 
 using namespace sysid;
 using Eigen::MatrixXd;
@@ -21,16 +21,7 @@ using Eigen::VectorXd;
 
 namespace {
 
-MatrixXd randomMatrix(Eigen::Index rows, Eigen::Index cols, unsigned seed)
-{
-    std::mt19937 generator(seed);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    MatrixXd m(rows, cols);
-    for (Eigen::Index i = 0; i < rows; ++i)
-        for (Eigen::Index k = 0; k < cols; ++k)
-            m(i, k) = normal(generator);
-    return m;
-}
+using test::randomMatrix;
 
 bool relativelyClose(double a, double b, double tolerance)
 {
