@@ -3,7 +3,7 @@
 # build-fuzz with AddressSanitizer, UBSan and libFuzzer's coverage (-DSYSID_FUZZ=ON), then
 #  - the suites below under the sanitizers (a set chosen for what it covers per minute; --full
 #    builds and runs every suite, which is done before every release), and
-#  - each fuzz target for 45 s (tests/fuzz/run.sh; FUZZ_SECONDS overrides).
+#  - each fuzz target for 30 s (tests/fuzz/run.sh; FUZZ_SECONDS overrides).
 # The set and the fuzzing time keep the whole CI run well under 45 minutes on 2 cores: compiling
 # the engine under the sanitizers costs as much as the plain build of it (docs/DECISIONS.md).
 #
@@ -47,5 +47,5 @@ tested=$SECONDS
 
 # A fixed seed: every CI run tries the same inputs in the same order (as far as its time goes), so
 # a finding is the change's, not the luck of the draw; the long run (tests/fuzz/run.sh --runs) is random.
-bash tests/fuzz/run.sh --build build-fuzz --time "${FUZZ_SECONDS:-45}" -- -seed=1
+bash tests/fuzz/run.sh --build build-fuzz --time "${FUZZ_SECONDS:-30}" -- -seed=1
 echo "sanitize-and-fuzz: build $((built - start)) s, suites $((tested - built)) s, fuzz $((SECONDS - tested)) s"

@@ -59,10 +59,22 @@ BoundaryConditions stiffConditions()
 {
     BoundaryConditions bc;
     bc.leftCount = 2;
-    bc.left = [](const VectorXd& x) { return VectorXd((VectorXd(2) << x(0), x(2) - 1.0).finished()); };
-    bc.leftJacobian = [](const VectorXd&) { return MatrixXd((MatrixXd(2, 3) << 1, 0, 0, 0, 0, 1).finished()); };
+    bc.left = [](const VectorXd& x) {
+        VectorXd r(2);
+        r << x(0), x(2) - 1.0;
+        return r;
+    };
+    bc.leftJacobian = [](const VectorXd&) {
+        MatrixXd J(2, 3);
+        J << 1, 0, 0, 0, 0, 1;
+        return J;
+    };
     bc.right = [](const VectorXd& x) { return VectorXd::Constant(1, x(0) - 1.0); };
-    bc.rightJacobian = [](const VectorXd&) { return MatrixXd((MatrixXd(1, 3) << 1, 0, 0).finished()); };
+    bc.rightJacobian = [](const VectorXd&) {
+        MatrixXd J(1, 3);
+        J << 1, 0, 0;
+        return J;
+    };
     return bc;
 }
 
