@@ -112,9 +112,10 @@ int main(int argc, char** argv)
         for (const auto& m : methods) {
             estimate::FitSettings settings;
             settings.method = m.method;
+            // Output error takes no formula (the settings check rejects a one-step formula as the multistep one).
             if (m.method == estimate::EstimationMethod::SingleStep)
                 settings.equationError.oneStep = m.formula;
-            else
+            else if (m.method == estimate::EstimationMethod::Multistep)
                 settings.equationError.multistep = m.formula;
             settings.integrator.relativeTolerance = 1e-8;
             settings.integrator.absoluteTolerance = 1e-10;
