@@ -220,9 +220,9 @@ private slots:
                 const double limit = k < 200 ? 0.01 * std::floor(stepper->time() / 0.01 + 1.0) : 100.0;
                 stepper->step(limit, true);
                 const double next = stepper->nextStep();
-                for (const double cap : {0.5 * next, next * (1 - 1e-15), next * (1 - 1e-12), next, next * (1 + 1e-15),
-                                         next * (1 + 1e-12), 2.0 * next, stepper->time() - stepper->previousTime(),
-                                         0.01, 0.05}) {
+                for (const double cap :
+                     {0.5 * next, next * (1 - 1e-15), next * (1 - 1e-12), next, next * (1 + 1e-15), next * (1 + 1e-12),
+                      2.0 * next, stepper->time() - stepper->previousTime(), 0.01, 0.05}) {
                     QVERIFY2(stepper->nextStepWithin(cap) == std::min(next, cap),
                              qPrintable(QString("step %1, cap %2").arg(k).arg(cap, 0, 'g', 17)));
                     ++checked;
