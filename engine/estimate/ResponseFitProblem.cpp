@@ -4,36 +4,73 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace sysid::estimate {
 
 namespace {
 
-// jacobian(firstRow[j] + s, columns[c]) = -sqrt(w_j) dy_j/dp_c at sample s. The per-sample
-// matrices are read in blocks of samples so that each write fills whole cache lines of a
-// Jacobian column: sample by sample, every entry landed on its own page (a column of 200 000
-// rows spans 1.6 MB), and the copy took a sixth of the PDE benchmark's fit.
-void copyBlocked(const std::vector<Eigen::MatrixXd>& sensitivity, const std::vector<Eigen::Index>& firstRow,
-                 const std::vector<double>& sqrtWeights, const std::vector<std::size_t>& columns,
-                 Eigen::MatrixXd& jacobian)
-{
-    constexpr std::size_t block = 16;
-    for (std::size_t s0 = 0; s0 < sensitivity.size(); s0 += block) {
-        const std::size_t s1 = std::min(sensitivity.size(), s0 + block);
-        for (std::size_t c = 0; c < columns.size(); ++c) {
-            double* column = jacobian.col(static_cast<Eigen::Index>(columns[c])).data();
-            for (std::size_t j = 0; j < firstRow.size(); ++j) {
-                if (firstRow[j] < 0)
-                    continue;
-                const double w = -sqrtWeights[j];
-                double* target = column + firstRow[j];
-                for (std::size_t s = s0; s < s1; ++s)
-                    target[s] = w * sensitivity[s](static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(c));
+// jacobian(firstRow[j] + s, columns[c]) = -sqrt(w_j) dy_j/dp_c at sample s, as the samples come
+// (a long record then holds no matrix per sample). They are collected in blocks of samples so that
+// each write fills whole cache lines of a Jacobian column: sample by sample, every entry landed on
+// its own page (a column of 200 000 rows spans 1.6 MB), and the copy took a sixth of the PDE
+// benchmark's fit.
+class JacobianRows {
+public:
+    JacobianRows(const std::vector<Eigen::Index>& firstRow, const std::vector<double>& sqrtWeights,
+                 const std::vector<std::size_t>& columns, Eigen::MatrixXd& jacobian) :
+        firstRow_(firstRow), sqrtWeights_(sqrtWeights), columns_(columns), jacobian_(jacobian)
+    {
+        for (std::size_t j = 0; j < firstRow.size(); ++j)
+            if (firstRow[j] >= 0)
+                measured_.push_back(j);
+        buffer_.resize(kBlock * measured_.size() * columns.size());
+    }
+    JacobianRows(const JacobianRows&) = delete;
+    JacobianRows& operator=(const JacobianRows&) = delete;
+    ~JacobianRows() { flush(); }
+
+    void add(std::size_t s, const Eigen::MatrixXd& sensitivity)
+    {
+        if (count_ == kBlock || (count_ > 0 && s != first_ + count_))
+            flush();
+        if (count_ == 0)
+            first_ = s;
+        double* slot = buffer_.data() + count_;
+        for (std::size_t c = 0; c < columns_.size(); ++c)
+            for (const std::size_t j : measured_) {
+                *slot = sensitivity(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(c));
+                slot += kBlock;
+            }
+        ++count_;
+    }
+    void flush()
+    {
+        const double* slot = buffer_.data();
+        for (std::size_t c = 0; c < columns_.size(); ++c) {
+            double* column = jacobian_.col(static_cast<Eigen::Index>(columns_[c])).data();
+            for (const std::size_t j : measured_) {
+                const double w = -sqrtWeights_[j];
+                double* target = column + firstRow_[j] + static_cast<Eigen::Index>(first_);
+                for (std::size_t i = 0; i < count_; ++i)
+                    target[i] = w * slot[i];
+                slot += kBlock;
             }
         }
+        count_ = 0;
     }
-}
+
+private:
+    static constexpr std::size_t kBlock = 16;
+    const std::vector<Eigen::Index>& firstRow_;
+    const std::vector<double>& sqrtWeights_;
+    const std::vector<std::size_t>& columns_;
+    Eigen::MatrixXd& jacobian_;
+    std::vector<std::size_t> measured_;
+    std::vector<double> buffer_;  // per column, per measured output: kBlock samples
+    std::size_t first_ = 0, count_ = 0;
+};
 
 }  // namespace
 
@@ -120,8 +157,15 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
         if (out.normalForm)
             accumulator_.beginExperiment(columns);
         const std::size_t rowsBefore = accumulator_.rows();
+        std::optional<JacobianRows> jacobianRows;
+        if (!out.normalForm)
+            jacobianRows.emplace(firstRow, sqrtWeights_, columns, out.jacobian);
+        const integrate::OutputSensitivitySink toJacobian = [&](std::size_t s, const double*,
+                                                                const Eigen::MatrixXd& sensitivity) {
+            jacobianRows->add(s, sensitivity);
+        };
         Response response;
-        if (!respond(e, response, out.normalForm ? &toNormal : nullptr, failure, stop))
+        if (!respond(e, response, out.normalForm ? &toNormal : &toJacobian, failure, stop))
             return false;
         const Eigen::Index experimentRow = row;
         for (std::size_t j = 0; j < ex.outputMeasured.size(); ++j) {
@@ -157,7 +201,10 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
         for (Eigen::Index c = 0; c < p; ++c)
             if (!estimatedHere[static_cast<std::size_t>(c)])
                 out.jacobian.col(c).segment(experimentRow, row - experimentRow).setZero();
-        copyBlocked(response.sensitivity, firstRow, sqrtWeights_, columns, out.jacobian);
+        // A response that kept its sensitivities (not streamed) goes the same way.
+        for (std::size_t s = 0; s < response.sensitivity.size(); ++s)
+            jacobianRows->add(s, response.sensitivity[s]);
+        jacobianRows->flush();
         pendingOutputs_[e] = std::move(response.outputs);
     }
     if (out.normalForm) {

@@ -188,6 +188,8 @@ public:
                       : nullptr;
     }
     const double* variables() const { return variables_.data(); }
+    // The inputs' place among the variables (setInputs writes there), for a caller that writes them itself.
+    double* inputVariables() { return variables_.data() + 1 + stateCount() + parameterCount(); }
     // Whether the evaluations run native code now (NativeCode), not the interpreter.
     bool native() const { return nativeFunctions() != nullptr; }
 

@@ -15,9 +15,17 @@ namespace sysid::integrate {
 // next step to try either way. evaluations() counts the work of the tries, so that a try the error
 // test rejected is told from a step size refused before any work. accept(t) takes the new state.
 // A header of templates free of C++20, for the C++17 Rosenbrock file as well.
-template <class TryStep, class Evaluations, class Accept>
+// A step cut short by the limit says nothing against the longer one proposed before it: the next
+// step is the longer of the two.
+struct KeepLongerProposal {
+    void operator()(double& dt, double proposed) const { dt = std::max(dt, proposed); }
+};
+
+// `cutShort(dt, proposed)` settles the next step after a step cut short by the limit
+// (KeepLongerProposal unless the method defers its step-size factor).
+template <class TryStep, class Evaluations, class Accept, class CutShort = KeepLongerProposal>
 void takeControlledStep(double& t, double& dt, double limit, bool stopAtLimit, core::IntegrationStatistics& statistics,
-                        TryStep tryStep, Evaluations evaluations, Accept accept)
+                        TryStep tryStep, Evaluations evaluations, Accept accept, CutShort cutShort = {})
 {
     for (std::size_t failures = 0;;) {
         const double proposed = dt;
@@ -29,8 +37,7 @@ void takeControlledStep(double& t, double& dt, double limit, bool stopAtLimit, c
         if (tryStep(reached, dt)) {
             if (capped) {
                 reached = limit;  // exactly, not t + (limit - t) rounded
-                // A step cut short by the limit says nothing against the longer one proposed before.
-                dt = std::max(dt, proposed);
+                cutShort(dt, proposed);
             }
             accept(reached);
             t = reached;

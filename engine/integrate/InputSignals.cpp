@@ -310,6 +310,16 @@ void InputPieces::hold(const InputSignals& inputs, double start, double end)
     inputs_ = &inputs;
 }
 
+bool InputPieces::lines() const
+{
+    if (!inputs_)
+        return false;
+    for (std::size_t i = 0; i < value_.size(); ++i)
+        if (!inputs_->kinksAtSamples(i))
+            return false;
+    return true;
+}
+
 void InputPieces::values(double t, double* u, double* du) const
 {
     for (std::size_t i = 0; i < value_.size(); ++i) {

@@ -83,6 +83,12 @@ public:
     bool held() const { return inputs_ != nullptr; }
     // u(t) and, when du is not null, du/dt, from the held pieces.
     void values(double t, double* u, double* du) const;
+    // Whether every held piece is a line, u_i(t) = value()[i] + slope()[i] (t - at()), which is then
+    // exactly what values() computes (no spline input).
+    bool lines() const;
+    const double* value() const { return value_.data(); }
+    const double* slope() const { return slope_.data(); }
+    double at() const { return at_; }
 
 private:
     const InputSignals* inputs_ = nullptr;

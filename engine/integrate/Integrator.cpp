@@ -141,6 +141,7 @@ void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double
     };
     const EventHandler::StateAt stateAt = [&](double t, double* out) { stepper.interpolate(t, out); };
     double dt = defaultInitialStep(task, settings);
+    bool stepperProposes = false;  // after the first segment the stepper's next step is the first to try
     // Where f stays continuous across the input samples and nothing else acts at them, a step that
     // ended on a sample carries its f into the next segment instead of restarting the method.
     const bool carry = !events && !consistent && system.system().continuousAtBreakpoints();
@@ -151,8 +152,9 @@ void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double
         system.system().beginSegment(start, end);
         if (events)
             segment == 0 ? events->start(start, z.data()) : events->restart(start, z.data());
-        if (!(carry && landed && stepper.continueAcross(std::min(dt, end - start))))
-            stepper.initialize(z.data(), start, std::min(dt, end - start));
+        const double first = stepperProposes ? stepper.nextStepWithin(end - start) : std::min(dt, end - start);
+        if (!(carry && landed && stepper.continueAcross(first)))
+            stepper.initialize(z.data(), start, first);
         while (stepper.time() < end) {
             const double from = stepper.time();
             guardedStep(stepper, guard, before, end, task.stopAtBreakpoints);
@@ -180,7 +182,7 @@ void runAdaptive(Stepper& stepper, SensitivitySystem& system, std::vector<double
             }
             recordUntil(reached);
         }
-        dt = stepper.nextStep();
+        stepperProposes = true;
         landed = stepper.time() == end;
         if (landed) {
             std::copy(stepper.state(), stepper.state() + z.size(), z.begin());

@@ -193,11 +193,18 @@ void ModelSystem::setPoint(double t, const double* x)
 void ModelSystem::updateKernel()
 {
     kernel_ = {};
-    if (!u_.empty() || !direct())
+    if (!direct() || (!u_.empty() && !held_.lines()))
         return;
     kernel_.withParameters = model_->sensitivityFunction(true);
     kernel_.stateOnly = model_->sensitivityFunction(false);
     kernel_.variables = model_->variables();
+    if (u_.empty())
+        return;
+    kernel_.inputCount = u_.size();
+    kernel_.inputs = model_->inputVariables();
+    kernel_.inputValue = held_.value();
+    kernel_.inputSlope = held_.slope();
+    kernel_.inputAt = held_.at();
 }
 
 void ModelSystem::rhs(double t, const double* x, double* f)
@@ -361,13 +368,21 @@ bool ModelSystem::continuousAtBreakpoints() const
 
 void ModelSystem::beginSegment(double start, double end)
 {
-    if (inputs_ && inputs_->size() > 0)
+    if (inputs_ && inputs_->size() > 0) {
         held_.hold(*inputs_, start, end);
+        // The held lines' values may have moved (InputPieces resizes them on the first segment).
+        if (kernel_.inputCount > 0 && kernel_.inputValue == held_.value() && kernel_.inputSlope == held_.slope())
+            kernel_.inputAt = held_.at();
+        else
+            updateKernel();
+    }
 }
 
 void ModelSystem::releaseSegment()
 {
     held_.release();
+    if (!u_.empty())
+        updateKernel();
 }
 
 std::string ModelSystem::stateName(std::size_t i) const

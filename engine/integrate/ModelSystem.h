@@ -96,7 +96,8 @@ private:
         }
     }
     // kernel_ from the model's native code on its held modes, where the point needs no more than the
-    // variables: no inputs (they change with t), no sliding modes, no Baumgarte terms.
+    // variables and the inputs' lines on the held segment: no sliding modes, no Baumgarte terms, no
+    // spline input and no input read outside a held segment.
     void updateKernel();
     // setPoint, and the sliding switches' modes solved there (with their derivatives in x and p
     // when `derivatives`).

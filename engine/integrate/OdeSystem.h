@@ -34,11 +34,18 @@ struct SecondDerivatives {
 // SensitivitySystem calls directly, without a virtual call per evaluation: f(t, x) and dS as
 // OdeSystem::sensitivityRhs forms them, reading the rest of the point (parameters, inputs, modes)
 // from `variables`. The system keeps it current (null functions where it has none now).
+// Inputs that are lines in t on the segment being integrated (linear or held samples) are written
+// into `inputs` (inside `variables`) before each call: inputs[i] = inputValue[i] + inputSlope[i] (t - inputAt).
 struct SensitivityKernel {
     using Function = void (*)(double t, const double* x, const double* variables, const double* S,
                               std::size_t columns, const int* columnOfParameter, double* f, double* dS);
     Function withParameters = nullptr, stateOnly = nullptr;
     const double* variables = nullptr;
+    std::size_t inputCount = 0;
+    double* inputs = nullptr;
+    const double* inputValue = nullptr;
+    const double* inputSlope = nullptr;
+    double inputAt = 0.0;
 };
 
 // The system every integrator steps, x' = f(t, x), in the spirit of Boost.Odeint's system concept

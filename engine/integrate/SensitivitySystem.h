@@ -38,7 +38,11 @@ public:
     {
         if (kernelFunction_)
             if (const auto kernel = *kernelFunction_) {
-                kernel(t, z, kernel_->variables, z + n_, columns_, columnOfParameter_.data(), dz, dz + n_);
+                const SensitivityKernel& k = *kernel_;
+                // InputPieces::values' arithmetic, so the inputs are those of the system's own path.
+                for (std::size_t i = 0; i < k.inputCount; ++i)
+                    k.inputs[i] = k.inputValue[i] + k.inputSlope[i] * (t - k.inputAt);
+                kernel(t, z, k.variables, z + n_, columns_, columnOfParameter_.data(), dz, dz + n_);
                 return;
             }
         formRhs(t, z, dz);

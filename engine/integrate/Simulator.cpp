@@ -86,7 +86,10 @@ public:
         if (request_.recordStateSensitivity)
             trajectory_.stateParameterSensitivity.push_back(S.middleCols(c, m));
         model_.outputParameterJacobian(gp_.data());
-        Eigen::MatrixXd dy(gx_.rows(), m);
+        // A sink takes the sample's matrix as it comes: one buffer for all samples.
+        Eigen::MatrixXd kept;
+        Eigen::MatrixXd& dy = request_.outputSensitivitySink ? dy_ : kept;
+        dy.resize(gx_.rows(), m);
         if (gx_.cols() < 64) {
             // Small: one allocation per sample (the result), no temporaries from Eigen's product.
             const double* columns = z + n + static_cast<std::size_t>(c) * n;
@@ -138,6 +141,7 @@ private:
     const SimulationRequest& request_;
     Trajectory trajectory_;
     std::vector<double> y_, invariants_;
+    Eigen::MatrixXd dy_;
     Eigen::MatrixXd gx_, gp_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "engine/core/SolverStatistics.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -38,6 +39,8 @@ public:
     virtual void interpolate(double t, double* z) = 0;
     // The step the method would try next.
     virtual double nextStep() const = 0;
+    // min(nextStep(), cap), which a method may know without computing nextStep() exactly.
+    virtual double nextStepWithin(double cap) const { return std::min(nextStep(), cap); }
 
     // What the steps so far cost (steps and rejections, evaluations, factorisations).
     const core::IntegrationStatistics& statistics() const { return statistics_; }

@@ -199,6 +199,41 @@ private slots:
         }
     }
 
+    // dopri5 computes its step-size factor only when asked: min(next step, cap) without it (the driver's
+    // question at every input sample) must equal min(nextStep(), cap) exactly, for caps on either side
+    // of the next step and within rounding of it, after steps cut short by a limit and steps that were
+    // not, and with a largest step set.
+    void theNextStepWithinACapIsExact()
+    {
+        std::size_t checked = 0, shorter = 0;
+        for (const double maxStep : {0.0, 0.05}) {
+            auto model = test::compiled(oscillator);
+            integrate::ModelSystem ode(*model);
+            integrate::SensitivitySystem system(ode, {}, false);
+            auto settings = test::tight(IntegrationMethod::Dopri5, 1e-8, 1e-10);
+            settings.maxStep = maxStep;
+            auto stepper = integrate::makeStepper(IntegrationMethod::Dopri5, system, settings, {});
+            const double z0[2] = {1.0, 0.0};
+            stepper->initialize(z0, 0.0, 1e-4);
+            for (int k = 0; k < 400; ++k) {
+                // Limits at "samples" 0.01 apart for the first half, then far away.
+                const double limit = k < 200 ? 0.01 * std::floor(stepper->time() / 0.01 + 1.0) : 100.0;
+                stepper->step(limit, true);
+                const double next = stepper->nextStep();
+                for (const double cap :
+                     {0.5 * next, next * (1 - 1e-15), next * (1 - 1e-12), next, next * (1 + 1e-15), next * (1 + 1e-12),
+                      2.0 * next, stepper->time() - stepper->previousTime(), 0.01, 0.05}) {
+                    QVERIFY2(stepper->nextStepWithin(cap) == std::min(next, cap),
+                             qPrintable(QString("step %1, cap %2").arg(k).arg(cap, 0, 'g', 17)));
+                    ++checked;
+                    shorter += cap < next;
+                }
+            }
+        }
+        QVERIFY(checked > 7000);
+        QVERIFY(shorter > 2000);
+    }
+
     // Samples from one run equal those of two runs joined at a restart (to the tolerance).
     void aRunCanBeSplitAtARestart()
     {

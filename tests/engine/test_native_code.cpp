@@ -252,48 +252,72 @@ private slots:
               models, points, worst, worstSensitivity);
     }
 
-    // SensitivitySystem calls a model's native sensitivity kernel directly (no virtual call), and
-    // falls back to ModelSystem where there is none (inputs): the same values to the last bit as
-    // the interpreter's, on the switched form too.
+    // SensitivitySystem calls a model's native sensitivity kernel directly (no virtual call), with
+    // the inputs' lines of the segment being integrated written in before each call, and falls back
+    // to ModelSystem where there is none (inputs read outside a segment, spline inputs): the same
+    // values to the last bit as the interpreter's, on the switched form too, inside the segment and
+    // beyond its ends (where an adaptive step that overshoots reads the segment's lines).
     void sensitivityKernelAgreesWithTheInterpreter()
     {
+        using integrate::Intersample;
+        std::size_t kernelCalls = 0;
         for (const char* file : {"duffing.model", "forced_input_sdof.model", "sdof_drag.model"}) {
             const auto source = compileFile(std::string(SYSID_SOURCE_DIR) + "/resources/examples/" + file);
             eval::requestNativeCode(source, eval::ModelCode::Native);
             source->native->wait();
-            eval::CompiledModel native(source), reference(interpreted(*source));
-            QVERIFY(native.native());
-            std::vector<data::Signal> perInput;
-            for (std::size_t i = 0; i < source->inputCount(); ++i)
-                perInput.emplace_back(std::vector<double>{0.0, 1.0, 2.0}, std::vector<double>{0.3, -0.2, 0.5});
-            const integrate::InputSignals inputs(perInput);
-            integrate::ModelSystem a(native, &inputs), b(reference, &inputs);
             const bool hasInputs = source->inputCount() > 0;
-            QVERIFY(a.sensitivityKernel());
-            QCOMPARE(a.sensitivityKernel()->withParameters == nullptr, hasInputs);
-            const std::size_t np = native.parameterCount();
-            std::vector<std::size_t> parameters(np);
-            for (std::size_t l = 0; l < np; ++l)
-                parameters[l] = l;
-            integrate::SensitivitySystem sa(a, parameters, true), sb(b, parameters, true);
-            std::mt19937 random(5);
-            std::uniform_real_distribution<double> draw(-1.5, 1.5);
-            for (int k = 0; k < 6; ++k) {
-                if (k == 3 && source->switchCount() > 0) {  // on held modes: the switched form's kernel
-                    const std::vector<double> modes(source->switchCount(), 1.0);
-                    const std::vector<char> sliding(source->switchCount(), 0);
-                    a.holdModes(modes, sliding);
-                    b.holdModes(modes, sliding);
+            for (const Intersample behaviour : {Intersample::Linear, Intersample::Hold, Intersample::Spline}) {
+                if (!hasInputs && behaviour != Intersample::Linear)
+                    continue;
+                eval::CompiledModel native(source), reference(interpreted(*source));
+                QVERIFY(native.native());
+                std::vector<data::Signal> perInput;
+                for (std::size_t i = 0; i < source->inputCount(); ++i)
+                    perInput.emplace_back(std::vector<double>{0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0},
+                                          std::vector<double>{0.3, -0.2, 0.5, 0.1 * double(i), 0.7, -0.4, 0.2});
+                const integrate::InputSignals inputs(perInput,
+                                                     std::vector<Intersample>(source->inputCount(), behaviour));
+                integrate::ModelSystem a(native, &inputs), b(reference, &inputs);
+                QVERIFY(a.sensitivityKernel());
+                QCOMPARE(a.sensitivityKernel()->withParameters == nullptr, hasInputs);
+                const std::size_t np = native.parameterCount();
+                std::vector<std::size_t> parameters(np);
+                for (std::size_t l = 0; l < np; ++l)
+                    parameters[l] = l;
+                integrate::SensitivitySystem sa(a, parameters, true), sb(b, parameters, true);
+                std::mt19937 random(5);
+                std::uniform_real_distribution<double> draw(-1.5, 1.5);
+                for (int k = 0; k < 10; ++k) {
+                    if (hasInputs && (k == 2 || k == 6)) {  // segments as the driver holds them, one after another
+                        const double start = k == 2 ? 1.0 : 1.5;
+                        a.beginSegment(start, start + 0.5);
+                        b.beginSegment(start, start + 0.5);
+                        QCOMPARE(a.sensitivityKernel()->withParameters == nullptr, behaviour == Intersample::Spline);
+                    }
+                    if (k == 4 && source->switchCount() > 0) {  // on held modes: the switched form's kernel
+                        const std::vector<double> modes(source->switchCount(), 1.0);
+                        const std::vector<char> sliding(source->switchCount(), 0);
+                        a.holdModes(modes, sliding);
+                        b.holdModes(modes, sliding);
+                    }
+                    if (a.sensitivityKernel()->withParameters)
+                        ++kernelCalls;
+                    std::vector<double> z(sa.size()), dza(sa.size()), dzb(sb.size());
+                    for (auto& e : z)
+                        e = draw(random);
+                    const double t = 1.5 + draw(random);
+                    sa.rhs(t, z.data(), dza.data());
+                    sb.rhs(t, z.data(), dzb.data());
+                    QVERIFY2(difference(dza, dzb) == 0.0,
+                             qPrintable(QString("%1, intersample %2, point %3").arg(file).arg(int(behaviour)).arg(k)));
                 }
-                std::vector<double> z(sa.size()), dza(sa.size()), dzb(sb.size());
-                for (auto& e : z)
-                    e = draw(random);
-                const double t = 1.5 + draw(random);
-                sa.rhs(t, z.data(), dza.data());
-                sb.rhs(t, z.data(), dzb.data());
-                QVERIFY2(difference(dza, dzb) == 0.0, file);
+                if (hasInputs) {
+                    a.releaseSegment();
+                    QVERIFY(a.sensitivityKernel()->withParameters == nullptr);
+                }
             }
         }
+        QVERIFY(kernelCalls >= 20);
     }
 
     // Native code is the interpreter's program compiled: a fit takes the same steps with it.
