@@ -16,6 +16,7 @@
 #include "engine/job/PeriodicJob.h"
 #include "engine/job/PreparedFit.h"
 #include "engine/model/ModelBuilder.h"
+#include "OptimalEstimationTestSupport.h"
 
 #include <QtTest>
 
@@ -226,6 +227,41 @@ private slots:
         QVERIFY(explicitOrbit.converged());
         QVERIFY2(implicitOrbit.converged(), implicitOrbit.newton.termination.message.c_str());
         QVERIFY((explicitOrbit.initialState - implicitOrbit.initialState).norm() < 1e-6);
+    }
+
+    // Optimal estimation compiles its Hamiltonian system itself: with them when a stage integrates its
+    // shooting intervals' variational equations with rosenbrock4, which before failed at that stage's
+    // first step (the system was always compiled without them) and left the work to the next stage.
+    void anOptimalEstimationStageWithRosenbrock()
+    {
+        auto job = test::msdJob();
+        estimate::OptimalEstimationStage first, second, third;
+        first.integrator.method = IntegrationMethod::RK4;
+        first.stepsPerInterval = 2;
+        first.newtonTolerance = 1e-3;  // stage 2 has Newton iterations to do, with rosenbrock4's Jacobians
+        second.integrator.method = IntegrationMethod::Rosenbrock4;
+        second.integrator.relativeTolerance = 1e-7;
+        second.integrator.absoluteTolerance = 1e-9;
+        second.newtonTolerance = 1e-7;
+        third.integrator.relativeTolerance = 1e-11;
+        third.integrator.absoluteTolerance = 1e-13;
+        third.newtonTolerance = 1e-8;
+        job.settings.stages = {first, second, third};
+        job.settings.bvp.reuseBetweenStages = false;  // every stage builds its own Jacobians
+        struct Log : job::ProgressSink {
+            std::string all;
+            void started(const std::vector<std::string>&) override {}
+            void iteration(const estimate::IterationRecord&) override {}
+            void trace(std::size_t, const std::vector<double>&, const Eigen::MatrixXd&) override {}
+            void log(const std::string& line) override { all += line + "\n"; }
+            void finished(job::JobStatus, const std::string&) override {}
+        } log;
+        const auto r = job.run(log);
+        QVERIFY2(r.converged(), (r.termination.message + "\n" + log.all).c_str());
+        QVERIFY2(log.all.find("stage 2 iteration") != std::string::npos, log.all.c_str());
+        QVERIFY2(log.all.find("internal error") == std::string::npos, log.all.c_str());
+        for (Eigen::Index i = 0; i < 3; ++i)
+            QVERIFY2(std::abs(r.parameters(i) - 1.0) < 1e-4, log.all.c_str());
     }
 
     void askingAModelWithoutThemFailsLoudly()
