@@ -32,7 +32,7 @@ int runCheck(const Arguments& args)
     const model::Model m = model::loadModel(vm["model"].as<std::string>());
     // Builds the evaluators too: the proof that the model can be evaluated, not only parsed
     // (a very large PDE model can exceed what muParser compiles).
-    eval::CompiledModel evaluator(eval::compileModel(m));
+    eval::CompiledModel evaluator(eval::compileModel(m, {.secondDerivatives = false}));
     std::cout << model::describeModel(m);
     if (vm.count("equations"))
         std::cout << model::describeEquations(m);

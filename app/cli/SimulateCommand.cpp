@@ -113,7 +113,7 @@ int runSimulate(const Arguments& given)
         estimates = readFitResult(vm["parameters"].as<std::string>(), "--parameters");
     const auto values = parameterValues(m, repeated(vm, "set"), estimates ? &*estimates : nullptr,
                                         vm.count("parameters") ? vm["parameters"].as<std::string>() : std::string());
-    const auto source = eval::compileModel(m);
+    const auto source = eval::compileModel(m, {.secondDerivatives = false});  // no sensitivities
     eval::requestNativeCode(source, settings.modelCode);
     eval::CompiledModel compiled(source);
     compiled.setParameters(values);

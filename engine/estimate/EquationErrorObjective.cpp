@@ -22,8 +22,7 @@ struct EquationErrorObjective::Programs {
         n(s.stateCount()), np(s.parameterCount()), parameterJacobianCount(s.rhsParamJacobian.entries.size()),
         parameterHessianCount(s.rhsParamHessian.entries.size()), stateHessianCount(s.rhsStateHessian.entries.size())
     {
-        if (!s.hasSecondDerivatives)
-            throw std::logic_error("the equation-error objective needs a model compiled with second derivatives");
+        eval::requireSecondDerivatives(s, "the equation-error objective (its Newton-Raphson Hessian)");
         variables.assign(1 + s.stateCount() + s.parameterCount() + s.inputCount(), 0.0);
         std::vector<eval::ExpressionList::Variable> bound;
         for (std::size_t i = 0; i < variables.size(); ++i)

@@ -117,6 +117,10 @@ FitResult fitUnknowns(std::shared_ptr<const eval::CompiledModelSource> model, co
 {
     if (experiments.empty())
         throw FitError("no data to fit: give at least one experiment");
+    // A model with algebraic variables has none; the integrator or the job refuses it in words.
+    if (needsSecondDerivatives(settings) && !model->isDae())
+        eval::requireSecondDerivatives(*model, methodName(settings.method) + " with integrator " +
+                                                   integrate::methodName(settings.integrator.method));
     const ParameterLayout layout = layoutFor(*model, initialValues, experiments);
     if (layout.size() == 0 && withoutUnknowns == WithoutUnknowns::Refuse)
         throw FitError("every parameter is fixed: there is nothing to estimate");

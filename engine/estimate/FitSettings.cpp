@@ -1,6 +1,7 @@
 #include "engine/estimate/FitSettings.h"
 
 #include "engine/estimate/FitSettingFields.h"
+#include "engine/estimate/MethodTraits.h"
 
 #include <cmath>
 
@@ -52,6 +53,12 @@ std::string structuralSensitivityRefusal(EstimationMethod method)
 {
     return "the structural sensitivity method is for " + methodsTaking(MethodInput::SensitivityMethod, " and ") +
         " fits; " + methodName(method) + " forms its own derivatives (use sensitivity forward)";
+}
+
+bool needsSecondDerivatives(const FitSettings& settings)
+{
+    return traitsOf(settings.method).objective == Objective::EquationError ||
+        integrate::sensitivitiesNeedSecondDerivatives(settings.integrator);
 }
 
 }  // namespace sysid::estimate

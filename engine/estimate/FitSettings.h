@@ -98,4 +98,10 @@ struct FitSettings {
 // Why `method` cannot take the structural sensitivity method, for the user.
 std::string structuralSensitivityRefusal(EstimationMethod method);
 
+// Whether a fit with these settings evaluates the model's second derivatives, so must compile them
+// (eval::CompileOptions): the equation-error objective (its Newton-Raphson Hessian, kMethodTraits'
+// Objective::EquationError), or the forward sensitivities every other objective integrates, with an
+// integrator that needs them (integrate::sensitivitiesNeedSecondDerivatives).
+bool needsSecondDerivatives(const FitSettings& settings);
+
 }  // namespace sysid::estimate

@@ -78,6 +78,23 @@ eval::ModelCode hamiltonianModelCode(const OptimalEstimationSettings& settings)
     return eval::ModelCode::Native;
 }
 
+// With the second derivatives where a stage's integrator needs them for the variational equations of
+// its shooting intervals (a rosenbrock4 stage); none otherwise, as their differentiation is the
+// costliest part of compiling the Hamiltonian system.
+eval::CompileOptions hamiltonianCompileOptions(const OptimalEstimationSettings& settings)
+{
+    const auto needs = [](const integrate::IntegratorSettings& i) {
+        return integrate::sensitivitiesNeedSecondDerivatives(i);
+    };
+    bool second = false;
+    for (const auto& stage : settings.bvp.stages)
+        second = second || needs(stage.integrator) || (stage.jacobianIntegrator && needs(*stage.jacobianIntegrator));
+    if (settings.bvp.stages.empty())
+        for (const auto& stage : stagesToRun(settings.stages, settings.startFrom.has_value()))
+            second = second || needs(stage.integrator);
+    return {.secondDerivatives = second};
+}
+
 // Everything taken from the symbolic model, so no GiNaC object outlives the lock.
 struct Prepared {
     AugmentedLayout layout;
@@ -156,9 +173,7 @@ Prepared prepare(const model::Model& model, const Experiment& experiment, const 
     }
 
     const model::Model hamiltonian = hamiltonianModel(model, L, w, experiment.fixedValues);
-    // Multiple shooting needs f and df/dx only (Rosenbrock's Jacobian of the variational
-    // system comes from differences of df/dx).
-    p.source = eval::compileModel(hamiltonian, {.secondDerivatives = false});
+    p.source = eval::compileModel(hamiltonian, hamiltonianCompileOptions(settings));
     eval::requestNativeCode(p.source, hamiltonianModelCode(settings));
 
     GiNaC::exmap values;

@@ -1,5 +1,6 @@
 #include "engine/eval/CompiledModelSource.h"
 
+#include "engine/core/InternalError.h"
 #include "engine/eval/MuParserPrinter.h"
 #include "engine/eval/NativeCode.h"
 #include "engine/eval/SwitchedForm.h"
@@ -205,6 +206,15 @@ std::string resetRefusal(const CompiledModelSource& model, const std::string& me
         (e.line > 0 ? " (line " + std::to_string(e.line) + ")" : std::string()) +
         ": it evaluates the model without integrating it; use a method that integrates (output error, multiple "
         "shooting, or periodic solutions by shooting)";
+}
+
+void requireSecondDerivatives(const CompiledModelSource& model, std::string_view user)
+{
+    if (!model.hasSecondDerivatives)
+        throw core::InternalError(std::string(user) + " needs the model's second derivatives, but " +
+                                  (model.isDae() ? "a model with algebraic variables has none"
+                                                 : "the model was compiled without them for this run") +
+                                  "; please report this");
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sysid::eval {
@@ -137,11 +138,18 @@ std::string constraintRefusal(const CompiledModelSource& model, const std::strin
 std::string resetRefusal(const CompiledModelSource& model, const std::string& method);
 
 struct CompileOptions {
-    // The second derivatives serve Rosenbrock integration with sensitivities and the
-    // equation-error estimators; their differentiation is the costliest part of compiling a
-    // large model (optimal estimation's Hamiltonian system), so a user that needs none skips it.
+    // The second derivatives (rhsStateHessian, rhsMixedHessian, rhsParamHessian) serve only
+    // rosenbrock4 with sensitivities (integrate::sensitivitiesNeedSecondDerivatives) and the
+    // equation-error estimators (estimate::needsSecondDerivatives). Their differentiation and
+    // code are a third of compiling a small model and the costliest part of a large one, so the
+    // jobs ask for them only when their run evaluates them; the default keeps them for callers
+    // that do not say.
     bool secondDerivatives = true;
 };
+
+// Throws core::InternalError, naming `user` (what evaluates them), when `model` was compiled without
+// its second derivatives: never a silently empty Hessian.
+void requireSecondDerivatives(const CompiledModelSource& model, std::string_view user);
 
 // Differentiates the model symbolically and prints every expression for muParser.
 std::shared_ptr<const CompiledModelSource> compileModel(const model::Model& model, CompileOptions options = {});

@@ -117,8 +117,7 @@ std::vector<std::string> programExpressions(const CompiledModelSource& s, std::s
     case TimeInputJacobian: return jtu.expressions;
     case StateHessian:
     case MixedHessian:
-        if (!s.hasSecondDerivatives)
-            throw std::logic_error("the model was compiled without second derivatives");
+        requireSecondDerivatives(s, "evaluating d2f/dx dz or d2f/dp dz");
         return p == StateHessian ? hx.expressions : hp.expressions;
     case RhsWithStateJacobian:
     case RhsWithJacobians:

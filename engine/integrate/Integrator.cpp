@@ -268,6 +268,9 @@ FixedSteps fixedSteps(double interval, double maxStep)
 std::unique_ptr<Stepper> makeStepper(IntegrationMethod method, SensitivitySystem& system,
                                      const IntegratorSettings& settings, const ImplicitSolveOptions& implicit)
 {
+    // Checked before the first step, where a failure would read as one of the integration.
+    if (system.columnCount() > 0 && usesSecondDerivatives(method))
+        system.system().requireSecondDerivatives(methodName(method) + " with sensitivities");
     switch (method) {
     case IntegrationMethod::Dopri5: return makeDopri5Stepper(system, settings);
     case IntegrationMethod::Dop853: return makeDop853Stepper(system, settings);

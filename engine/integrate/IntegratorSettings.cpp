@@ -21,6 +21,11 @@ bool takesAlgebraicVariables(IntegrationMethod method)
         method == IntegrationMethod::CrankNicolson;
 }
 
+bool usesSecondDerivatives(IntegrationMethod method)
+{
+    return method == IntegrationMethod::Rosenbrock4;
+}
+
 bool isAdaptive(IntegrationMethod method)
 {
     return method == IntegrationMethod::Dopri5 || method == IntegrationMethod::Dop853 ||
@@ -169,6 +174,20 @@ void resolveMethod(IntegratorSettings& settings, const eval::CompiledModelSource
 {
     if (!settings.methodChosen)
         settings.method = defaultMethodFor(model);
+}
+
+bool sensitivitiesNeedSecondDerivatives(const IntegratorSettings& settings)
+{
+    // `method` counts even when not chosen: a caller that skips resolveMethod integrates with it.
+    if (usesSecondDerivatives(settings.method))
+        return true;
+    if (settings.methodChosen)
+        return false;
+    for (const bool fields : {false, true})
+        for (const bool constraints : {false, true})
+            if (usesSecondDerivatives(defaultMethodFor(fields, constraints)))
+                return true;
+    return false;
 }
 
 }  // namespace sysid::integrate

@@ -119,6 +119,10 @@ inline constexpr core::EnumTable kSensitivityErrorControls{
 
 // Whether the method integrates algebraic variables (the implicit ones with a mass matrix).
 bool takesAlgebraicVariables(IntegrationMethod method);
+// Whether the method, integrating forward sensitivities, evaluates the model's second derivatives:
+// rosenbrock4 factorises the exact Jacobian of the state with its sensitivities
+// (SensitivitySystem::jacobian), whose coupling blocks are d2f/dx dz and d2f/dp dz.
+bool usesSecondDerivatives(IntegrationMethod method);
 
 std::optional<IntegrationMethod> parseIntegrationMethod(std::string_view name);
 std::string methodName(IntegrationMethod method);
@@ -171,5 +175,10 @@ IntegrationMethod defaultMethodFor(const eval::CompiledModelSource& model);
 // settings.method = defaultMethodFor(model) unless settings.methodChosen; methodChosen stays.
 void resolveMethod(IntegratorSettings& settings, const model::Model& model);
 void resolveMethod(IntegratorSettings& settings, const eval::CompiledModelSource& model);
+
+// Whether integrating forward sensitivities (fits, shooting) with these settings may evaluate the
+// model's second derivatives: the method's need, and before resolveMethod also that of any method
+// defaultMethodFor can pick. Decides what the model is compiled with (eval::CompileOptions).
+bool sensitivitiesNeedSecondDerivatives(const IntegratorSettings& settings);
 
 }  // namespace sysid::integrate

@@ -302,10 +302,16 @@ bool ModelSystem::sensitivityRhs(double t, const double* x, const double* S, std
     return model_->sensitivityRhs(t, x, S, columns, columnOfParameter, parameters, f, dS);
 }
 
+void ModelSystem::requireSecondDerivatives(std::string_view user) const
+{
+    eval::requireSecondDerivatives(model_->source(), user);
+}
+
 // On a sliding surface the exact Jacobian would also need the second derivatives of the solved
 // modes; without them a Rosenbrock step there is of lower order, which its error control sees.
 void ModelSystem::secondDerivatives(double t, const double* x, SecondDerivatives& out)
 {
+    requireSecondDerivatives("the Jacobian of the sensitivity equations");
     prepare(t, x, false);
     inputValues(t, u_.data(), du_.data());
     const std::size_t n = model_->stateCount();

@@ -9,6 +9,7 @@
 #include <Eigen/Dense>
 
 #include <memory>
+#include <string_view>
 #include <vector>
 
 namespace sysid::integrate {
@@ -40,7 +41,9 @@ public:
     std::size_t parameterCount() const override { return model_->parameterCount(); }
     const JacobianPattern& parameterPattern() const override { return parameterPattern_; }
     void rhsAndJacobians(double t, const double* x, double* f, double* J, double* Jp) override;
+    // Both throw core::InternalError when the model was compiled without them (eval::CompileOptions).
     void secondDerivatives(double t, const double* x, SecondDerivatives& out) override;
+    void requireSecondDerivatives(std::string_view user) const override;
     bool sensitivityRhs(double t, const double* x, const double* S, std::size_t columns, const int* columnOfParameter,
                         bool parameters, double* f, double* dS) override;
     const SensitivityKernel* sensitivityKernel() override { return &kernel_; }

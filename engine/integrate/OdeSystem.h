@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sysid::integrate {
@@ -80,6 +81,9 @@ public:
     // The default takes the state entries from forward differences of jacobian() and has no
     // parameter entries (a hand-written system has no parameters).
     virtual void secondDerivatives(double t, const double* x, SecondDerivatives& out);
+    // Throws core::InternalError, naming `user`, where secondDerivatives() has nothing to give (a
+    // model compiled without them): checked before an integration that will ask for them.
+    virtual void requireSecondDerivatives(std::string_view /*user*/) const {}
     // The forward sensitivities' right-hand side in one call where the system forms it directly
     // (a model with native code): f, and dS_c = df/dx S_c for the `columns` columns of S, plus df/dp_l
     // where columnOfParameter[l] = c (when `parameters`). False, writing nothing, where it does not:

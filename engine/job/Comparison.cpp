@@ -47,7 +47,12 @@ std::map<std::string, double> estimatedInitialValues(const FitJob& fit, const Ex
                                                      std::stop_token stop)
 {
     const std::string& name = record.label();
-    const auto compiled = compileModelText(fit.modelText, fit.modelSource, fit.settings.integrator.modelCode);
+    estimate::FitSettings settings = fit.settings;
+    settings.method = estimate::EstimationMethod::OutputError;
+    settings.priors.clear();
+    const auto compiled =
+        compileModelText(fit.modelText, fit.modelSource,
+                         {.secondDerivatives = estimate::needsSecondDerivatives(settings)}, settings.integrator.modelCode);
     auto held = std::make_shared<eval::CompiledModelSource>(*compiled);
     bool any = false;
     for (model::Parameter& p : held->parameters) {
@@ -81,9 +86,6 @@ std::map<std::string, double> estimatedInitialValues(const FitJob& fit, const Ex
         experiment.measured = experiment.measured.topRows(static_cast<Eigen::Index>(kept)).eval();
     }
 
-    estimate::FitSettings settings = fit.settings;
-    settings.method = estimate::EstimationMethod::OutputError;
-    settings.priors.clear();
     integrate::resolveMethod(settings.integrator, *held);
     estimate::FitResult result;
     try {
@@ -131,7 +133,8 @@ Comparison compareWithRecord(const FitJob& fit, const ExperimentData& record, st
     }
     std::map<std::string, double> values = estimates;
     if (initial.source != InitialValueSource::Result) {
-        const auto model = compileModelText(fit.modelText, fit.modelSource, fit.settings.integrator.modelCode);
+        const auto model = compileModelText(fit.modelText, fit.modelSource, {.secondDerivatives = false},
+                                            fit.settings.integrator.modelCode);
         for (const auto& p : model->parameters)
             if (p.isInitialValue)
                 values.erase(p.name);

@@ -201,7 +201,9 @@ CostSurfaceResult CostSurface::run(const Progress& progress, std::stop_token sto
     } catch (const core::SettingError& e) {
         throw JobError(JobError::Kind::Settings, std::string("cost surface: ") + e.what());
     }
-    const auto model = compileModelText(fit.modelText, fit.modelSource, fit.settings.integrator.modelCode);
+    // Every point is a simulation without sensitivities: no second derivatives, whatever the fit's method.
+    const auto model = compileModelText(fit.modelText, fit.modelSource, {.secondDerivatives = false},
+                                        fit.settings.integrator.modelCode);
     const std::vector<double> held = startingValues(*model, fit.parameterValues);
     const std::size_t ix = parameterIndex(*model, x.parameter, "x");
     const std::size_t iy = parameterIndex(*model, y.parameter, "y");

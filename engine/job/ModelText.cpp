@@ -14,12 +14,13 @@ namespace sysid::job {
 
 namespace {
 
-std::shared_ptr<const eval::CompiledModelSource> compileSymbolic(const std::string& text, const std::string& source)
+std::shared_ptr<const eval::CompiledModelSource> compileSymbolic(const std::string& text, const std::string& source,
+                                                                 eval::CompileOptions options)
 {
     const std::lock_guard lock(model::symbolicMutex());
     try {
         const model::Model model = model::parseModel(text, source);
-        return eval::compileModel(model);
+        return eval::compileModel(model, options);
     } catch (const model::ModelError& e) {
         throw JobError(JobError::Kind::Model, e.what());
     } catch (const JobError&) {
@@ -35,9 +36,9 @@ std::shared_ptr<const eval::CompiledModelSource> compileSymbolic(const std::stri
 }  // namespace
 
 std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::string& text, const std::string& source,
-                                                                  eval::ModelCode code)
+                                                                  eval::CompileOptions options, eval::ModelCode code)
 {
-    auto compiled = compileSymbolic(text, source);
+    auto compiled = compileSymbolic(text, source, options);
     eval::requestNativeCode(compiled, code);
     return compiled;
 }

@@ -67,7 +67,7 @@ struct ParsedModel {
                                    "starting value for '" + name + "' is not a finite number");
                 found->value = value;
             }
-            compiled = eval::compileModel(*symbolic);
+            compiled = eval::compileModel(*symbolic, {.secondDerivatives = false});  // outputs only, no integration
         } catch (const model::ModelError& e) {
             symbolic.reset();
             throw JobError(JobError::Kind::Model, e.what());

@@ -58,7 +58,9 @@ BootstrapOrigin bootstrapOrigin(const FitJob& fit, std::stop_token stop)
     if (origin.estimate.cancelled())
         throw JobError(JobError::Kind::Fit, "cancelled");
 
-    const auto model = compileModelText(fit.modelText, fit.modelSource, fit.settings.integrator.modelCode);
+    // Simulated without sensitivities: no second derivatives.
+    const auto model = compileModelText(fit.modelText, fit.modelSource, {.secondDerivatives = false},
+                                        fit.settings.integrator.modelCode);
     const std::vector<estimate::Experiment> experiments = preparedExperiments(fit, *model);
     integrate::IntegratorSettings settings = fit.settings.integrator;
     integrate::resolveMethod(settings, *model);

@@ -75,7 +75,11 @@ PeriodicJob::Result solve(const PeriodicJob& job, ProgressSink& sink, std::stop_
     } catch (const core::SettingError& e) {
         throw JobError(JobError::Kind::Settings, e.what());
     }
-    const auto source = compileModelText(job.modelText, job.modelSource, job.shooting.integrator.modelCode);
+    // Shooting integrates the variational equations (sensitivities to x0 and the period).
+    const auto source = compileModelText(
+        job.modelText, job.modelSource,
+        {.secondDerivatives = integrate::sensitivitiesNeedSecondDerivatives(job.shooting.integrator)},
+        job.shooting.integrator.modelCode);
     if (source->inputCount() > 0 && !job.inputRecord)
         throw JobError(JobError::Kind::Settings,
                        job.modelSource + ": the model has measured input(s) " + source->inputNames.front() +

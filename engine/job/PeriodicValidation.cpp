@@ -15,7 +15,9 @@ ValidationSimulation periodicSteadyStateOnRecord(const FitJob& fit, const Experi
                                                  std::size_t recordIndex,
                                                  const std::map<std::string, double>& estimates, std::stop_token stop)
 {
-    const auto model = compileModelText(fit.modelText, fit.modelSource, fit.settings.integrator.modelCode);
+    const auto model = compileModelText(fit.modelText, fit.modelSource,
+                                        {.secondDerivatives = estimate::needsSecondDerivatives(fit.settings)},
+                                        fit.settings.integrator.modelCode);
     const std::string& name = record.label();
     data::DataTable table;
     const std::vector<estimate::Experiment> experiments{preparedExperiment(fit, *model, record, recordIndex, table)};

@@ -25,7 +25,9 @@ std::size_t indexOfParameter(const eval::CompiledModelSource& model, const std::
 
 PreparedFit::PreparedFit(const FitJob& job) : modelSource_(job.modelSource)
 {
-    model_ = compileModelText(job.modelText, job.modelSource, job.settings.integrator.modelCode);
+    model_ = compileModelText(job.modelText, job.modelSource,
+                              {.secondDerivatives = estimate::needsSecondDerivatives(job.settings)},
+                              job.settings.integrator.modelCode);
     values_ = startingValues(*model_, job.parameterValues);
     checkFitSettings(*model_, job.settings);
     if (job.experiments.empty())

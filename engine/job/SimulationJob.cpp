@@ -70,7 +70,7 @@ integrate::Trajectory simulateReporting(const SimulationJob& job, ProgressSink& 
                                         std::shared_ptr<const eval::CompiledModelSource>& source)
 {
     try {
-        source = compileModelText(job.modelText, job.modelSource, job.settings.modelCode);
+        source = compileModelText(job.modelText, job.modelSource, {.secondDerivatives = false}, job.settings.modelCode);
         return simulateJob(job, source, stop);
     } catch (const JobError& e) {
         sink.finished(stop.stop_requested() ? JobStatus::Cancelled : JobStatus::Failed, e.what());

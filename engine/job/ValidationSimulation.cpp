@@ -12,7 +12,9 @@ namespace sysid::job {
 ValidationSimulation simulateValidation(const FitJob& fit, const ExperimentData& record, std::size_t recordIndex,
                                         const std::map<std::string, double>& estimates, std::stop_token stop)
 {
-    const auto model = compileModelText(fit.modelText, fit.modelSource, fit.settings.integrator.modelCode);
+    // For the record's preparation and the names; simulated without sensitivities.
+    const auto model = compileModelText(fit.modelText, fit.modelSource, {.secondDerivatives = false},
+                                        fit.settings.integrator.modelCode);
     const std::string& name = record.label();
     data::DataTable table;
     estimate::Experiment experiment = preparedExperiment(fit, *model, record, recordIndex, table);

@@ -354,7 +354,7 @@ private slots:
         write(dir.filePath("pair.sysid"), json.dump());
         const project::Project p = project::loadProject(dir.filePath("pair.sysid").toStdString());
         QVERIFY(p.modelSource.find(dir.path().toStdString()) == 0);  // resolved against the project's folder
-        const auto source = job::compileModelText(p.modelText, p.modelSource);
+        const auto source = job::compileModelText(p.modelText, p.modelSource, {});
         QCOMPARE(source->stateNames.front(), std::string("a.q"));
         const nlohmann::json saved = project::projectToJson(p, dir.path().toStdString());
         QCOMPARE(saved.at("model").at("source").get<std::string>(), std::string("parts/pair.model"));

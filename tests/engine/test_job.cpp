@@ -285,7 +285,7 @@ private slots:
         fit.preprocessing.noise = data::Preprocessing::AddedNoise{5.0, data::NoiseDistribution::Gaussian, 11};
         fit.preprocessing.lowPass = data::Preprocessing::LowPass{4, 2.0};
         fit.preprocessing.decimation = 2;
-        const auto model = job::compileModelText(fit.modelText, fit.modelSource);
+        const auto model = job::compileModelText(fit.modelText, fit.modelSource, {});
         const std::vector<estimate::Experiment> experiments = job::preparedExperiments(fit, *model);
         QCOMPARE(experiments.size(), std::size_t{2});
         for (std::size_t k = 0; k < 2; ++k) {

@@ -147,7 +147,7 @@ private slots:
 
         qputenv("SYSID_CC", "/nonexistent/sysid-test-cc");
         const auto source = job::compileModelText("param k = 2\nstate x = 1\nx' = -k*x*x*x + 0.5\noutput x\n",
-                                                  "notice.model", eval::ModelCode::Native);
+                                                  "notice.model", {}, eval::ModelCode::Native);
         const auto* log = w.findChild<QPlainTextEdit*>(QStringLiteral("runLog"));
         QVERIFY(log);
         // The build runs in the background: the compiler is looked for there.

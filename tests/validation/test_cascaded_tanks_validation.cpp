@@ -59,7 +59,7 @@ private slots:
     {
         const project::Project p = validation::bundledProject("cascaded_tanks.sysid");
         const job::FitJob fit = project::makeFitJob(p);
-        QVERIFY(job::compileModelText(fit.modelText, fit.modelSource)->declaredIntersample.at("u") ==
+        QVERIFY(job::compileModelText(fit.modelText, fit.modelSource, {})->declaredIntersample.at("u") ==
                 integrate::Intersample::Hold);
         checkValidationRecord(p);
         const validation::TimedFit r = validation::runFit(fit);

@@ -25,7 +25,7 @@ const std::string kExample4Linear = sysid::test::seed003::example4Linear + "outp
 
 job::FitJob seedJob()
 {
-    const auto source = job::compileModelText(kExample4Linear, "<seed 003 example 4>");
+    const auto source = job::compileModelText(kExample4Linear, "<seed 003 example 4>", {});
     eval::CompiledModel model(source);
     std::vector<double> truth = source->parameterValues;
     truth[0] = -0.1;
