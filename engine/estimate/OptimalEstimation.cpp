@@ -83,15 +83,14 @@ eval::ModelCode hamiltonianModelCode(const OptimalEstimationSettings& settings)
 // costliest part of compiling the Hamiltonian system.
 eval::CompileOptions hamiltonianCompileOptions(const OptimalEstimationSettings& settings)
 {
-    const auto needs = [](const integrate::IntegratorSettings& i) {
-        return integrate::sensitivitiesNeedSecondDerivatives(i);
-    };
+    using integrate::sensitivitiesNeedSecondDerivatives;
     bool second = false;
     for (const auto& stage : settings.bvp.stages)
-        second = second || needs(stage.integrator) || (stage.jacobianIntegrator && needs(*stage.jacobianIntegrator));
+        second = second || sensitivitiesNeedSecondDerivatives(stage.integrator) ||
+            (stage.jacobianIntegrator && sensitivitiesNeedSecondDerivatives(*stage.jacobianIntegrator));
     if (settings.bvp.stages.empty())
         for (const auto& stage : stagesToRun(settings.stages, settings.startFrom.has_value()))
-            second = second || needs(stage.integrator);
+            second = second || sensitivitiesNeedSecondDerivatives(stage.integrator);
     return {.secondDerivatives = second};
 }
 

@@ -139,8 +139,7 @@ public:
         if (!pending_)
             return dt_;
         double dt = dt_;
-        const double error = std::max(std::pow(5.0, -5.0), pendingError_);
-        dt *= 9.0 / 10.0 * std::pow(error, -1.0 / 5);
+        dt *= 9.0 / 10.0 * std::pow(pendingGrowthError(), -1.0 / 5);
         if (maxStep_ != 0.0)
             dt = std::min(dt, maxStep_);
         return std::max(dt, pendingFloor_);
@@ -154,15 +153,16 @@ public:
         if (pending_ && cap > 0.0 && dt_ > 0.0 && (maxStep_ == 0.0 || maxStep_ >= cap)) {
             if (pendingFloor_ >= cap)
                 return cap;
-            const double error = std::max(std::pow(5.0, -5.0), pendingError_);
             const double r = cap / (9.0 / 10.0 * dt_) * (1.0 + 1e-9);
-            if (error * (r * r * r * r * r) <= 1.0 - 1e-9)
+            if (pendingGrowthError() * (r * r * r * r * r) <= 1.0 - 1e-9)
                 return cap;
         }
         return std::min(nextStep(), cap);
     }
 
 private:
+    // The pending step's error as its growth factor takes it: at least 5^-5, so the step grows at most 5x.
+    double pendingGrowthError() const { return std::max(std::pow(5.0, -5.0), pendingError_); }
     void evaluate(double t, const double* z, double* dz)
     {
         ++statistics_.rhsEvaluations;
