@@ -275,7 +275,8 @@ std::unique_ptr<Stepper> makeStepper(IntegrationMethod method, SensitivitySystem
     case IntegrationMethod::Dopri5: return makeDopri5Stepper(system, settings);
     case IntegrationMethod::Dop853: return makeDop853Stepper(system, settings);
     case IntegrationMethod::Rosenbrock4:
-        return makeRosenbrock4Stepper(system, settings.absoluteTolerance, settings.relativeTolerance, settings.maxStep);
+        return makeRosenbrock4Stepper(system, settings.absoluteTolerance, settings.relativeTolerance, settings.maxStep,
+                                      settings.sensitivityErrorControl == SensitivityErrorControl::Exclude);
     case IntegrationMethod::RK4: return makeRungeKutta4Stepper(system);
     case IntegrationMethod::Euler: return makeEulerStepper(system);
     case IntegrationMethod::SparseImplicit: return makeSparseImplicitStepper(system, settings);

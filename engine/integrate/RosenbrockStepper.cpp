@@ -2,6 +2,7 @@
 
 #include "engine/data/Text.h"
 #include "engine/integrate/ControlledStep.h"
+#include "engine/integrate/Rosenbrock4Controller.h"
 
 #include <boost/numeric/odeint.hpp>
 
@@ -21,14 +22,18 @@ namespace {
 // The system is integrated in autonomous form, with time as the last state (tau' = 1) and
 // dF/dt as the last Jacobian column: odeint's non-autonomous path (dfdt) gave errors far
 // above tolerance on forced problems (e.g. y' = -1000(y - cos t) - sin t), the autonomous
-// one does not. Steps are driven as odeint's rosenbrock4_dense_output drives them.
+// one does not. Steps are driven as odeint's rosenbrock4_dense_output drives them, by odeint's
+// controller with the sensitivities optionally out of its norm (Rosenbrock4Controller): with
+// `excludeSensitivities` the norm covers x and the time component, which keeps the steps of a
+// run without sensitivities whatever the setting.
 class Rosenbrock4Stepper final : public Stepper {
 public:
-    using Controller = odeint::rosenbrock4_controller<odeint::rosenbrock4<double>>;
-
-    Rosenbrock4Stepper(SensitivitySystem& system, double absoluteTolerance, double relativeTolerance, double maxStep) :
+    Rosenbrock4Stepper(SensitivitySystem& system, double absoluteTolerance, double relativeTolerance, double maxStep,
+                       bool excludeSensitivities) :
         system_(system), size_(system.size()),
-        controller_(absoluteTolerance, relativeTolerance, maxStep > 0 ? maxStep : 0.0), J_(size_ * size_), dFdt_(size_),
+        controller_(absoluteTolerance, relativeTolerance, maxStep > 0 ? maxStep : 0.0,
+                    excludeSensitivities ? system.stateCount() : size_ + 1, excludeSensitivities ? 1 : 0),
+        J_(size_ * size_), dFdt_(size_),
         x_(size_ + 1), xOld_(size_ + 1), sample_(size_ + 1)
     {
     }
@@ -99,7 +104,7 @@ public:
 private:
     SensitivitySystem& system_;
     std::size_t size_;
-    Controller controller_;
+    Rosenbrock4Controller controller_;
     std::vector<double> J_, dFdt_;
     UblasVector x_, xOld_, sample_;
     double t_ = 0.0, tOld_ = 0.0, dt_ = 0.0;
@@ -108,9 +113,10 @@ private:
 }  // namespace
 
 std::unique_ptr<Stepper> makeRosenbrock4Stepper(SensitivitySystem& system, double absoluteTolerance,
-                                                double relativeTolerance, double maxStep)
+                                                double relativeTolerance, double maxStep, bool excludeSensitivities)
 {
-    return std::make_unique<Rosenbrock4Stepper>(system, absoluteTolerance, relativeTolerance, maxStep);
+    return std::make_unique<Rosenbrock4Stepper>(system, absoluteTolerance, relativeTolerance, maxStep,
+                                                excludeSensitivities);
 }
 
 }  // namespace sysid::integrate

@@ -12,9 +12,10 @@
 // grid and, with sensitivities, of dx/d(c, a) (largest difference over the largest reference value).
 // Every problem with sensitivities runs with them in the step-size control and without (CVODES'
 // errconS; --sensitivity-error-control include|exclude|both, default both).
+// --methods chooses the methods (comma-separated, default dopri5,dop853; rosenbrock4 too).
 // The SciPy step counts on the same kinds of problem come from dop853_steps_scipy.py.
 //
-// Usage: bench_dop853 [--runs N] [--sensitivity-error-control include|exclude|both]
+// Usage: bench_dop853 [--runs N] [--sensitivity-error-control include|exclude|both] [--methods LIST]
 
 #include "BenchSupport.h"
 
@@ -33,6 +34,7 @@
 #include <functional>
 #include <numbers>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -43,7 +45,7 @@ using bench::Clock;
 using integrate::IntegrationMethod;
 
 constexpr double kTolerances[] = {1e-6, 1e-8, 1e-10};
-constexpr IntegrationMethod kMethods[] = {IntegrationMethod::Dopri5, IntegrationMethod::Dop853};
+std::vector<IntegrationMethod> g_methods{IntegrationMethod::Dopri5, IntegrationMethod::Dop853};
 using integrate::SensitivityErrorControl;
 std::vector<SensitivityErrorControl> g_controls{SensitivityErrorControl::Include, SensitivityErrorControl::Exclude};
 
@@ -135,7 +137,7 @@ void cubicFit(int runs)
         std::printf(" %s = %.12g", p.name.c_str(), p.value);
     std::printf("\n");
     for (double rtol : kTolerances)
-        for (auto method : kMethods)
+        for (auto method : g_methods)
             for (auto control : g_controls) {
                 std::size_t iterations = 0, integrations = 0;
                 const auto m = timed(runs, [&](Measurement& out) {
@@ -174,7 +176,7 @@ void periodicOrbit(int runs)
                 reference.initialState(1));
     for (std::size_t intervals : {std::size_t(1), std::size_t(8)})
         for (double rtol : kTolerances)
-            for (auto method : kMethods)
+            for (auto method : g_methods)
                 for (auto control : g_controls) {
                 const auto settings = settingsWith(integrator(method, rtol, control), intervals);
                 auto m = timed(runs, [&](Measurement& out) {
@@ -218,7 +220,7 @@ void forcedSimulation(int runs)
     for (bool sensitivities : {false, true}) {
         const auto& r = sensitivities ? withSensitivities : request;
         for (double rtol : kTolerances)
-            for (auto method : kMethods)
+            for (auto method : g_methods)
                 for (auto control : sensitivities ? g_controls : std::vector<SensitivityErrorControl>{SensitivityErrorControl::Include}) {
                 const auto m = timed(runs, [&](Measurement& out) {
                     const auto tr = integrate::simulate(model, r, integrator(method, rtol, control));
@@ -252,8 +254,20 @@ int main(int argc, char** argv)
             const std::string v = argv[++i];
             if (v != "both")
                 g_controls = {integrate::kSensitivityErrorControls.parse(v).value_or(SensitivityErrorControl::Include)};
+        } else if (a == "--methods" && i + 1 < argc) {
+            g_methods.clear();
+            std::stringstream list(argv[++i]);
+            for (std::string name; std::getline(list, name, ',');) {
+                const auto method = integrate::kIntegrationMethods.parse(name);
+                if (!method) {
+                    std::fprintf(stderr, "bench_dop853: unknown method '%s'\n", name.c_str());
+                    return 2;
+                }
+                g_methods.push_back(*method);
+            }
         } else {
-            std::fprintf(stderr, "usage: bench_dop853 [--runs N] [--sensitivity-error-control include|exclude|both]\n");
+            std::fprintf(stderr, "usage: bench_dop853 [--runs N] [--sensitivity-error-control include|exclude|both] "
+                                 "[--methods LIST]\n");
             return 2;
         }
     }

@@ -1,6 +1,10 @@
 // Forward sensitivities against the analytic solution of a damped oscillator (differentiated by
 // complex step, exact to rounding) and against central finite differences of the integrator.
 #include "IntegrationTestSupport.h"
+#include "Rosenbrock4ControllerCheck.h"
+
+#include "engine/integrate/ModelSystem.h"
+#include "engine/integrate/SensitivitySystem.h"
 
 #include <QtTest>
 
@@ -86,6 +90,7 @@ private slots:
         for (const double rtol : {1e-6, 1e-8}) {
             QTest::addRow("dopri5 %g", rtol) << int(IntegrationMethod::Dopri5) << rtol;
             QTest::addRow("dop853 %g", rtol) << int(IntegrationMethod::Dop853) << rtol;
+            QTest::addRow("rosenbrock4 %g", rtol) << int(IntegrationMethod::Rosenbrock4) << rtol;
         }
     }
 
@@ -138,6 +143,104 @@ private slots:
         const auto b = integrate::simulate(*m, plain, settings);
         QCOMPARE(a.statistics.steps, b.statistics.steps);
         QVERIFY(a.states == b.states);
+    }
+
+    // With the sensitivities in the norm, rosenbrock4's controller is odeint's: every attempt, accepted
+    // or rejected, gives the bits of odeint's rosenbrock4_controller, with and without a step limit.
+    void rosenbrock4ControllerIsOdeintsWithTheSensitivitiesIncluded_data()
+    {
+        QTest::addColumn<double>("rtol");
+        QTest::addColumn<double>("maxStep");
+        QTest::newRow("1e-6") << 1e-6 << 0.0;
+        QTest::newRow("1e-9") << 1e-9 << 0.0;
+        QTest::newRow("1e-8, max step 0.05") << 1e-8 << 0.05;
+    }
+
+    void rosenbrock4ControllerIsOdeintsWithTheSensitivitiesIncluded()
+    {
+        QFETCH(double, rtol);
+        QFETCH(double, maxStep);
+        auto m = test::compiled("param k = 0.05\nparam B = 7.5\nparam a = 1\nx'' = -k*x' - a*x^3 + B*cos(t)\n"
+                                "x(0) = 3, 0\n");
+        integrate::ModelSystem ode(*m);
+        integrate::SensitivitySystem system(ode, {0, 1, 2}, true);
+        std::vector<double> z0(system.size());
+        const double x0[2] = {3.0, 0.0};
+        system.initialState(x0, nullptr, z0.data());
+        // A first step far too long, so that the first attempts are rejected.
+        const auto run = test::compareWithOdeintController(system, z0, 0.0, 6.0, 1.0, rtol / 100, rtol, maxStep);
+        qInfo("%zu attempts, %zu accepted, %zu rejected", run.attempts, run.accepted, run.rejected);
+        QVERIFY2(run.difference.empty(), run.difference.c_str());
+        QVERIFY(run.rejected > 0);
+        QVERIFY(run.accepted > 20);
+    }
+
+    // rosenbrock4 with the sensitivities left out, on a nonlinear forced problem against dopri5 at
+    // rtol 1e-12: x as accurate as the tolerance asks, the sensitivities computed on x's steps
+    // within a tolerance-scaled distance too, fewer steps than with them in the norm; without
+    // sensitivity columns the steps of a plain run.
+    void rosenbrock4WithoutSensitivitiesInTheErrorControl_data()
+    {
+        QTest::addColumn<double>("rtol");
+        QTest::newRow("1e-6") << 1e-6;
+        QTest::newRow("1e-8") << 1e-8;
+    }
+
+    void rosenbrock4WithoutSensitivitiesInTheErrorControl()
+    {
+        QFETCH(double, rtol);
+        auto m = test::compiled("param k = 0.05\nparam B = 7.5\nparam a = 1\nx'' = -k*x' - a*x^3 + B*cos(t)\n"
+                                "x(0) = 3, 0\n");
+        integrate::SimulationRequest r;
+        r.times = integrate::uniformGrid(0, 10, 0.05);
+        r.sensitivityParameters = {0, 1, 2};
+        r.initialStateSensitivity = true;
+        r.recordStateSensitivity = true;
+        const auto reference = integrate::simulate(*m, r, test::tight(IntegrationMethod::Dopri5, 1e-12, 1e-14));
+        auto settings = test::tight(IntegrationMethod::Rosenbrock4, rtol, rtol / 100);
+        const auto included = integrate::simulate(*m, r, settings);
+        settings.sensitivityErrorControl = integrate::SensitivityErrorControl::Exclude;
+        const auto excluded = integrate::simulate(*m, r, settings);
+        integrate::SimulationRequest plain;
+        plain.times = r.times;
+        const auto states = integrate::simulate(*m, plain, settings);
+
+        double scaleX = 0, scaleS = 0;
+        for (std::size_t s = 0; s < r.times.size(); ++s) {
+            scaleX = std::max(scaleX, reference.states.row(static_cast<Eigen::Index>(s)).cwiseAbs().maxCoeff());
+            scaleS = std::max(scaleS, reference.stateParameterSensitivity[s].cwiseAbs().maxCoeff());
+            scaleS = std::max(scaleS, reference.stateInitialSensitivity[s].cwiseAbs().maxCoeff());
+        }
+        auto errors = [&](const integrate::Trajectory& tr) {
+            double x = 0, S = 0;
+            for (std::size_t s = 0; s < r.times.size(); ++s) {
+                const auto i = static_cast<Eigen::Index>(s);
+                x = std::max(x, (tr.states.row(i) - reference.states.row(i)).cwiseAbs().maxCoeff());
+                S = std::max(S, (tr.stateParameterSensitivity[s] - reference.stateParameterSensitivity[s])
+                                    .cwiseAbs()
+                                    .maxCoeff());
+                S = std::max(S, (tr.stateInitialSensitivity[s] - reference.stateInitialSensitivity[s])
+                                    .cwiseAbs()
+                                    .maxCoeff());
+            }
+            return std::pair{x / scaleX, S / scaleS};
+        };
+        const auto [xIncluded, sIncluded] = errors(included);
+        const auto [xExcluded, sExcluded] = errors(excluded);
+        const QString figures = QString("steps %1 with, %2 without the sensitivities; x error %3 / %4, S error %5 / %6 "
+                                        "(relative to the largest value, with / without)")
+                                    .arg(included.statistics.steps)
+                                    .arg(excluded.statistics.steps)
+                                    .arg(xIncluded)
+                                    .arg(xExcluded)
+                                    .arg(sIncluded)
+                                    .arg(sExcluded);
+        qInfo("%s", qPrintable(figures));
+        QVERIFY2(excluded.statistics.steps < included.statistics.steps, qPrintable(figures));
+        QCOMPARE(excluded.statistics.steps, states.statistics.steps);
+        QVERIFY(excluded.states == states.states);
+        QVERIFY2(xExcluded < 10 * rtol, qPrintable(figures));
+        QVERIFY2(sExcluded < 100 * rtol, qPrintable(figures));
     }
 
     void nonlinearForcedAgainstFiniteDifferences_data()
