@@ -97,8 +97,8 @@ const core::FieldTable<IntegratorSettings>& integratorSettingFields()
             {.key = "sensitivity_error_control",
              .option = "sensitivity-error-control",
              .label = "sensitivity error",
-             .help = "whether the forward sensitivities (fits, shooting) take part in the step-size control of dopri5 "
-                     "and dop853, as CVODES' errconS: include (steps for states and sensitivities) or exclude (steps "
+             .help = "whether the forward sensitivities (fits, shooting) take part in the step-size control of dopri5, "
+                     "dop853 and rosenbrock4, as CVODES' errconS: include (steps for states and sensitivities) or exclude (steps "
                      "for the states alone; the sparse-implicit method always controls the states alone)",
              .defaultText = "include"},
             [](S& s) -> SensitivityErrorControl& { return s.sensitivityErrorControl; },

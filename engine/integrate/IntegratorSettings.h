@@ -99,8 +99,8 @@ inline constexpr core::EnumTable kConstraintStabilisations{
          "integrate the differentiated constraints as they are: the constraints drift (for comparison)"},
     })};
 
-// Whether the forward sensitivities take part in the step-size control of the explicit
-// Runge-Kutta methods, as CVODES' errconS (Hindmarsh et al. 2005) decides for its BDF steps.
+// Whether the forward sensitivities take part in the step-size control of the adaptive methods
+// (dopri5, dop853, rosenbrock4), as CVODES' errconS (Hindmarsh et al. 2005) decides for its BDF steps.
 enum class SensitivityErrorControl {
     Include,  // the local error of x and of every sensitivity column within the tolerances
     Exclude,  // the steps chosen for x alone; the sensitivities are computed on the same steps
@@ -146,7 +146,7 @@ struct IntegratorSettings {
     double baumgarteBeta = 10.0;  // 1/s: its stiffness (beta^2 Phi)
     // How the model is evaluated (the model's native code is requested by whoever compiles it).
     eval::ModelCode modelCode = eval::ModelCode::Native;
-    // dopri5 and dop853 with forward sensitivities (the sparse-implicit method controls x alone).
+    // dopri5, dop853 and rosenbrock4 with forward sensitivities (the sparse-implicit method controls x alone).
     SensitivityErrorControl sensitivityErrorControl = SensitivityErrorControl::Include;
 
     bool projects() const
