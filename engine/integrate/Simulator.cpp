@@ -166,6 +166,10 @@ private:
         }
         for (std::size_t r = 0; r < ny; ++r)
             rowStart_[r + 1] += rowStart_[r];
+        rowValues_.resize(valueOf_.size());
+        oneEntryPerRow_ = valueOf_.size() == ny;
+        for (std::size_t r = 0; r < ny && oneEntryPerRow_; ++r)
+            oneEntryPerRow_ = rowStart_[r + 1] - rowStart_[r] == 1;
         const auto& gp = source.outputParamJacobian.entries;
         gpValues_.resize(gp.size());
         for (std::size_t l = 0; l < request_.sensitivityParameters.size(); ++l)
@@ -178,19 +182,28 @@ private:
     // out (outputs x count) = dy/dx times the count columns of S at `columns` (n each), each entry
     // summed from zero over its row's states in increasing order: the order, and so the bits, of
     // Eigen's product of the column-major sparse dy/dx with S that this replaces.
-    void sparseOutputProduct(const double* columns, Eigen::Index count, Eigen::MatrixXd& out) const
+    void sparseOutputProduct(const double* columns, Eigen::Index count, Eigen::MatrixXd& out)
     {
         const auto ny = static_cast<Eigen::Index>(model_.outputCount());
         const std::size_t n = model_.stateCount();
         out.resize(ny, count);
+        for (std::size_t k = 0; k < valueOf_.size(); ++k)
+            rowValues_[k] = gxValues_[valueOf_[k]];
         for (Eigen::Index l = 0; l < count; ++l) {
             const double* s = columns + static_cast<std::size_t>(l) * n;
             double* to = out.col(l).data();
+            // Outputs that are states, or scaled ones (a field at its nodes): one term each, added to
+            // zero all the same (0 + -0 is +0, as in the sum).
+            if (oneEntryPerRow_) {
+                for (Eigen::Index r = 0; r < ny; ++r)
+                    to[r] = 0.0 + rowValues_[static_cast<std::size_t>(r)] * s[stateOf_[static_cast<std::size_t>(r)]];
+                continue;
+            }
             for (Eigen::Index r = 0; r < ny; ++r) {
                 double sum = 0.0;
                 for (std::size_t k = rowStart_[static_cast<std::size_t>(r)]; k < rowStart_[static_cast<std::size_t>(r) + 1];
                      ++k)
-                    sum += gxValues_[valueOf_[k]] * s[stateOf_[k]];
+                    sum += rowValues_[k] * s[stateOf_[k]];
                 to[r] = sum;
             }
         }
@@ -206,6 +219,8 @@ private:
     Eigen::MatrixXd dy_;
     Eigen::MatrixXd gx_, gp_;  // dense, below kSparseStates
     std::vector<double> gxValues_, gpValues_;  // entries, from kSparseStates on
+    std::vector<double> rowValues_;  // gxValues_ in the order of stateOf_
+    bool oneEntryPerRow_ = false;
     std::vector<std::size_t> rowStart_, stateOf_, valueOf_;
     std::vector<ParameterEntry> parameterEntries_;
 };
