@@ -202,24 +202,12 @@ void NormalEquationsAccumulator::addRows(const Eigen::MatrixXd& source, const st
         block_.resize(std::max(kBlockRows, count), k);
         blockResiduals_.resize(block_.rows());
     }
-    // Eight rows at a time, column by column: the source is column-major, and its rows (usually
-    // consecutive outputs) then share cache lines instead of each read landing on its own.
-    constexpr Eigen::Index kTile = 8;
-    for (Eigen::Index i0 = 0; i0 < count; i0 += kTile) {
-        const Eigen::Index rows = std::min(kTile, count - i0);
-        double factor[kTile];
-        const double* from[kTile];
-        double* to[kTile];
-        for (Eigen::Index i = 0; i < rows; ++i) {
-            const auto s = static_cast<std::size_t>(i0 + i);
-            factor[i] = factors[s];
-            from[i] = source.data() + sourceRows[s];
-            to[i] = block_.row(used_ + i0 + i).data();
-        }
-        const Eigen::Index stride = source.rows();
+    for (Eigen::Index i = 0; i < count; ++i) {
+        const double factor = factors[static_cast<std::size_t>(i)];
+        const Eigen::Index from = sourceRows[static_cast<std::size_t>(i)];
+        double* to = block_.row(used_ + i).data();
         for (Eigen::Index c = 0; c < k; ++c)
-            for (Eigen::Index i = 0; i < rows; ++i)
-                to[i][c] = factor[i] * from[i][c * stride];
+            to[c] = factor * source(from, c);
     }
     std::copy(residuals, residuals + count, blockResiduals_.data() + used_);
     used_ += count;
