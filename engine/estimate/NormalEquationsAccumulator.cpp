@@ -1,8 +1,10 @@
 #include "engine/estimate/NormalEquationsAccumulator.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace sysid::estimate {
 
@@ -117,6 +119,30 @@ GramInstructions fastest()
     return GramInstructions::Baseline;
 }
 
+// The kernel the accumulator uses: the fastest, unless SYSID_GRAM_KERNEL names one (sse2, avx2 or
+// avx512), a benchmarking aid to time the narrower kernels on a wider processor. All give the same
+// bits, so it changes times only.
+GramInstructions chosen()
+{
+    const GramInstructions best = fastest();
+    const char* value = std::getenv("SYSID_GRAM_KERNEL");
+    if (!value || !*value)
+        return best;
+    const std::string name(value);
+    GramInstructions wanted;
+    if (name == "sse2")
+        wanted = GramInstructions::Baseline;
+    else if (name == "avx2")
+        wanted = GramInstructions::Avx2;
+    else if (name == "avx512")
+        wanted = GramInstructions::Avx512;
+    else
+        throw std::invalid_argument("SYSID_GRAM_KERNEL=" + name + ": expected sse2, avx2 or avx512");
+    if (static_cast<int>(wanted) > static_cast<int>(best))
+        throw std::invalid_argument("SYSID_GRAM_KERNEL=" + name + ": this processor lacks these instructions");
+    return wanted;
+}
+
 }  // namespace
 
 bool gramInstructionsAvailable(GramInstructions instructions)
@@ -191,7 +217,7 @@ void NormalEquationsAccumulator::flush()
 {
     if (used_ == 0)
         return;
-    static const GramInstructions instructions = fastest();
+    static const GramInstructions instructions = chosen();
     const auto rows = block_.topRows(used_);
     for (Eigen::Index r = 0; r < used_; r += kKernelRows)
         addLowerGram(instructions, block_.row(r).data(), std::min(kKernelRows, used_ - r), block_.cols(), block_.cols(),

@@ -8,7 +8,8 @@
 namespace sysid::estimate {
 
 // The instruction sets the kernel of the sums is compiled for; the accumulator uses the widest the
-// processor has. Each gives the same bits (the kernel's order of operations does not depend on them).
+// processor has, or the one the environment variable SYSID_GRAM_KERNEL names (sse2, avx2, avx512: a
+// benchmarking aid). Each gives the same bits (the kernel's order of operations does not depend on them).
 enum class GramInstructions { Baseline, Avx2, Avx512 };
 bool gramInstructionsAvailable(GramInstructions instructions);
 // The lower triangle of C (p x p, column-major, leading dimension ldc) += B'B for B of k rows and p

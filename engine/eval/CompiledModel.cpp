@@ -141,6 +141,18 @@ void CompiledModel::outputParameterJacobian(double* J) const
     scatter(OutputParameterJacobian, source_->outputParamJacobian, outputCount(), parameterCount(), J);
 }
 
+void CompiledModel::outputStateJacobianValues(double* values) const
+{
+    if (!source_->outputStateJacobian.entries.empty())
+        evaluateProgram(OutputStateJacobian, values);
+}
+
+void CompiledModel::outputParameterJacobianValues(double* values) const
+{
+    if (!source_->outputParamJacobian.entries.empty())
+        evaluateProgram(OutputParameterJacobian, values);
+}
+
 void CompiledModel::holdModes(const double* modes)
 {
     std::copy(modes, modes + switchCount(), variables_.end() - static_cast<long>(switchCount()));

@@ -84,6 +84,10 @@ public:
     void outputs(double* y) const;  // ny
     void outputStateJacobian(double* J) const;  // ny x n
     void outputParameterJacobian(double* J) const;  // ny x np
+    // The same as nonzero values (source() entry order): a field output at every node of a large
+    // model would otherwise cost a dense ny x n matrix per sample.
+    void outputStateJacobianValues(double* values) const;
+    void outputParameterJacobianValues(double* values) const;
 
     // Nonzero second derivatives, values in the order of source().rhsStateHessian.entries.
     void stateHessianValues(double* values) const;

@@ -6,8 +6,7 @@
 #include "engine/integrate/ModelSystem.h"
 #include "engine/integrate/SensitivitySystem.h"
 
-#include <Eigen/SparseCore>
-
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -49,8 +48,13 @@ public:
                     trajectory_.stateParameterSensitivity.reserve(kept);
             }
         }
-        gx_.resize(static_cast<Eigen::Index>(model_.outputCount()), n);
-        gp_.resize(static_cast<Eigen::Index>(model_.outputCount()), static_cast<Eigen::Index>(model_.parameterCount()));
+        if (n < kSparseStates) {
+            gx_.resize(static_cast<Eigen::Index>(model_.outputCount()), n);
+            gp_.resize(static_cast<Eigen::Index>(model_.outputCount()),
+                       static_cast<Eigen::Index>(model_.parameterCount()));
+        } else {
+            indexOutputJacobians();
+        }
     }
 
     void record(std::size_t k, const double* z)
@@ -72,12 +76,21 @@ public:
             return;
         const auto nn = static_cast<Eigen::Index>(n);
         Eigen::Map<const Eigen::MatrixXd> S(z + n, nn, static_cast<Eigen::Index>(system_.columnCount()));
-        model_.outputStateJacobian(gx_.data());
+        const bool sparse = nn >= kSparseStates;
+        if (sparse)
+            model_.outputStateJacobianValues(gxValues_.data());
+        else
+            model_.outputStateJacobian(gx_.data());
         Eigen::Index c = 0;
         if (system_.initialStateColumns()) {
             if (request_.recordStateSensitivity)
                 trajectory_.stateInitialSensitivity.push_back(S.leftCols(nn));
-            trajectory_.outputInitialSensitivity.push_back(outputProduct(S.leftCols(nn)));
+            Eigen::MatrixXd dy0;
+            if (sparse)
+                sparseOutputProduct(z + n, nn, dy0);
+            else
+                dy0 = gx_ * S.leftCols(nn);
+            trajectory_.outputInitialSensitivity.push_back(std::move(dy0));
             c = nn;
         }
         const auto m = static_cast<Eigen::Index>(request_.sensitivityParameters.size());
@@ -85,12 +98,18 @@ public:
             return;
         if (request_.recordStateSensitivity)
             trajectory_.stateParameterSensitivity.push_back(S.middleCols(c, m));
-        model_.outputParameterJacobian(gp_.data());
         // A sink takes the sample's matrix as it comes: one buffer for all samples.
         Eigen::MatrixXd kept;
         Eigen::MatrixXd& dy = request_.outputSensitivitySink ? dy_ : kept;
-        dy.resize(gx_.rows(), m);
-        if (gx_.cols() < 64) {
+        if (sparse) {
+            model_.outputParameterJacobianValues(gpValues_.data());
+            sparseOutputProduct(z + n + static_cast<std::size_t>(c) * n, m, dy);
+            // dy/dp after dy/dx S, as the dense form adds it (its zeros change no sum).
+            for (const auto& e : parameterEntries_)
+                dy(e.row, e.column) += gpValues_[e.value];
+        } else {
+            model_.outputParameterJacobian(gp_.data());
+            dy.resize(gx_.rows(), m);
             // Small: one allocation per sample (the result), no temporaries from Eigen's product.
             const double* columns = z + n + static_cast<std::size_t>(c) * n;
             for (Eigen::Index l = 0; l < m; ++l) {
@@ -104,11 +123,6 @@ public:
                     dy(r, l) = sum + gp_(r, p);
                 }
             }
-        } else {
-            dy = outputProduct(S.middleCols(c, m));
-            for (Eigen::Index l = 0; l < m; ++l)
-                dy.col(l) +=
-                    gp_.col(static_cast<Eigen::Index>(request_.sensitivityParameters[static_cast<std::size_t>(l)]));
         }
         if (request_.outputSensitivitySink)
             request_.outputSensitivitySink(k, y_.data(), dy);
@@ -118,21 +132,82 @@ public:
 
     Trajectory take() { return std::move(trajectory_); }
 
+    Trajectory& trajectory() { return trajectory_; }
+
 private:
-    // dy/dx S. Outputs of a large model (a field sampled at its nodes) touch few states each:
-    // a dense product would cost outputs x states x columns per sample.
-    template <class Block>
-    Eigen::MatrixXd outputProduct(const Block& S) const
+    // Outputs of a large model (a field sampled at its nodes) touch few states each: dy/dx S is
+    // summed over the entries of dy/dx alone. A dense product would cost outputs x states x columns
+    // per sample, and even a dense dy/dx zeroed and scanned per sample cost a tenth of a 200-node fit.
+    static constexpr Eigen::Index kSparseStates = 64;
+
+    struct ParameterEntry {
+        Eigen::Index row, column;  // in dy: the output, the sensitivity column
+        std::size_t value;  // in gpValues_
+    };
+
+    // Row r of dy/dx as entries rowStart_[r] .. rowStart_[r + 1] of (stateOf_, valueOf_), by state
+    // (the source has one entry per nonzero derivative).
+    void indexOutputJacobians()
     {
-        if (gx_.cols() < 64)
-            return gx_ * S;
-        // Materialised: a product with the lazy sparseView() rescans the dense matrix per column.
-        const Eigen::SparseMatrix<double> sparse = gx_.sparseView();
-        return sparse * S;
+        const auto& source = model_.source();
+        const std::size_t ny = model_.outputCount();
+        const auto& gx = source.outputStateJacobian.entries;
+        gxValues_.resize(gx.size());
+        valueOf_.resize(gx.size());
+        for (std::size_t k = 0; k < gx.size(); ++k)
+            valueOf_[k] = k;
+        std::stable_sort(valueOf_.begin(), valueOf_.end(), [&](std::size_t a, std::size_t b) {
+            return gx[a].row != gx[b].row ? gx[a].row < gx[b].row : gx[a].column < gx[b].column;
+        });
+        rowStart_.assign(ny + 1, 0);
+        for (const std::size_t k : valueOf_) {
+            stateOf_.push_back(gx[k].column);
+            ++rowStart_[gx[k].row + 1];
+        }
+        for (std::size_t r = 0; r < ny; ++r)
+            rowStart_[r + 1] += rowStart_[r];
+        rowValues_.resize(valueOf_.size());
+        oneEntryPerRow_ = valueOf_.size() == ny;
+        for (std::size_t r = 0; r < ny && oneEntryPerRow_; ++r)
+            oneEntryPerRow_ = rowStart_[r + 1] - rowStart_[r] == 1;
+        const auto& gp = source.outputParamJacobian.entries;
+        gpValues_.resize(gp.size());
+        for (std::size_t l = 0; l < request_.sensitivityParameters.size(); ++l)
+            for (std::size_t k = 0; k < gp.size(); ++k)
+                if (gp[k].column == request_.sensitivityParameters[l])
+                    parameterEntries_.push_back(
+                        {static_cast<Eigen::Index>(gp[k].row), static_cast<Eigen::Index>(l), k});
     }
 
-public:
-    Trajectory& trajectory() { return trajectory_; }
+    // out (outputs x count) = dy/dx times the count columns of S at `columns` (n each), each entry
+    // summed from zero over its row's states in increasing order: the order, and so the bits, of
+    // Eigen's product of the column-major sparse dy/dx with S that this replaces.
+    void sparseOutputProduct(const double* columns, Eigen::Index count, Eigen::MatrixXd& out)
+    {
+        const auto ny = static_cast<Eigen::Index>(model_.outputCount());
+        const std::size_t n = model_.stateCount();
+        out.resize(ny, count);
+        for (std::size_t k = 0; k < valueOf_.size(); ++k)
+            rowValues_[k] = gxValues_[valueOf_[k]];
+        for (Eigen::Index l = 0; l < count; ++l) {
+            const double* s = columns + static_cast<std::size_t>(l) * n;
+            double* to = out.col(l).data();
+            // Outputs that are states, or scaled ones (a field at its nodes): one term each, added to
+            // zero all the same (0 + -0 is +0, as in the sum).
+            if (oneEntryPerRow_) {
+                for (Eigen::Index r = 0; r < ny; ++r)
+                    to[r] = 0.0 + rowValues_[static_cast<std::size_t>(r)] * s[stateOf_[static_cast<std::size_t>(r)]];
+                continue;
+            }
+            for (Eigen::Index r = 0; r < ny; ++r) {
+                double sum = 0.0;
+                for (std::size_t k = rowStart_[static_cast<std::size_t>(r)]; k < rowStart_[static_cast<std::size_t>(r) + 1];
+                     ++k)
+                    sum += rowValues_[k] * s[stateOf_[k]];
+                to[r] = sum;
+            }
+        }
+    }
 
 private:
     eval::CompiledModel& model_;
@@ -142,7 +217,12 @@ private:
     Trajectory trajectory_;
     std::vector<double> y_, invariants_;
     Eigen::MatrixXd dy_;
-    Eigen::MatrixXd gx_, gp_;
+    Eigen::MatrixXd gx_, gp_;  // dense, below kSparseStates
+    std::vector<double> gxValues_, gpValues_;  // entries, from kSparseStates on
+    std::vector<double> rowValues_;  // gxValues_ in the order of stateOf_
+    bool oneEntryPerRow_ = false;
+    std::vector<std::size_t> rowStart_, stateOf_, valueOf_;
+    std::vector<ParameterEntry> parameterEntries_;
 };
 
 // Explicit Euler on a PDE model (method of lines) beyond its stability limit only amplifies the
