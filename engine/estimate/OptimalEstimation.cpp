@@ -411,7 +411,8 @@ OptimalEstimationResult solveEstimate(const model::Model& model, const Experimen
         inputSignals.values(t, u.data());
         hamiltonian.setPoint(t, x.data(), u.data());
         hamiltonian.outputs(y.data());
-        result.inputs.row(k) = y.head(np).transpose();
+        if (np > 0)  // a samples x 0 matrix has no storage: its row k would offset a null pointer
+            result.inputs.row(k) = y.head(np).transpose();
         result.residuals.row(k) = y.tail(n + nr).transpose();
         const Eigen::VectorXd xi = y.segment(np, n), eps = y.tail(nr);
         integrand[static_cast<std::size_t>(k)] = 0.5 * (xi.cwiseAbs2().dot(W) + eps.cwiseAbs2().dot(V));

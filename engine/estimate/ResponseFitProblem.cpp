@@ -220,6 +220,8 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
     for (const Block& b : blocks) {
         const double sigma = std::sqrt(estimatedVariance(pendingSquares_[b.output], floors_[b.output]));
         out.residuals.segment(b.first, b.rows) /= sigma;
+        if (p == 0)  // nothing estimated (a profile holding the only unknown): no storage to take rows of
+            continue;
         out.jacobian.middleRows(b.first, b.rows) /= sigma;
         gradients[b.output].noalias() +=
             out.jacobian.middleRows(b.first, b.rows).transpose() * out.residuals.segment(b.first, b.rows);
