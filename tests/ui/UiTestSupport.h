@@ -16,6 +16,15 @@
 
 namespace sysid::test {
 
+// How many times longer a time limit (a cancel, an event-loop gap) is in a build with the
+// sanitizers: AddressSanitizer and UBSan make every instruction several times slower (Serebryany
+// et al. 2012 report about 2x for ASan alone).
+#ifdef SYSID_SANITIZED
+inline constexpr long long kSanitizerSlowdown = 4;
+#else
+inline constexpr long long kSanitizerSlowdown = 1;
+#endif
+
 // Keeps QSettings and the autosave out of the user's files; for initTestCase().
 inline void useTestSettings(const QString& application = QStringLiteral("sysid-test"))
 {

@@ -296,13 +296,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!w.runner()->isRunning(), 5000);
         const qint64 cancelMs = cancelClock.elapsed();
         ticker.stop();
-        // AddressSanitizer and UBSan make every instruction several times slower (Serebryany et
-        // al. 2012 report about 2x for ASan alone), so a sanitized build gets four times the limits.
-#ifdef SYSID_SANITIZED
-        constexpr qint64 slowdown = 4;
-#else
-        constexpr qint64 slowdown = 1;
-#endif
+        constexpr qint64 slowdown = test::kSanitizerSlowdown;
         QVERIFY2(cancelMs < 1000 * slowdown, qPrintable(QStringLiteral("cancel took %1 ms").arg(cancelMs)));
         QVERIFY2(longestGap < 100 * slowdown,
                  qPrintable(QStringLiteral("longest event-loop gap %1 ms").arg(longestGap)));
