@@ -114,7 +114,8 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
         // Kept, not zeroed, where every entry is written below: zeroing 320 MB (200 000 rows, 200
         // parameters) costs as much as filling it.
         out.jacobian.resize(static_cast<Eigen::Index>(dataRows_ + priorRows_), p);
-        out.jacobian.bottomRows(static_cast<Eigen::Index>(priorRows_)).setZero();
+        if (p > 0)  // with nothing estimated the matrix has no storage to take rows of
+            out.jacobian.bottomRows(static_cast<Eigen::Index>(priorRows_)).setZero();
     }
     pendingOutputs_.resize(experiments_.size());
     // Maximum likelihood: where each output's rows are, to weight them once their variance is known.
@@ -220,7 +221,7 @@ bool ResponseFitProblem::evaluate(const Eigen::VectorXd& step, Linearization& ou
     for (const Block& b : blocks) {
         const double sigma = std::sqrt(estimatedVariance(pendingSquares_[b.output], floors_[b.output]));
         out.residuals.segment(b.first, b.rows) /= sigma;
-        if (p == 0)  // nothing estimated (a profile holding the only unknown): no storage to take rows of
+        if (p == 0)  // nothing estimated (a profile holding the only unknown): as above
             continue;
         out.jacobian.middleRows(b.first, b.rows) /= sigma;
         gradients[b.output].noalias() +=
