@@ -466,7 +466,8 @@ void ModelSystem::solveSliding(double t, bool derivatives)
     Eigen::MatrixXd rowsX(k, lieX_.cols()), rowsP(k, lieP_.cols());
     for (Eigen::Index a = 0; a < k; ++a) {
         rowsX.row(a) = lieX_.row(static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(a)]));
-        rowsP.row(a) = lieP_.row(static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(a)]));
+        if (rowsP.cols() > 0)  // a k x 0 matrix has no storage: its row a would offset a null pointer
+            rowsP.row(a) = lieP_.row(static_cast<Eigen::Index>(slidingList_[static_cast<std::size_t>(a)]));
     }
     slidingX_ = -lu.solve(rowsX);
     // Eigen's solve with an empty right-hand side reads through a null pointer (a model without parameters).
