@@ -2,6 +2,7 @@
 
 #include "engine/data/Text.h"
 #include "engine/integrate/ControlledStep.h"
+#include "engine/integrate/Rosenbrock4AutonomousForm.h"
 #include "engine/integrate/Rosenbrock4Controller.h"
 
 #include <boost/numeric/odeint.hpp>
@@ -14,8 +15,6 @@
 namespace sysid::integrate {
 
 namespace odeint = boost::numeric::odeint;
-using UblasVector = boost::numeric::ublas::vector<double>;
-using UblasMatrix = boost::numeric::ublas::matrix<double>;
 
 namespace {
 
@@ -30,11 +29,10 @@ class Rosenbrock4Stepper final : public Stepper {
 public:
     Rosenbrock4Stepper(SensitivitySystem& system, double absoluteTolerance, double relativeTolerance, double maxStep,
                        bool excludeSensitivities) :
-        system_(system), size_(system.size()),
+        size_(system.size()),
         controller_(absoluteTolerance, relativeTolerance, maxStep > 0 ? maxStep : 0.0,
                     excludeSensitivities ? system.stateCount() : size_ + 1, excludeSensitivities ? 1 : 0),
-        J_(size_ * size_), dFdt_(size_),
-        x_(size_ + 1), xOld_(size_ + 1), sample_(size_ + 1)
+        form_(system), x_(size_ + 1), xOld_(size_ + 1), sample_(size_ + 1)
     {
     }
 
@@ -50,25 +48,14 @@ public:
 
     void step(double limit, bool stopAtLimit) override
     {
-        const std::size_t N = size_;
-        auto f = [this, N](const UblasVector& x, UblasVector& dx, double) {
+        auto f = [this](const UblasVector& x, UblasVector& dx, double) {
             ++statistics_.rhsEvaluations;
-            system_.rhs(x(N), &x.data()[0], &dx.data()[0]);
-            dx(N) = 1.0;
+            form_.rhs(x, dx);
         };
-        auto jac = [this, N](const UblasVector& x, UblasMatrix& M, double, UblasVector& dfdt) {
+        auto jac = [this](const UblasVector& x, UblasMatrix& M, double, UblasVector& dfdt) {
             ++statistics_.jacobianEvaluations;
             ++statistics_.factorizations;  // rosenbrock4 factorises every Jacobian it asks for
-            system_.jacobian(x(N), &x.data()[0], J_.data(), dFdt_.data());
-            for (std::size_t i = 0; i < N; ++i) {
-                for (std::size_t j = 0; j < N; ++j)
-                    M(i, j) = J_[i * N + j];
-                M(i, N) = dFdt_[i];
-                M(N, i) = 0.0;
-                dfdt(i) = 0.0;
-            }
-            M(N, N) = 0.0;
-            dfdt(N) = 0.0;
+            form_.jacobian(x, M, dfdt);
         };
         tOld_ = t_;
         takeControlledStep(
@@ -102,10 +89,9 @@ public:
     double nextStep() const override { return dt_; }
 
 private:
-    SensitivitySystem& system_;
     std::size_t size_;
     Rosenbrock4Controller controller_;
-    std::vector<double> J_, dFdt_;
+    Rosenbrock4AutonomousForm form_;
     UblasVector x_, xOld_, sample_;
     double t_ = 0.0, tOld_ = 0.0, dt_ = 0.0;
 };

@@ -1,5 +1,6 @@
 #include "Rosenbrock4ControllerCheck.h"
 
+#include "engine/integrate/Rosenbrock4AutonomousForm.h"
 #include "engine/integrate/Rosenbrock4Controller.h"
 
 #include <boost/numeric/odeint/stepper/rosenbrock4_controller.hpp>
@@ -10,8 +11,8 @@
 namespace sysid::test {
 
 namespace odeint = boost::numeric::odeint;
-using UblasVector = boost::numeric::ublas::vector<double>;
-using UblasMatrix = boost::numeric::ublas::matrix<double>;
+using integrate::UblasMatrix;
+using integrate::UblasVector;
 
 namespace {
 
@@ -27,23 +28,9 @@ ControllerComparison compareWithOdeintController(integrate::SensitivitySystem& s
                                                  double relativeTolerance, double maxStep)
 {
     const std::size_t N = system.size();
-    std::vector<double> J(N * N), dFdt(N);
-    auto f = [&](const UblasVector& x, UblasVector& dx, double) {
-        system.rhs(x(N), &x.data()[0], &dx.data()[0]);
-        dx(N) = 1.0;
-    };
-    auto jac = [&](const UblasVector& x, UblasMatrix& M, double, UblasVector& dfdt) {
-        system.jacobian(x(N), &x.data()[0], J.data(), dFdt.data());
-        for (std::size_t i = 0; i < N; ++i) {
-            for (std::size_t j = 0; j < N; ++j)
-                M(i, j) = J[i * N + j];
-            M(i, N) = dFdt[i];
-            M(N, i) = 0.0;
-            dfdt(i) = 0.0;
-        }
-        M(N, N) = 0.0;
-        dfdt(N) = 0.0;
-    };
+    integrate::Rosenbrock4AutonomousForm form(system);
+    auto f = [&](const UblasVector& x, UblasVector& dx, double) { form.rhs(x, dx); };
+    auto jac = [&](const UblasVector& x, UblasMatrix& M, double, UblasVector& dfdt) { form.jacobian(x, M, dfdt); };
     odeint::rosenbrock4_controller<odeint::rosenbrock4<double>> theirs(absoluteTolerance, relativeTolerance, maxStep);
     integrate::Rosenbrock4Controller ours(absoluteTolerance, relativeTolerance, maxStep, N + 1, 0);
     UblasVector xa(N + 1), xb(N + 1), newA(N + 1), newB(N + 1);
