@@ -119,28 +119,21 @@ GramInstructions fastest()
     return GramInstructions::Baseline;
 }
 
-// The kernel the accumulator uses: the fastest, unless SYSID_GRAM_KERNEL names one (sse2, avx2 or
-// avx512), a benchmarking aid to time the narrower kernels on a wider processor. All give the same
-// bits, so it changes times only.
+// The kernel the accumulator uses: the fastest, unless SYSID_GRAM_KERNEL names one (kGramInstructions),
+// a benchmarking aid to time the narrower kernels on a wider processor. All give the same bits, so it
+// changes times only.
 GramInstructions chosen()
 {
-    const GramInstructions best = fastest();
     const char* value = std::getenv("SYSID_GRAM_KERNEL");
     if (!value || !*value)
-        return best;
+        return fastest();
     const std::string name(value);
-    GramInstructions wanted;
-    if (name == "sse2")
-        wanted = GramInstructions::Baseline;
-    else if (name == "avx2")
-        wanted = GramInstructions::Avx2;
-    else if (name == "avx512")
-        wanted = GramInstructions::Avx512;
-    else
-        throw std::invalid_argument("SYSID_GRAM_KERNEL=" + name + ": expected sse2, avx2 or avx512");
-    if (static_cast<int>(wanted) > static_cast<int>(best))
+    const auto wanted = kGramInstructions.parse(name);
+    if (!wanted)
+        throw std::invalid_argument("SYSID_GRAM_KERNEL=" + name + ": expected " + kGramInstructions.choiceSentence());
+    if (!gramInstructionsAvailable(*wanted))
         throw std::invalid_argument("SYSID_GRAM_KERNEL=" + name + ": this processor lacks these instructions");
-    return wanted;
+    return *wanted;
 }
 
 }  // namespace

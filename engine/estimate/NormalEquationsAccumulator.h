@@ -1,16 +1,25 @@
 #pragma once
 
+#include "engine/core/EnumTable.h"
+
 #include <Eigen/Dense>
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
 namespace sysid::estimate {
 
 // The instruction sets the kernel of the sums is compiled for; the accumulator uses the widest the
-// processor has, or the one the environment variable SYSID_GRAM_KERNEL names (sse2, avx2, avx512: a
+// processor has, or the one the environment variable SYSID_GRAM_KERNEL names (kGramInstructions: a
 // benchmarking aid). Each gives the same bits (the kernel's order of operations does not depend on them).
 enum class GramInstructions { Baseline, Avx2, Avx512 };
+inline constexpr core::EnumTable kGramInstructions{
+    "J'J kernel", std::to_array<core::EnumSpelling<GramInstructions>>({
+                      {GramInstructions::Baseline, "sse2", "the baseline x86-64 vectors, two doubles wide"},
+                      {GramInstructions::Avx2, "avx2", "AVX2 vectors, four doubles wide"},
+                      {GramInstructions::Avx512, "avx512", "AVX-512 vectors, eight doubles wide"},
+                  })};
 bool gramInstructionsAvailable(GramInstructions instructions);
 // The lower triangle of C (p x p, column-major, leading dimension ldc) += B'B for B of k rows and p
 // columns stored by rows (row r at b + r * ldb).
