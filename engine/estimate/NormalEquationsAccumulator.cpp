@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#if defined(__x86_64__) && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define SYSID_GLIBC_CPU_FEATURES 1
+#endif
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -107,13 +111,15 @@ __attribute__((target("avx512f"))) void lowerGramAvx512(const double* b, Eigen::
 }
 #endif
 
+// glibc's record of the processor (read once by the dynamic loader, "active" meaning the processor
+// and the kernel both support it), not __builtin_cpu_supports: that links libgcc's own detector,
+// whose constructor runs cpuid at every start of every program, about 0.2 ms in a virtual machine.
 GramInstructions fastest()
 {
-#if defined(__GNUC__) && defined(__x86_64__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
+#if defined(SYSID_GLIBC_CPU_FEATURES) && defined(__GNUC__)
+    if (CPU_FEATURE_ACTIVE(AVX512F))
         return GramInstructions::Avx512;
-    if (__builtin_cpu_supports("avx2"))
+    if (CPU_FEATURE_ACTIVE(AVX2))
         return GramInstructions::Avx2;
 #endif
     return GramInstructions::Baseline;

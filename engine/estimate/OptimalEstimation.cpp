@@ -12,6 +12,8 @@
 #include "engine/model/SymbolicLock.h"
 #include "engine/integrate/ModelSystem.h"
 
+#include <ginac/ginac.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -1,6 +1,7 @@
 #pragma once
 
-#include <ginac/ginac.h>
+#include <ginac/ex.h>  // not ginac.h: see Model.h
+#include <ginac/operators.h>
 
 #include <string>
 #include <vector>

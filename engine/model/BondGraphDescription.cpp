@@ -1,5 +1,7 @@
 #include "engine/model/BondGraph.h"
 
+#include <ginac/ginac.h>
+
 #include <sstream>
 
 namespace sysid::model {

@@ -5,7 +5,14 @@
 #include "engine/model/Prior.h"
 #include "engine/model/SourceLocation.h"
 
-#include <ginac/ginac.h>
+// The two GiNaC classes a model holds and their operators, not <ginac/ginac.h>: every file that
+// includes the latter registers some 50 static objects at start-up and exit (GiNaC's archive
+// readers), and most files that see a Model only read it. Files that do algebra include
+// <ginac/ginac.h> themselves. operators.h is needed even to print: without it `stream << ex`
+// converts the expression to a GiNaC::archive and writes its binary form.
+#include <ginac/ex.h>
+#include <ginac/operators.h>
+#include <ginac/symbol.h>
 
 #include <limits>
 #include <map>

@@ -2,6 +2,8 @@
 
 #include "engine/model/UnitLabel.h"
 
+#include <ginac/ginac.h>
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>

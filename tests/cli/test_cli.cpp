@@ -397,8 +397,9 @@ private slots:
     }
 
     // What the dynamic loader maps before main (LD_TRACE_LOADED_OBJECTS: it lists them and exits): never
-    // MPI (a module loaded only under a launcher), and, where the build links GiNaC statically, no
-    // second, shared GiNaC, CLN or GMP.
+    // MPI (a module loaded only under a launcher); where the build links GiNaC statically, no second,
+    // shared GiNaC, CLN or GMP; where it links the C++ runtime statically, no libstdc++ and no libgcc_s
+    // (whose start-up costs every run: app/CMakeLists.txt).
     void sharedLibrariesAtStart()
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -409,6 +410,10 @@ private slots:
         QVERIFY2(!run.out.contains("libmpi"), qPrintable(run.out));
 #ifdef SYSID_CLI_GINAC_LINKED_STATICALLY
         for (const char* library : {"libginac", "libcln", "libgmp"})
+            QVERIFY2(!run.out.contains(library), qPrintable(run.out));
+#endif
+#ifdef SYSID_CLI_RUNTIME_LINKED_STATICALLY
+        for (const char* library : {"libstdc++", "libgcc_s", "libboost_program_options"})
             QVERIFY2(!run.out.contains(library), qPrintable(run.out));
 #endif
     }

@@ -6,6 +6,8 @@
 #include "engine/model/ModelBuilder.h"
 #include "engine/model/ModelError.h"
 
+#include <ginac/ginac.h>
+
 #include <optional>
 #include <sstream>
 #include <stdexcept>
