@@ -146,6 +146,20 @@ private slots:
             qInfo("this processor has no AVX-512: that kernel was not compared");
     }
 
+    // The engine reads glibc's record of the processor; libgcc's own detector, a second reading, agrees.
+    void kernelsAvailableAsTheProcessorSays()
+    {
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__GLIBC__)
+        using estimate::GramInstructions;
+        __builtin_cpu_init();
+        QCOMPARE(estimate::gramInstructionsAvailable(GramInstructions::Avx2), bool(__builtin_cpu_supports("avx2")));
+        QCOMPARE(estimate::gramInstructionsAvailable(GramInstructions::Avx512),
+                 bool(__builtin_cpu_supports("avx512f")));
+#else
+        QSKIP("the wider kernels exist on x86-64 with glibc only");
+#endif
+    }
+
     // The normal form of an output-error problem equals J'J, J'r of its dense form at the same point:
     // two experiments (their own estimated x(0)), one with only x measured, a prior, output weights.
     void outputErrorProblemGivesTheDenseNormalEquations()
