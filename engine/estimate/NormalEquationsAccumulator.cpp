@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
 #if defined(__x86_64__) && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
 #include <sys/platform/x86.h>
 #define SYSID_GLIBC_CPU_FEATURES 1
 #endif
-#include <cstring>
-#include <stdexcept>
-#include <string>
 
 namespace sysid::estimate {
 
