@@ -5,7 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
-#if defined(__x86_64__) && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+// g++ only: the header's inline functions return C's _Bool, which clang++ does not accept in C++.
+#if defined(__x86_64__) && defined(__GLIBC__) && !defined(__clang__) && __has_include(<sys/platform/x86.h>)
 #include <sys/platform/x86.h>
 #define SYSID_GLIBC_CPU_FEATURES 1
 #endif
@@ -112,14 +113,21 @@ __attribute__((target("avx512f"))) void lowerGramAvx512(const double* b, Eigen::
 #endif
 
 // glibc's record of the processor (read once by the dynamic loader, "active" meaning the processor
-// and the kernel both support it), not __builtin_cpu_supports: that links libgcc's own detector,
-// whose constructor runs cpuid at every start of every program, about 0.2 ms in a virtual machine.
+// and the kernel both support it) where the compiler can read it, not __builtin_cpu_supports: that
+// links libgcc's own detector, whose constructor runs cpuid at every start of every program, about
+// 0.2 ms in a virtual machine. Other x86-64 builds (clang's, for the sanitizers) use the builtin.
 GramInstructions fastest()
 {
-#if defined(SYSID_GLIBC_CPU_FEATURES) && defined(__GNUC__)
+#if defined(SYSID_GLIBC_CPU_FEATURES)
     if (CPU_FEATURE_ACTIVE(AVX512F))
         return GramInstructions::Avx512;
     if (CPU_FEATURE_ACTIVE(AVX2))
+        return GramInstructions::Avx2;
+#elif defined(__GNUC__) && defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return GramInstructions::Avx512;
+    if (__builtin_cpu_supports("avx2"))
         return GramInstructions::Avx2;
 #endif
     return GramInstructions::Baseline;
