@@ -39,6 +39,7 @@ const ExpressionList& CompiledModel::compile(std::size_t index) const
 
 void CompiledModel::pollNative() const
 {
+    untilNativePoll_ = kNativePollInterval;
     if (!native_) {
         nativeSettled_ = true;
         return;
