@@ -6,6 +6,7 @@
 #include "engine/eval/SwitchedForm.h"
 #include "engine/model/ExpressionLimits.h"
 #include "engine/model/ModelError.h"
+#include "engine/model/Model.h"
 
 #include <stdexcept>
 

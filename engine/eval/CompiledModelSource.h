@@ -1,12 +1,17 @@
 #pragma once
 
-#include "engine/model/Model.h"
+#include "engine/integrate/Intersample.h"
+#include "engine/model/ModelParameter.h"
 
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace sysid::model {
+struct Model;
+}
 
 namespace sysid::eval {
 

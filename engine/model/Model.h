@@ -2,6 +2,7 @@
 
 #include "engine/integrate/Intersample.h"
 #include "engine/model/BondGraph.h"
+#include "engine/model/ModelParameter.h"
 #include "engine/model/Prior.h"
 #include "engine/model/SourceLocation.h"
 
@@ -22,18 +23,6 @@
 #include <vector>
 
 namespace sysid::model {
-
-struct Parameter {
-    std::string name;  // an estimated initial value is named like x(0) or x'(0)
-    double value = 0.0;
-    double lower = -std::numeric_limits<double>::infinity();
-    double upper = std::numeric_limits<double>::infinity();
-    bool fixed = false;
-    bool isInitialValue = false;
-    std::optional<Prior> prior;  // `prior MEAN, SD` in the model text
-    std::string unit;  // `unit kg` as written; empty: none given
-    SourceLocation where;
-};
 
 struct State {
     std::string name;  // x, or x' for the velocity of a second-order coordinate
@@ -96,15 +85,6 @@ struct Constraint {
     // hidden[0] = expression, hidden[k] = d^k/dt^k expression, all zero along a solution.
     std::vector<GiNaC::ex> hidden;
     GiNaC::ex reduced;  // d^k/dt^k expression with k = hidden.size(): the index-1 equation 0 = reduced
-};
-
-// A field of a PDE model after the method of lines: which states hold its nodes.
-struct FieldLayout {
-    std::string name;
-    std::vector<std::string> variables;
-    std::vector<std::vector<double>> coordinates;  // per axis, of the nodes that are states
-    std::vector<std::size_t> states;  // state index per node, last axis fastest
-    SourceLocation where;
 };
 
 // when CONDITION : STATE = EXPR[, STATE = EXPR ...] -- a state reset (an impact). The condition
