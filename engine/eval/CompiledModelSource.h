@@ -121,6 +121,9 @@ struct CompiledModelSource {
     ConstraintSource constraints;
     // The model as machine code, once built (requestNativeCode); shared by every evaluator.
     std::shared_ptr<NativeCode> native;
+    // The model's name in the cache of compiled models (CompiledModelCache::name) when it came
+    // through that cache, else empty: the native code is then found without writing the model as C.
+    std::string cacheName;
 
     std::size_t stateCount() const { return stateNames.size(); }
     std::size_t parameterCount() const { return parameterNames.size(); }

@@ -67,14 +67,6 @@ bool switchedOff()
     return v == "off" || v == "0" || v == "no" || v == "interpreted";
 }
 
-std::string readText(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return {};
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 template <class F>
 F symbol(void* handle, const std::string& name)
 {
@@ -98,6 +90,17 @@ struct NativeBuild {
         const auto seconds = [&] {
             return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         };
+        const std::filesystem::path directory = nativeCacheDirectory();
+        std::error_code error;
+        // A model that came through the cache of compiled models has its library under a name
+        // made from that cache's name too: found without writing the model as C, since the C is
+        // a function of the model's text and the build, which that name stands for.
+        std::filesystem::path named;
+        if (!source->cacheName.empty()) {
+            named = directory / (nativeCacheStem(source->cacheName) + ".so");
+            if (std::filesystem::exists(named, error))
+                return load(*source, *code, named, true, seconds);
+        }
         std::string text;
         try {
             text = nativeSource(*source);
@@ -105,13 +108,11 @@ struct NativeBuild {
             fail(*code, std::string("cannot write the model as C (") + e.what() + ")", seconds());
             return true;
         }
-        const std::filesystem::path directory = nativeCacheDirectory();
         const std::string stem = nativeCacheStem(text);
         const std::filesystem::path library = directory / (stem + ".so");
         std::filesystem::path kept = library;
         kept.replace_extension(".c");
-        std::error_code error;
-        bool cached = std::filesystem::exists(library, error) && readText(kept) == text;
+        bool cached = std::filesystem::exists(library, error) && readCacheFile(kept) == text;
         if (!cached && waiting && text.size() > kWaitedText)
             return false;
         if (!cached) {
@@ -139,10 +140,20 @@ struct NativeBuild {
                 return true;
             }
         }
+        if (!named.empty())
+            linkCacheFile(library, named);
+        return load(*source, *code, library, cached, seconds);
+    }
+
+    template <class Seconds>
+    static bool load(const CompiledModelSource& model, NativeCode& code, const std::filesystem::path& library,
+                     bool cached, const Seconds& seconds)
+    {
+        const CompiledModelSource* source = &model;
         void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!handle) {
             const char* why = ::dlerror();
-            fail(*code, "cannot load " + library.string() + (why ? std::string(" (") + why + ")" : std::string()),
+            fail(code, "cannot load " + library.string() + (why ? std::string(" (") + why + ")" : std::string()),
                  seconds());
             return true;
         }
@@ -159,7 +170,7 @@ struct NativeBuild {
             table->dense[slot] = symbol<NativeDense>(handle, "sysid_d" + k);
             table->sensitivity[slot] = symbol<NativeSensitivity>(handle, "sysid_s" + k);
         }
-        code->settle(std::move(table), handle, {}, seconds(), cached);
+        code.settle(std::move(table), handle, {}, seconds(), cached);
         return true;
     }
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <system_error>
 #include <vector>
@@ -109,9 +110,51 @@ const char* nativeCompilerOptions()
 
 std::string nativeCacheStem(const std::string& text)
 {
-    const std::string key = nativeCompiler() + "\n" + nativeCompilerOptions() + "\n" + text;
-    // Two independent 64-bit hashes (different offset bases): 128 bits against collisions.
+    return cacheStem(nativeCompiler() + "\n" + nativeCompilerOptions() + "\n" + text);
+}
+
+std::string cacheStem(const std::string& key)
+{
+    // Different offset bases make the two hashes independent.
     return hex(fnv1a(key)) + hex(fnv1a(key, 0x84222325cbf29ce4ull));
+}
+
+bool replaceCacheFile(const std::filesystem::path& path, const std::string& bytes)
+{
+    std::error_code error;
+    std::filesystem::create_directories(path.parent_path(), error);
+    const std::filesystem::path temporary = path.string() + uniqueSuffix();
+    if (!writeText(temporary, bytes)) {
+        std::filesystem::remove(temporary, error);
+        return false;
+    }
+    std::filesystem::rename(temporary, path, error);
+    if (error)
+        std::filesystem::remove(temporary, error);
+    return !error;
+}
+
+void linkCacheFile(const std::filesystem::path& file, const std::filesystem::path& name)
+{
+    std::error_code error;
+    const std::filesystem::path temporary = name.string() + uniqueSuffix();
+    std::filesystem::create_hard_link(file, temporary, error);
+    if (error) {
+        error.clear();
+        std::filesystem::copy_file(file, temporary, error);
+    }
+    if (!error)
+        std::filesystem::rename(temporary, name, error);
+    if (error)
+        std::filesystem::remove(temporary, error);
+}
+
+std::string readCacheFile(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return {};
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 CompileOutcome compileSharedObject(const std::string& text, const std::filesystem::path& library,

@@ -20,6 +20,18 @@ const char* nativeCompilerOptions();
 // The cache's file stem for this C text compiled by this compiler (a hash of both).
 std::string nativeCacheStem(const std::string& text);
 
+// A file stem for `key` in the cache: two independent 64-bit hashes, 128 bits against collisions.
+std::string cacheStem(const std::string& key);
+// Writes `bytes` to `path` under a unique temporary name beside it and renames it into place, so
+// that concurrent processes never see a partial file. No fsync: an entry lost to a crash is only
+// built again. False, with nothing left behind, when it cannot be written.
+bool replaceCacheFile(const std::filesystem::path& path, const std::string& bytes);
+// Makes `name` a second name of the cache file `file` (a hard link, else a copy), through a
+// temporary renamed into place. Failure is silent: the second name is only a shortcut.
+void linkCacheFile(const std::filesystem::path& file, const std::filesystem::path& name);
+// The whole file, or "" when it cannot be read.
+std::string readCacheFile(const std::filesystem::path& path);
+
 struct CompileOutcome {
     bool ok = false;
     bool noCompiler = false;  // the compiler could not be started

@@ -1,6 +1,7 @@
 #include "engine/job/ModelText.h"
 
 #include "engine/data/Text.h"
+#include "engine/eval/CompiledModelCache.h"
 #include "engine/eval/NativeCode.h"
 #include "engine/job/JobError.h"
 #include "engine/model/ExpressionLimits.h"
@@ -38,7 +39,14 @@ std::shared_ptr<const eval::CompiledModelSource> compileSymbolic(const std::stri
 std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::string& text, const std::string& source,
                                                                   eval::CompileOptions options, eval::ModelCode code)
 {
-    auto compiled = compileSymbolic(text, source, options);
+    const eval::CompiledModelCache cache(text, source, options);
+    std::shared_ptr<eval::CompiledModelSource> compiled = cache.find();
+    if (!compiled) {
+        // Nobody else holds the model yet: naming it below changes nothing another thread reads.
+        compiled = std::const_pointer_cast<eval::CompiledModelSource>(compileSymbolic(text, source, options));
+        cache.keep(*compiled);
+    }
+    compiled->cacheName = cache.name();
     eval::requestNativeCode(compiled, code);
     return compiled;
 }
