@@ -95,11 +95,15 @@ struct NativeBuild {
         // A model that came through the cache of compiled models has its library under a name
         // made from that cache's name too: found without writing the model as C, since the C is
         // a function of the model's text and the build, which that name stands for.
+        // One that does not load (damaged) is dropped, and the library found as below.
         std::filesystem::path named;
         if (!source->cacheName.empty()) {
             named = directory / (nativeCacheStem(source->cacheName) + ".so");
-            if (std::filesystem::exists(named, error))
-                return load(*source, *code, named, true, seconds);
+            if (std::filesystem::exists(named, error)) {
+                if (void* handle = ::dlopen(named.c_str(), RTLD_NOW | RTLD_LOCAL))
+                    return settle(*source, *code, handle, true, seconds());
+                std::filesystem::remove(named, error);
+            }
         }
         std::string text;
         try {
@@ -140,37 +144,35 @@ struct NativeBuild {
                 return true;
             }
         }
-        if (!named.empty())
-            linkCacheFile(library, named);
-        return load(*source, *code, library, cached, seconds);
-    }
-
-    template <class Seconds>
-    static bool load(const CompiledModelSource& model, NativeCode& code, const std::filesystem::path& library,
-                     bool cached, const Seconds& seconds)
-    {
-        const CompiledModelSource* source = &model;
         void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!handle) {
             const char* why = ::dlerror();
-            fail(code, "cannot load " + library.string() + (why ? std::string(" (") + why + ")" : std::string()),
+            fail(*code, "cannot load " + library.string() + (why ? std::string(" (") + why + ")" : std::string()),
                  seconds());
             return true;
         }
+        if (!named.empty())
+            linkCacheFile(library, named);
+        return settle(*source, *code, handle, cached, seconds());
+    }
+
+    // The loaded library's functions, by program slot.
+    static bool settle(const CompiledModelSource& source, NativeCode& code, void* handle, bool cached, double seconds)
+    {
         auto table = std::make_unique<NativeFunctions>();
-        const std::size_t slots = programSlotCount(*source);
+        const std::size_t slots = programSlotCount(source);
         table->values.assign(slots, nullptr);
         table->dense.assign(slots, nullptr);
         table->sensitivity.assign(slots, nullptr);
         for (std::size_t slot = 0; slot < slots; ++slot) {
-            if (!hasProgram(*source, slot))
+            if (!hasProgram(source, slot))
                 continue;
             const std::string k = std::to_string(slot);
             table->values[slot] = symbol<NativeValues>(handle, "sysid_v" + k);
             table->dense[slot] = symbol<NativeDense>(handle, "sysid_d" + k);
             table->sensitivity[slot] = symbol<NativeSensitivity>(handle, "sysid_s" + k);
         }
-        code.settle(std::move(table), handle, {}, seconds(), cached);
+        code.settle(std::move(table), handle, {}, seconds, cached);
         return true;
     }
 

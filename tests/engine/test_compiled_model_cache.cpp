@@ -6,6 +6,7 @@
 #include "engine/eval/CompiledModelCache.h"
 #include "engine/eval/CompiledModelCodec.h"
 #include "engine/eval/CompiledModelSource.h"
+#include "engine/eval/NativeCompiler.h"
 #include "engine/job/ModelText.h"
 #include "engine/model/ModelBuilder.h"
 #include "engine/model/SymbolicLock.h"
@@ -271,7 +272,7 @@ private slots:
         QTemporaryDir folder;
         const Environment cache("SYSID_NATIVE_CACHE", folder.path().toStdString());
         const std::string text = readFile(kExamples + "/duffing_periodic.model");
-        const auto first = job::compileModelText(text, "duffing_periodic.model", {});
+        auto first = job::compileModelText(text, "duffing_periodic.model", {});
         first->native->wait();
         QVERIFY2(first->native->functions(), first->native->failure().c_str());
         QVERIFY(!first->native->fromCache());
@@ -283,24 +284,41 @@ private slots:
         }
         QCOMPARE(libraries, 2);  // the text's name and the cache's
 
-        const auto second = job::compileModelText(text, "duffing_periodic.model", {});
-        QCOMPARE(second->cacheName, first->cacheName);
-        second->native->wait();
-        QVERIFY2(second->native->functions(), second->native->failure().c_str());
-        QVERIFY(second->native->fromCache());
-        eval::CompiledModel native(second);
-        QVERIFY(native.native());
-        const auto interpreted = std::make_shared<eval::CompiledModelSource>(*second);
-        interpreted->native = nullptr;
-        eval::CompiledModel reference(interpreted);
-        const double x[] = {0.3, -0.7};
-        double a[2], b[2];
-        native.setPoint(0.4, x, nullptr);
-        reference.setPoint(0.4, x, nullptr);
-        native.rhs(a);
-        reference.rhs(b);
-        QCOMPARE(a[0], b[0]);
-        QCOMPARE(a[1], b[1]);
+        const std::string folderPath = folder.path().toStdString();
+        std::filesystem::path named;
+        {
+            const auto second = job::compileModelText(text, "duffing_periodic.model", {});
+            QCOMPARE(second->cacheName, first->cacheName);
+            named = std::filesystem::path(folderPath) / (eval::nativeCacheStem(second->cacheName) + ".so");
+            second->native->wait();
+            QVERIFY2(second->native->functions(), second->native->failure().c_str());
+            QVERIFY(second->native->fromCache());
+            eval::CompiledModel native(second);
+            QVERIFY(native.native());
+            const auto interpreted = std::make_shared<eval::CompiledModelSource>(*second);
+            interpreted->native = nullptr;
+            eval::CompiledModel reference(interpreted);
+            const double x[] = {0.3, -0.7};
+            double a[2], b[2];
+            native.setPoint(0.4, x, nullptr);
+            reference.setPoint(0.4, x, nullptr);
+            native.rhs(a);
+            reference.rhs(b);
+            QCOMPARE(a[0], b[0]);
+            QCOMPARE(a[1], b[1]);
+        }
+
+        // A library under the cache's name that does not load is dropped, and the code built again
+        // (once no model holds it: a loaded library is found by its name without reading the file).
+        first.reset();
+        QVERIFY(std::filesystem::exists(named));
+        std::ofstream(named.string() + ".new", std::ios::binary) << "not a library";
+        std::filesystem::rename(named.string() + ".new", named);  // a new file: the loaded one stays as it is
+        const auto third = job::compileModelText(text, "duffing_periodic.model", {});
+        third->native->wait();
+        QVERIFY2(third->native->functions(), third->native->failure().c_str());
+        QVERIFY(!third->native->fromCache());
+        QVERIFY(readFile(named).size() > 1000);
     }
 
     // A model with an error is not kept, and says where the error is every time.
