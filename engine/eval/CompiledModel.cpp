@@ -93,11 +93,16 @@ void CompiledModel::interpretRhsAndStateJacobian(double* dx, double* J) const
 {
     const std::size_t n = stateCount();
     program(RhsWithStateJacobian).evaluate(scratch_.data());
-    std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
-    std::fill(J, J + n * n, 0.0);
+    const double* values = scratch_.data();
+    // Loops, not std::copy and std::fill: those became calls of memmove and memset, whose set-up
+    // costs more than a small model's copy (bench_periodic, variational shooting).
+    for (std::size_t i = 0; i < n; ++i)
+        dx[i] = values[i];
+    for (std::size_t i = 0; i < n * n; ++i)
+        J[i] = 0.0;
     const auto& entries = source_->rhsStateJacobian.entries;
     for (std::size_t k = 0; k < entries.size(); ++k)
-        J[entries[k].column * n + entries[k].row] = scratch_[n + k];
+        J[entries[k].column * n + entries[k].row] = values[n + k];
 }
 
 void CompiledModel::interpretRhsAndJacobians(double* dx, double* Jx, double* Jp) const
