@@ -129,9 +129,10 @@ bool replaceCacheFile(const std::filesystem::path& path, const std::string& byte
         return false;
     }
     std::filesystem::rename(temporary, path, error);
-    if (error)
-        std::filesystem::remove(temporary, error);
-    return !error;
+    if (!error)
+        return true;
+    std::filesystem::remove(temporary, error);
+    return false;
 }
 
 void linkCacheFile(const std::filesystem::path& file, const std::filesystem::path& name)
