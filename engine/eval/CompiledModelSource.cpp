@@ -5,8 +5,8 @@
 #include "engine/eval/NativeCode.h"
 #include "engine/eval/SwitchedForm.h"
 #include "engine/model/ExpressionLimits.h"
-#include "engine/model/ModelError.h"
 #include "engine/model/Model.h"
+#include "engine/model/ModelError.h"
 
 #include <stdexcept>
 
