@@ -2,6 +2,8 @@
 // example model survives the round trip to bytes with every evaluation bit for bit the same; an
 // entry is read only for the same text, source name and options; a damaged entry is a miss; and
 // job::compileModelText reads the entry instead of compiling.
+#include "NativeCodeTestSupport.h"
+
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelCache.h"
 #include "engine/eval/CompiledModelCodec.h"
@@ -16,7 +18,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -27,6 +28,7 @@
 #include <vector>
 
 using namespace sysid;
+using test::Environment;
 
 namespace {
 
@@ -53,9 +55,7 @@ bool sameBits(const std::vector<double>& a, const std::vector<double>& b)
 // Every evaluation a run makes, on the interpreter, at a few random points with the model's parameters.
 std::vector<double> evaluations(const std::shared_ptr<const eval::CompiledModelSource>& source)
 {
-    auto copy = std::make_shared<eval::CompiledModelSource>(*source);
-    copy->native = nullptr;
-    eval::CompiledModel m(copy);
+    eval::CompiledModel m(test::interpreted(*source));
     const std::size_t n = m.stateCount(), np = m.parameterCount(), nu = m.inputCount(), ny = m.outputCount();
     std::mt19937 random(7);
     std::uniform_real_distribution<double> value(0.2, 1.3);
@@ -89,31 +89,6 @@ std::vector<double> evaluations(const std::shared_ptr<const eval::CompiledModelS
     }
     return out;
 }
-
-// A scoped environment variable.
-class Environment {
-public:
-    Environment(const char* name, const std::string& value) : name_(name)
-    {
-        if (const char* old = std::getenv(name))
-            old_ = old, had_ = true;
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~Environment()
-    {
-        if (had_)
-            ::setenv(name_, old_.c_str(), 1);
-        else
-            ::unsetenv(name_);
-    }
-    Environment(const Environment&) = delete;
-    Environment& operator=(const Environment&) = delete;
-
-private:
-    const char* name_;
-    std::string old_;
-    bool had_ = false;
-};
 
 }  // namespace
 
@@ -295,9 +270,7 @@ private slots:
             QVERIFY(second->native->fromCache());
             eval::CompiledModel native(second);
             QVERIFY(native.native());
-            const auto interpreted = std::make_shared<eval::CompiledModelSource>(*second);
-            interpreted->native = nullptr;
-            eval::CompiledModel reference(interpreted);
+            eval::CompiledModel reference(test::interpreted(*second));
             const double x[] = {0.3, -0.7};
             double a[2], b[2];
             native.setPoint(0.4, x, nullptr);

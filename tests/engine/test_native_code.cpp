@@ -2,6 +2,8 @@
 // every example model at random points, the sensitivity right-hand side against the one formed
 // from the Jacobians, a fit with native code on and off, and the fallback to the interpreter
 // when no compiler works.
+#include "NativeCodeTestSupport.h"
+
 #include "engine/eval/CompiledModel.h"
 #include "engine/eval/CompiledModelSource.h"
 #include "engine/eval/NativeCode.h"
@@ -28,6 +30,8 @@
 #include <vector>
 
 using namespace sysid;
+using test::Environment;
+using test::interpreted;
 
 namespace {
 
@@ -35,14 +39,6 @@ std::shared_ptr<const eval::CompiledModelSource> compileFile(const std::string& 
 {
     const std::lock_guard lock(model::symbolicMutex());
     return eval::compileModel(model::loadModel(path));
-}
-
-// The same model without native code: the interpreter's reference.
-std::shared_ptr<const eval::CompiledModelSource> interpreted(const eval::CompiledModelSource& source)
-{
-    auto copy = std::make_shared<eval::CompiledModelSource>(source);
-    copy->native = nullptr;
-    return copy;
 }
 
 // Largest difference relative to max(1, |reference|); both NaN counts as equal.
@@ -132,26 +128,6 @@ void formedSensitivity(const eval::CompiledModel& m, const std::vector<double>& 
             for (std::size_t r = 0; r < n; ++r)
                 dS[static_cast<std::size_t>(column[l]) * n + r] += Jp[l * n + r];
 }
-
-struct Environment {
-    std::string name, saved;
-    bool had = false;
-    Environment(std::string variable, const std::string& value) : name(std::move(variable))
-    {
-        if (const char* old = std::getenv(name.c_str())) {
-            had = true;
-            saved = old;
-        }
-        ::setenv(name.c_str(), value.c_str(), 1);
-    }
-    ~Environment()
-    {
-        if (had)
-            ::setenv(name.c_str(), saved.c_str(), 1);
-        else
-            ::unsetenv(name.c_str());
-    }
-};
 
 }  // namespace
 
