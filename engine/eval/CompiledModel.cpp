@@ -93,23 +93,18 @@ void CompiledModel::interpretRhsAndStateJacobian(double* dx, double* J) const
 {
     const std::size_t n = stateCount();
     program(RhsWithStateJacobian).evaluate(scratch_.data());
-    const double* values = scratch_.data();
-    // f by a loop: std::copy became a call of memmove, whose set-up costs more than a small
-    // model's copy (bench_periodic, variational shooting). GCC makes a memset of the zeroing anyway.
-    for (std::size_t i = 0; i < n; ++i)
-        dx[i] = values[i];
-    for (std::size_t i = 0; i < n * n; ++i)
-        J[i] = 0.0;
+    copyValues(scratch_.data(), n, dx);
+    std::fill(J, J + n * n, 0.0);
     const auto& entries = source_->rhsStateJacobian.entries;
     for (std::size_t k = 0; k < entries.size(); ++k)
-        J[entries[k].column * n + entries[k].row] = values[n + k];
+        J[entries[k].column * n + entries[k].row] = scratch_[n + k];
 }
 
 void CompiledModel::interpretRhsAndJacobians(double* dx, double* Jx, double* Jp) const
 {
     const std::size_t n = stateCount(), np = parameterCount();
     program(RhsWithJacobians).evaluate(scratch_.data());
-    std::copy(scratch_.begin(), scratch_.begin() + static_cast<long>(n), dx);
+    copyValues(scratch_.data(), n, dx);
     std::fill(Jx, Jx + n * n, 0.0);
     std::fill(Jp, Jp + n * np, 0.0);
     const auto& sx = source_->rhsStateJacobian.entries;

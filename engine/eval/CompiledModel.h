@@ -34,15 +34,8 @@ public:
     // Sets t, x and u for the evaluations below.
     void setPoint(double t, const double* x, const double* u)
     {
-        double* v = variables_.data();
-        v[0] = t;
-        const std::size_t n = stateCount();
-        for (std::size_t i = 0; i < n; ++i)
-            v[1 + i] = x[i];
-        const std::size_t nu = inputCount();
-        if (nu > 0)
-            for (std::size_t i = 0, first = 1 + n + parameterCount(); i < nu; ++i)
-                v[first + i] = u[i];
+        interpretAt(t, x);
+        setInputs(u);  // reads nothing of u (null) in a model without inputs
     }
 
     // The calls an integrator makes at every stage go straight to native code when it is loaded.
@@ -139,12 +132,7 @@ public:
     // parameters and modes last set: native code reads t and x where they are, so an integrator's
     // call copies nothing into the evaluator. Afterwards the evaluator's own t and x are unspecified
     // (the interpreter sets them, native code does not): evaluations without a point need setPoint.
-    void setInputs(const double* u)
-    {
-        const std::size_t nu = inputCount();
-        for (std::size_t i = 0, first = 1 + stateCount() + parameterCount(); i < nu; ++i)
-            variables_[first + i] = u[i];
-    }
+    void setInputs(const double* u) { copyValues(u, inputCount(), inputVariables()); }
     void rhs(double t, const double* x, double* dx)
     {
         if (const auto f = nativeValues(Rhs))
@@ -212,15 +200,18 @@ private:
         const auto& slot = programs_[index];
         return slot ? *slot : compile(index);
     }
-    // The interpreter's path of the calls at a point: t and x copied into the variables, by a
-    // loop as in setPoint (std::copy became a call of memmove, 3 % of interpreted shooting).
+    // The few values of a small model copied by a loop: std::copy becomes a call of memmove, whose
+    // set-up costs more than the copy (3 % of interpreted shooting, bench_periodic).
+    static void copyValues(const double* from, std::size_t n, double* to)
+    {
+        for (std::size_t i = 0; i < n; ++i)
+            to[i] = from[i];
+    }
+    // The interpreter's path of the calls at a point (and setPoint's): t and x copied into the variables.
     CompiledModel& interpretAt(double t, const double* x)
     {
-        double* v = variables_.data();
-        v[0] = t;
-        const std::size_t n = stateCount();
-        for (std::size_t i = 0; i < n; ++i)
-            v[1 + i] = x[i];
+        variables_[0] = t;
+        copyValues(x, stateCount(), variables_.data() + 1);
         return *this;
     }
     // Until the native code has settled (built, failed, or never requested), it is looked for once
