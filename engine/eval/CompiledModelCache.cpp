@@ -99,7 +99,7 @@ std::shared_ptr<CompiledModelSource> CompiledModelCache::find() const
     const std::size_t hashSize = cacheStem({}).size();
     if (entry.size() < key_.size() + hashSize || entry.compare(0, key_.size(), key_) != 0)
         return nullptr;
-    const std::string payload = entry.substr(key_.size(), entry.size() - key_.size() - hashSize);
+    const std::string_view payload = std::string_view(entry).substr(key_.size(), entry.size() - key_.size() - hashSize);
     if (entry.compare(entry.size() - hashSize, hashSize, cacheStem(payload)) != 0)
         return nullptr;
     return decodeCompiledModel(payload);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -31,7 +32,7 @@ std::string environment(const char* name)
 }
 
 // FNV-1a (Fowler, Noll and Vo), 64 bits.
-std::uint64_t fnv1a(const std::string& text, std::uint64_t hash = 14695981039346656037ull)
+std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 14695981039346656037ull)
 {
     for (unsigned char c : text) {
         hash ^= c;
@@ -113,7 +114,7 @@ std::string nativeCacheStem(const std::string& text)
     return cacheStem(nativeCompiler() + "\n" + nativeCompilerOptions() + "\n" + text);
 }
 
-std::string cacheStem(const std::string& key)
+std::string cacheStem(std::string_view key)
 {
     // Different offset bases make the two hashes independent.
     return hex(fnv1a(key)) + hex(fnv1a(key, 0x84222325cbf29ce4ull));

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include <sys/types.h>
 
@@ -21,7 +22,7 @@ const char* nativeCompilerOptions();
 std::string nativeCacheStem(const std::string& text);
 
 // A file stem for `key` in the cache: two independent 64-bit hashes, 128 bits against collisions.
-std::string cacheStem(const std::string& key);
+std::string cacheStem(std::string_view key);
 // Writes `bytes` to `path` under a unique temporary name beside it and renames it into place, so
 // that concurrent processes never see a partial file. No fsync: an entry lost to a crash is only
 // built again. False, with nothing left behind, when it cannot be written.
