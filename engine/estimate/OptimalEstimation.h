@@ -7,7 +7,6 @@
 #include "engine/estimate/OptimalEstimationSettings.h"
 #include "engine/estimate/StiffnessDiagnostics.h"
 #include "engine/integrate/IntegratorSettings.h"
-#include "engine/model/Model.h"
 #include "engine/shooting/BoundaryValueProblem.h"
 
 #include <Eigen/Dense>
@@ -19,6 +18,10 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace sysid::model {
+struct Model;
+}
 
 namespace sysid::estimate {
 

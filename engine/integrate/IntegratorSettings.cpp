@@ -1,7 +1,6 @@
 #include "engine/integrate/IntegratorSettings.h"
 
 #include "engine/eval/CompiledModelSource.h"
-#include "engine/model/Model.h"
 
 namespace sysid::integrate {
 
@@ -154,20 +153,9 @@ IntegrationMethod defaultMethodFor(bool modelHasFields, bool modelHasConstraints
     return modelHasFields || modelHasConstraints ? IntegrationMethod::SparseImplicit : IntegrationMethod::Dopri5;
 }
 
-IntegrationMethod defaultMethodFor(const model::Model& model)
-{
-    return defaultMethodFor(!model.fields.empty(), model.algebraicCount() > 0);
-}
-
 IntegrationMethod defaultMethodFor(const eval::CompiledModelSource& model)
 {
     return defaultMethodFor(!model.fields.empty(), model.isDae());
-}
-
-void resolveMethod(IntegratorSettings& settings, const model::Model& model)
-{
-    if (!settings.methodChosen)
-        settings.method = defaultMethodFor(model);
 }
 
 void resolveMethod(IntegratorSettings& settings, const eval::CompiledModelSource& model)

@@ -4,37 +4,11 @@
 #include "engine/eval/CompiledModelCache.h"
 #include "engine/eval/NativeCode.h"
 #include "engine/job/JobError.h"
-#include "engine/model/ExpressionLimits.h"
-#include "engine/model/ModelBuilder.h"
-#include "engine/model/SymbolicLock.h"
+#include "engine/job/SymbolicCompile.h"
 
 #include <cmath>
-#include <mutex>
 
 namespace sysid::job {
-
-namespace {
-
-std::shared_ptr<const eval::CompiledModelSource> compileSymbolic(const std::string& text, const std::string& source,
-                                                                 eval::CompileOptions options)
-{
-    const std::lock_guard lock(model::symbolicMutex());
-    try {
-        const model::Model model = model::parseModel(text, source);
-        return eval::compileModel(model, options);
-    } catch (const model::ModelError& e) {
-        throw JobError(JobError::Kind::Model, e.what());
-    } catch (const JobError&) {
-        throw;
-    } catch (const std::exception& e) {
-        // GiNaC can fail while deriving (e.g. a pole found when differentiating).
-        throw JobError(JobError::Kind::Model,
-                       model::quoted(source, 200) +
-                           ": the model cannot be compiled: " + model::describeSymbolicFailure(e));
-    }
-}
-
-}  // namespace
 
 std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::string& text, const std::string& source,
                                                                   eval::CompileOptions options, eval::ModelCode code)
@@ -43,7 +17,7 @@ std::shared_ptr<const eval::CompiledModelSource> compileModelText(const std::str
     std::shared_ptr<eval::CompiledModelSource> compiled = cache.find();
     if (!compiled) {
         // Nobody else holds the model yet: naming it below changes nothing another thread reads.
-        compiled = std::const_pointer_cast<eval::CompiledModelSource>(compileSymbolic(text, source, options));
+        compiled = compileSymbolic(text, source, options);
         cache.keep(*compiled);
     }
     compiled->cacheName = cache.name();

@@ -6,7 +6,7 @@
 #include "engine/estimate/PriorRows.h"
 #include "engine/integrate/IntegrationError.h"
 #include "engine/job/ModelText.h"
-#include "engine/model/Model.h"
+#include "engine/model/ModelParameter.h"
 
 #include <stdexcept>
 

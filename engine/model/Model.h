@@ -57,10 +57,6 @@ struct Output {
     bool anonymous = false;  // output EXPR: named y1, y2, ... in their order
 };
 
-// The unit of a fitted parameter by name; an initial value of a later record of a fit ("x(0)#2")
-// has the unit of x(0). Empty when none is given or there is no such parameter.
-std::string unitOfParameter(const std::vector<Parameter>& parameters, std::string_view name);
-
 // One of Lagrange's equations as derived, before it is solved for the accelerations:
 // lhs = generalizedForce, with lhs = d/dt(dL/dq') - dL/dq + dD/dq'.
 struct LagrangeEquation {

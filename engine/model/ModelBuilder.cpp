@@ -1352,15 +1352,6 @@ std::size_t Model::parameterIndex(std::string_view name) const
     return std::string::npos;
 }
 
-std::string unitOfParameter(const std::vector<Parameter>& parameters, std::string_view name)
-{
-    const std::string_view own = name.substr(0, name.find('#'));
-    for (const Parameter& p : parameters)
-        if (p.name == own)
-            return p.unit;
-    return {};
-}
-
 std::size_t Model::stateIndex(std::string_view name) const
 {
     for (std::size_t i = 0; i < states.size(); ++i)

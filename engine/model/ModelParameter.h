@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // The parts of a model that outlive its symbolic form: CompiledModelSource carries them, and the
@@ -24,6 +25,10 @@ struct Parameter {
     std::string unit;  // `unit kg` as written; empty: none given
     SourceLocation where;
 };
+
+// The unit of a fitted parameter by name; an initial value of a later record of a fit ("x(0)#2")
+// has the unit of x(0). Empty when none is given or there is no such parameter.
+std::string unitOfParameter(const std::vector<Parameter>& parameters, std::string_view name);
 
 // A field of a PDE model after the method of lines: which states hold its nodes.
 struct FieldLayout {
