@@ -30,37 +30,6 @@ double parseNumber(const std::string& text, const std::string& option)
     return value;
 }
 
-std::vector<double> parameterValues(const model::Model& model, const std::vector<std::string>& assignments,
-                                    const estimate::FitResult* estimates, const std::string& estimatesFile)
-{
-    std::vector<double> values;
-    for (const auto& p : model.parameters)
-        values.push_back(p.value);
-    if (estimates)
-        for (const estimate::ParameterEstimate& e : estimates->parameters) {
-            if (e.name.find('#') != std::string::npos)
-                continue;
-            const std::size_t index = model.parameterIndex(e.name);
-            if (index == std::string::npos)
-                throw UserError(estimatesFile + ": the fit estimated '" + e.name + "', which the model " +
-                                model.source + " does not have (a result of another model?)");
-            values[index] = e.value;
-        }
-    for (const auto& a : assignments) {
-        const auto [name, text] = splitAssignment(a, "--set", "NAME=VALUE");
-        const std::size_t index = model.parameterIndex(name);
-        if (index == std::string::npos) {
-            std::string known;
-            for (const auto& p : model.parameters)
-                known += (known.empty() ? "" : ", ") + p.name;
-            throw UserError("--set " + a + ": the model " + model.source + " has no parameter '" + name +
-                            "' (parameters: " + (known.empty() ? "none" : known) + ")");
-        }
-        values[index] = parseNumber(text, "--set " + name);
-    }
-    return values;
-}
-
 estimate::FitResult readFitResult(const std::string& path, const std::string& option)
 {
     nlohmann::json json;

@@ -55,17 +55,6 @@ int launcherRank()
 }
 
 #ifdef SYSID_WITH_MPI
-// The directory of this executable ("" when unknown), where the build puts sysid-mpi.so.
-std::string executableDirectory()
-{
-    char path[4096];
-    const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0)
-        return {};
-    const std::string exe(path, static_cast<std::size_t>(n));
-    return exe.substr(0, exe.find_last_of('/'));
-}
-
 // MPI from its module: beside the executable (the build tree), else where `cmake --install` puts it
 // relative to bin/. Loaded with RTLD_GLOBAL: OpenMPI's own plugins need its symbols. Returns
 // nullptr with `why` set when it cannot.
@@ -107,6 +96,21 @@ unsigned boundCores()
 #endif
 
 }  // namespace
+
+bool startedByLauncher()
+{
+    return launcherRank() >= 0;
+}
+
+std::string executableDirectory()
+{
+    char path[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0)
+        return {};
+    const std::string exe(path, static_cast<std::size_t>(n));
+    return exe.substr(0, exe.find_last_of('/'));
+}
 
 void startProcesses([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv)
 {

@@ -13,6 +13,13 @@ namespace sysid::cli {
 // and writes; the other ranks compute their share and stay silent (their standard output and error
 // go to /dev/null), so a command's output is the same as in one process.
 
+// True when a launcher (mpirun, srun) started this process, whether or not sysid can use MPI.
+bool startedByLauncher();
+
+// The directory of this executable ("" when unknown), where the build puts its helpers
+// (sysid-mpi.so, sysid-symbolic).
+std::string executableDirectory();
+
 // Called first in main (MPI_Init when launched by mpirun); the processes end when main returns.
 void startProcesses(int& argc, char**& argv);
 

@@ -28,6 +28,45 @@ namespace po = boost::program_options;
 
 namespace sysid::cli {
 
+namespace {
+
+// The model's parameter values with, first, the estimates of a fit result (when `estimates` is
+// given; `estimatesFile` names it in messages) and then "--set NAME=VALUE" arguments. A malformed
+// argument is a UsageError; an unknown parameter name, or an estimate the model does not have, a
+// UserError. Initial values of a fit's later records ("x(0)#2") are not the model's: left out.
+std::vector<double> parameterValues(const model::Model& model, const std::vector<std::string>& assignments,
+                                    const estimate::FitResult* estimates, const std::string& estimatesFile)
+{
+    std::vector<double> values;
+    for (const auto& p : model.parameters)
+        values.push_back(p.value);
+    if (estimates)
+        for (const estimate::ParameterEstimate& e : estimates->parameters) {
+            if (e.name.find('#') != std::string::npos)
+                continue;
+            const std::size_t index = model.parameterIndex(e.name);
+            if (index == std::string::npos)
+                throw UserError(estimatesFile + ": the fit estimated '" + e.name + "', which the model " +
+                                model.source + " does not have (a result of another model?)");
+            values[index] = e.value;
+        }
+    for (const auto& a : assignments) {
+        const auto [name, text] = splitAssignment(a, "--set", "NAME=VALUE");
+        const std::size_t index = model.parameterIndex(name);
+        if (index == std::string::npos) {
+            std::string known;
+            for (const auto& p : model.parameters)
+                known += (known.empty() ? "" : ", ") + p.name;
+            throw UserError("--set " + a + ": the model " + model.source + " has no parameter '" + name +
+                            "' (parameters: " + (known.empty() ? "none" : known) + ")");
+        }
+        values[index] = parseNumber(text, "--set " + name);
+    }
+    return values;
+}
+
+}  // namespace
+
 int runSimulate(const Arguments& given)
 {
     // The names fit and study use for the same things; the older ones are still read.

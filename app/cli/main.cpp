@@ -3,6 +3,7 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/Processes.h"
 #include "app/cli/Interrupt.h"
+#include "app/cli/SymbolicHelper.h"
 #include "app/cli/TerminalText.h"
 
 #include "engine/core/ExceptionText.h"
@@ -59,6 +60,10 @@ const char* usage =
     "\n"
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
+#ifdef SYSID_CLI_SYMBOLIC_HELPER
+const std::set<std::string> kSymbolicCommands{"check", "simulate", "optimal", "report"};
+#endif
+
 // The commands that spread their work over the ranks of an MPI job (parallel::distributedFor).
 const std::set<std::string> kDistributedCommands{"fit", "study", "profile", "contour"};
 
@@ -69,6 +74,18 @@ namespace {
 int runCommand(int argc, char** argv)
 {
     using namespace sysid::cli;
+#ifdef SYSID_CLI_SYMBOLIC_HELPER
+    // Under a launcher every rank runs in the helper, so that none starts a process of its own
+    // after MPI is initialised (which some MPI libraries forbid).
+    if (startedByLauncher()) {
+        try {
+            runInSymbolicHelper(argv);
+        } catch (const UserError& e) {
+            std::cerr << "sysid: " << terminalText(e.what()) << "\n";
+            return UserErrorExit;
+        }
+    }
+#endif
     startProcesses(argc, argv);
     if (argc < 2) {
         std::cerr << usage;
@@ -81,9 +98,13 @@ int runCommand(int argc, char** argv)
     sysid::eval::setNativeCodeWaits(true);
     sysid::eval::setNativeCodeNotices([](const std::string& line) { std::cerr << "sysid: note: " << line << "\n"; });
     const std::map<std::string, int (*)(const Arguments&)> commands{
-        {"check", runCheck},     {"simulate", runSimulate}, {"fit", runFit},         {"periodic", runPeriodic},
-        {"optimal", runOptimal}, {"study", runStudy},       {"contour", runContour}, {"report", runReport},
-        {"compare", runCompare}, {"spectrum", runSpectrum}, {"profile", runProfile}};
+#ifndef SYSID_CLI_SYMBOLIC_HELPER
+        {"check", runCheck},     {"simulate", runSimulate},    {"optimal", runOptimal},
+        {"report", runReport},   {"compile-model", runCompileModel},
+#endif
+        {"fit", runFit},         {"periodic", runPeriodic},    {"study", runStudy},
+        {"contour", runContour}, {"compare", runCompare},      {"spectrum", runSpectrum},
+        {"profile", runProfile}};
     const auto usageError = [&](const char* what) {
         return failure(UsageErrorExit,
                        terminalText("sysid " + command + ": " + what) + "\n(see 'sysid " + terminalText(command) +
@@ -95,6 +116,11 @@ int runCommand(int argc, char** argv)
     };
     installInterruptHandling();
     try {
+#ifdef SYSID_CLI_SYMBOLIC_HELPER
+        // The commands that hold the symbolic model run in the helper (SymbolicHelper.h).
+        if (kSymbolicCommands.contains(command))
+            runInSymbolicHelper(argv);
+#endif
         if (const auto it = commands.find(command); it != commands.end()) {
             // Under mpirun the other ranks help only where a command spreads its work over them;
             // elsewhere rank 0 runs the command alone.

@@ -408,14 +408,57 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
         QVERIFY2(run.out.contains("libc.so"), qPrintable(run.out));
         QVERIFY2(!run.out.contains("libmpi"), qPrintable(run.out));
-#ifdef SYSID_CLI_GINAC_LINKED_STATICALLY
         for (const char* library : {"libginac", "libcln", "libgmp"})
             QVERIFY2(!run.out.contains(library), qPrintable(run.out));
-#endif
 #ifdef SYSID_CLI_RUNTIME_LINKED_STATICALLY
         for (const char* library : {"libstdc++", "libgcc_s", "libboost_program_options"})
             QVERIFY2(!run.out.contains(library), qPrintable(run.out));
 #endif
+    }
+
+    // sysid holds no GiNaC: its symbolic helper does the symbolic work (app/cli/SymbolicHelper.h).
+    // GiNaC's code, linked in statically or not, stripped or not, brings its type names along.
+    void theExecutableHoldsNoGinac()
+    {
+        QFile exe(kSysid);
+        QVERIFY(exe.open(QIODevice::ReadOnly));
+        const QByteArray bytes = exe.readAll();
+        QVERIFY(bytes.size() > 100000);
+        QVERIFY(!bytes.contains("5GiNaC"));
+        QFile helper(QStringLiteral(SYSID_BINARY_DIR "/app/sysid-symbolic"));
+        QVERIFY(helper.open(QIODevice::ReadOnly));
+        QVERIFY(helper.readAll().contains("5GiNaC"));  // the search finds GiNaC where it is
+    }
+
+    // Without its helper, sysid still runs a model whose compiled form its cache holds, and says
+    // where it looked for the helper when it needs it: for a model it has not seen, and for check.
+    void withoutItsHelperSysidSaysWhatIsMissing()
+    {
+        const QString alone = path("alone");
+        QVERIFY(QDir().mkpath(alone));
+        const QString lone = alone + "/sysid";
+        QFile::remove(lone);
+        QVERIFY(QFile::copy(kSysid, lone));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("SYSID_NATIVE_CACHE", path("helper-cache"));
+        const QString model = writeModel("helper.model", "param a = 0.3\nstate x = 1\nx' = -a*x\noutput x\n");
+        const QString data = path("helper.csv");
+        QVERIFY(writeFile(data, "t,x\n0,1\n0.5,0.7788008\n1,0.6065307\n1.5,0.4723666\n2,0.3678794\n"));
+        const QStringList fit{"fit", model, "--data", data, "--quiet", "-o", "-"};
+        const Run full = runProgram(kSysid, fit, env);  // compiled by the helper, kept in the cache
+        QVERIFY2(full.exitCode == 0, qPrintable(describe(full)));
+        const Run cached = runProgram(lone, fit, env);
+        QVERIFY2(cached.exitCode == 0, qPrintable(describe(cached)));
+        const double a = parseObject(full.rawOut)["parameters"].toObject()["a"].toObject()["value"].toDouble();
+        QVERIFY2(std::abs(a - 0.5) < 1e-5, qPrintable(describe(full)));
+        QCOMPARE(parseObject(cached.rawOut)["parameters"].toObject()["a"].toObject()["value"].toDouble(), a);
+        writeModel("helper.model", "param a = 0.25\nstate x = 1\nx' = -a*x\noutput x\n");
+        for (const QStringList& args : {fit, QStringList{"check", model}}) {
+            const Run r = runProgram(lone, args, env);
+            QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+            QVERIFY2(r.err.contains("sysid-symbolic is missing"), qPrintable(describe(r)));
+            QVERIFY2(r.err.contains(alone + "/sysid-symbolic"), qPrintable(describe(r)));
+        }
     }
 
     void helpAndVersion()

@@ -5,6 +5,9 @@
 // writes; a bad option ends every rank with exit status 2. MPI is a module loaded only under a launcher: without
 // it (an executable copied away from sysid-mpi.so) every rank runs the whole command after one note.
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -112,9 +115,15 @@ private slots:
 
     void withoutTheMpiModule()
     {
-        const QString copy = path("sysid-alone");
-        QVERIFY(QFile::copy(kSysid, copy));
-        QVERIFY(QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        // sysid and its symbolic helper, in which every rank runs under a launcher, without the module.
+        const QString alone = path("without-mpi");
+        QVERIFY(QDir().mkpath(alone));
+        const QString copy = alone + "/sysid";
+        for (const QString& program : {kSysid, QStringLiteral(SYSID_BINARY_DIR "/app/sysid-symbolic")}) {
+            const QString to = alone + "/" + QFileInfo(program).fileName();
+            QVERIFY(QFile::copy(program, to));
+            QVERIFY(QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        }
         const Run run = runMpi({"check", path("linear.sysid").replace(".sysid", ".model")}, copy);
         QVERIFY2(run.exitCode == 0, qPrintable(describe(run)));
         QCOMPARE(run.err.count("sysid: note: MPI could not be loaded ("), 1);
