@@ -60,8 +60,12 @@ const char* usage =
     "\n"
     "Run 'sysid COMMAND --help' for the options of a command.\n";
 
+// A command that works on the symbolic model: sysid has no code of its own for it (null) and runs it
+// in its symbolic helper (SymbolicHelper.h).
 #ifdef SYSID_CLI_SYMBOLIC_HELPER
-const std::set<std::string> kSymbolicCommands{"check", "simulate", "optimal", "report"};
+#define SYSID_SYMBOLIC_COMMAND(run) nullptr
+#else
+#define SYSID_SYMBOLIC_COMMAND(run) run
 #endif
 
 // The commands that spread their work over the ranks of an MPI job (parallel::distributedFor).
@@ -98,12 +102,19 @@ int runCommand(int argc, char** argv)
     sysid::eval::setNativeCodeWaits(true);
     sysid::eval::setNativeCodeNotices([](const std::string& line) { std::cerr << "sysid: note: " << line << "\n"; });
     const std::map<std::string, int (*)(const Arguments&)> commands{
+        {"check", SYSID_SYMBOLIC_COMMAND(runCheck)},
+        {"simulate", SYSID_SYMBOLIC_COMMAND(runSimulate)},
+        {"optimal", SYSID_SYMBOLIC_COMMAND(runOptimal)},
+        {"report", SYSID_SYMBOLIC_COMMAND(runReport)},
 #ifndef SYSID_CLI_SYMBOLIC_HELPER
-        {"check", runCheck},     {"simulate", runSimulate},    {"optimal", runOptimal},
-        {"report", runReport},   {"compile-model", runCompileModel},
+        {"compile-model", runCompileModel},  // the helper's own, for sysid (not in the usage)
 #endif
-        {"fit", runFit},         {"periodic", runPeriodic},    {"study", runStudy},
-        {"contour", runContour}, {"compare", runCompare},      {"spectrum", runSpectrum},
+        {"fit", runFit},
+        {"periodic", runPeriodic},
+        {"study", runStudy},
+        {"contour", runContour},
+        {"compare", runCompare},
+        {"spectrum", runSpectrum},
         {"profile", runProfile}};
     const auto usageError = [&](const char* what) {
         return failure(UsageErrorExit,
@@ -116,12 +127,9 @@ int runCommand(int argc, char** argv)
     };
     installInterruptHandling();
     try {
-#ifdef SYSID_CLI_SYMBOLIC_HELPER
-        // The commands that hold the symbolic model run in the helper (SymbolicHelper.h).
-        if (kSymbolicCommands.contains(command))
-            runInSymbolicHelper(argv);
-#endif
         if (const auto it = commands.find(command); it != commands.end()) {
+            if (!it->second)
+                runInSymbolicHelper(argv);
             // Under mpirun the other ranks help only where a command spreads its work over them;
             // elsewhere rank 0 runs the command alone.
             if (!processes().isRoot() && !kDistributedCommands.contains(command))
