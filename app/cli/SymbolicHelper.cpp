@@ -163,7 +163,11 @@ HelperRun runHelper(const std::vector<std::string>& args, const std::string& inp
                 Pipe::closeEnd(fd);
         }
     }
-    Pipe::closeEnd(in.write);
+    // After a failed poll, closed ends end a helper that still writes (EPIPE) instead of leaving it,
+    // and this wait, blocked.
+    in.closeBoth();
+    out.closeBoth();
+    err.closeBoth();
     while (::waitpid(pid, &run.status, 0) < 0 && errno == EINTR) {
     }
     return run;
