@@ -85,6 +85,7 @@ ssize_t writeWithoutSigpipe(int fd, const char* data, std::size_t size)
 }
 
 struct HelperRun {
+    std::string helper;  // where it was found
     int status = 0;  // as waitpid gives it
     std::string out;
     std::string err;
@@ -94,7 +95,9 @@ struct HelperRun {
 // output and error (poll: a large model's text or answer fills a pipe's buffer either way).
 HelperRun runHelper(const std::vector<std::string>& args, const std::string& input)
 {
-    const std::string helper = symbolicHelperPath();
+    HelperRun run;
+    run.helper = symbolicHelperPath();
+    const std::string& helper = run.helper;
     Pipe in, out, err;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -125,7 +128,6 @@ HelperRun runHelper(const std::vector<std::string>& args, const std::string& inp
     Pipe::closeEnd(err.write);
     ::fcntl(in.write, F_SETFL, O_NONBLOCK);
 
-    HelperRun run;
     std::size_t written = 0;
     if (input.empty())
         Pipe::closeEnd(in.write);
@@ -224,15 +226,15 @@ std::shared_ptr<eval::CompiledModelSource> compileSymbolic(const std::string& te
     if (WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0) {
         if (auto model = eval::decodeCompiledModel(run.out))
             return model;
-        throw JobError(JobError::Kind::Model, "the symbolic helper " + cli::symbolicHelperPath() +
-                                                  " answered with a damaged model (another build of sysid?)");
+        throw JobError(JobError::Kind::Model,
+                       "the symbolic helper " + run.helper + " answered with a damaged model (another build of sysid?)");
     }
     while (!run.err.empty() && run.err.back() == '\n')
         run.err.pop_back();
     if (WIFEXITED(run.status) && WEXITSTATUS(run.status) == cli::UserErrorExit && !run.err.empty())
         throw JobError(JobError::Kind::Model, run.err);
     throw JobError(JobError::Kind::Model,
-                   "the symbolic helper " + cli::symbolicHelperPath() + " failed while compiling the model (" +
+                   "the symbolic helper " + run.helper + " failed while compiling the model (" +
                        (WIFSIGNALED(run.status) ? "signal " + std::to_string(WTERMSIG(run.status))
                                                 : "exit status " + std::to_string(WEXITSTATUS(run.status))) +
                        (run.err.empty() ? std::string() : ": " + run.err) + ")");

@@ -1,6 +1,5 @@
 #include "engine/eval/CompiledModelSource.h"
 
-#include "engine/core/InternalError.h"
 #include "engine/eval/MuParserPrinter.h"
 #include "engine/eval/NativeCode.h"
 #include "engine/eval/SwitchedForm.h"

@@ -16,6 +16,8 @@
 namespace sysid::test {
 
 inline const QString kSysid = QStringLiteral(SYSID_BINARY_DIR "/app/sysid");
+// The whole command line, to which kSysid hands what needs the symbolic engine.
+inline const QString kSysidSymbolic = QStringLiteral(SYSID_BINARY_DIR "/app/sysid-symbolic");
 inline const QString kExamples = QStringLiteral(SYSID_SOURCE_DIR "/resources/examples/");
 
 struct Run {

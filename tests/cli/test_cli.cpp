@@ -425,7 +425,7 @@ private slots:
         const QByteArray bytes = exe.readAll();
         QVERIFY(bytes.size() > 100000);
         QVERIFY(!bytes.contains("5GiNaC"));
-        QFile helper(QStringLiteral(SYSID_BINARY_DIR "/app/sysid-symbolic"));
+        QFile helper(kSysidSymbolic);
         QVERIFY(helper.open(QIODevice::ReadOnly));
         QVERIFY(helper.readAll().contains("5GiNaC"));  // the search finds GiNaC where it is
     }

@@ -119,7 +119,7 @@ private slots:
         const QString alone = path("without-mpi");
         QVERIFY(QDir().mkpath(alone));
         const QString copy = alone + "/sysid";
-        for (const QString& program : {kSysid, QStringLiteral(SYSID_BINARY_DIR "/app/sysid-symbolic")}) {
+        for (const QString& program : {kSysid, kSysidSymbolic}) {
             const QString to = alone + "/" + QFileInfo(program).fileName();
             QVERIFY(QFile::copy(program, to));
             QVERIFY(QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
