@@ -107,7 +107,7 @@ private slots:
         QVERIFY2(std::abs(valueOf(first, "Omega2") - 25) < 1.5, std::to_string(valueOf(first, "Omega2")).c_str());
         QVERIFY(results->refineButton()->isVisible());
         // The identified response's spectrum is drawn next to the data's.
-        QVERIFY(w.filterPanel()->spectrumPlot()->curveNames().contains(QStringLiteral("identified")));
+        QTRY_VERIFY(w.filterPanel()->spectrumPlot()->curveNames().contains(QStringLiteral("identified")));
 
         QTest::mouseClick(results->refineButton(), Qt::LeftButton);
         QVERIFY(w.runner()->isRunning());

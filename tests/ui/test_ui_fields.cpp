@@ -225,7 +225,7 @@ private slots:
         panel.lowPassBox()->setChecked(true);
         QVERIFY(changed.count() >= 1);
         QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
-        QVERIFY(panel.processedTable().has_value());
+        QVERIFY(panel.processedTable() != nullptr);
         QVERIFY(panel.preprocessing().lowPass.has_value());
         QCOMPARE(panel.preprocessing().lowPass->cutoffHz, cutoff->value());
         QVERIFY(panel.inputProblems().isEmpty());

@@ -698,6 +698,7 @@ private slots:
         FilterPanel panel;
         panel.setTable(&table);
         QCOMPARE(panel.currentColumn(), QStringLiteral("y"));
+        QTRY_VERIFY(!panel.spectraPending());
         QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
 
         QSignalSpy changed(&panel, &FilterPanel::preprocessingChanged);
@@ -706,7 +707,7 @@ private slots:
         panel.setPreprocessing(p);
         QVERIFY(changed.count() >= 1);
         QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
-        QVERIFY(panel.processedTable().has_value());
+        QVERIFY(panel.processedTable() != nullptr);
         const data::Preprocessing back = panel.preprocessing();
         QVERIFY(back.lowPass.has_value());
         QCOMPARE(back.lowPass->order, 4);
@@ -715,6 +716,7 @@ private slots:
         QVERIFY(!back.noise.has_value());
         QCOMPARE(back.decimation, 1);
         QVERIFY(panel.signalPlot()->curvePointCount(QStringLiteral("processed")) > 0);
+        QTRY_VERIFY(!panel.spectraPending());
         QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
         QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("processed")) > 0);
         QVERIFY(panel.spectrumPlot()->hasCutoff());
@@ -763,6 +765,7 @@ private slots:
         const data::DataTable table = sineTable();  // 1 Hz (amplitude 1) + 30 Hz (0.3) at 100 Hz
         FilterPanel panel;
         panel.setTable(&table);
+        QTRY_VERIFY(!panel.spectraPending());
         const auto peak = panel.previewPeak();
         QVERIFY(peak);
         QVERIFY2(std::abs(peak->frequencyHz - 1.0) < 0.01, qPrintable(QString::number(peak->frequencyHz)));
@@ -838,6 +841,42 @@ private slots:
         QCOMPARE(panel.startFormCombo()->currentIndex(), 1);  // omega
     }
 
+    // The spectra are computed on a worker thread: the call that asks for them returns before
+    // they are drawn, and only the latest request's spectra are drawn.
+    void filterSpectraComeFromAWorkerAndTheLatestWins()
+    {
+        const data::DataTable table = sineTable();
+        FilterPanel panel;
+        panel.setTable(&table);
+        QVERIFY(panel.spectraPending());
+        QTRY_VERIFY(!panel.spectraPending());
+        QCOMPARE(panel.spectrumPlot()->curvePointCount(QStringLiteral("identified")), -1);
+
+        // Two identified responses in a row, 1 Hz then 30 Hz: the second one's spectrum is shown.
+        const std::vector<double>& t = table.columns[0];
+        std::vector<double> slow(t.size()), fast(t.size());
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            slow[i] = std::sin(2 * std::numbers::pi * 1.0 * t[i]);
+            fast[i] = std::sin(2 * std::numbers::pi * 30.0 * t[i]);
+        }
+        panel.setIdentifiedResponse(QStringLiteral("y"), t, slow);
+        QVERIFY(panel.spectraPending());
+        panel.setIdentifiedResponse(QStringLiteral("y"), t, fast);
+        QTRY_VERIFY(!panel.spectraPending());
+        const sysid::ui::SpectrumPlot* spectrum = panel.spectrumPlot();
+        QVERIFY(spectrum->curvePointCount(QStringLiteral("identified")) > 0);
+        QVERIFY(spectrum->valueNear(QStringLiteral("identified"), 30.0) >
+                1e3 * spectrum->valueNear(QStringLiteral("identified"), 1.0));
+        // The previewed column's peak stays the raw signal's 1 Hz.
+        QVERIFY(panel.previewPeak() && std::abs(panel.previewPeak()->frequencyHz - 1.0) < 0.01);
+
+        // No table: nothing to compute, nothing pending, no curves.
+        panel.setTable(nullptr);
+        QVERIFY(!panel.spectraPending());
+        QCOMPARE(spectrum->curvePointCount(QStringLiteral("raw")), -1);
+        QVERIFY(!panel.previewPeak());
+    }
+
     void filterInvalidCutoffShowsError()
     {
         const data::DataTable table = sineTable();
@@ -848,7 +887,8 @@ private slots:
         panel.setPreprocessing(p);
         QVERIFY(!panel.errorText().isEmpty());
         QVERIFY(!panel.errorLabel()->isHidden());
-        QVERIFY(!panel.processedTable().has_value());
+        QVERIFY(panel.processedTable() == nullptr);
+        QTRY_VERIFY(!panel.spectraPending());
         QVERIFY(panel.spectrumPlot()->curvePointCount(QStringLiteral("raw")) > 0);
 
         // Editing the cutoff back into range clears the error.

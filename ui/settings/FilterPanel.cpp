@@ -7,7 +7,6 @@
 #include "engine/data/CutoffSuggestion.h"
 #include "engine/data/DataError.h"
 #include "engine/data/Noise.h"
-#include "engine/data/Spectrum.h"
 #include "engine/data/UniformTime.h"
 #include "engine/data/ZeroPhaseFilter.h"
 #include "ui/plots/CurvePlot.h"
@@ -15,6 +14,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFutureWatcher>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -26,6 +26,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -284,6 +285,8 @@ void FilterPanel::buildUi()
     const auto changed = [this] { settingChanged(); };
     connect(column_, &QComboBox::currentIndexChanged, this, [this] {
         if (!updating_) {
+            peak_.reset();
+            peakWanted_ = true;
             plotSignals();
             plotSpectra();
             updateSuggestions();
@@ -301,7 +304,7 @@ void FilterPanel::buildUi()
     connect(windowAfterFilter_, &QCheckBox::toggled, this, changed);
     connect(skipTransients_, &QPushButton::clicked, this, [this] { skipTransients(); });
     connect(useCutoff_, &QPushButton::clicked, this, [this] {
-        const std::optional<double> cutoff = table_ ? data::suggestedLowPassCutoff(*table_) : std::nullopt;
+        const std::optional<double> cutoff = suggestedCutoff_;
         if (!cutoff)
             return;
         {
@@ -349,6 +352,10 @@ void FilterPanel::buildUi()
 void FilterPanel::setTable(const data::DataTable* table)
 {
     table_ = table;
+    suggestedCutoff_ = table_ ? data::suggestedLowPassCutoff(*table_) : std::nullopt;
+    raw_.reset();
+    peak_.reset();
+    peakWanted_ = true;
     {
         const QSignalBlocker blocker(column_);
         const QString previous = column_->currentText();
@@ -526,7 +533,7 @@ QStringList FilterPanel::inputProblems() const
 void FilterPanel::suggestCutoff()
 {
     const QString what = cutoffHelp();
-    const std::optional<double> suggested = table_ ? data::suggestedLowPassCutoff(*table_) : std::nullopt;
+    const std::optional<double> suggested = suggestedCutoff_;
     if (!suggested) {
         cutoff_->setHelp(what);
         return;
@@ -563,7 +570,7 @@ void FilterPanel::refresh()
         try {
             settings.validate();
             if (table_) {
-                processed_ = data::preprocess(*table_, settings);
+                processed_ = std::make_shared<const data::DataTable>(data::preprocess(*table_, settings));
             }
         } catch (const std::exception& e) {
             message = QString::fromUtf8(e.what());
@@ -648,18 +655,6 @@ void FilterPanel::skipTransients()
     settingChanged();
 }
 
-std::optional<data::SpectralPeak> FilterPanel::previewPeak() const
-{
-    const double rate = sampleRate();
-    const auto c = table_ ? table_->findColumn(column_->currentText().toStdString()) : std::nullopt;
-    if (!(rate > 0) || !c || *c == table_->timeColumn)
-        return std::nullopt;
-    auto peak = data::spectralPeak(table_->columns[*c], rate);
-    if (peak)
-        peak->column = column_->currentText().toStdString();
-    return peak;
-}
-
 void FilterPanel::setParameterNames(const QStringList& names)
 {
     const QString previous = startParameter_->currentText();
@@ -683,8 +678,8 @@ void FilterPanel::setParameterNames(const QStringList& names)
 
 void FilterPanel::updateSuggestions()
 {
-    const auto peak = previewPeak();
-    const std::optional<double> cutoff = table_ ? data::suggestedLowPassCutoff(*table_) : std::nullopt;
+    const auto& peak = peak_;
+    const std::optional<double> cutoff = suggestedCutoff_;
     if (peak) {
         const double w = peak->angularFrequency();
         peakLabel_->setText(tr("Peak of %1 at %2 Hz: ω = 2πf = %3 rad/s, ω² = %4 — for a lightly damped oscillator "
@@ -693,6 +688,8 @@ void FilterPanel::updateSuggestions()
                                 .arg(peak->frequencyHz, 0, 'g', 3)
                                 .arg(w, 0, 'g', 3)
                                 .arg(w * w, 0, 'g', 3));
+    } else if (table_ && peakWanted_) {
+        peakLabel_->setText(tr("Finding the spectral peak of %1…").arg(column_->currentText()));
     } else {
         peakLabel_->setText(table_ ? tr("No spectral peak in %1 (constant, too short or not uniformly sampled).")
                                          .arg(column_->currentText())
@@ -749,48 +746,71 @@ void FilterPanel::plotSignals()
 void FilterPanel::setIdentifiedResponse(const QString& column, std::vector<double> times, std::vector<double> values)
 {
     identifiedColumn_ = column;
-    identifiedTimes_ = std::move(times);
-    identifiedValues_ = std::move(values);
+    auto identified = std::make_shared<data::DataTable>();
+    identified->columnNames = {"time", column.toStdString()};
+    identified->columns = {std::move(times), std::move(values)};
+    identified_ = std::move(identified);
     plotSpectra();
 }
 
 void FilterPanel::plotSpectra()
 {
-    QStringList notes;
+    SpectrumPreviewRequest request;
     const std::string name = column_->currentText().toStdString();
-    const auto spectrumOf = [&](const data::DataTable& table, const QString& curve, const QString& which) {
-        const auto c = table.findColumn(name);
-        if (!c || table.timeColumn >= table.columns.size()) {
-            return;
-        }
-        try {
-            const double dt = data::uniformTimeStep(table.columns[table.timeColumn], which.toStdString());
-            const data::Spectrum s = data::welch(table.columns[*c], 1.0 / dt, 256);
-            spectrumPlot_->setCurve(curve, s.frequency, s.power);
-        } catch (const std::exception& e) {
-            notes << QString::fromUtf8(e.what());
-        }
+    const auto add = [&](const std::shared_ptr<const data::DataTable>& table, const QString& curve,
+                         const QString& what) {
+        const auto c = table ? table->findColumn(name) : std::nullopt;
+        if (c && table->timeColumn < table->columns.size())
+            request.series.push_back({curve, what.toStdString(), table, *c});
     };
-    spectrumPlot_->removeCurve(tr("raw"));
-    spectrumPlot_->removeCurve(tr("processed"));
-    spectrumPlot_->removeCurve(tr("identified"));
     if (table_ && !name.empty()) {
-        spectrumOf(*table_, tr("raw"), tr("raw data"));
-        if (processed_) {
-            spectrumOf(*processed_, tr("processed"), tr("processed data"));
-        }
-        if (QString::fromStdString(name) == identifiedColumn_ && identifiedValues_.size() >= 2) {
-            try {
-                const double dt = data::uniformTimeStep(identifiedTimes_, "identified response");
-                const data::Spectrum s = data::welch(identifiedValues_, 1.0 / dt, 256);
-                spectrumPlot_->setCurve(tr("identified"), s.frequency, s.power);
-            } catch (const std::exception& e) {
-                notes << QString::fromUtf8(e.what());
+        if (!raw_ || raw_->columnNames.size() < 2 || raw_->columnNames[1] != name) {
+            raw_.reset();
+            if (const auto c = table_->findColumn(name); c && table_->timeColumn < table_->columns.size()) {
+                auto raw = std::make_shared<data::DataTable>();
+                raw->columnNames = {table_->columnNames.at(table_->timeColumn), name};
+                raw->columns = {table_->columns[table_->timeColumn], table_->columns[*c]};
+                raw_ = std::move(raw);
             }
         }
+        add(raw_, tr("raw"), tr("raw data"));
+        add(processed_, tr("processed"), tr("processed data"));
+        if (QString::fromStdString(name) == identifiedColumn_ && identified_ && identified_->columns[1].size() >= 2)
+            add(identified_, tr("identified"), tr("identified response"));
     }
-    spectrumPlot_->setToolTip(notes.isEmpty() ? QString()
-                                              : tr("No spectrum: %1").arg(notes.join(QStringLiteral("; "))));
+    request.withPeak = peakWanted_ && !request.series.empty() && request.series.front().curve == tr("raw");
+    request.peakColumn = name;
+    const quint64 id = ++spectraRequest_;
+    if (request.series.empty()) {
+        peakWanted_ = false;
+        showSpectra(SpectrumPreview{});
+        return;
+    }
+    spectraPending_ = true;
+    auto* watcher = new QFutureWatcher<SpectrumPreview>(this);
+    connect(watcher, &QFutureWatcher<SpectrumPreview>::finished, this, [this, watcher, id] {
+        watcher->deleteLater();
+        if (id == spectraRequest_)
+            showSpectra(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(computeSpectrumPreview, std::move(request)));
+}
+
+void FilterPanel::showSpectra(const SpectrumPreview& preview)
+{
+    spectraPending_ = false;
+    for (const QString& curve : {tr("raw"), tr("processed"), tr("identified")})
+        spectrumPlot_->removeCurve(curve);
+    for (const auto& [curve, spectrum] : preview.spectra)
+        spectrumPlot_->setCurve(curve, spectrum.frequency, spectrum.power);
+    spectrumPlot_->setToolTip(preview.notes.isEmpty()
+                                  ? QString()
+                                  : tr("No spectrum: %1").arg(preview.notes.join(QStringLiteral("; "))));
+    if (peakWanted_) {
+        peak_ = preview.peak;
+        peakWanted_ = false;
+        updateSuggestions();
+    }
 }
 
 }  // namespace sysid::ui

@@ -4,11 +4,13 @@
 #include "engine/data/Differentiation.h"
 #include "engine/data/Preprocessing.h"
 #include "engine/data/SpectralPeak.h"
+#include "ui/settings/SpectrumPreview.h"
 
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -33,7 +35,9 @@ class SpectrumPlot;
 // the filter's gain |H|^2 over them, so the cutoff can be placed by eye. From the previewed
 // column's spectral peak (data::spectralPeak) it offers a cutoff and a starting natural frequency
 // (omega, omega^2 or f) for a parameter of the model (startValueRequested).
-// Everything numerical is done by the engine (data::preprocess, data::welch); its errors
+// Everything numerical is done by the engine (data::preprocess, data::welch); the spectra and the
+// peak are computed on a worker thread (computeSpectrumPreview) and drawn when they arrive, so
+// that a long record does not stall the window; spectraPending() says one is on its way. Errors
 // (a cutoff above the Nyquist frequency, ...) are shown in a red line, never thrown. The cutoff
 // offered before a low-pass is set is data::suggestedLowPassCutoff of the table shown, so that
 // switching the filter on gives a valid filter at once. Number entries are NumberFields whose
@@ -66,8 +70,11 @@ public:
     // The model's parameters offered for a start value from the spectral peak (estimated
     // initial values left out by the caller). A name like "Omega2", "omega" or "wn" is preselected.
     void setParameterNames(const QStringList& names);
-    // The spectral peak of the previewed column of the table, if it has one.
-    std::optional<data::SpectralPeak> previewPeak() const;
+    // The spectral peak of the previewed column of the table, if it has one; nothing while it is
+    // computed (spectraPending()).
+    std::optional<data::SpectralPeak> previewPeak() const { return peak_; }
+    // True while spectra for the current settings are computed on the worker thread.
+    bool spectraPending() const { return spectraPending_; }
 
     // The identified model's response in a column's units, drawn in the spectrum as "identified"
     // while that column is previewed (the cutoff is placed by comparing the raw, filtered and
@@ -78,8 +85,8 @@ public:
     QString errorText() const { return error_; }
     // One line per number entry that is used and invalid, naming the setting and its rule.
     QStringList inputProblems() const;
-    // The table after preprocessing, if the settings applied cleanly.
-    const std::optional<data::DataTable>& processedTable() const { return processed_; }
+    // The table after preprocessing, if the settings applied cleanly; else null.
+    const data::DataTable* processedTable() const { return processed_.get(); }
 
     // graph(0) raw, graph(1) processed, in both plots.
     CurvePlot* signalPlot() const { return signalPlot_; }  // curves "raw" and "processed"
@@ -117,7 +124,10 @@ private:
     void differentiationChanged();
     void refresh();
     void plotSignals();
+    // Starts computing the previewed column's spectra (and its peak when the table or column
+    // changed) on a worker thread; showSpectra draws those of the latest request.
     void plotSpectra();
+    void showSpectra(const SpectrumPreview& preview);
     void showError(const QString& message);
     // Offers data::suggestedLowPassCutoff of the table while no low-pass is set (or its cutoff
     // is unusable), and says in the cutoff's tooltip where the value comes from.
@@ -134,9 +144,16 @@ private:
     double sampleRate() const;  // of the table; 0 when there is none or it is not uniform
 
     const data::DataTable* table_ = nullptr;
+    // Shared with the worker computing their spectra, so never changed in place. raw_ holds the
+    // time and the previewed column of table_, copied once per table and column.
+    std::shared_ptr<const data::DataTable> raw_, processed_, identified_;
     QString identifiedColumn_;
-    std::vector<double> identifiedTimes_, identifiedValues_;
-    std::optional<data::DataTable> processed_;
+    std::optional<data::SpectralPeak> peak_;
+    bool peakWanted_ = false;  // the table or column changed since peak_ was found
+    // data::suggestedLowPassCutoff of the table, found once per table: it depends on nothing else.
+    std::optional<double> suggestedCutoff_;
+    quint64 spectraRequest_ = 0;  // the latest request; older results are dropped
+    bool spectraPending_ = false;
     QString error_;
     bool updating_ = false;
 
