@@ -9,6 +9,7 @@
 #include "ui/periodic/PeriodicController.h"
 #include "ui/periodic/PeriodicPanel.h"
 #include "ui/run/FitRunner.h"
+#include "ui/settings/FilterPanel.h"
 #include "ui/settings/NumberField.h"
 
 #include <QCheckBox>
@@ -22,6 +23,8 @@
 #include <QCommandLineParser>
 #include <QTextStream>
 #include <QTimer>
+
+#include <functional>
 
 int main(int argc, char* argv[])
 {
@@ -87,8 +90,12 @@ int main(int argc, char* argv[])
     }
     const QString file = parser.value(screenshotOption);
     int status = 0;
-    auto shoot = [&] {
+    std::function<void()> shoot = [&] {
         QApplication::processEvents();
+        if (window.filterPanel()->spectraPending()) {  // computed on a worker: shown once drawn
+            QTimer::singleShot(50, &window, shoot);
+            return;
+        }
         if (!window.saveScreenshot(file)) {
             QTextStream(stderr) << "sysid-gui: cannot write " << file << "\n";
             status = 1;
