@@ -396,6 +396,19 @@ private slots:
         QVERIFY2(r.out.isEmpty(), qPrintable(describeText(r)));
     }
 
+    // An option may be abbreviated to a unique prefix, and an option left out keeps its default
+    // (--t-start); a prefix several options share is refused naming them all.
+    void optionsMayBeAbbreviated()
+    {
+        const Run r = runSysid({"simulate", kExamples + "duffing.model", "--t-e", "1", "--dt", "0.5", "-o", "-"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describeText(r)));
+        QCOMPARE(r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 4);  // header, t = 0, 0.5, 1
+        const Run p = runSysid({"periodic", kExamples + "duffing_periodic.model", "--t", "1", "-o", "-"});
+        QVERIFY2(p.exitCode == 2 && p.err.contains("'--t' is ambiguous") && p.err.contains("--time") &&
+                     p.err.contains("--tolerance"),
+                 qPrintable(describeText(p)));
+    }
+
     // What the dynamic loader maps before main (LD_TRACE_LOADED_OBJECTS: it lists them and exits): never
     // MPI (a module loaded only under a launcher); where the build links GiNaC statically, no second,
     // shared GiNaC, CLN or GMP; where it links the C++ runtime statically, no libstdc++ and no libgcc_s
