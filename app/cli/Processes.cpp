@@ -60,18 +60,19 @@ int launcherRank()
 // nullptr with `why` set when it cannot.
 MpiProcesses* startMpi(int& argc, char**& argv, std::string& why)
 {
-    const std::string dir = executableDirectory();
     void* module = nullptr;
-    for (const std::string& candidate :
-         {dir + "/sysid-mpi.so", dir + "/../" SYSID_MPI_MODULE_INSTALL_DIR "/sysid-mpi.so"}) {
+    for (const std::string& candidate : helperPlaces("sysid-mpi.so")) {
         module = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_GLOBAL);
         if (module)
             break;
         if (why.empty())
             why = ::dlerror();
     }
-    if (!module)
+    if (!module) {
+        if (why.empty())
+            why = "this executable's own place is unknown";
         return nullptr;
+    }
     const auto start = reinterpret_cast<MpiStart>(::dlsym(module, kMpiStartSymbol));
     if (!start) {
         why = std::string("sysid-mpi.so has no ") + kMpiStartSymbol;
@@ -102,14 +103,15 @@ bool startedByLauncher()
     return launcherRank() >= 0;
 }
 
-std::string executableDirectory()
+std::vector<std::string> helperPlaces(const std::string& name)
 {
     char path[4096];
     const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
     if (n <= 0)
         return {};
     const std::string exe(path, static_cast<std::size_t>(n));
-    return exe.substr(0, exe.find_last_of('/'));
+    const std::string dir = exe.substr(0, exe.find_last_of('/'));
+    return {dir + "/" + name, dir + "/../" SYSID_HELPER_INSTALL_DIR "/" + name};
 }
 
 void startProcesses([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv)

@@ -5,6 +5,7 @@
 #include <boost/program_options/variables_map.hpp>
 
 #include <string>
+#include <vector>
 
 namespace sysid::cli {
 
@@ -16,9 +17,10 @@ namespace sysid::cli {
 // True when a launcher (mpirun, srun) started this process, whether or not sysid can use MPI.
 bool startedByLauncher();
 
-// The directory of this executable ("" when unknown), where the build puts its helpers
-// (sysid-mpi.so, sysid-symbolic).
-std::string executableDirectory();
+// Where a helper of this executable (sysid-mpi.so, sysid-symbolic) may be, in the order to try: beside
+// the executable (the build tree), then where `cmake --install` puts it relative to bin/. Empty when
+// the executable's own place is unknown.
+std::vector<std::string> helperPlaces(const std::string& name);
 
 // Called first in main (MPI_Init when launched by mpirun); the processes end when main returns.
 void startProcesses(int& argc, char**& argv);

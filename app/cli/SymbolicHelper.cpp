@@ -180,14 +180,14 @@ HelperRun runHelper(const std::vector<std::string>& args, const std::string& inp
 
 std::string symbolicHelperPath()
 {
-    const std::string dir = executableDirectory();
-    const std::string candidates[] = {dir + "/" + kHelperName,
-                                      dir + "/../" SYSID_HELPER_INSTALL_DIR "/" + std::string(kHelperName)};
-    for (const std::string& candidate : candidates)
-        if (!dir.empty() && isExecutable(candidate))
-            return candidate;
-    throw UserError(std::string("the symbolic helper ") + kHelperName + " is missing (looked for " + candidates[0] +
-                    " and " + candidates[1] + "): install it with sysid");
+    const std::vector<std::string> places = helperPlaces(kHelperName);
+    for (const std::string& place : places)
+        if (isExecutable(place))
+            return place;
+    throw UserError(std::string("the symbolic helper ") + kHelperName + " is missing (" +
+                    (places.empty() ? std::string("this executable's own place is unknown")
+                                    : "looked for " + places[0] + " and " + places[1]) +
+                    "): install it with sysid");
 }
 
 void runInSymbolicHelper(char** argv)
