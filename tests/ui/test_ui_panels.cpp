@@ -870,6 +870,17 @@ private slots:
         // The previewed column's peak stays the raw signal's 1 Hz.
         QVERIFY(panel.previewPeak() && std::abs(panel.previewPeak()->frequencyHz - 1.0) < 0.01);
 
+        // A sample that is not a number: no spectrum, and the worker's message says which one.
+        data::DataTable broken = table;
+        broken.columns[1][10] = std::numeric_limits<double>::quiet_NaN();
+        panel.setTable(&broken);
+        QTRY_VERIFY(!panel.spectraPending());
+        QCOMPARE(spectrum->curvePointCount(QStringLiteral("raw")), -1);
+        QVERIFY2(spectrum->toolTip().startsWith(QStringLiteral("No spectrum: ")) &&
+                     spectrum->toolTip().contains(QStringLiteral("sample 11 is not a finite number")),
+                 qPrintable(spectrum->toolTip()));
+        QVERIFY(!panel.previewPeak());
+
         // No table: nothing to compute, nothing pending, no curves.
         panel.setTable(nullptr);
         QVERIFY(!panel.spectraPending());
