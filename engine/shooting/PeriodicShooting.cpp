@@ -199,7 +199,9 @@ PeriodicSolution solvePeriodic(eval::CompiledModel& model, const Eigen::VectorXd
     equations.setStop(stop);
     equations.setPeriod(P0);
     equations.setInputs(settings.inputs);
-    equations.recordSamples(settings.samples);
+    // No samples recorded during the Newton iterations: a solve takes several variational integrations
+    // and only the last one's samples would be kept; one integration of the states alone at the end
+    // costs less (continuation, one evaluation per point, records them: Continuation.cpp).
     detail::ShootingFactorisation ownFactorisation;
     detail::ShootingFactorisation& factorisation =
         settings.jacobianStore ? settings.jacobianStore->factorisation() : ownFactorisation;
