@@ -85,6 +85,40 @@ private slots:
         QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));
     }
 
+    // Outputs whose Jacobians are numbers (a state, a scaled state) are differentiated at the first
+    // sample only; every sample's dy/dp must still be dy/dx S, bit for bit, for one output and several.
+    void constantOutputJacobiansAtEverySample_data()
+    {
+        QTest::addColumn<QString>("outputs");
+        QTest::newRow("x") << "output x\n";
+        QTest::newRow("x, 2 x', x") << "output x\noutput v2 = 2*x'\noutput y = x\n";
+    }
+
+    void constantOutputJacobiansAtEverySample()
+    {
+        QFETCH(QString, outputs);
+        auto m = test::compiled("param c = 0.4\nparam k = 4\nx'' = -c*x' - k*x\nx(0) = 1, 0.5\n" + outputs.toStdString());
+        integrate::SimulationRequest r;
+        r.times = integrate::uniformGrid(0, 4, 0.25);
+        r.sensitivityParameters = {test::parameter(*m, "c"), test::parameter(*m, "k")};
+        r.recordStateSensitivity = true;
+        const auto tr = integrate::simulate(*m, r, test::tight(IntegrationMethod::Dopri5, 1e-10, 1e-12));
+        const Eigen::Index ny = tr.outputs.cols();
+        QCOMPARE(ny, Eigen::Index(outputs.count(QLatin1Char('\n'))));
+        for (std::size_t s = 0; s < r.times.size(); ++s) {
+            const Eigen::MatrixXd& dy = tr.outputParameterSensitivity[s];
+            const Eigen::MatrixXd& S = tr.stateParameterSensitivity[s];
+            for (Eigen::Index p = 0; p < 2; ++p) {
+                QVERIFY(S(0, p) != 0.0 || s == 0);
+                QVERIFY2(dy(0, p) == S(0, p), qPrintable(QString("sample %1").arg(s)));
+                if (ny > 1) {
+                    QVERIFY2(dy(1, p) == 2 * S(1, p), qPrintable(QString("sample %1").arg(s)));
+                    QVERIFY2(dy(2, p) == S(0, p), qPrintable(QString("sample %1").arg(s)));
+                }
+            }
+        }
+    }
+
     // CVODES' errconS = false: the steps are chosen for x alone. They can only be as many or fewer,
     // and the sensitivities, computed on them, stay within a small multiple of the tolerance.
     void sensitivitiesOutOfTheErrorControl_data()
