@@ -58,6 +58,28 @@ public:
     void accept() override { theta = pending; }
 };
 
+// At its optimum, with the noise of a cost an integration computes: J'r is zero, so a step's
+// predicted decrease is zero, while every evaluation lowers the cost by about 2e-14.
+class NoisyOptimum : public estimate::LeastSquaresProblem {
+public:
+    VectorXd theta = vec({1.0}), pending;
+    std::size_t evaluations = 0;
+    VectorXd parameters() const override { return theta; }
+    VectorXd lower() const override { return vec({-10}); }
+    VectorXd upper() const override { return vec({10}); }
+    bool evaluate(const VectorXd& step, estimate::Linearization& out, std::string&, std::stop_token) override
+    {
+        pending = theta + step;
+        const double a = 1.0 - 1e-14 * static_cast<double>(evaluations++);
+        out.residuals = vec({a, a});
+        out.jacobian.resize(2, 1);
+        out.jacobian << 1.0, -1.0;
+        out.merit = 0.5 * out.residuals.squaredNorm();
+        return true;
+    }
+    void accept() override { theta = pending; }
+};
+
 const VectorXd b3 = vec({1.0, -2.0, 0.5});
 
 // The least-squares solution of M theta = b: where a minimiser that starts has nothing left to do.
@@ -211,6 +233,20 @@ private slots:
         LinearProblem problem(MatrixXd::Identity(3, 2), vec({1.0, 2.0, 0.0}), vec({1.0, 2.0}));
         const auto out = minimise(static_cast<Minimiser>(minimiser), problem, noTests());
         checkTermination(out.termination, TerminationKind::Converged, TerminationCriterion::ExactFit);
+    }
+
+    // A step that lowers the cost by less than the tolerance ends the run even where its predicted
+    // decrease is zero (or, by rounding, negative), instead of raising the damping evaluation after
+    // evaluation until it fails.
+    void levenbergMarquardtEndsOnAStepWithinRounding()
+    {
+        NoisyOptimum problem;
+        auto tolerances = noTests();
+        tolerances.costTolerance = 1e-10;
+        const auto out = minimise(Minimiser::LevenbergMarquardt, problem, tolerances);
+        checkTermination(out.termination, TerminationKind::Converged, TerminationCriterion::CostTolerance);
+        QCOMPARE(problem.evaluations, std::size_t{2});  // the start and the one step
+        QCOMPARE(out.iterations, std::size_t{1});
     }
 
     void gaussNewtonStopsAtRoundingLevel()
