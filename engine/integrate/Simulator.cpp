@@ -53,8 +53,8 @@ public:
             gx_.resize(static_cast<Eigen::Index>(model_.outputCount()), n);
             gp_.resize(static_cast<Eigen::Index>(model_.outputCount()),
                        static_cast<Eigen::Index>(model_.parameterCount()));
-            constantJacobians_ =
-                constantEntries(model_.source().outputStateJacobian) && constantEntries(model_.source().outputParamJacobian);
+            constantJacobians_ = constantEntries(model_.source().outputStateJacobian) &&
+                constantEntries(model_.source().outputParamJacobian);
         } else {
             indexOutputJacobians();
         }
@@ -124,8 +124,8 @@ public:
             double* out = dy.data();
             for (Eigen::Index l = 0; l < m; ++l) {
                 const double* s = columns + static_cast<std::size_t>(l) * n;
-                const double* gp =
-                    gp_.data() + request_.sensitivityParameters[static_cast<std::size_t>(l)] * static_cast<std::size_t>(ny);
+                const double* gp = gp_.data() +
+                    request_.sensitivityParameters[static_cast<std::size_t>(l)] * static_cast<std::size_t>(ny);
                 // dy/dx S first, then dy/dp: the order of Eigen's product and sum below.
                 if (ny == 1) {  // one output: no loop over rows for the compiler to vectorise
                     double sum = 0.0;

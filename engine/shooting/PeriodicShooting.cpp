@@ -77,9 +77,6 @@ bool reusesJacobian(const eval::CompiledModel& model, const PeriodicSettings& se
 
 namespace {
 
-// Up to this many orbit samples are recorded during the Newton iterations (see solvePeriodic).
-constexpr std::size_t kRecordedSamples = 64;
-
 // The Newton view of the shooting equations; linearise() reuses the trajectory integrated
 // by the residual() call at the same point, and trial points are integrated without the
 // variational equations.
@@ -202,13 +199,10 @@ PeriodicSolution solvePeriodic(eval::CompiledModel& model, const Eigen::VectorXd
     equations.setStop(stop);
     equations.setPeriod(P0);
     equations.setInputs(settings.inputs);
-    // A solve takes several variational integrations and keeps only the last one's samples. A few
-    // samples are recorded in each (cheaper than integrating again); many are taken by one integration
-    // of the states alone at the end. Duffing orbit of the CVODES comparison, instructions per solve
-    // (recorded / integrated again): 2 samples 0.76 / 0.94 million, 64 samples 0.97 / 0.97, 200
-    // samples 1.44 / 1.04 (docs/DECISIONS.md). Continuation, one evaluation per point, always records.
-    if (settings.samples <= kRecordedSamples)
-        equations.recordSamples(settings.samples);
+    // A solve takes several variational integrations and keeps only the last one's samples: they are
+    // recorded where that costs less than integrating once more at the end (continuation, one
+    // evaluation per point, always records them).
+    equations.recordSamplesWhenCheaper(settings.samples);
     detail::ShootingFactorisation ownFactorisation;
     detail::ShootingFactorisation& factorisation =
         settings.jacobianStore ? settings.jacobianStore->factorisation() : ownFactorisation;

@@ -81,6 +81,14 @@ public:
     // sample()'s grid (dense output of the same integration, so the steps are unchanged); a
     // sample() at that point then needs no integration of its own. 0 turns it off.
     void recordSamples(std::size_t samples) { recordSamples_ = samples < 2 ? 0 : samples; }
+    // The same where it costs less than one integration of the states at the end (a Newton solve
+    // keeps only its last integration's samples): in the first residual() (a warm start often ends
+    // there), then only while the samples are at most a quarter of the steps the last one took.
+    void recordSamplesWhenCheaper(std::size_t samples)
+    {
+        recordSamples(samples);
+        recordWhenCheaper_ = true;
+    }
     // Product of the interval Jacobians at the last residual() point.
     Eigen::MatrixXd monodromy();
     // f(t, x) of the model.
@@ -95,7 +103,7 @@ private:
     Eigen::VectorXd evaluate(const Eigen::VectorXd& z, bool cache);
     // With `stepHint`, the integration starts with that step (0 = the default) and leaves its last one there.
     Eigen::VectorXd flowEnd(eval::CompiledModel& model, std::size_t i, double P, const Eigen::VectorXd& start,
-                            double* stepHint = nullptr);
+                            double* stepHint = nullptr, std::size_t* steps = nullptr);
     Eigen::VectorXd rhsOf(eval::CompiledModel& model, double t, const Eigen::VectorXd& x) const;
     // fn(i, model) for every interval i, spread over the worker threads; rethrows the first
     // exception of an interval after all threads finished.
@@ -126,6 +134,9 @@ private:
     std::vector<double> stepHints_;
     bool useStepHints_ = false;
     std::size_t recordSamples_ = 0;
+    bool recordWhenCheaper_ = false;
+    std::vector<std::size_t> intervalSteps_;  // per interval, the steps of its last integration in evaluate()
+    std::size_t lastSteps_ = 0;  // their sum: the last evaluate()'s steps over the period
     bool samplesValid_ = false;  // the recorded samples belong to cachedZ_
     std::vector<double> sampleTimes_;
     Eigen::MatrixXd sampleStates_, sampleOutputs_;

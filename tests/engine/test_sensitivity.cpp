@@ -97,7 +97,8 @@ private slots:
     void constantOutputJacobiansAtEverySample()
     {
         QFETCH(QString, outputs);
-        auto m = test::compiled("param c = 0.4\nparam k = 4\nx'' = -c*x' - k*x\nx(0) = 1, 0.5\n" + outputs.toStdString());
+        auto m =
+            test::compiled("param c = 0.4\nparam k = 4\nx'' = -c*x' - k*x\nx(0) = 1, 0.5\n" + outputs.toStdString());
         integrate::SimulationRequest r;
         r.times = integrate::uniformGrid(0, 4, 0.25);
         r.sensitivityParameters = {test::parameter(*m, "c"), test::parameter(*m, "k")};
