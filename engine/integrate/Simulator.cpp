@@ -80,11 +80,15 @@ public:
         const auto nn = static_cast<Eigen::Index>(n);
         Eigen::Map<const Eigen::MatrixXd> S(z + n, nn, static_cast<Eigen::Index>(system_.columnCount()));
         const bool sparse = nn >= kSparseStates;
-        if (sparse)
+        if (sparse) {
             model_.outputStateJacobianValues(gxValues_.data());
-        else if (!constantJacobians_ || !gxEvaluated_)
+        } else if (!constantJacobians_) {
             model_.outputStateJacobian(gx_.data());
-        gxEvaluated_ = true;
+        } else if (!constantsEvaluated_) {  // both, once
+            model_.outputStateJacobian(gx_.data());
+            model_.outputParameterJacobian(gp_.data());
+            constantsEvaluated_ = true;
+        }
         Eigen::Index c = 0;
         if (system_.initialStateColumns()) {
             if (request_.recordStateSensitivity)
@@ -112,9 +116,8 @@ public:
             for (const auto& e : parameterEntries_)
                 dy(e.row, e.column) += gpValues_[e.value];
         } else {
-            if (!constantJacobians_ || !gpEvaluated_)
+            if (!constantJacobians_)
                 model_.outputParameterJacobian(gp_.data());
-            gpEvaluated_ = true;
             const Eigen::Index ny = gx_.rows();
             dy.resize(ny, m);
             // Small: one allocation per sample (the result), no temporaries from Eigen's product; raw
@@ -250,7 +253,7 @@ private:
     std::vector<double> y_, invariants_;
     Eigen::MatrixXd dy_;
     Eigen::MatrixXd gx_, gp_;  // dense, below kSparseStates
-    bool constantJacobians_ = false, gxEvaluated_ = false, gpEvaluated_ = false;
+    bool constantJacobians_ = false, constantsEvaluated_ = false;
     std::vector<double> gxValues_, gpValues_;  // entries, from kSparseStates on
     std::vector<double> rowValues_;  // gxValues_ in the order of stateOf_
     bool oneEntryPerRow_ = false;
