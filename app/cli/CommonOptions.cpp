@@ -30,45 +30,61 @@ Arguments withCurrentSpellings(const Arguments& args, const std::map<std::string
     return out;
 }
 
-namespace {
-
-// The options the arguments can name: those a "--name" or "--name=value" names or abbreviates
-// (program_options takes a unique prefix), those with a short name when an argument has a single
-// dash, the positional one and those with a default value, in the order declared. Program_options
-// compares each argument with every option declared, copying both names each time: for the periodic
-// orbit of the CVODES comparison (27 arguments, 60 options) parsing took 790 000 instructions, and
-// 420 000 against these few. Errors stay the same: an unknown name matches none, and an abbreviation
-// keeps every option it could mean.
-void addNamedOptions(const Arguments& args, const po::options_description& from, const char* positional,
-                     po::options_description& into)
+NamedOptions::NamedOptions(const Arguments& args)
 {
-    std::vector<std::string_view> longNames;
-    bool shortNames = false;
+    constexpr std::string_view help = "help";
     for (const std::string& arg : args) {
         if (arg == "--")
             break;
-        if (arg.rfind("--", 0) == 0)
-            longNames.push_back(std::string_view(arg).substr(2, arg.find('=') - 2));
-        else if (arg.size() > 1 && arg[0] == '-')
-            shortNames = true;
+        if (arg.rfind("--", 0) == 0) {
+            const std::string name = arg.substr(2, arg.find('=') - 2);
+            every_ = every_ || (!name.empty() && help.substr(0, name.size()) == name);
+            longNames_.push_back(name);
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            // "-qo FILE", "-oFILE": every letter may be a short option (a value's letters too).
+            shortNames_ += arg.substr(1);
+            every_ = every_ || arg.find('h', 1) != std::string::npos;
+        }
     }
+}
+
+bool NamedOptions::names(std::string_view longName, char shortName) const
+{
+    if (every_ || (shortName != 0 && shortNames_.find(shortName) != std::string::npos))
+        return true;
+    for (const std::string& given : longNames_)
+        if (longName.substr(0, given.size()) == given)
+            return true;
+    return false;
+}
+
+bool NamedOptions::namesDeclared(std::string_view option) const
+{
+    const auto comma = option.find(',');
+    const bool hasShort = comma != std::string_view::npos && comma + 2 == option.size();
+    return names(option.substr(0, comma), hasShort ? option[comma + 1] : 0);
+}
+
+namespace {
+
+// The options of `from` the arguments can name (NamedOptions), the positional one and those with a
+// default value, in the order declared. For the periodic orbit of the CVODES comparison (27
+// arguments, 60 options) parsing took 790 000 instructions against all, 420 000 against these.
+void addNamedOptions(const NamedOptions& named, const po::options_description& from, const char* positional,
+                     po::options_description& into)
+{
     for (const auto& option : from.options()) {
         const auto [names, count] = option->long_names();
-        bool named = false;
-        for (std::size_t i = 0; i < count && !named; ++i) {
-            named = names[i] == positional;
-            for (const std::string_view given : longNames)
-                named = named || std::string_view(names[i]).substr(0, given.size()) == given;
-        }
-        if (!named && shortNames) {
-            const std::string shown = option->canonical_display_name(po::command_line_style::allow_dash_for_short);
-            named = shown.size() == 2 && shown[0] == '-';
-        }
-        if (!named) {
+        const std::string shown = option->canonical_display_name(po::command_line_style::allow_dash_for_short);
+        const char shortName = shown.size() == 2 && shown[0] == '-' ? shown[1] : 0;
+        bool declared = count == 0 && named.names("", shortName);
+        for (std::size_t i = 0; i < count && !declared; ++i)
+            declared = names[i] == std::string_view(positional) || named.names(names[i], shortName);
+        if (!declared) {
             boost::any value;
-            named = option->semantic()->apply_default(value);
+            declared = option->semantic()->apply_default(value);
         }
-        if (named)
+        if (declared)
             into.add(option);
     }
 }
@@ -81,12 +97,13 @@ std::optional<po::variables_map> parseArguments(const Arguments& args, const po:
 {
     po::positional_options_description positions;
     positions.add(positional, positionalCount);
-    po::options_description named;
-    addNamedOptions(args, options, positional, named);
+    const NamedOptions named(args);
+    po::options_description declared;
+    addNamedOptions(named, options, positional, declared);
     if (hidden)
-        addNamedOptions(args, *hidden, positional, named);
+        addNamedOptions(named, *hidden, positional, declared);
     po::variables_map vm;
-    po::store(po::command_line_parser(args).options(named).positional(positions).run(), vm);
+    po::store(po::command_line_parser(args).options(declared).positional(positions).run(), vm);
     recordArguments(vm);
     if (vm.count("help")) {
         std::cout << options;

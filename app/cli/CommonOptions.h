@@ -12,18 +12,40 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace sysid::cli {
 
-// Parses a command's arguments with one positional argument (the model or project file).
-// Returns nothing when --help was asked for and printed. `hidden` options are accepted but not
-// listed by --help (older spellings).
 // The arguments with older option spellings replaced by today's (also in the --old=VALUE form): one
 // name per concept across the commands, while the old spelling a script may hold still works.
 Arguments withCurrentSpellings(const Arguments& args, const std::map<std::string, std::string>& older);
 
+// The options a command line can name: those a "--name" or "--name=value" argument names or
+// abbreviates (program_options takes a unique prefix), and those whose short name is a letter of
+// a single-dash argument. Every option when help is asked for, so that --help lists them all.
+// Program_options compares each argument with every option declared, and declaring an option
+// costs as much again: commands declare and parse only these (docs/DECISIONS.md, "The command
+// line's start"). An unknown name still matches none, and an abbreviation keeps every option it
+// could mean, so the errors stay the same.
+class NamedOptions {
+public:
+    explicit NamedOptions(const Arguments& args);
+    // Whether the option with this long name (and short name, 0 for none) may be named.
+    bool names(std::string_view longName, char shortName = 0) const;
+    // `option` as declared to program_options: "name" or "name,n".
+    bool namesDeclared(std::string_view option) const;
+
+private:
+    std::vector<std::string> longNames_;
+    std::string shortNames_;
+    bool every_ = false;
+};
+
+// Parses a command's arguments with one positional argument (the model or project file).
+// Returns nothing when --help was asked for and printed. `hidden` options are accepted but not
+// listed by --help (older spellings).
 std::optional<boost::program_options::variables_map> parseArguments(
     const Arguments& args, const boost::program_options::options_description& options, const char* positional,
     const boost::program_options::options_description* hidden = nullptr, int positionalCount = 1);

@@ -251,7 +251,7 @@ int runCompare(const Arguments& args)
     const auto fields = core::selectFields(estimate::fitSettingFields(), [](const estimate::FitField& f) {
         return f.names.key == "intersample" || f.names.key.starts_with("integrator.");
     });
-    addFieldOptions(options, nullptr, fields);
+    addFieldOptions(options, NamedOptions(args), nullptr, fields);
     const auto parsed = parseArguments(args, options, "input", nullptr, -1);
     if (!parsed)
         return Success;

@@ -92,7 +92,7 @@ int runContour(const Arguments& args)
     });
     FieldOptionPolicy<estimate::MethodInput> policy;
     policy.otherOptions = {{"priors", "prior"}};
-    addFieldOptions(options, nullptr, fields, policy);
+    addFieldOptions(options, NamedOptions(args), nullptr, fields, policy);
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;

@@ -13,6 +13,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -100,16 +101,22 @@ std::string helpOf(const core::Field<S, Need>& field, const S& defaults)
 
 }  // namespace detail
 
-// Declares the options. `rename` gives an option another name in this command ("integrator" is
-// --method in `sysid simulate`); legacy options go to `hidden` (accepted, not listed).
+// Declares the options the arguments can name (`named`; all of them for --help). `rename` gives an
+// option another name in this command ("integrator" is --method in `sysid simulate`); legacy
+// options go to `hidden` (accepted, not listed).
 template <class S, class Need>
-void addFieldOptions(boost::program_options::options_description& options,
+void addFieldOptions(boost::program_options::options_description& options, const NamedOptions& named,
                      boost::program_options::options_description* hidden, const core::FieldTable<S, Need>& table,
                      const FieldOptionPolicy<Need>& policy = {}, const std::map<std::string, std::string>& rename = {})
 {
     namespace po = boost::program_options;
     const S defaults{};
     for (const auto& [option, fields] : detail::optionGroups(table, rename)) {
+        const bool legacyNamed = hidden && std::any_of(fields.begin(), fields.end(), [&](const auto* field) {
+            return !field->names.legacyOption.empty() && named.namesDeclared(field->names.legacyOption);
+        });
+        if (!named.namesDeclared(option) && !legacyNamed)
+            continue;
         std::string help;
         std::vector<Need> needs;
         for (const auto* field : fields) {

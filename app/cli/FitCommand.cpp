@@ -95,8 +95,9 @@ int runFit(const Arguments& args)
                    "with --quiet; RESULT.json holds it as \"report\" in any case")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
     // clang-format on
-    addFieldOptions(options, nullptr, job::multistartFields());
-    addFitJobOptions(options);
+    const NamedOptions named(args);
+    addFieldOptions(options, named, nullptr, job::multistartFields());
+    addFitJobOptions(options, named);
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;

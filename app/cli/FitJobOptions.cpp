@@ -53,7 +53,7 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings,
 
 }  // namespace
 
-void addFitJobOptions(po::options_description& options)
+void addFitJobOptions(po::options_description& options, const NamedOptions& named)
 {
     // clang-format off
     options.add_options()
@@ -73,7 +73,7 @@ void addFitJobOptions(po::options_description& options)
     addCsvFormatOptions(options);
     addPreprocessingOptions(options);
     const estimate::FitSettings defaults;
-    addFieldOptions(options, nullptr, estimate::fitSettingFields(), fitOptionPolicy(defaults));
+    addFieldOptions(options, named, nullptr, estimate::fitSettingFields(), fitOptionPolicy(defaults));
 }
 
 LoadedFit loadFitJob(const po::variables_map& vm, const std::string& input, const std::function<void()>& checkOutput)

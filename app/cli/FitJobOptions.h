@@ -4,6 +4,7 @@
 // settings, starting values, priors and the preprocessing — shared by the commands that run fits
 // (fit, profile).
 #include "app/cli/CommandLine.h"
+#include "app/cli/CommonOptions.h"
 
 #include "engine/job/FitJob.h"
 #include "engine/project/Project.h"
@@ -19,7 +20,7 @@ namespace sysid::cli {
 
 // --data, --time, --map, --method, --period, --frequency-parameter, --set, --prior, the CSV format,
 // the preprocessing and every fit setting's option.
-void addFitJobOptions(boost::program_options::options_description& options);
+void addFitJobOptions(boost::program_options::options_description& options, const NamedOptions& named);
 
 struct LoadedFit {
     job::FitJob job;

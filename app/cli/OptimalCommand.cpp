@@ -127,7 +127,7 @@ int runOptimal(const Arguments& args)
         ("time", po::value<std::string>(), "name of the time column (default: t, time or the first; MODEL form)")
         ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column "
                                                    "(repeatable; MODEL form)");
-    addFieldOptions(options, nullptr, estimate::optimalEstimationSettingFields());
+    addFieldOptions(options, NamedOptions(args), nullptr, estimate::optimalEstimationSettingFields());
     options.add_options()
         ("initial", po::value<Strings>()->composing(),
          "NAME=VALUE,WEIGHT: prior q_a and weight W_a >= 0 on an augmented state at the start (repeatable)")

@@ -133,7 +133,7 @@ int runPeriodic(const Arguments& args)
         ("output,o", po::value<std::string>(), "ORBIT.json, or .csv for the orbit samples / the branch (- for standard output)");
     // clang-format on
     addCsvFormatOptions(options);
-    addFieldOptions(options, nullptr, job::periodicJobFields());
+    addFieldOptions(options, NamedOptions(args), nullptr, job::periodicJobFields());
     po::options_description hidden;
     hidden.add_options()("natural", "the older spelling of --continuation natural");
     const auto parsed = parseArguments(args, options, "model", &hidden);

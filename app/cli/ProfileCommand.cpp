@@ -104,8 +104,9 @@ int runProfile(const Arguments& args)
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "PROFILE.json (- for JSON on standard output instead of the table)");
     // clang-format on
-    addFieldOptions(options, nullptr, job::profileFields());
-    addFitJobOptions(options);
+    const NamedOptions named(args);
+    addFieldOptions(options, named, nullptr, job::profileFields());
+    addFitJobOptions(options, named);
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;

@@ -109,7 +109,7 @@ int runSimulate(const Arguments& given)
         ("output,o", po::value<std::string>(), "output CSV file (- for standard output)");
     // clang-format on
     addCsvFormatOptions(options);
-    addFieldOptions(options, nullptr, integrate::integratorSettingFields());
+    addFieldOptions(options, NamedOptions(args), nullptr, integrate::integratorSettingFields());
     const auto parsed = parseArguments(args, options, "model");
     if (!parsed)
         return Success;

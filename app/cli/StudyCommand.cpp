@@ -103,7 +103,7 @@ int runStudy(const Arguments& args)
         ("output,o", po::value<std::string>(), "RESULT.json or RESULT.csv (one row per realisation); - for JSON on "
                                                "standard output instead of the table");
     // clang-format on
-    addFieldOptions(options, nullptr, job::noiseStudyFields(), {}, kStudyOptionNames);
+    addFieldOptions(options, NamedOptions(args), nullptr, job::noiseStudyFields(), {}, kStudyOptionNames);
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;

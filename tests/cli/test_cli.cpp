@@ -409,6 +409,26 @@ private slots:
                  qPrintable(describeText(p)));
     }
 
+    // A command declares only the options its arguments can name (NamedOptions): a setting's option
+    // is still taken abbreviated and next to grouped short options, and --help, -h, an abbreviation of
+    // --help and -h grouped with another short option each list every option.
+    void onlyTheOptionsTheArgumentsNameAreDeclared()
+    {
+        const QString model = kExamples + "duffing_periodic.model";
+        const Run rtol = runSysid({"periodic", model, "--period", "6.28", "--rto=-1", "-qo", "-"});
+        QVERIFY2(rtol.exitCode == 2 && rtol.err.contains("--rtol: expected a number > 0, got -1"),
+                 qPrintable(describeText(rtol)));
+        const Run intervals = runSysid({"periodic", model, "--period", "6.28", "-qo", "-", "--shooting-int=0"});
+        QVERIFY2(intervals.exitCode == 2 && intervals.err.contains("--shooting-intervals"),
+                 qPrintable(describeText(intervals)));
+        for (const char* help : {"--help", "-h", "--hel", "-qh"}) {
+            const Run listed = runSysid({"periodic", help});
+            QVERIFY2(listed.exitCode == 0 && listed.out.contains("--shooting-intervals") &&
+                         listed.out.contains("--rtol") && listed.out.contains("--header-line"),
+                     qPrintable(QString(help) + ": " + describeText(listed)));
+        }
+    }
+
     // What the dynamic loader maps before main (LD_TRACE_LOADED_OBJECTS: it lists them and exits): never
     // MPI (a module loaded only under a launcher); where the build links GiNaC statically, no second,
     // shared GiNaC, CLN or GMP; where it links the C++ runtime statically, no libstdc++ and no libgcc_s
