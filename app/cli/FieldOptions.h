@@ -112,9 +112,10 @@ void addFieldOptions(boost::program_options::options_description& options, const
     namespace po = boost::program_options;
     const S defaults{};
     for (const auto& [option, fields] : detail::optionGroups(table, rename)) {
-        const bool legacyNamed = hidden && std::any_of(fields.begin(), fields.end(), [&](const auto* field) {
-            return !field->names.legacyOption.empty() && named.namesDeclared(field->names.legacyOption);
-        });
+        const bool legacyNamed =
+            hidden && std::any_of(fields.begin(), fields.end(), [&](const auto* field) {
+                return !field->names.legacyOption.empty() && named.namesDeclared(field->names.legacyOption);
+            });
         if (!named.namesDeclared(option) && !legacyNamed)
             continue;
         std::string help;
