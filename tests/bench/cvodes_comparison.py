@@ -97,6 +97,27 @@ def fit_project(work, integrator):
     return path
 
 
+def placed(executables, into):
+    """Copies of the executables, side by side in `into`, each written in 1 MiB blocks as cp or an
+    installer writes it. A file the linker has just written sits in the page cache in small pieces, and
+    a process that maps it starts slower: sysid's orbit took 0.3-0.4 ms more of its 2.6 ms when run
+    from its fresh link than from a cp copy of it (kernel 6.18; docs/DECISIONS.md, "The command line's
+    start"). Every side is timed from such a copy, none in the state its last link left it in."""
+    os.makedirs(into, exist_ok=True)
+    out = []
+    for exe in executables:
+        target = os.path.join(into, os.path.basename(exe))
+        with open(exe, "rb") as src, open(target, "wb") as dst:
+            while True:
+                block = src.read(1 << 20)
+                if not block:
+                    break
+                dst.write(block)
+        shutil.copymode(exe, target)
+        out.append(target)
+    return out
+
+
 def timed(cmd):
     """(wall seconds, child CPU seconds (user + system, wait4), stdout) of one process; exits on failure."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -137,12 +158,20 @@ def main():
     try:
         peers = a.peers
         if not peers:
-            peers = work
-            build_peers(work)
-        sysid = os.path.join(a.build, "app", "sysid")
-        sides = [("sysid", sysid)]
+            peers = os.path.join(work, "built")
+            os.makedirs(peers)
+            build_peers(peers)
+        peers = os.path.dirname(placed([os.path.join(peers, p) for p in ("cvodes_sdof_fit", "cvodes_duffing_periodic")],
+                                       os.path.join(work, "peers"))[0])
+
+        def sysid_side(directory, into):
+            helper = os.path.join(directory, "sysid-symbolic")  # sysid looks for it next to itself
+            return placed([os.path.join(directory, "sysid")] + ([helper] if os.path.exists(helper) else []),
+                          os.path.join(work, into))[0]
+
+        sides = [("sysid", sysid_side(os.path.join(a.build, "app"), "sysid"))]
         if a.baseline:
-            sides.append(("sysid before", os.path.join(a.baseline, "sysid")))
+            sides.append(("sysid before", sysid_side(a.baseline, "before")))
 
         if a.problem == "fit":
             project = fit_project(work, a.integrator)
@@ -214,10 +243,15 @@ def main():
         cv_wall, cv_cpu = med(wall["CVODES"]), med(cpu["CVODES"])
         print("\nwhole process (%d starts each, interleaved; result %s)" %
               (a.runs, "written to a file" if a.write_file else "on standard output"))
-        print("  %-14s %12s %12s %14s %14s" % ("", "wall [ms]", "CPU [ms]", "CVODES/it wall", "CVODES/it CPU"))
+        print("  %-14s %12s %12s %14s %14s %22s" % ("", "wall [ms]", "CPU [ms]", "CVODES/it wall", "CVODES/it CPU",
+                                                    "paired CPU (quartiles)"))
         for name in [n for n, _ in sides] + ["CVODES"]:
-            print("  %-14s %s %s %14.2f %14.2f" % (name, fmt_ms(med(wall[name])) + "    ", fmt_ms(med(cpu[name])) + "    ",
-                                                   cv_wall / med(wall[name]), cv_cpu / med(cpu[name])))
+            # The machine's speed drifts: the ratio of the two starts made one after the other, per start.
+            paired = sorted(c / s for c, s in zip(cpu["CVODES"], cpu[name]))
+            quartile = lambda q: paired[int(q * (len(paired) - 1))]
+            print("  %-14s %s %s %14.2f %14.2f %8.2f (%.2f-%.2f)" % (
+                name, fmt_ms(med(wall[name])) + "    ", fmt_ms(med(cpu[name])) + "    ", cv_wall / med(wall[name]),
+                cv_cpu / med(cpu[name]), med(paired), quartile(0.25), quartile(0.75)))
         print("\nsolve only (median of %d solves in one process, median over %d alternated rounds)" % (a.runs, a.rounds))
         print("  %-34s %12s %12s %14s %14s" % ("", "wall [ms]", "CPU [ms]", "CVODES/it wall", "CVODES/it CPU"))
         for name, label in (("sysid", "sysid (%s)" % os.path.basename(bench_cmd[0])), ("CVODES", "CVODES (its own wall_s)")):
