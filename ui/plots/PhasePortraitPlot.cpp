@@ -77,7 +77,7 @@ void PhasePortraitPlot::setModelOutOfDate(bool outOfDate)
         pen.setStyle(Qt::DashLine);
     model_->setPen(pen);
     model_->setName(outOfDate ? tr("model (out of date)") : tr("model"));
-    customPlot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void PhasePortraitPlot::clear()

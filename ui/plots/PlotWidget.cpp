@@ -132,7 +132,7 @@ void PlotWidget::setAxisLabels(const QString& x, const QString& y)
     yLabel_ = y;
     plot_->xAxis->setLabel(x);
     plot_->yAxis->setLabel(y);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void PlotWidget::setLegendVisible(bool visible)
@@ -142,7 +142,7 @@ void PlotWidget::setLegendVisible(bool visible)
         legendAction_->setChecked(visible);
     }
     syncDecorations();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 bool PlotWidget::isLegendVisible() const
@@ -191,7 +191,7 @@ void PlotWidget::setNotice(const QString& text)
         }
         noticeElement_->setText(text);
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void PlotWidget::addContextAction(QAction* action)
@@ -264,7 +264,7 @@ void PlotWidget::resetView()
 {
     followData_ = true;
     rescaleToData();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void PlotWidget::rescaleToData()
@@ -297,7 +297,7 @@ void PlotWidget::shareHorizontalAxis(PlotWidget* a, PlotWidget* b)
         connect(from->plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), to,
                 [to](const QCPRange& range) {
                     to->plot_->xAxis->setRange(range);  // no signal when it is the range already
-                    to->plot_->replot(QCustomPlot::rpQueuedReplot);
+                    to->requestReplot();
                 });
     };
     follow(a, b);
@@ -314,7 +314,25 @@ void PlotWidget::dataChanged()
     if (followData_) {
         rescaleToData();
     }
+    requestReplot();
+}
+
+void PlotWidget::requestReplot()
+{
+    if (!isVisible()) {
+        replotWhenShown_ = true;
+        return;
+    }
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotWidget::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (replotWhenShown_) {
+        replotWhenShown_ = false;
+        plot_->replot(QCustomPlot::rpQueuedRefresh);  // drawn before the widget is painted
+    }
 }
 
 QColor PlotWidget::seriesColor(int index)
@@ -363,7 +381,7 @@ bool PlotWidget::exportTo(const QString& path, int width, int height, QString* e
             p->setSelection(selection);
         }
         if (!selected.isEmpty()) {
-            plot_->replot(QCustomPlot::rpQueuedReplot);
+            requestReplot();
         }
     });
 

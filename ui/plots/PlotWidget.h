@@ -95,6 +95,12 @@ protected:
     // Call after changing data: rescales while following the data, then queues one replot
     // (several updates before the next event-loop turn cost one replot).
     void dataChanged();
+    // Queues one replot. A plot that is not visible (a tab behind another, a window not yet shown)
+    // draws when it is next shown instead: a replot draws every layer, a million-point curve with
+    // its markers included, and a fit's progress asks every plot of the window for one.
+    void requestReplot();
+
+    void showEvent(QShowEvent* event) override;
 
     // Colour of the index-th curve of a plot (a fixed, colour-blind friendly palette).
     static QColor seriesColor(int index);
@@ -116,6 +122,7 @@ private:
     QString xLabel_;
     QString yLabel_;
     bool followData_ = true;
+    bool replotWhenShown_ = false;
 };
 
 }  // namespace sysid::ui

@@ -66,14 +66,14 @@ void SpectrumPlot::setCutoff(double hz)
     cutoffLine_->point1->setCoords(hz, 0.0);
     cutoffLine_->point2->setCoords(hz, 1.0);
     cutoffLine_->setVisible(true);
-    customPlot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void SpectrumPlot::clearCutoff()
 {
     cutoff_ = std::numeric_limits<double>::quiet_NaN();
     cutoffLine_->setVisible(false);
-    customPlot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 bool SpectrumPlot::hasCutoff() const

@@ -97,14 +97,14 @@ void TimeSeriesPlot::setOutputName(const QString& name)
     outputName_ = name;
     updateValueLabels();
     updateStyle();
-    customPlot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void TimeSeriesPlot::setOutputUnit(const QString& unit)
 {
     outputUnit_ = unit;
     updateValueLabels();
-    customPlot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void TimeSeriesPlot::updateValueLabels()
@@ -128,7 +128,7 @@ void TimeSeriesPlot::setModelAtCurrentValues(bool current)
         return;
     modelAtCurrentValues_ = current;
     updateStyle();
-    customPlot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void TimeSeriesPlot::setModelOutOfDate(bool outOfDate)
@@ -137,7 +137,7 @@ void TimeSeriesPlot::setModelOutOfDate(bool outOfDate)
         return;
     modelOutOfDate_ = outOfDate;
     updateStyle();
-    customPlot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void TimeSeriesPlot::setAxisLabels(const QString& x, const QString& y)
