@@ -692,6 +692,43 @@ private slots:
         QVERIFY(!panel.cancelButton()->isEnabled());
     }
 
+    // A data set shown with its preprocessing (MainWindow::refreshData) previews once, and ends as
+    // the table set, then the preprocessing, would: the same settings, processed table and message.
+    void filterTakesTableAndPreprocessingTogether()
+    {
+        const data::DataTable table = sineTable();
+        data::Preprocessing p;
+        p.lowPass = data::Preprocessing::LowPass{4, 5.0};
+        p.window = std::make_pair(0.5, 1.5);
+        p.decimation = 2;
+        FilterPanel apart;
+        apart.setTable(&table);
+        apart.setPreprocessing(p);
+        FilterPanel together;
+        QSignalSpy changed(&together, &FilterPanel::preprocessingChanged);
+        together.setTableAndPreprocessing(&table, p);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(together.currentColumn(), QStringLiteral("y"));
+        QVERIFY2(together.errorText().isEmpty(), qPrintable(together.errorText()));
+        QCOMPARE(data::toJson(together.preprocessing()), data::toJson(apart.preprocessing()));
+        QVERIFY(together.processedTable() != nullptr && apart.processedTable() != nullptr);
+        QVERIFY(together.processedTable()->columns == apart.processedTable()->columns);
+        QCOMPARE(together.processedTable()->columns[0].front(), 0.5);
+        QCOMPARE(together.signalPlot()->curvePointCount(QStringLiteral("processed")),
+                 apart.signalPlot()->curvePointCount(QStringLiteral("processed")));
+        QTRY_VERIFY(!together.spectraPending());
+        QTRY_VERIFY(!apart.spectraPending());
+
+        p.lowPass->cutoffHz = 80.0;  // above Nyquist (50 Hz): the same message either way
+        apart.setPreprocessing(p);
+        together.setTableAndPreprocessing(&table, p);
+        QVERIFY(!together.errorText().isEmpty());
+        QCOMPARE(together.errorText(), apart.errorText());
+        QVERIFY(together.processedTable() == nullptr);
+        QTRY_VERIFY(!together.spectraPending());
+        QTRY_VERIFY(!apart.spectraPending());
+    }
+
     void filterAppliesLowPass()
     {
         const data::DataTable table = sineTable();

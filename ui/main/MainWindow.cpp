@@ -970,8 +970,7 @@ void MainWindow::refreshData()
     experiments_->showDataSets(*document_);
     {
         const QSignalBlocker block(filter_);
-        filter_->setTable(document_->table(document_->currentDataSet()));
-        filter_->setPreprocessing(document_->preprocessing());
+        filter_->setTableAndPreprocessing(document_->table(document_->currentDataSet()), document_->preprocessing());
     }
 }
 

@@ -351,6 +351,27 @@ void FilterPanel::buildUi()
 
 void FilterPanel::setTable(const data::DataTable* table)
 {
+    loadTable(table);
+    refresh();
+}
+
+void FilterPanel::setPreprocessing(const data::Preprocessing& settings)
+{
+    loadPreprocessing(settings);
+    refresh();
+    emit preprocessingChanged();
+}
+
+void FilterPanel::setTableAndPreprocessing(const data::DataTable* table, const data::Preprocessing& settings)
+{
+    loadTable(table);
+    loadPreprocessing(settings);
+    refresh();
+    emit preprocessingChanged();
+}
+
+void FilterPanel::loadTable(const data::DataTable* table)
+{
     table_ = table;
     suggestedCutoff_ = table_ ? data::suggestedLowPassCutoff(*table_) : std::nullopt;
     raw_.reset();
@@ -383,10 +404,9 @@ void FilterPanel::setTable(const data::DataTable* table)
         const QSignalBlocker blocker(cutoff_);
         suggestCutoff();
     }
-    refresh();
 }
 
-void FilterPanel::setPreprocessing(const data::Preprocessing& settings)
+void FilterPanel::loadPreprocessing(const data::Preprocessing& settings)
 {
     updating_ = true;
     {
@@ -429,8 +449,6 @@ void FilterPanel::setPreprocessing(const data::Preprocessing& settings)
     }
     differentiationChanged();  // enables the window and order boxes; no signal while updating
     updating_ = false;
-    refresh();
-    emit preprocessingChanged();
 }
 
 data::Preprocessing FilterPanel::preprocessing() const
