@@ -1,11 +1,10 @@
 #include "engine/estimate/ResidualAnalysis.h"
 
+#include "engine/estimate/Distributions.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-
-#include <boost/math/distributions/binomial.hpp>
-#include <boost/math/distributions/normal.hpp>
 
 namespace sysid::estimate {
 
@@ -14,7 +13,7 @@ namespace {
 // The two-sided point of the standard normal distribution that |N(0, 1)| exceeds with probability alpha.
 double normalPoint(double alpha)
 {
-    return boost::math::quantile(boost::math::complement(boost::math::normal(), alpha / 2.0));
+    return normalUpperQuantile(alpha / 2.0);
 }
 
 const double z99 = normalPoint(1.0 - residualConfidence);
@@ -26,9 +25,8 @@ std::size_t lagsOutsideByChance(std::size_t tested)
     if (tested == 0)
         return 0;
     const double alpha = 1.0 - residualConfidence;
-    const boost::math::binomial lags(static_cast<double>(tested), alpha);
     std::size_t k = 0;
-    while (k < tested && boost::math::cdf(boost::math::complement(lags, static_cast<double>(k))) > alpha)
+    while (k < tested && binomialUpperTail(static_cast<double>(k), static_cast<double>(tested), alpha) > alpha)
         ++k;
     return k;
 }

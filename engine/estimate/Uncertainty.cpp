@@ -1,8 +1,7 @@
 #include "engine/estimate/Uncertainty.h"
 
+#include "engine/estimate/Distributions.h"
 #include "engine/estimate/NormalMatrix.h"
-
-#include <boost/math/distributions/students_t.hpp>
 
 #include <cmath>
 #include <limits>
@@ -105,7 +104,7 @@ Uncertainty fromInformation(const Eigen::MatrixXd& information, Eigen::Index dof
     for (Eigen::Index i = 0; i < p; ++i)
         if (std::isfinite(u.correlation(i, i)))
             u.correlation(i, i) = 1.0;  // exactly, not 1 - 1 ulp from the division
-    u.halfWidthFactor = boost::math::quantile(boost::math::students_t(static_cast<double>(dof)), 0.975);
+    u.halfWidthFactor = studentTQuantile(0.975, static_cast<double>(dof));
     return u;
 }
 

@@ -1,6 +1,7 @@
 #include "engine/job/ProfileLikelihood.h"
 
 #include "engine/data/Text.h"
+#include "engine/estimate/Distributions.h"
 #include "engine/estimate/MethodTraits.h"
 #include "engine/job/PreparedFit.h"
 #include "engine/job/ProfileObjective.h"
@@ -9,7 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <boost/math/distributions/chi_squared.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -329,7 +329,7 @@ void ProfileSettings::validate() const
 
 double chiSquaredQuantile(double confidence, std::size_t degrees)
 {
-    return boost::math::quantile(boost::math::chi_squared(static_cast<double>(degrees)), confidence);
+    return estimate::chiSquaredQuantile(confidence, static_cast<double>(degrees));
 }
 
 std::vector<ProfilePoint> ParameterProfile::points(const ProfilePoint& optimum) const
