@@ -98,8 +98,10 @@ int runCommand(int argc, char** argv)
     const std::string command = argv[1];
     const Arguments args(argv + 2, argv + argc);
     // A run waits for its model's native code (compiled once, then loaded from the cache), so that
-    // every evaluation of a run is the same code: docs/DECISIONS.md, "Native model code".
+    // every evaluation of a run is the same code: docs/DECISIONS.md, "Native model code". The
+    // process ends soon after its run: the library is not unloaded before.
     sysid::eval::setNativeCodeWaits(true);
+    sysid::eval::setNativeLibrariesKept(true);
     sysid::eval::setNativeCodeNotices([](const std::string& line) { std::cerr << "sysid: note: " << line << "\n"; });
     const std::map<std::string, int (*)(const Arguments&)> commands{
         {"check", SYSID_SYMBOLIC_COMMAND(runCheck)},

@@ -193,9 +193,15 @@ struct NativeBuild {
     }
 };
 
+namespace {
+
+std::atomic<bool> librariesKept{false};
+
+}  // namespace
+
 NativeCode::~NativeCode()
 {
-    if (handle_)
+    if (handle_ && !librariesKept.load(std::memory_order_relaxed))
         ::dlclose(handle_);
 }
 
@@ -288,6 +294,11 @@ void setNativeCodeWaits(bool wait)
     auto& s = service();
     const std::lock_guard lock(s.mutex);
     s.wait = wait;
+}
+
+void setNativeLibrariesKept(bool kept)
+{
+    librariesKept.store(kept, std::memory_order_relaxed);
 }
 
 void stopNativeBuilds()

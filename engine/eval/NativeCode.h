@@ -99,6 +99,10 @@ void requestNativeCode(const std::shared_ptr<const CompiledModelSource>& source,
 // The process's policy, set by the front end: wait for the compiler (the command line) or build
 // in the background (the desktop application, and the default).
 void setNativeCodeWaits(bool wait);
+// Whether a model's library stays loaded when its last user is gone, until the process ends: for
+// the command line, which exits soon after (unloading costs as much as a tenth of a short run's
+// solve); the desktop application unloads (the default).
+void setNativeLibrariesKept(bool kept);
 // Stops the compilers running for any model and starts no more (the models they were for stay
 // interpreted, without a notice): for a process that was asked to stop (Ctrl-C) and must not
 // wait for a compiler. Async-signal-unsafe: call it from a thread, not a signal handler.

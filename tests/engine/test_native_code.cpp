@@ -19,6 +19,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <link.h>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -401,6 +402,36 @@ private slots:
         std::error_code error;
         std::filesystem::remove_all(std::getenv("SYSID_NATIVE_CACHE"), error);
         eval::setNativeCodeWaits(true);
+    }
+
+    // A model's library goes with the last user of its model, unless the process keeps its
+    // libraries (the command line, setNativeLibrariesKept).
+    void aLibraryStaysLoadedOnlyWhenKept()
+    {
+        const Environment cache("SYSID_NATIVE_CACHE",
+                                (std::filesystem::temp_directory_path() /
+                                 ("sysid-native-kept-" + std::to_string(::getpid())))
+                                    .string());
+        const auto loadedObjects = [] {
+            int count = 0;
+            ::dl_iterate_phdr([](dl_phdr_info*, std::size_t, void* n) { return ++*static_cast<int*>(n), 0; }, &count);
+            return count;
+        };
+        for (const bool kept : {false, true}) {
+            eval::setNativeLibrariesKept(kept);
+            const int before = loadedObjects();
+            {
+                const auto source = compileFile(std::string(SYSID_SOURCE_DIR) + "/resources/examples/vanderpol.model");
+                eval::requestNativeCode(source, eval::ModelCode::Native);
+                source->native->wait();
+                QVERIFY(source->native->functions());
+                QCOMPARE(loadedObjects(), before + 1);
+            }
+            QCOMPARE(loadedObjects(), kept ? before + 1 : before);
+        }
+        eval::setNativeLibrariesKept(false);
+        std::error_code error;
+        std::filesystem::remove_all(std::getenv("SYSID_NATIVE_CACHE"), error);
     }
 };
 
