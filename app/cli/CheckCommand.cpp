@@ -16,9 +16,10 @@ namespace sysid::cli {
 
 int runCheck(const Arguments& args)
 {
+    const NamedOptions named(args);
     po::options_description options("sysid check MODEL [--equations]");
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named, "model")
         ("help,h", "show this help")
         ("equations", "also print the derived equations (Lagrange's equations, the descriptor system, index and hidden constraints of a model with constraints, first-order form, outputs)")
         ("model", po::value<std::string>(), "the .model file");

@@ -65,6 +65,36 @@ bool NamedOptions::namesDeclared(std::string_view option) const
     return names(option.substr(0, comma), hasShort ? option[comma + 1] : 0);
 }
 
+NamedOptionsInit::NamedOptionsInit(po::options_description& options, const NamedOptions& named,
+                                   const char* positional)
+    : options_(options), named_(named), positional_(positional)
+{
+}
+
+NamedOptionsInit& NamedOptionsInit::operator()(const char* name, const char* description)
+{
+    if (named_.namesDeclared(name))
+        options_.add_options()(name, description);
+    return *this;
+}
+
+NamedOptionsInit& NamedOptionsInit::operator()(const char* name, const po::value_semantic* semantic)
+{
+    return (*this)(name, semantic, "");
+}
+
+NamedOptionsInit& NamedOptionsInit::operator()(const char* name, const po::value_semantic* semantic,
+                                               const char* description)
+{
+    boost::any value;
+    if (named_.namesDeclared(name) || (positional_ && std::string_view(name) == positional_) ||
+        semantic->apply_default(value))
+        options_.add_options()(name, semantic, description);
+    else
+        delete semantic;
+    return *this;
+}
+
 namespace {
 
 // The options of `from` the arguments can name (NamedOptions), the positional one and those with a
@@ -234,14 +264,14 @@ std::string csvSymbolWords(const auto& symbols)
 
 }  // namespace
 
-void addCsvFormatOptions(po::options_description& options)
+void addCsvFormatOptions(po::options_description& options, const NamedOptions& named)
 {
     static const std::string separator = "separator of the data files: " + csvSymbolWords(data::csvSeparators) +
         " (default: from the header; MODEL form)";
     static const std::string point =
         "decimal point of the data files: " + csvSymbolWords(data::csvDecimalPoints) + " (default point; MODEL form)";
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named)
         ("separator", po::value<std::string>(), separator.c_str())
         ("decimal-point", po::value<std::string>(), point.c_str())
         ("header-line", po::value<std::string>(), "line of the data files' header; the lines above it are not read "

@@ -43,6 +43,24 @@ private:
     bool every_ = false;
 };
 
+// Declares options as options_description::add_options() does, but only those parseArguments
+// keeps: the ones `named` can name, the positional one and those with a default value (which a
+// command may read without its option given). A command's options are declared through it.
+class NamedOptionsInit {
+public:
+    NamedOptionsInit(boost::program_options::options_description& options, const NamedOptions& named,
+                     const char* positional = nullptr);
+    NamedOptionsInit& operator()(const char* name, const char* description);
+    NamedOptionsInit& operator()(const char* name, const boost::program_options::value_semantic* semantic);
+    NamedOptionsInit& operator()(const char* name, const boost::program_options::value_semantic* semantic,
+                                 const char* description);
+
+private:
+    boost::program_options::options_description& options_;
+    const NamedOptions& named_;
+    const char* positional_;
+};
+
 // Parses a command's arguments with one positional argument (the model or project file).
 // Returns nothing when --help was asked for and printed. `hidden` options are accepted but not
 // listed by --help (older spellings).
@@ -85,7 +103,7 @@ std::map<std::string, estimate::Prior> priorOptions(const boost::program_options
 std::map<std::string, std::string> columnMapping(const boost::program_options::variables_map& vm,
                                                  const char* form = "NAME=COLUMN");
 // --separator, --decimal-point, --header-line and --skip-rows: how the data files are read.
-void addCsvFormatOptions(boost::program_options::options_description& options);
+void addCsvFormatOptions(boost::program_options::options_description& options, const NamedOptions& named);
 data::CsvOptions csvOptions(const boost::program_options::variables_map& vm);
 std::vector<job::ExperimentData> dataExperiments(const boost::program_options::variables_map& vm,
                                                  const std::map<std::string, std::string>& mapping);

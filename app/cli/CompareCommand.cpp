@@ -214,6 +214,7 @@ int compareSeveral(const Strings& inputs, const po::variables_map& vm, const Fie
 
 int runCompare(const Arguments& args)
 {
+    const NamedOptions named(args);
     po::options_description options(
         "sysid compare RESULT.json|PROJECT.sysid [--data DATA.csv] [--map OUTPUT=COLUMN]... "
         "[--initial result|estimate[:S]|model] [-o OUT.json|OUT.csv]\n"
@@ -229,7 +230,7 @@ int runCompare(const Arguments& args)
         "w (y - yhat)^2 with w = 1/sigma^2 from the record's noise\nestimate, AIC = 2J + 2k, AICc, BIC = 2J + k ln N "
         "and rmse / fit % per output; -o OUT.json or OUT.csv (one row per model)");
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named, "input")
         ("help,h", "show this help")
         ("input", po::value<Strings>(), "RESULT.json of `sysid fit`, or a .sysid project with a result; several: "
                                         "the models side by side on one record")
@@ -247,11 +248,11 @@ int runCompare(const Arguments& args)
         ("output,o", po::value<std::string>(), "OUT.json (the measures and the initial state) or OUT.csv (t, each "
                                                "output measured and simulated); - for JSON on standard output");
     // clang-format on
-    addCsvFormatOptions(options);
+    addCsvFormatOptions(options, named);
     const auto fields = core::selectFields(estimate::fitSettingFields(), [](const estimate::FitField& f) {
         return f.names.key == "intersample" || f.names.key.starts_with("integrator.");
     });
-    addFieldOptions(options, NamedOptions(args), nullptr, fields);
+    addFieldOptions(options, named, nullptr, fields);
     const auto parsed = parseArguments(args, options, "input", nullptr, -1);
     if (!parsed)
         return Success;

@@ -52,6 +52,7 @@ job::SurfaceAxis parseAxis(const std::string& item, const std::string& option)
 
 int runContour(const Arguments& args)
 {
+    const NamedOptions named(args);
     po::options_description options(
         "sysid contour PROJECT.sysid|MODEL [--data DATA.csv]... --x NAME=FROM:TO --y NAME=FROM:TO [--grid N]\n"
         "              [--path RESULT.json] [options] -o FILE.json|FILE.csv\n"
@@ -62,7 +63,7 @@ int runContour(const Arguments& args)
         "--path the fit's final estimates; --set overrides both. With --path the fit's iterates are written\n"
         "too (in FILE.json, or next to FILE.csv as FILE.path.csv)");
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named, "input")
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project or the .model file")
         ("data", po::value<Strings>()->composing(), "CSV file of one experiment (repeatable; MODEL form)")
@@ -85,14 +86,14 @@ int runContour(const Arguments& args)
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "FILE.json or FILE.csv (- for JSON on standard output)");
     // clang-format on
-    addCsvFormatOptions(options);
+    addCsvFormatOptions(options, named);
     // The contour is the output-error cost whatever the method: its weights and integrator apply.
     const auto fields = core::selectFields(estimate::fitSettingFields(), [](const estimate::FitField& f) {
         return f.names.key == "output_weights" || f.names.key.starts_with("integrator.");
     });
     FieldOptionPolicy<estimate::MethodInput> policy;
     policy.otherOptions = {{"priors", "prior"}};
-    addFieldOptions(options, NamedOptions(args), nullptr, fields, policy);
+    addFieldOptions(options, named, nullptr, fields, policy);
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;

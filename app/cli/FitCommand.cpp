@@ -73,12 +73,13 @@ data::Preprocessing::Derivative parseDifferentiation(const std::string& text)
 int runFit(const Arguments& args)
 {
     const data::Preprocessing::Derivative derivative;
+    const NamedOptions named(args);
     po::options_description options(
         "sysid fit PROJECT.sysid [-o RESULT.json] [--quiet] [options]\n"
         "sysid fit MODEL --data DATA.csv [--data MORE.csv]... [options] -o RESULT.json\n"
         "A PROJECT (.sysid) names its data and settings; options given here override its settings");
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named, "input")
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project or the .model file")
         ("differentiation", po::value<std::string>(),
@@ -95,7 +96,6 @@ int runFit(const Arguments& args)
                    "with --quiet; RESULT.json holds it as \"report\" in any case")
         ("output,o", po::value<std::string>(), "RESULT.json (- for standard output; PROJECT form default: standard output)");
     // clang-format on
-    const NamedOptions named(args);
     addFieldOptions(options, named, nullptr, job::multistartFields());
     addFitJobOptions(options, named);
     const auto parsed = parseArguments(args, options, "input");

@@ -56,7 +56,7 @@ void applySettings(const po::variables_map& vm, estimate::FitSettings& settings,
 void addFitJobOptions(po::options_description& options, const NamedOptions& named)
 {
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named)
         ("data", po::value<Strings>()->composing(), "CSV file of one experiment (repeatable; MODEL form)")
         ("time", po::value<std::string>(), "name of the time column (default: t, time or the first; MODEL form)")
         ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column "
@@ -70,8 +70,8 @@ void addFitJobOptions(po::options_description& options, const NamedOptions& name
                                                       estimate::methodsTaking(estimate::MethodInput::Priors, ", ") +
                                                       "; repeatable)").c_str());
     // clang-format on
-    addCsvFormatOptions(options);
-    addPreprocessingOptions(options);
+    addCsvFormatOptions(options, named);
+    addPreprocessingOptions(options, named);
     const estimate::FitSettings defaults;
     addFieldOptions(options, named, nullptr, estimate::fitSettingFields(), fitOptionPolicy(defaults));
 }

@@ -111,6 +111,7 @@ std::string residualCsv(const estimate::OptimalEstimationResult& r)
 
 int runOptimal(const Arguments& args)
 {
+    const NamedOptions named(args);
     po::options_description options(
         "sysid optimal MODEL --data DATA.csv [options] -o RESULT.json [--residuals RESIDUALS.csv]\n"
         "sysid optimal PROJECT.sysid [options] [-o RESULT.json]\n"
@@ -120,22 +121,22 @@ int runOptimal(const Arguments& args)
         "stiffness along the starting guess (kappa = min Re of the local Jacobian's eigenvalues) and the\n"
         "shooting points kappa*dt >= -2 takes. Exit 1 when it does not converge.");
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named, "input")
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project or the .model file")
         ("data", po::value<std::string>(), "CSV file of the record (MODEL form)")
         ("time", po::value<std::string>(), "name of the time column (default: t, time or the first; MODEL form)")
         ("map", po::value<Strings>()->composing(), "NAME=COLUMN: read a model output or input from another column "
                                                    "(repeatable; MODEL form)");
-    addFieldOptions(options, NamedOptions(args), nullptr, estimate::optimalEstimationSettingFields());
-    options.add_options()
+    addFieldOptions(options, named, nullptr, estimate::optimalEstimationSettingFields());
+    NamedOptionsInit(options, named, "input")
         ("initial", po::value<Strings>()->composing(),
          "NAME=VALUE,WEIGHT: prior q_a and weight W_a >= 0 on an augmented state at the start (repeatable)")
         ("guess", po::value<Strings>()->composing(),
          "STATE=EXPRESSION: starting guess of an augmented state as an expression of t, the measured signals (outputs "
          "and inputs by name) and the parameters, e.g. s2=s4/3 (repeatable)");
-    addStageOptions(options);
-    options.add_options()
+    addStageOptions(options, named);
+    NamedOptionsInit(options, named, "input")
         ("diagnose", "only print the stiffness along the starting guess (and write it to -o as JSON); do not solve")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: starting value of a parameter (repeatable)")
         ("quiet,q", "no progress lines on stderr")
@@ -146,7 +147,7 @@ int runOptimal(const Arguments& args)
         ("first-stage", po::value<std::string>(), "the method of stage 1 (older spelling of --stage 1:integrator=M)")
         ("first-stage-steps", po::value<long long>(), "the steps of stage 1 (older spelling of --stage 1:steps=N)");
     // clang-format on
-    addCsvFormatOptions(options);
+    addCsvFormatOptions(options, named);
     const auto parsed = parseArguments(args, options, "input", &hidden);
     if (!parsed)
         return Success;

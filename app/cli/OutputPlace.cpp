@@ -17,7 +17,8 @@ namespace sysid::cli {
 
 namespace {
 
-// (option, file) for every argument value that names an existing file.
+// (option, value) for every argument value that may name a file: which of them do is asked only
+// when an output file is checked (a result to standard output needs no look at the disk).
 std::vector<std::pair<std::string, std::string>>& namedFiles()
 {
     static std::vector<std::pair<std::string, std::string>> files;
@@ -64,8 +65,7 @@ void recordArguments(const po::variables_map& vm)
     auto& files = namedFiles();
     files.clear();
     auto note = [&](const std::string& key, const std::string& value) {
-        std::error_code ec;
-        if (value != "-" && fs::is_regular_file(value, ec))
+        if (value != "-" && !value.empty())
             files.emplace_back(key, value);
     };
     for (const auto& [key, value] : vm) {
@@ -90,8 +90,8 @@ void checkOutputPlace(const std::string& path, const char* option)
     const std::string given = option;
     const std::string ownKey = given == "-o" ? "output" : given.substr(given.find_first_not_of('-'));
     for (const auto& [key, input] : namedFiles()) {
-        if (key == ownKey)
-            continue;  // the output option itself
+        if (key == ownKey || !fs::is_regular_file(input, ec))
+            continue;  // the output option itself, or a value that names no file
         if (core::sameFile(path, input))
             throw UserError(path + ": " + option + " names the input given as " + optionName(key) +
                             "; sysid does not overwrite its inputs: choose another output file");

@@ -102,6 +102,7 @@ std::string toCsv(const job::PeriodicJob::Result& result, const std::string& swe
 
 int runPeriodic(const Arguments& args)
 {
+    const NamedOptions named(args);
     po::options_description options(
         "sysid periodic MODEL --period T [--shooting-intervals N] [--set p=v]... -o ORBIT.json\n"
         "sysid periodic MODEL --sweep NAME=FROM:TO [--frequency] [options] -o BRANCH.json|.csv\n"
@@ -111,7 +112,7 @@ int runPeriodic(const Arguments& args)
         "A model with measured inputs is driven by their record over one period T (or over whole periods,\n"
         "averaged sample by sample), extended periodically; --intersample INPUT=spline for smooth records");
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named, "model")
         ("help,h", "show this help")
         ("model", po::value<std::string>(), "the .model file")
         ("set", po::value<Strings>()->composing(), "NAME=VALUE: a parameter value (repeatable)")
@@ -132,8 +133,8 @@ int runPeriodic(const Arguments& args)
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "ORBIT.json, or .csv for the orbit samples / the branch (- for standard output)");
     // clang-format on
-    addCsvFormatOptions(options);
-    addFieldOptions(options, NamedOptions(args), nullptr, job::periodicJobFields());
+    addCsvFormatOptions(options, named);
+    addFieldOptions(options, named, nullptr, job::periodicJobFields());
     po::options_description hidden;
     hidden.add_options()("natural", "the older spelling of --continuation natural");
     const auto parsed = parseArguments(args, options, "model", &hidden);

@@ -1,6 +1,7 @@
 #include "app/cli/PreprocessingOptions.h"
 
 #include "app/cli/CommandLine.h"
+#include "app/cli/CommonOptions.h"
 #include "app/cli/ParameterOverrides.h"
 
 #include "engine/core/SettingError.h"
@@ -24,13 +25,13 @@ std::pair<double, double> numberPair(const std::string& text, const std::string&
 
 }  // namespace
 
-void addPreprocessingOptions(po::options_description& options)
+void addPreprocessingOptions(po::options_description& options, const NamedOptions& named)
 {
     static const std::string ends = "how the low-pass treats the record's ends: " + data::kFilterEnds.choices() +
         " (default " + std::string(data::kFilterEnds.name(data::FilterEnds::LeastSquares)) + "). " +
         data::kFilterEnds.help();
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named)
         ("low-pass", po::value<std::string>(), "HZ[:ORDER]: a zero-phase Butterworth low-pass on every data column "
                                                "before the fit (order 1 to 10, default 4)")
         ("filter-ends", po::value<std::string>(), ends.c_str())

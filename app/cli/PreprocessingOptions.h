@@ -11,7 +11,9 @@
 
 namespace sysid::cli {
 
-void addPreprocessingOptions(boost::program_options::options_description& options);
+class NamedOptions;
+
+void addPreprocessingOptions(boost::program_options::options_description& options, const NamedOptions& named);
 
 // Applies the options given to `p`; a value that cannot be read, --filter-ends without a low-pass
 // or --window-after-filter without a window (from the options or in `p`) is a UsageError naming the

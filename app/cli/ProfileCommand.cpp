@@ -79,6 +79,7 @@ void printTable(const job::ProfileResult& r, std::ostream& out)
 
 int runProfile(const Arguments& args)
 {
+    const NamedOptions named(args);
     po::options_description options(
         "sysid profile PROJECT.sysid|MODEL [--data DATA.csv]... [--parameter NAME]... [--range [NAME=]LOW:HIGH]...\n"
         "              [--points N] [--confidence C] [--simultaneous] [--threads K] [options] [-o PROFILE.json]\n"
@@ -93,7 +94,7 @@ int runProfile(const Arguments& args)
         "flat is structurally non-identifiable. Fit options as for `sysid fit`; options override a project's\n"
         "\"profile\" settings");
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named, "input")
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project or the .model file")
         ("parameter", po::value<Strings>()->composing(), "NAME: an estimated parameter to profile (repeatable; "
@@ -104,7 +105,6 @@ int runProfile(const Arguments& args)
         ("quiet,q", "no progress lines on stderr")
         ("output,o", po::value<std::string>(), "PROFILE.json (- for JSON on standard output instead of the table)");
     // clang-format on
-    const NamedOptions named(args);
     addFieldOptions(options, named, nullptr, job::profileFields());
     addFitJobOptions(options, named);
     const auto parsed = parseArguments(args, options, "input");

@@ -49,6 +49,7 @@ void checkFolder(const fs::path& folder, const std::vector<std::string>& files, 
 
 int runReport(const Arguments& args)
 {
+    const NamedOptions named(args);
     po::options_description options(
         "sysid report PROJECT.sysid -o FOLDER [--force] [--fit] [--quiet]\n"
         "Writes FOLDER/report.html (model, data sets, preprocessing, estimator settings, estimates with\n"
@@ -56,7 +57,7 @@ int runReport(const Arguments& args)
         "history as SVG figures), parameters.json and parameters.csv. The fit reported is the project's\n"
         "last result (as the graphical program saves it); without one, or with --fit, it is run first");
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named, "input")
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project")
         ("output,o", po::value<std::string>(), "FOLDER: created if needed; a folder that is not empty is refused "

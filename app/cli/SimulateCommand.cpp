@@ -82,11 +82,12 @@ int runSimulate(const Arguments& given)
                         return "--" + old;
         return "--" + current;
     };
+    const NamedOptions named(args);
     po::options_description options(
         "sysid simulate MODEL --t-end T --dt DT [--parameters RESULT.json] [--set p=v]... [--input DATA.csv] "
         "[--noise PCT --seed N] -o OUT.csv");
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named, "model")
         ("help,h", "show this help")
         ("model", po::value<std::string>(), "the .model file")
         ("t-end", po::value<double>(), "end time (required)")
@@ -108,8 +109,8 @@ int runSimulate(const Arguments& given)
         ("seed", po::value<unsigned long long>()->default_value(0), "random seed for the noise")
         ("output,o", po::value<std::string>(), "output CSV file (- for standard output)");
     // clang-format on
-    addCsvFormatOptions(options);
-    addFieldOptions(options, NamedOptions(args), nullptr, integrate::integratorSettingFields());
+    addCsvFormatOptions(options, named);
+    addFieldOptions(options, named, nullptr, integrate::integratorSettingFields());
     const auto parsed = parseArguments(args, options, "model");
     if (!parsed)
         return Success;

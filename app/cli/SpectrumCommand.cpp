@@ -40,12 +40,13 @@ std::string significant(double value, int digits = 4)
 
 int runSpectrum(const Arguments& args)
 {
+    const NamedOptions named(args);
     po::options_description options(
         "sysid spectrum DATA.csv [--column NAME]... [--low-pass HZ[:ORDER]] [-o SPECTRUM.csv]\n"
         "Prints the peak of each column's power spectrum as a starting natural frequency (omega = 2 pi f and "
         "omega^2, the stiffness over the mass of an oscillator) and a low-pass cutoff to start from");
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named, "data")
         ("help,h", "show this help")
         ("data", po::value<std::string>(), "the CSV file")
         ("time", po::value<std::string>(), "name of the time column (default: t, time or the first)")
@@ -58,7 +59,7 @@ int runSpectrum(const Arguments& args)
                                                "(Welch, 256-sample segments, as the GUI's filter panel); - for "
                                                "standard output (the summary then goes to standard error)");
     // clang-format on
-    addCsvFormatOptions(options);
+    addCsvFormatOptions(options, named);
     const auto parsed = parseArguments(args, options, "data");
     if (!parsed)
         return Success;

@@ -70,14 +70,14 @@ void setField(const StageField& field, Stage& stage, const std::string& text, co
 
 }  // namespace
 
-void addStageOptions(po::options_description& options)
+void addStageOptions(po::options_description& options, const NamedOptions& named)
 {
     const std::string stageHelp =
         "K:NAME=VALUE[,NAME=VALUE...]: a setting of stage K of the loose-to-tight schedule (Rutten 1993, sec. 5.4; "
         "repeatable; K one past the last adds a copy of the last stage). Names: " +
         stageNamesHelp() + ". Default schedule: " + estimate::scheduleText(estimate::defaultOptimalEstimationStages());
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named)
         ("stages", po::value<long long>(), "keep the first N stages of the schedule (more: copies of the last one)")
         ("stage", po::value<std::vector<std::string>>()->composing(), stageHelp.c_str());
     // clang-format on

@@ -11,7 +11,9 @@
 
 namespace sysid::cli {
 
-void addStageOptions(boost::program_options::options_description& options);
+class NamedOptions;
+
+void addStageOptions(boost::program_options::options_description& options, const NamedOptions& named);
 
 // Applies --stages, then every --stage in order, to `stages` (a project's or the defaults), then
 // checks the schedule; a value that cannot be read or a rule broken is a UsageError naming

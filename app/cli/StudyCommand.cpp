@@ -83,6 +83,7 @@ void printTable(const job::NoiseStudyResult& r, std::ostream& out)
 
 int runStudy(const Arguments& args)
 {
+    const NamedOptions named(args);
     po::options_description options(
         "sysid study PROJECT.sysid [--kind auto|monte-carlo|bootstrap] [--realisations N] [--noise P]\n"
         "            [--distribution uniform|gaussian] [--seed S] [--threads K] [--method M] [-o "
@@ -94,7 +95,7 @@ int runStudy(const Arguments& args)
         "and the 95 % percentile interval around the estimate are printed. --kind auto (the default) picks\n"
         "Monte Carlo when the data sets carry true values. Options override the project's \"study\" settings");
     // clang-format off
-    options.add_options()
+    NamedOptionsInit(options, named, "input")
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the .sysid project")
         ("threads", po::value<long long>(), "worker threads (default: all cores; under mpirun, per process: the node's cores shared among its processes)")
@@ -103,7 +104,7 @@ int runStudy(const Arguments& args)
         ("output,o", po::value<std::string>(), "RESULT.json or RESULT.csv (one row per realisation); - for JSON on "
                                                "standard output instead of the table");
     // clang-format on
-    addFieldOptions(options, NamedOptions(args), nullptr, job::noiseStudyFields(), {}, kStudyOptionNames);
+    addFieldOptions(options, named, nullptr, job::noiseStudyFields(), {}, kStudyOptionNames);
     const auto parsed = parseArguments(args, options, "input");
     if (!parsed)
         return Success;
