@@ -67,12 +67,6 @@ bool switchedOff()
     return v == "off" || v == "0" || v == "no" || v == "interpreted";
 }
 
-template <class F>
-F symbol(void* handle, const std::string& name)
-{
-    return reinterpret_cast<F>(::dlsym(handle, name.c_str()));
-}
-
 }  // namespace
 
 // A caller that waits does not wait for the compilation of more C than this (a mechanism's
@@ -156,21 +150,26 @@ struct NativeBuild {
         return settle(*source, *code, handle, cached, seconds());
     }
 
-    // The loaded library's functions, by program slot.
+    // The loaded library's functions, by program slot, from its table (NativeSource.h).
     static bool settle(const CompiledModelSource& source, NativeCode& code, void* handle, bool cached, double seconds)
     {
-        auto table = std::make_unique<NativeFunctions>();
+        using Function = void (*)();
+        const auto* count = static_cast<const std::size_t*>(::dlsym(handle, "sysid_slots"));
+        const auto* functions = static_cast<const Function*>(::dlsym(handle, "sysid_functions"));
         const std::size_t slots = programSlotCount(source);
+        if (!count || !functions || *count != slots) {
+            ::dlclose(handle);
+            fail(code, "the model's library has no table of its " + std::to_string(slots) + " programs", seconds);
+            return true;
+        }
+        auto table = std::make_unique<NativeFunctions>();
         table->values.assign(slots, nullptr);
         table->dense.assign(slots, nullptr);
         table->sensitivity.assign(slots, nullptr);
         for (std::size_t slot = 0; slot < slots; ++slot) {
-            if (!hasProgram(source, slot))
-                continue;
-            const std::string k = std::to_string(slot);
-            table->values[slot] = symbol<NativeValues>(handle, "sysid_v" + k);
-            table->dense[slot] = symbol<NativeDense>(handle, "sysid_d" + k);
-            table->sensitivity[slot] = symbol<NativeSensitivity>(handle, "sysid_s" + k);
+            table->values[slot] = reinterpret_cast<NativeValues>(functions[3 * slot]);
+            table->dense[slot] = reinterpret_cast<NativeDense>(functions[3 * slot + 1]);
+            table->sensitivity[slot] = reinterpret_cast<NativeSensitivity>(functions[3 * slot + 2]);
         }
         code.settle(std::move(table), handle, {}, seconds, cached);
         return true;

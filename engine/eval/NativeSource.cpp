@@ -232,23 +232,34 @@ std::string nativeSource(const CompiledModelSource& s)
 
     std::string out = "/* sysid: native code of one model, generated; see NativeSource.h */\n"
                       "#include <math.h>\n#include <stddef.h>\n\n";
-    for (std::size_t slot = 0; slot < programSlotCount(s); ++slot) {
-        if (!hasProgram(s, slot))
-            continue;
-        const auto expressions = programExpressions(s, slot);
-        if (expressions.empty())
-            continue;
-        const ExpressionTape tape(expressions, bound);
-        if (tape.instructionCount() > kLargestProgram)
-            continue;
-        writeValues(out, slot, tape, s.stateCount());
-        const auto layout = denseLayout(s, slot);
-        if (!layout.empty())
-            writeDense(out, slot, tape, layout, s.stateCount());
-        const std::size_t program = slot % ProgramCount;
-        if (slot < kFirstGradientSlot && (program == RhsWithStateJacobian || program == RhsWithJacobians))
-            writeSensitivity(out, slot, tape, s, program == RhsWithJacobians);
+    const std::size_t slots = programSlotCount(s);
+    std::string table;
+    for (std::size_t slot = 0; slot < slots; ++slot) {
+        const std::string k = std::to_string(slot);
+        std::string values = "0", dense = "0", sensitivity = "0";
+        const auto expressions = hasProgram(s, slot) ? programExpressions(s, slot) : std::vector<std::string>{};
+        if (!expressions.empty()) {
+            const ExpressionTape tape(expressions, bound);
+            if (tape.instructionCount() <= kLargestProgram) {
+                writeValues(out, slot, tape, s.stateCount());
+                values = "(sysid_function)sysid_v" + k;
+                const auto layout = denseLayout(s, slot);
+                if (!layout.empty()) {
+                    writeDense(out, slot, tape, layout, s.stateCount());
+                    dense = "(sysid_function)sysid_d" + k;
+                }
+                const std::size_t program = slot % ProgramCount;
+                if (slot < kFirstGradientSlot && (program == RhsWithStateJacobian || program == RhsWithJacobians)) {
+                    writeSensitivity(out, slot, tape, s, program == RhsWithJacobians);
+                    sensitivity = "(sysid_function)sysid_s" + k;
+                }
+            }
+        }
+        table += "    " + values + ", " + dense + ", " + sensitivity + ",\n";
     }
+    out += "\ntypedef void (*sysid_function)(void);\nconst size_t sysid_slots = " + std::to_string(slots) +
+        ";\nconst sysid_function sysid_functions[] = {\n" + (table.empty() ? std::string("    0,\n") : table) +
+        "};\n";
     return out;
 }
 

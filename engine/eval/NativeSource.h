@@ -17,6 +17,9 @@ namespace sysid::eval {
 //                 double* dx, double* dS)
 //                                                         f and the sensitivity right-hand side
 //                                                         dS_c = df/dx S_c (+ df/dp_l where column[l] = c).
+// and, so that loading the library looks up two symbols rather than three per slot,
+//   const size_t sysid_slots;  const sysid_function sysid_functions[3 * sysid_slots];
+//                                                         per slot its v, d and s functions (0 where none).
 // v holds the variables [t, x, p, u, m], of which the functions read p, u and m: t and x are arguments,
 // so an integrator's call needs no copy of its state into the evaluator. Each function is the interpreter's program (ExpressionTape)
 // written out instruction by instruction, shared subexpressions computed once, so that compiled
