@@ -5,7 +5,9 @@
 #include "engine/model/ModelFile.h"
 #include "engine/project/AtomicFile.h"
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -348,9 +350,14 @@ std::string readModelText(const std::string& path)
 
 void writeResult(const std::string& path, const std::string& text)
 {
-    if (path == "-")
+    if (path == "-") {
+        errno = 0;
         std::cout << text << std::flush;
-    else
+        // A full disk or a closed pipe behind standard output must not pass for a written result.
+        if (!std::cout)
+            throw UserError(std::string("cannot write the result to standard output") +
+                            (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+    } else
         project::writeFileAtomically(path, text);
 }
 

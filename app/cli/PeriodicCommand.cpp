@@ -6,6 +6,7 @@
 #include "app/cli/Interrupt.h"
 #include "app/cli/FieldOptions.h"
 #include "app/cli/ParameterOverrides.h"
+#include "app/cli/Processes.h"
 #include "app/cli/StderrProgress.h"
 
 #include "engine/data/CsvReader.h"
@@ -175,9 +176,16 @@ int runPeriodic(const Arguments& args)
     const job::PeriodicJob::Result result = job.run(progress, interruptToken());
     const std::string sweepParameter = job.sweep ? job.sweep->parameter : std::string();
     const bool csv = out.size() > 4 && out.substr(out.size() - 4) == ".csv";
-    writeResult(out,
-                csv ? toCsv(result, sweepParameter)
-                    : project::periodicResultToJson(result, sweepParameter).dump(2) + "\n");
+    if (csv) {
+        writeResult(out, toCsv(result, sweepParameter));
+    } else {
+        const nlohmann::json json = project::periodicResultToJson(result, sweepParameter);
+        writeResult(out, json.dump(2) + "\n");
+        // Written: the process ends here rather than free the JSON tree, the result and the options
+        // on the way back to main (a sixth of the work after the orbit's solve; Processes.h).
+        if (result.solution.converged())
+            finishProcess(interrupted() ? InterruptedExit : Success);
+    }
     if (!result.solution.converged())
         throw UserError(path + ": no periodic solution found: " + result.solution.newton.termination.message);
     return Success;

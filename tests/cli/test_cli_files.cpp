@@ -71,6 +71,20 @@ class TestCliFiles : public QObject {
     }
 
 private slots:
+    // A result that cannot be written to standard output (a full disk) is an error, not a success.
+    void aFullStandardOutputIsAnError()
+    {
+        QProcess p;
+        p.setStandardOutputFile(QStringLiteral("/dev/full"));
+        p.start(kSysid, {"periodic", kExamples + "duffing_periodic.model", "--period", "4.487989505128276", "-q",
+                         "-o", "-"});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 1, qPrintable(err));
+        QVERIFY2(err.contains("cannot write the result to standard output: No space left on device"), qPrintable(err));
+    }
+
     void outputNamingAnInputIsRefused()
     {
         QTemporaryDir dir;
