@@ -1,6 +1,7 @@
 #include "app/cli/CommonOptions.h"
 
 #include "app/cli/ParameterOverrides.h"
+#include "app/cli/PlainArguments.h"
 
 #include "engine/model/ModelFile.h"
 #include "engine/project/AtomicFile.h"
@@ -127,15 +128,20 @@ std::optional<po::variables_map> parseArguments(const Arguments& args, const po:
                                                 const char* positional, const po::options_description* hidden,
                                                 int positionalCount)
 {
-    po::positional_options_description positions;
-    positions.add(positional, positionalCount);
-    const NamedOptions named(args);
-    po::options_description declared;
-    addNamedOptions(named, options, positional, declared);
-    if (hidden)
-        addNamedOptions(named, *hidden, positional, declared);
+    std::optional<po::variables_map> plain = parsePlainArguments(args, {&options, hidden}, positional, positionalCount);
     po::variables_map vm;
-    po::store(po::command_line_parser(args).options(declared).positional(positions).run(), vm);
+    if (plain) {
+        vm = std::move(*plain);
+    } else {
+        po::positional_options_description positions;
+        positions.add(positional, positionalCount);
+        const NamedOptions named(args);
+        po::options_description declared;
+        addNamedOptions(named, options, positional, declared);
+        if (hidden)
+            addNamedOptions(named, *hidden, positional, declared);
+        po::store(po::command_line_parser(args).options(declared).positional(positions).run(), vm);
+    }
     recordArguments(vm);
     if (vm.count("help")) {
         std::cout << options;
