@@ -16,8 +16,9 @@ full=0
 [[ "${1:-}" == "--full" ]] && full=1
 
 # Readers and writers of every file format (the cache of compiled models too), the model language
-# and its hostile inputs, the distribution of work, the CLI end to end with its files and signals:
-# where outside input enters.
+# and its hostile inputs, the distribution of work, the CLI end to end with its files, signals and
+# argument parsing: where outside input enters; and the quantiles of our own (their loops and
+# series).
 # The GUI suites (which need the whole widget library built a second time) and the slowest CLI
 # suite run with --full only, as does test_ui_mainwindow, whose event-loop gaps the sanitizers'
 # slowdown exceeds.
@@ -25,7 +26,8 @@ suites=(
   test_model_parser test_model_robustness test_data_csv test_project test_settings test_atomic_file test_job
   test_compiled_model_cache
   test_example_catalogue test_distributed_for test_multistart
-  test_cli test_cli_files test_cli_docs
+  test_cli test_cli_files test_cli_docs test_cli_arguments
+  test_distributions
 )
 fuzzers=(fuzz_model_parser fuzz_csv_reader fuzz_project_reader)
 
