@@ -88,28 +88,32 @@ std::string readInputFile(const std::string& path, std::uint64_t maxBytes, const
     }
     std::string text;
     text.reserve(static_cast<std::size_t>(st.st_size));
+    const bool read = readToEnd(fd, text, maxBytes);
+    const int error = errno;
+    ::close(fd);
+    if (!read)
+        throw InputFileError(path, "cannot be read: " + std::string(std::strerror(error)));
+    if (text.size() > maxBytes)
+        throw InputFileError(path,
+                             "grew beyond the " + describeBytes(static_cast<double>(maxBytes)) + " sysid reads as " +
+                                 what + " while it was read");
+    return text;
+}
+
+bool readToEnd(int fd, std::string& text, std::uint64_t maxBytes)
+{
     char buffer[1 << 16];
-    for (;;) {
+    while (text.size() <= maxBytes) {
         const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            const int error = errno;
-            ::close(fd);
-            throw InputFileError(path, "cannot be read: " + std::string(std::strerror(error)));
-        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return false;
         if (n == 0)
             break;
         text.append(buffer, static_cast<std::size_t>(n));
-        if (text.size() > maxBytes) {
-            ::close(fd);
-            throw InputFileError(path,
-                                 "grew beyond the " + describeBytes(static_cast<double>(maxBytes)) +
-                                     " sysid reads as " + what + " while it was read");
-        }
     }
-    ::close(fd);
-    return text;
+    return true;
 }
 
 bool sameFile(const std::string& a, const std::string& b)

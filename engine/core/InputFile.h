@@ -28,6 +28,10 @@ inline constexpr std::uint64_t kMaxProjectFileBytes = std::uint64_t{512} << 20; 
 // `maxBytes`; reads at most `maxBytes` + 1 bytes, so a file that grows while read is refused too.
 std::string readInputFile(const std::string& path, std::uint64_t maxBytes, const std::string& what);
 
+// Appends what `fd` holds to `text`, to its end or until `text` has more than `maxBytes`; false
+// (errno set) on a read error. The one read loop of readInputFile, the model and cache readers.
+bool readToEnd(int fd, std::string& text, std::uint64_t maxBytes);
+
 // Why `path` cannot be read as `what`, or "" when it is a regular file within `maxBytes`:
 // the check readInputFile makes, for a front end that only names the file.
 std::string inputFileProblem(const std::string& path, std::uint64_t maxBytes, const std::string& what);

@@ -1,5 +1,7 @@
 #include "engine/eval/NativeCompiler.h"
 
+#include "engine/core/InputFile.h"
+
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -7,7 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
+#include <limits>
 #include <sstream>
 #include <string_view>
 #include <system_error>
@@ -159,19 +161,9 @@ std::string readCacheFile(const std::filesystem::path& path)
     if (fd < 0)
         return {};
     std::string bytes;
-    char buffer[1 << 14];
-    for (;;) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            bytes.clear();  // unreadable: as if absent
-        if (n <= 0)
-            break;
-        bytes.append(buffer, static_cast<std::size_t>(n));
-    }
+    const bool read = core::readToEnd(fd, bytes, std::numeric_limits<std::uint64_t>::max());
     ::close(fd);
-    return bytes;
+    return read ? bytes : std::string();  // unreadable: as if absent
 }
 
 CompileOutcome compileSharedObject(const std::string& text, const std::filesystem::path& library,

@@ -1,9 +1,9 @@
 #include "engine/model/ModelFile.h"
 
+#include "engine/core/InputFile.h"
 #include "engine/model/ModelError.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <filesystem>
 
 #include <fcntl.h>
@@ -45,21 +45,12 @@ std::optional<std::string> readModelFile(const std::string& path, std::string& p
     // The size may change between the check and the read: stop one chunk past the limit.
     std::string text;
     text.reserve(static_cast<std::size_t>(std::min<std::uintmax_t>(ec ? 0 : size, kMaxModelFileBytes)));
-    char chunk[1 << 16];
-    while (text.size() <= kMaxModelFileBytes) {
-        const ssize_t n = ::read(fd, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            ::close(fd);
-            problem = "cannot read the model file";
-            return std::nullopt;
-        }
-        if (n == 0)
-            break;
-        text.append(chunk, static_cast<std::size_t>(n));
-    }
+    const bool read = core::readToEnd(fd, text, kMaxModelFileBytes);
     ::close(fd);
+    if (!read) {
+        problem = "cannot read the model file";
+        return std::nullopt;
+    }
     if (text.size() > kMaxModelFileBytes) {
         problem =
             "the file has more bytes than a model file may have (" + std::to_string(kMaxModelFileBytes >> 20) + " MiB)";
