@@ -61,11 +61,24 @@ bool NamedOptions::names(std::string_view longName, char shortName) const
     return false;
 }
 
-bool NamedOptions::namesDeclared(std::string_view option) const
+std::pair<std::string_view, char> NamedOptions::declaredNames(std::string_view option)
 {
     const auto comma = option.find(',');
     const bool hasShort = comma != std::string_view::npos && comma + 2 == option.size();
-    return names(option.substr(0, comma), hasShort ? option[comma + 1] : 0);
+    return {option.substr(0, comma), hasShort ? option[comma + 1] : '\0'};
+}
+
+bool NamedOptions::namesDeclared(std::string_view option) const
+{
+    const auto [longName, shortName] = declaredNames(option);
+    return names(longName, shortName);
+}
+
+bool NamedOptions::keeps(std::string_view longName, char shortName, const char* positional,
+                         const po::value_semantic& semantic) const
+{
+    boost::any value;
+    return names(longName, shortName) || (positional && longName == positional) || semantic.apply_default(value);
 }
 
 NamedOptionsInit::NamedOptionsInit(po::options_description& options, const NamedOptions& named,
@@ -89,9 +102,8 @@ NamedOptionsInit& NamedOptionsInit::operator()(const char* name, const po::value
 NamedOptionsInit& NamedOptionsInit::operator()(const char* name, const po::value_semantic* semantic,
                                                const char* description)
 {
-    boost::any value;
-    if (named_.namesDeclared(name) || (positional_ && std::string_view(name) == positional_) ||
-        semantic->apply_default(value))
+    const auto [longName, shortName] = NamedOptions::declaredNames(name);
+    if (named_.keeps(longName, shortName, positional_, *semantic))
         options_.add_options()(name, semantic, description);
     else
         delete semantic;
@@ -110,13 +122,9 @@ void addNamedOptions(const NamedOptions& named, const po::options_description& f
         const auto [names, count] = option->long_names();
         const std::string shown = option->canonical_display_name(po::command_line_style::allow_dash_for_short);
         const char shortName = shown.size() == 2 && shown[0] == '-' ? shown[1] : 0;
-        bool declared = count == 0 && named.names("", shortName);
+        bool declared = count == 0 && named.keeps("", shortName, positional, *option->semantic());
         for (std::size_t i = 0; i < count && !declared; ++i)
-            declared = names[i] == std::string_view(positional) || named.names(names[i], shortName);
-        if (!declared) {
-            boost::any value;
-            declared = option->semantic()->apply_default(value);
-        }
+            declared = named.keeps(names[i], shortName, positional, *option->semantic());
         if (declared)
             into.add(option);
     }

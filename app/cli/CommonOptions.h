@@ -36,6 +36,12 @@ public:
     bool names(std::string_view longName, char shortName = 0) const;
     // `option` as declared to program_options: "name" or "name,n".
     bool namesDeclared(std::string_view option) const;
+    // Whether a command declares and parses against this option: one the arguments can name, the
+    // positional one, or one with a default value (which a command may read without it given).
+    bool keeps(std::string_view longName, char shortName, const char* positional,
+               const boost::program_options::value_semantic& semantic) const;
+    // "name" and 'n' of "name,n" (0: no short name).
+    static std::pair<std::string_view, char> declaredNames(std::string_view option);
 
 private:
     std::vector<std::string> longNames_;
