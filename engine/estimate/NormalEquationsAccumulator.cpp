@@ -52,10 +52,11 @@ inline __attribute__((always_inline)) void addTile(const double* b, Eigen::Index
 
 // addLowerGram in tiles of 2W x 6 (then W, 4 and single rows at the end
 // of a column) whose sums stay in registers. Every entry is summed over the k rows from zero in
-// row order and then added, whatever the tile and the vector width: the kernels for every
-// instruction set give the same bits, and no FMA is used, so a fit gives the same digits on any
-// x86-64 (the build targets the baseline, SSE2; this file is compiled with -ffp-contract=off, since
-// AVX-512 brings FMA).
+// row order and then added, whatever the tile and the vector width. This file is compiled with
+// -ffp-contract=fast: where the instruction set has FMA (the AVX2 and AVX-512 kernels) each
+// product is added by one fused multiply-add, half the arithmetic, and those kernels give the same
+// bits as each other; the baseline (SSE2, no FMA) rounds each product first, so a processor without
+// FMA gives the sums to rounding, not bit for bit.
 template <class Packet, int W>
 inline __attribute__((always_inline)) void lowerGram(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb,
                                                      double* c, Eigen::Index ldc)
@@ -98,14 +99,15 @@ void lowerGramBaseline(const double* b, Eigen::Index k, Eigen::Index p, Eigen::I
 
 #if defined(__GNUC__) && defined(__x86_64__)
 // J'J of 200 000 x 200 in blocks of 128 rows (one core, shared machine): Eigen's rank update in this
-// (SSE2) build 0.76-0.79 s, the baseline kernel 0.68 s, AVX2 0.31-0.36 s, AVX-512 0.23-0.24 s.
-__attribute__((target("avx2"))) void lowerGramAvx2(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb,
+// (SSE2) build 0.76-0.79 s, the baseline kernel 0.68 s, AVX2 0.31-0.36 s, AVX-512 0.23-0.24 s (before
+// FMA; docs/DECISIONS.md has what FMA changed).
+__attribute__((target("avx2,fma"))) void lowerGramAvx2(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb,
                                                    double* c, Eigen::Index ldc)
 {
     lowerGram<Packet4, 4>(b, k, p, ldb, c, ldc);
 }
 
-__attribute__((target("avx512f"))) void lowerGramAvx512(const double* b, Eigen::Index k, Eigen::Index p,
+__attribute__((target("avx512f,fma"))) void lowerGramAvx512(const double* b, Eigen::Index k, Eigen::Index p,
                                                         Eigen::Index ldb, double* c, Eigen::Index ldc)
 {
     lowerGram<Packet8, 8>(b, k, p, ldb, c, ldc);
@@ -119,23 +121,23 @@ __attribute__((target("avx512f"))) void lowerGramAvx512(const double* b, Eigen::
 GramInstructions fastest()
 {
 #if defined(SYSID_GLIBC_CPU_FEATURES)
-    if (CPU_FEATURE_ACTIVE(AVX512F))
+    if (CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(FMA))
         return GramInstructions::Avx512;
-    if (CPU_FEATURE_ACTIVE(AVX2))
+    if (CPU_FEATURE_ACTIVE(AVX2) && CPU_FEATURE_ACTIVE(FMA))
         return GramInstructions::Avx2;
 #elif defined(__GNUC__) && defined(__x86_64__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"))
         return GramInstructions::Avx512;
-    if (__builtin_cpu_supports("avx2"))
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         return GramInstructions::Avx2;
 #endif
     return GramInstructions::Baseline;
 }
 
 // The kernel the accumulator uses: the fastest, unless SYSID_GRAM_KERNEL names one (kGramInstructions),
-// a benchmarking aid to time the narrower kernels on a wider processor. All give the same bits, so it
-// changes times only.
+// a benchmarking aid to time the narrower kernels on a wider processor. The baseline kernel's sums
+// differ from the others' by rounding (no FMA).
 GramInstructions chosen()
 {
     const char* value = std::getenv("SYSID_GRAM_KERNEL");

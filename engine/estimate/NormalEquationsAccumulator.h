@@ -12,13 +12,14 @@ namespace sysid::estimate {
 
 // The instruction sets the kernel of the sums is compiled for; the accumulator uses the widest the
 // processor has, or the one the environment variable SYSID_GRAM_KERNEL names (kGramInstructions: a
-// benchmarking aid). Each gives the same bits (the kernel's order of operations does not depend on them).
+// benchmarking aid). The two with fused multiply-adds give the same bits as each other; the
+// baseline, without them, the same sums to rounding.
 enum class GramInstructions { Baseline, Avx2, Avx512 };
 inline constexpr core::EnumTable kGramInstructions{
     "J'J kernel", std::to_array<core::EnumSpelling<GramInstructions>>({
                       {GramInstructions::Baseline, "sse2", "the baseline x86-64 vectors, two doubles wide"},
-                      {GramInstructions::Avx2, "avx2", "AVX2 vectors, four doubles wide"},
-                      {GramInstructions::Avx512, "avx512", "AVX-512 vectors, eight doubles wide"},
+                      {GramInstructions::Avx2, "avx2", "AVX2 vectors with FMA, four doubles wide"},
+                      {GramInstructions::Avx512, "avx512", "AVX-512 vectors with FMA, eight doubles wide"},
                   })};
 bool gramInstructionsAvailable(GramInstructions instructions);
 // The lower triangle of C (p x p, column-major, leading dimension ldc) += B'B for B of k rows and p

@@ -168,9 +168,9 @@ int main(int argc, char** argv)
     const auto sensitive = integrate::simulate(model, withSensitivities, settings);
     const double sensitivityTime = secondsSince(start), sensitivityCpu = cpuSeconds() - cpu;
     std::printf("one simulation (sparse-implicit, rtol 1e-7): states only %.3f s (%zu steps); with %d sensitivity "
-                "columns (%d equations) %.3f s, cpu %.3f s (%zu steps)\n",
+                "columns (%d equations) %.3f s, cpu %.3f s (%zu steps, %zu rejected)\n",
                 plainTime, once.statistics.steps, nodes, nodes * (nodes + 1), sensitivityTime, sensitivityCpu,
-                sensitive.statistics.steps);
+                sensitive.statistics.steps, sensitive.statistics.rejectedSteps);
 
     // The cost gradient at the starting guess: sensitivities against central differences.
     const double weight = 1.0 / (noise * noise);

@@ -115,9 +115,10 @@ private slots:
         }
     }
 
-    // The kernel compiled for each instruction set the processor has gives the same bits as the
-    // baseline one, and the lower triangle of B'B to rounding.
-    void kernelsAgreeBitForBit()
+    // Each kernel sums every entry of the lower triangle from zero over the rows in row order and then
+    // adds it: the baseline with rounded products, the AVX2 and AVX-512 kernels with fused multiply-adds,
+    // bit for bit the scalar sums below; and that is B'B to rounding.
+    void kernelsSumEachEntryInRowOrder()
     {
         using estimate::GramInstructions;
         QVERIFY(estimate::gramInstructionsAvailable(GramInstructions::Baseline));
@@ -126,35 +127,51 @@ private slots:
             const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> b =
                 randomMatrix(k, p, static_cast<unsigned>(7 * p));
             const MatrixXd start = randomMatrix(p, p, 99);
-            MatrixXd baseline = start;
-            estimate::addLowerGram(GramInstructions::Baseline, b.data(), k, p, p, baseline.data(), p);
+            MatrixXd rounded = start, fused = start;
+            for (Eigen::Index j = 0; j < p; ++j)
+                for (Eigen::Index i = j; i < p; ++i) {
+                    double sum = 0.0, fusedSum = 0.0;
+                    for (Eigen::Index r = 0; r < k; ++r) {
+                        const double product = b(r, i) * b(r, j);
+                        sum += product;
+                        fusedSum = std::fma(b(r, i), b(r, j), fusedSum);
+                    }
+                    rounded(i, j) += sum;
+                    fused(i, j) += fusedSum;
+                }
             const MatrixXd expected = start + b.transpose() * b;
-            const MatrixXd lower = (baseline - expected).triangularView<Eigen::Lower>();
-            QVERIFY(lower.norm() < 1e-14 * expected.norm());
-            // The strictly upper triangle outside the diagonal tiles stays as it was.
-            QCOMPARE(baseline(0, p - 1), p > 6 ? start(0, p - 1) : baseline(0, p - 1));
-            for (const auto instructions : {GramInstructions::Avx2, GramInstructions::Avx512}) {
+            for (const auto instructions : {GramInstructions::Baseline, GramInstructions::Avx2, GramInstructions::Avx512}) {
                 if (!estimate::gramInstructionsAvailable(instructions))
                     continue;
-                MatrixXd other = start;
-                estimate::addLowerGram(instructions, b.data(), k, p, p, other.data(), p);
-                const MatrixXd a = baseline.triangularView<Eigen::Lower>(), o = other.triangularView<Eigen::Lower>();
-                QVERIFY2(a == o, qPrintable(QString("p %1, instruction set %2").arg(p).arg(int(instructions))));
+                MatrixXd sums = start;
+                estimate::addLowerGram(instructions, b.data(), k, p, p, sums.data(), p);
+                const MatrixXd lower = sums.triangularView<Eigen::Lower>();
+                const MatrixXd reference = MatrixXd(
+                    (instructions == GramInstructions::Baseline ? rounded : fused).triangularView<Eigen::Lower>());
+                const auto spelling = estimate::kGramInstructions.name(instructions);
+                const auto name = QString("p %1, %2").arg(p).arg(QString::fromLatin1(spelling.data(), qsizetype(spelling.size())));
+                QVERIFY2(lower == reference, qPrintable(name));
+                QVERIFY2(MatrixXd((sums - expected).triangularView<Eigen::Lower>()).norm() < 1e-14 * expected.norm(),
+                         qPrintable(name));
+                // The strictly upper triangle outside the diagonal tiles stays as it was.
+                QCOMPARE(sums(0, p - 1), p > 6 ? start(0, p - 1) : sums(0, p - 1));
             }
         }
         if (!estimate::gramInstructionsAvailable(GramInstructions::Avx512))
             qInfo("this processor has no AVX-512: that kernel was not compared");
     }
 
-    // A g++ build reads glibc's record of the processor; libgcc's own detector, a second reading, agrees.
+    // A g++ build reads glibc's record of the processor; libgcc's own detector, a second reading, agrees
+    // (each wider kernel needs FMA besides its vectors).
     void kernelsAvailableAsTheProcessorSays()
     {
 #if defined(__GNUC__) && defined(__x86_64__)
         using estimate::GramInstructions;
         __builtin_cpu_init();
-        QCOMPARE(estimate::gramInstructionsAvailable(GramInstructions::Avx2), bool(__builtin_cpu_supports("avx2")));
+        QCOMPARE(estimate::gramInstructionsAvailable(GramInstructions::Avx2),
+                 __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
         QCOMPARE(estimate::gramInstructionsAvailable(GramInstructions::Avx512),
-                 bool(__builtin_cpu_supports("avx512f")));
+                 __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"));
 #else
         QSKIP("the wider kernels exist on x86-64 only");
 #endif
