@@ -50,18 +50,17 @@ inline __attribute__((always_inline)) void addTile(const double* b, Eigen::Index
                 c[(j0 + q) * ldc + i0 + W * h + l] += a[h][q][l];
 }
 
-// addLowerGram in tiles of 2W x 6 (then W, 4 and single rows at the end
-// of a column) whose sums stay in registers. Every entry is summed over the k rows from zero in
+// addLowerGram in tiles of H W rows x Width columns (then W, 4 and single rows at the end of a
+// column) whose sums stay in registers. Every entry is summed over the k rows from zero in
 // row order and then added, whatever the tile and the vector width. This file is compiled with
 // -ffp-contract=fast: where the instruction set has FMA (the AVX2 and AVX-512 kernels) each
 // product is added by one fused multiply-add, half the arithmetic, and those kernels give the same
 // bits as each other; the baseline (SSE2, no FMA) rounds each product first, so a processor without
 // FMA gives the sums to rounding, not bit for bit.
-template <class Packet, int W>
+template <class Packet, int W, int H, Eigen::Index Width>
 inline __attribute__((always_inline)) void lowerGram(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb,
                                                      double* c, Eigen::Index ldc)
 {
-    constexpr Eigen::Index width = 6;
     auto entry = [&](Eigen::Index i, Eigen::Index j) {
         double sum = 0.0;
         for (Eigen::Index r = 0; r < k; ++r)
@@ -69,22 +68,20 @@ inline __attribute__((always_inline)) void lowerGram(const double* b, Eigen::Ind
         c[j * ldc + i] += sum;
     };
     Eigen::Index j0 = 0;
-    for (; j0 + width <= p; j0 += width) {
+    for (; j0 + Width <= p; j0 += Width) {
         Eigen::Index i0 = j0;
-        for (; i0 + 2 * W <= p; i0 += 2 * W)
-            addTile<Packet, W, 2, width>(b, k, ldb, c, ldc, i0, j0);
-        if (i0 + W <= p) {
-            addTile<Packet, W, 1, width>(b, k, ldb, c, ldc, i0, j0);
-            i0 += W;
-        }
+        for (; i0 + H * W <= p; i0 += H * W)
+            addTile<Packet, W, H, Width>(b, k, ldb, c, ldc, i0, j0);
+        for (; i0 + W <= p; i0 += W)
+            addTile<Packet, W, 1, Width>(b, k, ldb, c, ldc, i0, j0);
         if constexpr (W == 8) {
             if (i0 + 4 <= p) {
-                addTile<Packet4, 4, 1, width>(b, k, ldb, c, ldc, i0, j0);
+                addTile<Packet4, 4, 1, Width>(b, k, ldb, c, ldc, i0, j0);
                 i0 += 4;
             }
         }
         for (; i0 < p; ++i0)
-            for (Eigen::Index j = j0; j < j0 + width && j <= i0; ++j)
+            for (Eigen::Index j = j0; j < j0 + Width && j <= i0; ++j)
                 entry(i0, j);
     }
     for (; j0 < p; ++j0)
@@ -94,23 +91,23 @@ inline __attribute__((always_inline)) void lowerGram(const double* b, Eigen::Ind
 
 void lowerGramBaseline(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb, double* c, Eigen::Index ldc)
 {
-    lowerGram<Packet2, 2>(b, k, p, ldb, c, ldc);
+    lowerGram<Packet2, 2, 2, 6>(b, k, p, ldb, c, ldc);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
-// J'J of 200 000 x 200 in blocks of 128 rows (one core, shared machine): Eigen's rank update in this
-// (SSE2) build 0.76-0.79 s, the baseline kernel 0.68 s, AVX2 0.31-0.36 s, AVX-512 0.23-0.24 s (before
-// FMA; docs/DECISIONS.md has what FMA changed).
+// J'J of 200 064 x 200 in blocks of 128 rows, one core: the baseline kernel 0.66 s; AVX2 0.30 s
+// without FMA, 0.26 s with it; AVX-512 0.22 s without FMA in 16 x 6 tiles, 0.17 s with it, 0.125 s in
+// 16 x 8 tiles (the tile shapes measured are in docs/DECISIONS.md).
 __attribute__((target("avx2,fma"))) void lowerGramAvx2(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb,
                                                    double* c, Eigen::Index ldc)
 {
-    lowerGram<Packet4, 4>(b, k, p, ldb, c, ldc);
+    lowerGram<Packet4, 4, 2, 6>(b, k, p, ldb, c, ldc);
 }
 
 __attribute__((target("avx512f,fma"))) void lowerGramAvx512(const double* b, Eigen::Index k, Eigen::Index p,
                                                         Eigen::Index ldb, double* c, Eigen::Index ldc)
 {
-    lowerGram<Packet8, 8>(b, k, p, ldb, c, ldc);
+    lowerGram<Packet8, 8, 2, 8>(b, k, p, ldb, c, ldc);
 }
 #endif
 
