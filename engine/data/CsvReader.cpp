@@ -24,11 +24,6 @@ namespace {
 
 constexpr int kMaxLineNumber = std::numeric_limits<int>::max();
 
-int toInt(std::size_t n)
-{
-    return n > static_cast<std::size_t>(kMaxLineNumber) ? kMaxLineNumber : static_cast<int>(n);
-}
-
 template <std::size_t N>
 bool isOneOf(const std::array<CsvSymbol, N>& symbols, char c)
 {
@@ -92,7 +87,7 @@ int lineOfOffset(std::string_view text, std::size_t offset)
         else if (text[i] == '\r' && !(i + 1 < text.size() && text[i + 1] == '\n'))
             ++line;
     }
-    return toInt(line);
+    return placeNumber(line);
 }
 
 bool isSpace(char c, char sep)
@@ -429,7 +424,7 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
     std::vector<Field> fields;
     SplitError splitError;
     if (!splitFields(headerText, sep, fields, splitError))
-        throw DataError(splitError.message, sourceName, headerLine, toInt(splitError.field + 1));
+        throw DataError(splitError.message, sourceName, headerLine, placeNumber(splitError.field + 1));
 
     DataTable table;
     table.source = sourceName;
@@ -442,12 +437,12 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
                                 " has an empty name; expected a name for every column "
                                 "(separator " +
                                 separatorName(sep) + ")",
-                            sourceName, headerLine, toInt(c + 1));
+                            sourceName, headerLine, placeNumber(c + 1));
         const auto [previous, isNew] = seen.emplace(name, c);
         if (!isNew)
             throw DataError("duplicate column name (also column " + std::to_string(previous->second + 1) +
                                 "); expected distinct names",
-                            sourceName, headerLine, toInt(c + 1), name);
+                            sourceName, headerLine, placeNumber(c + 1), name);
         table.columnNames.push_back(std::move(name));
     }
     const std::size_t columnCount = table.columnNames.size();
@@ -534,7 +529,7 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
             throw notCsv();
         if (!split) {
             const std::size_t c = splitError.field;
-            throw DataError(splitError.message, sourceName, lineNo, toInt(c + 1),
+            throw DataError(splitError.message, sourceName, lineNo, placeNumber(c + 1),
                             c < columnCount ? table.columnNames[c] : std::string());
         }
         if (fields.size() != columnCount)
@@ -545,12 +540,12 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
         for (std::size_t c = 0; c < columnCount; ++c) {
             const std::string_view cell = fields[c].text;
             if (cell.empty())
-                throw DataError("empty cell; expected a number", sourceName, lineNo, toInt(c + 1),
+                throw DataError("empty cell; expected a number", sourceName, lineNo, placeNumber(c + 1),
                                 table.columnNames[c]);
             double v = 0;
             const NumberStatus status = parseNumber(cell, decimalPoint, scratch, v);
             if (status != NumberStatus::Ok)
-                throw DataError(numberError(status, cell, decimalPoint), sourceName, lineNo, toInt(c + 1),
+                throw DataError(numberError(status, cell, decimalPoint), sourceName, lineNo, placeNumber(c + 1),
                                 table.columnNames[c]);
             table.columns[c].push_back(v);
         }
@@ -559,12 +554,12 @@ DataTable parseCsv(std::string_view text, const std::string& sourceName, const C
             if (t == previousTime)
                 throw DataError("the time " + formatDouble(t) + " repeats the time on line " +
                                     std::to_string(previousLine) + "; expected strictly increasing time",
-                                sourceName, lineNo, toInt(tc + 1), table.columnNames[tc]);
+                                sourceName, lineNo, placeNumber(tc + 1), table.columnNames[tc]);
             if (t < previousTime)
                 throw DataError("the time decreases from " + formatDouble(previousTime) + " (line " +
                                     std::to_string(previousLine) + ") to " + formatDouble(t) +
                                     "; expected strictly increasing time",
-                                sourceName, lineNo, toInt(tc + 1), table.columnNames[tc]);
+                                sourceName, lineNo, placeNumber(tc + 1), table.columnNames[tc]);
         }
         previousTime = t;
         previousLine = lineNo;

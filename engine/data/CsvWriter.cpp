@@ -15,12 +15,6 @@ namespace sysid::data {
 
 namespace {
 
-int toInt(std::size_t n)
-{
-    return n > static_cast<std::size_t>(std::numeric_limits<int>::max()) ? std::numeric_limits<int>::max()
-                                                                         : static_cast<int>(n);
-}
-
 void validate(const std::string& source, const std::vector<std::string>& header,
               const std::vector<std::vector<double>>& columns)
 {
@@ -35,31 +29,31 @@ void validate(const std::string& source, const std::vector<std::string>& header,
         const std::string& name = header[c];
         if (name.empty())
             throw DataError("column " + std::to_string(c + 1) + " has an empty name; expected a name for every column",
-                            source, 0, toInt(c + 1));
+                            source, 0, placeNumber(c + 1));
         if (name.front() == ' ' || name.front() == '\t' || name.back() == ' ' || name.back() == '\t')
             throw DataError("the name begins or ends with a blank; expected a name without surrounding blanks", source,
-                            0, toInt(c + 1), name);
+                            0, placeNumber(c + 1), name);
         for (char ch : name)
             if (ch == '\n' || ch == '\r' || ch == '\0')
                 throw DataError("the name holds a line break or NUL byte; expected a one-line name", source, 0,
-                                toInt(c + 1), name);
+                                placeNumber(c + 1), name);
         if (!isValidUtf8(name))
-            throw DataError("the name is not valid UTF-8; expected a UTF-8 name", source, 0, toInt(c + 1), name);
+            throw DataError("the name is not valid UTF-8; expected a UTF-8 name", source, 0, placeNumber(c + 1), name);
         const auto [previous, isNew] = seen.emplace(name, c);
         if (!isNew)
             throw DataError("duplicate column name (also column " + std::to_string(previous->second + 1) +
                                 "); expected distinct names",
-                            source, 0, toInt(c + 1), name);
+                            source, 0, placeNumber(c + 1), name);
         if (columns[c].size() != columns[0].size())
             throw DataError("the column has " + std::to_string(columns[c].size()) + " values but column '" +
                                 printableExcerpt(header[0], 80) + "' has " + std::to_string(columns[0].size()) +
                                 "; expected columns of equal length",
-                            source, 0, toInt(c + 1), name);
+                            source, 0, placeNumber(c + 1), name);
         for (std::size_t r = 0; r < columns[c].size(); ++r)
             if (!std::isfinite(columns[c][r]))
                 throw DataError("row " + std::to_string(r + 1) + " holds " + formatDouble(columns[c][r]) +
                                     "; expected finite numbers only",
-                                source, toInt(r + 2), toInt(c + 1), name);
+                                source, placeNumber(r + 2), placeNumber(c + 1), name);
     }
 }
 
@@ -79,6 +73,28 @@ void writeName(std::ostream& out, const std::string& name)
     }
     out << '"';
 }
+
+}  // namespace
+
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\n") == std::string::npos)
+        return text;
+    std::string field = "\"";
+    for (char c : text) {
+        if (c == '"')
+            field += '"';
+        field += c;
+    }
+    return field + '"';
+}
+
+std::string csvNumber(double value)
+{
+    return std::isfinite(value) ? formatDouble(value) : std::string();
+}
+
+namespace {
 
 void writeValidated(std::ostream& out, const std::vector<std::string>& header,
                     const std::vector<std::vector<double>>& columns)

@@ -16,6 +16,12 @@ namespace sysid::data {
 void writeCsv(std::ostream& out, const std::vector<std::string>& header,
               const std::vector<std::vector<double>>& columns);
 
+// A text field of a CSV line (RFC 4180): as it is, or in quotes with its quotes doubled when it holds
+// ',', '"' or a line break.
+std::string csvField(const std::string& text);
+// A number field: the shortest text that reads back as the same double; empty when it is not finite.
+std::string csvNumber(double value);
+
 // Writes the same text to PATH with core::writeFileAtomically, so PATH is never half-written.
 // Throws DataError naming the file on any failure (and leaves no PATH.tmp).
 void writeCsvFile(const std::string& path, const std::vector<std::string>& header,

@@ -1,5 +1,6 @@
 #include "engine/job/Multistart.h"
 
+#include "engine/core/NotANumber.h"
 #include "engine/core/ThreadPool.h"
 #include "engine/parallel/DistributedFor.h"
 #include "engine/parallel/ExactJson.h"
@@ -16,7 +17,7 @@ namespace sysid::job {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using core::kNaN;
 
 std::vector<SampleRange> designRanges(const PreparedFit& prepared)
 {

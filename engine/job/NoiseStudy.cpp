@@ -1,6 +1,7 @@
 #include "engine/job/NoiseStudy.h"
 
 #include "engine/core/MemoryBudget.h"
+#include "engine/core/NotANumber.h"
 #include "engine/job/ParametricBootstrap.h"
 #include "engine/parallel/DistributedFor.h"
 #include "engine/parallel/ExactJson.h"
@@ -18,7 +19,7 @@ namespace sysid::job {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using core::kNaN;
 
 // Keeps the parameter names a realisation's fit announces; the other events are not needed.
 class NameSink final : public ProgressSink {

@@ -1,5 +1,6 @@
 #include "engine/job/ProfileLikelihood.h"
 
+#include "engine/core/NotANumber.h"
 #include "engine/data/Text.h"
 #include "engine/estimate/Distributions.h"
 #include "engine/estimate/MethodTraits.h"
@@ -21,7 +22,7 @@ namespace sysid::job {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using core::kNaN;
 
 // Steps per side until sqrt(objective - optimum) reaches sqrt(threshold), for a profile linear in it.
 constexpr double kStepsToThreshold = 8;

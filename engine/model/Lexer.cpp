@@ -9,9 +9,9 @@ std::string describe(const Token& token)
 {
     switch (token.kind) {
     case TokenKind::Identifier:
-        return "'" + quoted(token.text) + std::string(static_cast<std::size_t>(token.primes), '\'') + "'";
-    case TokenKind::Number: return "number " + quoted(token.text);
-    case TokenKind::String: return "\"" + quoted(token.text) + "\"";
+        return "'" + model::quoted(token.text) + std::string(static_cast<std::size_t>(token.primes), '\'') + "'";
+    case TokenKind::Number: return "number " + model::quoted(token.text);
+    case TokenKind::String: return "\"" + model::quoted(token.text) + "\"";
     case TokenKind::Separator: return token.text == ";" ? "';'" : "end of line";
     case TokenKind::End: return "end of file";
     default: return "'" + token.text + "'";
@@ -99,8 +99,8 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
             if (t.primes > 2)
                 addDiagnostic(errors,
                               {here,
-                               "'" + quoted(t.text) + "' has " + std::to_string(t.primes) + " primes; at most two (" +
-                                   quoted(t.text) + "'') are allowed"});
+                               "'" + model::quoted(t.text) + "' has " + std::to_string(t.primes) + " primes; at most two (" +
+                                   model::quoted(t.text) + "'') are allowed"});
             column += static_cast<int>(j - i);
             i = j;
             tokens.push_back(std::move(t));
@@ -127,7 +127,7 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
             if (t.text.size() > kMaxNumberLength) {
                 addDiagnostic(errors,
                               {here,
-                               "number '" + quoted(t.text) + "' has " + std::to_string(t.text.size()) +
+                               "number '" + model::quoted(t.text) + "' has " + std::to_string(t.text.size()) +
                                    " characters, more than " + std::to_string(kMaxNumberLength) +
                                    " (a double holds about 17 significant digits)"});
                 t.text = "0";

@@ -1,5 +1,6 @@
 #include "engine/project/ComparisonJson.h"
 
+#include "engine/data/CsvWriter.h"
 #include "engine/data/Text.h"
 #include "engine/project/JsonNumbers.h"
 
@@ -15,17 +16,6 @@ namespace {
 bool measured(const job::ValidationSimulation& s, std::size_t output)
 {
     return output < s.outputMeasured.size() && s.outputMeasured[output];
-}
-
-// A CSV cell: the name quoted when it holds a separator or a quote.
-std::string cell(const std::string& text)
-{
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
 }
 
 }  // namespace
@@ -55,8 +45,8 @@ std::string comparisonCsv(const job::Comparison& comparison)
     out << "t";
     for (std::size_t j = 0; j < s.outputNames.size(); ++j) {
         if (measured(s, j))
-            out << ',' << cell(s.outputNames[j] + " measured");
-        out << ',' << cell(s.outputNames[j] + " simulated");
+            out << ',' << data::csvField(s.outputNames[j] + " measured");
+        out << ',' << data::csvField(s.outputNames[j] + " simulated");
     }
     out << '\n';
     for (std::size_t i = 0; i < s.times.size(); ++i) {

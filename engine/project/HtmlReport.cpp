@@ -35,7 +35,7 @@ std::string number(double value, int digits = 6)
     return buffer;
 }
 
-std::string cell(const std::string& text, const std::string& attributes = {})
+std::string tableCell(const std::string& text, const std::string& attributes = {})
 {
     return "<td" + (attributes.empty() ? std::string() : " " + attributes) + ">" + text + "</td>";
 }
@@ -53,7 +53,7 @@ std::string keyValueTable(const std::vector<std::pair<std::string, std::string>>
 {
     std::string table = "<table class=\"keys\" cellspacing=\"0\" cellpadding=\"3\">\n";
     for (const auto& [label, value] : rows)
-        table += "<tr><th align=\"left\">" + htmlEscape(label) + "</th>" + cell(value) + "</tr>\n";
+        table += "<tr><th align=\"left\">" + htmlEscape(label) + "</th>" + tableCell(value) + "</tr>\n";
     return table + "</table>\n";
 }
 
@@ -135,9 +135,9 @@ std::string dataPart(const Project& project)
         if (mapping.empty())
             mapping = "by name";
         const std::string name = set.name.empty() ? "data set " + std::to_string(k + 1) : set.name;
-        html += "<tr>" + cell(htmlEscape(name)) +
-            cell(htmlEscape(std::filesystem::path(set.path).filename().string())) + cell(samples, "align=\"right\"") +
-            cell(span) + cell(mapping) + "</tr>\n";
+        html += "<tr>" + tableCell(htmlEscape(name)) +
+            tableCell(htmlEscape(std::filesystem::path(set.path).filename().string())) + tableCell(samples, "align=\"right\"") +
+            tableCell(span) + tableCell(mapping) + "</tr>\n";
     }
     return html + "</table>\n";
 }
@@ -222,15 +222,15 @@ std::string estimatorPart(const estimate::FitResult& result)
             isChanged = isChanged || changedKey.rfind(key + ".", 0) == 0;
         const std::string label(field.names.label.empty() ? std::string_view(key) : field.names.label);
         const std::string value = htmlEscape(settingValue(field, s));
-        html += "<tr>" + cell(htmlEscape(label)) + cell("<code>" + htmlEscape(key) + "</code>") +
-            cell(isChanged ? "<b>" + value + "</b> (changed)" : value) + "</tr>\n";
+        html += "<tr>" + tableCell(htmlEscape(label)) + tableCell("<code>" + htmlEscape(key) + "</code>") +
+            tableCell(isChanged ? "<b>" + value + "</b> (changed)" : value) + "</tr>\n";
     }
     if (estimate::takes(s.method, estimate::MethodInput::Priors)) {
         std::string priors;
         for (const auto& [name, prior] : s.priors)
             priors += (priors.empty() ? "" : ", ") + name + ": mean " + number(prior.mean) + ", sd " + number(prior.sd);
-        html += "<tr>" + cell("priors") + cell("<code>priors</code>") +
-            cell(htmlEscape(priors.empty() ? "none" : priors)) + "</tr>\n";
+        html += "<tr>" + tableCell("priors") + tableCell("<code>priors</code>") +
+            tableCell(htmlEscape(priors.empty() ? "none" : priors)) + "</tr>\n";
     }
     return html + "</table>\n<p class=\"note\">Values in bold differ from the defaults.</p>\n";
 }
@@ -263,19 +263,19 @@ std::string resultsPart(const Project& project, const estimate::FitResult& resul
     html += "<table width=\"100%\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n" + headerRow(labels);
     for (const estimate::ParameterEstimate& p : result.parameters) {
         const double relative = p.value != 0.0 ? 100.0 * p.sd / std::abs(p.value) : std::nan("");
-        std::string row = "<tr>" + cell("<b>" + htmlEscape(p.name) + "</b>") + cell(htmlEscape(p.unit)) +
-            cell(number(p.initial), "align=\"right\"") + cell(number(p.value), "align=\"right\"") +
-            cell(number(p.sd, 3), "align=\"right\"") + cell(number(relative, 3), "align=\"right\"") +
-            cell(htmlEscape("[" + number(p.lower95) + ", " + number(p.upper95) + "]")) +
-            cell(htmlEscape(bounds(p.name)));
+        std::string row = "<tr>" + tableCell("<b>" + htmlEscape(p.name) + "</b>") + tableCell(htmlEscape(p.unit)) +
+            tableCell(number(p.initial), "align=\"right\"") + tableCell(number(p.value), "align=\"right\"") +
+            tableCell(number(p.sd, 3), "align=\"right\"") + tableCell(number(relative, 3), "align=\"right\"") +
+            tableCell(htmlEscape("[" + number(p.lower95) + ", " + number(p.upper95) + "]")) +
+            tableCell(htmlEscape(bounds(p.name)));
         if (!truth.empty()) {
             const auto it = truth.find(p.name);
-            row += cell(it == truth.end() || it->second == 0.0
+            row += tableCell(it == truth.end() || it->second == 0.0
                             ? "—"
                             : number(100.0 * (p.value - it->second) / std::abs(it->second), 3),
                         "align=\"right\"");
         }
-        row += cell(p.atBound ? "on a bound: its std assumes the bound is not active" : "") + "</tr>\n";
+        row += tableCell(p.atBound ? "on a bound: its std assumes the bound is not active" : "") + "</tr>\n";
         html += row;
     }
     if (model) {
@@ -286,12 +286,12 @@ std::string resultsPart(const Project& project, const estimate::FitResult& resul
             if (estimated.count(p.name) || !p.fixed)
                 continue;
             const auto value = project.parameterValues.find(p.name);
-            std::string row = "<tr>" + cell(htmlEscape(p.name)) + cell(htmlEscape(p.unit)) + cell("") +
-                cell(number(value == project.parameterValues.end() ? p.value : value->second), "align=\"right\"") +
-                cell("") + cell("") + cell("") + cell(htmlEscape(bounds(p.name)));
+            std::string row = "<tr>" + tableCell(htmlEscape(p.name)) + tableCell(htmlEscape(p.unit)) + tableCell("") +
+                tableCell(number(value == project.parameterValues.end() ? p.value : value->second), "align=\"right\"") +
+                tableCell("") + tableCell("") + tableCell("") + tableCell(htmlEscape(bounds(p.name)));
             if (!truth.empty())
-                row += cell("");
-            html += row + cell("fixed") + "</tr>\n";
+                row += tableCell("");
+            html += row + tableCell("fixed") + "</tr>\n";
         }
     }
     html += "</table>\n";
@@ -314,7 +314,7 @@ std::string resultsPart(const Project& project, const estimate::FitResult& resul
             char text[16];
             std::snprintf(text, sizeof text, "%.3f", v);
             const bool dark = std::isfinite(v) && std::abs(v) > 0.7;
-            html += cell((dark ? "<font color=\"#ffffff\">" : "<font color=\"#000000\">") +
+            html += tableCell((dark ? "<font color=\"#ffffff\">" : "<font color=\"#000000\">") +
                              std::string(std::isfinite(v) ? text : "—") + "</font>",
                          "align=\"center\" bgcolor=\"" + correlationColour(v) + "\"");
         }
@@ -372,9 +372,9 @@ std::string statisticsPart(const estimate::FitResult& result)
         for (const auto& n : result.noise)
             if (n.output == output)
                 noise = number(n.value) + " ± " + number(n.sd);
-        html += "<tr>" + cell(htmlEscape(output)) +
-            cell(std::isnan(rms) ? "not measured" : number(rms), "align=\"right\"") +
-            (estimatedNoise ? cell(noise, "align=\"right\"") : std::string()) + cell(htmlEscape(analysis)) + "</tr>\n";
+        html += "<tr>" + tableCell(htmlEscape(output)) +
+            tableCell(std::isnan(rms) ? "not measured" : number(rms), "align=\"right\"") +
+            (estimatedNoise ? tableCell(noise, "align=\"right\"") : std::string()) + tableCell(htmlEscape(analysis)) + "</tr>\n";
     }
     return html + "</table>\n";
 }
@@ -458,10 +458,10 @@ std::string profilePart(const Project& project, const estimate::FitResult& resul
         if (!profile.is_object())
             continue;
         const auto verdict = profile.find("verdict");
-        html += "<tr>" + cell(htmlEscape(name)) + cell(number(jsonNumber(profile, "estimate"))) +
-            cell(intervalText(profile.value("interval", nlohmann::json()))) +
-            cell(intervalText(profile.value("wald_interval", nlohmann::json()))) +
-            cell(verdict != profile.end() && verdict->is_string() ? htmlEscape(verdict->get<std::string>()) : "—") +
+        html += "<tr>" + tableCell(htmlEscape(name)) + tableCell(number(jsonNumber(profile, "estimate"))) +
+            tableCell(intervalText(profile.value("interval", nlohmann::json()))) +
+            tableCell(intervalText(profile.value("wald_interval", nlohmann::json()))) +
+            tableCell(verdict != profile.end() && verdict->is_string() ? htmlEscape(verdict->get<std::string>()) : "—") +
             "</tr>\n";
     }
     return html + "</table>\n";

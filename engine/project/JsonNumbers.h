@@ -20,6 +20,16 @@ inline double numberOrNaN(const nlohmann::json& j)
     return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN();
 }
 
+// Column c of a matrix as an array (finiteOrNull each).
+template <class Matrix>
+nlohmann::json columnOrNulls(const Matrix& m, typename Matrix::Index c)
+{
+    nlohmann::json values = nlohmann::json::array();
+    for (typename Matrix::Index r = 0; r < m.rows(); ++r)
+        values.push_back(finiteOrNull(m(r, c)));
+    return values;
+}
+
 // {"NAME": value} for the names and values in the same order (finiteOrNull each).
 inline nlohmann::json namedValues(const std::vector<std::string>& names, const std::vector<double>& values)
 {

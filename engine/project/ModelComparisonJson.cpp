@@ -1,5 +1,6 @@
 #include "engine/project/ModelComparisonJson.h"
 
+#include "engine/data/CsvWriter.h"
 #include "engine/data/Text.h"
 #include "engine/project/JsonNumbers.h"
 
@@ -13,20 +14,6 @@ namespace sysid::project {
 
 namespace {
 
-std::string cell(const std::string& text)
-{
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-}
-
-std::string number(double v)
-{
-    return std::isfinite(v) ? data::formatDouble(v) : std::string();
-}
 
 // The agreement of `output` in a model's comparison; NaNs when the model does not measure it.
 job::OutputAgreement agreementFor(const job::ModelScore& score, const std::string& output)
@@ -106,21 +93,21 @@ std::string modelComparisonCsv(const job::ModelComparison& comparison)
     std::ostringstream out;
     out << "model,method,parameters,residuals,cost,aic,aicc,bic,delta_aic";
     for (const std::string& output : comparison.outputs)
-        out << ',' << cell(output + " rmse") << ',' << cell(output + " nrmse") << ',' << cell(output + " fit_percent");
+        out << ',' << data::csvField(output + " rmse") << ',' << data::csvField(output + " nrmse") << ',' << data::csvField(output + " fit_percent");
     out << ",error\n";
     for (const job::ModelScore& score : comparison.models) {
-        out << cell(score.name) << ',' << score.method << ',' << score.parameters << ',';
+        out << data::csvField(score.name) << ',' << score.method << ',' << score.parameters << ',';
         if (score.comparison)
-            out << score.residuals << ',' << number(score.cost) << ',' << number(score.criteria.aic) << ','
-                << number(score.criteria.aicc) << ',' << number(score.criteria.bic) << ','
-                << number(deltaAic(comparison, score));
+            out << score.residuals << ',' << data::csvNumber(score.cost) << ',' << data::csvNumber(score.criteria.aic) << ','
+                << data::csvNumber(score.criteria.aicc) << ',' << data::csvNumber(score.criteria.bic) << ','
+                << data::csvNumber(deltaAic(comparison, score));
         else
             out << ",,,,,";
         for (const std::string& output : comparison.outputs) {
             const job::OutputAgreement a = agreementFor(score, output);
-            out << ',' << number(a.rmse) << ',' << number(a.nrmse) << ',' << number(a.fitPercent);
+            out << ',' << data::csvNumber(a.rmse) << ',' << data::csvNumber(a.nrmse) << ',' << data::csvNumber(a.fitPercent);
         }
-        out << ',' << cell(score.error) << '\n';
+        out << ',' << data::csvField(score.error) << '\n';
     }
     return out.str();
 }

@@ -19,19 +19,12 @@ namespace sysid::project {
 
 namespace {
 
-json column(const Eigen::MatrixXd& m, Eigen::Index c)
-{
-    json values = json::array();
-    for (Eigen::Index k = 0; k < m.rows(); ++k)
-        values.push_back(finiteOrNull(m(k, c)));
-    return values;
-}
 
 json columns(const std::vector<std::string>& names, const Eigen::MatrixXd& m)
 {
     json object = json::object();
     for (std::size_t i = 0; i < names.size() && static_cast<Eigen::Index>(i) < m.cols(); ++i)
-        object[names[i]] = column(m, static_cast<Eigen::Index>(i));
+        object[names[i]] = columnOrNulls(m, static_cast<Eigen::Index>(i));
     return object;
 }
 

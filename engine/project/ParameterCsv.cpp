@@ -1,5 +1,7 @@
 #include "engine/project/ParameterCsv.h"
 
+#include "engine/data/CsvWriter.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -18,18 +20,6 @@ std::string fullPrecision(double value)
     return buffer;
 }
 
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string field = "\"";
-    for (char c : text) {
-        if (c == '"')
-            field += '"';
-        field += c;
-    }
-    return field + '"';
-}
 
 }  // namespace
 
@@ -37,8 +27,8 @@ std::string parameterCsv(const estimate::FitResult& result)
 {
     std::string text = "name,value,sd,lower95,upper95,unit\n";
     for (const estimate::ParameterEstimate& p : result.parameters)
-        text += csvField(p.name) + ',' + fullPrecision(p.value) + ',' + fullPrecision(p.sd) + ',' +
-            fullPrecision(p.lower95) + ',' + fullPrecision(p.upper95) + ',' + csvField(p.unit) + '\n';
+        text += data::csvField(p.name) + ',' + fullPrecision(p.value) + ',' + fullPrecision(p.sd) + ',' +
+            fullPrecision(p.lower95) + ',' + fullPrecision(p.upper95) + ',' + data::csvField(p.unit) + '\n';
     return text;
 }
 

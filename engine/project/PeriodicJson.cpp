@@ -19,13 +19,6 @@ json multipliers(const std::vector<std::complex<double>>& mu)
     return list;
 }
 
-json column(const Eigen::MatrixXd& m, Eigen::Index c)
-{
-    json values = json::array();
-    for (Eigen::Index r = 0; r < m.rows(); ++r)
-        values.push_back(finiteOrNull(m(r, c)));
-    return values;
-}
 
 }  // namespace
 
@@ -51,9 +44,9 @@ json periodicResultToJson(const job::PeriodicJob::Result& result, const std::str
     orbit["t"] = s.times;
     json states = json::object(), outputs = json::object();
     for (std::size_t i = 0; i < result.stateNames.size() && static_cast<Eigen::Index>(i) < s.states.cols(); ++i)
-        states[result.stateNames[i]] = column(s.states, static_cast<Eigen::Index>(i));
+        states[result.stateNames[i]] = columnOrNulls(s.states, static_cast<Eigen::Index>(i));
     for (std::size_t i = 0; i < result.outputNames.size() && static_cast<Eigen::Index>(i) < s.outputs.cols(); ++i)
-        outputs[result.outputNames[i]] = column(s.outputs, static_cast<Eigen::Index>(i));
+        outputs[result.outputNames[i]] = columnOrNulls(s.outputs, static_cast<Eigen::Index>(i));
     orbit["states"] = std::move(states);
     orbit["outputs"] = std::move(outputs);
     out["orbit"] = std::move(orbit);

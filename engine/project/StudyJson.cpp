@@ -1,5 +1,6 @@
 #include "engine/project/StudyJson.h"
 
+#include "engine/data/CsvWriter.h"
 #include "engine/data/Text.h"
 #include "engine/project/SettingsJson.h"
 
@@ -16,10 +17,6 @@ json finite(double v)
     return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
-std::string cell(double v)
-{
-    return std::isfinite(v) ? data::formatDouble(v) : std::string();
-}
 
 // RFC 4180: a field with a separator, quote or line break is quoted, quotes doubled.
 std::string quoted(const std::string& text)
@@ -106,9 +103,9 @@ std::string studyResultToCsv(const job::NoiseStudyResult& r)
     for (const auto& real : r.realisations) {
         text += std::to_string(real.index) + "," + std::to_string(real.seed) + "," + (real.failed ? "1" : "0") + "," +
             (real.converged ? "1" : "0") + "," + std::to_string(real.iterations) + "," +
-            (real.failed ? std::string() : cell(real.cost));
+            (real.failed ? std::string() : data::csvNumber(real.cost));
         for (std::size_t p = 0; p < r.parameterNames.size(); ++p)
-            text += "," + (p < real.estimates.size() ? cell(real.estimates[p]) : std::string());
+            text += "," + (p < real.estimates.size() ? data::csvNumber(real.estimates[p]) : std::string());
         text += "," + quoted(real.message) + "\n";
     }
     return text;

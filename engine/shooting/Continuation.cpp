@@ -31,10 +31,6 @@ std::function<double(double)> forcingPeriodOfFrequency()
 
 namespace {
 
-std::string number(double v)
-{
-    return data::formatNumber(v, 6);
-}
 
 // (max - min)/2 of samples over one period (first and last sample coincide), each extreme
 // refined by the parabola through it and its two neighbours.
@@ -336,14 +332,14 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
         const double P0 =
             autonomous ? ps.period * static_cast<double>(ps.periods) : branch.forcedPeriod(settings.start);
         if (!(P0 > 0) || !std::isfinite(P0))
-            return refuse("the period at the start parameter must be positive (got " + number(P0) + ")");
+            return refuse("the period at the start parameter must be positive (got " + data::formatNumber(P0) + ")");
         if (autonomous)
             branch.equations.setPhaseReference(guess);
         FixedParameterSystem first(branch, settings.start);
         const auto r = solveDampedNewton(first, branch.equations.initialUnknowns(guess, P0), newton, {}, stop);
         if (!r.converged()) {
             Termination why = r.termination;
-            why.message = "no periodic solution at the start parameter " + number(settings.start) + ": " + why.message;
+            why.message = "no periodic solution at the start parameter " + data::formatNumber(settings.start) + ": " + why.message;
             return stopWith(why);
         }
         y.head(m) = r.x;
@@ -502,7 +498,7 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
             if (ds < settings.minStep)
                 return stopWith(Termination::failure(
                     TerminationCriterion::StepTooSmall,
-                    std::string("the step fell below the minimum at parameter ") + number(y(m)) +
+                    std::string("the step fell below the minimum at parameter ") + data::formatNumber(y(m)) +
                         (arclength ? "" : " (natural continuation cannot pass a fold; use pseudo-arclength)")));
             continue;
         }
@@ -517,7 +513,7 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
             }
         } catch (const std::exception& e) {
             return stopWith(Termination::failure(TerminationCriterion::EvaluationFailed,
-                                                 std::string("the branch point at parameter ") + number(c->y(m)) +
+                                                 std::string("the branch point at parameter ") + data::formatNumber(c->y(m)) +
                                                      " could not be analysed: " + e.what()));
         }
 
@@ -555,7 +551,7 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
         if (y(m) < lo - 1e-12 * std::max(1.0, std::abs(lo)) || y(m) > hi + 1e-12 * std::max(1.0, std::abs(hi)) ||
             (!arclength && std::abs(y(m) - settings.end) <= 1e-12 * std::max(1.0, std::abs(settings.end)))) {
             return stopWith(Termination::convergence(TerminationCriterion::ParameterRange,
-                                                     "the branch left the parameter range at " + number(y(m))));
+                                                     "the branch left the parameter range at " + data::formatNumber(y(m))));
         }
         // Step control: grow after an easy corrector, shrink after a hard one.
         if (c->newton.iterations <= 2)

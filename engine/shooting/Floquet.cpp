@@ -17,10 +17,6 @@ bool isReal(std::complex<double> mu)
     return std::abs(mu.imag()) <= 1e-9 * std::max(1.0, std::abs(mu));
 }
 
-std::string number(double v)
-{
-    return data::formatNumber(v, 6);
-}
 
 }  // namespace
 
@@ -70,13 +66,13 @@ FloquetAnalysis analyseFloquet(const Eigen::MatrixXd& monodromy, bool autonomous
     const double modulus = std::abs(mu);
     analysis.stable = modulus < 1.0;
     if (analysis.stable) {
-        analysis.verdict = "stable (max |mu| = " + number(modulus) + ")";
+        analysis.verdict = "stable (max |mu| = " + data::formatNumber(modulus) + ")";
     } else if (isReal(mu) && mu.real() < 0) {
-        analysis.verdict = "unstable (period doubling, mu = " + number(mu.real()) + ")";
+        analysis.verdict = "unstable (period doubling, mu = " + data::formatNumber(mu.real()) + ")";
     } else if (isReal(mu)) {
-        analysis.verdict = "unstable (fold/saddle, mu = " + number(mu.real()) + ")";
+        analysis.verdict = "unstable (fold/saddle, mu = " + data::formatNumber(mu.real()) + ")";
     } else {
-        analysis.verdict = "unstable (Neimark-Sacker/torus, |mu| = " + number(modulus) + ")";
+        analysis.verdict = "unstable (Neimark-Sacker/torus, |mu| = " + data::formatNumber(modulus) + ")";
     }
     return analysis;
 }
