@@ -6,6 +6,7 @@
 #include "engine/core/InputFile.h"
 #include "engine/data/CsvReader.h"
 #include "engine/data/DataError.h"
+#include "ui/settings/Utf8.h"
 
 #include <QBrush>
 #include <QColor>
@@ -84,12 +85,12 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent)
     separatorCombo_->addItem(tr("auto"), 0);
     for (const data::CsvSymbol& separator : data::csvSeparators)
         separatorCombo_->addItem(
-            QString::fromUtf8(separator.label.data(), static_cast<qsizetype>(separator.label.size())),
+            toQString(separator.label),
             int(separator.symbol));
     decimalCombo_ = new QComboBox(this);
     decimalCombo_->setObjectName(QStringLiteral("decimalCombo"));
     for (const data::CsvSymbol& point : data::csvDecimalPoints)
-        decimalCombo_->addItem(QString::fromUtf8(point.label.data(), static_cast<qsizetype>(point.label.size())),
+        decimalCombo_->addItem(toQString(point.label),
                                int(point.symbol));
     timeCombo_ = new QComboBox(this);
     timeCombo_->setObjectName(QStringLiteral("timeCombo"));

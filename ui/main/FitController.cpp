@@ -17,6 +17,7 @@
 
 #include "engine/job/OptimalEstimationJob.h"
 #include "engine/project/OptimalEstimationJson.h"
+#include "ui/settings/Utf8.h"
 
 #include <QMessageBox>
 #include <QStringList>
@@ -354,7 +355,7 @@ namespace {
 QString initialValuesText(job::InitialValues initial)
 {
     const std::string_view label = job::kInitialValueSources.label(initial.source);
-    return QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())).toLower();
+    return toQString(label).toLower();
 }
 
 }  // namespace

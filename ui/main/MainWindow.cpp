@@ -17,47 +17,48 @@
 #include "ui/main/RunToolBar.h"
 #include "ui/main/ScreenFit.h"
 #include "ui/main/Session.h"
+#include "ui/periodic/PeriodicController.h"
+#include "ui/periodic/PeriodicPanel.h"
+#include "ui/plots/BranchPlot.h"
 #include "ui/plots/ContourPlot.h"
 #include "ui/plots/CostPlot.h"
 #include "ui/plots/CurvePlot.h"
 #include "ui/plots/FieldPlot.h"
 #include "ui/plots/ParameterHistoryPlot.h"
-#include "ui/periodic/PeriodicController.h"
-#include "ui/periodic/PeriodicPanel.h"
-#include "ui/study/StudyPanel.h"
-#include "ui/plots/BranchPlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
 #include "ui/plots/PlotWidget.h"
 #include "ui/plots/ProfilePlot.h"
-#include "ui/plots/WaterfallPlot.h"
 #include "ui/plots/ResidualCorrelationPlot.h"
 #include "ui/plots/SpectrumPlot.h"
 #include "ui/plots/TimeSeriesPlot.h"
+#include "ui/plots/WaterfallPlot.h"
 #include "ui/project/ProjectDocument.h"
 #include "ui/results/ContourPanel.h"
 #include "ui/results/FieldPanel.h"
 #include "ui/results/FitViews.h"
-#include "ui/run/EngineNotices.h"
-#include "ui/run/LiveSimulation.h"
-#include "ui/results/OptimalEstimationView.h"
 #include "ui/results/ModelComparisonWindow.h"
 #include "ui/results/MultistartPanel.h"
+#include "ui/results/OptimalEstimationView.h"
 #include "ui/results/ProfilePanel.h"
 #include "ui/results/ResidualAnalysisPanel.h"
 #include "ui/results/ResultsPanel.h"
+#include "ui/run/EngineNotices.h"
 #include "ui/run/FitRunner.h"
+#include "ui/run/LiveSimulation.h"
 #include "ui/run/OptimalEstimationRunner.h"
 #include "ui/settings/EstimatorPanel.h"
-#include "ui/settings/WheelGuard.h"
 #include "ui/settings/FilterPanel.h"
 #include "ui/settings/OptimalEstimationSettingsWidget.h"
+#include "ui/settings/WheelGuard.h"
+#include "ui/study/StudyPanel.h"
 
 #include "engine/core/AtomicFile.h"
 #include "engine/estimate/MethodTraits.h"
+#include "engine/job/OptimalEstimationJob.h"
 #include "engine/model/ModelFile.h"
 #include "engine/model/SubModels.h"
-#include "engine/job/OptimalEstimationJob.h"
 #include "engine/project/OptimalEstimationJson.h"
+#include "ui/settings/Utf8.h"
 
 #include <QAction>
 #include <QApplication>
@@ -111,7 +112,7 @@ QString readText(const QString& path, QString* error)
             *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(problem));
         return {};
     }
-    return QString::fromUtf8(text->data(), static_cast<qsizetype>(text->size()));
+    return toQString(*text);
 }
 
 QStringList toList(const std::vector<std::string>& names)

@@ -1,8 +1,10 @@
 #include "ui/results/MultistartPanel.h"
 
 #include "ui/plots/WaterfallPlot.h"
+#include "ui/results/ReadOnlyItem.h"
 #include "ui/run/MultistartRunner.h"
 #include "ui/settings/NumberField.h"
+#include "ui/settings/Utf8.h"
 
 #include <QGridLayout>
 #include <QHeaderView>
@@ -22,17 +24,10 @@ namespace sysid::ui {
 
 namespace {
 
-QString helpOf(std::string_view key)
+QString multistartHelp(std::string_view key)
 {
     const std::string_view help = core::findField(job::multistartFields(), key)->names.help;
-    return QString::fromUtf8(help.data(), static_cast<qsizetype>(help.size()));
-}
-
-QTableWidgetItem* cell(const QString& text)
-{
-    auto* item = new QTableWidgetItem(text);
-    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
-    return item;
+    return toQString(help);
 }
 
 }  // namespace
@@ -42,10 +37,10 @@ MultistartPanel::MultistartPanel(ProjectDocument* document, QWidget* parent) :
 {
     starts_ = new QSpinBox(this);
     starts_->setRange(1, 1000000);
-    starts_->setToolTip(helpOf("starts"));
+    starts_->setToolTip(multistartHelp("starts"));
     seed_ = new QSpinBox(this);
     seed_->setRange(0, INT_MAX);
-    seed_->setToolTip(helpOf("seed"));
+    seed_->setToolTip(multistartHelp("seed"));
     tolerance_ = new NumberField(this);
     tolerance_->describe(job::multistartFields(), "tolerance");
     tolerance_->setMaximumWidth(80);
@@ -280,13 +275,13 @@ void MultistartPanel::showResult()
     for (std::size_t m = 0; m < result_->minima.size(); ++m) {
         const job::MultistartMinimum& minimum = result_->minima[m];
         const int row = static_cast<int>(m);
-        minima_->setItem(row, 0, cell(QString::number(minimum.cost, 'g', 8)));
+        minima_->setItem(row, 0, readOnlyItem(QString::number(minimum.cost, 'g', 8)));
         minima_->setItem(row, 1,
-                         cell(tr("%1 (%2 %)")
+                         readOnlyItem(tr("%1 (%2 %)")
                                   .arg(minimum.starts.size())
                                   .arg(100 * static_cast<double>(minimum.starts.size()) / total, 0, 'g', 3)));
         for (std::size_t k = 0; k < minimum.parameters.size(); ++k)
-            minima_->setItem(row, static_cast<int>(k) + 2, cell(QString::number(minimum.parameters[k], 'g', 6)));
+            minima_->setItem(row, static_cast<int>(k) + 2, readOnlyItem(QString::number(minimum.parameters[k], 'g', 6)));
     }
     minima_->resizeColumnsToContents();
     if (!result_->minima.empty())

@@ -3,6 +3,7 @@
 #include "ui/plots/CurvePlot.h"
 #include "ui/plots/PhasePortraitPlot.h"
 #include "ui/plots/StiffnessPlot.h"
+#include "ui/results/ReadOnlyItem.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -25,13 +26,6 @@ std::vector<double> column(const Eigen::MatrixXd& m, int c)
     for (Eigen::Index k = 0; k < m.rows(); ++k)
         values[static_cast<std::size_t>(k)] = m(k, c);
     return values;
-}
-
-QTableWidgetItem* cell(const QString& text)
-{
-    auto* item = new QTableWidgetItem(text);
-    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
-    return item;
 }
 
 }  // namespace
@@ -156,11 +150,11 @@ void OptimalEstimationView::setResult(const estimate::OptimalEstimationResult& r
                           .arg(QString::fromStdString(r.termination.message)));
     parameters_->setRowCount(static_cast<int>(r.parameterNames.size()));
     for (int i = 0; i < static_cast<int>(r.parameterNames.size()); ++i) {
-        parameters_->setItem(i, 0, cell(QString::fromStdString(r.parameterNames[static_cast<std::size_t>(i)])));
+        parameters_->setItem(i, 0, readOnlyItem(QString::fromStdString(r.parameterNames[static_cast<std::size_t>(i)])));
         if (i < r.parameters.size())
-            parameters_->setItem(i, 1, cell(QString::number(r.parameters(i), 'g', 8)));
+            parameters_->setItem(i, 1, readOnlyItem(QString::number(r.parameters(i), 'g', 8)));
         if (i < r.parameterDrift.size())
-            parameters_->setItem(i, 2, cell(QString::number(r.parameterDrift(i), 'g', 3)));
+            parameters_->setItem(i, 2, readOnlyItem(QString::number(r.parameterDrift(i), 'g', 3)));
     }
     plotStiffness(r.stiffnessAtGuess, r.stiffnessAtSolution);
     if (r.residuals.rows() != static_cast<Eigen::Index>(r.times.size()))

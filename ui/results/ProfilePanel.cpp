@@ -5,6 +5,7 @@
 #include "ui/project/ProjectDocument.h"
 #include "ui/run/ProfileRunner.h"
 #include "ui/settings/NumberField.h"
+#include "ui/settings/Utf8.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -29,10 +30,10 @@ namespace {
 constexpr int kPlotColumns = 2;
 constexpr int kPlotHeight = 230;
 
-QString helpOf(std::string_view key)
+QString profileHelp(std::string_view key)
 {
     const std::string_view help = core::findField(job::profileFields(), key)->names.help;
-    return QString::fromUtf8(help.data(), static_cast<qsizetype>(help.size()));
+    return toQString(help);
 }
 
 }  // namespace
@@ -49,14 +50,14 @@ ProfilePanel::ProfilePanel(ProjectDocument* document, QWidget* parent) :
     points_ = new QSpinBox(this);
     points_->setRange(2, 200);
     points_->setValue(static_cast<int>(defaults.points));
-    points_->setToolTip(helpOf("points"));
+    points_->setToolTip(profileHelp("points"));
     confidence_ = new NumberField(defaults.confidence, this);
     confidence_->describe(job::profileFields(), "confidence");
     confidence_->setCheck(
         [](double c) { return c > 0 && c < 1 ? QString() : tr("a number between 0 and 1 (0.95 for 95 %)"); });
     confidence_->setMaximumWidth(70);
     simultaneous_ = new QCheckBox(tr("simultaneous"), this);
-    simultaneous_->setToolTip(helpOf("simultaneous"));
+    simultaneous_->setToolTip(profileHelp("simultaneous"));
     run_ = new QPushButton(tr("Run"), this);
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setEnabled(false);

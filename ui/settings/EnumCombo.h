@@ -2,6 +2,7 @@
 
 #include "engine/core/EnumTable.h"
 #include "ui/settings/ToolTip.h"
+#include "ui/settings/Utf8.h"
 
 #include <QComboBox>
 #include <QString>
@@ -22,11 +23,11 @@ void fillCombo(QComboBox* combo, const core::EnumTable<E, N>& table, Keep keep =
         if (!keep(entry.value))
             continue;
         const auto label = table.label(entry.value);
-        combo->addItem(QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())),
+        combo->addItem(toQString(label),
                        static_cast<int>(entry.value));
         combo->setItemData(
             combo->count() - 1,
-            QString::fromUtf8(entry.description.data(), static_cast<qsizetype>(entry.description.size())),
+            toQString(entry.description),
             Qt::ToolTipRole);
     }
 }
@@ -37,11 +38,11 @@ void fillComboByName(QComboBox* combo, const core::EnumTable<E, N>& table)
 {
     for (const auto& entry : table.entries()) {
         const auto label = table.label(entry.value);
-        combo->addItem(QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())),
-                       QString::fromUtf8(entry.name.data(), static_cast<qsizetype>(entry.name.size())));
+        combo->addItem(toQString(label),
+                       toQString(entry.name));
         combo->setItemData(
             combo->count() - 1,
-            QString::fromUtf8(entry.description.data(), static_cast<qsizetype>(entry.description.size())),
+            toQString(entry.description),
             Qt::ToolTipRole);
     }
 }

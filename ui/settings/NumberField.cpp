@@ -1,6 +1,7 @@
 #include "ui/settings/NumberField.h"
 
 #include "ui/settings/ToolTip.h"
+#include "ui/settings/Utf8.h"
 
 #include <QLocale>
 
@@ -13,11 +14,6 @@ namespace {
 // A border only: a background colour goes into the palette, which Qt does not always give back
 // when the style sheet is cleared (a field marked before it was first shown stayed pink).
 const char* const kInvalidStyle = "QLineEdit { border: 2px solid #d00000; }";
-
-QString fromView(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 // A table's help line starts in lower case and has no full stop, as the command line's help lists it.
 QString sentence(QString text)
@@ -36,11 +32,11 @@ QString fieldToolTip(const core::FieldNames& names, const QString& rule)
 {
     QStringList lines;
     if (!names.help.empty())
-        lines << sentence(fromView(names.help));
+        lines << sentence(toQString(names.help));
     if (!rule.isEmpty())
         lines << QObject::tr("Allowed: %1.").arg(rule);
     if (!names.option.empty())
-        lines << QObject::tr("Command line: --%1").arg(fromView(names.option));
+        lines << QObject::tr("Command line: --%1").arg(toQString(names.option));
     return lines.join(QLatin1Char('\n'));
 }
 

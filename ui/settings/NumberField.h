@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/core/SettingField.h"
+#include "ui/settings/Utf8.h"
 
 #include <QLineEdit>
 #include <QString>
@@ -101,7 +102,7 @@ void NumberField::describe(const core::FieldTable<S, Need>& table, std::string_v
     if (!field)
         return;
     const auto& names = field->names;
-    setLabel(QString::fromUtf8(names.label.data(), static_cast<qsizetype>(names.label.size())));
+    setLabel(toQString(names.label));
     const auto rule = numberRuleOf(*field);
     if (rule)
         setRule(*rule);

@@ -2,6 +2,7 @@
 
 #include "ui/settings/NumberField.h"
 #include "ui/settings/ToolTip.h"
+#include "ui/settings/Utf8.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -23,11 +24,6 @@ namespace {
 using Stage = estimate::OptimalEstimationStage;
 using StageField = core::Field<Stage>;
 
-QString fromView(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
 QString capitalised(QString text)
 {
     if (!text.isEmpty())
@@ -38,12 +34,12 @@ QString capitalised(QString text)
 QString toolTipOf(const StageField& field)
 {
     QStringList lines;
-    lines << capitalised(fromView(field.names.help)) + QLatin1Char('.');
+    lines << capitalised(toQString(field.names.help)) + QLatin1Char('.');
     if (const auto* number = std::get_if<core::NumberAccess<Stage>>(&field.access))
         lines << QObject::tr("Allowed: %1.").arg(QString::fromStdString(number->rule.describe()));
     if (const auto* count = std::get_if<core::CountAccess<Stage>>(&field.access))
         lines << QObject::tr("Allowed: %1.").arg(QString::fromStdString(core::countRule(count->minimum)));
-    lines << QObject::tr("Command line: --stage K:%1=VALUE").arg(fromView(field.names.option));
+    lines << QObject::tr("Command line: --stage K:%1=VALUE").arg(toQString(field.names.option));
     return wrappedToolTip(lines.join(QLatin1Char('\n')));
 }
 
@@ -63,12 +59,12 @@ StageScheduleTable::StageScheduleTable(QWidget* parent) : QWidget(parent)
     QStringList rows;
     for (int r = 0; r < static_cast<int>(fields.size()); ++r) {
         const StageField& field = fields[static_cast<std::size_t>(r)];
-        rows << fromView(field.names.option);
+        rows << toQString(field.names.option);
     }
     table_->setVerticalHeaderLabels(rows);
     for (int r = 0; r < static_cast<int>(fields.size()); ++r)
         table_->verticalHeaderItem(r)->setToolTip(
-            capitalised(fromView(fields[static_cast<std::size_t>(r)].names.label)) + QStringLiteral(": ") +
+            capitalised(toQString(fields[static_cast<std::size_t>(r)].names.label)) + QStringLiteral(": ") +
             toolTipOf(fields[static_cast<std::size_t>(r)]));
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     table_->horizontalHeader()->setMinimumSectionSize(60);
@@ -186,7 +182,7 @@ void StageScheduleTable::rebuild()
                         editor = combo;
                     } else if constexpr (std::is_same_v<A, core::NumberAccess<Stage>>) {
                         auto* number = new NumberField(a.ref(stages_[stageIndex]));
-                        number->setLabel(fromView(field.names.label));
+                        number->setLabel(toQString(field.names.label));
                         number->setRule(a.rule);
                         number->setHelp(toolTipOf(field));
                         connect(number, &NumberField::valueChanged, this, [this, a, stageIndex](double value) {

@@ -9,6 +9,7 @@
 #include "ui/plots/BoxPlot.h"
 #include "ui/project/ProjectDocument.h"
 #include "ui/run/StudyRunner.h"
+#include "ui/settings/Utf8.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -51,11 +52,6 @@ QString withinSpread(double v, double sd)
     if (decimals < 0 || decimals > 10)
         return number(v);
     return QString::number(v, 'f', decimals);
-}
-
-QString text(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
 // The tooltip of a study setting from job::noiseStudyFields().
@@ -229,7 +225,7 @@ void StudyPanel::showKindToRun()
     kindNote_->setVisible(automatic);
     kindNote_->setText(monteCarlo ? tr("→ Monte Carlo: the data sets carry their true values")
                                   : tr("→ Parametric bootstrap: measured data, no true values"));
-    kindNote_->setToolTip(wrappedToolTip(text(job::kStudyKinds.description(kind))));
+    kindNote_->setToolTip(wrappedToolTip(toQString(job::kStudyKinds.description(kind))));
     if (!result_)  // the empty table has the columns of the study Run would make
         setTableColumns(kind);
 }
@@ -255,7 +251,7 @@ void StudyPanel::loadSettings()
 {
     const job::NoiseStudySettings s = document_->project().study.value_or(job::NoiseStudySettings{});
     loading_ = true;
-    kind_->setCurrentIndex(std::max(0, kind_->findData(text(job::kStudyKinds.name(s.kind)))));
+    kind_->setCurrentIndex(std::max(0, kind_->findData(toQString(job::kStudyKinds.name(s.kind)))));
     realisations_->setValue(static_cast<int>(std::min<std::size_t>(s.realisations, 1000000)));
     noise_->setValue(s.noisePercent);
     distribution_->setCurrentIndex(std::max(0,
@@ -312,7 +308,7 @@ void StudyPanel::run()
     progress_->setValue(0);
     status_->setText(tr("running %1 realisations (%2)…")
                          .arg(study.settings.realisations)
-                         .arg(text(job::kStudyKinds.label(kindToRun()))));
+                         .arg(toQString(job::kStudyKinds.label(kindToRun()))));
     run_->setEnabled(false);
     cancel_->setEnabled(true);
     runner_->start(std::move(study));
@@ -343,7 +339,7 @@ void StudyPanel::showResult()
         return;
     }
     const bool bootstrap = result_->kind == job::StudyKind::ParametricBootstrap;
-    kindLabel_->setText(text(job::kStudyKinds.label(result_->kind)));
+    kindLabel_->setText(toQString(job::kStudyKinds.label(result_->kind)));
     setTableColumns(result_->kind);
     for (const auto& s : result_->summary) {
         const int row = table_->rowCount();
