@@ -33,8 +33,7 @@ fuzzers=(fuzz_model_parser fuzz_csv_reader fuzz_project_reader)
 
 start=$SECONDS
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DCMAKE_BUILD_TYPE=Release -DSYSID_FUZZ=ON -DSYSID_SANITIZE=ON -DSYSID_BUILD_BENCH=OFF -DSYSID_MPI=OFF \
-  -DSYSID_UNITY_BUILD=ON
+  -DCMAKE_BUILD_TYPE=Release -DSYSID_FUZZ=ON -DSYSID_SANITIZE=ON -DSYSID_BUILD_BENCH=OFF -DSYSID_MPI=OFF
 if [[ $full -eq 1 ]]; then
   cmake --build build-fuzz -j "$(nproc)"
 else
