@@ -1,6 +1,7 @@
 #include "engine/estimate/NormalEquationsAccumulator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -57,14 +58,20 @@ inline __attribute__((always_inline)) void addTile(const double* b, Eigen::Index
 // product is added by one fused multiply-add, half the arithmetic, and those kernels give the same
 // bits as each other; the baseline (SSE2, no FMA) rounds each product first, so a processor without
 // FMA gives the sums to rounding, not bit for bit.
-template <class Packet, int W, int H, Eigen::Index Width>
+// The single entries are fused by std::fma where the kernel fuses (Fused): a compiler may keep the
+// loop out of line, without the kernel's instruction set (clang did), and not contract it there.
+template <class Packet, int W, int H, Eigen::Index Width, bool Fused>
 inline __attribute__((always_inline)) void lowerGram(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb,
                                                      double* c, Eigen::Index ldc)
 {
     auto entry = [&](Eigen::Index i, Eigen::Index j) {
         double sum = 0.0;
-        for (Eigen::Index r = 0; r < k; ++r)
-            sum += b[r * ldb + i] * b[r * ldb + j];
+        for (Eigen::Index r = 0; r < k; ++r) {
+            if constexpr (Fused)
+                sum = std::fma(b[r * ldb + i], b[r * ldb + j], sum);
+            else
+                sum += b[r * ldb + i] * b[r * ldb + j];
+        }
         c[j * ldc + i] += sum;
     };
     Eigen::Index j0 = 0;
@@ -91,7 +98,7 @@ inline __attribute__((always_inline)) void lowerGram(const double* b, Eigen::Ind
 
 void lowerGramBaseline(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb, double* c, Eigen::Index ldc)
 {
-    lowerGram<Packet2, 2, 2, 6>(b, k, p, ldb, c, ldc);
+    lowerGram<Packet2, 2, 2, 6, false>(b, k, p, ldb, c, ldc);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -101,13 +108,13 @@ void lowerGramBaseline(const double* b, Eigen::Index k, Eigen::Index p, Eigen::I
 __attribute__((target("avx2,fma"))) void lowerGramAvx2(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb,
                                                    double* c, Eigen::Index ldc)
 {
-    lowerGram<Packet4, 4, 2, 6>(b, k, p, ldb, c, ldc);
+    lowerGram<Packet4, 4, 2, 6, true>(b, k, p, ldb, c, ldc);
 }
 
 __attribute__((target("avx512f,fma"))) void lowerGramAvx512(const double* b, Eigen::Index k, Eigen::Index p,
                                                         Eigen::Index ldb, double* c, Eigen::Index ldc)
 {
-    lowerGram<Packet8, 8, 2, 8>(b, k, p, ldb, c, ldc);
+    lowerGram<Packet8, 8, 2, 8, true>(b, k, p, ldb, c, ldc);
 }
 #endif
 
