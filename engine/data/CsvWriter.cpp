@@ -65,21 +65,13 @@ void writeName(std::ostream& out, const std::string& name)
         out << name;
         return;
     }
-    out << '"';
-    for (char ch : name) {
-        if (ch == '"')
-            out << '"';
-        out << ch;
-    }
-    out << '"';
+    out << csvQuoted(name);
 }
 
 }  // namespace
 
-std::string csvField(const std::string& text)
+std::string csvQuoted(const std::string& text)
 {
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
     std::string field = "\"";
     for (char c : text) {
         if (c == '"')
@@ -87,6 +79,11 @@ std::string csvField(const std::string& text)
         field += c;
     }
     return field + '"';
+}
+
+std::string csvField(const std::string& text)
+{
+    return text.find_first_of(",\"\n") == std::string::npos ? text : csvQuoted(text);
 }
 
 std::string csvNumber(double value)

@@ -16,8 +16,9 @@ namespace sysid::data {
 void writeCsv(std::ostream& out, const std::vector<std::string>& header,
               const std::vector<std::vector<double>>& columns);
 
-// A text field of a CSV line (RFC 4180): as it is, or in quotes with its quotes doubled when it holds
-// ',', '"' or a line break.
+// A text field of a CSV line (RFC 4180) in quotes, its quotes doubled.
+std::string csvQuoted(const std::string& text);
+// A text field of a CSV line: as it is, or csvQuoted when it holds ',', '"' or a line break.
 std::string csvField(const std::string& text);
 // A number field: the shortest text that reads back as the same double; empty when it is not finite.
 std::string csvNumber(double value);

@@ -105,14 +105,14 @@ void lowerGramBaseline(const double* b, Eigen::Index k, Eigen::Index p, Eigen::I
 // J'J of 200 064 x 200 in blocks of 128 rows, one core: the baseline kernel 0.66 s; AVX2 0.30 s
 // without FMA, 0.26 s with it; AVX-512 0.22 s without FMA in 16 x 6 tiles, 0.17 s with it, 0.125 s in
 // 16 x 8 tiles (the tile shapes measured are in docs/DECISIONS.md).
-__attribute__((target("avx2,fma"))) void lowerGramAvx2(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb,
-                                                   double* c, Eigen::Index ldc)
+__attribute__((target("avx2,fma"))) void lowerGramAvx2(const double* b, Eigen::Index k, Eigen::Index p,
+                                                       Eigen::Index ldb, double* c, Eigen::Index ldc)
 {
     lowerGram<Packet4, 4, 2, 6, true>(b, k, p, ldb, c, ldc);
 }
 
 __attribute__((target("avx512f,fma"))) void lowerGramAvx512(const double* b, Eigen::Index k, Eigen::Index p,
-                                                        Eigen::Index ldb, double* c, Eigen::Index ldc)
+                                                            Eigen::Index ldb, double* c, Eigen::Index ldc)
 {
     lowerGram<Packet8, 8, 2, 8, true>(b, k, p, ldb, c, ldc);
 }

@@ -99,8 +99,8 @@ std::vector<Token> tokenize(std::string_view text, std::vector<ModelDiagnostic>&
             if (t.primes > 2)
                 addDiagnostic(errors,
                               {here,
-                               "'" + model::quoted(t.text) + "' has " + std::to_string(t.primes) + " primes; at most two (" +
-                                   model::quoted(t.text) + "'') are allowed"});
+                               "'" + model::quoted(t.text) + "' has " + std::to_string(t.primes) +
+                                   " primes; at most two (" + model::quoted(t.text) + "'') are allowed"});
             column += static_cast<int>(j - i);
             i = j;
             tokens.push_back(std::move(t));

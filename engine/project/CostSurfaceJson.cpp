@@ -70,7 +70,8 @@ std::string costSurfaceCsv(const job::CostSurfaceResult& surface)
     std::string text = surface.x.parameter + "," + surface.y.parameter + ",cost\n";
     for (std::size_t iy = 0; iy < surface.yValues.size(); ++iy)
         for (std::size_t ix = 0; ix < surface.xValues.size(); ++ix)
-            text += seventeenDigits(surface.xValues[ix]) + "," + seventeenDigits(surface.yValues[iy]) + "," + seventeenDigits(surface.at(ix, iy)) + "\n";
+            text += seventeenDigits(surface.xValues[ix]) + "," + seventeenDigits(surface.yValues[iy]) + "," +
+                seventeenDigits(surface.at(ix, iy)) + "\n";
     return text;
 }
 
@@ -78,7 +79,8 @@ std::string iterationPathCsv(const job::CostSurfaceResult& surface, const std::v
 {
     std::string text = "iteration," + surface.x.parameter + "," + surface.y.parameter + ",cost\n";
     for (const auto& p : path)
-        text += std::to_string(p.iteration) + "," + seventeenDigits(p.x) + "," + seventeenDigits(p.y) + "," + seventeenDigits(p.cost) + "\n";
+        text += std::to_string(p.iteration) + "," + seventeenDigits(p.x) + "," + seventeenDigits(p.y) + "," +
+            seventeenDigits(p.cost) + "\n";
     return text;
 }
 

@@ -136,8 +136,8 @@ std::string dataPart(const Project& project)
             mapping = "by name";
         const std::string name = set.name.empty() ? "data set " + std::to_string(k + 1) : set.name;
         html += "<tr>" + tableCell(htmlEscape(name)) +
-            tableCell(htmlEscape(std::filesystem::path(set.path).filename().string())) + tableCell(samples, "align=\"right\"") +
-            tableCell(span) + tableCell(mapping) + "</tr>\n";
+            tableCell(htmlEscape(std::filesystem::path(set.path).filename().string())) +
+            tableCell(samples, "align=\"right\"") + tableCell(span) + tableCell(mapping) + "</tr>\n";
     }
     return html + "</table>\n";
 }
@@ -271,9 +271,9 @@ std::string resultsPart(const Project& project, const estimate::FitResult& resul
         if (!truth.empty()) {
             const auto it = truth.find(p.name);
             row += tableCell(it == truth.end() || it->second == 0.0
-                            ? "—"
-                            : number(100.0 * (p.value - it->second) / std::abs(it->second), 3),
-                        "align=\"right\"");
+                                 ? "—"
+                                 : number(100.0 * (p.value - it->second) / std::abs(it->second), 3),
+                             "align=\"right\"");
         }
         row += tableCell(p.atBound ? "on a bound: its std assumes the bound is not active" : "") + "</tr>\n";
         html += row;
@@ -315,8 +315,8 @@ std::string resultsPart(const Project& project, const estimate::FitResult& resul
             std::snprintf(text, sizeof text, "%.3f", v);
             const bool dark = std::isfinite(v) && std::abs(v) > 0.7;
             html += tableCell((dark ? "<font color=\"#ffffff\">" : "<font color=\"#000000\">") +
-                             std::string(std::isfinite(v) ? text : "—") + "</font>",
-                         "align=\"center\" bgcolor=\"" + correlationColour(v) + "\"");
+                                  std::string(std::isfinite(v) ? text : "—") + "</font>",
+                              "align=\"center\" bgcolor=\"" + correlationColour(v) + "\"");
         }
         html += "</tr>\n";
     }
@@ -374,7 +374,8 @@ std::string statisticsPart(const estimate::FitResult& result)
                 noise = number(n.value) + " ± " + number(n.sd);
         html += "<tr>" + tableCell(htmlEscape(output)) +
             tableCell(std::isnan(rms) ? "not measured" : number(rms), "align=\"right\"") +
-            (estimatedNoise ? tableCell(noise, "align=\"right\"") : std::string()) + tableCell(htmlEscape(analysis)) + "</tr>\n";
+            (estimatedNoise ? tableCell(noise, "align=\"right\"") : std::string()) + tableCell(htmlEscape(analysis)) +
+            "</tr>\n";
     }
     return html + "</table>\n";
 }
@@ -461,7 +462,8 @@ std::string profilePart(const Project& project, const estimate::FitResult& resul
         html += "<tr>" + tableCell(htmlEscape(name)) + tableCell(number(jsonNumber(profile, "estimate"))) +
             tableCell(intervalText(profile.value("interval", nlohmann::json()))) +
             tableCell(intervalText(profile.value("wald_interval", nlohmann::json()))) +
-            tableCell(verdict != profile.end() && verdict->is_string() ? htmlEscape(verdict->get<std::string>()) : "—") +
+            tableCell(verdict != profile.end() && verdict->is_string() ? htmlEscape(verdict->get<std::string>())
+                                                                       : "—") +
             "</tr>\n";
     }
     return html + "</table>\n";

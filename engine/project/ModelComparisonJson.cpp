@@ -14,7 +14,6 @@ namespace sysid::project {
 
 namespace {
 
-
 // The agreement of `output` in a model's comparison; NaNs when the model does not measure it.
 job::OutputAgreement agreementFor(const job::ModelScore& score, const std::string& output)
 {
@@ -93,19 +92,21 @@ std::string modelComparisonCsv(const job::ModelComparison& comparison)
     std::ostringstream out;
     out << "model,method,parameters,residuals,cost,aic,aicc,bic,delta_aic";
     for (const std::string& output : comparison.outputs)
-        out << ',' << data::csvField(output + " rmse") << ',' << data::csvField(output + " nrmse") << ',' << data::csvField(output + " fit_percent");
+        out << ',' << data::csvField(output + " rmse") << ',' << data::csvField(output + " nrmse") << ','
+            << data::csvField(output + " fit_percent");
     out << ",error\n";
     for (const job::ModelScore& score : comparison.models) {
         out << data::csvField(score.name) << ',' << score.method << ',' << score.parameters << ',';
         if (score.comparison)
-            out << score.residuals << ',' << data::csvNumber(score.cost) << ',' << data::csvNumber(score.criteria.aic) << ','
-                << data::csvNumber(score.criteria.aicc) << ',' << data::csvNumber(score.criteria.bic) << ','
+            out << score.residuals << ',' << data::csvNumber(score.cost) << ',' << data::csvNumber(score.criteria.aic)
+                << ',' << data::csvNumber(score.criteria.aicc) << ',' << data::csvNumber(score.criteria.bic) << ','
                 << data::csvNumber(deltaAic(comparison, score));
         else
             out << ",,,,,";
         for (const std::string& output : comparison.outputs) {
             const job::OutputAgreement a = agreementFor(score, output);
-            out << ',' << data::csvNumber(a.rmse) << ',' << data::csvNumber(a.nrmse) << ',' << data::csvNumber(a.fitPercent);
+            out << ',' << data::csvNumber(a.rmse) << ',' << data::csvNumber(a.nrmse) << ','
+                << data::csvNumber(a.fitPercent);
         }
         out << ',' << data::csvField(score.error) << '\n';
     }

@@ -19,7 +19,6 @@ namespace sysid::project {
 
 namespace {
 
-
 json columns(const std::vector<std::string>& names, const Eigen::MatrixXd& m)
 {
     json object = json::object();

@@ -20,7 +20,6 @@ std::string fullPrecision(double value)
     return buffer;
 }
 
-
 }  // namespace
 
 std::string parameterCsv(const estimate::FitResult& result)

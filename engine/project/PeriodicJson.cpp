@@ -19,7 +19,6 @@ json multipliers(const std::vector<std::complex<double>>& mu)
     return list;
 }
 
-
 }  // namespace
 
 json periodicResultToJson(const job::PeriodicJob::Result& result, const std::string& sweepParameter)

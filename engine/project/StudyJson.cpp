@@ -1,33 +1,12 @@
 #include "engine/project/StudyJson.h"
 
 #include "engine/data/CsvWriter.h"
-#include "engine/data/Text.h"
+#include "engine/project/JsonNumbers.h"
 #include "engine/project/SettingsJson.h"
-
-#include <cmath>
 
 using nlohmann::json;
 
 namespace sysid::project {
-
-namespace {
-
-json finite(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
-
-
-// RFC 4180: a field with a separator, quote or line break is quoted, quotes doubled.
-std::string quoted(const std::string& text)
-{
-    std::string out = "\"";
-    for (const char c : text)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
-}  // namespace
 
 json studySettingsToJson(const job::NoiseStudySettings& s)
 {
@@ -63,32 +42,32 @@ json studyResultToJson(const job::NoiseStudyResult& r)
     out["ranks"] = r.ranks;
     out["parameters"] = json::object();
     for (const auto& s : r.summary)
-        out["parameters"][s.name] = {{"true", finite(s.trueValue)},
-                                     {"estimate", finite(s.estimate)},
+        out["parameters"][s.name] = {{"true", finiteOrNull(s.trueValue)},
+                                     {"estimate", finiteOrNull(s.estimate)},
                                      {"count", s.count},
-                                     {"mean", finite(s.mean)},
-                                     {"sd", finite(s.sd)},
-                                     {"standard_error", finite(s.standardError)},
-                                     {"bias", finite(s.bias)},
-                                     {"bias_percent", finite(s.biasPercent)},
-                                     {"min", finite(s.min)},
-                                     {"q1", finite(s.q1)},
-                                     {"median", finite(s.median)},
-                                     {"q3", finite(s.q3)},
-                                     {"max", finite(s.max)},
-                                     {"percentile_2_5", finite(s.percentile2_5)},
-                                     {"percentile_97_5", finite(s.percentile97_5)},
-                                     {"lower_whisker", finite(s.lowerWhisker)},
-                                     {"upper_whisker", finite(s.upperWhisker)}};
+                                     {"mean", finiteOrNull(s.mean)},
+                                     {"sd", finiteOrNull(s.sd)},
+                                     {"standard_error", finiteOrNull(s.standardError)},
+                                     {"bias", finiteOrNull(s.bias)},
+                                     {"bias_percent", finiteOrNull(s.biasPercent)},
+                                     {"min", finiteOrNull(s.min)},
+                                     {"q1", finiteOrNull(s.q1)},
+                                     {"median", finiteOrNull(s.median)},
+                                     {"q3", finiteOrNull(s.q3)},
+                                     {"max", finiteOrNull(s.max)},
+                                     {"percentile_2_5", finiteOrNull(s.percentile2_5)},
+                                     {"percentile_97_5", finiteOrNull(s.percentile97_5)},
+                                     {"lower_whisker", finiteOrNull(s.lowerWhisker)},
+                                     {"upper_whisker", finiteOrNull(s.upperWhisker)}};
     out["realisations"] = json::array();
     for (const auto& real : r.realisations) {
         json item = {{"index", real.index},           {"seed", real.seed},
                      {"failed", real.failed},         {"converged", real.converged},
-                     {"iterations", real.iterations}, {"cost", real.failed ? json(nullptr) : finite(real.cost)},
+                     {"iterations", real.iterations}, {"cost", real.failed ? json(nullptr) : finiteOrNull(real.cost)},
                      {"message", real.message},       {"rank", real.rank}};
         item["estimates"] = json::object();
         for (std::size_t p = 0; p < real.estimates.size() && p < r.parameterNames.size(); ++p)
-            item["estimates"][r.parameterNames[p]] = finite(real.estimates[p]);
+            item["estimates"][r.parameterNames[p]] = finiteOrNull(real.estimates[p]);
         out["realisations"].push_back(std::move(item));
     }
     return out;
@@ -98,7 +77,7 @@ std::string studyResultToCsv(const job::NoiseStudyResult& r)
 {
     std::string text = "realisation,seed,failed,converged,iterations,cost";
     for (const auto& name : r.parameterNames)
-        text += "," + quoted(name);
+        text += "," + data::csvQuoted(name);
     text += ",message\n";
     for (const auto& real : r.realisations) {
         text += std::to_string(real.index) + "," + std::to_string(real.seed) + "," + (real.failed ? "1" : "0") + "," +
@@ -106,7 +85,7 @@ std::string studyResultToCsv(const job::NoiseStudyResult& r)
             (real.failed ? std::string() : data::csvNumber(real.cost));
         for (std::size_t p = 0; p < r.parameterNames.size(); ++p)
             text += "," + (p < real.estimates.size() ? data::csvNumber(real.estimates[p]) : std::string());
-        text += "," + quoted(real.message) + "\n";
+        text += "," + data::csvQuoted(real.message) + "\n";
     }
     return text;
 }

@@ -31,7 +31,6 @@ std::function<double(double)> forcingPeriodOfFrequency()
 
 namespace {
 
-
 // (max - min)/2 of samples over one period (first and last sample coincide), each extreme
 // refined by the parabola through it and its two neighbours.
 double amplitudeOf(const Eigen::VectorXd& v)
@@ -339,7 +338,8 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
         const auto r = solveDampedNewton(first, branch.equations.initialUnknowns(guess, P0), newton, {}, stop);
         if (!r.converged()) {
             Termination why = r.termination;
-            why.message = "no periodic solution at the start parameter " + data::formatNumber(settings.start) + ": " + why.message;
+            why.message = "no periodic solution at the start parameter " + data::formatNumber(settings.start) + ": " +
+                why.message;
             return stopWith(why);
         }
         y.head(m) = r.x;
@@ -513,7 +513,8 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
             }
         } catch (const std::exception& e) {
             return stopWith(Termination::failure(TerminationCriterion::EvaluationFailed,
-                                                 std::string("the branch point at parameter ") + data::formatNumber(c->y(m)) +
+                                                 std::string("the branch point at parameter ") +
+                                                     data::formatNumber(c->y(m)) +
                                                      " could not be analysed: " + e.what()));
         }
 
@@ -550,8 +551,9 @@ ContinuationResult continuePeriodicSolutions(eval::CompiledModel& model, const E
             progress(current);
         if (y(m) < lo - 1e-12 * std::max(1.0, std::abs(lo)) || y(m) > hi + 1e-12 * std::max(1.0, std::abs(hi)) ||
             (!arclength && std::abs(y(m) - settings.end) <= 1e-12 * std::max(1.0, std::abs(settings.end)))) {
-            return stopWith(Termination::convergence(TerminationCriterion::ParameterRange,
-                                                     "the branch left the parameter range at " + data::formatNumber(y(m))));
+            return stopWith(
+                Termination::convergence(TerminationCriterion::ParameterRange,
+                                         "the branch left the parameter range at " + data::formatNumber(y(m))));
         }
         // Step control: grow after an easy corrector, shrink after a hard one.
         if (c->newton.iterations <= 2)

@@ -17,7 +17,6 @@ bool isReal(std::complex<double> mu)
     return std::abs(mu.imag()) <= 1e-9 * std::max(1.0, std::abs(mu));
 }
 
-
 }  // namespace
 
 FloquetAnalysis analyseFloquet(const Eigen::MatrixXd& monodromy, bool autonomous)

@@ -140,7 +140,8 @@ private slots:
                     fused(i, j) += fusedSum;
                 }
             const MatrixXd expected = start + b.transpose() * b;
-            for (const auto instructions : {GramInstructions::Baseline, GramInstructions::Avx2, GramInstructions::Avx512}) {
+            for (const auto instructions :
+                 {GramInstructions::Baseline, GramInstructions::Avx2, GramInstructions::Avx512}) {
                 if (!estimate::gramInstructionsAvailable(instructions))
                     continue;
                 MatrixXd sums = start;
@@ -149,7 +150,8 @@ private slots:
                 const MatrixXd reference = MatrixXd(
                     (instructions == GramInstructions::Baseline ? rounded : fused).triangularView<Eigen::Lower>());
                 const auto spelling = estimate::kGramInstructions.name(instructions);
-                const auto name = QString("p %1, %2").arg(p).arg(QString::fromLatin1(spelling.data(), qsizetype(spelling.size())));
+                const auto name =
+                    QString("p %1, %2").arg(p).arg(QString::fromLatin1(spelling.data(), qsizetype(spelling.size())));
                 QVERIFY2(lower == reference, qPrintable(name));
                 QVERIFY2(MatrixXd((sums - expected).triangularView<Eigen::Lower>()).norm() < 1e-14 * expected.norm(),
                          qPrintable(name));

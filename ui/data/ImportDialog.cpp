@@ -84,14 +84,11 @@ ImportDialog::ImportDialog(QWidget* parent) : QDialog(parent)
     separatorCombo_->setObjectName(QStringLiteral("separatorCombo"));
     separatorCombo_->addItem(tr("auto"), 0);
     for (const data::CsvSymbol& separator : data::csvSeparators)
-        separatorCombo_->addItem(
-            toQString(separator.label),
-            int(separator.symbol));
+        separatorCombo_->addItem(toQString(separator.label), int(separator.symbol));
     decimalCombo_ = new QComboBox(this);
     decimalCombo_->setObjectName(QStringLiteral("decimalCombo"));
     for (const data::CsvSymbol& point : data::csvDecimalPoints)
-        decimalCombo_->addItem(toQString(point.label),
-                               int(point.symbol));
+        decimalCombo_->addItem(toQString(point.label), int(point.symbol));
     timeCombo_ = new QComboBox(this);
     timeCombo_->setObjectName(QStringLiteral("timeCombo"));
     timeCombo_->addItem(tr("(automatic)"), QString());

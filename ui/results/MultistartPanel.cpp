@@ -278,10 +278,11 @@ void MultistartPanel::showResult()
         minima_->setItem(row, 0, readOnlyItem(QString::number(minimum.cost, 'g', 8)));
         minima_->setItem(row, 1,
                          readOnlyItem(tr("%1 (%2 %)")
-                                  .arg(minimum.starts.size())
-                                  .arg(100 * static_cast<double>(minimum.starts.size()) / total, 0, 'g', 3)));
+                                          .arg(minimum.starts.size())
+                                          .arg(100 * static_cast<double>(minimum.starts.size()) / total, 0, 'g', 3)));
         for (std::size_t k = 0; k < minimum.parameters.size(); ++k)
-            minima_->setItem(row, static_cast<int>(k) + 2, readOnlyItem(QString::number(minimum.parameters[k], 'g', 6)));
+            minima_->setItem(row, static_cast<int>(k) + 2,
+                             readOnlyItem(QString::number(minimum.parameters[k], 'g', 6)));
     }
     minima_->resizeColumnsToContents();
     if (!result_->minima.empty())

@@ -23,12 +23,8 @@ void fillCombo(QComboBox* combo, const core::EnumTable<E, N>& table, Keep keep =
         if (!keep(entry.value))
             continue;
         const auto label = table.label(entry.value);
-        combo->addItem(toQString(label),
-                       static_cast<int>(entry.value));
-        combo->setItemData(
-            combo->count() - 1,
-            toQString(entry.description),
-            Qt::ToolTipRole);
+        combo->addItem(toQString(label), static_cast<int>(entry.value));
+        combo->setItemData(combo->count() - 1, toQString(entry.description), Qt::ToolTipRole);
     }
 }
 
@@ -38,12 +34,8 @@ void fillComboByName(QComboBox* combo, const core::EnumTable<E, N>& table)
 {
     for (const auto& entry : table.entries()) {
         const auto label = table.label(entry.value);
-        combo->addItem(toQString(label),
-                       toQString(entry.name));
-        combo->setItemData(
-            combo->count() - 1,
-            toQString(entry.description),
-            Qt::ToolTipRole);
+        combo->addItem(toQString(label), toQString(entry.name));
+        combo->setItemData(combo->count() - 1, toQString(entry.description), Qt::ToolTipRole);
     }
 }
 
