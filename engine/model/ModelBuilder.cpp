@@ -1240,6 +1240,10 @@ private:
             if (base.is_zero() && GiNaC::is_a<GiNaC::numeric>(exponent) &&
                 !GiNaC::ex_to<GiNaC::numeric>(exponent).is_positive())
                 fail(e->where, "0 raised to a non-positive power");
+            // Its derivative holds log(0), which GiNaC throws on while differentiating, with no place to
+            // name and leaking what it had built.
+            if (base.is_zero() && !GiNaC::is_a<GiNaC::numeric>(exponent))
+                fail(e->where, "0 raised to a power that is not a constant (its derivative would contain log(0))");
             if (GiNaC::is_a<GiNaC::numeric>(base) && GiNaC::is_a<GiNaC::numeric>(exponent) &&
                 !powerWithinLimits(GiNaC::ex_to<GiNaC::numeric>(base), GiNaC::ex_to<GiNaC::numeric>(exponent)))
                 fail(e->where, "this power of constants is beyond the range of double (about 1e-308 to 1e308)");

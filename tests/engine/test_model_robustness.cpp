@@ -74,6 +74,9 @@ private slots:
         EXPECT_ONE_ERROR("param a = 1\nstate y = 1\ny' = -a*y + tan(pi/2)\n", 3, 13, "infinite");
         EXPECT_ONE_ERROR("param a = 1\nstate y = 1\nlet z = log(a - a)\ny' = -a*y + z\n", 3, 9, "log(0)");
         EXPECT_ONE_ERROR("param a = log(2 - 2)\nstate y = 1\ny' = -a*y\n", 1, 11, "infinite");
+        // The pole appears only in the derivative: refused where it is written, before GiNaC differentiates.
+        EXPECT_ONE_ERROR("param k = 0.05\nx'' = -x + 0^k\nx(0) = 3, 0\n", 2, 13, "log(0)");
+        EXPECT_ONE_ERROR("param k = 0.05\nx'' = -x + (x - x)^(k*x')\nx(0) = 3, 0\n", 2, 19, "not a constant");
     }
 
     // A stack overflow on long or deep expressions: a flat sum or product of any length is one
