@@ -6,6 +6,9 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
 // g++ only: the header's inline functions return C's _Bool, which clang++ does not accept in C++.
 #if defined(__x86_64__) && defined(__GLIBC__) && !defined(__clang__) && __has_include(<sys/platform/x86.h>)
 #include <sys/platform/x86.h>
@@ -28,94 +31,75 @@ using Packet2 = double __attribute__((vector_size(16)));
 using Packet4 = double __attribute__((vector_size(32)));
 using Packet8 = double __attribute__((vector_size(64)));
 
-// The (W H) x Q tile of C at (i0, j0) += its part of B'B, summed over the rows in registers of W doubles.
-template <class Packet, int W, int H, int Q>
-inline __attribute__((always_inline)) void addTile(const double* b, Eigen::Index k, Eigen::Index ldb, double* c,
-                                                   Eigen::Index ldc, Eigen::Index i0, Eigen::Index j0)
-{
-    Packet a[H][Q] = {};
-    for (Eigen::Index r = 0; r < k; ++r) {
-        const double* row = b + r * ldb;
-        Packet x[H];
-        for (int h = 0; h < H; ++h)
-            std::memcpy(&x[h], row + i0 + W * h, sizeof(Packet));
-        for (int q = 0; q < Q; ++q) {
-            const double y = row[j0 + q];
-            for (int h = 0; h < H; ++h)
-                a[h][q] += x[h] * y;
-        }
-    }
-    for (int q = 0; q < Q; ++q)
-        for (int h = 0; h < H; ++h)
-            for (int l = 0; l < W; ++l)
-                c[(j0 + q) * ldc + i0 + W * h + l] += a[h][q][l];
-}
-
-// addLowerGram in tiles of H W rows x Width columns (then W, 4 and single rows at the end of a
-// column) whose sums stay in registers. Every entry is summed over the k rows from zero in
-// row order and then added, whatever the tile and the vector width. This file is compiled with
-// -ffp-contract=fast: where the instruction set has FMA (the AVX2 and AVX-512 kernels) each
-// product is added by one fused multiply-add, half the arithmetic, and those kernels give the same
-// bits as each other; the baseline (SSE2, no FMA) rounds each product first, so a processor without
-// FMA gives the sums to rounding, not bit for bit.
-// The single entries are fused by std::fma where the kernel fuses (Fused): a compiler may keep the
-// loop out of line, without the kernel's instruction set (clang did), and not contract it there.
-template <class Packet, int W, int H, Eigen::Index Width, bool Fused>
-inline __attribute__((always_inline)) void lowerGram(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb,
-                                                     double* c, Eigen::Index ldc)
-{
-    auto entry = [&](Eigen::Index i, Eigen::Index j) {
-        double sum = 0.0;
-        for (Eigen::Index r = 0; r < k; ++r) {
-            if constexpr (Fused)
-                sum = std::fma(b[r * ldb + i], b[r * ldb + j], sum);
-            else
-                sum += b[r * ldb + i] * b[r * ldb + j];
-        }
-        c[j * ldc + i] += sum;
-    };
-    Eigen::Index j0 = 0;
-    for (; j0 + Width <= p; j0 += Width) {
-        Eigen::Index i0 = j0;
-        for (; i0 + H * W <= p; i0 += H * W)
-            addTile<Packet, W, H, Width>(b, k, ldb, c, ldc, i0, j0);
-        for (; i0 + W <= p; i0 += W)
-            addTile<Packet, W, 1, Width>(b, k, ldb, c, ldc, i0, j0);
-        if constexpr (W == 8) {
-            if (i0 + 4 <= p) {
-                addTile<Packet4, 4, 1, Width>(b, k, ldb, c, ldc, i0, j0);
-                i0 += 4;
-            }
-        }
-        for (; i0 < p; ++i0)
-            for (Eigen::Index j = j0; j < j0 + Width && j <= i0; ++j)
-                entry(i0, j);
-    }
-    for (; j0 < p; ++j0)
-        for (Eigen::Index i = j0; i < p; ++i)
-            entry(i, j0);
-}
+// The baseline (SSE2, no FMA): each product rounded, then added. A processor without FMA gives the
+// fused kernels' sums to rounding, not bit for bit.
+namespace baseline {
+inline Packet2 madd(Packet2 x, double y, Packet2 a) { return a + x * y; }
+inline double fusedOrNot(double x, double y, double a) { return a + x * y; }
+#include "engine/estimate/LowerGramKernel.inc"
+}  // namespace baseline
 
 void lowerGramBaseline(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb, double* c, Eigen::Index ldc)
 {
-    lowerGram<Packet2, 2, 2, 6, false>(b, k, p, ldb, c, ldc);
+    baseline::lowerGram<Packet2, 2, 2, 6>(b, k, p, ldb, c, ldc);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
 // J'J of 200 064 x 200 in blocks of 128 rows, one core: the baseline kernel 0.66 s; AVX2 0.30 s
 // without FMA, 0.26 s with it; AVX-512 0.22 s without FMA in 16 x 6 tiles, 0.17 s with it, 0.125 s in
 // 16 x 8 tiles (the tile shapes measured are in docs/DECISIONS.md).
-__attribute__((target("avx2,fma"))) void lowerGramAvx2(const double* b, Eigen::Index k, Eigen::Index p,
-                                                       Eigen::Index ldb, double* c, Eigen::Index ldc)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+#endif
+namespace avx2 {
+inline Packet4 madd(Packet4 x, double y, Packet4 a)
 {
-    lowerGram<Packet4, 4, 2, 6, true>(b, k, p, ldb, c, ldc);
+    return reinterpret_cast<Packet4>(
+        _mm256_fmadd_pd(reinterpret_cast<__m256d>(x), _mm256_set1_pd(y), reinterpret_cast<__m256d>(a)));
 }
+inline double fusedOrNot(double x, double y, double a) { return std::fma(x, y, a); }
+#include "engine/estimate/LowerGramKernel.inc"
+}  // namespace avx2
 
-__attribute__((target("avx512f,fma"))) void lowerGramAvx512(const double* b, Eigen::Index k, Eigen::Index p,
-                                                            Eigen::Index ldb, double* c, Eigen::Index ldc)
+void lowerGramAvx2(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb, double* c, Eigen::Index ldc)
 {
-    lowerGram<Packet8, 8, 2, 8, true>(b, k, p, ldb, c, ldc);
+    avx2::lowerGram<Packet4, 4, 2, 6>(b, k, p, ldb, c, ldc);
 }
+#if defined(__clang__)
+#pragma clang attribute pop
+#pragma clang attribute push(__attribute__((target("avx512f,fma"))), apply_to = function)
+#else
+#pragma GCC pop_options
+#pragma GCC push_options
+#pragma GCC target("avx512f,fma")
+#endif
+namespace avx512 {
+inline Packet8 madd(Packet8 x, double y, Packet8 a)
+{
+    return reinterpret_cast<Packet8>(
+        _mm512_fmadd_pd(reinterpret_cast<__m512d>(x), _mm512_set1_pd(y), reinterpret_cast<__m512d>(a)));
+}
+inline Packet4 madd(Packet4 x, double y, Packet4 a)
+{
+    return reinterpret_cast<Packet4>(
+        _mm256_fmadd_pd(reinterpret_cast<__m256d>(x), _mm256_set1_pd(y), reinterpret_cast<__m256d>(a)));
+}
+inline double fusedOrNot(double x, double y, double a) { return std::fma(x, y, a); }
+#include "engine/estimate/LowerGramKernel.inc"
+}  // namespace avx512
+
+void lowerGramAvx512(const double* b, Eigen::Index k, Eigen::Index p, Eigen::Index ldb, double* c, Eigen::Index ldc)
+{
+    avx512::lowerGram<Packet8, 8, 2, 8>(b, k, p, ldb, c, ldc);
+}
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
 #endif
 
 // glibc's record of the processor (read once by the dynamic loader, "active" meaning the processor
