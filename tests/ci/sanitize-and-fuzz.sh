@@ -4,8 +4,9 @@
 #  - the suites below under the sanitizers (a set chosen for what it covers per minute; --full
 #    builds and runs every suite, which is done before every release), and
 #  - each fuzz target for 30 s (tests/fuzz/run.sh; FUZZ_SECONDS overrides).
-# The set and the fuzzing time keep the whole CI run well under 45 minutes on 2 cores: compiling
-# the engine under the sanitizers costs as much as the plain build of it (docs/DECISIONS.md).
+# The set, the fuzzing time and the batched build (SYSID_UNITY_BUILD) keep the whole CI run under 45
+# minutes on 2 cores: compiling the engine under the sanitizers costs as much as the plain build of it
+# (docs/DECISIONS.md).
 #
 #   bash tests/ci/sanitize-and-fuzz.sh [--full]
 set -euo pipefail
@@ -32,7 +33,7 @@ suites=(
 fuzzers=(fuzz_model_parser fuzz_csv_reader fuzz_project_reader)
 
 start=$SECONDS
-cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 \
+cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DSYSID_UNITY_BUILD=ON \
   -DCMAKE_BUILD_TYPE=Release -DSYSID_FUZZ=ON -DSYSID_SANITIZE=ON -DSYSID_BUILD_BENCH=OFF -DSYSID_MPI=OFF
 if [[ $full -eq 1 ]]; then
   cmake --build build-fuzz -j "$(nproc)"
