@@ -41,7 +41,7 @@ json numbers(const std::vector<double>& values)
     throw std::invalid_argument(key + ": " + what);
 }
 
-double numberOrNaN(const json& value, const std::string& key)
+double nullableNumber(const json& value, const std::string& key)
 {
     if (value.is_null())
         return std::numeric_limits<double>::quiet_NaN();
@@ -57,7 +57,7 @@ std::vector<double> numberArray(const json& value, const std::string& key)
     std::vector<double> out;
     out.reserve(value.size());
     for (std::size_t k = 0; k < value.size(); ++k)
-        out.push_back(numberOrNaN(value[k], key + "[" + std::to_string(k) + "]"));
+        out.push_back(nullableNumber(value[k], key + "[" + std::to_string(k) + "]"));
     return out;
 }
 
@@ -114,9 +114,9 @@ estimate::StiffnessDiagnostics stiffnessFromJson(const json& in, const std::stri
         bad(key + ".kappa",
             std::to_string(d.kappa.size()) + " values for " + std::to_string(d.times.size()) + " times");
     if (const auto it = in.find("kappa_min"); it != in.end())
-        d.kappaMin = numberOrNaN(*it, key + ".kappa_min");
+        d.kappaMin = nullableNumber(*it, key + ".kappa_min");
     if (const auto it = in.find("kappa_min_time"); it != in.end())
-        d.kappaMinTime = numberOrNaN(*it, key + ".kappa_min_time");
+        d.kappaMinTime = nullableNumber(*it, key + ".kappa_min_time");
     if (const auto it = in.find("points"); it != in.end())
         d.points = detail::readCount(*it, key + ".points");
     if (const auto it = in.find("suggested_points"); it != in.end())
@@ -185,18 +185,18 @@ estimate::OptimalEstimationResult optimalResultFromJson(const json& in)
             if (!item.value().is_object() || !item.value().contains("value"))
                 bad(key, "expected {\"value\": number, \"drift\": number}, got " + describeJson(item.value()));
             r.parameterNames.push_back(item.key());
-            r.parameters(k) = numberOrNaN(item.value()["value"], key + ".value");
+            r.parameters(k) = nullableNumber(item.value()["value"], key + ".value");
             r.parameterDrift(k) =
-                item.value().contains("drift") ? numberOrNaN(item.value()["drift"], key + ".drift") : 0.0;
+                item.value().contains("drift") ? nullableNumber(item.value()["drift"], key + ".drift") : 0.0;
             ++k;
         }
     }
     if (const auto it = in.find("cost"); it != in.end())
-        r.cost = numberOrNaN(*it, "cost");
+        r.cost = nullableNumber(*it, "cost");
     if (const auto it = in.find("iterations"); it != in.end())
         r.iterations = detail::readCount(*it, "iterations");
     if (const auto it = in.find("residual_norm"); it != in.end())
-        r.residualNorm = numberOrNaN(*it, "residual_norm");
+        r.residualNorm = nullableNumber(*it, "residual_norm");
     try {
         if (const auto it = in.find("termination"); it != in.end())
             r.termination = terminationFromJson(*it);
