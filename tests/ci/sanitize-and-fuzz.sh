@@ -43,10 +43,10 @@ fi
 built=$SECONDS
 
 if [[ $full -eq 1 ]]; then
-  ctest --test-dir build-fuzz --output-on-failure
+  ctest --test-dir build-fuzz --output-on-failure -j "$(nproc)"
 else
   regex="^($(IFS='|'; echo "${suites[*]}"))\$"
-  ctest --test-dir build-fuzz --output-on-failure -R "$regex"
+  ctest --test-dir build-fuzz --output-on-failure -j "$(nproc)" -R "$regex"
 fi
 tested=$SECONDS
 
