@@ -82,12 +82,9 @@ inline Packet8 madd(Packet8 x, double y, Packet8 a)
     return reinterpret_cast<Packet8>(
         _mm512_fmadd_pd(reinterpret_cast<__m512d>(x), _mm512_set1_pd(y), reinterpret_cast<__m512d>(a)));
 }
-inline Packet4 madd(Packet4 x, double y, Packet4 a)
-{
-    return reinterpret_cast<Packet4>(
-        _mm256_fmadd_pd(reinterpret_cast<__m256d>(x), _mm256_set1_pd(y), reinterpret_cast<__m256d>(a)));
-}
-inline double fusedOrNot(double x, double y, double a) { return std::fma(x, y, a); }
+// The 4-wide tile at the end of a column and the single entries: AVX2's, which AVX-512 includes.
+using avx2::fusedOrNot;
+using avx2::madd;
 #include "engine/estimate/LowerGramKernel.inc"
 }  // namespace avx512
 
