@@ -260,8 +260,12 @@ void requestNativeCode(const std::shared_ptr<const CompiledModelSource>& source,
         wait = s.wait;
         ++s.active;
     }
-    auto job = [source, native] {
+    auto job = [source = source, native = native]() mutable {
         NativeBuild::run(source, native, false);
+        // Dropped before the build counts as done: a caller that waits for no build in flight
+        // (nativeBuildsInFlight) may then rely on the model's library being closed with the model.
+        native.reset();
+        source.reset();
         auto& service = eval::service();
         {
             const std::lock_guard lock(service.mutex);

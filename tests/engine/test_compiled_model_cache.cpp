@@ -284,6 +284,9 @@ private slots:
         // A library under the cache's name that does not load is dropped, and the code built again
         // (once no model holds it: a loaded library is found by its name without reading the file).
         first.reset();
+        // The building threads hold the models until they finish: under load that can be after
+        // wait() returned, and a library they hold stays loaded.
+        QTRY_VERIFY(!eval::nativeBuildsInFlight());
         QVERIFY(std::filesystem::exists(named));
         std::ofstream(named.string() + ".new", std::ios::binary) << "not a library";
         std::filesystem::rename(named.string() + ".new", named);  // a new file: the loaded one stays as it is
