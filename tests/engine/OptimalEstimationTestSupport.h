@@ -32,10 +32,10 @@ inline data::DataTable simulatedTable(const std::string& text, const std::vector
         source = eval::compileModel(model::parseModel(text, "truth"));
     }
     eval::CompiledModel truth(source);
-    std::vector<data::Signal> signals;
+    std::vector<data::Signal> series;
     for (const auto& [name, values] : inputs)
-        signals.emplace_back(times, values);
-    const integrate::InputSignals inputSignals(std::move(signals));
+        series.emplace_back(times, values);
+    const integrate::InputSignals inputSignals(std::move(series));
     integrate::SimulationRequest request;
     request.times = times;
     request.inputs = &inputSignals;

@@ -1,0 +1,1 @@
+// The compilation that makes the suites' precompiled headers (tests/CMakeLists.txt); no code of its own.
